@@ -1,0 +1,87 @@
+# tracestream - plain Makefile.
+#   make            build ./tracestream (release, -O2)
+#   make test       install missing Debian packages, build with -Werror,
+#                   run unit, golden, CLI and shared-trace tests, then the
+#                   same under AddressSanitizer + UBSan (build/san)
+#   make sample     run tracestream on the bundled sample trace
+#   make bench      benchmarks (bench/run.sh; figures in bench/RESULTS.md)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make SAN=1      sanitizer build in build/san
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/tracestream
+
+ifeq ($(SAN),1)
+VARIANT  := san
+OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+VARIANT  := release
+OPT      := -O2 -g
+endif
+
+BUILD    := build/$(VARIANT)
+WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+ifeq ($(WERROR),1)
+WARN     += -Werror
+endif
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -MMD -MP
+CFLAGS   ?=
+ALL_CFLAGS := -std=c11 $(OPT) $(WARN) $(CFLAGS)
+LDLIBS   := -lyajl -lz -lm
+ALL_LDFLAGS := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
+
+SRCS     := $(wildcard src/*.c)
+OBJS     := $(SRCS:src/%.c=$(BUILD)/%.o)
+LIB_OBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
+
+ifeq ($(SAN),1)
+BIN := $(BUILD)/tracestream
+else
+BIN := tracestream
+endif
+
+.PHONY: all unit test sample bench install clean deps
+
+all: $(BIN)
+
+$(BIN): $(OBJS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(BUILD)/%.o: src/%.c | $(BUILD)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/unit
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+$(BUILD) $(BUILD)/unit:
+	mkdir -p $@
+
+unit: $(UNIT_BINS)
+
+deps:
+	@sh scripts/deps.sh
+
+test: deps
+	$(MAKE) WERROR=1 all unit
+	$(MAKE) WERROR=1 SAN=1 all unit
+	bash tests/run.sh
+
+sample: deps
+	$(MAKE) all
+	./tracestream tests/data/sample_trace.json.gz
+
+bench: all
+	bash bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 tracestream $(DESTDIR)$(BINDIR)/tracestream
+
+clean:
+	rm -rf build tracestream
+
+-include $(OBJS:.o=.d) $(UNIT_BINS:=.d)

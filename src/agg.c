@@ -1,0 +1,243 @@
+#include "agg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "platform.h"
+
+ts_limits ts_limits_default(void)
+{
+	return (ts_limits){
+		.max_kernel_names = 4096,
+		.max_name_bytes = 8u << 20,
+		.max_devices = TS_MAX_DEVICES,
+		.busy_window = 16384,
+	};
+}
+
+static const char *const memkind_names[TS_MEM_COUNT] = {
+	"HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Memset", "other",
+};
+
+const char *ts_memkind_name(ts_memkind k)
+{
+	return (unsigned)k < TS_MEM_COUNT ? memkind_names[k] : "other";
+}
+
+ts_agg *ts_agg_new(const ts_limits *lim)
+{
+	ts_agg *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->lim = lim ? *lim : ts_limits_default();
+	if (a->lim.max_devices > TS_MAX_DEVICES || a->lim.max_devices == 0)
+		a->lim.max_devices = TS_MAX_DEVICES;
+	a->names = ts_intern_new(a->lim.max_kernel_names, a->lim.max_name_bytes);
+	if (!a->names) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void ts_agg_free(ts_agg *a)
+{
+	if (!a)
+		return;
+	uint32_t n = ts_intern_count(a->names);
+	for (uint32_t i = 0; i < n; i++)
+		ts_stat_clear(&a->rows[i]);
+	ts_stat_clear(&a->other);
+	ts_stat_clear(&a->all);
+	for (int i = 0; i < a->ndev; i++)
+		ts_busy_free(a->dev[i].busy);
+	ts_intern_free(a->names);
+	free(a->rows);
+	free(a);
+}
+
+/* "Memcpy HtoD (Pinned -> Device)" -> HtoD. */
+static ts_memkind memcpy_kind(const char *s, size_t len)
+{
+	static const char prefix[] = "Memcpy ";
+	const size_t p = sizeof prefix - 1;
+	if (len < p + 4 || memcmp(s, prefix, p) != 0)
+		return TS_MEM_OTHER;
+	for (int k = TS_MEM_HTOD; k <= TS_MEM_PTOP; k++) {
+		if (memcmp(s + p, memkind_names[k], 4) == 0 &&
+		    (len == p + 4 || s[p + 4] == ' '))
+			return (ts_memkind)k;
+	}
+	return TS_MEM_OTHER;
+}
+
+static ts_device *device_for(ts_agg *a, int64_t id)
+{
+	for (int i = 0; i < a->ndev; i++)
+		if (a->dev[i].id == id)
+			return &a->dev[i];
+	if ((uint32_t)a->ndev >= a->lim.max_devices)
+		return NULL;
+	ts_busy *b = ts_busy_new(a->lim.busy_window);
+	if (!b)
+		return NULL;
+	ts_device *d = &a->dev[a->ndev++];
+	*d = (ts_device){ .id = id, .busy = b };
+	return d;
+}
+
+/* The row of a kernel name: its own, or the (other) row past the cap. */
+static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
+{
+	uint32_t before = ts_intern_count(a->names);
+	uint32_t id;
+	ts_status st = ts_intern_put(a->names, ev->name, ev->name_len, &id);
+	if (st == TS_ERR_FULL) {
+		*row = &a->other;
+		return TS_OK;
+	}
+	if (st != TS_OK)
+		return st;
+	if (id >= a->rows_cap) {
+		uint32_t cap = a->rows_cap ? a->rows_cap * 2 : 64;
+		if (cap > a->lim.max_kernel_names)
+			cap = a->lim.max_kernel_names;
+		ts_stat *r = realloc(a->rows, cap * sizeof *r);
+		if (!r)
+			return TS_ERR_NOMEM;
+		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
+		a->rows = r;
+		a->rows_cap = cap;
+	}
+	if (id == before) {        /* a new name: platform evidence, once */
+		int e = ts_platform_kernel_evidence(ev->name, ev->name_len);
+		a->nvidia_names += e > 0;
+		a->amd_names += e < 0;
+	}
+	*row = &a->rows[id];
+	return TS_OK;
+}
+
+static ts_status add_kernel(ts_agg *a, const ts_event *ev)
+{
+	a->kernels++;
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->dur_ns < 0) {
+		a->untimed_kernels++;
+		return TS_OK;
+	}
+	ts_stat *row;
+	ts_status st = kernel_row(a, ev, &row);
+	if (st == TS_OK)
+		st = ts_stat_add(row, ev->dur_ns);
+	if (st == TS_OK)
+		st = ts_stat_add(&a->all, ev->dur_ns);
+	if (st != TS_OK)
+		return st;
+	int64_t end = ev->ts_ns + ev->dur_ns;
+	if (!a->has_kspan || ev->ts_ns < a->k_first)
+		a->k_first = ev->ts_ns;
+	if (!a->has_kspan || end > a->k_last)
+		a->k_last = end;
+	a->has_kspan = true;
+	int64_t dev = ev->has & TS_HAS_DEVICE ? ev->device
+		    : ev->has & TS_HAS_PID ? ev->pid : 0;
+	ts_device *d = device_for(a, dev);
+	if (!d) {
+		a->dev_overflow++;
+		return TS_OK;
+	}
+	d->kernels++;
+	d->kernel_ns += ev->dur_ns;
+	ts_busy_add(d->busy, ev->ts_ns, end);
+	return TS_OK;
+}
+
+static void add_memory(ts_agg *a, const ts_event *ev)
+{
+	ts_memkind k = ev->cat == TS_CAT_GPU_MEMSET ? TS_MEM_MEMSET
+		     : memcpy_kind(ev->name, ev->name_len);
+	ts_memrow *m = &a->mem[k];
+	m->count++;
+	if ((ev->has & TS_HAS_DUR) && ev->dur_ns > 0)
+		m->total_ns += ev->dur_ns;
+	if (ev->has & TS_HAS_BYTES) {
+		m->bytes += ev->bytes;
+		m->with_bytes++;
+	}
+}
+
+static void add_span(ts_agg *a, const ts_event *ev)
+{
+	if (ev->cat == TS_CAT_METADATA || !(ev->has & TS_HAS_TS))
+		return;
+	int64_t end = ev->ts_ns;
+	if ((ev->has & TS_HAS_DUR) && ev->dur_ns > 0)
+		end += ev->dur_ns;
+	if (!a->has_span || ev->ts_ns < a->first_ts)
+		a->first_ts = ev->ts_ns;
+	if (!a->has_span || end > a->last_end)
+		a->last_end = end;
+	a->has_span = true;
+}
+
+ts_status ts_agg_event(ts_agg *a, const ts_event *ev)
+{
+	a->events++;
+	a->counts[ev->cat]++;
+	add_span(a, ev);
+	switch (ev->cat) {
+	case TS_CAT_KERNEL:
+		return add_kernel(a, ev);
+	case TS_CAT_GPU_MEMCPY:
+	case TS_CAT_GPU_MEMSET:
+		add_memory(a, ev);
+		return TS_OK;
+	case TS_CAT_CUDA_RUNTIME:
+	case TS_CAT_CUDA_DRIVER: {
+		int e = ts_platform_runtime_evidence(ev->name, ev->name_len);
+		a->nvidia_runtime += e > 0;
+		a->amd_runtime += e < 0;
+		return TS_OK;
+	}
+	default:
+		return TS_OK;
+	}
+}
+
+int64_t ts_agg_busy_ns(const ts_agg *a)
+{
+	int64_t t = 0;
+	for (int i = 0; i < a->ndev; i++)
+		t += ts_busy_total(a->dev[i].busy);
+	return t;
+}
+
+uint64_t ts_agg_busy_late(const ts_agg *a)
+{
+	uint64_t n = 0;
+	for (int i = 0; i < a->ndev; i++)
+		n += ts_busy_late(a->dev[i].busy);
+	return n;
+}
+
+const ts_device *ts_agg_main_device(const ts_agg *a)
+{
+	const ts_device *best = NULL;
+	for (int i = 0; i < a->ndev; i++)
+		if (!best || a->dev[i].kernel_ns > best->kernel_ns)
+			best = &a->dev[i];
+	return best;
+}
+
+size_t ts_agg_bytes(const ts_agg *a)
+{
+	size_t n = sizeof *a + ts_intern_bytes(a->names) +
+		   a->rows_cap * sizeof *a->rows;
+	uint32_t rows = ts_intern_count(a->names);
+	for (uint32_t i = 0; i < rows; i++)
+		n += ts_hist_bytes(&a->rows[i].hist);
+	n += ts_hist_bytes(&a->other.hist) + ts_hist_bytes(&a->all.hist);
+	for (int i = 0; i < a->ndev; i++)
+		n += (2 * (size_t)a->lim.busy_window + 1) * 16;
+	return n;
+}

@@ -1,0 +1,96 @@
+/*
+ * agg.h - rolling aggregates of one trace: the kernel table, memory copies,
+ * event counts, spans and per-device busy time.
+ *
+ * Memory is fixed by ts_limits: the kernel table holds at most
+ * max_kernel_names distinct names (past that, launches are folded into one
+ * "(other)" row and counted), devices at most max_devices. Nothing grows with
+ * the number of events. Events are borrowed for the call; names that are
+ * kept are interned. The struct is read by reporters and written only through
+ * ts_agg_* functions. Two ts_agg can live in one process; every figure here
+ * is a sum, min/max or mergeable statistic, so results of several files can
+ * be combined.
+ */
+#ifndef TS_AGG_H
+#define TS_AGG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "busy.h"
+#include "event.h"
+#include "intern.h"
+#include "stat.h"
+#include "status.h"
+
+typedef struct {
+	uint32_t max_kernel_names;  /* distinct kernel names with their own row */
+	size_t max_name_bytes;      /* bytes of kernel names kept */
+	uint32_t max_devices;       /* devices with their own busy time */
+	uint32_t busy_window;       /* intervals held per device (see busy.h) */
+} ts_limits;
+
+/* The defaults documented in README.md. */
+ts_limits ts_limits_default(void);
+
+typedef enum {
+	TS_MEM_HTOD, TS_MEM_DTOH, TS_MEM_DTOD, TS_MEM_HTOH, TS_MEM_PTOP,
+	TS_MEM_MEMSET, TS_MEM_OTHER, TS_MEM_COUNT
+} ts_memkind;
+
+const char *ts_memkind_name(ts_memkind k);
+
+typedef struct {
+	uint64_t count;
+	int64_t total_ns;
+	int64_t bytes;          /* sum of args.bytes where given */
+	uint64_t with_bytes;    /* how many carried args.bytes */
+} ts_memrow;
+
+#define TS_MAX_DEVICES 64
+
+typedef struct {
+	int64_t id;
+	ts_busy *busy;
+	uint64_t kernels;
+	int64_t kernel_ns;
+} ts_device;
+
+typedef struct ts_agg {
+	ts_limits lim;
+	ts_intern *names;           /* kernel names; id == row index */
+	ts_stat *rows;              /* per kernel name */
+	uint32_t rows_cap;
+	ts_stat other;              /* launches folded past the name cap */
+	ts_stat all;                /* every timed kernel */
+	uint64_t counts[TS_CAT_COUNT];
+	uint64_t events;
+	uint64_t kernels;           /* kernel events, timed or not */
+	uint64_t untimed_kernels;   /* kernel events without ts or dur */
+	ts_memrow mem[TS_MEM_COUNT];
+	ts_device dev[TS_MAX_DEVICES];
+	int ndev;
+	uint64_t dev_overflow;      /* kernels on devices past the cap */
+	bool has_span, has_kspan;
+	int64_t first_ts, last_end; /* all events but metadata */
+	int64_t k_first, k_last;    /* kernels */
+	int nvidia_names, amd_names;        /* platform evidence from kernel names */
+	uint64_t nvidia_runtime, amd_runtime; /* from runtime call names */
+} ts_agg;
+
+ts_agg *ts_agg_new(const ts_limits *lim);
+void ts_agg_free(ts_agg *a);
+
+/* Account one event. TS_ERR_NOMEM is the only failure. */
+ts_status ts_agg_event(ts_agg *a, const ts_event *ev);
+
+int64_t ts_agg_busy_ns(const ts_agg *a);
+uint64_t ts_agg_busy_late(const ts_agg *a);
+
+/* The device with the most kernel time, or NULL without kernels. */
+const ts_device *ts_agg_main_device(const ts_agg *a);
+
+/* Bytes held by the tables, for -v. */
+size_t ts_agg_bytes(const ts_agg *a);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * event.h - the event record passed down the pipeline, one trace event at a
+ * time, and the trace-level facts (metadata) read beside the events.
+ *
+ * A ts_event is a plain struct filled by the parser. Its strings (name) are
+ * borrowed: valid only during the call that receives the event; a stage that
+ * keeps one interns it. Numeric times are integer nanoseconds converted from
+ * the number text, never through a double.
+ */
+#ifndef TS_EVENT_H
+#define TS_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Event categories we count; the order is the report order. */
+typedef enum {
+	TS_CAT_KERNEL,
+	TS_CAT_GPU_MEMCPY,
+	TS_CAT_GPU_MEMSET,
+	TS_CAT_CPU_OP,
+	TS_CAT_CUDA_RUNTIME,   /* CUDA and HIP runtime calls alike */
+	TS_CAT_CUDA_DRIVER,
+	TS_CAT_USER_ANNOTATION,
+	TS_CAT_GPU_USER_ANNOTATION,
+	TS_CAT_PYTHON_FUNCTION,
+	TS_CAT_FLOW,           /* ac2g s/f: launch -> kernel links */
+	TS_CAT_METADATA,       /* ph "M", whatever its cat */
+	TS_CAT_OTHER,          /* instants, overhead, fwdbwd, Trace, no cat */
+	TS_CAT_COUNT
+} ts_cat;
+
+/* The JSON key of each category in reports ("kernel", "gpu_memcpy", ...). */
+const char *ts_cat_name(ts_cat cat);
+
+/* Map a "cat" string to a category (TS_CAT_OTHER when unknown). */
+ts_cat ts_cat_from(const char *s, size_t len);
+
+/* Which optional fields an event carries (bits of ts_event.has). */
+enum {
+	TS_HAS_TS = 1u << 0,
+	TS_HAS_DUR = 1u << 1,
+	TS_HAS_PID = 1u << 2,
+	TS_HAS_TID = 1u << 3,
+	TS_HAS_ID = 1u << 4,
+	TS_HAS_DEVICE = 1u << 5,
+	TS_HAS_STREAM = 1u << 6,
+	TS_HAS_CORRELATION = 1u << 7,
+	TS_HAS_EXTERNAL_ID = 1u << 8,
+	TS_HAS_BYTES = 1u << 9,
+	TS_HAS_GRID = 1u << 10,
+	TS_HAS_BLOCK = 1u << 11,
+	TS_HAS_NAME = 1u << 12,
+	TS_HAS_CAT = 1u << 13,
+	TS_NAME_TRUNCATED = 1u << 14, /* name longer than the parser keeps */
+};
+
+typedef struct {
+	ts_cat cat;
+	char ph;                 /* 'X', 'i', 's', 'f', 'M', ... or 0 */
+	uint32_t has;            /* TS_HAS_* bits */
+	const char *name;        /* borrowed; not NUL-terminated */
+	size_t name_len;
+	int64_t ts_ns, dur_ns;
+	int64_t pid, tid;        /* string pid/tid ("Spans") leave TS_HAS_PID unset */
+	int64_t id;              /* flow id */
+	int64_t device, stream, correlation, external_id, bytes;
+	int32_t grid[3], block[3];
+} ts_event;
+
+/* Platform of the traced GPUs. */
+typedef enum {
+	TS_PLATFORM_UNKNOWN,
+	TS_PLATFORM_NVIDIA,
+	TS_PLATFORM_AMD,
+} ts_platform;
+
+const char *ts_platform_name(ts_platform p);
+
+#define TS_MAX_DEVPROPS 16
+#define TS_DEVNAME_MAX 128
+
+typedef struct {
+	int64_t id;
+	char name[TS_DEVNAME_MAX];
+	int64_t sm_count, memory_bytes, warp_size;
+	uint32_t has;           /* bits: 1 id, 2 name, 4 sm, 8 mem, 16 warp */
+} ts_devprop;
+
+/* Trace-level facts; any of them may arrive before or after traceEvents. */
+typedef struct {
+	ts_devprop dev[TS_MAX_DEVPROPS];
+	int ndev;
+	int devprops_dropped;       /* entries past TS_MAX_DEVPROPS */
+	int nvidia_keys, amd_keys;  /* runtime-version keys seen */
+	int64_t world_size, rank, base_time_ns;
+	uint32_t has;               /* bits: 1 world_size, 2 rank, 4 base_time */
+	int saw_trace_events;
+} ts_meta;
+
+#endif

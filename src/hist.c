@@ -1,0 +1,103 @@
+#include "hist.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static void locate(uint64_t v, int *page, int *idx)
+{
+	if (v < 2 * TS_HIST_SUB) {
+		*page = (int)(v / TS_HIST_SUB);
+		*idx = (int)(v % TS_HIST_SUB);
+		return;
+	}
+	int e = 63 - __builtin_clzll(v);          /* 2^e <= v < 2^(e+1), e >= 7 */
+	*page = e - 5;
+	*idx = (int)((v >> (e - 6)) - TS_HIST_SUB);
+}
+
+/* The value that stands for bucket (page, idx): exact or the bucket midpoint. */
+static int64_t representative(int page, int idx)
+{
+	if (page < 2)
+		return page * TS_HIST_SUB + idx;
+	int shift = page - 1;                    /* e - 6 */
+	uint64_t lo = (uint64_t)(TS_HIST_SUB + idx) << shift;
+	uint64_t width = (uint64_t)1 << shift;
+	return (int64_t)(lo + (width - 1) / 2);
+}
+
+static uint64_t *page_for(ts_hist *h, int page)
+{
+	if (!h->page[page])
+		h->page[page] = calloc(TS_HIST_SUB, sizeof(uint64_t));
+	return h->page[page];
+}
+
+ts_status ts_hist_add(ts_hist *h, int64_t value)
+{
+	int page, idx;
+	locate(value < 0 ? 0 : (uint64_t)value, &page, &idx);
+	if (page >= TS_HIST_PAGES)
+		page = TS_HIST_PAGES - 1, idx = TS_HIST_SUB - 1;
+	uint64_t *p = page_for(h, page);
+	if (!p)
+		return TS_ERR_NOMEM;
+	p[idx]++;
+	h->count++;
+	return TS_OK;
+}
+
+ts_status ts_hist_merge(ts_hist *dst, const ts_hist *src)
+{
+	for (int p = 0; p < TS_HIST_PAGES; p++) {
+		if (!src->page[p])
+			continue;
+		uint64_t *d = page_for(dst, p);
+		if (!d)
+			return TS_ERR_NOMEM;
+		for (int i = 0; i < TS_HIST_SUB; i++)
+			d[i] += src->page[p][i];
+	}
+	dst->count += src->count;
+	return TS_OK;
+}
+
+void ts_hist_clear(ts_hist *h)
+{
+	for (int p = 0; p < TS_HIST_PAGES; p++) {
+		free(h->page[p]);
+		h->page[p] = NULL;
+	}
+	h->count = 0;
+}
+
+int64_t ts_hist_quantile(const ts_hist *h, double q)
+{
+	if (h->count == 0)
+		return 0;
+	uint64_t rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->count)
+		rank = h->count;
+	uint64_t seen = 0;
+	for (int p = 0; p < TS_HIST_PAGES; p++) {
+		if (!h->page[p])
+			continue;
+		for (int i = 0; i < TS_HIST_SUB; i++) {
+			seen += h->page[p][i];
+			if (seen >= rank)
+				return representative(p, i);
+		}
+	}
+	return 0; /* unreachable while count matches the pages */
+}
+
+size_t ts_hist_bytes(const ts_hist *h)
+{
+	size_t n = 0;
+	for (int p = 0; p < TS_HIST_PAGES; p++)
+		if (h->page[p])
+			n += TS_HIST_SUB * sizeof(uint64_t);
+	return n;
+}

@@ -1,0 +1,96 @@
+#include "numtext.h"
+
+#include <stdbool.h>
+
+/* More significant digits than this cannot matter for an int64 result. */
+#define MAX_DIGITS 40
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+ts_status ts_num_scaled(const char *s, size_t n, int scale, int64_t *out)
+{
+	char digits[MAX_DIGITS];
+	int ndigits = 0;     /* significant digits kept */
+	long exp10 = scale;  /* value = digits * 10^exp10 */
+	bool neg = false, any = false;
+	size_t i = 0;
+
+	if (i < n && s[i] == '-') {
+		neg = true;
+		i++;
+	}
+	for (; i < n && is_digit(s[i]); i++) {
+		any = true;
+		if (ndigits == 0 && s[i] == '0')
+			continue;            /* leading zero */
+		if (ndigits < MAX_DIGITS)
+			digits[ndigits++] = (char)(s[i] - '0');
+		else
+			exp10++;             /* dropped integer digit */
+	}
+	if (i < n && s[i] == '.') {
+		i++;
+		for (; i < n && is_digit(s[i]); i++) {
+			any = true;
+			if (ndigits == 0 && s[i] == '0') {
+				exp10--;
+				continue;
+			}
+			if (ndigits < MAX_DIGITS) {
+				digits[ndigits++] = (char)(s[i] - '0');
+				exp10--;
+			}
+		}
+	}
+	if (!any)
+		return TS_ERR_JSON;
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		bool eneg = false;
+		long e = 0;
+		bool edig = false;
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			eneg = s[i++] == '-';
+		for (; i < n && is_digit(s[i]); i++) {
+			edig = true;
+			if (e < 100000)
+				e = e * 10 + (s[i] - '0');
+		}
+		if (!edig)
+			return TS_ERR_JSON;
+		exp10 += eneg ? -e : e;
+	}
+	if (i != n)
+		return TS_ERR_JSON;
+
+	/* Integer part: the first ndigits + exp10 digits (all when exp10 >= 0). */
+	long keep = exp10 >= 0 ? ndigits : ndigits + exp10;
+	uint64_t acc = 0;
+	const uint64_t limit = (uint64_t)INT64_MAX + (neg ? 1u : 0u);
+	for (long k = 0; k < keep && k < ndigits; k++) {
+		if (acc > (limit - (uint64_t)digits[k]) / 10)
+			return TS_ERR_RANGE;
+		acc = acc * 10 + (uint64_t)digits[k];
+	}
+	if (exp10 > 0 && acc != 0) {
+		for (long k = 0; k < exp10; k++) {
+			if (acc > limit / 10)
+				return TS_ERR_RANGE;
+			acc *= 10;
+		}
+	}
+	/* Round half away from zero on the first dropped digit. */
+	if (keep >= 0 && keep < ndigits && digits[keep] >= 5) {
+		if (acc == limit)
+			return TS_ERR_RANGE;
+		acc++;
+	}
+	if (neg)
+		*out = acc == (uint64_t)INT64_MAX + 1u ? INT64_MIN : -(int64_t)acc;
+	else
+		*out = (int64_t)acc;
+	return TS_OK;
+}

@@ -1,0 +1,668 @@
+#include "parser.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yajl/yajl_parse.h>
+
+#include "numtext.h"
+
+/* Containers we track by role; anything deeper or elsewhere is R_SKIP. */
+typedef enum {
+	R_NONE, R_TOP, R_EVENTS, R_EVENT, R_ARGS, R_GRID, R_BLOCK,
+	R_DEVPROPS, R_DEVPROP, R_DIST, R_SKIP
+} role;
+
+/* Keys we act on, per containing role. */
+typedef enum {
+	K_OTHER,
+	/* top level */
+	K_TRACE_EVENTS, K_DEVPROPS, K_DIST, K_BASE_TIME, K_NVIDIA_VER, K_AMD_VER,
+	/* event */
+	K_PH, K_CAT, K_NAME, K_TS, K_DUR, K_PID, K_TID, K_ID, K_ARGS,
+	/* args */
+	K_DEVICE, K_STREAM, K_CORRELATION, K_EXTERNAL_ID, K_BYTES, K_GRID, K_BLOCK,
+	/* deviceProperties item */
+	K_DEV_ID, K_DEV_NAME, K_DEV_SMS, K_DEV_MEM, K_DEV_WARP,
+	/* distributedInfo */
+	K_RANK, K_WORLD_SIZE,
+} key;
+
+#define MAX_DEPTH 8
+
+struct ts_parser {
+	yajl_handle h;
+	ts_event_fn fn;
+	void *ud;
+	ts_meta *meta;
+	int depth;                 /* open containers */
+	role roles[MAX_DEPTH];
+	key cur_key;               /* last key of the innermost tracked map */
+	int arr_idx;               /* position in grid/block arrays */
+	bool top_seen;
+	ts_event ev;               /* event under construction */
+	char *name;                /* TS_NAME_MAX bytes */
+	ts_parser_stats stats;
+	ts_status st;              /* why we cancelled, when we did */
+	uint64_t fed;              /* bytes fed before the current chunk */
+	uint64_t err_off;
+	char err[512];
+};
+
+#define KEY_IS(lit) (len == sizeof(lit) - 1 && memcmp(s, lit, len) == 0)
+
+static key top_key(const char *s, size_t len)
+{
+	if (KEY_IS("traceEvents"))
+		return K_TRACE_EVENTS;
+	if (KEY_IS("deviceProperties"))
+		return K_DEVPROPS;
+	if (KEY_IS("distributedInfo"))
+		return K_DIST;
+	if (KEY_IS("baseTimeNanoseconds"))
+		return K_BASE_TIME;
+	if (KEY_IS("cuda_runtime_version") || KEY_IS("cuda_driver_version") ||
+	    KEY_IS("cupti_version"))
+		return K_NVIDIA_VER;
+	if (KEY_IS("roctracer_version") || KEY_IS("hip_runtime_version") ||
+	    KEY_IS("hip_driver_version") || KEY_IS("rocprofiler_version"))
+		return K_AMD_VER;
+	return K_OTHER;
+}
+
+static key event_key(const char *s, size_t len)
+{
+	switch (len) {
+	case 2:
+		if (KEY_IS("ph"))
+			return K_PH;
+		if (KEY_IS("ts"))
+			return K_TS;
+		if (KEY_IS("id"))
+			return K_ID;
+		break;
+	case 3:
+		if (KEY_IS("cat"))
+			return K_CAT;
+		if (KEY_IS("dur"))
+			return K_DUR;
+		if (KEY_IS("pid"))
+			return K_PID;
+		if (KEY_IS("tid"))
+			return K_TID;
+		break;
+	case 4:
+		if (KEY_IS("name"))
+			return K_NAME;
+		if (KEY_IS("args"))
+			return K_ARGS;
+		break;
+	}
+	return K_OTHER;
+}
+
+static key args_key(const char *s, size_t len)
+{
+	switch (len) {
+	case 4:
+		if (KEY_IS("grid"))
+			return K_GRID;
+		break;
+	case 5:
+		if (KEY_IS("block"))
+			return K_BLOCK;
+		if (KEY_IS("bytes"))
+			return K_BYTES;
+		break;
+	case 6:
+		if (KEY_IS("device"))
+			return K_DEVICE;
+		if (KEY_IS("stream"))
+			return K_STREAM;
+		break;
+	case 11:
+		if (KEY_IS("correlation"))
+			return K_CORRELATION;
+		if (KEY_IS("External id"))
+			return K_EXTERNAL_ID;
+		break;
+	}
+	return K_OTHER;
+}
+
+static key devprop_key(const char *s, size_t len)
+{
+	if (KEY_IS("id"))
+		return K_DEV_ID;
+	if (KEY_IS("name"))
+		return K_DEV_NAME;
+	if (KEY_IS("numSms"))
+		return K_DEV_SMS;
+	if (KEY_IS("totalGlobalMem"))
+		return K_DEV_MEM;
+	if (KEY_IS("warpSize"))
+		return K_DEV_WARP;
+	return K_OTHER;
+}
+
+static key dist_key(const char *s, size_t len)
+{
+	if (KEY_IS("rank"))
+		return K_RANK;
+	if (KEY_IS("world_size"))
+		return K_WORLD_SIZE;
+	return K_OTHER;
+}
+
+static role cur_role(const ts_parser *p)
+{
+	if (p->depth == 0)
+		return R_NONE;
+	return p->depth <= MAX_DEPTH ? p->roles[p->depth - 1] : R_SKIP;
+}
+
+static int cancel(ts_parser *p, ts_status st, const char *msg)
+{
+	p->st = st;
+	snprintf(p->err, sizeof p->err, "%s", msg);
+	return 0;
+}
+
+static ts_devprop *cur_dev(ts_parser *p)
+{
+	return p->meta->ndev > 0 ? &p->meta->dev[p->meta->ndev - 1] : NULL;
+}
+
+/* Whether a scalar under this role and key is read as a number. */
+static bool wants_number(role r, key k)
+{
+	switch (r) {
+	case R_TOP:
+		return k == K_BASE_TIME;
+	case R_EVENT:
+		return k == K_TS || k == K_DUR || k == K_ID || k == K_PID || k == K_TID;
+	case R_ARGS:
+	case R_DIST:
+		return k != K_OTHER;
+	case R_DEVPROP:
+		return k != K_OTHER && k != K_DEV_NAME;
+	case R_GRID:
+	case R_BLOCK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A scalar value in the current container: number text, string, or NULL
+ * for null/boolean (which we treat as absent). */
+static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
+		     bool is_str)
+{
+	role r = cur_role(p);
+	if (r == R_SKIP)
+		return 1;
+	ts_event *ev = &p->ev;
+	int64_t v = 0;
+	bool num_ok = false;
+	if ((is_num || is_str) && wants_number(r, p->cur_key)) {
+		/* ts and dur are microseconds: keep them as nanoseconds. */
+		int scale = p->cur_key == K_TS || p->cur_key == K_DUR ? 3 : 0;
+		num_ok = ts_num_scaled(s, len, scale, &v) == TS_OK;
+		if (!num_ok && is_num)
+			p->stats.bad_numbers++;
+	}
+
+	switch (r) {
+	case R_NONE:
+		return cancel(p, TS_ERR_NOT_TRACE,
+			      "not a trace: the JSON value is not an object (a Kineto trace is an object with a traceEvents array)");
+	case R_TOP:
+		if (p->cur_key == K_TRACE_EVENTS)
+			return cancel(p, TS_ERR_NOT_TRACE,
+				      "not a trace: traceEvents is not an array");
+		if (p->cur_key == K_BASE_TIME && num_ok) {
+			p->meta->base_time_ns = v;
+			p->meta->has |= 4;
+		}
+		return 1;
+	case R_EVENTS:
+		p->stats.bad_items++;
+		p->stats.events++;
+		return 1;
+	case R_EVENT:
+		switch (p->cur_key) {
+		case K_PH:
+			if (is_str && len > 0)
+				ev->ph = s[0];
+			break;
+		case K_CAT:
+			if (is_str) {
+				ev->cat = ts_cat_from(s, len);
+				ev->has |= TS_HAS_CAT;
+			}
+			break;
+		case K_NAME:
+			if (is_str) {
+				size_t n = len;
+				if (n > TS_NAME_MAX) {
+					n = TS_NAME_MAX;
+					ev->has |= TS_NAME_TRUNCATED;
+					p->stats.long_names++;
+				}
+				memcpy(p->name, s, n);
+				ev->name_len = n;
+				ev->has |= TS_HAS_NAME;
+			}
+			break;
+		case K_TS:
+		case K_DUR:
+		case K_ID:
+		case K_PID:
+		case K_TID: {
+			static const uint32_t bit[] = {
+				[K_TS] = TS_HAS_TS, [K_DUR] = TS_HAS_DUR,
+				[K_ID] = TS_HAS_ID, [K_PID] = TS_HAS_PID,
+				[K_TID] = TS_HAS_TID,
+			};
+			if (!num_ok) {
+				/* Strings are legal for pid/tid/id ("Spans"),
+				 * not for times. */
+				if (is_str && (p->cur_key == K_TS || p->cur_key == K_DUR))
+					p->stats.bad_numbers++;
+				break;
+			}
+			int64_t *dst = p->cur_key == K_TS ? &ev->ts_ns
+				     : p->cur_key == K_DUR ? &ev->dur_ns
+				     : p->cur_key == K_ID ? &ev->id
+				     : p->cur_key == K_PID ? &ev->pid : &ev->tid;
+			*dst = v;
+			ev->has |= bit[p->cur_key];
+			break;
+		}
+		default:
+			break;
+		}
+		return 1;
+	case R_ARGS:
+		if (!num_ok)
+			return 1;
+		switch (p->cur_key) {
+		case K_DEVICE:
+			ev->device = v;
+			ev->has |= TS_HAS_DEVICE;
+			break;
+		case K_STREAM:
+			ev->stream = v;
+			ev->has |= TS_HAS_STREAM;
+			break;
+		case K_CORRELATION:
+			ev->correlation = v;
+			ev->has |= TS_HAS_CORRELATION;
+			break;
+		case K_EXTERNAL_ID:
+			ev->external_id = v;
+			ev->has |= TS_HAS_EXTERNAL_ID;
+			break;
+		case K_BYTES:
+			ev->bytes = v;
+			ev->has |= TS_HAS_BYTES;
+			break;
+		default:
+			break;
+		}
+		return 1;
+	case R_GRID:
+	case R_BLOCK:
+		if (num_ok && p->arr_idx < 3 && v >= INT32_MIN && v <= INT32_MAX) {
+			int32_t *dst = r == R_GRID ? ev->grid : ev->block;
+			dst[p->arr_idx] = (int32_t)v;
+			ev->has |= r == R_GRID ? TS_HAS_GRID : TS_HAS_BLOCK;
+		}
+		p->arr_idx++;
+		return 1;
+	case R_DEVPROP: {
+		ts_devprop *d = cur_dev(p);
+		if (!d)
+			return 1;
+		if (p->cur_key == K_DEV_NAME && is_str) {
+			size_t n = len < TS_DEVNAME_MAX - 1 ? len : TS_DEVNAME_MAX - 1;
+			memcpy(d->name, s, n);
+			d->name[n] = '\0';
+			d->has |= 2;
+		} else if (num_ok) {
+			switch (p->cur_key) {
+			case K_DEV_ID:
+				d->id = v;
+				d->has |= 1;
+				break;
+			case K_DEV_SMS:
+				d->sm_count = v;
+				d->has |= 4;
+				break;
+			case K_DEV_MEM:
+				d->memory_bytes = v;
+				d->has |= 8;
+				break;
+			case K_DEV_WARP:
+				d->warp_size = v;
+				d->has |= 16;
+				break;
+			default:
+				break;
+			}
+		}
+		return 1;
+	}
+	case R_DIST:
+		if (num_ok && p->cur_key == K_RANK) {
+			p->meta->rank = v;
+			p->meta->has |= 2;
+		} else if (num_ok && p->cur_key == K_WORLD_SIZE) {
+			p->meta->world_size = v;
+			p->meta->has |= 1;
+		}
+		return 1;
+	default:
+		return 1;
+	}
+}
+
+static int cb_null(void *ctx)
+{
+	return on_scalar(ctx, NULL, 0, false, false);
+}
+
+static int cb_boolean(void *ctx, int b)
+{
+	(void)b;
+	return on_scalar(ctx, NULL, 0, false, false);
+}
+
+static int cb_number(void *ctx, const char *s, size_t len)
+{
+	return on_scalar(ctx, s, len, true, false);
+}
+
+static int cb_string(void *ctx, const unsigned char *s, size_t len)
+{
+	return on_scalar(ctx, (const char *)s, len, false, true);
+}
+
+static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
+{
+	ts_parser *p = ctx;
+	const char *s = (const char *)us;
+	switch (cur_role(p)) {
+	case R_TOP:
+		p->cur_key = top_key(s, len);
+		if (p->cur_key == K_NVIDIA_VER)
+			p->meta->nvidia_keys++;
+		else if (p->cur_key == K_AMD_VER)
+			p->meta->amd_keys++;
+		break;
+	case R_EVENT:
+		p->cur_key = event_key(s, len);
+		break;
+	case R_ARGS:
+		p->cur_key = args_key(s, len);
+		break;
+	case R_DEVPROP:
+		p->cur_key = devprop_key(s, len);
+		break;
+	case R_DIST:
+		p->cur_key = dist_key(s, len);
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+static void reset_event(ts_parser *p)
+{
+	ts_event *ev = &p->ev;
+	ev->cat = TS_CAT_OTHER;
+	ev->ph = 0;
+	ev->has = 0;
+	ev->name = p->name;
+	ev->name_len = 0;
+}
+
+/* The role of a container opening inside the current one. */
+static role child_role(ts_parser *p, bool is_map)
+{
+	role parent = cur_role(p);
+	switch (parent) {
+	case R_NONE:
+		return is_map ? R_TOP : R_NONE;
+	case R_TOP:
+		if (!is_map && p->cur_key == K_TRACE_EVENTS)
+			return R_EVENTS;
+		if (!is_map && p->cur_key == K_DEVPROPS)
+			return R_DEVPROPS;
+		if (is_map && p->cur_key == K_DIST)
+			return R_DIST;
+		return R_SKIP;
+	case R_EVENTS:
+		return is_map ? R_EVENT : R_SKIP;
+	case R_EVENT:
+		return is_map && p->cur_key == K_ARGS ? R_ARGS : R_SKIP;
+	case R_ARGS:
+		if (!is_map && p->cur_key == K_GRID)
+			return R_GRID;
+		if (!is_map && p->cur_key == K_BLOCK)
+			return R_BLOCK;
+		return R_SKIP;
+	case R_DEVPROPS:
+		return is_map ? R_DEVPROP : R_SKIP;
+	default:
+		return R_SKIP;
+	}
+}
+
+static int open_container(ts_parser *p, bool is_map)
+{
+	role r = child_role(p, is_map);
+	if (cur_role(p) == R_EVENTS && !is_map) {
+		p->stats.bad_items++;   /* an array where an event should be */
+		p->stats.events++;
+	}
+	if (p->depth == 0) {
+		if (r != R_TOP)
+			return cancel(p, TS_ERR_NOT_TRACE,
+				      "not a trace: the JSON value is an array, not an object with a traceEvents array");
+		p->top_seen = true;
+	}
+	if (cur_role(p) == R_TOP && p->cur_key == K_TRACE_EVENTS && r != R_EVENTS)
+		return cancel(p, TS_ERR_NOT_TRACE,
+			      "not a trace: traceEvents is not an array");
+	switch (r) {
+	case R_EVENTS:
+		p->meta->saw_trace_events = 1;
+		break;
+	case R_EVENT:
+		reset_event(p);
+		break;
+	case R_GRID:
+	case R_BLOCK:
+		p->arr_idx = 0;
+		break;
+	case R_DEVPROP:
+		if (p->meta->ndev < TS_MAX_DEVPROPS) {
+			ts_devprop *d = &p->meta->dev[p->meta->ndev++];
+			memset(d, 0, sizeof *d);
+		} else {
+			p->meta->devprops_dropped++;
+			r = R_SKIP;
+		}
+		break;
+	default:
+		break;
+	}
+	if (p->depth < MAX_DEPTH)
+		p->roles[p->depth] = r;
+	p->depth++;
+	p->cur_key = K_OTHER;
+	return 1;
+}
+
+static int close_container(ts_parser *p)
+{
+	role r = cur_role(p);
+	p->depth--;
+	p->cur_key = K_OTHER;
+	if (r == R_EVENT) {
+		ts_event *ev = &p->ev;
+		if (ev->ph == 'M')
+			ev->cat = TS_CAT_METADATA;
+		p->stats.events++;
+		ts_status st = p->fn(p->ud, ev);
+		if (st != TS_OK)
+			return cancel(p, st, ts_strerror(st));
+	}
+	return 1;
+}
+
+static int cb_start_map(void *ctx)
+{
+	return open_container(ctx, true);
+}
+
+static int cb_start_array(void *ctx)
+{
+	return open_container(ctx, false);
+}
+
+static int cb_end(void *ctx)
+{
+	return close_container(ctx);
+}
+
+static const yajl_callbacks callbacks = {
+	.yajl_null = cb_null,
+	.yajl_boolean = cb_boolean,
+	.yajl_number = cb_number,
+	.yajl_string = cb_string,
+	.yajl_start_map = cb_start_map,
+	.yajl_map_key = cb_map_key,
+	.yajl_end_map = cb_end,
+	.yajl_start_array = cb_start_array,
+	.yajl_end_array = cb_end,
+};
+
+ts_parser *ts_parser_new(ts_event_fn fn, void *ud, ts_meta *meta)
+{
+	ts_parser *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->name = malloc(TS_NAME_MAX);
+	p->h = yajl_alloc(&callbacks, NULL, p);
+	if (!p->name || !p->h) {
+		ts_parser_free(p);
+		return NULL;
+	}
+	/* Names are bytes to us; UTF-8 checking costs time and rejects traces
+	 * that tools happily wrote. */
+	yajl_config(p->h, yajl_dont_validate_strings, 1);
+	p->fn = fn;
+	p->ud = ud;
+	p->meta = meta;
+	reset_event(p);
+	return p;
+}
+
+void ts_parser_free(ts_parser *p)
+{
+	if (!p)
+		return;
+	if (p->h)
+		yajl_free(p->h);
+	free(p->name);
+	free(p);
+}
+
+/* Where the parse stopped, in words, for truncation messages. */
+static const char *where(const ts_parser *p)
+{
+	for (int d = p->depth < MAX_DEPTH ? p->depth : MAX_DEPTH; d > 0; d--) {
+		if (p->roles[d - 1] == R_EVENTS)
+			return "inside the traceEvents array";
+	}
+	if (p->depth > 0)
+		return "inside the top-level object";
+	return "before any JSON value";
+}
+
+static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
+			      size_t len)
+{
+	p->err_off = p->fed + yajl_get_bytes_consumed(p->h);
+	if (ys == yajl_status_client_canceled)
+		return p->st;
+	unsigned char *msg = yajl_get_error(p->h, 0, (const unsigned char *)chunk, len);
+	const char *m = (const char *)msg;
+	if (m && strncmp(m, "parse error: ", 13) == 0)
+		m += 13;
+	if (m && strncmp(m, "premature EOF", 13) == 0) {
+		snprintf(p->err, sizeof p->err,
+			 "trace cut short: the JSON ends %s", where(p));
+		p->st = TS_ERR_TRUNCATED;
+	} else {
+		snprintf(p->err, sizeof p->err, "malformed JSON: %s", m ? m : "?");
+		size_t n = strlen(p->err);
+		while (n > 0 && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
+			p->err[--n] = '\0';
+		p->st = TS_ERR_JSON;
+	}
+	if (msg)
+		yajl_free_error(p->h, msg);
+	return p->st;
+}
+
+ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
+{
+	if (p->st != TS_OK)
+		return p->st;
+	yajl_status ys = yajl_parse(p->h, (const unsigned char *)buf, len);
+	if (ys != yajl_status_ok)
+		return yajl_failure(p, ys, buf, len);
+	p->fed += len;
+	return TS_OK;
+}
+
+ts_status ts_parser_finish(ts_parser *p)
+{
+	if (p->st != TS_OK)
+		return p->st;
+	yajl_status ys = yajl_complete_parse(p->h);
+	if (ys != yajl_status_ok)
+		return yajl_failure(p, ys, NULL, 0);
+	p->err_off = p->fed;
+	if (!p->top_seen) {
+		p->st = TS_ERR_NOT_TRACE;
+		snprintf(p->err, sizeof p->err,
+			 "not a trace: the input is empty (no JSON value)");
+	} else if (!p->meta->saw_trace_events) {
+		p->st = TS_ERR_NOT_TRACE;
+		snprintf(p->err, sizeof p->err,
+			 "not a trace: no traceEvents array in the top-level object");
+	}
+	return p->st;
+}
+
+const char *ts_parser_error(const ts_parser *p)
+{
+	return p->err;
+}
+
+uint64_t ts_parser_error_offset(const ts_parser *p)
+{
+	return p->err_off;
+}
+
+const ts_parser_stats *ts_parser_get_stats(const ts_parser *p)
+{
+	return &p->stats;
+}

@@ -1,0 +1,54 @@
+/*
+ * parser.h - yajl event-driven parser: Kineto JSON in, ts_event records out.
+ *
+ * Bytes go in with ts_parser_feed in chunks of any size; each complete item of
+ * the traceEvents array is handed to the event callback as it closes, with its
+ * strings borrowed for that call. Nothing is allocated per event: the parser
+ * holds one event under construction and one name buffer. Trace-level facts
+ * (deviceProperties, distributedInfo, runtime versions, baseTimeNanoseconds)
+ * are written into the caller's ts_meta wherever they appear in the file.
+ *
+ * On error the parser stops; ts_parser_error() and ts_parser_error_offset()
+ * say what and where (byte offset in the JSON text). Events delivered before
+ * the error stand: callers report them, marked partial.
+ */
+#ifndef TS_PARSER_H
+#define TS_PARSER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "status.h"
+
+/* Receives each event; a status other than TS_OK stops the parse. */
+typedef ts_status (*ts_event_fn)(void *ud, const ts_event *ev);
+
+typedef struct ts_parser ts_parser;
+
+/* Longest event name kept; longer names are cut and flagged. */
+#define TS_NAME_MAX (64 * 1024)
+
+ts_parser *ts_parser_new(ts_event_fn fn, void *ud, ts_meta *meta);
+void ts_parser_free(ts_parser *p);
+
+/* TS_OK, or TS_ERR_JSON / TS_ERR_NOT_TRACE / a status from the callback. */
+ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len);
+
+/* End of input: TS_ERR_TRUNCATED when the JSON is incomplete. */
+ts_status ts_parser_finish(ts_parser *p);
+
+const char *ts_parser_error(const ts_parser *p);
+uint64_t ts_parser_error_offset(const ts_parser *p);
+
+/* Counters for reports and warnings. */
+typedef struct {
+	uint64_t events;         /* traceEvents items delivered */
+	uint64_t bad_items;      /* traceEvents items that are not objects */
+	uint64_t bad_numbers;    /* ts/dur/ids that did not parse or fit */
+	uint64_t long_names;     /* names longer than TS_NAME_MAX */
+} ts_parser_stats;
+
+const ts_parser_stats *ts_parser_get_stats(const ts_parser *p);
+
+#endif

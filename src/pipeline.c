@@ -1,0 +1,131 @@
+#include "pipeline.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "platform.h"
+#include "reader.h"
+
+#define CHUNK (256 * 1024)
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static ts_status on_event(void *ud, const ts_event *ev)
+{
+	return ts_agg_event(ud, ev);
+}
+
+static void set_error(ts_result *res, ts_status st, const char *msg,
+		      uint64_t byte, bool compressed)
+{
+	res->status = st;
+	res->partial = true;
+	res->error_byte = byte;
+	res->error_in_compressed = compressed;
+	snprintf(res->error, sizeof res->error, "%s", msg);
+}
+
+/* Feed the whole input to the parser; stops at the first failure. */
+static void pump(ts_reader *r, ts_parser *p, char *buf,
+		 const ts_pipeline_opts *o, ts_result *res)
+{
+	for (;;) {
+		size_t n;
+		ts_status rs = ts_reader_read(r, buf, CHUNK, &n);
+		if (n > 0) {
+			ts_status ps = ts_parser_feed(p, buf, n);
+			if (ps != TS_OK) {
+				set_error(res, ps, ts_parser_error(p),
+					  ts_parser_error_offset(p), false);
+				return;
+			}
+		}
+		if (o->progress)
+			ts_progress_update(o->progress, ts_reader_in_bytes(r),
+					   ts_reader_out_bytes(r));
+		if (rs != TS_OK) {
+			char msg[400];
+			if (res->gzip)
+				snprintf(msg, sizeof msg, "%s (JSON read so far: %llu bytes)",
+					 ts_reader_error(r),
+					 (unsigned long long)ts_reader_out_bytes(r));
+			else
+				snprintf(msg, sizeof msg, "%s", ts_reader_error(r));
+			set_error(res, rs, msg, ts_reader_in_bytes(r), res->gzip);
+			return;
+		}
+		if (n == 0)
+			break;
+	}
+	ts_status ps = ts_parser_finish(p);
+	if (ps != TS_OK)
+		set_error(res, ps, ts_parser_error(p), ts_parser_error_offset(p),
+			  false);
+}
+
+ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
+			  ts_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->path = path;
+	res->input_size = -1;
+	res->platform_source = "none";
+	double t0 = now();
+
+	ts_status st;
+	ts_reader *r = ts_reader_open(path, o->read_size, &st);
+	if (!r) {
+		res->status = st;
+		res->open_errno = errno;
+		snprintf(res->error, sizeof res->error, "cannot open: %s",
+			 st == TS_ERR_IO ? strerror(errno) : ts_strerror(st));
+		return st;
+	}
+	res->opened = true;
+	res->gzip = ts_reader_is_gzip(r);
+	res->input_size = ts_reader_size(r);
+	if (o->progress)
+		ts_progress_set_total(o->progress, res->input_size);
+
+	res->agg = ts_agg_new(&o->limits);
+	ts_parser *p = res->agg ? ts_parser_new(on_event, res->agg, &res->meta) : NULL;
+	char *buf = malloc(CHUNK);
+	if (!res->agg || !p || !buf) {
+		free(buf);
+		ts_parser_free(p);
+		ts_reader_free(r);
+		res->status = TS_ERR_NOMEM;
+		snprintf(res->error, sizeof res->error, "out of memory");
+		return res->status;
+	}
+
+	pump(r, p, buf, o, res);
+	if (o->progress)
+		ts_progress_clear(o->progress);
+
+	res->input_bytes = ts_reader_in_bytes(r);
+	res->json_bytes = ts_reader_out_bytes(r);
+	res->pstats = *ts_parser_get_stats(p);
+	res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
+	res->seconds = now() - t0;
+	free(buf);
+	ts_parser_free(p);
+	ts_reader_free(r);
+	return res->status;
+}
+
+void ts_result_free(ts_result *res)
+{
+	if (!res)
+		return;
+	ts_agg_free(res->agg);
+	res->agg = NULL;
+}

@@ -1,0 +1,56 @@
+/*
+ * pipeline.h - one analysis of one trace: reader -> parser -> aggregates.
+ *
+ * ts_pipeline_run reads the whole input once, in fixed memory, and fills a
+ * ts_result that reporters read. All state lives in the result and the
+ * objects it owns, so several analyses can run in one process. On a bad or
+ * cut-short input the result holds everything read before the failure,
+ * marked partial, with the error and its byte offset.
+ */
+#ifndef TS_PIPELINE_H
+#define TS_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "agg.h"
+#include "event.h"
+#include "parser.h"
+#include "progress.h"
+#include "status.h"
+
+typedef struct {
+	size_t read_size;       /* bytes per read (0: default) */
+	ts_limits limits;
+	ts_progress *progress;  /* NULL: no progress line */
+} ts_pipeline_opts;
+
+typedef struct {
+	const char *path;           /* as given ("-" for stdin); borrowed */
+	ts_status status;           /* TS_OK or what ended the run */
+	bool opened;                /* false: the input could not be opened */
+	int open_errno;
+	bool partial;               /* the report covers only part of the input */
+	char error[600];            /* what went wrong, without the file prefix */
+	uint64_t error_byte;        /* where (see error_in_compressed) */
+	bool error_in_compressed;   /* offset counts gzip bytes, not JSON bytes */
+	bool gzip;
+	uint64_t input_bytes;       /* raw bytes read */
+	uint64_t json_bytes;        /* JSON bytes parsed */
+	int64_t input_size;         /* file size, -1 for pipes */
+	double seconds;             /* wall time of the run */
+	ts_meta meta;
+	ts_parser_stats pstats;
+	ts_agg *agg;
+	ts_platform platform;
+	const char *platform_source;
+} ts_result;
+
+/* Run one analysis. Fills *res (free with ts_result_free). Returns
+ * res->status. TS_ERR_NOMEM when the pipeline cannot be set up. */
+ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
+			  ts_result *res);
+
+void ts_result_free(ts_result *res);
+
+#endif

@@ -1,0 +1,261 @@
+#include "reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define IN_BUF (256 * 1024)
+#define MAX_READ_SIZE (1024 * 1024)
+
+struct ts_reader {
+	int fd;
+	bool own_fd;
+	bool gzip;
+	bool eof;          /* raw input exhausted */
+	bool member_done;  /* gzip: last member ended cleanly */
+	size_t read_size;
+	int64_t size;
+	uint64_t in_bytes, out_bytes;
+	unsigned char *in;     /* raw input buffer */
+	size_t in_len, in_pos;
+	z_stream z;
+	bool z_init;
+	ts_status st;      /* sticky: the first failure */
+	char err[256];
+};
+
+static ts_status fail(ts_reader *r, ts_status st, const char *msg)
+{
+	if (r->st == TS_OK) {
+		r->st = st;
+		snprintf(r->err, sizeof r->err, "%s", msg);
+	}
+	return r->st;
+}
+
+/* Refill the raw buffer; false at end of input or on error (err set). */
+static ts_status refill(ts_reader *r)
+{
+	size_t want = r->read_size < IN_BUF ? r->read_size : IN_BUF;
+	for (;;) {
+		ssize_t k = read(r->fd, r->in, want);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "read error: %s", strerror(errno));
+			return fail(r, TS_ERR_IO, msg);
+		}
+		r->in_len = (size_t)k;
+		r->in_pos = 0;
+		r->in_bytes += (uint64_t)k;
+		if (k == 0)
+			r->eof = true;
+		return TS_OK;
+	}
+}
+
+ts_reader *ts_reader_open(const char *path, size_t read_size, ts_status *st)
+{
+	ts_reader *r = calloc(1, sizeof *r);
+	if (!r || !(r->in = malloc(IN_BUF))) {
+		free(r);
+		*st = TS_ERR_NOMEM;
+		return NULL;
+	}
+	r->read_size = read_size == 0 ? IN_BUF
+		     : read_size > MAX_READ_SIZE ? MAX_READ_SIZE : read_size;
+	r->size = -1;
+	if (strcmp(path, "-") == 0) {
+		r->fd = STDIN_FILENO;
+	} else {
+		r->fd = open(path, O_RDONLY);
+		if (r->fd < 0) {
+			int e = errno;
+			free(r->in);
+			free(r);
+			errno = e;
+			*st = TS_ERR_IO;
+			return NULL;
+		}
+		r->own_fd = true;
+	}
+	struct stat sb;
+	if (fstat(r->fd, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode)) {
+			ts_reader_free(r);
+			errno = EISDIR;
+			*st = TS_ERR_IO;
+			return NULL;
+		}
+		if (S_ISREG(sb.st_mode))
+			r->size = (int64_t)sb.st_size;
+	}
+#ifdef POSIX_FADV_SEQUENTIAL
+	if (r->own_fd)
+		(void)posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+	/* Peek at the magic: read until two bytes are in or the input ends. */
+	while (r->in_len < 2 && !r->eof) {
+		size_t want = r->read_size < IN_BUF - r->in_len ? r->read_size
+								: IN_BUF - r->in_len;
+		ssize_t k = read(r->fd, r->in + r->in_len, want);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			ts_reader_free(r);
+			errno = e;
+			*st = TS_ERR_IO;
+			return NULL;
+		}
+		if (k == 0)
+			r->eof = true;
+		r->in_len += (size_t)k;
+		r->in_bytes += (uint64_t)k;
+	}
+	r->gzip = r->in_len >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b;
+	if (r->gzip) {
+		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
+			ts_reader_free(r);
+			*st = TS_ERR_NOMEM;
+			return NULL;
+		}
+		r->z_init = true;
+	}
+	*st = TS_OK;
+	return r;
+}
+
+void ts_reader_free(ts_reader *r)
+{
+	if (!r)
+		return;
+	if (r->z_init)
+		inflateEnd(&r->z);
+	if (r->own_fd)
+		close(r->fd);
+	free(r->in);
+	free(r);
+}
+
+static ts_status read_plain(ts_reader *r, char *buf, size_t cap, size_t *n)
+{
+	if (r->in_pos == r->in_len && !r->eof) {
+		ts_status st = refill(r);
+		if (st != TS_OK)
+			return st;
+	}
+	size_t k = r->in_len - r->in_pos;
+	if (k > cap)
+		k = cap;
+	memcpy(buf, r->in + r->in_pos, k);
+	r->in_pos += k;
+	*n = k;
+	return TS_OK;
+}
+
+/* Skip raw bytes that can follow the last member: gzip(1) tolerates zeros. */
+static bool only_zeros_left(ts_reader *r)
+{
+	for (;;) {
+		for (; r->in_pos < r->in_len; r->in_pos++)
+			if (r->in[r->in_pos] != 0)
+				return false;
+		if (r->eof || refill(r) != TS_OK)
+			return r->eof;
+	}
+}
+
+static ts_status read_gzip(ts_reader *r, char *buf, size_t cap, size_t *n)
+{
+	*n = 0;
+	while (*n == 0) {
+		if (r->in_pos == r->in_len) {
+			if (r->eof) {
+				if (r->member_done)
+					return TS_OK;
+				return fail(r, TS_ERR_TRUNCATED,
+					    "gzip stream cut short (the file ends inside a compressed member)");
+			}
+			ts_status st = refill(r);
+			if (st != TS_OK)
+				return st;
+			continue;
+		}
+		if (r->member_done) {
+			/* Another member follows, or trailing padding. */
+			if (r->in[r->in_pos] == 0) {
+				if (only_zeros_left(r))
+					return TS_OK;
+			}
+			if (inflateReset(&r->z) != Z_OK)
+				return fail(r, TS_ERR_GZIP, "cannot reset the gzip decoder");
+			r->member_done = false;
+			continue;
+		}
+		r->z.next_in = r->in + r->in_pos;
+		r->z.avail_in = (uInt)(r->in_len - r->in_pos);
+		r->z.next_out = (Bytef *)buf;
+		r->z.avail_out = (uInt)cap;
+		int zr = inflate(&r->z, Z_NO_FLUSH);
+		r->in_pos = r->in_len - r->z.avail_in;
+		*n = cap - r->z.avail_out;
+		if (zr == Z_STREAM_END) {
+			r->member_done = true;
+		} else if (zr == Z_BUF_ERROR) {
+			/* No progress without more input: the loop refills. */
+			if (*n == 0 && r->in_pos < r->in_len)
+				return fail(r, TS_ERR_GZIP, "corrupt gzip data: no progress");
+		} else if (zr != Z_OK) {
+			char msg[200];
+			snprintf(msg, sizeof msg, "corrupt gzip data: %s",
+				 r->z.msg ? r->z.msg : "inflate failed");
+			return fail(r, zr == Z_MEM_ERROR ? TS_ERR_NOMEM : TS_ERR_GZIP, msg);
+		}
+	}
+	return TS_OK;
+}
+
+ts_status ts_reader_read(ts_reader *r, char *buf, size_t cap, size_t *n)
+{
+	*n = 0;
+	if (r->st != TS_OK)
+		return r->st;
+	if (cap > r->read_size)
+		cap = r->read_size;
+	ts_status st = r->gzip ? read_gzip(r, buf, cap, n) : read_plain(r, buf, cap, n);
+	r->out_bytes += *n;
+	return st;
+}
+
+const char *ts_reader_error(const ts_reader *r)
+{
+	return r->err;
+}
+
+int ts_reader_is_gzip(const ts_reader *r)
+{
+	return r->gzip;
+}
+
+uint64_t ts_reader_in_bytes(const ts_reader *r)
+{
+	return r->in_bytes;
+}
+
+uint64_t ts_reader_out_bytes(const ts_reader *r)
+{
+	return r->out_bytes;
+}
+
+int64_t ts_reader_size(const ts_reader *r)
+{
+	return r->size;
+}

@@ -1,0 +1,133 @@
+#include "report.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+const ts_stat *ts_report_row(const ts_agg *a, uint32_t row)
+{
+	return row == TS_ROW_OTHER ? &a->other : &a->rows[row];
+}
+
+const char *ts_report_row_name(const ts_agg *a, uint32_t row, size_t *len)
+{
+	if (row == TS_ROW_OTHER) {
+		*len = 7;
+		return "(other)";
+	}
+	return ts_intern_str(a->names, row, len);
+}
+
+/* qsort has no context argument in C11; the order needs the agg. Sorting
+ * (total, row) pairs keeps it reentrant. */
+typedef struct {
+	int64_t total;
+	const char *name;
+	size_t len;
+	uint32_t row;
+} sort_key;
+
+static int by_total_then_name(const void *pa, const void *pb)
+{
+	const sort_key *a = pa, *b = pb;
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+	if (c)
+		return c;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+uint32_t *ts_report_kernel_order(const ts_agg *a, size_t *n)
+{
+	uint32_t rows = ts_intern_count(a->names);
+	size_t cnt = 0;
+	sort_key *keys = malloc((rows + 1) * sizeof *keys);
+	uint32_t *order = malloc((rows + 1) * sizeof *order);
+	if (!keys || !order) {
+		free(keys);
+		free(order);
+		*n = 0;
+		return NULL;
+	}
+	for (uint32_t i = 0; i <= rows; i++) {
+		uint32_t row = i == rows ? TS_ROW_OTHER : i;
+		const ts_stat *s = ts_report_row(a, row);
+		if (s->count == 0)
+			continue;
+		sort_key *k = &keys[cnt++];
+		k->total = s->total;
+		k->row = row;
+		k->name = ts_report_row_name(a, row, &k->len);
+	}
+	qsort(keys, cnt, sizeof *keys, by_total_then_name);
+	for (size_t i = 0; i < cnt; i++)
+		order[i] = keys[i].row;
+	free(keys);
+	*n = cnt;
+	return order;
+}
+
+void ts_fmt_us(char *buf, size_t n, int64_t ns)
+{
+	uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	snprintf(buf, n, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", u / 1000,
+		 (unsigned)(u % 1000));
+}
+
+const ts_devprop *ts_report_devprop(const ts_result *res)
+{
+	const ts_meta *m = &res->meta;
+	if (m->ndev == 0)
+		return NULL;
+	const ts_device *d = res->agg ? ts_agg_main_device(res->agg) : NULL;
+	if (d) {
+		for (int i = 0; i < m->ndev; i++)
+			if ((m->dev[i].has & 1) && m->dev[i].id == d->id)
+				return &m->dev[i];
+	}
+	/* AMD traces number devices by node (device 5) but list one entry. */
+	return &m->dev[0];
+}
+
+#define WARN(...)                                                          \
+	do {                                                               \
+		if (k < max)                                               \
+			snprintf(lines[k++], TS_WARN_LEN, __VA_ARGS__);    \
+	} while (0)
+
+size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
+			  size_t max)
+{
+	size_t k = 0;
+	const ts_agg *a = res->agg;
+	const ts_parser_stats *ps = &res->pstats;
+	if (!a)
+		return 0;
+	if (a->other.count)
+		WARN("%" PRIu64 " kernel launches past the cap of %u distinct kernel names were folded into the (other) row",
+		     a->other.count, a->lim.max_kernel_names);
+	if (a->untimed_kernels)
+		WARN("%" PRIu64 " kernel events without ts or dur were counted but not timed",
+		     a->untimed_kernels);
+	if (a->dev_overflow)
+		WARN("%" PRIu64 " kernels ran on devices past the cap of %u and are left out of busy time",
+		     a->dev_overflow, a->lim.max_devices);
+	uint64_t late = ts_agg_busy_late(a);
+	if (late)
+		WARN("%" PRIu64 " kernels arrived more than %u intervals out of order; GPU busy time is approximate",
+		     late, a->lim.busy_window);
+	if (ps->long_names)
+		WARN("%" PRIu64 " event names longer than %d bytes were cut", ps->long_names,
+		     TS_NAME_MAX);
+	if (ps->bad_numbers)
+		WARN("%" PRIu64 " ts/dur/id values were not numbers in range and were ignored",
+		     ps->bad_numbers);
+	if (ps->bad_items)
+		WARN("%" PRIu64 " traceEvents items were not objects", ps->bad_items);
+	if (res->meta.devprops_dropped)
+		WARN("%d deviceProperties entries past the first %d were ignored",
+		     res->meta.devprops_dropped, TS_MAX_DEVPROPS);
+	return k;
+}

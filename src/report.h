@@ -1,0 +1,47 @@
+/*
+ * report.h - reporters: read a finished ts_result, write one format.
+ *
+ * Reporters never see the parser; they read aggregates only. They return 0,
+ * or -1 when writing failed (the caller checks the stream too).
+ */
+#ifndef TS_REPORT_H
+#define TS_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "pipeline.h"
+
+typedef struct {
+	int top;     /* kernel rows in text (0 = all) */
+	int width;   /* text: shorten names to fit this many columns (0 = never) */
+} ts_report_opts;
+
+int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);
+int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o);
+
+/* --- helpers shared by the reporters (report.c) --- */
+
+#define TS_ROW_OTHER UINT32_MAX
+
+/* Kernel rows ordered by total time (desc), then name; the (other) row,
+ * when used, takes its place by time. Caller frees. *n gets the count. */
+uint32_t *ts_report_kernel_order(const ts_agg *a, size_t *n);
+
+const ts_stat *ts_report_row(const ts_agg *a, uint32_t row);
+const char *ts_report_row_name(const ts_agg *a, uint32_t row, size_t *len);
+
+/* Warnings about what the numbers do not cover; at most max lines of at most
+ * TS_WARN_LEN bytes each. Returns how many were written. */
+#define TS_WARN_LEN 256
+size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
+			  size_t max);
+
+/* Exact microseconds from nanoseconds: "1234.567". */
+void ts_fmt_us(char *buf, size_t n, int64_t ns);
+
+/* The devprop that describes the device the kernels ran on, or NULL. */
+const ts_devprop *ts_report_devprop(const ts_result *res);
+
+#endif

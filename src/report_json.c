@@ -1,0 +1,238 @@
+/*
+ * report_json.c - the JSON report: one document, "schema": 1, documented in
+ * README.md. Keys are only ever added, never renamed, within a schema.
+ * Names are written in full; times are exact microseconds from integer ns.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "version.h"
+
+/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t need;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4;
+	else
+		return 0;
+	if (n < need)
+		return 0;
+	for (size_t i = 1; i < need; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return need;
+}
+
+/* A JSON string; bytes that are not UTF-8 are written as \u00XX. */
+static void put_str(FILE *out, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	fputc('"', out);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+			i++;
+		} else if (c < 0x20) {
+			switch (c) {
+			case '\n': fputs("\\n", out); break;
+			case '\t': fputs("\\t", out); break;
+			case '\r': fputs("\\r", out); break;
+			default: fprintf(out, "\\u%04x", c); break;
+			}
+			i++;
+		} else if (c < 0x80) {
+			fputc(c, out);
+			i++;
+		} else {
+			size_t k = utf8_len(u + i, n - i);
+			if (k == 0) {
+				fprintf(out, "\\u%04x", c);
+				i++;
+			} else {
+				fwrite(u + i, 1, k, out);
+				i += k;
+			}
+		}
+	}
+	fputc('"', out);
+}
+
+static void put_cstr(FILE *out, const char *s)
+{
+	put_str(out, s, strlen(s));
+}
+
+static void put_us(FILE *out, int64_t ns)
+{
+	char b[40];
+	ts_fmt_us(b, sizeof b, ns);
+	fputs(b, out);
+}
+
+/* A mean or deviation in ns, as microseconds with 3 decimals. */
+static void put_us_f(FILE *out, double ns)
+{
+	fprintf(out, "%.3f", ns / 1000.0);
+}
+
+static void put_opt_int(FILE *out, int has, int64_t v)
+{
+	if (has)
+		fprintf(out, "%" PRId64, v);
+	else
+		fputs("null", out);
+}
+
+static void put_trace(FILE *out, const ts_result *res)
+{
+	const ts_agg *a = res->agg;
+	const ts_meta *m = &res->meta;
+	const ts_devprop *d = ts_report_devprop(res);
+	fputs("  \"trace\": {\n    \"path\": ", out);
+	put_cstr(out, res->path);
+	fprintf(out, ",\n    \"input_bytes\": %" PRIu64 ",\n    \"compressed\": %s,\n"
+		     "    \"bytes\": %" PRIu64 ",\n    \"partial\": %s,\n    \"error\": ",
+		res->input_bytes, res->gzip ? "true" : "false", res->json_bytes,
+		res->partial ? "true" : "false");
+	if (res->status != TS_OK)
+		put_cstr(out, res->error);
+	else
+		fputs("null", out);
+	fputs(",\n    \"platform\": ", out);
+	put_cstr(out, ts_platform_name(res->platform));
+	fputs(",\n    \"platform_source\": ", out);
+	put_cstr(out, res->platform_source);
+	fputs(",\n    \"gpu\": ", out);
+	put_cstr(out, d ? d->name : "");
+	fputs(",\n    \"device\": ", out);
+	if (d) {
+		fputs("{\"id\": ", out);
+		put_opt_int(out, d->has & 1, d->id);
+		fputs(", \"sm_count\": ", out);
+		put_opt_int(out, d->has & 4, d->sm_count);
+		fputs(", \"memory_bytes\": ", out);
+		put_opt_int(out, d->has & 8, d->memory_bytes);
+		fputs(", \"warp_size\": ", out);
+		put_opt_int(out, d->has & 16, d->warp_size);
+		fputs("}", out);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\n    \"world_size\": ", out);
+	put_opt_int(out, m->has & 1, m->world_size);
+	fputs(",\n    \"rank\": ", out);
+	put_opt_int(out, m->has & 2, m->rank);
+	fputs(",\n    \"base_time_ns\": ", out);
+	put_opt_int(out, m->has & 4, m->base_time_ns);
+	fprintf(out, ",\n    \"events\": %" PRIu64 ",\n    \"kernels\": %" PRIu64
+		     ",\n    \"distinct_kernels\": %" PRIu32 ",\n    \"devices\": %d",
+		a->events, a->kernels, ts_intern_count(a->names), a->ndev);
+	fputs(",\n    \"kernel_time_us\": ", out);
+	put_us(out, a->all.total);
+	fputs(",\n    \"busy_time_us\": ", out);
+	put_us(out, ts_agg_busy_ns(a));
+	fputs(",\n    \"span_us\": ", out);
+	put_us(out, a->has_span ? a->last_end - a->first_ts : 0);
+	fputs(",\n    \"gpu_span_us\": ", out);
+	put_us(out, a->has_kspan ? a->k_last - a->k_first : 0);
+	fputs("\n  },\n", out);
+}
+
+static void put_events(FILE *out, const ts_agg *a)
+{
+	fputs("  \"events\": {", out);
+	for (int c = 0; c < TS_CAT_COUNT; c++)
+		fprintf(out, "%s\"%s\": %" PRIu64, c ? ", " : "",
+			ts_cat_name((ts_cat)c), a->counts[c]);
+	fputs("},\n", out);
+}
+
+static void put_kernels(FILE *out, const ts_agg *a)
+{
+	size_t n;
+	uint32_t *order = ts_report_kernel_order(a, &n);
+	fputs("  \"kernels\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		const ts_stat *s = ts_report_row(a, order[i]);
+		size_t len;
+		const char *name = ts_report_row_name(a, order[i], &len);
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		put_str(out, name, len);
+		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", s->count);
+		put_us(out, s->total);
+		fputs(", \"avg_us\": ", out);
+		put_us_f(out, (double)s->total / (double)s->count);
+		fputs(", \"min_us\": ", out);
+		put_us(out, s->min);
+		fputs(", \"max_us\": ", out);
+		put_us(out, s->max);
+		fputs(", \"stddev_us\": ", out);
+		put_us_f(out, ts_stat_stddev(s));
+		fputs(", \"p50_us\": ", out);
+		put_us(out, ts_stat_quantile(s, 0.50));
+		fputs(", \"p90_us\": ", out);
+		put_us(out, ts_stat_quantile(s, 0.90));
+		fputs(", \"p99_us\": ", out);
+		put_us(out, ts_stat_quantile(s, 0.99));
+		fprintf(out, ", \"pct\": %.2f}",
+			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0);
+	}
+	fputs(n ? "\n  ],\n" : "],\n", out);
+	free(order);
+}
+
+static void put_memory(FILE *out, const ts_agg *a)
+{
+	int first = 1;
+	fputs("  \"memory\": [", out);
+	for (int k = 0; k < TS_MEM_COUNT; k++) {
+		const ts_memrow *m = &a->mem[k];
+		if (!m->count)
+			continue;
+		fprintf(out, "%s\n    {\"kind\": \"%s\", \"count\": %" PRIu64 ", \"total_us\": ",
+			first ? "" : ",", ts_memkind_name((ts_memkind)k), m->count);
+		put_us(out, m->total_ns);
+		fputs(", \"bytes\": ", out);
+		put_opt_int(out, m->with_bytes > 0, m->bytes);
+		fputs("}", out);
+		first = 0;
+	}
+	fputs(first ? "],\n" : "\n  ],\n", out);
+}
+
+static void put_warnings(FILE *out, const ts_result *res)
+{
+	char lines[16][TS_WARN_LEN];
+	size_t n = ts_report_warnings(res, lines, 16);
+	fputs("  \"warnings\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		fputs(i ? ", " : "", out);
+		put_cstr(out, lines[i]);
+	}
+	fputs("]\n", out);
+}
+
+int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	(void)o;
+	fprintf(out, "{\n  \"schema\": 1,\n  \"tool\": \"tracestream\",\n  \"version\": \"%s\",\n",
+		TS_VERSION);
+	put_trace(out, res);
+	put_events(out, res->agg);
+	put_kernels(out, res->agg);
+	put_memory(out, res->agg);
+	put_warnings(out, res);
+	fputs("}\n", out);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,205 @@
+/*
+ * report_text.c - the terminal report: a header with the trace facts, the
+ * kernel summary shaped like `nsys stats` cuda_gpu_kern_sum, memory copies
+ * and sets by kind, and event counts by category.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "version.h"
+
+/* Width of the columns before Name in the kernel table. */
+#define FIXED_COLS 98
+#define MIN_NAME 24
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}
+
+static void human_bytes(char *buf, size_t n, double b)
+{
+	if (b >= 1e9)
+		snprintf(buf, n, "%.2f GB", b / 1e9);
+	else if (b >= 1e6)
+		snprintf(buf, n, "%.2f MB", b / 1e6);
+	else if (b >= 1e3)
+		snprintf(buf, n, "%.1f KB", b / 1e3);
+	else
+		snprintf(buf, n, "%.0f B", b);
+}
+
+static const char *us(char *buf, size_t n, int64_t ns)
+{
+	ts_fmt_us(buf, n, ns);
+	return buf;
+}
+
+/*
+ * Shorten a kernel name to at most w bytes for a terminal: drop a leading
+ * "void ", replace the parameter list with "(...)", then cut with "...".
+ * Deterministic; JSON always carries the full name.
+ */
+static void put_name(FILE *out, const char *s, size_t n, int w)
+{
+	if (w <= 0 || n <= (size_t)w) {
+		fwrite(s, 1, n, out);
+		return;
+	}
+	if (n > 5 && memcmp(s, "void ", 5) == 0)
+		s += 5, n -= 5;
+	size_t depth = 0, cut = n;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<')
+			depth++;
+		else if (s[i] == '>' && depth)
+			depth--;
+		else if (s[i] == '(' && depth == 0 && i > 0) {
+			cut = i;
+			break;
+		}
+	}
+	size_t keep = cut, tail = cut < n ? 5 : 0;     /* "(...)" */
+	if (keep + tail > (size_t)w) {
+		keep = (size_t)w > 3 ? (size_t)w - 3 : 0;
+		fwrite(s, 1, keep, out);
+		fputs("...", out);
+		return;
+	}
+	fwrite(s, 1, keep, out);
+	if (tail)
+		fputs("(...)", out);
+}
+
+static void put_header(FILE *out, const ts_result *res)
+{
+	const ts_agg *a = res->agg;
+	const ts_meta *m = &res->meta;
+	char b1[48], b2[48], b3[48];
+	fprintf(out, "tracestream %s: %s\n", TS_VERSION, base_name(res->path));
+	if (res->partial)
+		fprintf(out, "PARTIAL REPORT: %s\n", res->error);
+	human_bytes(b1, sizeof b1, (double)res->json_bytes);
+	fprintf(out, "  input     %s of JSON", b1);
+	if (res->gzip) {
+		human_bytes(b2, sizeof b2, (double)res->input_bytes);
+		fprintf(out, " (%s gzip)", b2);
+	}
+	fprintf(out, ", %" PRIu64 " events\n", a->events);
+
+	const ts_devprop *d = ts_report_devprop(res);
+	fprintf(out, "  platform  %s (from %s)", ts_platform_name(res->platform),
+		res->platform_source);
+	if (d) {
+		fprintf(out, "; GPU %s", (d->has & 2) && d->name[0] ? d->name : "(unnamed)");
+		if (d->has & 4)
+			fprintf(out, ", %" PRId64 " %s", d->sm_count,
+				res->platform == TS_PLATFORM_AMD ? "CUs" : "SMs");
+		if (d->has & 8)
+			fprintf(out, ", %.1f GiB", (double)d->memory_bytes / (1024.0 * 1024 * 1024));
+	}
+	if ((m->has & 3) == 3)
+		fprintf(out, "; rank %" PRId64 " of %" PRId64, m->rank, m->world_size);
+	fputc('\n', out);
+
+	fprintf(out, "  kernels   %" PRIu64 " launches, %" PRIu32 " distinct; kernel time %s us\n",
+		a->kernels, ts_intern_count(a->names), us(b1, sizeof b1, a->all.total));
+	int64_t busy = ts_agg_busy_ns(a);
+	int64_t kspan = a->has_kspan ? a->k_last - a->k_first : 0;
+	fprintf(out, "  GPU busy  %s us (%.1f%% of the kernel span %s us; trace span %s us)\n",
+		us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
+		us(b2, sizeof b2, kspan),
+		us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
+}
+
+static void put_kernels(FILE *out, const ts_agg *a, const ts_report_opts *o)
+{
+	size_t n;
+	uint32_t *order = ts_report_kernel_order(a, &n);
+	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
+	int name_w = 0;
+	if (o->width > 0)
+		name_w = o->width - FIXED_COLS > MIN_NAME ? o->width - FIXED_COLS : MIN_NAME;
+
+	fprintf(out, "\nKernel summary (%zu of %zu kernel names, by total time)\n", shown, n);
+	fprintf(out, " %6s %14s %9s %11s %11s %11s %11s %11s  %s\n", "Time %",
+		"Total (us)", "Instances", "Avg (us)", "Med (us)", "Min (us)",
+		"Max (us)", "StdDev (us)", "Name");
+	int64_t rest = 0;
+	for (size_t i = 0; i < n; i++) {
+		const ts_stat *s = ts_report_row(a, order[i]);
+		if (i >= shown) {
+			rest += s->total;
+			continue;
+		}
+		char t[32], md[32], mn[32], mx[32];
+		size_t len;
+		const char *name = ts_report_row_name(a, order[i], &len);
+		fprintf(out, " %6.1f %14s %9" PRIu64 " %11.3f %11s %11s %11s %11.3f  ",
+			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0,
+			us(t, sizeof t, s->total), s->count,
+			(double)s->total / (double)s->count / 1000.0,
+			us(md, sizeof md, ts_stat_quantile(s, 0.5)),
+			us(mn, sizeof mn, s->min), us(mx, sizeof mx, s->max),
+			ts_stat_stddev(s) / 1000.0);
+		put_name(out, name, len, name_w);
+		fputc('\n', out);
+	}
+	if (shown < n)
+		fprintf(out, "  ... %zu more kernel names, %.1f%% of kernel time (--top 0 lists all)\n",
+			n - shown, a->all.total ? 100.0 * (double)rest / (double)a->all.total : 0.0);
+	free(order);
+}
+
+static void put_memory(FILE *out, const ts_agg *a)
+{
+	int any = 0;
+	for (int k = 0; k < TS_MEM_COUNT; k++)
+		any |= a->mem[k].count != 0;
+	if (!any)
+		return;
+	fprintf(out, "\nMemory operations\n %-7s %9s %14s %14s\n", "Kind", "Count",
+		"Total (us)", "Bytes");
+	for (int k = 0; k < TS_MEM_COUNT; k++) {
+		const ts_memrow *m = &a->mem[k];
+		char t[32], b[32];
+		if (!m->count)
+			continue;
+		if (m->with_bytes)
+			human_bytes(b, sizeof b, (double)m->bytes);
+		else
+			snprintf(b, sizeof b, "-");
+		fprintf(out, " %-7s %9" PRIu64 " %14s %14s\n", ts_memkind_name((ts_memkind)k),
+			m->count, us(t, sizeof t, m->total_ns), b);
+	}
+}
+
+static void put_events(FILE *out, const ts_agg *a)
+{
+	fputs("\nEvents by category\n", out);
+	int col = 0;
+	for (int c = 0; c < TS_CAT_COUNT; c++) {
+		if (!a->counts[c])
+			continue;
+		fprintf(out, "%s%s %" PRIu64, col ? "   " : " ", ts_cat_name((ts_cat)c),
+			a->counts[c]);
+		if (++col == 6) {
+			fputc('\n', out);
+			col = 0;
+		}
+	}
+	if (col)
+		fputc('\n', out);
+}
+
+int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	put_header(out, res);
+	put_kernels(out, res->agg, o);
+	put_memory(out, res->agg);
+	put_events(out, res->agg);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,33 @@
+/*
+ * stat.h - running statistics of one series of durations (ns): count, exact
+ * total, min, max, mean and variance (Welford), and a log histogram for
+ * percentiles. Mergeable (Chan et al.) so partial results combine exactly
+ * for count/total/min/max and to rounding for the variance.
+ */
+#ifndef TS_STAT_H
+#define TS_STAT_H
+
+#include <stdint.h>
+
+#include "hist.h"
+#include "status.h"
+
+typedef struct {
+	uint64_t count;
+	int64_t total, min, max;
+	double mean, m2;
+	ts_hist hist;
+} ts_stat;
+
+/* A zeroed ts_stat is empty. */
+ts_status ts_stat_add(ts_stat *s, int64_t v);
+ts_status ts_stat_merge(ts_stat *dst, const ts_stat *src);
+void ts_stat_clear(ts_stat *s);
+
+/* Sample standard deviation (n - 1); 0 below two values. */
+double ts_stat_stddev(const ts_stat *s);
+
+/* Nearest-rank quantile from the histogram, clamped to [min, max]. */
+int64_t ts_stat_quantile(const ts_stat *s, double q);
+
+#endif
