@@ -244,14 +244,14 @@ int main(int argc, char **argv)
 		ts_result_free(&res);
 		return TS_EXIT_USAGE_IO;
 	}
+	if (st != TS_OK)
+		print_error(&res);
 	if (!o.quiet) {
 		char lines[16][TS_WARN_LEN];
 		size_t n = ts_report_warnings(&res, lines, 16);
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, "tracestream: warning: %s\n", lines[i]);
 	}
-	if (st != TS_OK)
-		print_error(&res);
 	if (o.verbose)
 		print_verbose(&res);
 	ts_result_free(&res);

@@ -595,17 +595,25 @@ static const char *where(const ts_parser *p)
 	return "before any JSON value";
 }
 
+/*
+ * Offsets are 1-based byte positions in the JSON text (as cmp(1) counts):
+ * the byte at which yajl stopped, or for a cut-short input the last byte.
+ */
 static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
-			      size_t len)
+			      size_t len, bool at_end)
 {
-	p->err_off = p->fed + yajl_get_bytes_consumed(p->h);
+	p->err_off = at_end ? p->fed : p->fed + yajl_get_bytes_consumed(p->h);
 	if (ys == yajl_status_client_canceled)
 		return p->st;
 	unsigned char *msg = yajl_get_error(p->h, 0, (const unsigned char *)chunk, len);
 	const char *m = (const char *)msg;
 	if (m && strncmp(m, "parse error: ", 13) == 0)
 		m += 13;
-	if (m && strncmp(m, "premature EOF", 13) == 0) {
+	if (m && strncmp(m, "premature EOF", 13) == 0 && !p->top_seen) {
+		snprintf(p->err, sizeof p->err,
+			 "not a trace: the input is empty (no JSON value)");
+		p->st = TS_ERR_NOT_TRACE;
+	} else if (m && strncmp(m, "premature EOF", 13) == 0) {
 		snprintf(p->err, sizeof p->err,
 			 "trace cut short: the JSON ends %s", where(p));
 		p->st = TS_ERR_TRUNCATED;
@@ -627,7 +635,7 @@ ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 		return p->st;
 	yajl_status ys = yajl_parse(p->h, (const unsigned char *)buf, len);
 	if (ys != yajl_status_ok)
-		return yajl_failure(p, ys, buf, len);
+		return yajl_failure(p, ys, buf, len, false);
 	p->fed += len;
 	return TS_OK;
 }
@@ -638,7 +646,7 @@ ts_status ts_parser_finish(ts_parser *p)
 		return p->st;
 	yajl_status ys = yajl_complete_parse(p->h);
 	if (ys != yajl_status_ok)
-		return yajl_failure(p, ys, NULL, 0);
+		return yajl_failure(p, ys, NULL, 0, true);
 	p->err_off = p->fed;
 	if (!p->top_seen) {
 		p->st = TS_ERR_NOT_TRACE;

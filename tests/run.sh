@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Run every test: unit binaries and tests/t_*.sh scripts, first against the
+# release build, then against the AddressSanitizer + UBSan build. Each check
+# prints "ok - ...", "not ok - ..." or "skip - ..."; this script counts them
+# and ends with one line "tests: N passed, N failed, N skipped".
+set -u
+cd "$(dirname "$0")/.."
+
+export SHARED="${SHARED:-$(cd .. && pwd)/shared/traces}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+run() { # label, command...
+	local label=$1
+	shift
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed "s/^\(ok\|not ok\|skip\) - /\1 - [$label] /" | tee -a "$log" |
+		grep -E '^(not ok|skip)' || true
+	if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
+		echo "not ok - [$label] $* exited with status $rc" | tee -a "$log"
+		printf '%s\n' "$out" | tail -20
+	fi
+}
+
+for variant in release san; do
+	if [ $variant = release ]; then TS=./tracestream; else TS=build/san/tracestream; fi
+	export TS
+	[ -x "$TS" ] || { echo "not ok - [$variant] $TS is not built" | tee -a "$log"; continue; }
+	echo "== $variant build ($TS)"
+	for t in build/$variant/unit/test_*; do
+		case $t in *.d) continue ;; esac
+		run "$variant $(basename "$t")" "$t"
+	done
+	for t in tests/t_*.sh; do
+		run "$variant $(basename "$t" .sh)" bash "$t"
+	done
+done
+
+pass=$(grep -c '^ok - ' "$log")
+fail=$(grep -c '^not ok - ' "$log")
+skip=$(grep -c '^skip - ' "$log")
+echo "tests: $pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

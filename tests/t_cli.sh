@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# CLI contract: options, exit codes and the one error message shape
+# (tracestream: FILE: byte N: reason), partial reports on bad input.
+set -u
+TS=${TS:-./tracestream}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tiny=tests/cli/tiny.json
+
+ok() { echo "ok - $1"; }
+bad() { echo "not ok - $1: $2"; }
+
+# expect DESC RC STDERR_REGEX -- command...   (stdout -> $tmp/out, stderr -> $tmp/err)
+expect() {
+	local desc=$1 want_rc=$2 re=$3
+	shift 4
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -ne "$want_rc" ]; then
+		bad "$desc" "exit $rc, want $want_rc; stderr: $(head -c 300 "$tmp/err")"
+	elif [ -n "$re" ] && ! grep -Eq -- "$re" "$tmp/err"; then
+		bad "$desc" "stderr does not match /$re/: $(head -c 300 "$tmp/err")"
+	else
+		ok "$desc"
+	fi
+}
+
+json_get() { # file python-expression-on-d
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
+}
+
+# --- usage ---
+expect "--help prints usage to stdout, exit 0" 0 "" -- "$TS" --help
+grep -q '^Usage: tracestream' "$tmp/out" && ok "--help text starts with Usage" || bad "--help text" "$(head -2 "$tmp/out")"
+expect "--version exits 0" 0 "" -- "$TS" --version
+grep -Eq '^tracestream [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" && ok "--version prints the version" || bad "--version" "$(cat "$tmp/out")"
+expect "no TRACE is a usage error (exit 2, hint)" 2 "^hint: tracestream --help" -- "$TS"
+expect "unknown option: exit 2" 2 "unknown option '--bogus'" -- "$TS" --bogus "$tiny"
+expect "option without its value: exit 2" 2 "needs a value" -- "$TS" "$tiny" --top
+expect "bad --format value: exit 2" 2 "--format: 'xml' is not text or json" -- "$TS" --format xml "$tiny"
+expect "non-numeric --top: exit 2" 2 "--top: '12abc' is not a number" -- "$TS" --top 12abc "$tiny"
+expect "two traces: exit 2" 2 "one TRACE at a time" -- "$TS" "$tiny" "$tiny"
+
+# --- input errors (exit 2) ---
+expect "missing file: exit 2 with the file name" 2 "^tracestream: $tmp/nope.json: cannot open: No such file or directory" -- "$TS" "$tmp/nope.json"
+expect "a directory: exit 2" 2 "^tracestream: $tmp: cannot open: Is a directory" -- "$TS" "$tmp"
+if [ "$(id -u)" -ne 0 ]; then
+	cp "$tiny" "$tmp/noread.json" && chmod 000 "$tmp/noread.json"
+	expect "unreadable file: exit 2" 2 "Permission denied" -- "$TS" "$tmp/noread.json"
+else
+	echo "skip - unreadable file: running as root, permissions do not stop reads"
+fi
+if command -v script >/dev/null 2>&1; then
+	script -qec "$TS -" /dev/null >"$tmp/tty" 2>&1 </dev/null
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "refusing to read a trace from a terminal" "$tmp/tty"; then
+		ok "stdin on a terminal is refused (exit 2)"
+	else
+		bad "stdin on a terminal is refused" "exit $rc: $(head -c 200 "$tmp/tty")"
+	fi
+else
+	echo "skip - stdin on a terminal: script(1) not installed"
+fi
+
+# --- a good run ---
+expect "tiny trace: exit 0" 0 "" -- "$TS" --format json "$tiny"
+if [ "$(json_get "$tmp/out" "d['trace']['kernels'], d['trace']['kernel_time_us'], d['trace']['busy_time_us'], d['trace']['span_us'], d['trace']['partial']")" = "3 35.5 30.0 62.0 False" ]; then
+	ok "tiny trace: 3 kernels, 35.5 us kernel time, 30 us busy, 62 us span"
+else
+	bad "tiny trace figures" "$(json_get "$tmp/out" "d['trace']")"
+fi
+"$TS" "$tiny" </dev/null >"$tmp/text" 2>&1
+grep -q "PARTIAL" "$tmp/text" && bad "text report of a good trace" "says PARTIAL" || ok "text report of a good trace is not marked partial"
+cat "$tiny" | "$TS" --format json - >"$tmp/stdin.json" 2>/dev/null
+"$TS" --format json "$tiny" >"$tmp/file.json" 2>/dev/null
+if diff <(grep -v '"path"\|"input_bytes"' "$tmp/stdin.json") <(grep -v '"path"\|"input_bytes"' "$tmp/file.json") >/dev/null; then
+	ok "a trace on stdin (-) gives the same report as the file"
+else
+	bad "stdin report" "differs from the file report"
+fi
+
+# --- malformed JSON: exit 1, byte offset, partial report ---
+printf '{"traceEvents": [\n{"ph": "X", "cat": "kernel", "name": "k1", "ts": 1, "dur": 2},\n{"ph": "X", "cat": "kernel", "name": "k2", "ts": 5, "dur": 2}\n{"ph": "X"}]}\n' >"$tmp/malformed.json"
+# the missing comma: yajl stops at the 3rd line's "{", byte 144 (1-based).
+expect "malformed JSON: exit 1, file, byte and reason" 1 "^tracestream: $tmp/malformed.json: byte 144: malformed JSON: after array element, I expect ',' or ']'" -- "$TS" --format json "$tmp/malformed.json"
+if [ "$(json_get "$tmp/out" "d['trace']['partial'], d['trace']['kernels'], d['trace']['error'] is not None")" = "True 2 True" ]; then
+	ok "malformed JSON: JSON report holds the 2 kernels read before the error, marked partial"
+else
+	bad "malformed JSON partial report" "$(head -c 400 "$tmp/out")"
+fi
+"$TS" "$tmp/malformed.json" >"$tmp/out" 2>/dev/null
+grep -q "^PARTIAL REPORT: malformed JSON" "$tmp/out" && ok "malformed JSON: text report marked PARTIAL" || bad "text partial" "$(head -3 "$tmp/out")"
+
+# --- truncated JSON ---
+head -c 120 "$tiny" >"$tmp/cut.json"
+expect "truncated JSON: exit 1, says it was cut short" 1 "^tracestream: $tmp/cut.json: byte 120: trace cut short: the JSON ends inside" -- "$TS" --format json "$tmp/cut.json"
+json_get "$tmp/out" "d['trace']['partial']" | grep -q True && ok "truncated JSON: report marked partial" || bad "truncated JSON partial" "$(head -c 300 "$tmp/out")"
+size=$(wc -c <"$tiny")
+fails=0
+for ((n = 0; n < size - 2; n += 7)); do
+	head -c $n "$tiny" >"$tmp/cutn.json"
+	"$TS" --format json "$tmp/cutn.json" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 1 ] || ! grep -q "^tracestream: $tmp/cutn.json: byte [0-9]*: " "$tmp/err" ||
+		! json_get "$tmp/out" "d['trace']['partial']" | grep -q True; then
+		fails=$((fails + 1))
+		[ $fails -le 3 ] && echo "# cut at $n: rc $rc: $(head -c 200 "$tmp/err")"
+	fi
+done
+[ $fails -eq 0 ] && ok "JSON cut at every 7th byte: exit 1, message, valid partial JSON report" || bad "JSON cut at many offsets" "$fails failures"
+
+# --- gzip: truncated and corrupt ---
+gzip -c "$tiny" >"$tmp/t.json.gz"
+gsize=$(wc -c <"$tmp/t.json.gz")
+head -c $((gsize - 4)) "$tmp/t.json.gz" >"$tmp/cut.json.gz"
+expect "gzip without its trailer: exit 1, gzip stream cut short" 1 "^tracestream: $tmp/cut.json.gz: byte [0-9]+ \(compressed\): gzip stream cut short" -- "$TS" --format json "$tmp/cut.json.gz"
+json_get "$tmp/out" "d['trace']['partial'], d['trace']['kernels']" | grep -q "True 3" && ok "gzip without trailer: partial report with all 3 kernels" || bad "gzip trailer partial" "$(head -c 300 "$tmp/out")"
+fails=0
+for ((n = 2; n < gsize; n += 5)); do
+	head -c $n "$tmp/t.json.gz" >"$tmp/cutn.gz"
+	"$TS" --format json "$tmp/cutn.gz" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 1 ] || ! grep -q "cut short" "$tmp/err" || ! json_get "$tmp/out" "d['trace']['partial']" | grep -q True; then
+		fails=$((fails + 1))
+		[ $fails -le 3 ] && echo "# gzip cut at $n: rc $rc: $(head -c 200 "$tmp/err")"
+	fi
+done
+[ $fails -eq 0 ] && ok "gzip cut at every 5th byte: exit 1, cut short, partial report" || bad "gzip cut at many offsets" "$fails failures"
+python3 - "$tmp/t.json.gz" "$tmp/corrupt.gz" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(12, len(b) - 8, 3):
+    b[i] ^= 0x55
+open(sys.argv[2], 'wb').write(b)
+PY
+expect "corrupt gzip: exit 1, corrupt gzip data" 1 "^tracestream: $tmp/corrupt.gz: byte [0-9]+ \(compressed\): corrupt gzip data" -- "$TS" "$tmp/corrupt.gz"
+
+# --- valid JSON that is not a trace ---
+printf '{"schemaVersion": 1}' >"$tmp/nt1.json"
+expect "object without traceEvents: exit 1" 1 "^tracestream: $tmp/nt1.json: byte 20: not a trace: no traceEvents array" -- "$TS" "$tmp/nt1.json"
+printf '[1, 2]' >"$tmp/nt2.json"
+expect "top-level array: exit 1" 1 "not a trace: the JSON value is an array" -- "$TS" "$tmp/nt2.json"
+printf '{"traceEvents": 5}' >"$tmp/nt3.json"
+expect "traceEvents not an array: exit 1" 1 "not a trace: traceEvents is not an array" -- "$TS" "$tmp/nt3.json"
+printf '{"traceEvents": {"a": 1}}' >"$tmp/nt4.json"
+expect "traceEvents an object: exit 1" 1 "not a trace: traceEvents is not an array" -- "$TS" "$tmp/nt4.json"
+: >"$tmp/empty.json"
+expect "empty input: exit 1" 1 "not a trace: the input is empty" -- "$TS" "$tmp/empty.json"
+printf '"hello"' >"$tmp/nt5.json"
+expect "a JSON string: exit 1" 1 "not a trace: the JSON value is not an object" -- "$TS" "$tmp/nt5.json"
+printf '{"traceEvents": []} {"x": 1}' >"$tmp/trail.json"
+expect "trailing garbage after the trace: exit 1" 1 "malformed JSON: trailing garbage" -- "$TS" "$tmp/trail.json"
+
+# --- output failures: exit 2 ---
+if [ -w /dev/full ]; then
+	expect "stdout on a full disk (/dev/full): exit 2" 2 "^tracestream: <stdout>: write error: No space left on device" -- sh -c "\"$TS\" \"$tiny\" >/dev/full"
+else
+	echo "skip - /dev/full not available"
+fi
+python3 - "$TS" "$tiny" >"$tmp/pipe" 2>&1 <<'PY'
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)                      # nobody will ever read: writes fail with EPIPE
+p = subprocess.run([sys.argv[1], "--format", "json", sys.argv[2]], stdout=w,
+                   stderr=subprocess.PIPE)
+os.close(w)
+print(p.returncode)
+print(p.stderr.decode())
+PY
+if head -1 "$tmp/pipe" | grep -qx 2 && grep -q "write error: Broken pipe" "$tmp/pipe"; then
+	ok "stdout to a closed pipe: exit 2, write error"
+else
+	bad "closed pipe" "$(cat "$tmp/pipe")"
+fi
+
+# --- -v reports throughput and peak memory ---
+expect "-v prints peak RSS" 0 "peak RSS [0-9.]+ MB" -- "$TS" -v "$tiny"
+exit 0

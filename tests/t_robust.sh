@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Whatever the input: no crash, no hang, a documented exit code, and valid
+# JSON on stdout. Deterministic mutations (bytes flipped, inserted, deleted,
+# cut) of small traces, plain and gzip'ed, run through the real binary.
+set -u
+TS=${TS:-./tracestream}
+python3 - "$TS" tests/cli/tiny.json <<'PY'
+import gzip, json, random, subprocess, sys
+
+ts, path = sys.argv[1], sys.argv[2]
+seed_doc = open(path, 'rb').read()
+rng = random.Random(20261121)
+alphabet = b'{}[]:,"\\ 0123456789.eE-+nulltruefalse\x00\xff\x1f\x8b'
+
+def mutate(b):
+    b = bytearray(b)
+    for _ in range(rng.randint(1, 8)):
+        op = rng.randint(0, 3)
+        i = rng.randrange(len(b)) if b else 0
+        if op == 0 and b:
+            b[i] = rng.choice(alphabet)
+        elif op == 1:
+            b[i:i] = bytes([rng.choice(alphabet)]) * rng.randint(1, 40)
+        elif op == 2 and b:
+            del b[i:i + rng.randint(1, 20)]
+        else:
+            b = b[:i]
+    return bytes(b)
+
+failures = []
+cases = 0
+for k in range(300):
+    data = mutate(seed_doc)
+    if k % 3 == 0:
+        data = gzip.compress(data, mtime=0)
+        if k % 2:
+            data = mutate(data)     # corrupt the compressed stream too
+    cases += 1
+    try:
+        p = subprocess.run([ts, '--format', 'json', '-'], input=data,
+                           capture_output=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        failures.append((k, 'hang'))
+        continue
+    if p.returncode not in (0, 1):
+        failures.append((k, 'exit %d: %s' % (p.returncode, p.stderr[-300:])))
+        continue
+    try:
+        doc = json.loads(p.stdout)
+        if (p.returncode == 1) != doc['trace']['partial'] and b'not a trace' not in p.stderr:
+            failures.append((k, 'partial flag %s with exit %d' % (doc['trace']['partial'], p.returncode)))
+    except Exception as e:
+        failures.append((k, 'stdout is not JSON: %s' % e))
+    if p.returncode == 1 and not p.stderr.startswith(b'tracestream: <stdin>: byte '):
+        failures.append((k, 'error message shape: %r' % p.stderr[:200]))
+
+if failures:
+    for k, why in failures[:5]:
+        print('# case %d: %s' % (k, why))
+    print('not ok - %d mutated inputs: %d failures' % (cases, len(failures)))
+else:
+    print('ok - %d mutated inputs (plain and gzip): exit 0 or 1, valid JSON, one message shape' % cases)
+PY
