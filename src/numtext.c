@@ -10,8 +10,54 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static const int64_t pow10_table[] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	1000000000,
+};
+
+/*
+ * The common case, on every event: at most 18 digits, an optional fraction,
+ * no exponent, and no more fraction digits than the scale (exact, no
+ * rounding). Returns false to defer to the general path.
+ */
+static bool fast_path(const char *s, size_t n, int scale, int64_t *out)
+{
+	bool neg = n > 0 && s[0] == '-';
+	bool dot = false;
+	int64_t acc = 0;
+	int digits = 0, int_digits = 0, frac = 0;
+	for (size_t i = neg; i < n; i++) {
+		char c = s[i];
+		if (c >= '0' && c <= '9') {
+			acc = acc * 10 + (c - '0');
+			if (++digits > 18)
+				return false;
+			if (dot)
+				frac++;
+			else
+				int_digits++;
+		} else if (c == '.' && !dot) {
+			dot = true;
+		} else {
+			return false;
+		}
+	}
+	int shift = scale - frac;
+	if (int_digits == 0 || (dot && frac == 0) || shift < 0 || shift > 9)
+		return false;
+	/* acc < 10^18, but scaling by up to 10^9 may overflow. */
+	if (acc > INT64_MAX / pow10_table[shift])
+		return false;
+	acc *= pow10_table[shift];
+	*out = neg ? -acc : acc;
+	return true;
+}
+
 ts_status ts_num_scaled(const char *s, size_t n, int scale, int64_t *out)
 {
+	if (fast_path(s, n, scale, out))
+		return TS_OK;
+
 	char digits[MAX_DIGITS];
 	int ndigits = 0;     /* significant digits kept */
 	long exp10 = scale;  /* value = digits * 10^exp10 */

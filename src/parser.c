@@ -38,6 +38,7 @@ struct ts_parser {
 	ts_meta *meta;
 	int depth;                 /* open containers */
 	role roles[MAX_DEPTH];
+	role cur;                  /* role of the innermost container */
 	key cur_key;               /* last key of the innermost tracked map */
 	int arr_idx;               /* position in grid/block arrays */
 	bool top_seen;
@@ -157,6 +158,11 @@ static key dist_key(const char *s, size_t len)
 
 static role cur_role(const ts_parser *p)
 {
+	return p->cur;
+}
+
+static role role_at_depth(const ts_parser *p)
+{
 	if (p->depth == 0)
 		return R_NONE;
 	return p->depth <= MAX_DEPTH ? p->roles[p->depth - 1] : R_SKIP;
@@ -201,9 +207,18 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 		     bool is_str)
 {
 	role r = cur_role(p);
-	if (r == R_SKIP)
+	/* Most scalars are under keys we ignore: leave before any work.
+	 * (Arrays keep cur_key K_OTHER, so they go on.) */
+	if (r == R_SKIP || (p->cur_key == K_OTHER && r != R_NONE &&
+			    r != R_EVENTS && r != R_GRID && r != R_BLOCK))
 		return 1;
 	ts_event *ev = &p->ev;
+	/* pid/tid matter only for GPU events (the device of last resort);
+	 * cat comes first in Kineto files, so most are never converted. */
+	if ((p->cur_key == K_PID || p->cur_key == K_TID) && r == R_EVENT &&
+	    (ev->has & TS_HAS_CAT) && ev->cat != TS_CAT_KERNEL &&
+	    ev->cat != TS_CAT_GPU_MEMCPY && ev->cat != TS_CAT_GPU_MEMSET)
+		return 1;
 	int64_t v = 0;
 	bool num_ok = false;
 	if ((is_num || is_str) && wants_number(r, p->cur_key)) {
@@ -504,6 +519,7 @@ static int open_container(ts_parser *p, bool is_map)
 	if (p->depth < MAX_DEPTH)
 		p->roles[p->depth] = r;
 	p->depth++;
+	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
 	return 1;
 }
@@ -512,6 +528,7 @@ static int close_container(ts_parser *p)
 {
 	role r = cur_role(p);
 	p->depth--;
+	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
 	if (r == R_EVENT) {
 		ts_event *ev = &p->ev;

@@ -147,10 +147,27 @@ void ts_reader_free(ts_reader *r)
 
 static ts_status read_plain(ts_reader *r, char *buf, size_t cap, size_t *n)
 {
-	if (r->in_pos == r->in_len && !r->eof) {
-		ts_status st = refill(r);
-		if (st != TS_OK)
-			return st;
+	*n = 0;
+	if (r->in_pos == r->in_len) {
+		/* Past the bytes peeked at open: read straight into the
+		 * caller's buffer, saving a copy of every byte. */
+		if (r->eof)
+			return TS_OK;
+		for (;;) {
+			ssize_t k = read(r->fd, buf, cap);
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				char msg[200];
+				snprintf(msg, sizeof msg, "read error: %s", strerror(errno));
+				return fail(r, TS_ERR_IO, msg);
+			}
+			if (k == 0)
+				r->eof = true;
+			r->in_bytes += (uint64_t)k;
+			*n = (size_t)k;
+			return TS_OK;
+		}
 	}
 	size_t k = r->in_len - r->in_pos;
 	if (k > cap)
