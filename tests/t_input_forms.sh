@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# The same trace given as plain JSON, .json.gz, plain or gzip on stdin (a pipe),
+# concatenated gzip members, gzip named .json and plain JSON named .json.gz
+# must give the same report: the JSON document equal once trace.path,
+# trace.input_bytes and trace.compressed are removed (those three checked
+# separately), and the text report equal once its first line
+# ("tracestream VERSION: NAME") and the " (N KB gzip)" size are removed.
+set -u
+TS=${TS:-./tracestream}
+SHARED=${SHARED:-../shared/traces}
+here=$(cd "$(dirname "$0")" && pwd)
+
+if ! command -v python3 >/dev/null 2>&1 || ! command -v gzip >/dev/null 2>&1; then
+    echo "skip - input forms: python3 or gzip not found"
+    exit 0
+fi
+if [ ! -x "$TS" ]; then
+    echo "not ok - input forms: binary $TS not found or not executable"
+    exit 0
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts_forms.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+size() { stat -c %s "$1"; }
+
+# form DIR LABEL PATH COMPRESSED INPUT_BYTES [STDIN_FILE]: run both formats on
+# PATH (for PATH '-', STDIN_FILE arrives through a pipe); record the run.
+form() {
+    local d=$1 label=$2 path=$3 comp=$4 nbytes=$5 in=${6:-/dev/null} i
+    i=$(wc -l < "$d/list")
+    # a pipe on purpose ('< file' would give a seekable regular file)
+    # shellcheck disable=SC2002
+    cat "$in" | "$TS" --format json --no-progress "$path" > "$d/$i.json" 2> "$d/$i.jerr"
+    local rc1=$?
+    # shellcheck disable=SC2002
+    cat "$in" | "$TS" --no-progress "$path" > "$d/$i.txt" 2> "$d/$i.terr"
+    local rc2=$?
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$path" "$comp" "$nbytes" "$d/$i" "$rc1" "$rc2" >> "$d/list"
+}
+
+# check_trace TAG PLAIN_JSON DIRNAME
+check_trace() {
+    local tag=$1 plain=$2 d=$tmp/$3 n half third
+    mkdir -p "$d"
+    : > "$d/list"
+    n=$(size "$plain")
+    form "$d" "$tag: plain file" "$plain" false "$n"
+
+    gzip -n -c "$plain" > "$d/x.json.gz"
+    form "$d" "$tag: .json.gz file" "$d/x.json.gz" true "$(size "$d/x.json.gz")"
+    form "$d" "$tag: zcat x.json.gz | tracestream -" - false "$n" "$plain"
+    form "$d" "$tag: gzip on stdin (cat x.json.gz | tracestream -)" - true "$(size "$d/x.json.gz")" "$d/x.json.gz"
+    cp "$d/x.json.gz" "$d/gz_named.json"
+    form "$d" "$tag: gzip file named .json" "$d/gz_named.json" true "$(size "$d/gz_named.json")"
+    cp "$plain" "$d/plain_named.json.gz"
+    form "$d" "$tag: plain JSON named .json.gz" "$d/plain_named.json.gz" false "$n"
+
+    # the JSON text split in two, each half gzip'ed, the members concatenated
+    half=$((n / 2))
+    head -c "$half" "$plain" | gzip -n -c > "$d/a.gz"
+    tail -c +$((half + 1)) "$plain" | gzip -n -c > "$d/b.gz"
+    cat "$d/a.gz" "$d/b.gz" > "$d/two.json.gz"
+    form "$d" "$tag: two concatenated gzip members" "$d/two.json.gz" true "$(size "$d/two.json.gz")"
+    form "$d" "$tag: two concatenated gzip members on stdin" - true "$(size "$d/two.json.gz")" "$d/two.json.gz"
+
+    third=$((n / 3))
+    head -c 1 "$plain" | gzip -n -c > "$d/m1.gz"
+    tail -c +2 "$plain" | head -c $((third - 1)) | gzip -n -c > "$d/m2.gz"
+    tail -c +$((third + 1)) "$plain" | gzip -n -c > "$d/m3.gz"
+    cat "$d/m1.gz" "$d/m2.gz" "$d/m3.gz" > "$d/three.json.gz"
+    form "$d" "$tag: three gzip members (the first holds 1 byte)" "$d/three.json.gz" true "$(size "$d/three.json.gz")"
+
+    printf '' | gzip -n -c > "$d/empty.gz"
+    cat "$d/a.gz" "$d/empty.gz" "$d/b.gz" > "$d/withempty.json.gz"
+    form "$d" "$tag: an empty gzip member between two members" "$d/withempty.json.gz" true "$(size "$d/withempty.json.gz")"
+
+    python3 - "$d/list" <<'PY'
+import json, re, sys
+
+def load_json(p):
+    with open(p, "rb") as f:
+        return json.loads(f.read().decode("utf-8"))
+
+def text(p):
+    with open(p, "rb") as f:
+        lines = f.read().decode("utf-8", "replace").split("\n")
+    if lines and lines[0].startswith("tracestream "):
+        lines = lines[1:]
+    return [re.sub(r" \([^()]*gzip\)", "", l) for l in lines]
+
+def first(p, n=200):
+    try:
+        with open(p, "rb") as f:
+            return f.read(n).decode("utf-8", "replace").replace("\n", " ").strip()
+    except OSError:
+        return ""
+
+def diff(x, y, p):
+    if isinstance(x, dict) and isinstance(y, dict):
+        for k in list(x) + [k for k in y if k not in x]:
+            if k not in x or k not in y:
+                return "%s.%s present in one report only" % (p, k)
+            r = diff(x[k], y[k], "%s.%s" % (p, k))
+            if r:
+                return r
+        return None
+    if isinstance(x, list) and isinstance(y, list):
+        if len(x) != len(y):
+            return "%s: %d vs %d items" % (p, len(x), len(y))
+        for i, (u, v) in enumerate(zip(x, y)):
+            r = diff(u, v, "%s[%d]" % (p, i))
+            if r:
+                return r
+        return None
+    if x != y or type(x) is not type(y):
+        return "%s: %s vs %s" % (p, json.dumps(x)[:80], json.dumps(y)[:80])
+    return None
+
+with open(sys.argv[1], encoding="utf-8") as f:
+    rows = [l.rstrip("\n").split("\t") for l in f if l.strip()]
+ref_json = ref_text = None
+for n, (label, path, comp, nbytes, base, rc1, rc2) in enumerate(rows):
+    bad = []
+    if rc1 != "0":
+        bad.append("json exit %s (%s)" % (rc1, first(base + ".jerr")))
+    if rc2 != "0":
+        bad.append("text exit %s (%s)" % (rc2, first(base + ".terr")))
+    try:
+        doc = load_json(base + ".json")
+        tr = doc.get("trace", {})
+        if tr.get("path") != path:
+            bad.append("trace.path=%r, want %r" % (tr.get("path"), path))
+        if tr.get("compressed") is not (comp == "true"):
+            bad.append("trace.compressed=%r, want %s" % (tr.get("compressed"), comp))
+        if tr.get("input_bytes") != int(nbytes):
+            bad.append("trace.input_bytes=%r, want %s" % (tr.get("input_bytes"), nbytes))
+        for k in ("path", "input_bytes", "compressed"):
+            tr.pop(k, None)
+    except (ValueError, OSError, AttributeError) as e:
+        bad.append("JSON report unreadable: %s" % e)
+        doc = None
+    txt = text(base + ".txt")
+    if n == 0:
+        ref_json, ref_text = doc, txt
+    else:
+        if doc is not None and ref_json is not None:
+            r = diff(ref_json, doc, "")
+            if r:
+                bad.append("JSON differs from the plain file's at " + r)
+        if txt != ref_text:
+            for i, (x, y) in enumerate(zip(ref_text + [""] * len(txt), txt + [""] * len(ref_text))):
+                if x != y:
+                    bad.append("text differs from the plain file's at line %d: %r vs %r"
+                               % (i + 2, x[:70], y[:70]))
+                    break
+    if bad:
+        print("not ok - %s: %s" % (label, "; ".join(bad)))
+    else:
+        print("ok - %s" % label)
+PY
+}
+
+check_trace "input forms (fixture nvidia_pretty2)" "$here/fixtures/nvidia_pretty2.json" fixture
+
+shared=$SHARED/sglang_qwen3-8b_mi300x_decode_bs32_cudagraph.json.gz
+if [ ! -d "$SHARED" ]; then
+    echo "skip - input forms (shared trace): ../shared/traces not found"
+elif [ ! -f "$shared" ]; then
+    echo "skip - input forms (shared trace): $(basename "$shared") not in $SHARED"
+else
+    gzip -dc "$shared" > "$tmp/shared.json"
+    check_trace "input forms (shared sglang_qwen3-8b decode)" "$tmp/shared.json" shared
+fi
+exit 0
