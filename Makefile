@@ -26,10 +26,11 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvl
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -MMD -MP
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -MMD -MP \
+	    -DTS_DATADIR='"$(DATADIR)"' -DTS_SOURCE_PATTERNS='"$(CURDIR)/patterns"'
 CFLAGS   ?=
 ALL_CFLAGS := -std=c11 $(OPT) $(WARN) $(CFLAGS)
-LDLIBS   := -lyajl -lz -lm
+LDLIBS   := -lyajl -lz -lcyaml -lyaml -lpcre2-8 -lm
 ALL_LDFLAGS := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 
 SRCS     := $(wildcard src/*.c)
@@ -80,6 +81,9 @@ bench: all
 install: all
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 tracestream $(DESTDIR)$(BINDIR)/tracestream
+	install -d $(DESTDIR)$(DATADIR)/patterns/models
+	install -m 644 patterns/*.yaml patterns/README.md $(DESTDIR)$(DATADIR)/patterns/
+	install -m 644 patterns/models/*.yaml $(DESTDIR)$(DATADIR)/patterns/models/
 
 clean:
 	rm -rf build tracestream

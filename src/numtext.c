@@ -29,9 +29,9 @@ static bool fast_path(const char *s, size_t n, int scale, int64_t *out)
 	for (size_t i = neg; i < n; i++) {
 		char c = s[i];
 		if (c >= '0' && c <= '9') {
-			acc = acc * 10 + (c - '0');
 			if (++digits > 18)
-				return false;
+				return false;   /* before it could overflow */
+			acc = acc * 10 + (c - '0');
 			if (dot)
 				frac++;
 			else

@@ -1,0 +1,1020 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include "patterns.h"
+
+#include <cyaml/cyaml.h>
+#include <dirent.h>
+#include <limits.h>
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "numtext.h"
+#include "yamlpos.h"
+
+#ifndef TS_DATADIR
+#define TS_DATADIR "/usr/local/share/tracestream"
+#endif
+#ifndef TS_SOURCE_PATTERNS
+#define TS_SOURCE_PATTERNS "patterns"
+#endif
+
+#define MAX_FILES 256
+
+/* ---------------------------------------------------------------- names */
+
+static const char *const type_names[TS_TYPE_COUNT] = {
+	"attention", "moe", "gemm", "norm", "activation", "rope", "kv_cache",
+	"quantization", "communication", "memory", "elementwise", "reduce",
+	"sort_topk", "sampling", "embedding", "other",
+};
+
+const char *ts_ktype_name(ts_ktype t)
+{
+	return (unsigned)t < TS_TYPE_COUNT ? type_names[t] : "other";
+}
+
+const char *ts_stage_hint_name(ts_stage_hint s)
+{
+	return s == TS_STAGE_PREFILL ? "prefill" : s == TS_STAGE_DECODE ? "decode" : "none";
+}
+
+static const char *const attn_names[] = { "mha", "mla", "gdn", "hybrid" };
+static const char *const mlp_names[] = { "fc", "moe", "mixed" };
+
+const char *ts_attn_kind_name(ts_attn_kind k)
+{
+	return (unsigned)k < 4 ? attn_names[k] : "mha";
+}
+
+const char *ts_mlp_kind_name(ts_mlp_kind k)
+{
+	return (unsigned)k < 3 ? mlp_names[k] : "fc";
+}
+
+static int lookup(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+/* ----------------------------------------------------- raw YAML documents */
+
+typedef struct {
+	char *name, *type, *description;
+} y_category;
+
+typedef struct {
+	char *name, *match, *category, *stage, *short_tmpl;
+	char **events;
+	unsigned events_count;
+} y_rule;
+
+typedef struct {
+	y_category *categories;
+	unsigned categories_count;
+	y_rule *rules;
+	unsigned rules_count;
+} y_kernels;
+
+typedef struct {
+	char *category, *type, *match, *weight;
+} y_sel;
+
+typedef struct {
+	y_sel *start;
+	unsigned start_count;
+	y_sel *attention;
+	unsigned attention_count;
+	y_sel *moe;
+	unsigned moe_count;
+	y_sel *fc;
+	unsigned fc_count;
+} y_layer;
+
+typedef struct {
+	y_sel *prefill;
+	unsigned prefill_count;
+	y_sel *decode;
+	unsigned decode_count;
+} y_stage;
+
+typedef struct {
+	char *family, *description, *attention, *mlp, *half_layers;
+	char **examples;
+	unsigned examples_count;
+	char **num_hidden_layers;
+	unsigned num_hidden_layers_count;
+	y_layer *layer;
+	y_stage *stage;
+	y_sel *detect;
+	unsigned detect_count;
+} y_family;
+
+#define OPT (CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL)
+#define REQ CYAML_FLAG_POINTER
+
+static const cyaml_schema_value_t str_schema = {
+	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
+};
+
+static const cyaml_schema_field_t category_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_category, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("type", REQ, y_category, type, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_category, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t category_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_category, category_fields),
+};
+
+static const cyaml_schema_field_t rule_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_rule, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("match", REQ, y_rule, match, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("category", REQ, y_rule, category, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("stage", OPT, y_rule, stage, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("short", OPT, y_rule, short_tmpl, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("events", OPT, y_rule, events, &str_schema, 1, 3),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t rule_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_rule, rule_fields),
+};
+
+static const cyaml_schema_field_t kernels_fields[] = {
+	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
+			     &category_schema, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("rules", OPT, y_kernels, rules, &rule_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t kernels_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, y_kernels, kernels_fields),
+};
+
+static const cyaml_schema_field_t sel_fields[] = {
+	CYAML_FIELD_STRING_PTR("category", OPT, y_sel, category, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("type", OPT, y_sel, type, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("match", OPT, y_sel, match, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("weight", OPT, y_sel, weight, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t sel_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_sel, sel_fields),
+};
+
+#define SEL_SEQ(key, type, member) \
+	CYAML_FIELD_SEQUENCE(key, OPT, type, member, &sel_schema, 0, CYAML_UNLIMITED)
+
+static const cyaml_schema_field_t layer_fields[] = {
+	SEL_SEQ("start", y_layer, start),
+	SEL_SEQ("attention", y_layer, attention),
+	SEL_SEQ("moe", y_layer, moe),
+	SEL_SEQ("fc", y_layer, fc),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t stage_fields[] = {
+	SEL_SEQ("prefill", y_stage, prefill),
+	SEL_SEQ("decode", y_stage, decode),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t family_fields[] = {
+	CYAML_FIELD_STRING_PTR("family", REQ, y_family, family, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_family, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("examples", OPT, y_family, examples, &str_schema, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("num_hidden_layers", OPT, y_family, num_hidden_layers,
+			     &str_schema, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("attention", REQ, y_family, attention, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("mlp", REQ, y_family, mlp, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("half_layers", OPT, y_family, half_layers, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_MAPPING_PTR("layer", OPT, y_family, layer, layer_fields),
+	CYAML_FIELD_MAPPING_PTR("stage", OPT, y_family, stage, stage_fields),
+	SEL_SEQ("detect", y_family, detect),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t family_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, y_family, family_fields),
+};
+
+/* ------------------------------------------------------------ the tables */
+
+struct ts_regex {
+	pcre2_code *code;
+};
+
+typedef struct {
+	char *path;
+	bool is_family;
+	void *doc;             /* y_kernels * or y_family *, freed by cyaml */
+} loaded_file;
+
+struct ts_patterns {
+	char *dirs[16];
+	size_t ndirs;
+	loaded_file files[MAX_FILES];
+	size_t nfiles;
+	ts_category *cats;
+	size_t ncats, cats_cap;
+	ts_rule *rules;
+	size_t nrules, rules_cap;
+	ts_family *fams;
+	size_t nfams, fams_cap;
+	ts_regex **regexes;    /* every compiled regex, for freeing */
+	size_t nregexes, regexes_cap;
+	void **allocs;         /* other arrays we own */
+	size_t nallocs, allocs_cap;
+	/* error collection while loading */
+	char (*errors)[512];
+	size_t max_errors, nerrors;
+	cyaml_config_t cyaml;
+	char cyaml_log[2048];
+};
+
+static void add_error(ts_patterns *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_error(ts_patterns *p, const char *fmt, ...)
+{
+	if (p->nerrors < p->max_errors) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(p->errors[p->nerrors], 512, fmt, ap);
+		va_end(ap);
+	}
+	p->nerrors++;
+}
+
+/* Is the byte at 1-based line:col of file a quote? */
+static bool quoted_at(const char *file, int line, int col)
+{
+	FILE *fp = fopen(file, "rb");
+	if (!fp)
+		return false;
+	int c, l = 1, k = 1;
+	bool q = false;
+	while ((c = fgetc(fp)) != EOF) {
+		if (l == line && k == col) {
+			q = c == '\'' || c == '"';
+			break;
+		}
+		if (c == '\n')
+			l++, k = 1;
+		else
+			k++;
+	}
+	fclose(fp);
+	return q;
+}
+
+/* An error at a YAML path of file: FILE:LINE:COLUMN: message. */
+static void error_at(ts_patterns *p, const char *file, const ts_ypath *path,
+		     int depth, int col_offset, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+static void error_at(ts_patterns *p, const char *file, const ts_ypath *path,
+		     int depth, int col_offset, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	int line, col;
+	ts_yaml_locate(file, path, depth, false, &line, &col);
+	/* An offset into a quoted scalar starts after the quote. */
+	if (col_offset > 0 && quoted_at(file, line, col))
+		col_offset++;
+	add_error(p, "%s:%d:%d: %s", file, line, col + col_offset, msg);
+}
+
+static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t n = *cap ? *cap * 2 : 32;
+	while (n < need)
+		n *= 2;
+	void *a = realloc(*arr, n * elem);
+	if (!a)
+		return false;
+	*arr = a;
+	*cap = n;
+	return true;
+}
+
+static void *own(ts_patterns *p, void *mem)
+{
+	if (mem && grow((void **)&p->allocs, &p->allocs_cap, p->nallocs + 1, sizeof(void *)))
+		p->allocs[p->nallocs++] = mem;
+	return mem;
+}
+
+/* Compile a regex; on error report it at the value's position plus the
+ * offset PCRE2 gives (the value's column is that of its opening quote when
+ * quoted: close enough to point at the problem). */
+static ts_regex *compile(ts_patterns *p, const char *src, const char *file,
+			 const ts_ypath *path, int depth)
+{
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, 0,
+				       &code, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR buf[256];
+		pcre2_get_error_message(code, buf, sizeof buf);
+		error_at(p, file, path, depth, (int)off,
+			 "invalid regex '%s': %s (at offset %zu)", src, (char *)buf,
+			 (size_t)off);
+		return NULL;
+	}
+	ts_regex *r = calloc(1, sizeof *r);
+	if (!r || !grow((void **)&p->regexes, &p->regexes_cap, p->nregexes + 1,
+			 sizeof(void *))) {
+		free(r);
+		pcre2_code_free(re);
+		add_error(p, "%s: out of memory", file);
+		return NULL;
+	}
+	r->code = re;
+	p->regexes[p->nregexes++] = r;
+	return r;
+}
+
+/* Match data is made per call, not kept in the regex, so that tables can be
+ * shared by analyses running in several threads. Matching happens once per
+ * distinct kernel name, never per event. */
+int ts_regex_match(const ts_regex *re, const char *s, size_t len, size_t *ov,
+		   int ov_pairs)
+{
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re->code, NULL);
+	if (!md)
+		return 0;
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, md, NULL);
+	if (rc <= 0) {
+		pcre2_match_data_free(md);
+		return 0;
+	}
+	PCRE2_SIZE *v = pcre2_get_ovector_pointer(md);
+	uint32_t n = pcre2_get_ovector_count(md);
+	int pairs = (int)n < ov_pairs ? (int)n : ov_pairs;
+	for (int i = 0; i < pairs; i++) {
+		bool unset = v[2 * i] == PCRE2_UNSET;
+		ov[2 * i] = unset ? 0 : v[2 * i];
+		ov[2 * i + 1] = unset ? 0 : v[2 * i + 1];
+	}
+	pcre2_match_data_free(md);
+	return pairs > 0 ? pairs : 1;
+}
+
+static int capture_count(const ts_regex *re)
+{
+	uint32_t n = 0;
+	pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &n);
+	return (int)n;
+}
+
+/* --------------------------------------------------------- cyaml errors */
+
+static void cyaml_log_fn(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+{
+	ts_patterns *p = ctx;
+	if (level < CYAML_LOG_ERROR)
+		return;
+	size_t n = strlen(p->cyaml_log);
+	if (n + 1 < sizeof p->cyaml_log)
+		vsnprintf(p->cyaml_log + n, sizeof p->cyaml_log - n, fmt, args);
+}
+
+/*
+ * libcyaml reports "Load: <what>" and then a backtrace, innermost first:
+ * "  in mapping field 'k' (line: L, column: C)", "  in sequence entry 'N'
+ * (...)", "  in mapping (...)". Its positions point near, not at, the
+ * problem (for an unexpected key, at the previous value), so we rebuild the
+ * YAML path from the backtrace and find the node with libyaml.
+ */
+static void report_cyaml(ts_patterns *p, const char *file, cyaml_err_t err)
+{
+	const char *log = p->cyaml_log;
+	char what[300] = "";
+	const char *w = strstr(log, "Load: ");
+	if (w) {
+		w += 6;
+		size_t n = strcspn(w, "\n");
+		snprintf(what, sizeof what, "%.*s", (int)n, w);
+	} else {
+		size_t n = strcspn(log, "\n");
+		snprintf(what, sizeof what, "%s%.*s", err == CYAML_ERR_LIBYAML_PARSER ?
+			 "YAML syntax error: " : "", (int)n, n ? log : cyaml_strerror(err));
+	}
+	/* Backtrace -> path (outermost first). */
+	enum { MAXP = 12 };
+	char keys[MAXP][100];
+	ts_ypath rev[MAXP];
+	int depth = 0;
+	unsigned long line = 0, col = 0;
+	for (const char *l = strstr(log, "  in "); l && depth < MAXP; l = strstr(l + 1, "  in ")) {
+		unsigned long ln, cn;
+		const char *pos = strstr(l, "(line: ");
+		if (pos && sscanf(pos, "(line: %lu, column: %lu)", &ln, &cn) == 2 && line == 0)
+			line = ln, col = cn;
+		if (sscanf(l, "  in mapping field '%99[^']'", keys[depth]) == 1) {
+			rev[depth] = (ts_ypath){ keys[depth], 0 };
+			depth++;
+		} else {
+			unsigned idx;
+			/* libcyaml counts entries from 1 */
+			if (sscanf(l, "  in sequence entry '%u'", &idx) == 1 && idx > 0)
+				rev[depth++] = (ts_ypath){ NULL, (int)idx - 1 };
+		}
+	}
+	/* "Missing required mapping field" names the last field read as the
+	 * innermost place: drop it to point at the mapping itself. */
+	bool missing = strncmp(what, "Missing required mapping field", 30) == 0;
+	int skip = missing && depth > 0 && rev[0].key ? 1 : 0;
+	ts_ypath path[MAXP + 1];
+	depth -= skip;
+	for (int i = 0; i < depth; i++)
+		path[i] = rev[depth - 1 - i + skip];
+	int pl = 0, pc = 0;
+	bool found = false;
+	char key[100];
+	if (sscanf(what, "Unexpected key: %99s", key) == 1 && depth < MAXP) {
+		path[depth] = (ts_ypath){ key, 0 };
+		found = ts_yaml_locate(file, path, depth + 1, true, &pl, &pc);
+	} else if (strncmp(what, "libyaml: ", 9) == 0) {
+		char msg[200];
+		if (ts_yaml_syntax_error(file, &pl, &pc, msg, sizeof msg)) {
+			snprintf(what, sizeof what, "YAML syntax error: %s", msg);
+			found = true;
+		}
+	} else if (missing) {
+		/* Point at the mapping that lacks it: the sequence entry or
+		 * the value of the key around it. */
+		found = depth > 0 && ts_yaml_locate(file, path, depth, false, &pl, &pc);
+		if (!found)
+			pl = 1, pc = 1, found = true;
+	} else if (depth > 0) {
+		found = ts_yaml_locate(file, path, depth, false, &pl, &pc);
+	}
+	if (!found) {
+		pl = line ? (int)line : 1;
+		pc = col ? (int)col : 1;
+	}
+	add_error(p, "%s:%d:%d: %s", file, pl, pc, what);
+}
+
+static void *load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema)
+{
+	void *doc = NULL;
+	p->cyaml_log[0] = '\0';
+	cyaml_err_t err = cyaml_load_file(file, &p->cyaml, schema, (cyaml_data_t **)&doc, NULL);
+	if (err != CYAML_OK) {
+		report_cyaml(p, file, err);
+		return NULL;
+	}
+	return doc;
+}
+
+/* ----------------------------------------------------- validation helpers */
+
+static int find_category(const ts_patterns *p, const char *name)
+{
+	for (size_t i = 0; i < p->ncats; i++)
+		if (strcmp(p->cats[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+	int64_t v;
+	if (ts_num_int64(s, strlen(s), &v) != TS_OK || strchr(s, '.') || strchr(s, 'e') ||
+	    strchr(s, 'E') || v < lo || v > hi)
+		return false;
+	*out = (long)v;
+	return true;
+}
+
+/* ------------------------------------------------------ kernel rule files */
+
+static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
+{
+	for (unsigned i = 0; i < k->categories_count; i++) {
+		y_category *c = &k->categories[i];
+		ts_ypath path[] = { { "categories", 0 }, { NULL, (int)i }, { "type", 0 } };
+		int t = lookup(type_names, TS_TYPE_COUNT, c->type);
+		if (t < 0) {
+			error_at(p, file, path, 3, 0,
+				 "unknown type '%s' (one of attention, moe, gemm, norm, activation, rope, kv_cache, quantization, communication, memory, elementwise, reduce, sort_topk, sampling, embedding, other)",
+				 c->type);
+			continue;
+		}
+		int existing = find_category(p, c->name);
+		if (existing >= 0) {
+			/* Same file or directory: a mistake. Earlier directory
+			 * (user's): it overrides this built-in definition. */
+			if (strcmp(p->cats[existing].file, file) == 0) {
+				path[2].key = "name";
+				error_at(p, file, path, 3, 0, "category '%s' is defined twice",
+					 c->name);
+			}
+			continue;
+		}
+		if (!grow((void **)&p->cats, &p->cats_cap, p->ncats + 1, sizeof *p->cats)) {
+			add_error(p, "%s: out of memory", file);
+			return;
+		}
+		int line, col;
+		path[2].key = "name";
+		ts_yaml_locate(file, path, 2, false, &line, &col);
+		p->cats[p->ncats++] = (ts_category){ .name = c->name, .type = (ts_ktype)t,
+			.description = c->description ? c->description : "",
+			.file = file, .line = line };
+	}
+}
+
+static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
+{
+	for (unsigned i = 0; i < k->rules_count; i++) {
+		y_rule *r = &k->rules[i];
+		ts_ypath path[] = { { "rules", 0 }, { NULL, (int)i }, { "match", 0 } };
+		ts_rule rule = { .name = r->name, .match = r->match, .file = file,
+				 .short_tmpl = r->short_tmpl, .events = TS_RULE_KERNEL };
+		bool ok = true;
+		for (size_t j = 0; j < p->nrules; j++) {
+			if (strcmp(p->rules[j].name, r->name) == 0 &&
+			    strcmp(p->rules[j].file, file) == 0) {
+				path[2].key = "name";
+				error_at(p, file, path, 3, 0, "rule name '%s' is used twice",
+					 r->name);
+				ok = false;
+				break;
+			}
+		}
+		path[2].key = "match";
+		rule.re = compile(p, r->match, file, path, 3);
+		ok &= rule.re != NULL;
+		rule.category = find_category(p, r->category);
+		if (rule.category < 0) {
+			path[2].key = "category";
+			error_at(p, file, path, 3, 0,
+				 "unknown category '%s' (declare it under categories:)",
+				 r->category);
+			ok = false;
+		}
+		if (r->stage) {
+			static const char *const stages[] = { "none", "prefill", "decode" };
+			int s = lookup(stages, 3, r->stage);
+			if (s < 0) {
+				path[2].key = "stage";
+				error_at(p, file, path, 3, 0,
+					 "unknown stage '%s' (prefill, decode or none)", r->stage);
+				ok = false;
+			} else {
+				rule.stage = (ts_stage_hint)s;
+			}
+		}
+		if (r->events_count) {
+			static const char *const evs[] = { "kernel", "gpu_memcpy", "gpu_memset" };
+			rule.events = 0;
+			for (unsigned e = 0; e < r->events_count; e++) {
+				int b = lookup(evs, 3, r->events[e]);
+				if (b < 0) {
+					ts_ypath ep[] = { { "rules", 0 }, { NULL, (int)i },
+							  { "events", 0 }, { NULL, (int)e } };
+					error_at(p, file, ep, 4, 0,
+						 "unknown event category '%s' (kernel, gpu_memcpy or gpu_memset)",
+						 r->events[e]);
+					ok = false;
+				} else {
+					rule.events |= 1u << b;
+				}
+			}
+		}
+		if (r->short_tmpl && rule.re) {
+			int groups = capture_count(rule.re);
+			for (const char *s = r->short_tmpl; *s; s++) {
+				if (s[0] == '$' && s[1] >= '0' && s[1] <= '9' && s[1] - '0' > groups) {
+					path[2].key = "short";
+					error_at(p, file, path, 3, (int)(s - r->short_tmpl),
+						 "short name uses $%c but the regex has %d capture group%s",
+						 s[1], groups, groups == 1 ? "" : "s");
+					ok = false;
+					break;
+				}
+			}
+		}
+		if (!ok)
+			continue;
+		if (!grow((void **)&p->rules, &p->rules_cap, p->nrules + 1, sizeof *p->rules)) {
+			add_error(p, "%s: out of memory", file);
+			return;
+		}
+		int line, col;
+		path[2].key = "name";
+		ts_yaml_locate(file, path, 2, false, &line, &col);
+		rule.line = line;
+		p->rules[p->nrules++] = rule;
+	}
+}
+
+/* ---------------------------------------------------------- model files */
+
+static bool convert_sels(ts_patterns *p, const char *file, const char *k1,
+			 const char *k2, const y_sel *in, unsigned n, bool weighted,
+			 ts_selectors *out)
+{
+	bool ok = true;
+	out->n = 0;
+	out->v = n ? own(p, calloc(n, sizeof *out->v)) : NULL;
+	if (n && !out->v) {
+		add_error(p, "%s: out of memory", file);
+		return false;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const y_sel *s = &in[i];
+		ts_selector *d = &out->v[out->n];
+		ts_ypath path[4];
+		int depth = 0;
+		path[depth++] = (ts_ypath){ k1, 0 };
+		if (k2)
+			path[depth++] = (ts_ypath){ k2, 0 };
+		path[depth++] = (ts_ypath){ NULL, (int)i };
+		int given = (s->category != NULL) + (s->type != NULL) + (s->match != NULL);
+		if (given != 1) {
+			error_at(p, file, path, depth, 0,
+				 "a selector needs exactly one of category, type or match (found %d)",
+				 given);
+			ok = false;
+			continue;
+		}
+		bool this_ok = true;
+		if (s->category) {
+			d->kind = TS_SEL_CATEGORY;
+			d->category = find_category(p, s->category);
+			if (d->category < 0) {
+				path[depth] = (ts_ypath){ "category", 0 };
+				error_at(p, file, path, depth + 1, 0, "unknown category '%s'",
+					 s->category);
+				this_ok = false;
+			}
+		} else if (s->type) {
+			d->kind = TS_SEL_TYPE;
+			int t = lookup(type_names, TS_TYPE_COUNT, s->type);
+			if (t < 0) {
+				path[depth] = (ts_ypath){ "type", 0 };
+				error_at(p, file, path, depth + 1, 0, "unknown type '%s'", s->type);
+				this_ok = false;
+			}
+			d->type = (ts_ktype)(t < 0 ? TS_TYPE_OTHER : t);
+		} else {
+			d->kind = TS_SEL_MATCH;
+			d->match = s->match;
+			path[depth] = (ts_ypath){ "match", 0 };
+			d->re = compile(p, s->match, file, path, depth + 1);
+			this_ok = d->re != NULL;
+		}
+		if (s->weight) {
+			path[depth] = (ts_ypath){ "weight", 0 };
+			if (!weighted) {
+				error_at(p, file, path, depth + 1, 0,
+					 "weight is only used in detect rules");
+				this_ok = false;
+			} else if (!parse_long(s->weight, -1000, 1000, &d->weight)) {
+				error_at(p, file, path, depth + 1, 0,
+					 "weight '%s' is not a whole number from -1000 to 1000",
+					 s->weight);
+				this_ok = false;
+			}
+		} else if (weighted) {
+			d->weight = 1;
+		}
+		if (this_ok)
+			out->n++;
+		ok &= this_ok;
+	}
+	return ok;
+}
+
+static void add_family(ts_patterns *p, const char *file, y_family *f)
+{
+	ts_family fam = { .name = f->family, .file = file,
+			  .description = f->description ? f->description : "" };
+	bool ok = true;
+	ts_ypath path[] = { { "attention", 0 } };
+	if (f->half_layers) {
+		/* libcyaml takes any word for a bool; be strict. */
+		static const char *const yes[] = { "true", "yes" }, *const no[] = { "false", "no" };
+		if (lookup(yes, 2, f->half_layers) >= 0) {
+			fam.half_layers = true;
+		} else if (lookup(no, 2, f->half_layers) < 0) {
+			path[0].key = "half_layers";
+			error_at(p, file, path, 1, 0, "half_layers '%s' is not true or false",
+				 f->half_layers);
+			ok = false;
+		}
+		path[0].key = "attention";
+	}
+	int a = lookup(attn_names, 4, f->attention);
+	if (a < 0) {
+		error_at(p, file, path, 1, 0, "unknown attention '%s' (mha, mla, gdn or hybrid)",
+			 f->attention);
+		ok = false;
+	}
+	fam.attention = (ts_attn_kind)(a < 0 ? 0 : a);
+	int m = lookup(mlp_names, 3, f->mlp);
+	if (m < 0) {
+		path[0].key = "mlp";
+		error_at(p, file, path, 1, 0, "unknown mlp '%s' (fc, moe or mixed)", f->mlp);
+		ok = false;
+	}
+	fam.mlp = (ts_mlp_kind)(m < 0 ? 0 : m);
+	fam.examples = (const char **)f->examples;
+	fam.nexamples = f->examples_count;
+	if (f->num_hidden_layers_count) {
+		fam.num_layers = own(p, calloc(f->num_hidden_layers_count, sizeof(long)));
+		for (unsigned i = 0; fam.num_layers && i < f->num_hidden_layers_count; i++) {
+			if (!parse_long(f->num_hidden_layers[i], 1, 100000, &fam.num_layers[i])) {
+				ts_ypath np[] = { { "num_hidden_layers", 0 }, { NULL, (int)i } };
+				error_at(p, file, np, 2, 0,
+					 "num_hidden_layers entry '%s' is not a whole number from 1 to 100000",
+					 f->num_hidden_layers[i]);
+				ok = false;
+			}
+		}
+		fam.nnum_layers = f->num_hidden_layers_count;
+	}
+	const y_layer *l = f->layer;
+	if (l) {
+		ok &= convert_sels(p, file, "layer", "start", l->start, l->start_count, false, &fam.layer_start);
+		ok &= convert_sels(p, file, "layer", "attention", l->attention, l->attention_count, false, &fam.attention_markers);
+		ok &= convert_sels(p, file, "layer", "moe", l->moe, l->moe_count, false, &fam.moe_markers);
+		ok &= convert_sels(p, file, "layer", "fc", l->fc, l->fc_count, false, &fam.fc_markers);
+	}
+	if (f->stage) {
+		ok &= convert_sels(p, file, "stage", "prefill", f->stage->prefill, f->stage->prefill_count, false, &fam.prefill);
+		ok &= convert_sels(p, file, "stage", "decode", f->stage->decode, f->stage->decode_count, false, &fam.decode);
+	}
+	ok &= convert_sels(p, file, "detect", NULL, f->detect, f->detect_count, true, &fam.detect);
+	for (size_t i = 0; i < p->nfams; i++) {
+		if (strcmp(p->fams[i].name, fam.name) != 0)
+			continue;
+		/* Same directory: a mistake; an earlier (user) directory
+		 * overrides the built-in family of the same name. */
+		char da[PATH_MAX], db[PATH_MAX];
+		snprintf(da, sizeof da, "%s", p->fams[i].file);
+		snprintf(db, sizeof db, "%s", file);
+		char *sa = strrchr(da, '/'), *sb = strrchr(db, '/');
+		if (sa)
+			*sa = '\0';
+		if (sb)
+			*sb = '\0';
+		if (strcmp(da, db) == 0) {
+			path[0].key = "family";
+			error_at(p, file, path, 1, 0, "family '%s' is also defined in %s",
+				 fam.name, p->fams[i].file);
+		}
+		return;
+	}
+	if (!ok)
+		return;
+	if (!grow((void **)&p->fams, &p->fams_cap, p->nfams + 1, sizeof *p->fams)) {
+		add_error(p, "%s: out of memory", file);
+		return;
+	}
+	p->fams[p->nfams++] = fam;
+}
+
+/* ------------------------------------------------------------ directories */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.yaml files of dir, sorted; at most max. */
+static size_t list_yaml(const char *dir, char **out, size_t max)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && n < max) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || len < 6 ||
+		    (strcmp(e->d_name + len - 5, ".yaml") != 0 &&
+		     strcmp(e->d_name + len - 4, ".yml") != 0))
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		struct stat sb;
+		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+			continue;
+		out[n] = strdup(path);
+		if (out[n])
+			n++;
+	}
+	closedir(d);
+	qsort(out, n, sizeof *out, cmp_str);
+	return n;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat sb;
+	return path && *path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static loaded_file *new_file(ts_patterns *p, char *path, bool family)
+{
+	if (p->nfiles == MAX_FILES) {
+		add_error(p, "%s: too many pattern files (at most %d)", path, MAX_FILES);
+		free(path);
+		return NULL;
+	}
+	loaded_file *f = &p->files[p->nfiles++];
+	*f = (loaded_file){ .path = path, .is_family = family };
+	return f;
+}
+
+/* Load the categories of every directory first (rules may refer to a
+ * category declared in another file), then rules, then families. */
+static void load_dirs(ts_patterns *p)
+{
+	size_t first_kernel_file = p->nfiles;
+	for (size_t d = 0; d < p->ndirs; d++) {
+		char *names[MAX_FILES];
+		size_t n = list_yaml(p->dirs[d], names, MAX_FILES);
+		for (size_t i = 0; i < n; i++) {
+			loaded_file *f = new_file(p, names[i], false);
+			if (f)
+				f->doc = load_doc(p, f->path, &kernels_schema);
+		}
+	}
+	size_t end_kernel_files = p->nfiles;
+	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
+		if (p->files[i].doc)
+			add_categories(p, p->files[i].path, p->files[i].doc);
+	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
+		if (p->files[i].doc)
+			add_rules(p, p->files[i].path, p->files[i].doc);
+	for (size_t d = 0; d < p->ndirs; d++) {
+		char models[PATH_MAX];
+		snprintf(models, sizeof models, "%s/models", p->dirs[d]);
+		char *names[MAX_FILES];
+		size_t n = list_yaml(models, names, MAX_FILES);
+		for (size_t i = 0; i < n; i++) {
+			loaded_file *f = new_file(p, names[i], true);
+			if (!f)
+				continue;
+			f->doc = load_doc(p, f->path, &family_schema);
+			if (f->doc)
+				add_family(p, f->path, f->doc);
+		}
+	}
+}
+
+/* The built-in tables: $TRACESTREAM_PATTERNS, the installed data directory,
+ * then the source tree this binary was built from (or beside the binary). */
+static const char *find_builtin(char *buf, size_t len)
+{
+	const char *env = getenv("TRACESTREAM_PATTERNS");
+	if (env && *env)
+		return env;   /* explicit: used even if missing, so errors say so */
+	snprintf(buf, len, "%s/patterns", TS_DATADIR);
+	if (is_dir(buf))
+		return buf;
+	if (is_dir(TS_SOURCE_PATTERNS)) {
+		snprintf(buf, len, "%s", TS_SOURCE_PATTERNS);
+		return buf;
+	}
+	char exe[PATH_MAX - 16];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, len, "%s/patterns", exe);
+			if (is_dir(buf))
+				return buf;
+		}
+	}
+	return NULL;
+}
+
+ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
+			   char (*errors)[512], size_t max_errors, size_t *nerrors)
+{
+	*out = NULL;
+	*nerrors = 0;
+	ts_patterns *p = calloc(1, sizeof *p);
+	if (!p)
+		return TS_ERR_NOMEM;
+	p->errors = errors;
+	p->max_errors = max_errors;
+	p->cyaml = (cyaml_config_t){ .log_fn = cyaml_log_fn, .log_ctx = p,
+				     .mem_fn = cyaml_mem, .log_level = CYAML_LOG_ERROR,
+				     .flags = CYAML_CFG_DEFAULT };
+	char buf[PATH_MAX];
+	for (size_t i = 0; i < src->nuser_dirs && p->ndirs < 15; i++) {
+		if (!is_dir(src->user_dirs[i])) {
+			add_error(p, "%s: not a directory of pattern tables", src->user_dirs[i]);
+			continue;
+		}
+		p->dirs[p->ndirs++] = strdup(src->user_dirs[i]);
+	}
+	const char *builtin = src->builtin_dir ? src->builtin_dir : find_builtin(buf, sizeof buf);
+	if (!builtin || !is_dir(builtin)) {
+		add_error(p, "%s: built-in pattern tables not found%s",
+			  builtin ? builtin : "patterns",
+			  builtin ? "" : " (set TRACESTREAM_PATTERNS or use --patterns DIR)");
+		*nerrors = p->nerrors;
+		ts_patterns_free(p);
+		return TS_ERR_IO;
+	}
+	p->dirs[p->ndirs++] = strdup(builtin);
+	load_dirs(p);
+	*nerrors = p->nerrors;
+	if (p->nerrors) {
+		ts_patterns_free(p);
+		return TS_ERR_PATTERNS;
+	}
+	p->errors = NULL;
+	*out = p;
+	return TS_OK;
+}
+
+void ts_patterns_free(ts_patterns *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nregexes; i++) {
+		pcre2_code_free(p->regexes[i]->code);
+		free(p->regexes[i]);
+	}
+	for (size_t i = 0; i < p->nfiles; i++) {
+		if (p->files[i].doc)
+			cyaml_free(&p->cyaml, p->files[i].is_family ? &family_schema
+								  : &kernels_schema,
+				   p->files[i].doc, 0);
+		free(p->files[i].path);
+	}
+	for (size_t i = 0; i < p->nallocs; i++)
+		free(p->allocs[i]);
+	for (size_t i = 0; i < p->ndirs; i++)
+		free(p->dirs[i]);
+	free(p->allocs);
+	free(p->regexes);
+	free(p->cats);
+	free(p->rules);
+	free(p->fams);
+	free(p);
+}
+
+size_t ts_patterns_ncategories(const ts_patterns *p) { return p->ncats; }
+const ts_category *ts_patterns_category(const ts_patterns *p, size_t i) { return &p->cats[i]; }
+size_t ts_patterns_nrules(const ts_patterns *p) { return p->nrules; }
+const ts_rule *ts_patterns_rule(const ts_patterns *p, size_t i) { return &p->rules[i]; }
+size_t ts_patterns_nfamilies(const ts_patterns *p) { return p->nfams; }
+const ts_family *ts_patterns_family(const ts_patterns *p, size_t i) { return &p->fams[i]; }
+size_t ts_patterns_ndirs(const ts_patterns *p) { return p->ndirs; }
+const char *ts_patterns_dir(const ts_patterns *p, size_t i) { return p->dirs[i]; }
+
+const ts_family *ts_patterns_find_family(const ts_patterns *p, const char *name)
+{
+	for (size_t i = 0; i < p->nfams; i++)
+		if (strcmp(p->fams[i].name, name) == 0)
+			return &p->fams[i];
+	return NULL;
+}
+
+bool ts_selector_matches(const ts_selector *sel, int category, ts_ktype type,
+			 const char *name, size_t len)
+{
+	switch (sel->kind) {
+	case TS_SEL_CATEGORY:
+		return sel->category == category;
+	case TS_SEL_TYPE:
+		return sel->type == type;
+	case TS_SEL_MATCH: {
+		size_t ov[2];
+		return ts_regex_match(sel->re, name, len, ov, 1) > 0;
+	}
+	}
+	return false;
+}

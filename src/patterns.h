@@ -1,0 +1,147 @@
+/*
+ * patterns.h - the kernel and model pattern tables, loaded from YAML.
+ *
+ * Tables live in directories: every DIR/NAME.yaml holds `categories` and
+ * `rules`, every DIR/models/NAME.yaml one model family (schema: patterns/README.md).
+ * Directories given first take precedence: their rules are tried before the
+ * built-in ones and their families replace built-in families of the same
+ * name. Loading is strict: unknown keys, wrong types, bad enum values,
+ * malformed numbers, invalid regexes and dangling references are errors
+ * reported as "FILE:LINE:COLUMN: what is wrong".
+ *
+ * A loaded ts_patterns is read-only and may be shared by several analyses.
+ * Regexes are PCRE2 (Perl/Python syntax), compiled once at load.
+ */
+#ifndef TS_PATTERNS_H
+#define TS_PATTERNS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "event.h"
+#include "status.h"
+
+/* Coarse kernel types; the order is the report order. */
+typedef enum {
+	TS_TYPE_ATTENTION, TS_TYPE_MOE, TS_TYPE_GEMM, TS_TYPE_NORM,
+	TS_TYPE_ACTIVATION, TS_TYPE_ROPE, TS_TYPE_KV_CACHE, TS_TYPE_QUANTIZATION,
+	TS_TYPE_COMMUNICATION, TS_TYPE_MEMORY, TS_TYPE_ELEMENTWISE,
+	TS_TYPE_REDUCE, TS_TYPE_SORT_TOPK, TS_TYPE_SAMPLING, TS_TYPE_EMBEDDING,
+	TS_TYPE_OTHER, TS_TYPE_COUNT
+} ts_ktype;
+
+const char *ts_ktype_name(ts_ktype t);
+
+typedef enum { TS_STAGE_NONE, TS_STAGE_PREFILL, TS_STAGE_DECODE } ts_stage_hint;
+
+const char *ts_stage_hint_name(ts_stage_hint s);
+
+/* Event categories a rule applies to (bits). */
+enum {
+	TS_RULE_KERNEL = 1u << 0,
+	TS_RULE_MEMCPY = 1u << 1,
+	TS_RULE_MEMSET = 1u << 2,
+};
+
+typedef struct {
+	const char *name;
+	ts_ktype type;
+	const char *description;
+	const char *file;
+	int line;
+} ts_category;
+
+typedef struct ts_regex ts_regex;   /* a compiled PCRE2 pattern */
+
+typedef struct {
+	const char *name;
+	const char *match;          /* regex source */
+	ts_regex *re;
+	unsigned events;            /* TS_RULE_* */
+	int category;               /* index into categories */
+	ts_stage_hint stage;
+	const char *short_tmpl;     /* NULL: the generic short name */
+	const char *file;
+	int line;
+} ts_rule;
+
+/* Picks kernels: by category, by type, or by a regex on the name. */
+typedef enum { TS_SEL_CATEGORY, TS_SEL_TYPE, TS_SEL_MATCH } ts_sel_kind;
+
+typedef struct {
+	ts_sel_kind kind;
+	int category;
+	ts_ktype type;
+	const char *match;
+	ts_regex *re;
+	long weight;                /* detect rules only */
+} ts_selector;
+
+typedef struct {
+	ts_selector *v;
+	size_t n;
+} ts_selectors;
+
+typedef enum { TS_ATTN_MHA, TS_ATTN_MLA, TS_ATTN_GDN, TS_ATTN_HYBRID } ts_attn_kind;
+typedef enum { TS_MLP_FC, TS_MLP_MOE, TS_MLP_MIXED } ts_mlp_kind;
+
+const char *ts_attn_kind_name(ts_attn_kind k);
+const char *ts_mlp_kind_name(ts_mlp_kind k);
+
+typedef struct {
+	const char *name;
+	const char *description;
+	const char *file;
+	const char **examples;
+	size_t nexamples;
+	long *num_layers;           /* known num_hidden_layers */
+	size_t nnum_layers;
+	ts_attn_kind attention;
+	ts_mlp_kind mlp;
+	bool half_layers;
+	ts_selectors layer_start, attention_markers, moe_markers, fc_markers;
+	ts_selectors prefill, decode;
+	ts_selectors detect;
+} ts_family;
+
+typedef struct ts_patterns ts_patterns;
+
+/* Where the tables come from (see README.md, "Pattern tables"). */
+typedef struct {
+	const char *const *user_dirs;   /* --patterns DIR, in the order given */
+	size_t nuser_dirs;
+	const char *builtin_dir;        /* NULL: search $TRACESTREAM_PATTERNS, the
+					 * installed data dir, the source tree */
+} ts_patterns_source;
+
+/*
+ * Load and validate. On TS_ERR_PATTERNS, *out is NULL and errors holds one
+ * "FILE:LINE:COLUMN: what" line per problem (at most max_errors, the count
+ * of all in *nerrors); TS_ERR_IO when no built-in tables can be found.
+ */
+ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
+			   char (*errors)[512], size_t max_errors, size_t *nerrors);
+void ts_patterns_free(ts_patterns *p);
+
+size_t ts_patterns_ncategories(const ts_patterns *p);
+const ts_category *ts_patterns_category(const ts_patterns *p, size_t i);
+size_t ts_patterns_nrules(const ts_patterns *p);
+const ts_rule *ts_patterns_rule(const ts_patterns *p, size_t i);
+size_t ts_patterns_nfamilies(const ts_patterns *p);
+const ts_family *ts_patterns_family(const ts_patterns *p, size_t i);
+const ts_family *ts_patterns_find_family(const ts_patterns *p, const char *name);
+
+/* The directories the tables were read from, most specific first. */
+size_t ts_patterns_ndirs(const ts_patterns *p);
+const char *ts_patterns_dir(const ts_patterns *p, size_t i);
+
+/* Regex helpers (PCRE2). ts_regex_match returns the number of capture pairs
+ * filled in ov (start, end offsets), 0 for no match. */
+int ts_regex_match(const ts_regex *re, const char *s, size_t len, size_t *ov,
+		   int ov_pairs);
+
+/* Does a selector pick this kernel? */
+bool ts_selector_matches(const ts_selector *sel, int category, ts_ktype type,
+			 const char *name, size_t len);
+
+#endif
