@@ -24,11 +24,16 @@ const char *ts_memkind_name(ts_memkind k)
 	return (unsigned)k < TS_MEM_COUNT ? memkind_names[k] : "other";
 }
 
-ts_agg *ts_agg_new(const ts_limits *lim)
+const ts_kclass ts_other_class = {
+	.rule = -1, .category = -1, .type = TS_TYPE_OTHER, .short_name = "(other)",
+};
+
+ts_agg *ts_agg_new(const ts_limits *lim, const ts_patterns *patterns)
 {
 	ts_agg *a = calloc(1, sizeof *a);
 	if (!a)
 		return NULL;
+	a->patterns = patterns;
 	a->lim = lim ? *lim : ts_limits_default();
 	if (a->lim.max_devices > TS_MAX_DEVICES || a->lim.max_devices == 0)
 		a->lim.max_devices = TS_MAX_DEVICES;
@@ -53,6 +58,7 @@ void ts_agg_free(ts_agg *a)
 		ts_busy_free(a->dev[i].busy);
 	ts_intern_free(a->names);
 	free(a->rows);
+	free(a->classes);
 	free(a);
 }
 
@@ -103,16 +109,21 @@ static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
 		if (cap > a->lim.max_kernel_names)
 			cap = a->lim.max_kernel_names;
 		ts_stat *r = realloc(a->rows, cap * sizeof *r);
-		if (!r)
+		if (r)
+			a->rows = r;
+		ts_kclass *c = r ? realloc(a->classes, cap * sizeof *c) : NULL;
+		if (!r || !c)
 			return TS_ERR_NOMEM;
+		a->classes = c;
 		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
-		a->rows = r;
 		a->rows_cap = cap;
 	}
-	if (id == before) {        /* a new name: platform evidence, once */
+	if (id == before) {        /* a new name: classify it, once */
 		int e = ts_platform_kernel_evidence(ev->name, ev->name_len);
 		a->nvidia_names += e > 0;
 		a->amd_names += e < 0;
+		ts_classify(a->patterns, TS_CAT_KERNEL, ev->name, ev->name_len,
+			    &a->classes[id]);
 	}
 	*row = &a->rows[id];
 	return TS_OK;
@@ -157,6 +168,8 @@ static void add_memory(ts_agg *a, const ts_event *ev)
 	ts_memkind k = ev->cat == TS_CAT_GPU_MEMSET ? TS_MEM_MEMSET
 		     : memcpy_kind(ev->name, ev->name_len);
 	ts_memrow *m = &a->mem[k];
+	if (m->count == 0)
+		ts_classify(a->patterns, ev->cat, ev->name, ev->name_len, &a->mem_class[k]);
 	m->count++;
 	if ((ev->has & TS_HAS_DUR) && ev->dur_ns > 0)
 		m->total_ns += ev->dur_ns;
@@ -232,7 +245,7 @@ const ts_device *ts_agg_main_device(const ts_agg *a)
 size_t ts_agg_bytes(const ts_agg *a)
 {
 	size_t n = sizeof *a + ts_intern_bytes(a->names) +
-		   a->rows_cap * sizeof *a->rows;
+		   a->rows_cap * (sizeof *a->rows + sizeof *a->classes);
 	uint32_t rows = ts_intern_count(a->names);
 	for (uint32_t i = 0; i < rows; i++)
 		n += ts_hist_bytes(&a->rows[i].hist);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "busy.h"
+#include "classify.h"
 #include "event.h"
 #include "intern.h"
 #include "stat.h"
@@ -58,8 +59,10 @@ typedef struct {
 
 typedef struct ts_agg {
 	ts_limits lim;
+	const ts_patterns *patterns; /* borrowed; NULL: no classification */
 	ts_intern *names;           /* kernel names; id == row index */
 	ts_stat *rows;              /* per kernel name */
+	ts_kclass *classes;         /* per kernel name, classified once */
 	uint32_t rows_cap;
 	ts_stat other;              /* launches folded past the name cap */
 	ts_stat all;                /* every timed kernel */
@@ -68,6 +71,7 @@ typedef struct ts_agg {
 	uint64_t kernels;           /* kernel events, timed or not */
 	uint64_t untimed_kernels;   /* kernel events without ts or dur */
 	ts_memrow mem[TS_MEM_COUNT];
+	ts_kclass mem_class[TS_MEM_COUNT]; /* from the first name of each kind */
 	ts_device dev[TS_MAX_DEVICES];
 	int ndev;
 	uint64_t dev_overflow;      /* kernels on devices past the cap */
@@ -78,7 +82,8 @@ typedef struct ts_agg {
 	uint64_t nvidia_runtime, amd_runtime; /* from runtime call names */
 } ts_agg;
 
-ts_agg *ts_agg_new(const ts_limits *lim);
+/* patterns (borrowed, may be NULL) classify each distinct name once. */
+ts_agg *ts_agg_new(const ts_limits *lim, const ts_patterns *patterns);
 void ts_agg_free(ts_agg *a);
 
 /* Account one event. TS_ERR_NOMEM is the only failure. */
@@ -89,6 +94,9 @@ uint64_t ts_agg_busy_late(const ts_agg *a);
 
 /* The device with the most kernel time, or NULL without kernels. */
 const ts_device *ts_agg_main_device(const ts_agg *a);
+
+/* The class of the (other) row: everything folded past the name cap. */
+extern const ts_kclass ts_other_class;
 
 /* Bytes held by the tables, for -v. */
 size_t ts_agg_bytes(const ts_agg *a);

@@ -18,6 +18,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "classify.h"
+#include "patterns.h"
 #include "pipeline.h"
 #include "report.h"
 #include "version.h"
@@ -34,11 +36,19 @@ typedef struct {
 	int quiet;
 	size_t read_size;
 	ts_limits limits;
-	const char *path;
+	const char *pattern_dirs[15];  /* --patterns DIR, in order */
+	size_t npattern_dirs;
+	const char *model;             /* --model NAME */
+	int full_names;
+	const char *event_cat;         /* patterns explain --event */
+	char **args;                   /* positional arguments */
+	int nargs;
+	const char *path;              /* the TRACE; NULL for a command */
 } options;
 
 static const char usage_text[] =
 	"Usage: tracestream [options] TRACE\n"
+	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
 	"TRACE is a .json or gzip'ed .json file, or - for standard input.\n"
 	"\n"
@@ -49,8 +59,18 @@ static const char usage_text[] =
 	"                       (default: the terminal width; full names on a pipe)\n"
 	"      --progress       show a progress line on stderr even when not a terminal\n"
 	"      --no-progress    never show the progress line\n"
+	"      --full-names     full kernel names in the text report, not short ones\n"
 	"      --max-kernels N  distinct kernel names kept (default 4096; the rest\n"
 	"                       are folded into an (other) row)\n"
+	"  -p, --patterns DIR   also load pattern tables from DIR (repeatable); its\n"
+	"                       rules come before the built-in ones\n"
+	"  -m, --model NAME     use this model family instead of detecting it\n"
+	"\n"
+	"Commands:\n"
+	"  patterns list        model families and kernel categories with their rules\n"
+	"  patterns check [DIR...]  validate the built-in tables plus each DIR\n"
+	"  patterns explain NAME    which rule classifies a kernel name, and how\n"
+	"                       (--event gpu_memcpy|gpu_memset for memory operations)\n"
 	"  -v, --verbose        print throughput and peak memory to stderr\n"
 	"  -q, --quiet          do not print warnings\n"
 	"  -h, --help           show this help\n"
@@ -83,6 +103,7 @@ static long parse_long(const char *opt, const char *s, long lo, long hi)
 
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
+	OPT_FULL_NAMES, OPT_EVENT,
 };
 
 static void parse_options(int argc, char **argv, options *o)
@@ -95,6 +116,10 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "read-size", required_argument, NULL, OPT_READ_SIZE },
 		{ "max-kernels", required_argument, NULL, OPT_MAX_KERNELS },
+		{ "full-names", no_argument, NULL, OPT_FULL_NAMES },
+		{ "patterns", required_argument, NULL, 'p' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "event", required_argument, NULL, OPT_EVENT },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -105,7 +130,7 @@ static void parse_options(int argc, char **argv, options *o)
 			.progress = -1, .limits = ts_limits_default() };
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":f:n:w:vqhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:n:w:p:m:vqhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") == 0)
@@ -134,6 +159,20 @@ static void parse_options(int argc, char **argv, options *o)
 			o->limits.max_kernel_names =
 				(uint32_t)parse_long("--max-kernels", optarg, 1, 1 << 20);
 			break;
+		case OPT_FULL_NAMES:
+			o->full_names = 1;
+			break;
+		case 'p':
+			if (o->npattern_dirs == sizeof o->pattern_dirs / sizeof *o->pattern_dirs)
+				usage_error("--patterns: at most 15 directories ('%s')", optarg);
+			o->pattern_dirs[o->npattern_dirs++] = optarg;
+			break;
+		case 'm':
+			o->model = optarg;
+			break;
+		case OPT_EVENT:
+			o->event_cat = optarg;
+			break;
 		case 'v':
 			o->verbose = 1;
 			break;
@@ -153,11 +192,187 @@ static void parse_options(int argc, char **argv, options *o)
 			usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind >= argc)
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	if (o->nargs > 0 && strcmp(o->args[0], "patterns") == 0)
+		return;   /* a command: its arguments are checked by run_patterns */
+	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
-	if (optind + 1 < argc)
-		usage_error("one TRACE at a time; unexpected '%s'", argv[optind + 1]);
-	o->path = argv[optind];
+	if (o->nargs > 1)
+		usage_error("one TRACE at a time; unexpected '%s'", o->args[1]);
+	o->path = o->args[0];
+}
+
+/* Load the tables; on failure print every error and return NULL. */
+static ts_patterns *load_patterns(const char *const *dirs, size_t ndirs,
+				  ts_status *st)
+{
+	char errors[20][512];
+	size_t n;
+	ts_patterns *p = NULL;
+	ts_patterns_source src = { .user_dirs = dirs, .nuser_dirs = ndirs };
+	*st = ts_patterns_load(&src, &p, errors, 20, &n);
+	for (size_t i = 0; i < n && i < 20; i++)
+		fprintf(stderr, "%s\n", errors[i]);
+	if (n > 20)
+		fprintf(stderr, "tracestream: ... and %zu more pattern errors\n", n - 20);
+	if (*st != TS_OK)
+		fprintf(stderr, "tracestream: pattern tables are not valid%s\n",
+			*st == TS_ERR_IO ? "" : " (see the errors above; patterns/README.md has the schema)");
+	return p;
+}
+
+static void describe_sels(const ts_patterns *p, const char *what, const ts_selectors *s)
+{
+	if (!s->n)
+		return;
+	printf("    %-10s", what);
+	for (size_t i = 0; i < s->n; i++) {
+		char d[300];
+		ts_selector_describe(p, &s->v[i], d, sizeof d);
+		printf("%s%s", i ? ", " : "", d);
+		if (s->v[i].weight && strcmp(what, "detect") == 0)
+			printf(" (%+ld)", s->v[i].weight);
+	}
+	putchar('\n');
+}
+
+static int patterns_list(const ts_patterns *p)
+{
+	printf("Pattern tables from:");
+	for (size_t i = 0; i < ts_patterns_ndirs(p); i++)
+		printf(" %s", ts_patterns_dir(p, i));
+	printf("\n\nModel families (%zu)\n", ts_patterns_nfamilies(p));
+	for (size_t i = 0; i < ts_patterns_nfamilies(p); i++) {
+		const ts_family *f = ts_patterns_family(p, i);
+		printf("  %-12s %s\n", f->name, f->description);
+		printf("    %-10sattention %s, mlp %s%s; layers", "shape",
+		       ts_attn_kind_name(f->attention), ts_mlp_kind_name(f->mlp),
+		       f->half_layers ? ", half-layers" : "");
+		for (size_t k = 0; k < f->nnum_layers; k++)
+			printf("%s%ld", k ? ", " : " ", f->num_layers[k]);
+		printf(" (%s)\n", f->file);
+		describe_sels(p, "start", &f->layer_start);
+		describe_sels(p, "detect", &f->detect);
+	}
+	printf("\nKernel categories (%zu) and the rules that lead to them\n",
+	       ts_patterns_ncategories(p));
+	for (size_t c = 0; c < ts_patterns_ncategories(p); c++) {
+		const ts_category *cat = ts_patterns_category(p, c);
+		printf("  %-26s %-14s %s\n", cat->name, ts_ktype_name(cat->type), cat->description);
+		for (size_t r = 0; r < ts_patterns_nrules(p); r++) {
+			const ts_rule *rule = ts_patterns_rule(p, r);
+			if (rule->category == (int)c)
+				printf("      %-24s %s\n", rule->name, rule->match);
+		}
+	}
+	return TS_EXIT_OK;
+}
+
+/* "explain -": one name per line on stdin, optionally "EVENT<TAB>NAME";
+ * one TSV line out per name: type, category, stage, rule, short, name. */
+static int explain_batch(const ts_patterns *p)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		const char *name = line;
+		ts_cat cat = TS_CAT_KERNEL;
+		char *tab = strchr(line, '\t');
+		if (tab) {
+			*tab = '\0';
+			cat = strcmp(line, "gpu_memcpy") == 0 ? TS_CAT_GPU_MEMCPY
+			    : strcmp(line, "gpu_memset") == 0 ? TS_CAT_GPU_MEMSET : TS_CAT_KERNEL;
+			name = tab + 1;
+		}
+		ts_kclass c;
+		ts_classify(p, cat, name, strlen(name), &c);
+		printf("%s\t%s\t%s\t%s\t%s\t%s\n", ts_ktype_name(c.type),
+		       ts_kclass_category(p, &c), ts_stage_hint_name(c.stage),
+		       c.rule >= 0 ? ts_patterns_rule(p, (size_t)c.rule)->name : "-",
+		       c.short_name, name);
+	}
+	free(line);
+	return TS_EXIT_OK;
+}
+
+static int patterns_explain(const ts_patterns *p, const options *o)
+{
+	if (o->nargs != 3)
+		usage_error("%s", "patterns explain takes one kernel name (quote it)");
+	ts_cat cat = TS_CAT_KERNEL;
+	if (o->event_cat) {
+		if (strcmp(o->event_cat, "gpu_memcpy") == 0)
+			cat = TS_CAT_GPU_MEMCPY;
+		else if (strcmp(o->event_cat, "gpu_memset") == 0)
+			cat = TS_CAT_GPU_MEMSET;
+		else if (strcmp(o->event_cat, "kernel") != 0)
+			usage_error("--event: '%s' is not kernel, gpu_memcpy or gpu_memset", o->event_cat);
+	}
+	const char *name = o->args[2];
+	if (strcmp(name, "-") == 0)
+		return explain_batch(p);
+	ts_kclass c;
+	ts_classify(p, cat, name, strlen(name), &c);
+	printf("name      %s\n", name);
+	if (c.rule >= 0) {
+		const ts_rule *r = ts_patterns_rule(p, (size_t)c.rule);
+		printf("rule      %s (%s:%d)\n", r->name, r->file, r->line);
+		printf("match     %s\n", r->match);
+	} else {
+		printf("rule      none: no rule matches (add one to patterns/kernels.yaml)\n");
+	}
+	printf("type      %s\n", ts_ktype_name(c.type));
+	printf("category  %s\n", ts_kclass_category(p, &c));
+	printf("stage     %s\n", ts_stage_hint_name(c.stage));
+	printf("short     %s\n", c.short_name);
+	return TS_EXIT_OK;
+}
+
+/* tracestream patterns list|check|explain */
+static int run_patterns(const options *o)
+{
+	if (o->nargs < 2)
+		usage_error("%s", "patterns needs a command: list, check or explain");
+	const char *cmd = o->args[1];
+	const char *dirs[32];
+	size_t ndirs = 0;
+	for (size_t i = 0; i < o->npattern_dirs; i++)
+		dirs[ndirs++] = o->pattern_dirs[i];
+	bool check = strcmp(cmd, "check") == 0;
+	if (check)
+		for (int i = 2; i < o->nargs && ndirs < 15; i++)
+			dirs[ndirs++] = o->args[i];
+	else if (strcmp(cmd, "list") != 0 && strcmp(cmd, "explain") != 0)
+		usage_error("unknown patterns command '%s' (list, check or explain)", cmd);
+	else if (strcmp(cmd, "list") == 0 && o->nargs > 2)
+		usage_error("patterns list takes no arguments; unexpected '%s'", o->args[2]);
+	ts_status st;
+	ts_patterns *p = load_patterns(dirs, ndirs, &st);
+	if (!p)
+		return st == TS_ERR_IO ? TS_EXIT_USAGE_IO : TS_EXIT_PATTERNS;
+	int rc;
+	if (check) {
+		printf("ok: %zu categories, %zu rules, %zu model families from",
+		       ts_patterns_ncategories(p), ts_patterns_nrules(p), ts_patterns_nfamilies(p));
+		for (size_t i = 0; i < ts_patterns_ndirs(p); i++)
+			printf(" %s", ts_patterns_dir(p, i));
+		putchar('\n');
+		rc = TS_EXIT_OK;
+	} else if (strcmp(cmd, "list") == 0) {
+		rc = patterns_list(p);
+	} else {
+		rc = patterns_explain(p, o);
+	}
+	ts_patterns_free(p);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "tracestream: <stdout>: write error: %s\n", strerror(errno));
+		return TS_EXIT_USAGE_IO;
+	}
+	return rc;
 }
 
 static bool want_progress(const options *o)
@@ -216,6 +431,8 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	/* A closed pipe must be an error we report, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
+	if (!o.path)
+		return run_patterns(&o);
 
 	if (strcmp(o.path, "-") == 0 && isatty(STDIN_FILENO)) {
 		fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n"
@@ -223,7 +440,20 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 
-	ts_pipeline_opts po = { .read_size = o.read_size, .limits = o.limits };
+	ts_status pst;
+	ts_patterns *patterns = load_patterns(o.pattern_dirs, o.npattern_dirs, &pst);
+	if (!patterns)
+		return pst == TS_ERR_IO ? TS_EXIT_USAGE_IO : TS_EXIT_PATTERNS;
+	if (o.model && !ts_patterns_find_family(patterns, o.model)) {
+		fprintf(stderr, "tracestream: --model: unknown model family '%s'; known:", o.model);
+		for (size_t i = 0; i < ts_patterns_nfamilies(patterns); i++)
+			fprintf(stderr, " %s", ts_patterns_family(patterns, i)->name);
+		fprintf(stderr, "\nhint: tracestream patterns list\n");
+		ts_patterns_free(patterns);
+		return TS_EXIT_USAGE_IO;
+	}
+	ts_pipeline_opts po = { .read_size = o.read_size, .limits = o.limits,
+				.patterns = patterns, .model = o.model };
 	if (want_progress(&o))
 		po.progress = ts_progress_new(stderr, -1);
 	ts_result res;
@@ -233,15 +463,18 @@ int main(int argc, char **argv)
 	if (!res.opened || !res.agg) {
 		print_error(&res);
 		ts_result_free(&res);
+		ts_patterns_free(patterns);
 		return ts_exit_code(st);
 	}
 
-	ts_report_opts ro = { .top = o.top, .width = text_width(&o) };
+	ts_report_opts ro = { .top = o.top, .width = text_width(&o),
+			      .full_names = o.full_names };
 	int wr = o.format == FMT_JSON ? ts_report_json(stdout, &res, &ro)
 				      : ts_report_text(stdout, &res, &ro);
 	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {
 		fprintf(stderr, "tracestream: <stdout>: write error: %s\n", strerror(errno));
 		ts_result_free(&res);
+		ts_patterns_free(patterns);
 		return TS_EXIT_USAGE_IO;
 	}
 	if (st != TS_OK)
@@ -255,5 +488,6 @@ int main(int argc, char **argv)
 	if (o.verbose)
 		print_verbose(&res);
 	ts_result_free(&res);
+	ts_patterns_free(patterns);
 	return ts_exit_code(st);
 }

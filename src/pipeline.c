@@ -95,7 +95,8 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	if (o->progress)
 		ts_progress_set_total(o->progress, res->input_size);
 
-	res->agg = ts_agg_new(&o->limits);
+	res->agg = ts_agg_new(&o->limits, o->patterns);
+	res->patterns = o->patterns;
 	ts_parser *p = res->agg ? ts_parser_new(on_event, res->agg, &res->meta) : NULL;
 	char *buf = malloc(CHUNK);
 	if (!res->agg || !p || !buf) {
@@ -115,6 +116,8 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	res->json_bytes = ts_reader_out_bytes(r);
 	res->pstats = *ts_parser_get_stats(p);
 	res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
+	/* The caller has checked a forced family name against the tables. */
+	ts_model_choose(o->patterns, res->agg, o->model, &res->model);
 	res->seconds = now() - t0;
 	free(buf);
 	ts_parser_free(p);

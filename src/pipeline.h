@@ -15,6 +15,7 @@
 
 #include "agg.h"
 #include "event.h"
+#include "model.h"
 #include "parser.h"
 #include "progress.h"
 #include "status.h"
@@ -23,6 +24,8 @@ typedef struct {
 	size_t read_size;       /* bytes per read (0: default) */
 	ts_limits limits;
 	ts_progress *progress;  /* NULL: no progress line */
+	const ts_patterns *patterns; /* borrowed; NULL: no classification */
+	const char *model;      /* --model NAME, or NULL to detect */
 } ts_pipeline_opts;
 
 typedef struct {
@@ -44,6 +47,8 @@ typedef struct {
 	ts_agg *agg;
 	ts_platform platform;
 	const char *platform_source;
+	const ts_patterns *patterns;  /* as given in the options */
+	ts_model model;
 } ts_result;
 
 /* Run one analysis. Fills *res (free with ts_result_free). Returns

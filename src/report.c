@@ -1,6 +1,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,4 +131,119 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		WARN("%d deviceProperties entries past the first %d were ignored",
 		     res->meta.devprops_dropped, TS_MAX_DEVPROPS);
 	return k;
+}
+
+const ts_kclass *ts_report_row_class(const ts_agg *a, uint32_t row)
+{
+	return row == TS_ROW_OTHER ? &ts_other_class : &a->classes[row];
+}
+
+typedef struct {
+	const char *s;
+	uint32_t row;
+} short_key;
+
+static int by_short(const void *pa, const void *pb)
+{
+	const short_key *a = pa, *b = pb;
+	int c = strcmp(a->s, b->s);
+	return c ? c : (a->row > b->row) - (a->row < b->row);
+}
+
+char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1]
+{
+	uint32_t n = ts_intern_count(a->names);
+	char (*out)[TS_SHORT_MAX + 1] = calloc(n + 1, sizeof *out);
+	short_key *k = malloc((n + 1) * sizeof *k);
+	if (!out || !k) {
+		free(out);
+		free(k);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(out[i], a->classes[i].short_name, sizeof out[i]);
+		k[i] = (short_key){ a->classes[i].short_name, i };
+	}
+	qsort(k, n, sizeof *k, by_short);
+	for (uint32_t i = 0; i < n; i++) {
+		bool dup = (i > 0 && strcmp(k[i].s, k[i - 1].s) == 0) ||
+			   (i + 1 < n && strcmp(k[i].s, k[i + 1].s) == 0);
+		if (!dup)
+			continue;
+		size_t len;
+		const char *full = ts_intern_str(a->names, k[i].row, &len);
+		unsigned h = (unsigned)(ts_hash_bytes(full, len) & 0xffff);
+		char *dst = out[k[i].row];
+		size_t keep = strlen(dst);
+		if (keep > TS_SHORT_MAX - 6)
+			keep = TS_SHORT_MAX - 6;
+		snprintf(dst + keep, TS_SHORT_MAX + 1 - keep, " ~%04x", h);
+	}
+	free(k);
+	return out;
+}
+
+static void add_bucket(ts_breakdown *b, const ts_kclass *c, uint64_t count,
+		       int64_t total)
+{
+	b->types[c->type].count += count;
+	b->types[c->type].total_ns += total;
+	size_t ci = c->category < 0 ? b->ncats : (size_t)c->category;
+	b->cats[ci].count += count;
+	b->cats[ci].total_ns += total;
+	b->total_ns += total;
+}
+
+int ts_report_breakdown(const ts_result *res, ts_breakdown *b)
+{
+	const ts_agg *a = res->agg;
+	memset(b, 0, sizeof *b);
+	b->ncats = res->patterns ? ts_patterns_ncategories(res->patterns) : 0;
+	b->cats = calloc(b->ncats + 1, sizeof *b->cats);
+	if (!b->cats)
+		return -1;
+	uint32_t n = ts_intern_count(a->names);
+	for (uint32_t i = 0; i < n; i++) {
+		add_bucket(b, &a->classes[i], a->rows[i].count, a->rows[i].total);
+		if (a->classes[i].type != TS_TYPE_OTHER)
+			b->classified_ns += a->rows[i].total;
+	}
+	if (a->other.count)
+		add_bucket(b, &ts_other_class, a->other.count, a->other.total);
+	for (int k = 0; k < TS_MEM_COUNT; k++)
+		if (a->mem[k].count)
+			add_bucket(b, &a->mem_class[k], a->mem[k].count, a->mem[k].total_ns);
+	return 0;
+}
+
+void ts_breakdown_free(ts_breakdown *b)
+{
+	free(b->cats);
+	b->cats = NULL;
+}
+
+const char *ts_breakdown_cat_name(const ts_result *res, size_t i)
+{
+	if (!res->patterns || i >= ts_patterns_ncategories(res->patterns))
+		return "Other";
+	return ts_patterns_category(res->patterns, i)->name;
+}
+
+ts_ktype ts_breakdown_cat_type(const ts_result *res, size_t i)
+{
+	if (!res->patterns || i >= ts_patterns_ncategories(res->patterns))
+		return TS_TYPE_OTHER;
+	return ts_patterns_category(res->patterns, i)->type;
+}
+
+uint32_t *ts_report_unclassified(const ts_agg *a, size_t *n)
+{
+	size_t all;
+	uint32_t *order = ts_report_kernel_order(a, &all);
+	size_t k = 0;
+	for (size_t i = 0; order && i < all; i++)
+		if (order[i] != TS_ROW_OTHER && a->classes[order[i]].rule < 0)
+			order[k++] = order[i];
+	*n = k;
+	return order;
 }

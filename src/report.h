@@ -16,6 +16,7 @@
 typedef struct {
 	int top;     /* kernel rows in text (0 = all) */
 	int width;   /* text: shorten names to fit this many columns (0 = never) */
+	int full_names; /* text: full kernel names instead of short ones */
 } ts_report_opts;
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);
@@ -40,6 +41,36 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 
 /* Exact microseconds from nanoseconds: "1234.567". */
 void ts_fmt_us(char *buf, size_t n, int64_t ns);
+
+const ts_kclass *ts_report_row_class(const ts_agg *a, uint32_t row);
+
+/* Short names for every kernel row (indexed by row; the (other) row is
+ * "(other)"), made unique: names that collide get " ~XXXX", four hex
+ * digits of a hash of the full name, so they stay stable across traces. */
+char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1];
+
+/* Time by type and by category over kernels and memory operations.
+ * cats has ncategories + 1 entries; the last is "Other". */
+typedef struct {
+	uint64_t count;
+	int64_t total_ns;
+} ts_bucket;
+
+typedef struct {
+	ts_bucket types[TS_TYPE_COUNT];
+	ts_bucket *cats;           /* ncats + 1 */
+	size_t ncats;
+	int64_t total_ns;          /* kernels + memory operations */
+	int64_t classified_ns;     /* kernel time with a type other than other */
+} ts_breakdown;
+
+int ts_report_breakdown(const ts_result *res, ts_breakdown *b);
+void ts_breakdown_free(ts_breakdown *b);
+const char *ts_breakdown_cat_name(const ts_result *res, size_t i);
+ts_ktype ts_breakdown_cat_type(const ts_result *res, size_t i);
+
+/* Kernel rows no rule matched, by total time (desc). Caller frees. */
+uint32_t *ts_report_unclassified(const ts_agg *a, size_t *n);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

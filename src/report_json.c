@@ -158,17 +158,25 @@ static void put_events(FILE *out, const ts_agg *a)
 	fputs("},\n", out);
 }
 
-static void put_kernels(FILE *out, const ts_agg *a)
+static void put_kernels(FILE *out, const ts_result *res)
 {
+	const ts_agg *a = res->agg;
 	size_t n;
 	uint32_t *order = ts_report_kernel_order(a, &n);
+	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
 	fputs("  \"kernels\": [", out);
 	for (size_t i = 0; i < n; i++) {
 		const ts_stat *s = ts_report_row(a, order[i]);
+		const ts_kclass *c = ts_report_row_class(a, order[i]);
 		size_t len;
 		const char *name = ts_report_row_name(a, order[i], &len);
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
 		put_str(out, name, len);
+		fputs(", \"short\": ", out);
+		put_cstr(out, order[i] == TS_ROW_OTHER || !shorts ? c->short_name : shorts[order[i]]);
+		fprintf(out, ", \"type\": \"%s\", \"category\": ", ts_ktype_name(c->type));
+		put_cstr(out, ts_kclass_category(res->patterns, c));
+		fprintf(out, ", \"stage_hint\": \"%s\"", ts_stage_hint_name(c->stage));
 		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", s->count);
 		put_us(out, s->total);
 		fputs(", \"avg_us\": ", out);
@@ -190,6 +198,108 @@ static void put_kernels(FILE *out, const ts_agg *a)
 	}
 	fputs(n ? "\n  ],\n" : "],\n", out);
 	free(order);
+	free(shorts);
+}
+
+static void put_row_tail(FILE *out, uint64_t count, int64_t total, int64_t all,
+			 int64_t *cum)
+{
+	*cum += total;
+	fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", count);
+	put_us(out, total);
+	fprintf(out, ", \"pct\": %.2f, \"cum_pct\": %.2f}",
+		all ? 100.0 * (double)total / (double)all : 0.0,
+		all ? 100.0 * (double)*cum / (double)all : 0.0);
+}
+
+/* Buckets in descending time, as indices. */
+static size_t sort_buckets(const ts_bucket *b, size_t n, size_t *idx)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b[i].count)
+			idx[k++] = i;
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && b[idx[j]].total_ns > b[idx[j - 1]].total_ns; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return k;
+}
+
+static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b)
+{
+	size_t idx[TS_TYPE_COUNT];
+	size_t k = sort_buckets(b->types, TS_TYPE_COUNT, idx);
+	int64_t cum = 0;
+	fputs("  \"types\": [", out);
+	for (size_t i = 0; i < k; i++) {
+		fprintf(out, "%s\n    {\"type\": \"%s\"", i ? "," : "",
+			ts_ktype_name((ts_ktype)idx[i]));
+		put_row_tail(out, b->types[idx[i]].count, b->types[idx[i]].total_ns,
+			     b->total_ns, &cum);
+	}
+	fputs(k ? "\n  ],\n" : "],\n", out);
+
+	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
+	k = cidx ? sort_buckets(b->cats, b->ncats + 1, cidx) : 0;
+	cum = 0;
+	fputs("  \"categories\": [", out);
+	for (size_t i = 0; i < k; i++) {
+		fputs(i ? ",\n    {\"category\": " : "\n    {\"category\": ", out);
+		put_cstr(out, ts_breakdown_cat_name(res, cidx[i]));
+		fprintf(out, ", \"type\": \"%s\"",
+			ts_ktype_name(ts_breakdown_cat_type(res, cidx[i])));
+		put_row_tail(out, b->cats[cidx[i]].count, b->cats[cidx[i]].total_ns,
+			     b->total_ns, &cum);
+	}
+	fputs(k ? "\n  ],\n" : "],\n", out);
+	free(cidx);
+}
+
+static void put_unclassified(FILE *out, const ts_agg *a)
+{
+	size_t n;
+	uint32_t *rows = ts_report_unclassified(a, &n);
+	fputs("  \"unclassified\": [", out);
+	for (size_t i = 0; i < n; i++) {
+		const ts_stat *s = &a->rows[rows[i]];
+		size_t len;
+		const char *name = ts_intern_str(a->names, rows[i], &len);
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		put_str(out, name, len);
+		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", s->count);
+		put_us(out, s->total);
+		fprintf(out, ", \"pct\": %.2f}",
+			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0);
+	}
+	fputs(n ? "\n  ],\n" : "],\n", out);
+	free(rows);
+}
+
+static void put_model(FILE *out, const ts_result *res)
+{
+	const ts_model *m = &res->model;
+	fputs("  \"model\": {\"family\": ", out);
+	if (m->family)
+		put_cstr(out, m->family->name);
+	else
+		fputs("null", out);
+	fputs(", \"source\": ", out);
+	put_cstr(out, m->source);
+	fprintf(out, ", \"score\": %ld, \"evidence\": [", m->family ? m->score : 0L);
+	for (int i = 0; m->family && i < m->nevidence; i++) {
+		char d[300];
+		ts_selector_describe(res->patterns, m->evidence[i], d, sizeof d);
+		fprintf(out, "%s{\"rule\": ", i ? ", " : "");
+		put_cstr(out, d);
+		fprintf(out, ", \"weight\": %ld}", m->evidence[i]->weight);
+	}
+	fputs("], \"num_hidden_layers\": [", out);
+	for (size_t i = 0; m->family && i < m->family->nnum_layers; i++)
+		fprintf(out, "%s%ld", i ? ", " : "", m->family->num_layers[i]);
+	fputs("]},\n", out);
 }
 
 static void put_memory(FILE *out, const ts_agg *a)
@@ -228,10 +338,26 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	(void)o;
 	fprintf(out, "{\n  \"schema\": 1,\n  \"tool\": \"tracestream\",\n  \"version\": \"%s\",\n",
 		TS_VERSION);
+	ts_breakdown b;
+	if (ts_report_breakdown(res, &b) != 0)
+		return -1;
 	put_trace(out, res);
+	put_model(out, res);
+	fputs("  \"classified_pct\": ", out);
+	fprintf(out, "%.2f,\n", res->agg->all.total ?
+		100.0 * (double)b.classified_ns / (double)res->agg->all.total : 0.0);
+	fputs("  \"patterns\": {\"dirs\": [", out);
+	for (size_t i = 0; res->patterns && i < ts_patterns_ndirs(res->patterns); i++) {
+		fputs(i ? ", " : "", out);
+		put_cstr(out, ts_patterns_dir(res->patterns, i));
+	}
+	fputs("]},\n", out);
 	put_events(out, res->agg);
-	put_kernels(out, res->agg);
+	put_kernels(out, res);
+	put_breakdown(out, res, &b);
+	put_unclassified(out, res->agg);
 	put_memory(out, res->agg);
+	ts_breakdown_free(&b);
 	put_warnings(out, res);
 	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;

@@ -11,7 +11,7 @@
 #include "version.h"
 
 /* Width of the columns before Name in the kernel table. */
-#define FIXED_COLS 98
+#define FIXED_COLS 124
 #define MIN_NAME 24
 
 static const char *base_name(const char *path)
@@ -74,7 +74,7 @@ static void put_name(FILE *out, const char *s, size_t n, int w)
 		fputs("(...)", out);
 }
 
-static void put_header(FILE *out, const ts_result *res)
+static void put_header(FILE *out, const ts_result *res, const ts_breakdown *b)
 {
 	const ts_agg *a = res->agg;
 	const ts_meta *m = &res->meta;
@@ -107,6 +107,21 @@ static void put_header(FILE *out, const ts_result *res)
 
 	fprintf(out, "  kernels   %" PRIu64 " launches, %" PRIu32 " distinct; kernel time %s us\n",
 		a->kernels, ts_intern_count(a->names), us(b1, sizeof b1, a->all.total));
+	const ts_model *mo = &res->model;
+	if (mo->family) {
+		fprintf(out, "  model     %s (%s, score %ld:", mo->family->name, mo->source, mo->score);
+		for (int i = 0; i < mo->nevidence; i++) {
+			char desc[300];
+			ts_selector_describe(res->patterns, mo->evidence[i], desc, sizeof desc);
+			fprintf(out, "%s %s %+ld", i ? "," : "", desc, mo->evidence[i]->weight);
+		}
+		fputs(")\n", out);
+	} else if (res->patterns) {
+		fputs("  model     unknown (no family's detect rules match; --model NAME forces one)\n", out);
+	}
+	if (res->patterns)
+		fprintf(out, "  classified %.1f%% of kernel time has a known type\n",
+			a->all.total ? 100.0 * (double)b->classified_ns / (double)a->all.total : 0.0);
 	int64_t busy = ts_agg_busy_ns(a);
 	int64_t kspan = a->has_kspan ? a->k_last - a->k_first : 0;
 	fprintf(out, "  GPU busy  %s us (%.1f%% of the kernel span %s us; trace span %s us)\n",
@@ -115,19 +130,21 @@ static void put_header(FILE *out, const ts_result *res)
 		us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
 }
 
-static void put_kernels(FILE *out, const ts_agg *a, const ts_report_opts *o)
+static void put_kernels(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
+	const ts_agg *a = res->agg;
 	size_t n;
 	uint32_t *order = ts_report_kernel_order(a, &n);
+	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
 	int name_w = 0;
 	if (o->width > 0)
 		name_w = o->width - FIXED_COLS > MIN_NAME ? o->width - FIXED_COLS : MIN_NAME;
 
 	fprintf(out, "\nKernel summary (%zu of %zu kernel names, by total time)\n", shown, n);
-	fprintf(out, " %6s %14s %9s %11s %11s %11s %11s %11s  %s\n", "Time %",
+	fprintf(out, " %6s %14s %9s %11s %11s %11s %11s %11s  %-24s %s\n", "Time %",
 		"Total (us)", "Instances", "Avg (us)", "Med (us)", "Min (us)",
-		"Max (us)", "StdDev (us)", "Name");
+		"Max (us)", "StdDev (us)", "Category", "Name");
 	int64_t rest = 0;
 	for (size_t i = 0; i < n; i++) {
 		const ts_stat *s = ts_report_row(a, order[i]);
@@ -136,22 +153,105 @@ static void put_kernels(FILE *out, const ts_agg *a, const ts_report_opts *o)
 			continue;
 		}
 		char t[32], md[32], mn[32], mx[32];
-		size_t len;
-		const char *name = ts_report_row_name(a, order[i], &len);
-		fprintf(out, " %6.1f %14s %9" PRIu64 " %11.3f %11s %11s %11s %11.3f  ",
+		const ts_kclass *c = ts_report_row_class(a, order[i]);
+		fprintf(out, " %6.1f %14s %9" PRIu64 " %11.3f %11s %11s %11s %11.3f  %-24s ",
 			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0,
 			us(t, sizeof t, s->total), s->count,
 			(double)s->total / (double)s->count / 1000.0,
 			us(md, sizeof md, ts_stat_quantile(s, 0.5)),
 			us(mn, sizeof mn, s->min), us(mx, sizeof mx, s->max),
-			ts_stat_stddev(s) / 1000.0);
-		put_name(out, name, len, name_w);
+			ts_stat_stddev(s) / 1000.0, ts_kclass_category(res->patterns, c));
+		if (o->full_names || !shorts) {
+			size_t len;
+			const char *name = ts_report_row_name(a, order[i], &len);
+			put_name(out, name, len, name_w);
+		} else {
+			fputs(order[i] == TS_ROW_OTHER ? "(other)" : shorts[order[i]], out);
+		}
 		fputc('\n', out);
 	}
 	if (shown < n)
 		fprintf(out, "  ... %zu more kernel names, %.1f%% of kernel time (--top 0 lists all)\n",
 			n - shown, a->all.total ? 100.0 * (double)rest / (double)a->all.total : 0.0);
 	free(order);
+	free(shorts);
+}
+
+static void put_bucket_row(FILE *out, const char *label, const char *type,
+			   const ts_bucket *b, int64_t all, int64_t *cum)
+{
+	char t[32];
+	*cum += b->total_ns;
+	fprintf(out, " %-26s %-14s %9" PRIu64 " %14s %7.1f %7.1f\n", label, type,
+		b->count, us(t, sizeof t, b->total_ns),
+		all ? 100.0 * (double)b->total_ns / (double)all : 0.0,
+		all ? 100.0 * (double)*cum / (double)all : 0.0);
+}
+
+static size_t sorted_buckets(const ts_bucket *b, size_t n, size_t *idx)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b[i].count)
+			idx[k++] = i;
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && b[idx[j]].total_ns > b[idx[j - 1]].total_ns; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return k;
+}
+
+static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b)
+{
+	size_t idx[TS_TYPE_COUNT];
+	size_t k = sorted_buckets(b->types, TS_TYPE_COUNT, idx);
+	int64_t cum = 0;
+	fprintf(out, "\nGPU time by type (kernels and memory operations)\n %-26s %-14s %9s %14s %7s %7s\n",
+		"Type", "", "Count", "Total (us)", "%", "Cum %");
+	for (size_t i = 0; i < k; i++)
+		put_bucket_row(out, ts_ktype_name((ts_ktype)idx[i]), "", &b->types[idx[i]],
+			       b->total_ns, &cum);
+	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
+	if (!cidx)
+		return;
+	k = sorted_buckets(b->cats, b->ncats + 1, cidx);
+	cum = 0;
+	fprintf(out, "\nGPU time by category\n %-26s %-14s %9s %14s %7s %7s\n",
+		"Category", "Type", "Count", "Total (us)", "%", "Cum %");
+	for (size_t i = 0; i < k; i++)
+		put_bucket_row(out, ts_breakdown_cat_name(res, cidx[i]),
+			       ts_ktype_name(ts_breakdown_cat_type(res, cidx[i])),
+			       &b->cats[cidx[i]], b->total_ns, &cum);
+	free(cidx);
+}
+
+static void put_unclassified(FILE *out, const ts_agg *a, const ts_report_opts *o)
+{
+	size_t n;
+	uint32_t *rows = ts_report_unclassified(a, &n);
+	if (!rows || n == 0) {
+		fputs("\nUnclassified kernels: none\n", out);
+		free(rows);
+		return;
+	}
+	size_t shown = n < 10 ? n : 10;
+	fprintf(out, "\nUnclassified kernels (%zu of %zu, by time; add rules to patterns/kernels.yaml)\n",
+		shown, n);
+	fprintf(out, " %14s %9s %6s  %s\n", "Total (us)", "Count", "%", "Name");
+	int name_w = o->width > 0 ? (o->width - 35 > MIN_NAME ? o->width - 35 : MIN_NAME) : 0;
+	for (size_t i = 0; i < shown; i++) {
+		const ts_stat *s = &a->rows[rows[i]];
+		char t[32];
+		size_t len;
+		const char *name = ts_intern_str(a->names, rows[i], &len);
+		fprintf(out, " %14s %9" PRIu64 " %6.1f  ", us(t, sizeof t, s->total), s->count,
+			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0);
+		put_name(out, name, len, name_w);
+		fputc('\n', out);
+	}
+	free(rows);
 }
 
 static void put_memory(FILE *out, const ts_agg *a)
@@ -197,9 +297,17 @@ static void put_events(FILE *out, const ts_agg *a)
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
-	put_header(out, res);
-	put_kernels(out, res->agg, o);
+	ts_breakdown b;
+	if (ts_report_breakdown(res, &b) != 0)
+		return -1;
+	put_header(out, res, &b);
+	put_kernels(out, res, o);
+	if (res->patterns) {
+		put_breakdown(out, res, &b);
+		put_unclassified(out, res->agg, o);
+	}
 	put_memory(out, res->agg);
 	put_events(out, res->agg);
+	ts_breakdown_free(&b);
 	return ferror(out) ? -1 : 0;
 }
