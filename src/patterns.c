@@ -510,8 +510,20 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 
 /* ------------------------------------------------------ kernel rule files */
 
+/* Lines of the items of a top-level sequence, read in one pass (rules and
+ * categories remember where they were defined, for explain and list).
+ * Caller frees; NULL (lines unknown) when memory runs out. */
+static int *item_lines(const char *file, const char *key, unsigned n)
+{
+	int *lines = calloc(n ? n : 1, sizeof *lines);
+	if (lines)
+		ts_yaml_seq_lines(file, key, lines, (int)n);
+	return lines;
+}
+
 static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 {
+	int *lines = item_lines(file, "categories", k->categories_count);
 	for (unsigned i = 0; i < k->categories_count; i++) {
 		y_category *c = &k->categories[i];
 		ts_ypath path[] = { { "categories", 0 }, { NULL, (int)i }, { "type", 0 } };
@@ -535,19 +547,18 @@ static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 		}
 		if (!grow((void **)&p->cats, &p->cats_cap, p->ncats + 1, sizeof *p->cats)) {
 			add_error(p, "%s: out of memory", file);
-			return;
+			break;
 		}
-		int line, col;
-		path[2].key = "name";
-		ts_yaml_locate(file, path, 2, false, &line, &col);
 		p->cats[p->ncats++] = (ts_category){ .name = c->name, .type = (ts_ktype)t,
 			.description = c->description ? c->description : "",
-			.file = file, .line = line };
+			.file = file, .line = lines ? lines[i] : 0 };
 	}
+	free(lines);
 }
 
 static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 {
+	int *lines = item_lines(file, "rules", k->rules_count);
 	for (unsigned i = 0; i < k->rules_count; i++) {
 		y_rule *r = &k->rules[i];
 		ts_ypath path[] = { { "rules", 0 }, { NULL, (int)i }, { "match", 0 } };
@@ -621,14 +632,12 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 			continue;
 		if (!grow((void **)&p->rules, &p->rules_cap, p->nrules + 1, sizeof *p->rules)) {
 			add_error(p, "%s: out of memory", file);
-			return;
+			break;
 		}
-		int line, col;
-		path[2].key = "name";
-		ts_yaml_locate(file, path, 2, false, &line, &col);
-		rule.line = line;
+		rule.line = lines ? lines[i] : 0;
 		p->rules[p->nrules++] = rule;
 	}
+	free(lines);
 }
 
 /* ---------------------------------------------------------- model files */

@@ -155,3 +155,61 @@ bool ts_yaml_syntax_error(const char *file, int *line, int *col, char *msg,
 	fclose(fp);
 	return bad;
 }
+
+int ts_yaml_seq_lines(const char *file, const char *key, int *lines, int max)
+{
+	FILE *fp = fopen(file, "rb");
+	if (!fp)
+		return 0;
+	yaml_parser_t parser;
+	if (!yaml_parser_initialize(&parser)) {
+		fclose(fp);
+		return 0;
+	}
+	yaml_parser_set_input_file(&parser, fp);
+	int depth = 0, n = 0;
+	bool top_key_next = false, in_seq = false, want_key = true;
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&parser, &ev))
+			break;
+		bool end = ev.type == YAML_STREAM_END_EVENT;
+		switch (ev.type) {
+		case YAML_SCALAR_EVENT:
+			if (depth == 1 && want_key) {
+				top_key_next = strcmp((const char *)ev.data.scalar.value, key) == 0;
+				want_key = false;
+			} else if (depth == 1) {
+				want_key = true;
+			} else if (depth == 2 && in_seq && n < max) {
+				lines[n++] = (int)ev.start_mark.line + 1;
+			}
+			break;
+		case YAML_MAPPING_START_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+			if (depth == 1 && ev.type == YAML_SEQUENCE_START_EVENT && top_key_next)
+				in_seq = true;
+			else if (depth == 2 && in_seq && n < max)
+				lines[n++] = (int)ev.start_mark.line + 1;
+			depth++;
+			break;
+		case YAML_MAPPING_END_EVENT:
+		case YAML_SEQUENCE_END_EVENT:
+			depth--;
+			if (depth == 1) {
+				in_seq = false;
+				top_key_next = false;
+				want_key = true;
+			}
+			break;
+		default:
+			break;
+		}
+		yaml_event_delete(&ev);
+		if (end)
+			break;
+	}
+	yaml_parser_delete(&parser);
+	fclose(fp);
+	return n;
+}

@@ -24,6 +24,10 @@ typedef struct {
 bool ts_yaml_locate(const char *file, const ts_ypath *path, int depth,
 		    bool want_key, int *line, int *col);
 
+/* Lines (1-based) of the items of the top-level sequence under key, in one
+ * pass: lines[i] for item i, at most max; returns the number of items. */
+int ts_yaml_seq_lines(const char *file, const char *key, int *lines, int max);
+
 /* Parse the whole file with libyaml; when it has a syntax error, store its
  * 1-based position and libyaml's description, and return true. */
 bool ts_yaml_syntax_error(const char *file, int *line, int *col, char *msg,
