@@ -39,12 +39,12 @@ static ts_status fail(ts_reader *r, ts_status st, const char *msg)
 	return r->st;
 }
 
-/* Refill the raw buffer; false at end of input or on error (err set). */
-static ts_status refill(ts_reader *r)
+/* One read() of up to cap bytes into dst, retried on EINTR and counted;
+ * sets eof at the end of the input. */
+static ts_status read_some(ts_reader *r, void *dst, size_t cap, size_t *n)
 {
-	size_t want = r->read_size < IN_BUF ? r->read_size : IN_BUF;
 	for (;;) {
-		ssize_t k = read(r->fd, r->in, want);
+		ssize_t k = read(r->fd, dst, cap);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
@@ -52,13 +52,21 @@ static ts_status refill(ts_reader *r)
 			snprintf(msg, sizeof msg, "read error: %s", strerror(errno));
 			return fail(r, TS_ERR_IO, msg);
 		}
-		r->in_len = (size_t)k;
-		r->in_pos = 0;
-		r->in_bytes += (uint64_t)k;
 		if (k == 0)
 			r->eof = true;
+		r->in_bytes += (uint64_t)k;
+		*n = (size_t)k;
 		return TS_OK;
 	}
+}
+
+/* Refill the raw buffer (gzip input). */
+static ts_status refill(ts_reader *r)
+{
+	r->in_pos = 0;
+	r->in_len = 0;
+	return read_some(r, r->in, r->read_size < IN_BUF ? r->read_size : IN_BUF,
+			 &r->in_len);
 }
 
 ts_reader *ts_reader_open(const char *path, size_t read_size, ts_status *st)
@@ -153,21 +161,7 @@ static ts_status read_plain(ts_reader *r, char *buf, size_t cap, size_t *n)
 		 * caller's buffer, saving a copy of every byte. */
 		if (r->eof)
 			return TS_OK;
-		for (;;) {
-			ssize_t k = read(r->fd, buf, cap);
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0) {
-				char msg[200];
-				snprintf(msg, sizeof msg, "read error: %s", strerror(errno));
-				return fail(r, TS_ERR_IO, msg);
-			}
-			if (k == 0)
-				r->eof = true;
-			r->in_bytes += (uint64_t)k;
-			*n = (size_t)k;
-			return TS_OK;
-		}
+		return read_some(r, buf, cap, n);
 	}
 	size_t k = r->in_len - r->in_pos;
 	if (k > cap)

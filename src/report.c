@@ -247,3 +247,19 @@ uint32_t *ts_report_unclassified(const ts_agg *a, size_t *n)
 	*n = k;
 	return order;
 }
+
+size_t ts_report_sort_buckets(const ts_bucket *b, size_t n, size_t *idx)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (b[i].count)
+			idx[k++] = i;
+	/* Insertion sort: at most a few dozen buckets. */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && b[idx[j]].total_ns > b[idx[j - 1]].total_ns; j--) {
+			size_t t = idx[j];
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	return k;
+}

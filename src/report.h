@@ -65,6 +65,10 @@ typedef struct {
 } ts_breakdown;
 
 int ts_report_breakdown(const ts_result *res, ts_breakdown *b);
+
+/* Indices of the non-empty buckets of b[0..n), by time (desc); returns how
+ * many were written to idx (room for n). */
+size_t ts_report_sort_buckets(const ts_bucket *b, size_t n, size_t *idx);
 void ts_breakdown_free(ts_breakdown *b);
 const char *ts_breakdown_cat_name(const ts_result *res, size_t i);
 ts_ktype ts_breakdown_cat_type(const ts_result *res, size_t i);

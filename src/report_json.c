@@ -212,26 +212,10 @@ static void put_row_tail(FILE *out, uint64_t count, int64_t total, int64_t all,
 		all ? 100.0 * (double)*cum / (double)all : 0.0);
 }
 
-/* Buckets in descending time, as indices. */
-static size_t sort_buckets(const ts_bucket *b, size_t n, size_t *idx)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (b[i].count)
-			idx[k++] = i;
-	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && b[idx[j]].total_ns > b[idx[j - 1]].total_ns; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-	return k;
-}
-
 static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b)
 {
 	size_t idx[TS_TYPE_COUNT];
-	size_t k = sort_buckets(b->types, TS_TYPE_COUNT, idx);
+	size_t k = ts_report_sort_buckets(b->types, TS_TYPE_COUNT, idx);
 	int64_t cum = 0;
 	fputs("  \"types\": [", out);
 	for (size_t i = 0; i < k; i++) {
@@ -243,7 +227,7 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b
 	fputs(k ? "\n  ],\n" : "],\n", out);
 
 	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
-	k = cidx ? sort_buckets(b->cats, b->ncats + 1, cidx) : 0;
+	k = cidx ? ts_report_sort_buckets(b->cats, b->ncats + 1, cidx) : 0;
 	cum = 0;
 	fputs("  \"categories\": [", out);
 	for (size_t i = 0; i < k; i++) {

@@ -188,25 +188,10 @@ static void put_bucket_row(FILE *out, const char *label, const char *type,
 		all ? 100.0 * (double)*cum / (double)all : 0.0);
 }
 
-static size_t sorted_buckets(const ts_bucket *b, size_t n, size_t *idx)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++)
-		if (b[i].count)
-			idx[k++] = i;
-	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && b[idx[j]].total_ns > b[idx[j - 1]].total_ns; j--) {
-			size_t t = idx[j];
-			idx[j] = idx[j - 1];
-			idx[j - 1] = t;
-		}
-	return k;
-}
-
 static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b)
 {
 	size_t idx[TS_TYPE_COUNT];
-	size_t k = sorted_buckets(b->types, TS_TYPE_COUNT, idx);
+	size_t k = ts_report_sort_buckets(b->types, TS_TYPE_COUNT, idx);
 	int64_t cum = 0;
 	fprintf(out, "\nGPU time by type (kernels and memory operations)\n %-26s %-14s %9s %14s %7s %7s\n",
 		"Type", "", "Count", "Total (us)", "%", "Cum %");
@@ -216,7 +201,7 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b
 	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
 	if (!cidx)
 		return;
-	k = sorted_buckets(b->cats, b->ncats + 1, cidx);
+	k = ts_report_sort_buckets(b->cats, b->ncats + 1, cidx);
 	cum = 0;
 	fprintf(out, "\nGPU time by category\n %-26s %-14s %9s %14s %7s %7s\n",
 		"Category", "Type", "Count", "Total (us)", "%", "Cum %");

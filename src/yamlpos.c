@@ -33,6 +33,20 @@ static bool at_path(const frame *stack, int depth, const ts_ypath *path,
 	return true;
 }
 
+/* Open file for libyaml; false (nothing to free) when it cannot be read. */
+static bool open_parser(const char *file, FILE **fp, yaml_parser_t *parser)
+{
+	*fp = fopen(file, "rb");
+	if (!*fp)
+		return false;
+	if (!yaml_parser_initialize(parser)) {
+		fclose(*fp);
+		return false;
+	}
+	yaml_parser_set_input_file(parser, *fp);
+	return true;
+}
+
 /* A value finished: the parent moves on to its next key or item. */
 static void advance(frame *stack, int depth)
 {
@@ -50,15 +64,10 @@ bool ts_yaml_locate(const char *file, const ts_ypath *path, int pdepth,
 {
 	*line = 1;
 	*col = 1;
-	FILE *fp = fopen(file, "rb");
-	if (!fp)
-		return false;
+	FILE *fp;
 	yaml_parser_t parser;
-	if (!yaml_parser_initialize(&parser)) {
-		fclose(fp);
+	if (!open_parser(file, &fp, &parser))
 		return false;
-	}
-	yaml_parser_set_input_file(&parser, fp);
 	frame stack[MAX_DEPTH];
 	int depth = 0;
 	bool found = false, done = false;
@@ -126,15 +135,10 @@ bool ts_yaml_locate(const char *file, const ts_ypath *path, int pdepth,
 bool ts_yaml_syntax_error(const char *file, int *line, int *col, char *msg,
 			  size_t len)
 {
-	FILE *fp = fopen(file, "rb");
-	if (!fp)
-		return false;
+	FILE *fp;
 	yaml_parser_t parser;
-	if (!yaml_parser_initialize(&parser)) {
-		fclose(fp);
+	if (!open_parser(file, &fp, &parser))
 		return false;
-	}
-	yaml_parser_set_input_file(&parser, fp);
 	bool bad = false;
 	for (;;) {
 		yaml_event_t ev;
@@ -158,15 +162,10 @@ bool ts_yaml_syntax_error(const char *file, int *line, int *col, char *msg,
 
 int ts_yaml_seq_lines(const char *file, const char *key, int *lines, int max)
 {
-	FILE *fp = fopen(file, "rb");
-	if (!fp)
-		return 0;
+	FILE *fp;
 	yaml_parser_t parser;
-	if (!yaml_parser_initialize(&parser)) {
-		fclose(fp);
+	if (!open_parser(file, &fp, &parser))
 		return 0;
-	}
-	yaml_parser_set_input_file(&parser, fp);
 	int depth = 0, n = 0;
 	bool top_key_next = false, in_seq = false, want_key = true;
 	for (;;) {
