@@ -16,40 +16,39 @@ static const int64_t pow10_table[] = {
 };
 
 /*
- * The common case, on every event: at most 18 digits, an optional fraction,
- * no exponent, and no more fraction digits than the scale (exact, no
- * rounding). Returns false to defer to the general path.
+ * The common case, on every event: at most 18 digits, an optional fraction
+ * of at most `scale` digits, no exponent: exact, no rounding. Two tight
+ * loops (integer part, then fraction) keep it to a few cycles a digit.
+ * Returns false to defer to the general path.
  */
 static bool fast_path(const char *s, size_t n, int scale, int64_t *out)
 {
-	bool neg = n > 0 && s[0] == '-';
-	bool dot = false;
-	int64_t acc = 0;
-	int digits = 0, int_digits = 0, frac = 0;
-	for (size_t i = neg; i < n; i++) {
-		char c = s[i];
-		if (c >= '0' && c <= '9') {
-			if (++digits > 18)
-				return false;   /* before it could overflow */
-			acc = acc * 10 + (c - '0');
-			if (dot)
-				frac++;
-			else
-				int_digits++;
-		} else if (c == '.' && !dot) {
-			dot = true;
-		} else {
+	const char *p = s, *end = s + n;
+	bool neg = p < end && *p == '-';
+	p += neg;
+	const char *int_start = p;
+	uint64_t acc = 0;
+	while (p < end && (unsigned)(*p - '0') < 10)
+		acc = acc * 10 + (uint64_t)(*p++ - '0');
+	size_t int_digits = (size_t)(p - int_start);
+	int frac = 0;
+	if (p < end && *p == '.') {
+		const char *f = ++p;
+		while (p < end && (unsigned)(*p - '0') < 10)
+			acc = acc * 10 + (uint64_t)(*p++ - '0');
+		frac = (int)(p - f);
+		if (frac == 0)
 			return false;
-		}
 	}
 	int shift = scale - frac;
-	if (int_digits == 0 || (dot && frac == 0) || shift < 0 || shift > 9)
+	if (p != end || int_digits == 0 || int_digits + (size_t)frac > 18 ||
+	    shift < 0 || shift > 9)
 		return false;
-	/* acc < 10^18, but scaling by up to 10^9 may overflow. */
-	if (acc > INT64_MAX / pow10_table[shift])
+	/* acc < 10^18 fits; scaling by up to 10^9 may not. */
+	if (acc > (uint64_t)INT64_MAX / (uint64_t)pow10_table[shift])
 		return false;
-	acc *= pow10_table[shift];
-	*out = neg ? -acc : acc;
+	int64_t v = (int64_t)acc * pow10_table[shift];
+	*out = neg ? -v : v;
 	return true;
 }
 
