@@ -18,7 +18,9 @@
 #      TRACESTREAM  binary to measure (default ./tracestream, built by make)
 #      CC        compiler for the bench tools (default cc)
 #
-# Prints a table and writes the same as markdown to bench/RESULTS.md.
+# Prints a table and writes the same as markdown to bench/RESULTS.md, then
+# adds the deterministic instructions-per-byte figure (bench/instructions.sh;
+# INSTRUCTIONS=0 skips it).
 # MB = 1e6 bytes everywhere; MB/s always counts uncompressed JSON bytes.
 # Exit 1 when a measured command fails or tracestream disagrees with the
 # generator's truth file; missed performance targets are reported, not fatal.
@@ -317,6 +319,11 @@ main() {
     targets text
     echo "generator: $gen"
     write_results "$gen"
+    # The deterministic figure: wall-clock here varies from run to run.
+    if [ "${INSTRUCTIONS:-1}" = 1 ]; then
+        log "instructions per byte (callgrind)"
+        { echo; bash bench/instructions.sh "$TS"; } | tee -a "$RESULTS"
+    fi
     echo "written: $RESULTS"
     return "$FAILED"
 }

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Deterministic throughput: instructions per JSON byte, counted by
+# valgrind's callgrind, for tracestream and the yajl no-op on the same
+# generated input. Wall-clock figures on a shared VM vary by +-25% from run
+# to run; instruction counts are the same every time for the same binary
+# and input. Fixed start-up cost (loading the pattern tables, classifying
+# each distinct name) is separated from the per-byte cost by measuring two
+# sizes: per_byte = (I(big) - I(small)) / (bytes(big) - bytes(small)).
+#
+#   bash bench/instructions.sh [TRACESTREAM]     prints a markdown section
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ts=${1:-./tracestream}
+bin=build/bench
+command -v valgrind >/dev/null || { echo "instructions: valgrind not installed, skipped"; exit 0; }
+mkdir -p "$bin" bench/out
+[ -x "$bin/gen_trace" ] || cc -O2 -o "$bin/gen_trace" bench/gen_trace.c
+[ -x "$bin/yajl_noop" ] || cc -O2 -o "$bin/yajl_noop" bench/yajl_noop.c -lyajl
+small=bench/out/instr-small.json
+big=bench/out/instr-big.json
+"$bin/gen_trace" --steps 2 >"$small" 2>/dev/null
+"$bin/gen_trace" --bytes 30M >"$big" 2>/dev/null
+count() { # prints the total instruction count of a command
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+		awk '/refs:/ {gsub(",", "", $4); print $4}'
+}
+sb=$(stat -c %s "$small")
+bb=$(stat -c %s "$big")
+ts_s=$(count "$ts" --format json --no-progress "$small")
+ts_b=$(count "$ts" --format json --no-progress "$big")
+no_s=$(count "$bin/yajl_noop" --no-utf8-check "$small")
+no_b=$(count "$bin/yajl_noop" --no-utf8-check "$big")
+rm -f "$small" "$big"
+awk -v sb="$sb" -v bb="$bb" -v ts_s="$ts_s" -v ts_b="$ts_b" -v no_s="$no_s" -v no_b="$no_b" 'BEGIN {
+	tpb = (ts_b - ts_s) / (bb - sb); npb = (no_b - no_s) / (bb - sb)
+	tfix = ts_s - tpb * sb; nfix = no_s - npb * sb
+	printf "## Instructions per byte (callgrind, deterministic)\n\n"
+	printf "| tool | instructions per JSON byte | fixed start-up (instructions) |\n|---|---:|---:|\n"
+	printf "| yajl_noop | %.2f | %.0f |\n| tracestream | %.2f | %.0f |\n\n", npb, nfix, tpb, tfix
+	printf "tracestream / no-op throughput by instruction count: **%.2fx** (inputs %.1f MB and %.1f MB)\n", npb / tpb, sb / 1e6, bb / 1e6
+}'
