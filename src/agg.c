@@ -132,12 +132,17 @@ static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
 static ts_status add_kernel(ts_agg *a, const ts_event *ev)
 {
 	a->kernels++;
+	a->last_class = NULL;
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->dur_ns < 0) {
 		a->untimed_kernels++;
 		return TS_OK;
 	}
-	ts_stat *row;
+	ts_stat *row = NULL;
 	ts_status st = kernel_row(a, ev, &row);
+	if (st != TS_OK)
+		return st;
+	a->last_row = row == &a->other ? TS_INTERN_NONE : (uint32_t)(row - a->rows);
+	a->last_class = row == &a->other ? &ts_other_class : &a->classes[a->last_row];
 	if (st == TS_OK)
 		st = ts_stat_add(row, ev->dur_ns);
 	if (st == TS_OK)

@@ -78,6 +78,8 @@ typedef struct ts_agg {
 	bool has_span, has_kspan;
 	int64_t first_ts, last_end; /* all events but metadata */
 	int64_t k_first, k_last;    /* kernels */
+	uint32_t last_row;          /* the last kernel's row (TS_INTERN_NONE: (other)) */
+	const ts_kclass *last_class; /* and class; valid until the next event */
 	int nvidia_names, amd_names;        /* platform evidence from kernel names */
 	uint64_t nvidia_runtime, amd_runtime; /* from runtime call names */
 } ts_agg;

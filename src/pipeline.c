@@ -18,9 +18,19 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The stages after the parser: aggregates (classifying each new kernel
+ * name), then the layer machine with the kernel's class. */
 static ts_status on_event(void *ud, const ts_event *ev)
 {
-	return ts_agg_event(ud, ev);
+	ts_result *res = ud;
+	ts_status st = ts_agg_event(res->agg, ev);
+	if (st != TS_OK || !res->layers)
+		return st;
+	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class)
+		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class);
+	else if (ev->cat == TS_CAT_USER_ANNOTATION)
+		ts_layers_annotation(res->layers, ev);
+	return TS_OK;
 }
 
 static void set_error(ts_result *res, ts_status st, const char *msg,
@@ -97,9 +107,10 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 
 	res->agg = ts_agg_new(&o->limits, o->patterns);
 	res->patterns = o->patterns;
-	ts_parser *p = res->agg ? ts_parser_new(on_event, res->agg, &res->meta) : NULL;
+	res->layers = ts_layers_new(o->patterns, &o->layers);
+	ts_parser *p = res->agg ? ts_parser_new(on_event, res, &res->meta) : NULL;
 	char *buf = malloc(CHUNK);
-	if (!res->agg || !p || !buf) {
+	if (!res->agg || !res->layers || !p || !buf) {
 		free(buf);
 		ts_parser_free(p);
 		ts_reader_free(r);
@@ -112,6 +123,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	if (o->progress)
 		ts_progress_clear(o->progress);
 
+	ts_layers_finish(res->layers);
 	res->input_bytes = ts_reader_in_bytes(r);
 	res->json_bytes = ts_reader_out_bytes(r);
 	res->pstats = *ts_parser_get_stats(p);
@@ -131,4 +143,6 @@ void ts_result_free(ts_result *res)
 		return;
 	ts_agg_free(res->agg);
 	res->agg = NULL;
+	ts_layers_free(res->layers);
+	res->layers = NULL;
 }

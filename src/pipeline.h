@@ -15,6 +15,7 @@
 
 #include "agg.h"
 #include "event.h"
+#include "layers.h"
 #include "model.h"
 #include "parser.h"
 #include "progress.h"
@@ -26,6 +27,7 @@ typedef struct {
 	ts_progress *progress;  /* NULL: no progress line */
 	const ts_patterns *patterns; /* borrowed; NULL: no classification */
 	const char *model;      /* --model NAME, or NULL to detect */
+	ts_layers_opts layers;
 } ts_pipeline_opts;
 
 typedef struct {
@@ -45,6 +47,7 @@ typedef struct {
 	ts_meta meta;
 	ts_parser_stats pstats;
 	ts_agg *agg;
+	ts_layers *layers;
 	ts_platform platform;
 	const char *platform_source;
 	const ts_patterns *patterns;  /* as given in the options */

@@ -286,6 +286,107 @@ static void put_model(FILE *out, const ts_result *res)
 	fputs("]},\n", out);
 }
 
+static void put_layers(FILE *out, const ts_result *res)
+{
+	const ts_layers *l = res->layers;
+	int64_t orphan_ns;
+	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
+	uint64_t total = 0, complete = 0;
+	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+		total += ts_layers_pass(l, i)->layers;
+		complete += ts_layers_pass(l, i)->complete;
+	}
+	fprintf(out, "  \"layers\": {\"per_pass\": %" PRIu32 ", \"complete_passes\": %" PRIu64
+		     ", \"total\": %" PRIu64 ", \"expected\": ",
+		ts_layers_per_pass(l), complete, total);
+	long exp = ts_layers_expected(l, res->patterns,
+				      res->model.family ? res->model.family->name : NULL);
+	if (exp > 0)
+		fprintf(out, "%ld", exp);
+	else
+		fputs("null", out);
+	fputs(", \"types\": {", out);
+	int first = 1;
+	for (int t = 0; t < TS_LT_COUNT; t++) {
+		uint64_t c = ts_layers_type_count(l, (ts_ltype)t);
+		if (!c)
+			continue;
+		fprintf(out, "%s\"%s\": %" PRIu64, first ? "" : ", ", ts_ltype_name((ts_ltype)t), c);
+		first = 0;
+	}
+	fprintf(out, "}, \"orphan_kernels\": %" PRIu64 ", \"orphan_us\": ", orphans);
+	put_us(out, orphan_ns);
+	fputs("},\n", out);
+
+	fputs("  \"passes\": [", out);
+	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+		const ts_pass *p = ts_layers_pass(l, i);
+		fprintf(out, "%s\n    {\"index\": %" PRIu32 ", \"stage\": \"%s\", \"confidence\": %.2f, "
+			     "\"complete\": %s, \"layers\": %" PRIu32 ", \"kernels\": %" PRIu64
+			     ", \"gpu_time_us\": ",
+			i ? "," : "", p->index, ts_pstage_name(p->stage), p->confidence,
+			p->complete ? "true" : "false", p->layers, p->kernels);
+		put_us(out, p->gpu_ns);
+		fputs(", \"start_us\": ", out);
+		put_us(out, p->first_ts);
+		fputs(", \"batch\": ", out);
+		put_opt_int(out, p->batch >= 0, p->batch);
+		fputs(", \"tokens\": ", out);
+		put_opt_int(out, p->tokens >= 0, p->tokens);
+		fputs(", \"annotation\": ", out);
+		const char *an = ts_layers_annotation_name(l, p->annotation);
+		if (an)
+			put_cstr(out, an);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"votes\": {\"prefill\": %d, \"decode\": %d, \"mixed\": %d}",
+			p->votes[TS_PSTAGE_PREFILL], p->votes[TS_PSTAGE_DECODE], p->votes[TS_PSTAGE_MIXED]);
+		fputs(p->cut_start ? ", \"cut\": \"start\"}" : p->cut_end ? ", \"cut\": \"end\"}" : "}", out);
+	}
+	fputs(ts_layers_npasses(l) ? "\n  ],\n" : "],\n", out);
+
+	fputs("  \"stages\": {", out);
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
+		fprintf(out, "%s\"%s\": {\"passes\": %" PRIu32 ", \"layers\": %" PRIu64
+			     ", \"kernels\": %" PRIu64 ", \"gpu_time_us\": ",
+			s ? ", " : "", ts_pstage_name((ts_pstage)s), t->passes, t->layers, t->kernels);
+		put_us(out, t->gpu_ns);
+		fputs("}", out);
+	}
+	fputs("},\n", out);
+
+	fputs("  \"layer_table\": [", out);
+	int any = 0;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
+		for (uint32_t i = 0; i < n; i++) {
+			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
+			if (!st->time.count)
+				continue;
+			int bt = TS_LT_UNKNOWN;
+			for (int t = 0; t < TS_LT_COUNT; t++)
+				if (st->type_count[t] > st->type_count[bt])
+					bt = t;
+			fprintf(out, "%s\n    {\"stage\": \"%s\", \"layer\": %" PRIu32
+				     ", \"type\": \"%s\", \"passes\": %" PRIu64 ", \"kernels\": %.1f, \"mean_us\": ",
+				any ? "," : "", ts_pstage_name((ts_pstage)s), i, ts_ltype_name((ts_ltype)bt),
+				st->time.count, (double)st->kernels / (double)st->time.count);
+			put_us_f(out, (double)st->time.total / (double)st->time.count);
+			fputs(", \"p50_us\": ", out);
+			put_us(out, ts_stat_quantile(&st->time, 0.5));
+			fputs(", \"p90_us\": ", out);
+			put_us(out, ts_stat_quantile(&st->time, 0.9));
+			const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
+			double pass_mean = t->complete_passes ? (double)t->gpu_ns / t->passes : 0;
+			fprintf(out, ", \"pass_pct\": %.2f}",
+				pass_mean > 0 ? 100.0 * ((double)st->time.total / (double)st->time.count) / pass_mean : 0.0);
+			any = 1;
+		}
+	}
+	fputs(any ? "\n  ],\n" : "],\n", out);
+}
+
 static void put_memory(FILE *out, const ts_agg *a)
 {
 	int first = 1;
@@ -340,6 +441,8 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	put_kernels(out, res);
 	put_breakdown(out, res, &b);
 	put_unclassified(out, res->agg);
+	if (res->layers)
+		put_layers(out, res);
 	put_memory(out, res->agg);
 	ts_breakdown_free(&b);
 	put_warnings(out, res);

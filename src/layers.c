@@ -1,0 +1,693 @@
+#include "layers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+#include "numtext.h"
+
+static const char *const pstage_names[TS_PSTAGE_COUNT] = {
+	"prefill", "decode", "mixed", "unknown",
+};
+
+const char *ts_pstage_name(ts_pstage s)
+{
+	return (unsigned)s < TS_PSTAGE_COUNT ? pstage_names[s] : "unknown";
+}
+
+static const char *const ltype_names[TS_LT_COUNT] = {
+	"MHA+MoE", "MHA+FC", "MLA+MoE", "MLA+FC", "GDN+MoE", "GDN+FC",
+	"Attn-only", "MoE-only", "FC-only", "unknown",
+};
+
+const char *ts_ltype_name(ts_ltype t)
+{
+	return (unsigned)t < TS_LT_COUNT ? ltype_names[t] : "unknown";
+}
+
+/* What a kernel means to the machine (bits), decided once per name. */
+enum {
+	M_START = 1u << 0,
+	M_MHA = 1u << 1,
+	M_MLA = 1u << 2,
+	M_GDN = 1u << 3,
+	M_MOE = 1u << 4,
+	M_FC = 1u << 5,
+	M_EMBED = 1u << 6,
+	M_SAMPLE = 1u << 7,
+	M_KNOWN = 1u << 15,     /* computed */
+};
+#define M_ATTN (M_MHA | M_MLA | M_GDN)
+#define M_MLP (M_MOE | M_FC)
+
+typedef struct {
+	int64_t ts;
+	ts_pstage stage;
+	int64_t batch, tokens;
+	char name[64];
+} annotation;
+
+/* One layer of the pass in progress. */
+typedef struct {
+	int64_t ns;
+	uint32_t kernels;
+	uint16_t marks;          /* M_* seen in the layer */
+} cur_layer;
+
+/* A finished pass whose stage is still unknown: its layers wait for the
+ * stage of its neighbours (bounded; past the cap they stay unknown). */
+#define MAX_PENDING 64
+
+typedef struct {
+	uint32_t pass;           /* index of its record */
+	uint32_t nlayers;
+	cur_layer *layers;
+} pending_pass;
+
+struct ts_layers {
+	ts_layers_opts opts;
+	const ts_patterns *patterns;
+	const ts_family *forced;
+	uint16_t *marks;         /* per kernel row */
+	uint32_t marks_cap;
+
+	annotation *ann;
+	size_t nann, ann_cap;
+	uint64_t ann_dropped;
+
+	/* the pass in progress */
+	bool in_pass;
+	ts_pass cur;
+	cur_layer *layers;       /* TS_MAX_LAYERS */
+	uint32_t nlayers;        /* closed layers of this pass */
+	uint32_t layers_dropped;
+	cur_layer seg;           /* the span since the last boundary */
+	bool seen_boundary;      /* a start kernel opened a span in this pass */
+	bool after_sampling;
+	int hint_prefill, hint_decode;
+
+	/* results */
+	ts_pass *passes;
+	size_t npasses, passes_cap;
+	uint64_t passes_dropped;
+	uint32_t pass_count;
+	ts_stage_total stages[TS_PSTAGE_COUNT];
+	ts_layer_stat *lstat[TS_PSTAGE_COUNT];   /* TS_MAX_LAYERS each */
+	uint32_t lmax[TS_PSTAGE_COUNT];
+	uint64_t type_count[TS_LT_COUNT];
+	uint32_t count_hist[TS_MAX_LAYERS + 1];  /* layers per complete pass */
+	uint64_t orphan_kernels;                 /* outside any pass */
+	int64_t orphan_ns;
+	pending_pass pending[MAX_PENDING];
+	size_t npending;
+
+	/* --debug-layers: kernels of the requested layers, current pass and
+	 * the first complete pass kept */
+	ts_debug_kernel *dbg_cur, *dbg_kept;
+	size_t ndbg_cur, ndbg_kept;
+	bool dbg_done;
+};
+
+ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
+{
+	ts_layers *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->opts = *o;
+	l->patterns = p;
+	if (p && o->model)
+		l->forced = ts_patterns_find_family(p, o->model);
+	l->layers = calloc(TS_MAX_LAYERS, sizeof *l->layers);
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat);
+	if (o->debug) {
+		l->dbg_cur = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_cur);
+		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
+	}
+	bool ok = l->layers && (!o->debug || (l->dbg_cur && l->dbg_kept));
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		ok &= l->lstat[s] != NULL;
+	if (!ok) {
+		ts_layers_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+void ts_layers_free(ts_layers *l)
+{
+	if (!l)
+		return;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		if (l->lstat[s])
+			for (uint32_t i = 0; i < TS_MAX_LAYERS; i++)
+				ts_stat_clear(&l->lstat[s][i].time);
+		free(l->lstat[s]);
+	}
+	for (size_t i = 0; i < l->npending; i++)
+		free(l->pending[i].layers);
+	free(l->marks);
+	free(l->ann);
+	free(l->layers);
+	free(l->passes);
+	free(l->dbg_cur);
+	free(l->dbg_kept);
+	free(l);
+}
+
+/* ---------------------------------------------------------- annotations */
+
+static bool starts_with(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	return n >= k && memcmp(s, lit, k) == 0;
+}
+
+/* The number after "key" in s (e.g. "bs=" -> 16), or -1. */
+static int64_t number_after(const char *s, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+	for (size_t i = 0; i + k <= n; i++) {
+		if (memcmp(s + i, key, k) != 0)
+			continue;
+		size_t j = i + k, e = j;
+		while (e < n && e - j < 18 && s[e] >= '0' && s[e] <= '9')
+			e++;
+		int64_t v;
+		if (e > j && ts_num_int64(s + j, e - j, &v) == TS_OK)
+			return v;
+	}
+	return -1;
+}
+
+/*
+ * Step annotations:
+ *   SGLang  step[DECODE bs=16], step[EXTEND bs=15 toks=15360]
+ *   vLLM    execute_context_1(888_788544)_generation_0(0)
+ *           execute_8192_context_9(sq...)_generation_37(sq...)
+ *   PyTorch ProfilerStep#6 (a step, stage unknown)
+ */
+static bool parse_step(const char *s, size_t n, annotation *a)
+{
+	a->stage = TS_PSTAGE_UNKNOWN;
+	a->batch = a->tokens = -1;
+	if (starts_with(s, n, "step[DECODE") || starts_with(s, n, "step[EXTEND") ||
+	    starts_with(s, n, "step[PREFILL") || starts_with(s, n, "step[MIXED")) {
+		a->stage = s[5] == 'D' ? TS_PSTAGE_DECODE
+			 : s[5] == 'M' ? TS_PSTAGE_MIXED : TS_PSTAGE_PREFILL;
+		a->batch = number_after(s, n, "bs=");
+		a->tokens = number_after(s, n, "toks=");
+		if (a->tokens < 0 && a->stage == TS_PSTAGE_DECODE)
+			a->tokens = a->batch;
+		return true;
+	}
+	if (starts_with(s, n, "execute_")) {
+		int64_t ctx = number_after(s, n, "context_");
+		int64_t gen = number_after(s, n, "generation_");
+		if (ctx < 0 || gen < 0)
+			return false;
+		a->stage = ctx > 0 && gen > 0 ? TS_PSTAGE_MIXED
+			 : ctx > 0 ? TS_PSTAGE_PREFILL
+			 : gen > 0 ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
+		a->batch = ctx + gen;
+		/* execute_<tokens>_context_... or execute_context_N(<tokens>_...) */
+		int64_t lead = number_after(s, n, "execute_");
+		int64_t first = number_after(s, n, "context_1(");
+		a->tokens = lead >= 0 ? lead : (ctx == 1 && first >= 0 ? first + gen : -1);
+		return true;
+	}
+	if (starts_with(s, n, "ProfilerStep#"))
+		return true;
+	return false;
+}
+
+void ts_layers_annotation(ts_layers *l, const ts_event *ev)
+{
+	if (ev->cat != TS_CAT_USER_ANNOTATION || !(ev->has & TS_HAS_TS))
+		return;
+	annotation a = { .ts = ev->ts_ns };
+	if (!parse_step(ev->name, ev->name_len, &a))
+		return;
+	/* SGLang writes an execute_ window around its step[...]: keep the
+	 * one with a stage when both start together. */
+	size_t n = ev->name_len < sizeof a.name - 1 ? ev->name_len : sizeof a.name - 1;
+	memcpy(a.name, ev->name, n);
+	a.name[n] = '\0';
+	if (l->nann == l->ann_cap) {
+		if (l->ann_cap >= TS_MAX_ANNOTATIONS) {
+			l->ann_dropped++;
+			return;
+		}
+		size_t cap = l->ann_cap ? l->ann_cap * 2 : 64;
+		annotation *p = realloc(l->ann, cap * sizeof *p);
+		if (!p) {
+			l->ann_dropped++;
+			return;
+		}
+		l->ann = p;
+		l->ann_cap = cap;
+	}
+	l->ann[l->nann++] = a;
+}
+
+/* The step annotation that started last at or before ts; among those, one
+ * that names a stage wins over one that does not. */
+static int annotation_for(const ts_layers *l, int64_t ts)
+{
+	int best = -1;
+	for (size_t i = 0; i < l->nann; i++) {
+		const annotation *a = &l->ann[i];
+		if (a->ts > ts)
+			continue;
+		if (best < 0 || a->ts > l->ann[best].ts ||
+		    (l->ann[best].stage == TS_PSTAGE_UNKNOWN && a->stage != TS_PSTAGE_UNKNOWN))
+			best = (int)i;
+	}
+	return best;
+}
+
+const char *ts_layers_annotation_name(const ts_layers *l, int i)
+{
+	return i >= 0 && (size_t)i < l->nann ? l->ann[i].name : NULL;
+}
+
+/* -------------------------------------------------------------- markers */
+
+static bool any_matches(const ts_selectors *s, const ts_kclass *c,
+			const char *name, size_t len)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (ts_selector_matches(&s->v[i], c->category, c->type, name, len))
+			return true;
+	return false;
+}
+
+static uint16_t family_marks(const ts_family *f, const ts_kclass *c,
+			     const char *name, size_t len)
+{
+	uint16_t m = 0;
+	if (any_matches(&f->layer_start, c, name, len))
+		m |= M_START;
+	if (any_matches(&f->moe_markers, c, name, len))
+		m |= M_MOE;
+	if (any_matches(&f->fc_markers, c, name, len))
+		m |= M_FC;
+	if (any_matches(&f->attention_markers, c, name, len))
+		m |= M_MHA;
+	return m;
+}
+
+/* Markers of one kernel name: from the forced family, else the union of
+ * every family's selectors; attention kinds and pass edges from types. */
+static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
+			      const char *name, size_t len)
+{
+	uint16_t m = 0;
+	const ts_patterns *p = l->patterns;
+	if (l->forced) {
+		m = family_marks(l->forced, c, name, len);
+	} else if (p) {
+		for (size_t i = 0; i < ts_patterns_nfamilies(p); i++)
+			m |= family_marks(ts_patterns_family(p, i), c, name, len);
+	}
+	const char *cat = ts_kclass_category(p, c);
+	/* A softmax alone is not attention (eager classifiers have one). */
+	if ((m & M_MHA) && strcmp(cat, "Attention-Softmax") == 0)
+		m &= (uint16_t)~M_MHA;
+	if (m & M_MHA) {
+		if (strcmp(cat, "Attention-MLA") == 0)
+			m = (uint16_t)((m & ~M_MHA) | M_MLA);
+		else if (strcmp(cat, "Attention-GDN") == 0)
+			m = (uint16_t)((m & ~M_MHA) | M_GDN);
+	}
+	/* A kernel is one thing: a norm that starts a layer is not also MLP. */
+	if (m & M_START)
+		m &= (uint16_t)~(M_ATTN | M_MLP);
+	if (c->type == TS_TYPE_EMBEDDING)
+		m |= M_EMBED;
+	if (c->type == TS_TYPE_SAMPLING)
+		m |= M_SAMPLE;
+	return (uint16_t)(m | M_KNOWN);
+}
+
+static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
+			  const char *name, size_t len)
+{
+	if (row == TS_INTERN_NONE)
+		return compute_marks(l, c, name, len);
+	if (row >= l->marks_cap) {
+		uint32_t cap = l->marks_cap ? l->marks_cap : 64;
+		while (cap <= row)
+			cap *= 2;
+		uint16_t *m = realloc(l->marks, cap * sizeof *m);
+		if (!m)
+			return compute_marks(l, c, name, len);
+		memset(m + l->marks_cap, 0, (cap - l->marks_cap) * sizeof *m);
+		l->marks = m;
+		l->marks_cap = cap;
+	}
+	if (!(l->marks[row] & M_KNOWN))
+		l->marks[row] = compute_marks(l, c, name, len);
+	return l->marks[row];
+}
+
+/* ------------------------------------------------------------ the machine */
+
+static ts_ltype layer_type(uint16_t m)
+{
+	bool moe = m & M_MOE, fc = m & M_FC;
+	if (m & M_MLA)
+		return moe ? TS_LT_MLA_MOE : fc ? TS_LT_MLA_FC : TS_LT_ATTN_ONLY;
+	if (m & M_GDN)
+		return moe ? TS_LT_GDN_MOE : fc ? TS_LT_GDN_FC : TS_LT_ATTN_ONLY;
+	if (m & M_MHA)
+		return moe ? TS_LT_MHA_MOE : fc ? TS_LT_MHA_FC : TS_LT_ATTN_ONLY;
+	return moe ? TS_LT_MOE_ONLY : fc ? TS_LT_FC_ONLY : TS_LT_UNKNOWN;
+}
+
+static bool is_layer(const ts_layers *l, uint16_t m)
+{
+	if (l->opts.split_half_layers)
+		return m & (M_ATTN | M_MLP);
+	return m & M_ATTN;
+}
+
+/* Close the span since the last boundary: a layer, or orphan kernels. */
+static void close_span(ts_layers *l)
+{
+	cur_layer *s = &l->seg;
+	if (s->kernels == 0)
+		return;
+	/* Layer work before the pass's first boundary: the capture began
+	 * inside a layer, so the pass is not whole. */
+	if (l->nlayers == 0 && !l->seen_boundary && (s->marks & (M_ATTN | M_MLP)))
+		l->cur.cut_start = true;
+	if (is_layer(l, s->marks)) {
+		if (l->nlayers < TS_MAX_LAYERS)
+			l->layers[l->nlayers] = *s;
+		else
+			l->layers_dropped++;
+		l->nlayers++;
+	} else {
+		l->cur.orphan_kernels += s->kernels;
+		l->cur.orphan_ns += s->ns;
+	}
+	*s = (cur_layer){ 0 };
+}
+
+static void start_pass(ts_layers *l, const ts_event *ev)
+{
+	l->in_pass = true;
+	l->cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
+			    .batch = -1, .tokens = -1, .annotation = -1 };
+	l->nlayers = 0;
+	l->seg = (cur_layer){ 0 };
+	l->seen_boundary = false;
+	l->after_sampling = false;
+	l->hint_prefill = l->hint_decode = 0;
+	l->ndbg_cur = 0;
+}
+
+static void vote(ts_layers *l, ts_pass *p)
+{
+	p->annotation = annotation_for(l, p->first_ts);
+	if (p->annotation >= 0) {
+		const annotation *a = &l->ann[p->annotation];
+		if (a->stage != TS_PSTAGE_UNKNOWN)
+			p->votes[a->stage] += 2;
+		p->batch = a->batch;
+		p->tokens = a->tokens;
+	}
+	if (l->hint_prefill > l->hint_decode)
+		p->votes[TS_PSTAGE_PREFILL]++;
+	else if (l->hint_decode > l->hint_prefill)
+		p->votes[TS_PSTAGE_DECODE]++;
+	int total = 0, best = TS_PSTAGE_UNKNOWN;
+	bool tie = false;
+	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++) {
+		total += p->votes[s];
+		if (p->votes[s] == 0)
+			continue;
+		if (best == TS_PSTAGE_UNKNOWN || p->votes[s] > p->votes[best]) {
+			best = s;
+			tie = false;
+		} else if (p->votes[s] == p->votes[best]) {
+			tie = true;
+		}
+	}
+	p->stage = tie ? TS_PSTAGE_UNKNOWN : (ts_pstage)best;
+	p->confidence = total && !tie && best != TS_PSTAGE_UNKNOWN
+		      ? (double)p->votes[best] / total : 0.0;
+}
+
+/* Add one finished pass's layers to the statistics of a stage. */
+static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
+		       uint32_t n)
+{
+	for (uint32_t i = 0; i < n && i < TS_MAX_LAYERS; i++) {
+		ts_layer_stat *st = &l->lstat[s][i];
+		ts_stat_add(&st->time, layers[i].ns);
+		st->kernels += layers[i].kernels;
+		st->type_count[layer_type(layers[i].marks)]++;
+		if (i + 1 > l->lmax[s])
+			l->lmax[s] = i + 1;
+	}
+}
+
+static void add_stage(ts_layers *l, const ts_pass *p)
+{
+	ts_stage_total *t = &l->stages[p->stage];
+	t->passes++;
+	t->complete_passes += p->complete;
+	t->layers += p->layers;
+	t->kernels += p->kernels;
+	t->gpu_ns += p->gpu_ns;
+}
+
+static void end_pass(ts_layers *l, bool at_trace_end)
+{
+	if (!l->in_pass)
+		return;
+	l->in_pass = false;
+	/* The open span: the pass tail (final norm, LM head) when it holds no
+	 * layer work; a layer cut off by the end of the capture otherwise. */
+	if (is_layer(l, l->seg.marks) && at_trace_end)
+		l->cur.cut_end = true;
+	close_span(l);
+	ts_pass *p = &l->cur;
+	p->layers = l->nlayers;
+	if (p->layers == 0) {
+		/* No layer: not a forward pass (warm-up, capture, copies). */
+		l->orphan_kernels += p->kernels;
+		l->orphan_ns += p->gpu_ns;
+		return;
+	}
+	p->complete = !p->cut_start && !p->cut_end;
+	p->index = l->pass_count++;
+	vote(l, p);
+	for (uint32_t i = 0; i < l->nlayers && i < TS_MAX_LAYERS; i++)
+		l->type_count[layer_type(l->layers[i].marks)]++;
+	if (p->complete)
+		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
+	if (p->stage == TS_PSTAGE_UNKNOWN && p->complete && l->npending < MAX_PENDING) {
+		pending_pass *pp = &l->pending[l->npending];
+		pp->layers = malloc(n * sizeof *pp->layers);
+		if (pp->layers) {
+			memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
+			pp->nlayers = n;
+			pp->pass = (uint32_t)l->npasses;
+			l->npending++;
+			n = 0;     /* added when its stage is known */
+		}
+	}
+	if (p->complete)
+		add_layers(l, p->stage, l->layers, n);
+	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
+		size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;
+		ts_pass *np = realloc(l->passes, cap * sizeof *np);
+		if (np) {
+			l->passes = np;
+			l->passes_cap = cap;
+		}
+	}
+	if (l->npasses < l->passes_cap) {
+		l->passes[l->npasses++] = *p;
+	} else {
+		l->passes_dropped++;
+		add_stage(l, p);
+	}
+	if (l->opts.debug && p->complete && !l->dbg_done) {
+		memcpy(l->dbg_kept, l->dbg_cur, l->ndbg_cur * sizeof *l->dbg_cur);
+		l->ndbg_kept = l->ndbg_cur;
+		l->dbg_done = true;
+	}
+}
+
+void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
+		      const ts_kclass *c)
+{
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
+		return;
+	uint16_t m = marks_for(l, row, c, ev->name, ev->name_len);
+	/* Pass edges: an embedding starts a pass once the current one has
+	 * layer work; the first kernel after sampling starts the next. */
+	bool has_work = l->nlayers > 0 || (l->seg.marks & (M_ATTN | M_MLP));
+	if (l->in_pass && (((m & M_EMBED) && has_work) ||
+			   (l->after_sampling && !(m & M_SAMPLE))))
+		end_pass(l, false);
+	if (!l->in_pass)
+		start_pass(l, ev);
+	if (m & M_SAMPLE)
+		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
+
+	/* Layer boundary. */
+	uint16_t seen = l->seg.marks;
+	bool boundary = (m & M_START) &&
+			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
+	/* The first start kernel of a pass, before any layer work, also opens
+	 * a layer: what came before it is the pass's preamble. */
+	if (boundary || ((m & M_START) && !l->seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
+		close_span(l);
+		l->seen_boundary = true;
+	}
+	l->seg.kernels++;
+	l->seg.ns += ev->dur_ns;
+	l->seg.marks |= (uint16_t)(m & (M_ATTN | M_MLP));
+
+	ts_pass *p = &l->cur;
+	p->kernels++;
+	p->gpu_ns += ev->dur_ns;
+	if (ev->ts_ns + ev->dur_ns > p->last_end)
+		p->last_end = ev->ts_ns + ev->dur_ns;
+	if (c->stage == TS_STAGE_PREFILL)
+		l->hint_prefill++;
+	else if (c->stage == TS_STAGE_DECODE)
+		l->hint_decode++;
+	if (l->opts.debug && l->nlayers < TS_MAX_LAYERS &&
+	    l->opts.debug_layers[l->nlayers] && l->ndbg_cur < TS_MAX_DEBUG_KERNELS)
+		l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
+			.layer = l->nlayers, .ts = ev->ts_ns, .dur = ev->dur_ns, .cls = *c };
+}
+
+/* Unknown passes take the stage of their neighbours when both (or the
+ * only one) agree; their waiting layers then join that stage. */
+static void resolve_unknown(ts_layers *l)
+{
+	for (size_t i = 0; i < l->npasses; i++) {
+		ts_pass *p = &l->passes[i];
+		if (p->stage != TS_PSTAGE_UNKNOWN)
+			continue;
+		ts_pstage prev = TS_PSTAGE_UNKNOWN, next = TS_PSTAGE_UNKNOWN;
+		for (size_t j = i; j-- > 0;)
+			if (l->passes[j].stage != TS_PSTAGE_UNKNOWN) {
+				prev = l->passes[j].stage;
+				break;
+			}
+		for (size_t j = i + 1; j < l->npasses; j++)
+			if (l->passes[j].stage != TS_PSTAGE_UNKNOWN) {
+				next = l->passes[j].stage;
+				break;
+			}
+		ts_pstage s = prev == next ? prev
+			    : prev == TS_PSTAGE_UNKNOWN ? next
+			    : next == TS_PSTAGE_UNKNOWN ? prev : TS_PSTAGE_UNKNOWN;
+		p->stage = s;
+	}
+	for (size_t k = 0; k < l->npending; k++) {
+		pending_pass *pp = &l->pending[k];
+		add_layers(l, l->passes[pp->pass].stage, pp->layers, pp->nlayers);
+		free(pp->layers);
+		pp->layers = NULL;
+	}
+	l->npending = 0;
+	for (size_t i = 0; i < l->npasses; i++)
+		add_stage(l, &l->passes[i]);
+}
+
+void ts_layers_finish(ts_layers *l)
+{
+	end_pass(l, true);
+	resolve_unknown(l);
+}
+
+/* --------------------------------------------------------------- results */
+
+size_t ts_layers_npasses(const ts_layers *l)
+{
+	return l->npasses;
+}
+
+const ts_pass *ts_layers_pass(const ts_layers *l, size_t i)
+{
+	return &l->passes[i];
+}
+
+uint64_t ts_layers_passes_dropped(const ts_layers *l)
+{
+	return l->passes_dropped;
+}
+
+const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s)
+{
+	return &l->stages[s];
+}
+
+uint32_t ts_layers_per_pass(const ts_layers *l)
+{
+	uint32_t best = 0;
+	for (uint32_t n = 1; n <= TS_MAX_LAYERS; n++)
+		if (l->count_hist[n] > l->count_hist[best] ||
+		    (best == 0 && l->count_hist[n] > 0))
+			best = n;
+	return l->count_hist[best] ? best : 0;
+}
+
+uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t)
+{
+	return l->type_count[t];
+}
+
+uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s)
+{
+	return l->lmax[s];
+}
+
+const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i)
+{
+	return &l->lstat[s][i];
+}
+
+uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
+{
+	uint64_t k = l->orphan_kernels;
+	int64_t t = l->orphan_ns;
+	for (size_t i = 0; i < l->npasses; i++) {
+		k += l->passes[i].orphan_kernels;
+		t += l->passes[i].orphan_ns;
+	}
+	*ns = t;
+	return k;
+}
+
+long ts_layers_expected(const ts_layers *l, const ts_patterns *p,
+			const char *family)
+{
+	if (l->opts.expect_layers > 0)
+		return l->opts.expect_layers;
+	const ts_family *f = p && family ? ts_patterns_find_family(p, family) : NULL;
+	if (!f || f->nnum_layers == 0)
+		return 0;
+	uint32_t got = ts_layers_per_pass(l);
+	for (size_t i = 0; i < f->nnum_layers; i++)
+		if (f->num_layers[i] == (long)got)
+			return (long)got;
+	return f->num_layers[0];
+}
+
+size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)
+{
+	*out = l->dbg_kept;
+	return l->ndbg_kept;
+}

@@ -1,0 +1,140 @@
+/*
+ * layers.h - forward passes, transformer layers and prefill/decode stages,
+ * found in one pass over the classified kernel stream.
+ *
+ * The layer machine needs no per-model code: its markers come from the
+ * pattern tables (layer.start / attention / moe / fc selectors of the model
+ * families; the union of all families unless --model names one). A layer
+ * boundary is a layer-start kernel (a residual norm) that arrives after an
+ * MLP marker (MoE or dense FC) since the previous boundary, so per-head
+ * q/k norms and the post-attention norm never split a layer; with
+ * split_half_layers, any start kernel after attention or MLP work splits,
+ * giving attention and MLP half-layers. A span counts as a layer when it
+ * holds attention (or, split, attention or MLP work).
+ *
+ * Passes: an embedding kernel starts one, a sampling kernel ends one. A pass
+ * that begins inside a layer (the capture started mid-pass) or ends inside
+ * one (the capture stopped) is partial. Stages come from votes: the step
+ * annotation whose CPU window started last before the pass (vLLM
+ * execute_..._context_N_generation_M, SGLang step[DECODE|EXTEND ...]) and
+ * the kernel-name stage hints of the tables.
+ *
+ * Memory is bounded: per-layer figures of the current pass only (at most
+ * TS_MAX_LAYERS), pass records up to a cap (the rest are aggregated and
+ * counted), per-layer statistics by layer index and stage, not per instance.
+ * Events are borrowed for the call.
+ */
+#ifndef TS_LAYERS_H
+#define TS_LAYERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "classify.h"
+#include "event.h"
+#include "patterns.h"
+#include "stat.h"
+#include "status.h"
+
+#define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
+#define TS_MAX_PASSES 65536     /* pass records kept for passes[] */
+#define TS_MAX_ANNOTATIONS 65536
+
+typedef enum {
+	TS_PSTAGE_PREFILL, TS_PSTAGE_DECODE, TS_PSTAGE_MIXED, TS_PSTAGE_UNKNOWN,
+	TS_PSTAGE_COUNT
+} ts_pstage;
+
+const char *ts_pstage_name(ts_pstage s);
+
+/* Layer types: attention kind x MLP kind, half-layers, unknown. */
+typedef enum {
+	TS_LT_MHA_MOE, TS_LT_MHA_FC, TS_LT_MLA_MOE, TS_LT_MLA_FC, TS_LT_GDN_MOE,
+	TS_LT_GDN_FC, TS_LT_ATTN_ONLY, TS_LT_MOE_ONLY, TS_LT_FC_ONLY,
+	TS_LT_UNKNOWN, TS_LT_COUNT
+} ts_ltype;
+
+const char *ts_ltype_name(ts_ltype t);
+
+typedef struct {
+	uint32_t index;
+	ts_pstage stage;
+	double confidence;          /* share of votes for the stage */
+	int votes[TS_PSTAGE_COUNT]; /* annotation (2) and kernel hints (1) */
+	bool complete;
+	bool cut_start, cut_end;
+	int64_t first_ts, last_end;
+	int64_t gpu_ns;             /* sum of kernel durations */
+	uint64_t kernels;
+	uint32_t layers;
+	uint64_t orphan_kernels;    /* in the pass but in no layer */
+	int64_t orphan_ns;
+	int64_t batch, tokens;      /* -1: unknown */
+	int annotation;             /* index into the annotations, -1 none */
+} ts_pass;
+
+typedef struct {
+	ts_stat time;               /* layer GPU time (sum of its kernels) */
+	uint64_t kernels;           /* summed over instances */
+	uint64_t type_count[TS_LT_COUNT];
+} ts_layer_stat;
+
+typedef struct {
+	uint32_t passes;            /* with at least one layer */
+	uint32_t complete_passes;
+	uint64_t layers;
+	uint64_t kernels;
+	int64_t gpu_ns;
+} ts_stage_total;
+
+typedef struct {
+	bool split_half_layers;
+	const char *model;          /* --model: only this family's markers */
+	long expect_layers;         /* --expect-layers N, 0: from the family */
+	char debug_layers[TS_MAX_LAYERS]; /* 1: keep the kernel sequence */
+	bool debug;
+} ts_layers_opts;
+
+typedef struct ts_layers ts_layers;
+
+ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o);
+void ts_layers_free(ts_layers *l);
+
+/* CPU-side user annotations (step windows); other events are ignored. */
+void ts_layers_annotation(ts_layers *l, const ts_event *ev);
+
+/* A kernel with its row (TS_INTERN_NONE past the name cap) and class. */
+void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
+		      const ts_kclass *c);
+
+/* End of input: close the open pass, resolve unknown stages. */
+void ts_layers_finish(ts_layers *l);
+
+/* --- results, valid after ts_layers_finish --- */
+size_t ts_layers_npasses(const ts_layers *l);       /* records kept */
+const ts_pass *ts_layers_pass(const ts_layers *l, size_t i);
+uint64_t ts_layers_passes_dropped(const ts_layers *l);
+const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s);
+/* Layers per complete pass: the most common count (0 if none). */
+uint32_t ts_layers_per_pass(const ts_layers *l);
+uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t);
+/* Per layer index within a pass, per stage. n: indices with data. */
+uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s);
+const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i);
+uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns);
+long ts_layers_expected(const ts_layers *l, const ts_patterns *p,
+			const char *family);
+const char *ts_layers_annotation_name(const ts_layers *l, int i);
+
+/* The kernel sequence kept for --debug-layers (first complete pass). */
+typedef struct {
+	uint32_t layer;
+	int64_t ts, dur;
+	ts_kclass cls;            /* a copy: the class table may move */
+} ts_debug_kernel;
+
+#define TS_MAX_DEBUG_KERNELS 8192
+
+size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out);
+
+#endif
