@@ -40,6 +40,8 @@ typedef struct {
 	size_t npattern_dirs;
 	const char *model;             /* --model NAME */
 	int full_names;
+	int split_half_layers;
+	long expect_layers;
 	const char *event_cat;         /* patterns explain --event */
 	char **args;                   /* positional arguments */
 	int nargs;
@@ -65,6 +67,8 @@ static const char usage_text[] =
 	"  -p, --patterns DIR   also load pattern tables from DIR (repeatable); its\n"
 	"                       rules come before the built-in ones\n"
 	"  -m, --model NAME     use this model family instead of detecting it\n"
+	"      --split-half-layers  keep attention and MLP half-layers apart\n"
+	"      --expect-layers N    warn when a complete pass has not N layers\n"
 	"\n"
 	"Commands:\n"
 	"  patterns list        model families and kernel categories with their rules\n"
@@ -103,7 +107,7 @@ static long parse_long(const char *opt, const char *s, long lo, long hi)
 
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
-	OPT_FULL_NAMES, OPT_EVENT,
+	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
 };
 
 static void parse_options(int argc, char **argv, options *o)
@@ -120,6 +124,8 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "patterns", required_argument, NULL, 'p' },
 		{ "model", required_argument, NULL, 'm' },
 		{ "event", required_argument, NULL, OPT_EVENT },
+		{ "split-half-layers", no_argument, NULL, OPT_SPLIT_HALF },
+		{ "expect-layers", required_argument, NULL, OPT_EXPECT_LAYERS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -172,6 +178,12 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case OPT_EVENT:
 			o->event_cat = optarg;
+			break;
+		case OPT_SPLIT_HALF:
+			o->split_half_layers = 1;
+			break;
+		case OPT_EXPECT_LAYERS:
+			o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
 			break;
 		case 'v':
 			o->verbose = 1;
@@ -453,7 +465,9 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 	ts_pipeline_opts po = { .read_size = o.read_size, .limits = o.limits,
-				.patterns = patterns, .model = o.model };
+				.patterns = patterns, .model = o.model,
+				.layers = { .split_half_layers = o.split_half_layers,
+					    .model = o.model, .expect_layers = o.expect_layers } };
 	if (want_progress(&o))
 		po.progress = ts_progress_new(stderr, -1);
 	ts_result res;

@@ -127,6 +127,26 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		     ps->bad_numbers);
 	if (ps->bad_items)
 		WARN("%" PRIu64 " traceEvents items were not objects", ps->bad_items);
+	if (res->layers) {
+		const ts_layers *l = res->layers;
+		const ts_family *f = res->model.family;
+		long want = ts_layers_expected(l, res->patterns, f ? f->name : NULL);
+		uint32_t bad = 0, got = 0;
+		for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+			const ts_pass *p = ts_layers_pass(l, i);
+			if (p->complete && want > 0 && p->layers != (uint32_t)want) {
+				bad++;
+				got = p->layers;
+			}
+		}
+		if (bad)
+			WARN("%" PRIu32 " complete passes have a layer count other than %ld (e.g. %" PRIu32
+			     "), the number of hidden layers %s", bad, want, got,
+			     l && f && want == f->num_layers[0] ? "the model family lists" : "expected");
+		if (ts_layers_passes_dropped(l))
+			WARN("%" PRIu64 " passes past the first %d are in the stage totals but not in passes[]",
+			     ts_layers_passes_dropped(l), TS_MAX_PASSES);
+	}
 	if (res->meta.devprops_dropped)
 		WARN("%d deviceProperties entries past the first %d were ignored",
 		     res->meta.devprops_dropped, TS_MAX_DEVPROPS);

@@ -239,6 +239,53 @@ static void put_unclassified(FILE *out, const ts_agg *a, const ts_report_opts *o
 	free(rows);
 }
 
+static void put_passes(FILE *out, const ts_result *res)
+{
+	const ts_layers *l = res->layers;
+	size_t n = ts_layers_npasses(l);
+	if (n == 0) {
+		fputs("\nForward passes: none found (no transformer layers in this trace)\n", out);
+		return;
+	}
+	fprintf(out, "\nStages\n %-8s %7s %9s %7s %9s %15s %7s\n", "Stage", "Passes",
+		"Complete", "Layers", "Kernels", "GPU time (us)", "Share");
+	int64_t all = 0;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		all += ts_layers_stage(l, (ts_pstage)s)->gpu_ns;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
+		char b[32];
+		if (!t->passes)
+			continue;
+		fprintf(out, " %-8s %7" PRIu32 " %9" PRIu32 " %7" PRIu64 " %9" PRIu64 " %15s %6.1f%%\n",
+			ts_pstage_name((ts_pstage)s), t->passes, t->complete_passes, t->layers,
+			t->kernels, us(b, sizeof b, t->gpu_ns),
+			all ? 100.0 * (double)t->gpu_ns / (double)all : 0.0);
+	}
+	int64_t orphan_ns;
+	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
+	char b[32];
+	fprintf(out, " %" PRIu32 " layers per complete pass; %" PRIu64 " kernels (%s us) outside any layer\n",
+		ts_layers_per_pass(l), orphans, us(b, sizeof b, orphan_ns));
+	size_t shown = n < 20 ? n : 20;
+	fprintf(out, "\nForward passes (%zu of %zu)\n %5s %-8s %5s %-9s %6s %8s %15s %6s %7s  %s\n",
+		shown, n, "Pass", "Stage", "Conf", "Complete", "Layers", "Kernels",
+		"GPU time (us)", "Batch", "Tokens", "Annotation");
+	for (size_t i = 0; i < shown; i++) {
+		const ts_pass *p = ts_layers_pass(l, i);
+		char bt[24] = "-", tk[24] = "-";
+		if (p->batch >= 0)
+			snprintf(bt, sizeof bt, "%" PRId64, p->batch);
+		if (p->tokens >= 0)
+			snprintf(tk, sizeof tk, "%" PRId64, p->tokens);
+		const char *an = ts_layers_annotation_name(l, p->annotation);
+		fprintf(out, " %5" PRIu32 " %-8s %5.2f %-9s %6" PRIu32 " %8" PRIu64 " %15s %6s %7s  %s\n",
+			p->index, ts_pstage_name(p->stage), p->confidence,
+			p->complete ? "yes" : p->cut_start ? "no (start)" : "no (end)",
+			p->layers, p->kernels, us(b, sizeof b, p->gpu_ns), bt, tk, an ? an : "-");
+	}
+}
+
 static void put_memory(FILE *out, const ts_agg *a)
 {
 	int any = 0;
@@ -291,6 +338,8 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_breakdown(out, res, &b);
 		put_unclassified(out, res->agg, o);
 	}
+	if (res->layers)
+		put_passes(out, res);
 	put_memory(out, res->agg);
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);
