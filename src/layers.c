@@ -106,6 +106,7 @@ struct ts_layers {
 	 * the first complete pass kept */
 	ts_debug_kernel *dbg_cur, *dbg_kept;
 	size_t ndbg_cur, ndbg_kept;
+	size_t dbg_span;         /* where the open span's kernels begin */
 	bool dbg_done;
 };
 
@@ -383,6 +384,9 @@ static void close_span(ts_layers *l)
 	 * inside a layer, so the pass is not whole. */
 	if (l->nlayers == 0 && !l->seen_boundary && (s->marks & (M_ATTN | M_MLP)))
 		l->cur.cut_start = true;
+	if (!is_layer(l, s->marks))
+		l->ndbg_cur = l->dbg_span;   /* not a layer: not in the listing */
+	l->dbg_span = l->ndbg_cur;
 	if (is_layer(l, s->marks)) {
 		if (l->nlayers < TS_MAX_LAYERS)
 			l->layers[l->nlayers] = *s;
@@ -406,7 +410,7 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->seen_boundary = false;
 	l->after_sampling = false;
 	l->hint_prefill = l->hint_decode = 0;
-	l->ndbg_cur = 0;
+	l->ndbg_cur = l->dbg_span = 0;
 }
 
 static void vote(ts_layers *l, ts_pass *p)

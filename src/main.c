@@ -41,6 +41,9 @@ typedef struct {
 	const char *model;             /* --model NAME */
 	int full_names;
 	int split_half_layers;
+	int show_layers;
+	int debug;
+	char debug_layers[TS_MAX_LAYERS];
 	long expect_layers;
 	const char *event_cat;         /* patterns explain --event */
 	char **args;                   /* positional arguments */
@@ -69,6 +72,9 @@ static const char usage_text[] =
 	"  -m, --model NAME     use this model family instead of detecting it\n"
 	"      --split-half-layers  keep attention and MLP half-layers apart\n"
 	"      --expect-layers N    warn when a complete pass has not N layers\n"
+	"      --show-layers        print the per-layer table (per layer index, per stage)\n"
+	"      --debug-layers LIST  print the kernels of these layers of the first\n"
+	"                       complete pass (LIST like 0,1,5-7)\n"
 	"\n"
 	"Commands:\n"
 	"  patterns list        model families and kernel categories with their rules\n"
@@ -105,9 +111,35 @@ static long parse_long(const char *opt, const char *s, long lo, long hi)
 	return v;
 }
 
+/* "0,1,5-7" -> flags; a usage error for anything else. */
+static void parse_layer_list(const char *arg, char *flags)
+{
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p || a < 0 || a >= TS_MAX_LAYERS)
+			usage_error("--debug-layers: '%s' is not a list like 0,1,5-7", arg);
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a || b >= TS_MAX_LAYERS)
+				usage_error("--debug-layers: '%s' is not a list like 0,1,5-7", arg);
+			p = end;
+		}
+		for (long i = a; i <= b; i++)
+			flags[i] = 1;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			usage_error("--debug-layers: '%s' is not a list like 0,1,5-7", arg);
+	}
+}
+
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
+	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS,
 };
 
 static void parse_options(int argc, char **argv, options *o)
@@ -126,6 +158,8 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "event", required_argument, NULL, OPT_EVENT },
 		{ "split-half-layers", no_argument, NULL, OPT_SPLIT_HALF },
 		{ "expect-layers", required_argument, NULL, OPT_EXPECT_LAYERS },
+		{ "show-layers", no_argument, NULL, OPT_SHOW_LAYERS },
+		{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -181,6 +215,13 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case OPT_SPLIT_HALF:
 			o->split_half_layers = 1;
+			break;
+		case OPT_SHOW_LAYERS:
+			o->show_layers = 1;
+			break;
+		case OPT_DEBUG_LAYERS:
+			parse_layer_list(optarg, o->debug_layers);
+			o->debug = 1;
 			break;
 		case OPT_EXPECT_LAYERS:
 			o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
@@ -467,7 +508,9 @@ int main(int argc, char **argv)
 	ts_pipeline_opts po = { .read_size = o.read_size, .limits = o.limits,
 				.patterns = patterns, .model = o.model,
 				.layers = { .split_half_layers = o.split_half_layers,
-					    .model = o.model, .expect_layers = o.expect_layers } };
+					    .model = o.model, .expect_layers = o.expect_layers,
+					    .debug = o.debug } };
+	memcpy(po.layers.debug_layers, o.debug_layers, sizeof po.layers.debug_layers);
 	if (want_progress(&o))
 		po.progress = ts_progress_new(stderr, -1);
 	ts_result res;
@@ -482,7 +525,8 @@ int main(int argc, char **argv)
 	}
 
 	ts_report_opts ro = { .top = o.top, .width = text_width(&o),
-			      .full_names = o.full_names };
+			      .full_names = o.full_names, .show_layers = o.show_layers,
+			      .debug_layers = o.debug };
 	int wr = o.format == FMT_JSON ? ts_report_json(stdout, &res, &ro)
 				      : ts_report_text(stdout, &res, &ro);
 	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {

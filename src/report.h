@@ -17,6 +17,8 @@ typedef struct {
 	int top;     /* kernel rows in text (0 = all) */
 	int width;   /* text: shorten names to fit this many columns (0 = never) */
 	int full_names; /* text: full kernel names instead of short ones */
+	int show_layers;  /* text: the per-layer table */
+	int debug_layers; /* text: the kernels of the --debug-layers layers */
 } ts_report_opts;
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);

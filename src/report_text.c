@@ -286,6 +286,58 @@ static void put_passes(FILE *out, const ts_result *res)
 	}
 }
 
+static void put_layer_table(FILE *out, const ts_result *res)
+{
+	const ts_layers *l = res->layers;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
+		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
+		if (!n)
+			continue;
+		double pass_mean = t->passes ? (double)t->gpu_ns / t->passes : 0;
+		fprintf(out, "\nLayers, %s (per layer index, across %" PRIu32 " complete passes)\n"
+			     " %5s %-10s %8s %12s %12s %12s %7s\n", ts_pstage_name((ts_pstage)s),
+			t->complete_passes, "Layer", "Type", "Kernels", "Mean (us)", "p50 (us)",
+			"p90 (us)", "% pass");
+		for (uint32_t i = 0; i < n; i++) {
+			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
+			if (!st->time.count)
+				continue;
+			int bt = TS_LT_UNKNOWN;
+			for (int k = 0; k < TS_LT_COUNT; k++)
+				if (st->type_count[k] > st->type_count[bt])
+					bt = k;
+			double mean = (double)st->time.total / (double)st->time.count;
+			char p50[32], p90[32];
+			fprintf(out, " %5" PRIu32 " %-10s %8.1f %12.3f %12s %12s %6.1f%%\n", i,
+				ts_ltype_name((ts_ltype)bt), (double)st->kernels / (double)st->time.count,
+				mean / 1000.0, us(p50, sizeof p50, ts_stat_quantile(&st->time, 0.5)),
+				us(p90, sizeof p90, ts_stat_quantile(&st->time, 0.9)),
+				pass_mean > 0 ? 100.0 * mean / pass_mean : 0.0);
+		}
+	}
+}
+
+static void put_debug_layers(FILE *out, const ts_result *res)
+{
+	const ts_debug_kernel *k;
+	size_t n = ts_layers_debug(res->layers, &k);
+	fprintf(out, "\nKernels of the requested layers (first complete pass)\n");
+	if (n == 0) {
+		fputs(" none: no complete pass has those layers\n", out);
+		return;
+	}
+	fprintf(out, " %5s %14s %11s  %-14s %-26s %s\n", "Layer", "Start (us)", "Dur (us)",
+		"Type", "Category", "Name");
+	for (size_t i = 0; i < n; i++) {
+		char t[32], d[32];
+		fprintf(out, " %5" PRIu32 " %14s %11s  %-14s %-26s %s\n", k[i].layer,
+			us(t, sizeof t, k[i].ts - k[0].ts), us(d, sizeof d, k[i].dur),
+			ts_ktype_name(k[i].cls.type), ts_kclass_category(res->patterns, &k[i].cls),
+			k[i].cls.short_name);
+	}
+}
+
 static void put_memory(FILE *out, const ts_agg *a)
 {
 	int any = 0;
@@ -338,8 +390,13 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_breakdown(out, res, &b);
 		put_unclassified(out, res->agg, o);
 	}
-	if (res->layers)
+	if (res->layers) {
 		put_passes(out, res);
+		if (o->show_layers)
+			put_layer_table(out, res);
+		if (o->debug_layers)
+			put_debug_layers(out, res);
+	}
 	put_memory(out, res->agg);
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);

@@ -64,4 +64,19 @@ vllm_mi300x_graph_capture_bs8192_piecewise.pt.trace.json 0 - -
 hta_a100_ddp_training_nccl.json 0 - -
 switchtransformers_toy-moe_a100_train 0 - -
 LIST
+
+# --debug-layers lists exactly the kernels the layer table counts, and
+# --show-layers prints one row per layer index.
+f=$(ls "$SHARED"/sglang_qwen3-8b_mi300x_decode_bs32_cudagraph.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	"$TS" --show-layers --debug-layers 0,35 "$f" >"$tmp/text"
+	n0=$(awk '/^Kernels of the requested layers/ {on=1; next} on && $1 == "0" {c++} /^Memory/ {on=0} END {print c+0}' "$tmp/text")
+	n35=$(awk '/^Kernels of the requested layers/ {on=1; next} on && $1 == "35" {c++} /^Memory/ {on=0} END {print c+0}' "$tmp/text")
+	rows=$(awk '/^Layers, decode/ {on=1; getline; next} on && NF == 0 {on=0} on {c++} END {print c+0}' "$tmp/text")
+	want=$("$TS" --format json "$f" | python3 -c "import json,sys; t=json.load(sys.stdin)['layer_table']; print(int(t[0]['kernels']), int(t[35]['kernels']))")
+	[ "$n0 $n35" = "$want" ] && [ "$rows" = 36 ] && echo "ok - --debug-layers 0,35 lists $want kernels, as the layer table counts; --show-layers has 36 rows" ||
+		echo "not ok - --debug-layers/--show-layers: listed '$n0 $n35', table '$want', rows $rows"
+fi
+"$TS" --debug-layers 1-x tests/cli/tiny.json >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "is not a list like 0,1,5-7" "$tmp/err" && echo "ok - --debug-layers with a bad list: exit 2" || echo "not ok - --debug-layers 1-x: $(cat "$tmp/err")"
 exit 0
