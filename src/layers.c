@@ -42,10 +42,14 @@ enum {
 #define M_MLP (M_MOE | M_FC)
 
 typedef struct {
-	int64_t ts;
+	int64_t ts, end;         /* end: INT64_MAX without a duration */
 	ts_pstage stage;
 	int64_t batch, tokens;
-	char name[64];
+	int64_t ext;             /* External id, -1 none */
+	uint32_t group;          /* one step: windows nested in another share it */
+	uint32_t name;           /* in ann_names; TS_INTERN_NONE past its cap */
+	bool gpu;                /* gpu_user_annotation: a window on the GPU */
+	bool sglang_step;        /* step[...] */
 } annotation;
 
 /* One layer of the pass in progress. */
@@ -72,9 +76,20 @@ struct ts_layers {
 	uint16_t *marks;         /* per kernel row */
 	uint32_t marks_cap;
 
-	annotation *ann;
+	annotation *ann;         /* in arrival order (compacted when full) */
+	uint32_t *order;         /* indices sorted by start */
+	uint32_t *by_ext;        /* CPU ones with an External id, by that id */
+	size_t nby_ext;
 	size_t nann, ann_cap;
 	uint64_t ann_dropped;
+	size_t ngpu;             /* GPU step windows among them */
+	uint32_t ngroups;
+	uint32_t *group_best;    /* per group: the annotation that says most */
+	int64_t *group_gpu_end;  /* per group: end of its GPU window, or -1 */
+	uint64_t ann_compactions;
+	int64_t last_kernel_ts;  /* INT64_MIN before the first kernel */
+	int64_t compacted_at;    /* last_kernel_ts at the last compaction */
+	ts_intern *ann_names;    /* step annotation names (they repeat) */
 
 	/* the pass in progress */
 	bool in_pass;
@@ -86,6 +101,8 @@ struct ts_layers {
 	bool seen_boundary;      /* a start kernel opened a span in this pass */
 	bool after_sampling;
 	int hint_prefill, hint_decode;
+	int64_t step;            /* step (annotation group) of the pass, -1 none */
+	int step_ann;            /* the annotation naming it */
 
 	/* results */
 	ts_pass *passes;
@@ -120,13 +137,15 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	if (p && o->model)
 		l->forced = ts_patterns_find_family(p, o->model);
 	l->layers = calloc(TS_MAX_LAYERS, sizeof *l->layers);
+	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
+	l->last_kernel_ts = l->compacted_at = INT64_MIN;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat);
 	if (o->debug) {
 		l->dbg_cur = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_cur);
 		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
 	}
-	bool ok = l->layers && (!o->debug || (l->dbg_cur && l->dbg_kept));
+	bool ok = l->layers && l->ann_names && (!o->debug || (l->dbg_cur && l->dbg_kept));
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		ok &= l->lstat[s] != NULL;
 	if (!ok) {
@@ -150,11 +169,21 @@ void ts_layers_free(ts_layers *l)
 		free(l->pending[i].layers);
 	free(l->marks);
 	free(l->ann);
+	free(l->order);
+	free(l->by_ext);
+	free(l->group_best);
+	free(l->group_gpu_end);
+	ts_intern_free(l->ann_names);
 	free(l->layers);
 	free(l->passes);
 	free(l->dbg_cur);
 	free(l->dbg_kept);
 	free(l);
+}
+
+const ts_layers_opts *ts_layers_options(const ts_layers *l)
+{
+	return &l->opts;
 }
 
 /* ---------------------------------------------------------- annotations */
@@ -223,18 +252,114 @@ static bool parse_step(const char *s, size_t n, annotation *a)
 	return false;
 }
 
+/* Position in the sorted order of the first annotation starting after ts. */
+static size_t upper_bound(const ts_layers *l, int64_t ts)
+{
+	size_t lo = 0, hi = l->nann;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->ann[l->order[mid]].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* What an annotation tells: a stage, then batch and tokens; SGLang's own
+ * step[...] over the execute_ window it opens when they say as much. */
+static int annotation_score(const annotation *a)
+{
+	return (a->stage != TS_PSTAGE_UNKNOWN) * 8 + (a->batch >= 0) * 4 +
+	       (a->tokens >= 0) * 2 + a->sglang_step;
+}
+
+/*
+ * Drop the annotations whose window ended before the open pass began:
+ * kernels move forward in time, so those are not looked up again. (CPU
+ * events come before the GPU block in real files, so before the first
+ * kernel nothing can go: the cap then drops new ones, counted.)
+ */
+static void compact_annotations(ts_layers *l)
+{
+	size_t n = l->nann, k = 0;
+	int64_t before = l->in_pass ? l->cur.first_ts : l->last_kernel_ts;
+	if (before == INT64_MIN)
+		return;
+	uint32_t *newidx = malloc(n * sizeof *newidx);
+	uint32_t *newgrp = malloc(l->ngroups * sizeof *newgrp);
+	if (!newidx || !newgrp) {
+		free(newidx);
+		free(newgrp);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		newidx[i] = UINT32_MAX;
+	for (size_t i = 0; i < l->ngroups; i++)
+		newgrp[i] = UINT32_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (l->ann[i].end >= before || (int)i == l->step_ann)
+			newidx[i] = 0;
+	/* survivors move down in arrival order; groups are renumbered */
+	uint32_t ngroups = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (newidx[i] == UINT32_MAX)
+			continue;
+		annotation a = l->ann[i];
+		if (newgrp[a.group] == UINT32_MAX) {
+			newgrp[a.group] = ngroups;
+			l->group_best[ngroups] = (uint32_t)k;
+			l->group_gpu_end[ngroups] = -1;
+			ngroups++;
+		}
+		a.group = newgrp[a.group];
+		if (annotation_score(&a) > annotation_score(&l->ann[l->group_best[a.group]]))
+			l->group_best[a.group] = (uint32_t)k;
+		if (a.gpu && a.end > l->group_gpu_end[a.group])
+			l->group_gpu_end[a.group] = a.end;
+		newidx[i] = (uint32_t)k;
+		l->ann[k++] = a;
+	}
+	size_t no = 0, nx = 0;
+	for (size_t j = 0; j < n; j++)
+		if (newidx[l->order[j]] != UINT32_MAX)
+			l->order[no++] = newidx[l->order[j]];
+	for (size_t j = 0; j < l->nby_ext; j++)
+		if (newidx[l->by_ext[j]] != UINT32_MAX)
+			l->by_ext[nx++] = newidx[l->by_ext[j]];
+	l->ngpu = 0;
+	for (size_t i = 0; i < k; i++)
+		l->ngpu += l->ann[i].gpu;
+	if (l->step_ann >= 0) {
+		l->step_ann = (int)newidx[l->step_ann];
+		l->step = l->ann[l->step_ann].group;
+	}
+	l->nann = k;
+	l->nby_ext = nx;
+	l->ngroups = ngroups;
+	l->ann_compactions++;
+	free(newidx);
+	free(newgrp);
+}
+
 void ts_layers_annotation(ts_layers *l, const ts_event *ev)
 {
-	if (ev->cat != TS_CAT_USER_ANNOTATION || !(ev->has & TS_HAS_TS))
+	if ((ev->cat != TS_CAT_USER_ANNOTATION && ev->cat != TS_CAT_GPU_USER_ANNOTATION) ||
+	    !(ev->has & TS_HAS_TS))
 		return;
-	annotation a = { .ts = ev->ts_ns };
+	annotation a = { .ts = ev->ts_ns, .gpu = ev->cat == TS_CAT_GPU_USER_ANNOTATION };
+	a.end = ev->has & TS_HAS_DUR ? ev->ts_ns + ev->dur_ns : INT64_MAX;
 	if (!parse_step(ev->name, ev->name_len, &a))
 		return;
-	/* SGLang writes an execute_ window around its step[...]: keep the
-	 * one with a stage when both start together. */
-	size_t n = ev->name_len < sizeof a.name - 1 ? ev->name_len : sizeof a.name - 1;
-	memcpy(a.name, ev->name, n);
-	a.name[n] = '\0';
+	if (ts_intern_put(l->ann_names, ev->name, ev->name_len < 200 ? ev->name_len : 200,
+			  &a.name) != TS_OK)
+		a.name = TS_INTERN_NONE;
+	a.sglang_step = starts_with(ev->name, ev->name_len, "step[");
+	if (l->nann >= TS_MAX_ANNOTATIONS && l->nann == l->ann_cap &&
+	    l->last_kernel_ts != l->compacted_at) {
+		l->compacted_at = l->last_kernel_ts;
+		compact_annotations(l);
+	}
 	if (l->nann == l->ann_cap) {
 		if (l->ann_cap >= TS_MAX_ANNOTATIONS) {
 			l->ann_dropped++;
@@ -242,35 +367,130 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev)
 		}
 		size_t cap = l->ann_cap ? l->ann_cap * 2 : 64;
 		annotation *p = realloc(l->ann, cap * sizeof *p);
-		if (!p) {
+		if (p)
+			l->ann = p;
+		uint32_t *o = p ? realloc(l->order, cap * sizeof *o) : NULL;
+		if (o)
+			l->order = o;
+		uint32_t *x = o ? realloc(l->by_ext, cap * sizeof *x) : NULL;
+		if (x)
+			l->by_ext = x;
+		uint32_t *g = x ? realloc(l->group_best, cap * sizeof *g) : NULL;
+		if (g)
+			l->group_best = g;
+		int64_t *e = g ? realloc(l->group_gpu_end, cap * sizeof *e) : NULL;
+		if (!e) {
 			l->ann_dropped++;
 			return;
 		}
-		l->ann = p;
+		l->group_gpu_end = e;
 		l->ann_cap = cap;
 	}
+	/* Insert in start order (they arrive sorted: the shift is short).
+	 * SGLang opens step[...] inside its execute_ window, at the same
+	 * moment or just after: a window that starts inside the previous one
+	 * of its side (CPU or GPU) is the same step. */
+	size_t at = upper_bound(l, a.ts);
+	a.group = l->ngroups;
+	for (size_t j = at; j-- > 0;) {
+		const annotation *prev = &l->ann[l->order[j]];
+		if (prev->gpu != a.gpu)
+			continue;
+		if (prev->end > a.ts)
+			a.group = prev->group;
+		break;
+	}
+	/* A GPU window is the GPU side of the CPU window of the same name
+	 * that began last before it. */
+	if (a.gpu && a.group == l->ngroups)
+		for (size_t j = at; j-- > 0;) {
+			const annotation *prev = &l->ann[l->order[j]];
+			if (!prev->gpu && a.name != TS_INTERN_NONE && prev->name == a.name) {
+				a.group = prev->group;
+				break;
+			}
+		}
+	if (a.group == l->ngroups) {
+		l->group_gpu_end[l->ngroups] = -1;
+		l->group_best[l->ngroups++] = (uint32_t)l->nann;
+	} else if (annotation_score(&a) > annotation_score(&l->ann[l->group_best[a.group]])) {
+		l->group_best[a.group] = (uint32_t)l->nann;
+	}
+	if (a.gpu && a.end > l->group_gpu_end[a.group])
+		l->group_gpu_end[a.group] = a.end;
+	memmove(l->order + at + 1, l->order + at, (l->nann - at) * sizeof *l->order);
+	l->order[at] = (uint32_t)l->nann;
+	a.ext = !a.gpu && (ev->has & TS_HAS_EXTERNAL_ID) && ev->external_id >= 0
+	      ? ev->external_id : -1;
+	if (a.ext >= 0) {
+		size_t k = l->nby_ext;
+		while (k > 0 && l->ann[l->by_ext[k - 1]].ext > a.ext)
+			k--;
+		memmove(l->by_ext + k + 1, l->by_ext + k,
+			(l->nby_ext - k) * sizeof *l->by_ext);
+		l->by_ext[k] = (uint32_t)l->nann;
+		l->nby_ext++;
+	}
 	l->ann[l->nann++] = a;
+	l->ngpu += a.gpu;
 }
 
-/* The step annotation that started last at or before ts; among those, one
- * that names a stage wins over one that does not. */
-static int annotation_for(const ts_layers *l, int64_t ts)
+/* The step annotation that started last at or before ts on one side (CPU
+ * or GPU); among those of its step, one that names a stage wins. For the
+ * GPU side the window must still be open at ts. -1: none. */
+static int annotation_at(const ts_layers *l, int64_t ts, bool gpu)
 {
 	int best = -1;
-	for (size_t i = 0; i < l->nann; i++) {
-		const annotation *a = &l->ann[i];
-		if (a->ts > ts)
+	for (size_t j = upper_bound(l, ts); j-- > 0;) {
+		const annotation *a = &l->ann[l->order[j]];
+		if (a->gpu != gpu)
 			continue;
-		if (best < 0 || a->ts > l->ann[best].ts ||
-		    (l->ann[best].stage == TS_PSTAGE_UNKNOWN && a->stage != TS_PSTAGE_UNKNOWN))
-			best = (int)i;
+		if (best >= 0 && a->group != l->ann[best].group)
+			break;
+		if (gpu && a->end <= ts)
+			break;
+		if (best < 0 || (l->ann[best].stage == TS_PSTAGE_UNKNOWN &&
+				 a->stage != TS_PSTAGE_UNKNOWN))
+			best = (int)l->order[j];
 	}
 	return best;
 }
 
+/* The CPU step annotation with the greatest External id <= ext: External
+ * ids count up as the CPU records ops, so a kernel whose op has id ext was
+ * launched after that step began. -1: none. */
+static int annotation_by_ext(const ts_layers *l, int64_t ext)
+{
+	size_t lo = 0, hi = l->nby_ext;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->ann[l->by_ext[mid]].ext <= ext)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (int)l->by_ext[lo - 1] : -1;
+}
+
+/* The step a kernel belongs to: the GPU step window it runs in (exact on
+ * the GPU timeline), else the CPU step its launching op was recorded in
+ * (by External id). Graph-replayed kernels have no External id: -1. */
+static int kernel_step(const ts_layers *l, const ts_event *ev)
+{
+	if (l->ngpu) {
+		int a = annotation_at(l, ev->ts_ns, true);
+		if (a >= 0)
+			return a;
+	}
+	if (l->nby_ext && (ev->has & TS_HAS_EXTERNAL_ID) && ev->external_id >= 0)
+		return annotation_by_ext(l, ev->external_id);
+	return -1;
+}
+
 const char *ts_layers_annotation_name(const ts_layers *l, int i)
 {
-	return i >= 0 && (size_t)i < l->nann ? l->ann[i].name : NULL;
+	size_t len;
+	return i >= 0 ? ts_intern_str(l->ann_names, (uint32_t)i, &len) : NULL;
 }
 
 /* -------------------------------------------------------------- markers */
@@ -411,17 +631,21 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->after_sampling = false;
 	l->hint_prefill = l->hint_decode = 0;
 	l->ndbg_cur = l->dbg_span = 0;
+	l->step = -1;
+	l->step_ann = -1;
 }
 
 static void vote(ts_layers *l, ts_pass *p)
 {
-	p->annotation = annotation_for(l, p->first_ts);
-	if (p->annotation >= 0) {
-		const annotation *a = &l->ann[p->annotation];
+	int an = l->step_ann >= 0 ? l->step_ann : annotation_at(l, p->first_ts, false);
+	if (an >= 0) {
+		const annotation *a = &l->ann[l->group_best[l->ann[an].group]];
 		if (a->stage != TS_PSTAGE_UNKNOWN)
 			p->votes[a->stage] += 2;
 		p->batch = a->batch;
 		p->tokens = a->tokens;
+		if (a->name != TS_INTERN_NONE)
+			p->annotation = (int)a->name;
 	}
 	if (l->hint_prefill > l->hint_decode)
 		p->votes[TS_PSTAGE_PREFILL]++;
@@ -534,15 +758,30 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 {
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
+	l->last_kernel_ts = ev->ts_ns;
 	uint16_t m = marks_for(l, row, c, ev->name, ev->name_len);
+	bool has_work = l->nlayers > 0 || (l->seg.marks & (M_ATTN | M_MLP));
+
+	/* Step annotations split passes (see kernel_step). */
+	int an = l->nann ? kernel_step(l, ev) : -1;
+	int64_t step = an >= 0 ? (int64_t)l->ann[an].group : -1;
+	bool step_edge = false;
+	/* Past the end of the pass's GPU step window: that step is over. */
+	if (l->in_pass && an < 0 && has_work && l->step >= 0 &&
+	    l->group_gpu_end[l->step] >= 0 && ev->ts_ns >= l->group_gpu_end[l->step])
+		step_edge = true;
+	if (l->in_pass && step >= 0 && step != l->step)
+		step_edge = true;
 	/* Pass edges: an embedding starts a pass once the current one has
 	 * layer work; the first kernel after sampling starts the next. */
-	bool has_work = l->nlayers > 0 || (l->seg.marks & (M_ATTN | M_MLP));
-	if (l->in_pass && (((m & M_EMBED) && has_work) ||
+	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
 			   (l->after_sampling && !(m & M_SAMPLE))))
 		end_pass(l, false);
-	if (!l->in_pass)
+	if (!l->in_pass) {
 		start_pass(l, ev);
+		l->step = step;
+		l->step_ann = an;
+	}
 	if (m & M_SAMPLE)
 		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
 
@@ -628,6 +867,11 @@ const ts_pass *ts_layers_pass(const ts_layers *l, size_t i)
 	return &l->passes[i];
 }
 
+uint64_t ts_layers_annotations_dropped(const ts_layers *l)
+{
+	return l->ann_dropped;
+}
+
 uint64_t ts_layers_passes_dropped(const ts_layers *l)
 {
 	return l->passes_dropped;
@@ -678,16 +922,18 @@ uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
 long ts_layers_expected(const ts_layers *l, const ts_patterns *p,
 			const char *family)
 {
+	/* Split, a hidden layer is two spans. */
+	long per = l->opts.split_half_layers ? 2 : 1;
 	if (l->opts.expect_layers > 0)
-		return l->opts.expect_layers;
+		return per * l->opts.expect_layers;
 	const ts_family *f = p && family ? ts_patterns_find_family(p, family) : NULL;
 	if (!f || f->nnum_layers == 0)
 		return 0;
 	uint32_t got = ts_layers_per_pass(l);
 	for (size_t i = 0; i < f->nnum_layers; i++)
-		if (f->num_layers[i] == (long)got)
+		if (per * f->num_layers[i] == (long)got)
 			return (long)got;
-	return f->num_layers[0];
+	return per * f->num_layers[0];
 }
 
 size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)

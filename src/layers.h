@@ -37,8 +37,9 @@
 #include "status.h"
 
 #define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
-#define TS_MAX_PASSES 65536     /* pass records kept for passes[] */
-#define TS_MAX_ANNOTATIONS 65536
+#define TS_MAX_PASSES 16384     /* pass records kept for passes[] */
+#define TS_MAX_ANNOTATIONS 65536 /* step annotations held (spent ones dropped) */
+#define TS_MAX_ANNOTATION_NAMES 4096 /* distinct step names of passes */
 
 typedef enum {
 	TS_PSTAGE_PREFILL, TS_PSTAGE_DECODE, TS_PSTAGE_MIXED, TS_PSTAGE_UNKNOWN,
@@ -70,7 +71,7 @@ typedef struct {
 	uint64_t orphan_kernels;    /* in the pass but in no layer */
 	int64_t orphan_ns;
 	int64_t batch, tokens;      /* -1: unknown */
-	int annotation;             /* index into the annotations, -1 none */
+	int annotation;             /* see ts_layers_annotation_name; -1 none */
 } ts_pass;
 
 typedef struct {
@@ -99,6 +100,7 @@ typedef struct ts_layers ts_layers;
 
 ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o);
 void ts_layers_free(ts_layers *l);
+const ts_layers_opts *ts_layers_options(const ts_layers *l);
 
 /* CPU-side user annotations (step windows); other events are ignored. */
 void ts_layers_annotation(ts_layers *l, const ts_event *ev);
@@ -114,6 +116,8 @@ void ts_layers_finish(ts_layers *l);
 size_t ts_layers_npasses(const ts_layers *l);       /* records kept */
 const ts_pass *ts_layers_pass(const ts_layers *l, size_t i);
 uint64_t ts_layers_passes_dropped(const ts_layers *l);
+/* Step annotations not held: TS_MAX_ANNOTATIONS arrived before any kernel. */
+uint64_t ts_layers_annotations_dropped(const ts_layers *l);
 const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s);
 /* Layers per complete pass: the most common count (0 if none). */
 uint32_t ts_layers_per_pass(const ts_layers *l);

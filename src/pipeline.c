@@ -28,7 +28,8 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		return st;
 	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class)
 		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class);
-	else if (ev->cat == TS_CAT_USER_ANNOTATION)
+	else if (ev->cat == TS_CAT_USER_ANNOTATION ||
+		 ev->cat == TS_CAT_GPU_USER_ANNOTATION)
 		ts_layers_annotation(res->layers, ev);
 	return TS_OK;
 }

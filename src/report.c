@@ -141,8 +141,13 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		}
 		if (bad)
 			WARN("%" PRIu32 " complete passes have a layer count other than %ld (e.g. %" PRIu32
-			     "), the number of hidden layers %s", bad, want, got,
-			     l && f && want == f->num_layers[0] ? "the model family lists" : "expected");
+			     "), %s%s", bad, want, got,
+			     ts_layers_options(l)->expect_layers > 0 ? "the number of hidden layers expected"
+						     : "a number of hidden layers the model family lists",
+			     ts_layers_options(l)->split_half_layers ? ", counted as two half-layers each" : "");
+		if (ts_layers_annotations_dropped(l))
+			WARN("%" PRIu64 " step annotations past the first %d held were not used for passes and stages",
+			     ts_layers_annotations_dropped(l), TS_MAX_ANNOTATIONS);
 		if (ts_layers_passes_dropped(l))
 			WARN("%" PRIu64 " passes past the first %d are in the stage totals but not in passes[]",
 			     ts_layers_passes_dropped(l), TS_MAX_PASSES);

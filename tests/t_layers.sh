@@ -2,7 +2,8 @@
 # The layer machine on generated traces whose truth is known by
 # construction (bench/gen_trace: 48-layer MoE decode steps, every 8th step an
 # EXTEND): K steps give exactly K complete passes of 48 layers, and each
-# pass takes the stage of its own step annotation.
+# pass takes the stage of its own step annotation (steps 7, 15, ... are
+# EXTEND steps: bench/gen_trace.c, EXTEND_EVERY).
 set -u
 TS=${TS:-./tracestream}
 tmp=$(mktemp -d)
@@ -24,7 +25,8 @@ ok = (len(p) == k and all(x['complete'] and x['layers'] == 48 for x in p)
       and r['layers']['total'] == 48 * k and r['layers']['per_pass'] == 48)
 print('%s - %d generated steps: %d complete passes of 48 layers (got %d passes, layers %s)' %
       ('ok' if ok else 'not ok', k, k, len(p), sorted(set(x['layers'] for x in p))))
-want = ['prefill' if i % 8 == 8 % 8 and i > 0 else 'decode' for i in range(k)]
+# gen_trace: step i is an EXTEND (prefill) step when i % 8 == 7
+want = ['prefill' if i % 8 == 7 else 'decode' for i in range(k)]
 got = [x['stage'] for x in p]
 print('%s - %d generated steps: stages follow their step annotations %s' %
       ('ok' if got == want else 'not ok', k, '' if got == want else '(want %s, got %s)' % (want, got)))
