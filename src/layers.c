@@ -63,10 +63,18 @@ typedef struct {
  * stage of its neighbours (bounded; past the cap they stay unknown). */
 #define MAX_PENDING 64
 
+/* A kernel of the pass in progress, held until the pass has its stage. */
+typedef struct {
+	uint32_t row;
+	int64_t dur;
+} kernel_ent;
+
 typedef struct {
 	uint32_t pass;           /* index of its record */
 	uint32_t nlayers;
 	cur_layer *layers;
+	kernel_ent *kernels;
+	size_t nkernels;
 } pending_pass;
 
 struct ts_layers {
@@ -119,6 +127,14 @@ struct ts_layers {
 	pending_pass pending[MAX_PENDING];
 	size_t npending;
 
+	/* kernel rows per stage, filled as passes get their stage */
+	kernel_ent *kbuf;
+	size_t nkbuf, kbuf_cap;
+	ts_stat *srows[TS_PSTAGE_COUNT];
+	uint32_t srows_cap;
+	ts_stat sother[TS_PSTAGE_COUNT], sall[TS_PSTAGE_COUNT];
+	uint64_t stage_overflow;
+
 	/* --debug-layers: kernels of the requested layers, current pass and
 	 * the first complete pass kept */
 	ts_debug_kernel *dbg_cur, *dbg_kept;
@@ -165,8 +181,18 @@ void ts_layers_free(ts_layers *l)
 				ts_stat_clear(&l->lstat[s][i].time);
 		free(l->lstat[s]);
 	}
-	for (size_t i = 0; i < l->npending; i++)
+	for (size_t i = 0; i < l->npending; i++) {
 		free(l->pending[i].layers);
+		free(l->pending[i].kernels);
+	}
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		for (uint32_t i = 0; l->srows[st] && i < l->srows_cap; i++)
+			ts_stat_clear(&l->srows[st][i]);
+		free(l->srows[st]);
+		ts_stat_clear(&l->sother[st]);
+		ts_stat_clear(&l->sall[st]);
+	}
+	free(l->kbuf);
 	free(l->marks);
 	free(l->ann);
 	free(l->order);
@@ -683,6 +709,39 @@ static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
 	}
 }
 
+static bool grow_srows(ts_layers *l, uint32_t need)
+{
+	if (need <= l->srows_cap)
+		return true;
+	uint32_t cap = l->srows_cap ? l->srows_cap : 64;
+	while (cap < need)
+		cap *= 2;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		ts_stat *r = realloc(l->srows[st], cap * sizeof *r);
+		if (!r)
+			return false;
+		memset(r + l->srows_cap, 0, (cap - l->srows_cap) * sizeof *r);
+		l->srows[st] = r;
+	}
+	l->srows_cap = cap;
+	return true;
+}
+
+static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, int64_t dur)
+{
+	ts_stat_add(&l->sall[s], dur);
+	if (row == TS_INTERN_NONE)
+		ts_stat_add(&l->sother[s], dur);
+	else if (grow_srows(l, row + 1))
+		ts_stat_add(&l->srows[s][row], dur);
+}
+
+static void stage_kernels(ts_layers *l, ts_pstage s, const kernel_ent *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		stage_kernel(l, s, k[i].row, k[i].dur);
+}
+
 static void add_stage(ts_layers *l, const ts_pass *p)
 {
 	ts_stage_total *t = &l->stages[p->stage];
@@ -709,6 +768,8 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 		/* No layer: not a forward pass (warm-up, capture, copies). */
 		l->orphan_kernels += p->kernels;
 		l->orphan_ns += p->gpu_ns;
+		stage_kernels(l, TS_PSTAGE_UNKNOWN, l->kbuf, l->nkbuf);
+		l->nkbuf = 0;
 		return;
 	}
 	p->complete = !p->cut_start && !p->cut_end;
@@ -726,10 +787,16 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 			memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
 			pp->nlayers = n;
 			pp->pass = (uint32_t)l->npasses;
+			pp->kernels = l->kbuf;      /* handed over */
+			pp->nkernels = l->nkbuf;
+			l->kbuf = NULL;
+			l->nkbuf = l->kbuf_cap = 0;
 			l->npending++;
 			n = 0;     /* added when its stage is known */
 		}
 	}
+	stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
+	l->nkbuf = 0;
 	if (p->complete)
 		add_layers(l, p->stage, l->layers, n);
 	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
@@ -799,6 +866,21 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	l->seg.ns += ev->dur_ns;
 	l->seg.marks |= (uint16_t)(m & (M_ATTN | M_MLP));
 
+	if (l->nkbuf == l->kbuf_cap && l->kbuf_cap < TS_MAX_PASS_KERNELS) {
+		size_t cap = l->kbuf_cap ? l->kbuf_cap * 2 : 1024;
+		kernel_ent *k = realloc(l->kbuf, cap * sizeof *k);
+		if (k) {
+			l->kbuf = k;
+			l->kbuf_cap = cap;
+		}
+	}
+	if (l->nkbuf < l->kbuf_cap) {
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, ev->dur_ns };
+	} else {
+		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ev->dur_ns);
+		l->stage_overflow++;
+	}
+
 	ts_pass *p = &l->cur;
 	p->kernels++;
 	p->gpu_ns += ev->dur_ns;
@@ -841,18 +923,35 @@ static void resolve_unknown(ts_layers *l)
 	for (size_t k = 0; k < l->npending; k++) {
 		pending_pass *pp = &l->pending[k];
 		add_layers(l, l->passes[pp->pass].stage, pp->layers, pp->nlayers);
+		stage_kernels(l, l->passes[pp->pass].stage, pp->kernels, pp->nkernels);
 		free(pp->layers);
+		free(pp->kernels);
 		pp->layers = NULL;
+		pp->kernels = NULL;
 	}
 	l->npending = 0;
 	for (size_t i = 0; i < l->npasses; i++)
 		add_stage(l, &l->passes[i]);
 }
 
-void ts_layers_finish(ts_layers *l)
+void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	end_pass(l, true);
 	resolve_unknown(l);
+	grow_srows(l, nrows);
+}
+
+const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
+				    const ts_stat **other, const ts_stat **all)
+{
+	*other = &l->sother[s];
+	*all = &l->sall[s];
+	return l->srows[s];
+}
+
+uint64_t ts_layers_stage_overflow(const ts_layers *l)
+{
+	return l->stage_overflow;
 }
 
 /* --------------------------------------------------------------- results */

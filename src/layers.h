@@ -39,6 +39,7 @@
 #define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
 #define TS_MAX_PASSES 16384     /* pass records kept for passes[] */
 #define TS_MAX_ANNOTATIONS 65536 /* step annotations held (spent ones dropped) */
+#define TS_MAX_PASS_KERNELS 262144 /* kernels of one pass held for its stage */
 #define TS_MAX_ANNOTATION_NAMES 4096 /* distinct step names of passes */
 
 typedef enum {
@@ -109,13 +110,22 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev);
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c);
 
-/* End of input: close the open pass, resolve unknown stages. */
-void ts_layers_finish(ts_layers *l);
+/* End of input: close the open pass, resolve unknown stages. nrows: kernel
+ * rows of the aggregate, so the per-stage row tables cover every row. */
+void ts_layers_finish(ts_layers *l, uint32_t nrows);
 
 /* --- results, valid after ts_layers_finish --- */
 size_t ts_layers_npasses(const ts_layers *l);       /* records kept */
 const ts_pass *ts_layers_pass(const ts_layers *l, size_t i);
 uint64_t ts_layers_passes_dropped(const ts_layers *l);
+
+/* Kernel rows of one stage, indexed like the aggregate's rows (every kernel
+ * takes the stage of its pass; kernels in no pass are unknown). NULL when
+ * no kernel row was staged. */
+const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
+				    const ts_stat **other, const ts_stat **all);
+/* Kernels of passes longer than TS_MAX_PASS_KERNELS, staged unknown. */
+uint64_t ts_layers_stage_overflow(const ts_layers *l);
 /* Step annotations not held: TS_MAX_ANNOTATIONS arrived before any kernel. */
 uint64_t ts_layers_annotations_dropped(const ts_layers *l);
 const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s);

@@ -45,6 +45,7 @@ typedef struct {
 	int debug;
 	char debug_layers[TS_MAX_LAYERS];
 	long expect_layers;
+	int stage;                     /* --stage: ts_pstage + 1, 0 all */
 	const char *event_cat;         /* patterns explain --event */
 	char **args;                   /* positional arguments */
 	int nargs;
@@ -75,6 +76,8 @@ static const char usage_text[] =
 	"      --show-layers        print the per-layer table (per layer index, per stage)\n"
 	"      --debug-layers LIST  print the kernels of these layers of the first\n"
 	"                       complete pass (LIST like 0,1,5-7)\n"
+	"      --stage STAGE        only prefill, decode, mixed or unknown kernels,\n"
+	"                       passes and layers in every table (default all)\n"
 	"\n"
 	"Commands:\n"
 	"  patterns list        model families and kernel categories with their rules\n"
@@ -139,7 +142,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS,
+	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE,
 };
 
 static void parse_options(int argc, char **argv, options *o)
@@ -160,6 +163,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "expect-layers", required_argument, NULL, OPT_EXPECT_LAYERS },
 		{ "show-layers", no_argument, NULL, OPT_SHOW_LAYERS },
 		{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
+		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -222,6 +226,15 @@ static void parse_options(int argc, char **argv, options *o)
 		case OPT_DEBUG_LAYERS:
 			parse_layer_list(optarg, o->debug_layers);
 			o->debug = 1;
+			break;
+		case OPT_STAGE:
+			o->stage = 0;
+			for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+				if (strcmp(optarg, ts_pstage_name((ts_pstage)st)) == 0)
+					o->stage = st + 1;
+			if (o->stage == 0 && strcmp(optarg, "all") != 0)
+				usage_error("--stage: '%s' is not prefill, decode, mixed, unknown or all",
+					    optarg);
 			break;
 		case OPT_EXPECT_LAYERS:
 			o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
@@ -526,7 +539,8 @@ int main(int argc, char **argv)
 
 	ts_report_opts ro = { .top = o.top, .width = text_width(&o),
 			      .full_names = o.full_names, .show_layers = o.show_layers,
-			      .debug_layers = o.debug };
+			      .debug_layers = o.debug, .filter_stage = o.stage > 0,
+			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN };
 	int wr = o.format == FMT_JSON ? ts_report_json(stdout, &res, &ro)
 				      : ts_report_text(stdout, &res, &ro);
 	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {

@@ -124,7 +124,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	if (o->progress)
 		ts_progress_clear(o->progress);
 
-	ts_layers_finish(res->layers);
+	ts_layers_finish(res->layers, ts_intern_count(res->agg->names));
 	res->input_bytes = ts_reader_in_bytes(r);
 	res->json_bytes = ts_reader_out_bytes(r);
 	res->pstats = *ts_parser_get_stats(p);

@@ -5,9 +5,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-const ts_stat *ts_report_row(const ts_agg *a, uint32_t row)
+ts_kview ts_report_view(const ts_result *res, const ts_report_opts *o)
 {
-	return row == TS_ROW_OTHER ? &a->other : &a->rows[row];
+	const ts_agg *a = res->agg;
+	ts_kview v = { .agg = a, .rows = a->rows, .other = &a->other, .all = &a->all };
+	if (o && o->filter_stage && res->layers) {
+		v.staged = true;
+		v.stage = o->stage;
+		v.rows = ts_layers_stage_rows(res->layers, o->stage, &v.other, &v.all);
+	}
+	return v;
+}
+
+const ts_stat *ts_report_row(const ts_kview *v, uint32_t row)
+{
+	static const ts_stat empty;
+	if (row == TS_ROW_OTHER)
+		return v->other;
+	return v->rows ? &v->rows[row] : &empty;
 }
 
 const char *ts_report_row_name(const ts_agg *a, uint32_t row, size_t *len)
@@ -40,8 +55,9 @@ static int by_total_then_name(const void *pa, const void *pb)
 	return a->len < b->len ? -1 : a->len > b->len;
 }
 
-uint32_t *ts_report_kernel_order(const ts_agg *a, size_t *n)
+uint32_t *ts_report_kernel_order(const ts_kview *v, size_t *n)
 {
+	const ts_agg *a = v->agg;
 	uint32_t rows = ts_intern_count(a->names);
 	size_t cnt = 0;
 	sort_key *keys = malloc((rows + 1) * sizeof *keys);
@@ -54,7 +70,7 @@ uint32_t *ts_report_kernel_order(const ts_agg *a, size_t *n)
 	}
 	for (uint32_t i = 0; i <= rows; i++) {
 		uint32_t row = i == rows ? TS_ROW_OTHER : i;
-		const ts_stat *s = ts_report_row(a, row);
+		const ts_stat *s = ts_report_row(v, row);
 		if (s->count == 0)
 			continue;
 		sort_key *k = &keys[cnt++];
@@ -219,7 +235,7 @@ static void add_bucket(ts_breakdown *b, const ts_kclass *c, uint64_t count,
 	b->total_ns += total;
 }
 
-int ts_report_breakdown(const ts_result *res, ts_breakdown *b)
+int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b)
 {
 	const ts_agg *a = res->agg;
 	memset(b, 0, sizeof *b);
@@ -229,13 +245,14 @@ int ts_report_breakdown(const ts_result *res, ts_breakdown *b)
 		return -1;
 	uint32_t n = ts_intern_count(a->names);
 	for (uint32_t i = 0; i < n; i++) {
-		add_bucket(b, &a->classes[i], a->rows[i].count, a->rows[i].total);
+		const ts_stat *s = ts_report_row(v, i);
+		add_bucket(b, &a->classes[i], s->count, s->total);
 		if (a->classes[i].type != TS_TYPE_OTHER)
-			b->classified_ns += a->rows[i].total;
+			b->classified_ns += s->total;
 	}
-	if (a->other.count)
-		add_bucket(b, &ts_other_class, a->other.count, a->other.total);
-	for (int k = 0; k < TS_MEM_COUNT; k++)
+	if (v->other->count)
+		add_bucket(b, &ts_other_class, v->other->count, v->other->total);
+	for (int k = 0; k < TS_MEM_COUNT && !v->staged; k++)
 		if (a->mem[k].count)
 			add_bucket(b, &a->mem_class[k], a->mem[k].count, a->mem[k].total_ns);
 	return 0;
@@ -261,10 +278,11 @@ ts_ktype ts_breakdown_cat_type(const ts_result *res, size_t i)
 	return ts_patterns_category(res->patterns, i)->type;
 }
 
-uint32_t *ts_report_unclassified(const ts_agg *a, size_t *n)
+uint32_t *ts_report_unclassified(const ts_kview *v, size_t *n)
 {
+	const ts_agg *a = v->agg;
 	size_t all;
-	uint32_t *order = ts_report_kernel_order(a, &all);
+	uint32_t *order = ts_report_kernel_order(v, &all);
 	size_t k = 0;
 	for (size_t i = 0; order && i < all; i++)
 		if (order[i] != TS_ROW_OTHER && a->classes[order[i]].rule < 0)

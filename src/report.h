@@ -7,6 +7,7 @@
 #ifndef TS_REPORT_H
 #define TS_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@ typedef struct {
 	int full_names; /* text: full kernel names instead of short ones */
 	int show_layers;  /* text: the per-layer table */
 	int debug_layers; /* text: the kernels of the --debug-layers layers */
+	bool filter_stage; /* --stage: only kernels, layers and passes of... */
+	ts_pstage stage;   /* ...this stage */
 } ts_report_opts;
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);
@@ -28,11 +31,24 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o);
 
 #define TS_ROW_OTHER UINT32_MAX
 
+/* The kernel rows a report shows: every kernel, or those of one stage
+ * (kernels take the stage of their forward pass; see layers.h). */
+typedef struct {
+	const ts_agg *agg;
+	const ts_stat *rows;       /* indexed by kernel row; NULL: none */
+	const ts_stat *other;      /* the (other) row */
+	const ts_stat *all;        /* every kernel of the view */
+	bool staged;               /* false: every stage */
+	ts_pstage stage;
+} ts_kview;
+
+ts_kview ts_report_view(const ts_result *res, const ts_report_opts *o);
+
 /* Kernel rows ordered by total time (desc), then name; the (other) row,
  * when used, takes its place by time. Caller frees. *n gets the count. */
-uint32_t *ts_report_kernel_order(const ts_agg *a, size_t *n);
+uint32_t *ts_report_kernel_order(const ts_kview *v, size_t *n);
 
-const ts_stat *ts_report_row(const ts_agg *a, uint32_t row);
+const ts_stat *ts_report_row(const ts_kview *v, uint32_t row);
 const char *ts_report_row_name(const ts_agg *a, uint32_t row, size_t *len);
 
 /* Warnings about what the numbers do not cover; at most max lines of at most
@@ -66,7 +82,8 @@ typedef struct {
 	int64_t classified_ns;     /* kernel time with a type other than other */
 } ts_breakdown;
 
-int ts_report_breakdown(const ts_result *res, ts_breakdown *b);
+/* Memory operations are counted only in the unstaged view. */
+int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b);
 
 /* Indices of the non-empty buckets of b[0..n), by time (desc); returns how
  * many were written to idx (room for n). */
@@ -76,7 +93,7 @@ const char *ts_breakdown_cat_name(const ts_result *res, size_t i);
 ts_ktype ts_breakdown_cat_type(const ts_result *res, size_t i);
 
 /* Kernel rows no rule matched, by total time (desc). Caller frees. */
-uint32_t *ts_report_unclassified(const ts_agg *a, size_t *n);
+uint32_t *ts_report_unclassified(const ts_kview *v, size_t *n);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

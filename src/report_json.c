@@ -158,15 +158,16 @@ static void put_events(FILE *out, const ts_agg *a)
 	fputs("},\n", out);
 }
 
-static void put_kernels(FILE *out, const ts_result *res)
+static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_agg *a = res->agg;
+	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *order = ts_report_kernel_order(a, &n);
+	uint32_t *order = ts_report_kernel_order(v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
 	fputs("  \"kernels\": [", out);
 	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_report_row(a, order[i]);
+		const ts_stat *s = ts_report_row(v, order[i]);
 		const ts_kclass *c = ts_report_row_class(a, order[i]);
 		size_t len;
 		const char *name = ts_report_row_name(a, order[i], &len);
@@ -194,7 +195,7 @@ static void put_kernels(FILE *out, const ts_result *res)
 		fputs(", \"p99_us\": ", out);
 		put_us(out, ts_stat_quantile(s, 0.99));
 		fprintf(out, ", \"pct\": %.2f}",
-			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0);
+			all ? 100.0 * (double)s->total / (double)all : 0.0);
 	}
 	fputs(n ? "\n  ],\n" : "],\n", out);
 	free(order);
@@ -242,13 +243,15 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b
 	free(cidx);
 }
 
-static void put_unclassified(FILE *out, const ts_agg *a)
+static void put_unclassified(FILE *out, const ts_kview *v)
 {
+	const ts_agg *a = v->agg;
+	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *rows = ts_report_unclassified(a, &n);
+	uint32_t *rows = ts_report_unclassified(v, &n);
 	fputs("  \"unclassified\": [", out);
 	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = &a->rows[rows[i]];
+		const ts_stat *s = ts_report_row(v, rows[i]);
 		size_t len;
 		const char *name = ts_intern_str(a->names, rows[i], &len);
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
@@ -256,7 +259,7 @@ static void put_unclassified(FILE *out, const ts_agg *a)
 		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", s->count);
 		put_us(out, s->total);
 		fprintf(out, ", \"pct\": %.2f}",
-			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0);
+			all ? 100.0 * (double)s->total / (double)all : 0.0);
 	}
 	fputs(n ? "\n  ],\n" : "],\n", out);
 	free(rows);
@@ -286,7 +289,7 @@ static void put_model(FILE *out, const ts_result *res)
 	fputs("]},\n", out);
 }
 
-static void put_layers(FILE *out, const ts_result *res)
+static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_layers *l = res->layers;
 	int64_t orphan_ns;
@@ -319,12 +322,15 @@ static void put_layers(FILE *out, const ts_result *res)
 	fputs("},\n", out);
 
 	fputs("  \"passes\": [", out);
+	int listed = 0;
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
 		const ts_pass *p = ts_layers_pass(l, i);
+		if (v->staged && p->stage != v->stage)
+			continue;
 		fprintf(out, "%s\n    {\"index\": %" PRIu32 ", \"stage\": \"%s\", \"confidence\": %.2f, "
 			     "\"complete\": %s, \"layers\": %" PRIu32 ", \"kernels\": %" PRIu64
 			     ", \"gpu_time_us\": ",
-			i ? "," : "", p->index, ts_pstage_name(p->stage), p->confidence,
+			listed++ ? "," : "", p->index, ts_pstage_name(p->stage), p->confidence,
 			p->complete ? "true" : "false", p->layers, p->kernels);
 		put_us(out, p->gpu_ns);
 		fputs(", \"start_us\": ", out);
@@ -343,22 +349,30 @@ static void put_layers(FILE *out, const ts_result *res)
 			p->votes[TS_PSTAGE_PREFILL], p->votes[TS_PSTAGE_DECODE], p->votes[TS_PSTAGE_MIXED]);
 		fputs(p->cut_start ? ", \"cut\": \"start\"}" : p->cut_end ? ", \"cut\": \"end\"}" : "}", out);
 	}
-	fputs(ts_layers_npasses(l) ? "\n  ],\n" : "],\n", out);
+	fputs(listed ? "\n  ],\n" : "],\n", out);
 
+	/* Every timed kernel is in one stage: its pass's, or unknown. */
 	fputs("  \"stages\": {", out);
+	int64_t all = res->agg->all.total;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
-		fprintf(out, "%s\"%s\": {\"passes\": %" PRIu32 ", \"layers\": %" PRIu64
-			     ", \"kernels\": %" PRIu64 ", \"gpu_time_us\": ",
-			s ? ", " : "", ts_pstage_name((ts_pstage)s), t->passes, t->layers, t->kernels);
-		put_us(out, t->gpu_ns);
-		fputs("}", out);
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
+		fprintf(out, "%s\"%s\": {\"passes\": %" PRIu32 ", \"complete_passes\": %" PRIu32
+			     ", \"layers\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"gpu_time_us\": ",
+			s ? ", " : "", ts_pstage_name((ts_pstage)s), t->passes, t->complete_passes,
+			t->layers, sall->count);
+		put_us(out, sall->total);
+		fprintf(out, ", \"share_pct\": %.2f}",
+			all ? 100.0 * (double)sall->total / (double)all : 0.0);
 	}
 	fputs("},\n", out);
 
 	fputs("  \"layer_table\": [", out);
 	int any = 0;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		if (v->staged && (ts_pstage)s != v->stage)
+			continue;
 		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
 		for (uint32_t i = 0; i < n; i++) {
 			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
@@ -420,17 +434,22 @@ static void put_warnings(FILE *out, const ts_result *res)
 
 int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
-	(void)o;
 	fprintf(out, "{\n  \"schema\": 1,\n  \"tool\": \"tracestream\",\n  \"version\": \"%s\",\n",
 		TS_VERSION);
+	ts_kview v = ts_report_view(res, o);
 	ts_breakdown b;
-	if (ts_report_breakdown(res, &b) != 0)
+	if (ts_report_breakdown(res, &v, &b) != 0)
 		return -1;
+	fputs("  \"stage_filter\": ", out);
+	if (v.staged)
+		fprintf(out, "\"%s\",\n", ts_pstage_name(v.stage));
+	else
+		fputs("null,\n", out);
 	put_trace(out, res);
 	put_model(out, res);
 	fputs("  \"classified_pct\": ", out);
-	fprintf(out, "%.2f,\n", res->agg->all.total ?
-		100.0 * (double)b.classified_ns / (double)res->agg->all.total : 0.0);
+	fprintf(out, "%.2f,\n", v.all->total ?
+		100.0 * (double)b.classified_ns / (double)v.all->total : 0.0);
 	fputs("  \"patterns\": {\"dirs\": [", out);
 	for (size_t i = 0; res->patterns && i < ts_patterns_ndirs(res->patterns); i++) {
 		fputs(i ? ", " : "", out);
@@ -438,12 +457,13 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	fputs("]},\n", out);
 	put_events(out, res->agg);
-	put_kernels(out, res);
+	put_kernels(out, res, &v);
 	put_breakdown(out, res, &b);
-	put_unclassified(out, res->agg);
+	put_unclassified(out, &v);
 	if (res->layers)
-		put_layers(out, res);
-	put_memory(out, res->agg);
+		put_layers(out, res, &v);
+	if (!v.staged)
+		put_memory(out, res->agg);
 	ts_breakdown_free(&b);
 	put_warnings(out, res);
 	fputs("}\n", out);

@@ -74,7 +74,8 @@ static void put_name(FILE *out, const char *s, size_t n, int w)
 		fputs("(...)", out);
 }
 
-static void put_header(FILE *out, const ts_result *res, const ts_breakdown *b)
+static void put_header(FILE *out, const ts_result *res, const ts_kview *v,
+		       const ts_breakdown *b)
 {
 	const ts_agg *a = res->agg;
 	const ts_meta *m = &res->meta;
@@ -120,8 +121,9 @@ static void put_header(FILE *out, const ts_result *res, const ts_breakdown *b)
 		fputs("  model     unknown (no family's detect rules match; --model NAME forces one)\n", out);
 	}
 	if (res->patterns)
-		fprintf(out, "  classified %.1f%% of kernel time has a known type\n",
-			a->all.total ? 100.0 * (double)b->classified_ns / (double)a->all.total : 0.0);
+		fprintf(out, "  classified %.1f%% of %skernel time has a known type\n",
+			v->all->total ? 100.0 * (double)b->classified_ns / (double)v->all->total : 0.0,
+			v->staged ? "the stage's " : "");
 	int64_t busy = ts_agg_busy_ns(a);
 	int64_t kspan = a->has_kspan ? a->k_last - a->k_first : 0;
 	fprintf(out, "  GPU busy  %s us (%.1f%% of the kernel span %s us; trace span %s us)\n",
@@ -130,24 +132,27 @@ static void put_header(FILE *out, const ts_result *res, const ts_breakdown *b)
 		us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
 }
 
-static void put_kernels(FILE *out, const ts_result *res, const ts_report_opts *o)
+static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
+			const ts_report_opts *o)
 {
 	const ts_agg *a = res->agg;
+	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *order = ts_report_kernel_order(a, &n);
+	uint32_t *order = ts_report_kernel_order(v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
 	int name_w = 0;
 	if (o->width > 0)
 		name_w = o->width - FIXED_COLS > MIN_NAME ? o->width - FIXED_COLS : MIN_NAME;
 
-	fprintf(out, "\nKernel summary (%zu of %zu kernel names, by total time)\n", shown, n);
+	fprintf(out, "\nKernel summary (%zu of %zu kernel names, by total time%s%s)\n", shown, n,
+		v->staged ? "; stage " : "", v->staged ? ts_pstage_name(v->stage) : "");
 	fprintf(out, " %6s %14s %9s %11s %11s %11s %11s %11s  %-24s %s\n", "Time %",
 		"Total (us)", "Instances", "Avg (us)", "Med (us)", "Min (us)",
 		"Max (us)", "StdDev (us)", "Category", "Name");
 	int64_t rest = 0;
 	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_report_row(a, order[i]);
+		const ts_stat *s = ts_report_row(v, order[i]);
 		if (i >= shown) {
 			rest += s->total;
 			continue;
@@ -155,7 +160,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_report_opts *o
 		char t[32], md[32], mn[32], mx[32];
 		const ts_kclass *c = ts_report_row_class(a, order[i]);
 		fprintf(out, " %6.1f %14s %9" PRIu64 " %11.3f %11s %11s %11s %11.3f  %-24s ",
-			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0,
+			all ? 100.0 * (double)s->total / (double)all : 0.0,
 			us(t, sizeof t, s->total), s->count,
 			(double)s->total / (double)s->count / 1000.0,
 			us(md, sizeof md, ts_stat_quantile(s, 0.5)),
@@ -172,7 +177,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_report_opts *o
 	}
 	if (shown < n)
 		fprintf(out, "  ... %zu more kernel names, %.1f%% of kernel time (--top 0 lists all)\n",
-			n - shown, a->all.total ? 100.0 * (double)rest / (double)a->all.total : 0.0);
+			n - shown, all ? 100.0 * (double)rest / (double)all : 0.0);
 	free(order);
 	free(shorts);
 }
@@ -188,12 +193,14 @@ static void put_bucket_row(FILE *out, const char *label, const char *type,
 		all ? 100.0 * (double)*cum / (double)all : 0.0);
 }
 
-static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b)
+static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
+			  const ts_breakdown *b)
 {
 	size_t idx[TS_TYPE_COUNT];
 	size_t k = ts_report_sort_buckets(b->types, TS_TYPE_COUNT, idx);
 	int64_t cum = 0;
-	fprintf(out, "\nGPU time by type (kernels and memory operations)\n %-26s %-14s %9s %14s %7s %7s\n",
+	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
+	fprintf(out, " %-26s %-14s %9s %14s %7s %7s\n",
 		"Type", "", "Count", "Total (us)", "%", "Cum %");
 	for (size_t i = 0; i < k; i++)
 		put_bucket_row(out, ts_ktype_name((ts_ktype)idx[i]), "", &b->types[idx[i]],
@@ -212,10 +219,12 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b
 	free(cidx);
 }
 
-static void put_unclassified(FILE *out, const ts_agg *a, const ts_report_opts *o)
+static void put_unclassified(FILE *out, const ts_kview *v, const ts_report_opts *o)
 {
+	const ts_agg *a = v->agg;
+	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *rows = ts_report_unclassified(a, &n);
+	uint32_t *rows = ts_report_unclassified(v, &n);
 	if (!rows || n == 0) {
 		fputs("\nUnclassified kernels: none\n", out);
 		free(rows);
@@ -227,19 +236,19 @@ static void put_unclassified(FILE *out, const ts_agg *a, const ts_report_opts *o
 	fprintf(out, " %14s %9s %6s  %s\n", "Total (us)", "Count", "%", "Name");
 	int name_w = o->width > 0 ? (o->width - 35 > MIN_NAME ? o->width - 35 : MIN_NAME) : 0;
 	for (size_t i = 0; i < shown; i++) {
-		const ts_stat *s = &a->rows[rows[i]];
+		const ts_stat *s = ts_report_row(v, rows[i]);
 		char t[32];
 		size_t len;
 		const char *name = ts_intern_str(a->names, rows[i], &len);
 		fprintf(out, " %14s %9" PRIu64 " %6.1f  ", us(t, sizeof t, s->total), s->count,
-			a->all.total ? 100.0 * (double)s->total / (double)a->all.total : 0.0);
+			all ? 100.0 * (double)s->total / (double)all : 0.0);
 		put_name(out, name, len, name_w);
 		fputc('\n', out);
 	}
 	free(rows);
 }
 
-static void put_passes(FILE *out, const ts_result *res)
+static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_layers *l = res->layers;
 	size_t n = ts_layers_npasses(l);
@@ -249,30 +258,42 @@ static void put_passes(FILE *out, const ts_result *res)
 	}
 	fprintf(out, "\nStages\n %-8s %7s %9s %7s %9s %15s %7s\n", "Stage", "Passes",
 		"Complete", "Layers", "Kernels", "GPU time (us)", "Share");
-	int64_t all = 0;
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
-		all += ts_layers_stage(l, (ts_pstage)s)->gpu_ns;
+	/* Every timed kernel is in one stage: its pass's, or unknown. */
+	int64_t all = res->agg->all.total;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
 		char b[32];
-		if (!t->passes)
+		if (!t->passes && !sall->count)
 			continue;
 		fprintf(out, " %-8s %7" PRIu32 " %9" PRIu32 " %7" PRIu64 " %9" PRIu64 " %15s %6.1f%%\n",
 			ts_pstage_name((ts_pstage)s), t->passes, t->complete_passes, t->layers,
-			t->kernels, us(b, sizeof b, t->gpu_ns),
-			all ? 100.0 * (double)t->gpu_ns / (double)all : 0.0);
+			sall->count, us(b, sizeof b, sall->total),
+			all ? 100.0 * (double)sall->total / (double)all : 0.0);
 	}
 	int64_t orphan_ns;
 	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
 	char b[32];
-	fprintf(out, " %" PRIu32 " layers per complete pass; %" PRIu64 " kernels (%s us) outside any layer\n",
-		ts_layers_per_pass(l), orphans, us(b, sizeof b, orphan_ns));
-	size_t shown = n < 20 ? n : 20;
-	fprintf(out, "\nForward passes (%zu of %zu)\n %5s %-8s %5s %-9s %6s %8s %15s %6s %7s  %s\n",
-		shown, n, "Pass", "Stage", "Conf", "Complete", "Layers", "Kernels",
+	const ts_stat *uother, *uall;
+	ts_layers_stage_rows(l, TS_PSTAGE_UNKNOWN, &uother, &uall);
+	fprintf(out, " %" PRIu32 " layers per complete pass; %" PRIu64 " kernels (%s us) outside any layer;"
+		     " stage unknown for %.1f%% of kernel time\n",
+		ts_layers_per_pass(l), orphans, us(b, sizeof b, orphan_ns),
+		all ? 100.0 * (double)uall->total / (double)all : 0.0);
+	size_t listed = 0;
+	for (size_t i = 0; i < n; i++)
+		listed += !v->staged || ts_layers_pass(l, i)->stage == v->stage;
+	size_t shown = listed < 20 ? listed : 20;
+	fprintf(out, "\nForward passes (%zu of %zu%s%s)\n %5s %-8s %5s %-9s %6s %8s %15s %6s %7s  %s\n",
+		shown, listed, v->staged ? ", stage " : "", v->staged ? ts_pstage_name(v->stage) : "",
+		"Pass", "Stage", "Conf", "Complete", "Layers", "Kernels",
 		"GPU time (us)", "Batch", "Tokens", "Annotation");
-	for (size_t i = 0; i < shown; i++) {
+	for (size_t i = 0, k = 0; i < n && k < shown; i++) {
 		const ts_pass *p = ts_layers_pass(l, i);
+		if (v->staged && p->stage != v->stage)
+			continue;
+		k++;
 		char bt[24] = "-", tk[24] = "-";
 		if (p->batch >= 0)
 			snprintf(bt, sizeof bt, "%" PRId64, p->batch);
@@ -286,10 +307,12 @@ static void put_passes(FILE *out, const ts_result *res)
 	}
 }
 
-static void put_layer_table(FILE *out, const ts_result *res)
+static void put_layer_table(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_layers *l = res->layers;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		if (v->staged && (ts_pstage)s != v->stage)
+			continue;
 		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
 		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
 		if (!n)
@@ -381,23 +404,31 @@ static void put_events(FILE *out, const ts_agg *a)
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
+	ts_kview v = ts_report_view(res, o);
 	ts_breakdown b;
-	if (ts_report_breakdown(res, &b) != 0)
+	if (ts_report_breakdown(res, &v, &b) != 0)
 		return -1;
-	put_header(out, res, &b);
-	put_kernels(out, res, o);
+	put_header(out, res, &v, &b);
+	if (v.staged) {
+		char t[32];
+		fprintf(out, "  stage     %s only: %" PRIu64 " kernels, %s us, %.1f%% of kernel time\n",
+			ts_pstage_name(v.stage), v.all->count, us(t, sizeof t, v.all->total),
+			res->agg->all.total ? 100.0 * (double)v.all->total / (double)res->agg->all.total : 0.0);
+	}
+	put_kernels(out, res, &v, o);
 	if (res->patterns) {
-		put_breakdown(out, res, &b);
-		put_unclassified(out, res->agg, o);
+		put_breakdown(out, res, &v, &b);
+		put_unclassified(out, &v, o);
 	}
 	if (res->layers) {
-		put_passes(out, res);
+		put_passes(out, res, &v);
 		if (o->show_layers)
-			put_layer_table(out, res);
+			put_layer_table(out, res, &v);
 		if (o->debug_layers)
 			put_debug_layers(out, res);
 	}
-	put_memory(out, res->agg);
+	if (!v.staged)
+		put_memory(out, res->agg);
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);
 	return ferror(out) ? -1 : 0;

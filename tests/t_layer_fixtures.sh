@@ -69,6 +69,48 @@ grep -q 'other than 8 (e.g. 10).*two half-layers' "$tmp/err" &&
 	echo "ok - dual-norm split: the warning counts half-layers" ||
 	echo "not ok - dual-norm split: the warning counts half-layers: $(cat "$tmp/err")"
 
+# --- --stage: every table keeps only the stage's kernels, passes, layers --
+python3 tests/layers/mkfixture.py tp-dense --layers 3 --passes 12 --stage alternate >"$tmp/s.json"
+python3 tests/layers/mkfixture.py tp-dense --layers 3 --passes 12 --stage alternate --truth >"$tmp/s.truth"
+for st in all prefill decode mixed unknown; do
+	"$TS" --format json --stage "$st" --expect-layers 3 "$tmp/s.json" >"$tmp/s.$st.json" 2>"$tmp/err" ||
+		echo "not ok - --stage $st: exit status $?: $(head -c 200 "$tmp/err")"
+done
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+t = json.load(open(d + '/s.truth'))
+r = {s: json.load(open('%s/s.%s.json' % (d, s))) for s in ('all', 'prefill', 'decode', 'mixed', 'unknown')}
+def line(ok, msg):
+    print('%s - --stage: %s' % ('ok' if ok else 'not ok', msg))
+# truth: kernels of pass i are in its stage; the orphans of a pass (embedding,
+# final norm, LM head, sampling) too, as they are inside the pass
+want = {'prefill': 0, 'decode': 0, 'mixed': 0, 'unknown': 0}
+for k, st in zip(t['kernels_per_pass'], t['stages']):
+    want[st] += k
+for st in want:
+    got = sum(k['count'] for k in r[st]['kernels'])
+    line(got == want[st], '%s: %d kernels in the kernel table (got %d)' % (st, want[st], got))
+    line(r[st]['stage_filter'] == st, '%s: stage_filter says so' % st)
+    line(all(p['stage'] == st for p in r[st]['passes']) and
+         len(r[st]['passes']) == t['stages'].count(st),
+         '%s: passes[] holds its %d passes only' % (st, t['stages'].count(st)))
+    line(all(x['stage'] == st for x in r[st]['layer_table']), '%s: layer_table holds its stage only' % st)
+    line(r['all']['stages'][st]['kernels'] == want[st], '%s: stages.%s.kernels = %d' % (st, st, want[st]))
+# every kernel row is split across the stages without loss
+rows = {}
+for st in want:
+    for k in r[st]['kernels']:
+        c = rows.setdefault(k['name'], [0, 0.0])
+        c[0] += k['count']; c[1] += k['total_us']
+allrows = {k['name']: (k['count'], k['total_us']) for k in r['all']['kernels']}
+line(set(rows) == set(allrows) and all(rows[n][0] == allrows[n][0] and abs(rows[n][1] - allrows[n][1]) < 1e-6
+                                        for n in rows),
+     'per-kernel counts and times of the four stages add up to the unfiltered table')
+line(r['all']['stage_filter'] is None and 'memory' in r['all'] and 'memory' not in r['prefill'],
+     'memory operations are reported unfiltered only')
+PY
+
 # --- a trace written K times over ------------------------------------------
 repeat_check() { # name trace
 	local name=$1 f=$2
