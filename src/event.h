@@ -53,7 +53,13 @@ enum {
 	TS_HAS_NAME = 1u << 12,
 	TS_HAS_CAT = 1u << 13,
 	TS_NAME_TRUNCATED = 1u << 14, /* name longer than the parser keeps */
+	TS_HAS_DIMS = 1u << 15,       /* args "Input Dims" */
+	TS_HAS_DTYPE = 1u << 16,      /* args "Input type" (first operand) */
 };
+
+#define TS_MAX_OPERANDS 8      /* Input Dims entries kept */
+#define TS_MAX_RANK 6          /* dimensions kept per operand */
+#define TS_DTYPE_MAX 24
 
 typedef struct {
 	ts_cat cat;
@@ -66,6 +72,12 @@ typedef struct {
 	int64_t id;              /* flow id */
 	int64_t device, stream, correlation, external_id, bytes;
 	int32_t grid[3], block[3];
+	/* cpu_op shapes (record_shapes): operands past TS_MAX_OPERANDS are
+	 * counted in noperands but not kept; rank > TS_MAX_RANK is cut. */
+	uint8_t noperands;
+	uint8_t rank[TS_MAX_OPERANDS];
+	int64_t dims[TS_MAX_OPERANDS][TS_MAX_RANK];
+	char dtype[TS_DTYPE_MAX];  /* NUL-terminated */
 } ts_event;
 
 /* Platform of the traced GPUs. */

@@ -46,6 +46,7 @@ typedef struct {
 	char debug_layers[TS_MAX_LAYERS];
 	long expect_layers;
 	int stage;                     /* --stage: ts_pstage + 1, 0 all */
+	size_t join_mem;               /* --join-mem */
 	const char *event_cat;         /* patterns explain --event */
 	char **args;                   /* positional arguments */
 	int nargs;
@@ -78,6 +79,8 @@ static const char usage_text[] =
 	"                       complete pass (LIST like 0,1,5-7)\n"
 	"      --stage STAGE        only prefill, decode, mixed or unknown kernels,\n"
 	"                       passes and layers in every table (default all)\n"
+	"      --join-mem SIZE      memory for the kernel -> CPU op index (default 64M;\n"
+	"                       16 bytes per op; ops past it are counted as lost)\n"
 	"\n"
 	"Commands:\n"
 	"  patterns list        model families and kernel categories with their rules\n"
@@ -114,6 +117,32 @@ static long parse_long(const char *opt, const char *s, long lo, long hi)
 	return v;
 }
 
+/* "64M", "512K", "1G", "100000" -> bytes (binary units); a usage error
+ * for anything else or outside [lo, 64G]. */
+static size_t parse_bytes(const char *opt, const char *s, size_t lo)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	unsigned shift = 0;
+	if (*end == 'K' || *end == 'k')
+		shift = 10;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30;
+	if (shift)
+		end++;
+	if (errno || end == s || *end || s[0] == '-' || v > (64ull << 30) >> shift ||
+	    (v << shift) < lo) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%s: '%%s' is not a size from %zu bytes to 64G (e.g. 64M)",
+			 opt, lo);
+		usage_error(msg, s);
+	}
+	return (size_t)(v << shift);
+}
+
 /* "0,1,5-7" -> flags; a usage error for anything else. */
 static void parse_layer_list(const char *arg, char *flags)
 {
@@ -142,7 +171,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE,
+	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM,
 };
 
 static void parse_options(int argc, char **argv, options *o)
@@ -164,6 +193,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "show-layers", no_argument, NULL, OPT_SHOW_LAYERS },
 		{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
 		{ "stage", required_argument, NULL, OPT_STAGE },
+		{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -235,6 +265,9 @@ static void parse_options(int argc, char **argv, options *o)
 			if (o->stage == 0 && strcmp(optarg, "all") != 0)
 				usage_error("--stage: '%s' is not prefill, decode, mixed, unknown or all",
 					    optarg);
+			break;
+		case OPT_JOIN_MEM:
+			o->join_mem = parse_bytes("--join-mem", optarg, 16);
 			break;
 		case OPT_EXPECT_LAYERS:
 			o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
@@ -519,6 +552,7 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 	ts_pipeline_opts po = { .read_size = o.read_size, .limits = o.limits,
+				.join_mem = o.join_mem,
 				.patterns = patterns, .model = o.model,
 				.layers = { .split_half_layers = o.split_half_layers,
 					    .model = o.model, .expect_layers = o.expect_layers,

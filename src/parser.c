@@ -11,7 +11,7 @@
 /* Containers we track by role; anything deeper or elsewhere is R_SKIP. */
 typedef enum {
 	R_NONE, R_TOP, R_EVENTS, R_EVENT, R_ARGS, R_GRID, R_BLOCK,
-	R_DEVPROPS, R_DEVPROP, R_DIST, R_SKIP
+	R_DIMS, R_DIM, R_TYPES, R_DEVPROPS, R_DEVPROP, R_DIST, R_SKIP
 } role;
 
 /* Keys we act on, per containing role. */
@@ -23,6 +23,7 @@ typedef enum {
 	K_PH, K_CAT, K_NAME, K_TS, K_DUR, K_PID, K_TID, K_ID, K_ARGS,
 	/* args */
 	K_DEVICE, K_STREAM, K_CORRELATION, K_EXTERNAL_ID, K_BYTES, K_GRID, K_BLOCK,
+	K_INPUT_DIMS, K_INPUT_TYPE,
 	/* deviceProperties item */
 	K_DEV_ID, K_DEV_NAME, K_DEV_SMS, K_DEV_MEM, K_DEV_WARP,
 	/* distributedInfo */
@@ -122,6 +123,12 @@ static key args_key(const char *s, size_t len)
 		if (KEY_IS("stream"))
 			return K_STREAM;
 		break;
+	case 10:
+		if (KEY_IS("Input Dims"))
+			return K_INPUT_DIMS;
+		if (KEY_IS("Input type"))
+			return K_INPUT_TYPE;
+		break;
 	case 11:
 		if (KEY_IS("correlation"))
 			return K_CORRELATION;
@@ -195,6 +202,7 @@ static bool wants_number(role r, key k)
 		return k != K_OTHER && k != K_DEV_NAME;
 	case R_GRID:
 	case R_BLOCK:
+	case R_DIM:
 		return true;
 	default:
 		return false;
@@ -209,8 +217,9 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 	role r = cur_role(p);
 	/* Most scalars are under keys we ignore: leave before any work.
 	 * (Arrays keep cur_key K_OTHER, so they go on.) */
-	if (r == R_SKIP || (p->cur_key == K_OTHER && r != R_NONE &&
-			    r != R_EVENTS && r != R_GRID && r != R_BLOCK))
+	if (r == R_SKIP || (p->cur_key == K_OTHER && r != R_NONE && r != R_EVENTS &&
+			    r != R_GRID && r != R_BLOCK && r != R_DIM && r != R_DIMS &&
+			    r != R_TYPES))
 		return 1;
 	ts_event *ev = &p->ev;
 	/* pid/tid matter only for GPU events (the device of last resort);
@@ -336,6 +345,29 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 			ev->has |= r == R_GRID ? TS_HAS_GRID : TS_HAS_BLOCK;
 		}
 		p->arr_idx++;
+		return 1;
+	case R_DIM: {
+		/* one operand's dimensions */
+		unsigned op = (unsigned)ev->noperands - 1;
+		if (op < TS_MAX_OPERANDS && num_ok && ev->rank[op] < TS_MAX_RANK)
+			ev->dims[op][ev->rank[op]++] = v;
+		return 1;
+	}
+	case R_DIMS:
+		/* a scalar where an operand's list should be: no shape */
+		if (ev->noperands < UINT8_MAX) {
+			if (ev->noperands < TS_MAX_OPERANDS)
+				ev->rank[ev->noperands] = 0;
+			ev->noperands++;
+		}
+		return 1;
+	case R_TYPES:
+		if (p->arr_idx++ == 0 && is_str) {
+			size_t n = len < TS_DTYPE_MAX - 1 ? len : TS_DTYPE_MAX - 1;
+			memcpy(ev->dtype, s, n);
+			ev->dtype[n] = '\0';
+			ev->has |= TS_HAS_DTYPE;
+		}
 		return 1;
 	case R_DEVPROP: {
 		ts_devprop *d = cur_dev(p);
@@ -469,7 +501,13 @@ static role child_role(ts_parser *p, bool is_map)
 			return R_GRID;
 		if (!is_map && p->cur_key == K_BLOCK)
 			return R_BLOCK;
+		if (!is_map && p->cur_key == K_INPUT_DIMS)
+			return R_DIMS;
+		if (!is_map && p->cur_key == K_INPUT_TYPE)
+			return R_TYPES;
 		return R_SKIP;
+	case R_DIMS:
+		return is_map ? R_SKIP : R_DIM;
 	case R_DEVPROPS:
 		return is_map ? R_DEVPROP : R_SKIP;
 	default:
@@ -502,7 +540,19 @@ static int open_container(ts_parser *p, bool is_map)
 		break;
 	case R_GRID:
 	case R_BLOCK:
+	case R_TYPES:
 		p->arr_idx = 0;
+		break;
+	case R_DIMS:
+		p->ev.noperands = 0;
+		p->ev.has |= TS_HAS_DIMS;
+		break;
+	case R_DIM:
+		if (p->ev.noperands < UINT8_MAX) {
+			if (p->ev.noperands < TS_MAX_OPERANDS)
+				p->ev.rank[p->ev.noperands] = 0;
+			p->ev.noperands++;
+		}
 		break;
 	case R_DEVPROP:
 		if (p->meta->ndev < TS_MAX_DEVPROPS) {

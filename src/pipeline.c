@@ -24,11 +24,16 @@ static ts_status on_event(void *ud, const ts_event *ev)
 {
 	ts_result *res = ud;
 	ts_status st = ts_agg_event(res->agg, ev);
-	if (st != TS_OK || !res->layers)
+	if (st != TS_OK || !res->layers || !res->attrib)
 		return st;
-	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class)
+	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class) {
+		ts_attrib_kernel(res->attrib, ev, res->agg->last_row, res->agg->last_class);
 		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class);
-	else if (ev->cat == TS_CAT_USER_ANNOTATION ||
+	} else if (ev->cat == TS_CAT_CPU_OP) {
+		ts_attrib_cpu_op(res->attrib, ev);
+	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
+		ts_attrib_runtime(res->attrib, ev);
+	} else if (ev->cat == TS_CAT_USER_ANNOTATION ||
 		 ev->cat == TS_CAT_GPU_USER_ANNOTATION)
 		ts_layers_annotation(res->layers, ev);
 	return TS_OK;
@@ -109,9 +114,10 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	res->agg = ts_agg_new(&o->limits, o->patterns);
 	res->patterns = o->patterns;
 	res->layers = ts_layers_new(o->patterns, &o->layers);
+	res->attrib = ts_attrib_new(o->join_mem);
 	ts_parser *p = res->agg ? ts_parser_new(on_event, res, &res->meta) : NULL;
 	char *buf = malloc(CHUNK);
-	if (!res->agg || !res->layers || !p || !buf) {
+	if (!res->agg || !res->layers || !res->attrib || !p || !buf) {
 		free(buf);
 		ts_parser_free(p);
 		ts_reader_free(r);
@@ -124,6 +130,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	if (o->progress)
 		ts_progress_clear(o->progress);
 
+	ts_attrib_finish(res->attrib);
 	ts_layers_finish(res->layers, ts_intern_count(res->agg->names));
 	res->input_bytes = ts_reader_in_bytes(r);
 	res->json_bytes = ts_reader_out_bytes(r);
@@ -145,5 +152,6 @@ void ts_result_free(ts_result *res)
 	ts_agg_free(res->agg);
 	res->agg = NULL;
 	ts_layers_free(res->layers);
+	ts_attrib_free(res->attrib);
 	res->layers = NULL;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "agg.h"
+#include "attrib.h"
 #include "event.h"
 #include "layers.h"
 #include "model.h"
@@ -28,6 +29,7 @@ typedef struct {
 	const ts_patterns *patterns; /* borrowed; NULL: no classification */
 	const char *model;      /* --model NAME, or NULL to detect */
 	ts_layers_opts layers;
+	size_t join_mem;        /* --join-mem (0: default) */
 } ts_pipeline_opts;
 
 typedef struct {
@@ -48,6 +50,7 @@ typedef struct {
 	ts_parser_stats pstats;
 	ts_agg *agg;
 	ts_layers *layers;
+	ts_attrib *attrib;
 	ts_platform platform;
 	const char *platform_source;
 	const ts_patterns *patterns;  /* as given in the options */

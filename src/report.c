@@ -168,6 +168,22 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 			WARN("%" PRIu64 " passes past the first %d are in the stage totals but not in passes[]",
 			     ts_layers_passes_dropped(l), TS_MAX_PASSES);
 	}
+	if (res->attrib) {
+		const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
+		int64_t all = 0;
+		for (int b = 0; b < TS_ATTR_COUNT; b++)
+			all += t->ns[b];
+		if (t->ops_dropped)
+			WARN("%" PRIu64 " CPU ops past --join-mem (%zu bytes, %" PRIu64
+			     " ops) were not indexed; their kernels count as launch or unlinked",
+			     t->ops_dropped, t->index_bytes, t->ops_indexed);
+		if (t->lookahead_overflow)
+			WARN("%" PRIu64 " kernels waited past the look-ahead of %d for their launch and count as unlinked",
+			     t->lookahead_overflow, TS_ATTRIB_LOOKAHEAD);
+		if (all && 2 * t->ns[TS_ATTR_GRAPH] > all)
+			WARN("%.1f%% of kernel time was replayed from CUDA/HIP graphs with no CPU op detail",
+			     100.0 * (double)t->ns[TS_ATTR_GRAPH] / (double)all);
+	}
 	if (res->meta.devprops_dropped)
 		WARN("%d deviceProperties entries past the first %d were ignored",
 		     res->meta.devprops_dropped, TS_MAX_DEVPROPS);

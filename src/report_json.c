@@ -194,6 +194,16 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v)
 		put_us(out, ts_stat_quantile(s, 0.90));
 		fputs(", \"p99_us\": ", out);
 		put_us(out, ts_stat_quantile(s, 0.99));
+		fputs(", \"parent_op\": ", out);
+		long op = res->attrib && order[i] != TS_ROW_OTHER
+			? ts_attrib_parent_op(res->attrib, order[i]) : -1;
+		if (op >= 0) {
+			size_t olen;
+			const char *oname = ts_attrib_op_name(res->attrib, (size_t)op, &olen);
+			put_str(out, oname, olen);
+		} else {
+			fputs("null", out);
+		}
 		fprintf(out, ", \"pct\": %.2f}",
 			all ? 100.0 * (double)s->total / (double)all : 0.0);
 	}
@@ -401,6 +411,61 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 	fputs(any ? "\n  ],\n" : "],\n", out);
 }
 
+static void put_attribution(FILE *out, const ts_result *res)
+{
+	const ts_attrib *at = res->attrib;
+	const ts_attrib_totals *t = ts_attrib_get_totals(at);
+	int64_t all = 0;
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		all += t->ns[b];
+	fputs("  \"attribution\": {", out);
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		fprintf(out, "\"%s_pct\": %.2f, ", ts_attr_bucket_name((ts_attr_bucket)b),
+			all ? 100.0 * (double)t->ns[b] / (double)all : 0.0);
+	fputs("\"kernels\": {", out);
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		fprintf(out, "%s\"%s\": %" PRIu64, b ? ", " : "",
+			ts_attr_bucket_name((ts_attr_bucket)b), t->kernels[b]);
+	fputs("}, \"time\": {", out);
+	for (int b = 0; b < TS_ATTR_COUNT; b++) {
+		fprintf(out, "%s\"%s_us\": ", b ? ", " : "", ts_attr_bucket_name((ts_attr_bucket)b));
+		put_us(out, t->ns[b]);
+	}
+	fprintf(out, "}, \"ops_indexed\": %" PRIu64 ", \"ops_dropped\": %" PRIu64
+		     ", \"lookahead_overflow\": %" PRIu64 ", \"index_bytes\": %zu},\n",
+		t->ops_indexed, t->ops_dropped, t->lookahead_overflow, t->index_bytes);
+
+	size_t n;
+	size_t *order = ts_attrib_op_order(at, &n);
+	int64_t cum = 0;
+	fputs("  \"ops\": [", out);
+	for (size_t i = 0; order && i < n; i++) {
+		const ts_op_row *r = ts_attrib_op(at, order[i]);
+		size_t len;
+		const char *name = ts_attrib_op_name(at, order[i], &len);
+		cum += r->ns;
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		put_str(out, name, len);
+		fprintf(out, ", \"calls\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"total_us\": ",
+			r->calls, r->kernels);
+		put_us(out, r->ns);
+		fprintf(out, ", \"pct\": %.2f, \"cum_pct\": %.2f, \"categories\": [",
+			all ? 100.0 * (double)r->ns / (double)all : 0.0,
+			all ? 100.0 * (double)cum / (double)all : 0.0);
+		for (int c = 0; c < TS_ATTRIB_OP_CATS && r->cats[c].count; c++) {
+			fputs(c ? ", {\"category\": " : "{\"category\": ", out);
+			const ts_kclass k = { .category = r->cats[c].category };
+			put_cstr(out, ts_kclass_category(res->patterns, &k));
+			fprintf(out, ", \"kernels\": %" PRIu64 ", \"total_us\": ", r->cats[c].count);
+			put_us(out, r->cats[c].ns);
+			fputs("}", out);
+		}
+		fputs("]}", out);
+	}
+	fputs(n ? "\n  ],\n" : "],\n", out);
+	free(order);
+}
+
 static void put_memory(FILE *out, const ts_agg *a)
 {
 	int first = 1;
@@ -462,6 +527,8 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	put_unclassified(out, &v);
 	if (res->layers)
 		put_layers(out, res, &v);
+	if (res->attrib)
+		put_attribution(out, res);
 	if (!v.staged)
 		put_memory(out, res->agg);
 	ts_breakdown_free(&b);

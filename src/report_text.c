@@ -361,6 +361,59 @@ static void put_debug_layers(FILE *out, const ts_result *res)
 	}
 }
 
+static void put_ops(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	const ts_attrib *at = res->attrib;
+	const ts_attrib_totals *t = ts_attrib_get_totals(at);
+	int64_t all = 0;
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		all += t->ns[b];
+	fputs("\nAttribution (kernel time by what launched it)\n", out);
+	for (int b = 0; b < TS_ATTR_COUNT; b++) {
+		static const char *const what[TS_ATTR_COUNT] = {
+			"linked to a CPU op (External id)",
+			"replayed from a CUDA/HIP graph, no op",
+			"a runtime launch, no op",
+			"linked to nothing",
+		};
+		char us_buf[32];
+		fprintf(out, " %-9s %6.1f%% %9" PRIu64 " kernels %15s us  %s\n",
+			ts_attr_bucket_name((ts_attr_bucket)b),
+			all ? 100.0 * (double)t->ns[b] / (double)all : 0.0, t->kernels[b],
+			us(us_buf, sizeof us_buf, t->ns[b]), what[b]);
+	}
+	size_t n;
+	size_t *order = ts_attrib_op_order(at, &n);
+	if (!order || n == 0) {
+		free(order);
+		return;
+	}
+	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
+	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels)\n"
+		     " %6s %6s %14s %7s %7s  %-32s %s\n", shown, n,
+		"Calls", "Kern.", "Total (us)", "%", "Cum %", "Op", "Kernel categories");
+	int64_t cum = 0;
+	for (size_t i = 0; i < n; i++) {
+		const ts_op_row *r = ts_attrib_op(at, order[i]);
+		cum += r->ns;
+		if (i >= shown)
+			continue;
+		size_t len;
+		const char *name = ts_attrib_op_name(at, order[i], &len);
+		char tb[32];
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %14s %7.1f %7.1f  ", r->calls, r->kernels,
+			us(tb, sizeof tb, r->ns), all ? 100.0 * (double)r->ns / (double)all : 0.0,
+			all ? 100.0 * (double)cum / (double)all : 0.0);
+		fprintf(out, "%-32.*s", (int)(len < 60 ? len : 60), name);
+		for (int c = 0; c < TS_ATTRIB_OP_CATS && r->cats[c].count; c++) {
+			const ts_kclass k = { .category = r->cats[c].category };
+			fprintf(out, "%s%s", c ? ", " : " ", ts_kclass_category(res->patterns, &k));
+		}
+		fputc('\n', out);
+	}
+	free(order);
+}
+
 static void put_memory(FILE *out, const ts_agg *a)
 {
 	int any = 0;
@@ -427,6 +480,8 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		if (o->debug_layers)
 			put_debug_layers(out, res);
 	}
+	if (res->attrib && !v.staged)
+		put_ops(out, res, o);
 	if (!v.staged)
 		put_memory(out, res->agg);
 	put_events(out, res->agg);

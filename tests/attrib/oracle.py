@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Independent attribution oracle (stdlib only; loads the whole trace).
+
+    oracle.py TRACE REPORT.json
+
+Every timed kernel goes to one bucket: 'op' when its External id is the
+External id of a cpu_op; else 'graph' when its correlation is that of a
+runtime or driver call named *GraphLaunch*; else 'launch' when it is that
+of any runtime or driver call; else 'unlinked'. Per op name: calls
+(distinct External ids that launched kernels), kernels and kernel time.
+Compares with tracestream's JSON report and prints TAP-ish lines.
+"""
+import gzip
+import json
+import sys
+from decimal import Decimal
+
+
+def load(path):
+    with open(path, 'rb') as f:
+        head = f.read(2)
+    op = gzip.open if head == b'\x1f\x8b' else open
+    with op(path, 'rb') as f:
+        return json.loads(f.read(), parse_float=Decimal)
+
+
+def ns(v):
+    return int(Decimal(v) * 1000)
+
+
+def main():
+    trace, report = sys.argv[1], sys.argv[2]
+    d = load(trace)
+    ev = d['traceEvents'] if isinstance(d, dict) else d
+    ev = [e for e in ev if isinstance(e, dict)]
+    ops, rt = {}, {}
+    for e in ev:
+        a = e.get('args') if isinstance(e.get('args'), dict) else {}
+        if e.get('cat') == 'cpu_op' and isinstance(a.get('External id'), int):
+            ops[a['External id']] = e.get('name', '')
+        if e.get('cat') in ('cuda_runtime', 'cuda_driver') and isinstance(a.get('correlation'), int):
+            rt[a['correlation']] = 'graph' if 'GraphLaunch' in e.get('name', '') else 'launch'
+    buckets = {b: [0, 0] for b in ('op', 'graph', 'launch', 'unlinked')}
+    per_op = {}
+    for e in ev:
+        if e.get('cat') != 'kernel' or e.get('ts') is None or e.get('dur') is None:
+            continue
+        a = e.get('args') if isinstance(e.get('args'), dict) else {}
+        x, c, dur = a.get('External id'), a.get('correlation'), ns(e['dur'])
+        if isinstance(x, int) and x in ops:
+            b = 'op'
+            r = per_op.setdefault(ops[x], [set(), 0, 0])
+            r[0].add(x)
+            r[1] += 1
+            r[2] += dur
+        elif isinstance(c, int) and c in rt:
+            b = rt[c]
+        else:
+            b = 'unlinked'
+        buckets[b][0] += 1
+        buckets[b][1] += dur
+    r = json.load(open(report), parse_float=Decimal)
+    at = r['attribution']
+    name = trace.rsplit('/', 1)[-1]
+    ok = all(at['kernels'][b] == buckets[b][0] and ns(at['time'][b + '_us']) == buckets[b][1]
+             for b in buckets)
+    print('%s - %s: kernels and time per bucket %s' % (
+        'ok' if ok else 'not ok', name,
+        {b: v[0] for b, v in buckets.items()} if ok else
+        '(want %s, got %s / %s)' % (buckets, at['kernels'], at['time'])))
+    total = sum(v[1] for v in buckets.values())
+    pct = sum(Decimal(str(at[b + '_pct'])) for b in buckets)
+    print('%s - %s: bucket shares sum to 100 (got %s)' % (
+        'ok' if abs(pct - 100) < Decimal('0.05') or total == 0 else 'not ok', name, pct))
+    got = {o['name']: (o['calls'], o['kernels'], ns(o['total_us'])) for o in r['ops']}
+    want = {k: (len(v[0]), v[1], v[2]) for k, v in per_op.items()}
+    bad = [k for k in set(got) | set(want) if got.get(k) != want.get(k)]
+    print('%s - %s: ops[] calls, kernels and time of %d op names%s' % (
+        'ok' if not bad else 'not ok', name, len(want),
+        '' if not bad else ' (differ: %s)' % [(k, want.get(k), got.get(k)) for k in bad[:3]]))
+
+
+if __name__ == '__main__':
+    main()
