@@ -168,22 +168,29 @@ void ts_attrib_free(ts_attrib *a)
 
 /* ------------------------------------------------------------ cpu ops */
 
-/* Rows of operand 0: the product of all its dimensions but the last (the
- * token count M of a GEMM's activation). 0: unknown. */
+/* Rows of the first operand of rank 2 or more (a bias comes first in
+ * aten::addmm): the product of all its dimensions but the last, the token
+ * count M of a GEMM's activation. 0: unknown. */
 static uint32_t rows_of(const ts_event *ev)
 {
-	if (!(ev->has & TS_HAS_DIMS) || ev->noperands == 0 || ev->rank[0] < 2)
+	if (!(ev->has & TS_HAS_DIMS))
 		return 0;
-	uint64_t m = 1;
-	for (unsigned i = 0; i + 1 < ev->rank[0]; i++) {
-		int64_t d = ev->dims[0][i];
-		if (d <= 0)
-			return 0;
-		m *= (uint64_t)d;
-		if (m > M_MASK)
-			return M_MASK;
+	unsigned n = ev->noperands < TS_MAX_OPERANDS ? ev->noperands : TS_MAX_OPERANDS;
+	for (unsigned op = 0; op < n; op++) {
+		if (ev->rank[op] < 2)
+			continue;
+		uint64_t m = 1;
+		for (unsigned i = 0; i + 1 < ev->rank[op]; i++) {
+			int64_t d = ev->dims[op][i];
+			if (d <= 0)
+				return 0;
+			m *= (uint64_t)d;
+			if (m > M_MASK)
+				return M_MASK;
+		}
+		return (uint32_t)m;
 	}
-	return (uint32_t)m;
+	return 0;
 }
 
 static bool grow_rows(ts_attrib *a, size_t need)

@@ -11,6 +11,15 @@ static const char *const pstage_names[TS_PSTAGE_COUNT] = {
 	"prefill", "decode", "mixed", "unknown",
 };
 
+static const char *const signal_names[TS_SIG_COUNT] = {
+	"annotation", "kernel_hints", "gemm_m",
+};
+
+const char *ts_signal_name(ts_signal s)
+{
+	return (unsigned)s < TS_SIG_COUNT ? signal_names[s] : "unknown";
+}
+
 const char *ts_pstage_name(ts_pstage s)
 {
 	return (unsigned)s < TS_PSTAGE_COUNT ? pstage_names[s] : "unknown";
@@ -109,6 +118,7 @@ struct ts_layers {
 	bool seen_boundary;      /* a start kernel opened a span in this pass */
 	bool after_sampling;
 	int hint_prefill, hint_decode;
+	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
 	int64_t step;            /* step (annotation group) of the pass, -1 none */
 	int step_ann;            /* the annotation naming it */
 
@@ -650,12 +660,15 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 {
 	l->in_pass = true;
 	l->cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
-			    .batch = -1, .tokens = -1, .annotation = -1 };
+			    .batch = -1, .tokens = -1, .annotation = -1,
+			    .gemm_m_min = -1, .gemm_m_max = -1,
+			    .signal = { TS_PSTAGE_UNKNOWN, TS_PSTAGE_UNKNOWN, TS_PSTAGE_UNKNOWN } };
 	l->nlayers = 0;
 	l->seg = (cur_layer){ 0 };
 	l->seen_boundary = false;
 	l->after_sampling = false;
 	l->hint_prefill = l->hint_decode = 0;
+	l->gemm_small = l->gemm_large = 0;
 	l->ndbg_cur = l->dbg_span = 0;
 	l->step = -1;
 	l->step_ann = -1;
@@ -667,16 +680,25 @@ static void vote(ts_layers *l, ts_pass *p)
 	if (an >= 0) {
 		const annotation *a = &l->ann[l->group_best[l->ann[an].group]];
 		if (a->stage != TS_PSTAGE_UNKNOWN)
-			p->votes[a->stage] += 2;
+			p->votes[a->stage] += 3;   /* outweighs both inferred signals */
+		p->signal[TS_SIG_ANNOTATION] = a->stage;
 		p->batch = a->batch;
 		p->tokens = a->tokens;
 		if (a->name != TS_INTERN_NONE)
 			p->annotation = (int)a->name;
 	}
-	if (l->hint_prefill > l->hint_decode)
-		p->votes[TS_PSTAGE_PREFILL]++;
-	else if (l->hint_decode > l->hint_prefill)
-		p->votes[TS_PSTAGE_DECODE]++;
+	if (l->hint_prefill != l->hint_decode)
+		p->signal[TS_SIG_KERNEL_HINTS] = l->hint_prefill > l->hint_decode
+					       ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	/* Many tokens in the GEMMs: prefill, or mixed when the annotation says
+	 * the batch is mixed (a mixed batch has many tokens too). */
+	if (l->gemm_small != l->gemm_large)
+		p->signal[TS_SIG_GEMM_M] = l->gemm_small > l->gemm_large ? TS_PSTAGE_DECODE
+			: p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
+			: TS_PSTAGE_PREFILL;
+	for (int sg = TS_SIG_KERNEL_HINTS; sg < TS_SIG_COUNT; sg++)
+		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
+			p->votes[p->signal[sg]]++;
 	int total = 0, best = TS_PSTAGE_UNKNOWN;
 	bool tie = false;
 	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++) {
@@ -821,7 +843,7 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 }
 
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c)
+		      const ts_kclass *c, int64_t op_m)
 {
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
@@ -890,6 +912,18 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->hint_prefill++;
 	else if (c->stage == TS_STAGE_DECODE)
 		l->hint_decode++;
+	if (c->type == TS_TYPE_GEMM && op_m > 0) {
+		long thr = l->opts.decode_threshold > 0 ? l->opts.decode_threshold
+							: TS_DECODE_THRESHOLD_DEFAULT;
+		if (op_m <= thr)
+			l->gemm_small++;
+		else
+			l->gemm_large++;
+		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
+			p->gemm_m_min = op_m;
+		if (op_m > p->gemm_m_max)
+			p->gemm_m_max = op_m;
+	}
 	if (l->opts.debug && l->nlayers < TS_MAX_LAYERS &&
 	    l->opts.debug_layers[l->nlayers] && l->ndbg_cur < TS_MAX_DEBUG_KERNELS)
 		l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){

@@ -58,11 +58,23 @@ typedef enum {
 
 const char *ts_ltype_name(ts_ltype t);
 
+/* The independent stage signals of a pass, each with its own verdict. */
+typedef enum {
+	TS_SIG_ANNOTATION,   /* the step annotation (weight 3) */
+	TS_SIG_KERNEL_HINTS, /* kernel-name stage hints of the tables (1) */
+	TS_SIG_GEMM_M,       /* M of the GEMM ops vs --decode-threshold (1) */
+	TS_SIG_COUNT
+} ts_signal;
+
+const char *ts_signal_name(ts_signal s);
+
 typedef struct {
 	uint32_t index;
 	ts_pstage stage;
+	ts_pstage signal[TS_SIG_COUNT]; /* each signal's verdict; unknown: none */
+	int64_t gemm_m_min, gemm_m_max; /* -1: no GEMM with shapes */
 	double confidence;          /* share of votes for the stage */
-	int votes[TS_PSTAGE_COUNT]; /* annotation (2) and kernel hints (1) */
+	int votes[TS_PSTAGE_COUNT]; /* summed over the signals' weights */
 	bool complete;
 	bool cut_start, cut_end;
 	int64_t first_ts, last_end;
@@ -93,6 +105,7 @@ typedef struct {
 	bool split_half_layers;
 	const char *model;          /* --model: only this family's markers */
 	long expect_layers;         /* --expect-layers N, 0: from the family */
+	long decode_threshold;      /* GEMM M (tokens) at or below: decode; 0: default */
 	char debug_layers[TS_MAX_LAYERS]; /* 1: keep the kernel sequence */
 	bool debug;
 } ts_layers_opts;
@@ -106,9 +119,12 @@ const ts_layers_opts *ts_layers_options(const ts_layers *l);
 /* CPU-side user annotations (step windows); other events are ignored. */
 void ts_layers_annotation(ts_layers *l, const ts_event *ev);
 
-/* A kernel with its row (TS_INTERN_NONE past the name cap) and class. */
+#define TS_DECODE_THRESHOLD_DEFAULT 32
+
+/* A kernel with its row (TS_INTERN_NONE past the name cap), class, and the
+ * M (rows of the first input) of the CPU op that launched it, -1 unknown. */
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c);
+		      const ts_kclass *c, int64_t op_m);
 
 /* End of input: close the open pass, resolve unknown stages. nrows: kernel
  * rows of the aggregate, so the per-stage row tables cover every row. */

@@ -47,6 +47,7 @@ typedef struct {
 	long expect_layers;
 	int stage;                     /* --stage: ts_pstage + 1, 0 all */
 	size_t join_mem;               /* --join-mem */
+	long decode_threshold;         /* --decode-threshold */
 	const char *event_cat;         /* patterns explain --event */
 	char **args;                   /* positional arguments */
 	int nargs;
@@ -79,6 +80,8 @@ static const char usage_text[] =
 	"                       complete pass (LIST like 0,1,5-7)\n"
 	"      --stage STAGE        only prefill, decode, mixed or unknown kernels,\n"
 	"                       passes and layers in every table (default all)\n"
+	"      --decode-threshold N GEMM ops with at most N token rows vote decode,\n"
+	"                       more vote prefill (default 32)\n"
 	"      --join-mem SIZE      memory for the kernel -> CPU op index (default 64M;\n"
 	"                       16 bytes per op; ops past it are counted as lost)\n"
 	"\n"
@@ -171,7 +174,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM,
+	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DECODE_THRESHOLD,
 };
 
 static void parse_options(int argc, char **argv, options *o)
@@ -194,6 +197,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
+		{ "decode-threshold", required_argument, NULL, OPT_DECODE_THRESHOLD },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -265,6 +269,9 @@ static void parse_options(int argc, char **argv, options *o)
 			if (o->stage == 0 && strcmp(optarg, "all") != 0)
 				usage_error("--stage: '%s' is not prefill, decode, mixed, unknown or all",
 					    optarg);
+			break;
+		case OPT_DECODE_THRESHOLD:
+			o->decode_threshold = parse_long("--decode-threshold", optarg, 1, 1L << 30);
 			break;
 		case OPT_JOIN_MEM:
 			o->join_mem = parse_bytes("--join-mem", optarg, 16);
@@ -556,6 +563,7 @@ int main(int argc, char **argv)
 				.patterns = patterns, .model = o.model,
 				.layers = { .split_half_layers = o.split_half_layers,
 					    .model = o.model, .expect_layers = o.expect_layers,
+					    .decode_threshold = o.decode_threshold,
 					    .debug = o.debug } };
 	memcpy(po.layers.debug_layers, o.debug_layers, sizeof po.layers.debug_layers);
 	if (want_progress(&o))

@@ -28,7 +28,8 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		return st;
 	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class) {
 		ts_attrib_kernel(res->attrib, ev, res->agg->last_row, res->agg->last_class);
-		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class);
+		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class,
+				 ts_attrib_last_m(res->attrib));
 	} else if (ev->cat == TS_CAT_CPU_OP) {
 		ts_attrib_cpu_op(res->attrib, ev);
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {

@@ -357,6 +357,20 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 			fputs("null", out);
 		fprintf(out, ", \"votes\": {\"prefill\": %d, \"decode\": %d, \"mixed\": %d}",
 			p->votes[TS_PSTAGE_PREFILL], p->votes[TS_PSTAGE_DECODE], p->votes[TS_PSTAGE_MIXED]);
+		fputs(", \"signals\": {", out);
+		for (int sg = 0; sg < TS_SIG_COUNT; sg++) {
+			fprintf(out, "%s\"%s\": ", sg ? ", " : "", ts_signal_name((ts_signal)sg));
+			if (p->signal[sg] == TS_PSTAGE_UNKNOWN)
+				fputs("null", out);
+			else
+				fprintf(out, "\"%s\"", ts_pstage_name(p->signal[sg]));
+		}
+		fputs("}, \"gemm_m\": ", out);
+		if (p->gemm_m_max > 0)
+			fprintf(out, "{\"min\": %" PRId64 ", \"max\": %" PRId64 "}",
+				p->gemm_m_min, p->gemm_m_max);
+		else
+			fputs("null", out);
 		fputs(p->cut_start ? ", \"cut\": \"start\"}" : p->cut_end ? ", \"cut\": \"end\"}" : "}", out);
 	}
 	fputs(listed ? "\n  ],\n" : "],\n", out);

@@ -64,4 +64,25 @@ for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 	fi
 	python3 tests/attrib/oracle.py "$f" "$tmp/r.json"
 done
+
+# The GEMM-M stage signal: the HF trace's full pass runs aten::mm on 8944 =
+# 16 x 559 token rows (its flash attention q is [16, 559, 16, 64]), so it is
+# a prefill with no annotation or kernel hint saying so; a threshold above
+# 8944 turns the signal to decode.
+f=$(ls "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	"$TS" --format json "$f" >"$tmp/h1.json" 2>/dev/null
+	"$TS" --format json --decode-threshold 10000 "$f" >"$tmp/h2.json" 2>/dev/null
+	python3 - "$tmp/h1.json" "$tmp/h2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(x)) for x in sys.argv[1:3])
+pa = [p for p in a['passes'] if p['complete']][0]
+pb = [p for p in b['passes'] if p['complete']][0]
+ok = (pa['signals'] == {'annotation': None, 'kernel_hints': None, 'gemm_m': 'prefill'}
+      and pa['stage'] == 'prefill' and pa['gemm_m']['max'] == 8944
+      and pb['signals']['gemm_m'] == 'decode' and pb['stage'] == 'decode')
+print('%s - hf: the GEMM-M signal makes the full pass prefill (M up to 8944); --decode-threshold 10000 makes it decode (got %s %s / %s %s)' %
+      ('ok' if ok else 'not ok', pa['stage'], pa['signals'], pb['stage'], pb['signals']))
+PY
+fi
 exit 0
