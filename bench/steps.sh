@@ -3,8 +3,9 @@
 # passes grows: gen_trace --steps K (48-layer MoE decode steps, every 8th an
 # EXTEND) piped into tracestream and into the yajl no-op parse, for each K.
 # The layer machine keeps one pass's per-layer figures and per-index
-# statistics, so peak RSS must not grow with K (pass records are capped at
-# 65,536 and take ~150 bytes each).
+# statistics, so it does not grow with K (pass records are capped at 16,384
+# and take ~150 bytes each); what grows is the kernel -> CPU op index, 16
+# bytes per cpu_op (about 840 per step here), capped by --join-mem.
 #
 #   bash bench/steps.sh              K = 10 100 1000 5000
 #   STEPS="10 100" bash bench/steps.sh

@@ -263,15 +263,15 @@ static op_ent *find_op(ts_attrib *a, int64_t ext)
 
 static int runtime_kind(const char *s, size_t n)
 {
-	/* cudaGraphLaunch, hipGraphLaunch, cuGraphLaunch */
-	for (size_t i = 0; i + 11 <= n; i++)
-		if (memcmp(s + i, "GraphLaunch", 11) == 0)
+	/* cudaGraphLaunch, hipGraphLaunch, cuGraphLaunch; cudaLaunchKernel(ExC),
+	 * cuLaunchKernel, hipLaunchKernel, hipExtModuleLaunchKernel, ... One
+	 * pass: "Graph" comes before the "Launch" it holds. */
+	for (size_t i = 0; i + 6 <= n; i++) {
+		if (s[i] == 'G' && i + 11 <= n && memcmp(s + i, "GraphLaunch", 11) == 0)
 			return RT_GRAPH;
-	/* cudaLaunchKernel(ExC), cuLaunchKernel, hipLaunchKernel,
-	 * hipExtModuleLaunchKernel, hipModuleLaunchKernel, ... */
-	for (size_t i = 0; i + 6 <= n; i++)
-		if (memcmp(s + i, "Launch", 6) == 0)
+		if (s[i] == 'L' && memcmp(s + i, "Launch", 6) == 0)
 			return RT_LAUNCH;
+	}
 	return 0;
 }
 

@@ -751,7 +751,9 @@ static bool grow_srows(ts_layers *l, uint32_t need)
 
 static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, int64_t dur)
 {
-	ts_stat_add(&l->sall[s], dur);
+	/* the stage's total needs no distribution: count and sum only */
+	l->sall[s].count++;
+	l->sall[s].total += dur;
 	if (row == TS_INTERN_NONE)
 		ts_stat_add(&l->sother[s], dur);
 	else if (grow_srows(l, row + 1))

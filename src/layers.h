@@ -137,7 +137,7 @@ uint64_t ts_layers_passes_dropped(const ts_layers *l);
 
 /* Kernel rows of one stage, indexed like the aggregate's rows (every kernel
  * takes the stage of its pass; kernels in no pass are unknown). NULL when
- * no kernel row was staged. */
+ * no kernel row was staged. *all holds the stage's count and total only. */
 const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
 				    const ts_stat **other, const ts_stat **all);
 /* Kernels of passes longer than TS_MAX_PASS_KERNELS, staged unknown. */

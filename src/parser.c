@@ -202,7 +202,6 @@ static bool wants_number(role r, key k)
 		return k != K_OTHER && k != K_DEV_NAME;
 	case R_GRID:
 	case R_BLOCK:
-	case R_DIM:
 		return true;
 	default:
 		return false;
@@ -215,11 +214,27 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 		     bool is_str)
 {
 	role r = cur_role(p);
+	/* Tensor dimensions: short non-negative integers, many per CPU op. */
+	if (r == R_DIM) {
+		ts_event *ev = &p->ev;
+		unsigned op = (unsigned)ev->noperands - 1;
+		if (!is_num || op >= TS_MAX_OPERANDS || ev->rank[op] >= TS_MAX_RANK)
+			return 1;
+		int64_t v = 0;
+		for (size_t i = 0; i < len; i++) {
+			unsigned d = (unsigned)(s[i] - '0');
+			if (d > 9 || i >= 18)
+				return 1;   /* negative, fractional or huge: no shape */
+			v = v * 10 + d;
+		}
+		ev->dims[op][ev->rank[op]++] = v;
+		return 1;
+	}
 	/* Most scalars are under keys we ignore: leave before any work.
 	 * (Arrays keep cur_key K_OTHER, so they go on.) */
-	if (r == R_SKIP || (p->cur_key == K_OTHER && r != R_NONE && r != R_EVENTS &&
-			    r != R_GRID && r != R_BLOCK && r != R_DIM && r != R_DIMS &&
-			    r != R_TYPES))
+	enum { ARRAY_ROLES = 1u << R_NONE | 1u << R_EVENTS | 1u << R_GRID | 1u << R_BLOCK |
+			     1u << R_DIMS | 1u << R_TYPES };
+	if (r == R_SKIP || (p->cur_key == K_OTHER && !((1u << r) & ARRAY_ROLES)))
 		return 1;
 	ts_event *ev = &p->ev;
 	/* pid/tid matter only for GPU events (the device of last resort);
@@ -346,13 +361,6 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 		}
 		p->arr_idx++;
 		return 1;
-	case R_DIM: {
-		/* one operand's dimensions */
-		unsigned op = (unsigned)ev->noperands - 1;
-		if (op < TS_MAX_OPERANDS && num_ok && ev->rank[op] < TS_MAX_RANK)
-			ev->dims[op][ev->rank[op]++] = v;
-		return 1;
-	}
 	case R_DIMS:
 		/* a scalar where an operand's list should be: no shape */
 		if (ev->noperands < UINT8_MAX) {
@@ -501,10 +509,11 @@ static role child_role(ts_parser *p, bool is_map)
 			return R_GRID;
 		if (!is_map && p->cur_key == K_BLOCK)
 			return R_BLOCK;
-		if (!is_map && p->cur_key == K_INPUT_DIMS)
-			return R_DIMS;
-		if (!is_map && p->cur_key == K_INPUT_TYPE)
-			return R_TYPES;
+		/* shapes matter on CPU ops only ("cat" comes first in
+		 * Kineto files; when it has not, keep them) */
+		if (!is_map && (p->cur_key == K_INPUT_DIMS || p->cur_key == K_INPUT_TYPE) &&
+		    (!(p->ev.has & TS_HAS_CAT) || p->ev.cat == TS_CAT_CPU_OP))
+			return p->cur_key == K_INPUT_DIMS ? R_DIMS : R_TYPES;
 		return R_SKIP;
 	case R_DIMS:
 		return is_map ? R_SKIP : R_DIM;
