@@ -14,15 +14,21 @@ const char *ts_attr_bucket_name(ts_attr_bucket b)
 	return (unsigned)b < TS_ATTR_COUNT ? bucket_names[b] : "unlinked";
 }
 
-/* One indexed cpu_op: 16 bytes. */
+/* One indexed cpu_op: 20 bytes. */
 typedef struct {
-	int64_t ext;
+	uint32_t ext_lo, ext_hi; /* External id, in two halves: no padding */
 	uint32_t name;           /* op row; TS_INTERN_NONE past the cap */
-	uint32_t m;              /* rows of operand 0 (M of a GEMM); bit 31: counted */
+	uint32_t m;              /* tokens (M); bit 31: its first kernel is counted */
+	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
 } op_ent;
 
 #define M_COUNTED 0x80000000u
 #define M_MASK 0x7fffffffu
+
+static int64_t ext_of(const op_ent *e)
+{
+	return (int64_t)((uint64_t)e->ext_hi << 32 | e->ext_lo);
+}
 
 /*
  * A small open-addressed table int64 -> int64 without deletion (a resolved
@@ -112,33 +118,78 @@ static void ct_add(corr_table *t, int64_t key, int64_t dur)
 
 enum { RT_LAUNCH = 1, RT_GRAPH = 2 };
 
+/* A runtime call in the look-ahead table: kind, whether a kernel has used
+ * it (a call of its row is counted), its row, its call site. */
+static int64_t rt_pack(int kind, bool used, uint32_t row, uint32_t cs)
+{
+	return (int64_t)((uint64_t)kind | (uint64_t)used << 2 |
+			 (uint64_t)(row & 0x3ffffffu) << 3 | (uint64_t)cs << 29);
+}
+
+static int rt_kind(int64_t v) { return (int)(v & 3); }
+static bool rt_used(int64_t v) { return (v >> 2) & 1; }
+static uint32_t rt_row(int64_t v)
+{
+	uint32_t r = (uint32_t)((uint64_t)v >> 3) & 0x3ffffffu;
+	return r == 0x3ffffffu ? TS_INTERN_NONE : r;
+}
+static uint32_t rt_cs(int64_t v) { return (uint32_t)((uint64_t)v >> 29); }
+
 typedef struct {
 	uint32_t cand, votes;    /* Boyer-Moore majority over kernels */
 } parent_vote;
 
+/* The most frequent call sites of a row: a space-saving top 4. */
+#define CS_TOP 4
+typedef struct {
+	uint32_t id[CS_TOP];
+	uint64_t w[CS_TOP];
+} cs_top;
+
+/* Per op name: its bucket, the operator rules its name matches (computed
+ * once), its call sites. */
+typedef struct {
+	uint8_t via;             /* ts_attr_bucket */
+	uint8_t ncand;
+	uint16_t cand[6];        /* operator rule indexes, in rule order */
+	cs_top cs;
+} name_info;
+
 struct ts_attrib {
+	const ts_patterns *patterns;
 	size_t join_mem;
 	op_ent *idx;
 	size_t nidx, idx_cap;
 	ts_intern *names;
-	ts_op_row *rows;
-	size_t rows_cap;
+	ts_op_row *rows[TS_ATTRIB_VIEWS];
+	name_info *info;
+	size_t rows_cap[TS_ATTRIB_VIEWS], info_cap;
+	ts_intern *wl_names;     /* "NAME\\x1fDTYPE" */
+	ts_wl_row *wl[TS_ATTRIB_VIEWS];
+	size_t wl_cap[TS_ATTRIB_VIEWS];
+	uint32_t *wl_rule;
+	size_t wl_rule_cap;
 	parent_vote *parent;     /* per kernel row */
 	size_t parent_cap;
-	corr_table rt[2];        /* runtime correlation -> RT_*; [0] young */
+	corr_table rt[2];        /* runtime correlation -> rt_pack(); [0] young */
 	corr_table wait[2];      /* kernels waiting for their launch: dur */
-	int64_t last_m;
+	uint32_t unlinked_row;
+	ts_callsites *cs;
 	ts_attrib_totals t;
 };
 
-ts_attrib *ts_attrib_new(size_t join_mem)
+ts_attrib *ts_attrib_new(const ts_patterns *p, size_t join_mem)
 {
 	ts_attrib *a = calloc(1, sizeof *a);
 	if (!a)
 		return NULL;
+	a->patterns = p;
 	a->join_mem = join_mem ? join_mem : TS_JOIN_MEM_DEFAULT;
 	a->names = ts_intern_new(TS_ATTRIB_MAX_OPS, 4u << 20);
-	bool ok = a->names != NULL;
+	a->wl_names = ts_intern_new(TS_ATTRIB_MAX_WORKLOADS, 4u << 20);
+	a->cs = ts_callsites_new(p, a->join_mem);
+	a->unlinked_row = TS_INTERN_NONE;
+	bool ok = a->names && a->wl_names && a->cs;
 	for (int g = 0; g < 2; g++) {
 		ok &= ct_init(&a->rt[g], 2 * TS_ATTRIB_LOOKAHEAD);
 		ok &= ct_init(&a->wait[g], 2 * TS_ATTRIB_LOOKAHEAD);
@@ -147,7 +198,6 @@ ts_attrib *ts_attrib_new(size_t join_mem)
 		ts_attrib_free(a);
 		return NULL;
 	}
-	a->last_m = -1;
 	return a;
 }
 
@@ -159,11 +209,104 @@ void ts_attrib_free(ts_attrib *a)
 		ct_free(&a->rt[g]);
 		ct_free(&a->wait[g]);
 	}
+	for (int v = 0; v < TS_ATTRIB_VIEWS; v++) {
+		for (size_t i = 0; i < a->wl_cap[v]; i++)
+			ts_hist_clear(&a->wl[v][i].m);
+		free(a->wl[v]);
+		free(a->rows[v]);
+	}
 	free(a->idx);
-	free(a->rows);
+	free(a->info);
+	free(a->wl_rule);
 	free(a->parent);
 	ts_intern_free(a->names);
+	ts_intern_free(a->wl_names);
+	ts_callsites_free(a->cs);
 	free(a);
+}
+
+/* ---------------------------------------------------------------- rows */
+
+/* Grow a zeroed array of elem-byte entries to hold need. */
+static bool grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return true;
+	size_t n = *cap ? *cap * 2 : 64;
+	while (n < need)
+		n *= 2;
+	char *p = realloc(*arr, n * elem);
+	if (!p)
+		return false;
+	memset(p + *cap * elem, 0, (n - *cap) * elem);
+	*arr = p;
+	*cap = n;
+	return true;
+}
+
+static ts_op_row *op_row(ts_attrib *a, int view, uint32_t name)
+{
+	if (!grow_zeroed((void **)&a->rows[view], &a->rows_cap[view], (size_t)name + 1,
+			 sizeof(ts_op_row)))
+		return NULL;
+	return &a->rows[view][name];
+}
+
+static ts_wl_row *wl_row(ts_attrib *a, int view, uint32_t wl)
+{
+	size_t old = a->wl_cap[view];
+	if (!grow_zeroed((void **)&a->wl[view], &a->wl_cap[view], (size_t)wl + 1,
+			 sizeof(ts_wl_row)))
+		return NULL;
+	for (size_t i = old; i < a->wl_cap[view]; i++)
+		a->wl[view][i].m_min = -1;
+	return &a->wl[view][wl];
+}
+
+/* The operator rules whose regex matches a new op name. */
+static void find_candidates(ts_attrib *a, name_info *in, const char *s, size_t len)
+{
+	size_t n = a->patterns ? ts_patterns_noprules(a->patterns) : 0;
+	for (size_t i = 0; i < n && in->ncand < 6 && i <= UINT16_MAX; i++) {
+		size_t ov[2];
+		if (ts_regex_match(ts_patterns_oprule(a->patterns, i)->re, s, len, ov, 1) > 0)
+			in->cand[in->ncand++] = (uint16_t)i;
+	}
+}
+
+/* Intern an op (or runtime) name; TS_INTERN_NONE past the caps. */
+static uint32_t name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via)
+{
+	uint32_t before = ts_intern_count(a->names), id;
+	if (ts_intern_put(a->names, s, len, &id) != TS_OK)
+		return TS_INTERN_NONE;
+	if (!grow_zeroed((void **)&a->info, &a->info_cap, (size_t)id + 1, sizeof *a->info) ||
+	    !op_row(a, TS_ATTRIB_ALL, id))
+		return TS_INTERN_NONE;
+	if (id == before) {
+		a->info[id].via = (uint8_t)via;
+		if (via == TS_ATTR_OP)
+			find_candidates(a, &a->info[id], s, len);
+	}
+	return id;
+}
+
+static void vote_callsite(cs_top *t, uint32_t cs, uint64_t w)
+{
+	if (cs == TS_INTERN_NONE)
+		return;
+	int min = 0;
+	for (int i = 0; i < CS_TOP; i++) {
+		if (t->w[i] && t->id[i] == cs) {
+			t->w[i] += w;
+			return;
+		}
+		if (t->w[i] < t->w[min])
+			min = i;
+	}
+	/* an empty slot has weight 0 and is the minimum */
+	t->id[min] = cs;
+	t->w[min] += w;
 }
 
 /* ------------------------------------------------------------ cpu ops */
@@ -177,6 +320,8 @@ static uint32_t rows_of(const ts_event *ev)
 		return 0;
 	unsigned n = ev->noperands < TS_MAX_OPERANDS ? ev->noperands : TS_MAX_OPERANDS;
 	for (unsigned op = 0; op < n; op++) {
+		if (ev->rank[op] == TS_RANK_BAD)
+			return 0;
 		if (ev->rank[op] < 2)
 			continue;
 		uint64_t m = 1;
@@ -193,20 +338,79 @@ static uint32_t rows_of(const ts_event *ev)
 	return 0;
 }
 
-static bool grow_rows(ts_attrib *a, size_t need)
+static bool ranks_fit(const ts_oprule *r, const ts_event *ev)
 {
-	if (need <= a->rows_cap)
-		return true;
-	size_t cap = a->rows_cap ? a->rows_cap * 2 : 64;
-	while (cap < need)
-		cap *= 2;
-	ts_op_row *r = realloc(a->rows, cap * sizeof *r);
-	if (!r)
-		return false;
-	memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
-	a->rows = r;
-	a->rows_cap = cap;
+	for (int i = 0; i < r->nranks; i++) {
+		if (r->ranks[i] < 0)
+			continue;
+		unsigned rank = (unsigned)i < ev->noperands && i < TS_MAX_OPERANDS ? ev->rank[i] : 0;
+		if (rank == TS_RANK_BAD || rank != (unsigned)r->ranks[i])
+			return false;
+	}
 	return true;
+}
+
+/* Integer, boolean and non-tensor "Input type" entries: not what a
+ * workload computes in. */
+static bool value_dtype(const char *t)
+{
+	static const char *const no[] = {
+		"", "Scalar", "ScalarList", "TensorList", "GenericList", "long int", "int",
+		"short int", "signed char", "unsigned char", "bool", "c10::Device",
+	};
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		if (strcmp(t, no[i]) == 0)
+			return false;
+	return true;
+}
+
+static const char *dtype_of(const ts_oprule *r, const ts_event *ev)
+{
+	if (!(ev->has & TS_HAS_DTYPE))
+		return "";
+	if (r->dtype_operand >= 0)
+		return r->dtype_operand < ev->ntypes ? ev->dtype[r->dtype_operand] : "";
+	for (unsigned i = 0; i < ev->ntypes; i++)
+		if (value_dtype(ev->dtype[i]))
+			return ev->dtype[i];
+	return ev->ntypes ? ev->dtype[0] : "";
+}
+
+/* The workload row of one op call, and its tokens in *m (kept when the
+ * rule has none). */
+static uint32_t workload_of(ts_attrib *a, const name_info *in, const ts_event *ev,
+			    uint32_t *m)
+{
+	if (!(ev->has & TS_HAS_DIMS))
+		return TS_INTERN_NONE;
+	for (unsigned c = 0; c < in->ncand; c++) {
+		const ts_oprule *r = ts_patterns_oprule(a->patterns, in->cand[c]);
+		char key[256];
+		size_t len;
+		if (!ranks_fit(r, ev) || !ts_wtmpl_eval(&r->name, ev, key, sizeof key - TS_DTYPE_MAX - 1, &len))
+			continue;
+		int64_t tokens = 0;
+		if (r->has_tokens && !ts_wexpr_eval(&r->tokens, ev, &tokens))
+			continue;
+		key[len++] = '\x1f';
+		const char *dt = dtype_of(r, ev);
+		size_t dl = strlen(dt);
+		memcpy(key + len, dt, dl);
+		len += dl;
+		uint32_t before = ts_intern_count(a->wl_names), id;
+		if (ts_intern_put(a->wl_names, key, len, &id) != TS_OK ||
+		    !grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
+				 sizeof *a->wl_rule) || !wl_row(a, TS_ATTRIB_ALL, id)) {
+			a->t.workloads_dropped++;
+			return TS_INTERN_NONE;
+		}
+		if (id == before)
+			a->wl_rule[id] = in->cand[c];
+		if (tokens > 0)
+			*m = tokens > (int64_t)M_MASK ? M_MASK : (uint32_t)tokens;
+		return id;
+	}
+	return TS_INTERN_NONE;
 }
 
 void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
@@ -226,17 +430,20 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 		a->idx_cap = cap;
 		a->t.index_bytes = cap * sizeof *p;
 	}
-	uint32_t name;
-	if (ts_intern_put(a->names, ev->name, ev->name_len, &name) != TS_OK ||
-	    !grow_rows(a, (size_t)name + 1))
-		name = TS_INTERN_NONE;
-	op_ent e = { ev->external_id, name, rows_of(ev) };
+	uint32_t name = name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
+	uint32_t m = rows_of(ev), wl = TS_INTERN_NONE;
+	if (ev->has & TS_HAS_DIMS)
+		a->t.ops_with_shapes++;
+	if (name != TS_INTERN_NONE && a->info[name].ncand)
+		wl = workload_of(a, &a->info[name], ev, &m);
+	uint64_t x = (uint64_t)ev->external_id;
+	op_ent e = { (uint32_t)x, (uint32_t)(x >> 32), name, m & M_MASK, wl };
 	/* External ids count up in file order; an older one is inserted in
 	 * place (a short move from the end). */
 	size_t at = a->nidx;
-	while (at > 0 && a->idx[at - 1].ext > e.ext)
+	while (at > 0 && ext_of(&a->idx[at - 1]) > ev->external_id)
 		at--;
-	if (at > 0 && a->idx[at - 1].ext == e.ext) {
+	if (at > 0 && ext_of(&a->idx[at - 1]) == ev->external_id) {
 		a->idx[at - 1] = e;
 		return;
 	}
@@ -251,12 +458,17 @@ static op_ent *find_op(ts_attrib *a, int64_t ext)
 	size_t lo = 0, hi = a->nidx;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (a->idx[mid].ext < ext)
+		if (ext_of(&a->idx[mid]) < ext)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < a->nidx && a->idx[lo].ext == ext ? &a->idx[lo] : NULL;
+	return lo < a->nidx && ext_of(&a->idx[lo]) == ext ? &a->idx[lo] : NULL;
+}
+
+void ts_attrib_python(ts_attrib *a, const ts_event *ev)
+{
+	ts_callsites_frame(a->cs, ev);
 }
 
 /* --------------------------------------------------------- runtime side */
@@ -281,16 +493,31 @@ static void bucket_n(ts_attrib *a, ts_attr_bucket b, uint64_t n, int64_t dur)
 	a->t.ns[b] += dur;
 }
 
-static void bucket(ts_attrib *a, ts_attr_bucket b, int64_t dur)
+/* Kernels that reached a runtime call but no op: the bucket, and the row
+ * of the runtime call's name. */
+static void resolve(ts_attrib *a, int64_t rt, bool new_call, uint64_t n, int64_t dur)
 {
-	bucket_n(a, b, 1, dur);
+	bucket_n(a, rt_kind(rt) == RT_GRAPH ? TS_ATTR_GRAPH : TS_ATTR_LAUNCH, n, dur);
+	uint32_t row = rt_row(rt);
+	if (row == TS_INTERN_NONE)
+		return;
+	ts_op_row *r = &a->rows[TS_ATTRIB_ALL][row];
+	r->calls += new_call;
+	r->kernels += n;
+	r->ns += dur;
+	vote_callsite(&a->info[row].cs, rt_cs(rt), n);
 }
 
-/* Any runtime call the kernel correlates with links it; a graph launch
- * says it was replayed. */
-static void resolve(ts_attrib *a, int kind, uint64_t n, int64_t dur)
+static void unlinked(ts_attrib *a, uint64_t n, int64_t dur)
 {
-	bucket_n(a, kind == RT_GRAPH ? TS_ATTR_GRAPH : TS_ATTR_LAUNCH, n, dur);
+	bucket_n(a, TS_ATTR_UNLINKED, n, dur);
+	if (a->unlinked_row == TS_INTERN_NONE)
+		a->unlinked_row = name_row(a, "(unlinked)", 10, TS_ATTR_UNLINKED);
+	if (a->unlinked_row != TS_INTERN_NONE) {
+		ts_op_row *r = &a->rows[TS_ATTRIB_ALL][a->unlinked_row];
+		r->kernels += n;
+		r->ns += dur;
+	}
 }
 
 /* Retire the old generation of waiting kernels: they never saw a launch. */
@@ -298,7 +525,7 @@ static void retire_wait(ts_attrib *a, corr_table *t)
 {
 	for (size_t i = 0; i < t->cap; i++)
 		if (t->key[i] && t->val[i] != TS_GONE) {
-			bucket_n(a, TS_ATTR_UNLINKED, t->cnt[i], t->val[i]);
+			unlinked(a, t->cnt[i], t->val[i]);
 			a->t.lookahead_overflow += t->cnt[i];
 		}
 	ct_clear(t);
@@ -306,16 +533,35 @@ static void retire_wait(ts_attrib *a, corr_table *t)
 
 void ts_attrib_runtime(ts_attrib *a, const ts_event *ev)
 {
-	if (!(ev->has & TS_HAS_CORRELATION))
+	if (!(ev->has & TS_HAS_CORRELATION) && !(ev->has & TS_HAS_EXTERNAL_ID))
 		return;
 	int kind = runtime_kind(ev->name, ev->name_len);
+	uint32_t cs = TS_INTERN_NONE;
+	op_ent *op = (ev->has & TS_HAS_EXTERNAL_ID) ? find_op(a, ev->external_id) : NULL;
+	if ((kind || op) && (ev->has & TS_HAS_TS) && ts_callsites_totals(a->cs)->kept)
+		cs = ts_callsites_at(a->cs, ev->has & TS_HAS_PID ? ev->pid : -1,
+				     ev->has & TS_HAS_TID ? ev->tid : -1, ev->ts_ns);
+	/* the op's call site, voted per runtime call */
+	if (op && op->name != TS_INTERN_NONE)
+		vote_callsite(&a->info[op->name].cs, cs, 1);
+	if (!(ev->has & TS_HAS_CORRELATION))
+		return;
+	/* any runtime call a kernel correlates with launched it (on AMD,
+	 * hipMemcpy's copy kernels) */
+	if (!kind)
+		kind = RT_LAUNCH;
+	uint32_t row = name_row(a, ev->name, ev->name_len,
+				kind == RT_GRAPH ? TS_ATTR_GRAPH : TS_ATTR_LAUNCH);
 	/* A kernel written before its launch (NVIDIA) is waiting for it. */
+	bool used = false;
 	for (int g = 0; g < 2; g++) {
 		size_t i = ct_find(&a->wait[g], ev->correlation);
 		if (i != SIZE_MAX && a->wait[g].val[i] != TS_GONE) {
-			resolve(a, kind, a->wait[g].cnt[i], a->wait[g].val[i]);
+			resolve(a, rt_pack(kind, false, row, cs), true, a->wait[g].cnt[i],
+				a->wait[g].val[i]);
 			a->wait[g].val[i] = TS_GONE;
-			/* later kernels of a graph launch find it here */
+			used = true;
+			/* later kernels of a graph launch find it below */
 			break;
 		}
 	}
@@ -325,7 +571,7 @@ void ts_attrib_runtime(ts_attrib *a, const ts_event *ev)
 		a->rt[0] = old;
 		ct_clear(&a->rt[0]);
 	}
-	ct_put(&a->rt[0], ev->correlation, kind);
+	ct_put(&a->rt[0], ev->correlation, rt_pack(kind, used, row, cs));
 }
 
 /* ------------------------------------------------------------- kernels */
@@ -348,19 +594,9 @@ static void add_cat(ts_op_row *r, int32_t cat, int64_t dur)
 
 static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 {
-	if (row == TS_INTERN_NONE)
+	if (row == TS_INTERN_NONE ||
+	    !grow_zeroed((void **)&a->parent, &a->parent_cap, (size_t)row + 1, sizeof *a->parent))
 		return;
-	if (row >= a->parent_cap) {
-		size_t cap = a->parent_cap ? a->parent_cap * 2 : 64;
-		while (cap <= row)
-			cap *= 2;
-		parent_vote *p = realloc(a->parent, cap * sizeof *p);
-		if (!p)
-			return;
-		memset(p + a->parent_cap, 0, (cap - a->parent_cap) * sizeof *p);
-		a->parent = p;
-		a->parent_cap = cap;
-	}
 	parent_vote *v = &a->parent[row];
 	if (v->votes == 0) {
 		v->cand = op;
@@ -372,41 +608,77 @@ static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 	}
 }
 
-void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c)
+static void add_workload(ts_wl_row *w, bool first, uint32_t m, int64_t dur)
 {
-	a->last_m = -1;
+	w->kernels++;
+	w->ns += dur;
+	if (!first)
+		return;
+	w->calls++;
+	if (m) {
+		ts_hist_add(&w->m, m);
+		if (!w->inexact) {
+			unsigned i = 0;
+			while (i < w->nexact && w->exact_v[i] != m)
+				i++;
+			if (i < w->nexact) {
+				w->exact_n[i]++;
+			} else if (w->nexact < TS_WL_EXACT) {
+				w->exact_v[w->nexact] = m;
+				w->exact_n[w->nexact++] = 1;
+			} else {
+				w->inexact = true;
+			}
+		}
+		if (w->m_min < 0 || (int64_t)m < w->m_min)
+			w->m_min = m;
+		if ((int64_t)m > w->m_max)
+			w->m_max = m;
+	}
+}
+
+void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
+		      const ts_kclass *c, ts_kref *ref)
+{
+	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0 };
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	int64_t dur = ev->dur_ns;
 	op_ent *op = (ev->has & TS_HAS_EXTERNAL_ID) ? find_op(a, ev->external_id) : NULL;
 	if (op) {
-		bucket(a, TS_ATTR_OP, dur);
-		a->last_m = op->m & M_MASK ? (int64_t)(op->m & M_MASK) : -1;
+		bucket_n(a, TS_ATTR_OP, 1, dur);
+		ref->m = op->m & M_MASK;
 		if (op->name == TS_INTERN_NONE) {
 			a->t.op_names_dropped++;
 			return;
 		}
-		ts_op_row *r = &a->rows[op->name];
-		if (!(op->m & M_COUNTED)) {
-			op->m |= M_COUNTED;
-			r->calls++;
-		}
+		bool first = !(op->m & M_COUNTED);
+		op->m |= M_COUNTED;
+		ts_op_row *r = &a->rows[TS_ATTRIB_ALL][op->name];
+		r->calls += first;
 		r->kernels++;
 		r->ns += dur;
 		add_cat(r, c ? c->category : -1, dur);
 		vote_parent(a, row, op->name);
+		ref->op = op->name | (first ? TS_KREF_FIRST : 0);
+		ref->wl = op->wl;
+		if (op->wl != TS_INTERN_NONE) {
+			add_workload(&a->wl[TS_ATTRIB_ALL][op->wl], first, ref->m, dur);
+			a->t.workload_calls += first;
+		}
 		return;
 	}
 	if (!(ev->has & TS_HAS_CORRELATION)) {
-		bucket(a, TS_ATTR_UNLINKED, dur);
+		unlinked(a, 1, dur);
 		return;
 	}
 	/* Its launch came first (AMD), or will come (NVIDIA). */
 	for (int g = 0; g < 2; g++) {
 		size_t i = ct_find(&a->rt[g], ev->correlation);
 		if (i != SIZE_MAX) {
-			resolve(a, (int)a->rt[g].val[i], 1, dur);
+			int64_t v = a->rt[g].val[i];
+			resolve(a, v, !rt_used(v), 1, dur);
+			a->rt[g].val[i] = v | 4;   /* used */
 			return;
 		}
 	}
@@ -419,17 +691,63 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 	ct_add(&a->wait[0], ev->correlation, dur);
 }
 
+void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
+{
+	if (stage < 0 || stage >= TS_ATTRIB_STAGES || ref->op == TS_INTERN_NONE)
+		return;
+	bool first = ref->op & TS_KREF_FIRST;
+	ts_op_row *r = op_row(a, stage, ref->op & ~TS_KREF_FIRST);
+	if (r) {
+		r->calls += first;
+		r->kernels++;
+		r->ns += dur;
+	}
+	if (ref->wl == TS_INTERN_NONE)
+		return;
+	ts_wl_row *w = wl_row(a, stage, ref->wl);
+	if (w)
+		add_workload(w, first, ref->m, dur);
+}
+
 void ts_attrib_finish(ts_attrib *a)
 {
 	for (int g = 0; g < 2; g++)
 		for (size_t i = 0; i < a->wait[g].cap; i++)
 			if (a->wait[g].key[i] && a->wait[g].val[i] != TS_GONE) {
-				bucket_n(a, TS_ATTR_UNLINKED, a->wait[g].cnt[i], a->wait[g].val[i]);
+				unlinked(a, a->wait[g].cnt[i], a->wait[g].val[i]);
 				a->wait[g].val[i] = TS_GONE;
 			}
 }
 
 /* -------------------------------------------------------------- results */
+
+int64_t ts_wl_tokens_quantile(const ts_wl_row *w, double q)
+{
+	if (w->m_min < 0 || w->m.count == 0)
+		return -1;
+	uint64_t rank = (uint64_t)(q * (double)w->m.count + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	if (!w->inexact) {
+		/* nearest rank over the distinct values, in value order */
+		uint64_t seen = 0;
+		uint32_t last = 0;
+		for (;;) {
+			int best = -1;
+			for (int i = 0; i < w->nexact; i++)
+				if (w->exact_v[i] > last && (best < 0 || w->exact_v[i] < w->exact_v[best]))
+					best = i;
+			if (best < 0)
+				return w->m_max;
+			seen += w->exact_n[best];
+			last = w->exact_v[best];
+			if (seen >= rank)
+				return last;
+		}
+	}
+	int64_t v = ts_hist_quantile(&w->m, q);
+	return v < w->m_min ? w->m_min : v > w->m_max ? w->m_max : v;
+}
 
 typedef struct {
 	int64_t ns;
@@ -444,9 +762,10 @@ static int by_time(const void *pa, const void *pb)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-size_t *ts_attrib_op_order(const ts_attrib *a, size_t *n)
+size_t *ts_attrib_op_order(const ts_attrib *a, int view, size_t *n)
 {
-	size_t total = ts_intern_count(a->names), k = 0;
+	size_t total = a->rows_cap[view] < ts_intern_count(a->names)
+		? a->rows_cap[view] : ts_intern_count(a->names), k = 0;
 	op_key *keys = malloc((total + 1) * sizeof *keys);
 	size_t *o = malloc((total + 1) * sizeof *o);
 	if (!keys || !o) {
@@ -456,8 +775,8 @@ size_t *ts_attrib_op_order(const ts_attrib *a, size_t *n)
 		return NULL;
 	}
 	for (size_t i = 0; i < total; i++)
-		if (a->rows[i].kernels)
-			keys[k++] = (op_key){ a->rows[i].ns, i };
+		if (a->rows[view][i].kernels)
+			keys[k++] = (op_key){ a->rows[view][i].ns, i };
 	qsort(keys, k, sizeof *keys, by_time);
 	for (size_t i = 0; i < k; i++)
 		o[i] = keys[i].i;
@@ -471,19 +790,42 @@ const ts_attrib_totals *ts_attrib_get_totals(const ts_attrib *a)
 	return &a->t;
 }
 
+const ts_callsite_totals *ts_attrib_callsite_totals(const ts_attrib *a)
+{
+	return ts_callsites_totals(a->cs);
+}
+
 size_t ts_attrib_nops(const ts_attrib *a)
 {
 	return ts_intern_count(a->names);
 }
 
-const ts_op_row *ts_attrib_op(const ts_attrib *a, size_t i)
+const ts_op_row *ts_attrib_op(const ts_attrib *a, int view, size_t i)
 {
-	return &a->rows[i];
+	static const ts_op_row empty;
+	return i < a->rows_cap[view] ? &a->rows[view][i] : &empty;
 }
 
 const char *ts_attrib_op_name(const ts_attrib *a, size_t i, size_t *len)
 {
 	return ts_intern_str(a->names, (uint32_t)i, len);
+}
+
+ts_attr_bucket ts_attrib_op_via(const ts_attrib *a, size_t i)
+{
+	return i < a->info_cap ? (ts_attr_bucket)a->info[i].via : TS_ATTR_OP;
+}
+
+const char *ts_attrib_op_callsite(const ts_attrib *a, size_t i, size_t *len)
+{
+	if (i >= a->info_cap)
+		return NULL;
+	const cs_top *t = &a->info[i].cs;
+	int best = -1;
+	for (int k = 0; k < CS_TOP; k++)
+		if (t->w[k] && (best < 0 || t->w[k] > t->w[best]))
+			best = k;
+	return best < 0 ? NULL : ts_callsites_name(a->cs, t->id[best], len);
 }
 
 long ts_attrib_parent_op(const ts_attrib *a, uint32_t row)
@@ -493,7 +835,76 @@ long ts_attrib_parent_op(const ts_attrib *a, uint32_t row)
 	return (long)a->parent[row].cand;
 }
 
-int64_t ts_attrib_last_m(const ts_attrib *a)
+size_t ts_attrib_nworkloads(const ts_attrib *a)
 {
-	return a->last_m;
+	return ts_intern_count(a->wl_names);
+}
+
+const ts_wl_row *ts_attrib_workload(const ts_attrib *a, int view, size_t i)
+{
+	static const ts_wl_row empty = { .m_min = -1 };
+	return i < a->wl_cap[view] ? &a->wl[view][i] : &empty;
+}
+
+typedef struct {
+	size_t kind_rank;        /* the index of the kind's first rule */
+	const char *name;
+	size_t i;
+} wl_key;
+
+static int by_kind_name(const void *pa, const void *pb)
+{
+	const wl_key *x = pa, *y = pb;
+	if (x->kind_rank != y->kind_rank)
+		return x->kind_rank < y->kind_rank ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+size_t *ts_attrib_workload_order(const ts_attrib *a, int view, size_t *n)
+{
+	size_t total = ts_intern_count(a->wl_names), k = 0;
+	size_t *o = malloc((total + 1) * sizeof *o);
+	wl_key *keys = malloc((total + 1) * sizeof *keys);
+	if (!o || !keys) {
+		free(o);
+		free(keys);
+		*n = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < total && i < a->wl_cap[view]; i++) {
+		if (!a->wl[view][i].calls)
+			continue;
+		uint32_t r = a->wl_rule[i];
+		const char *kind = ts_patterns_oprule(a->patterns, r)->kind;
+		size_t first = r;
+		for (size_t j = 0; j < r; j++)
+			if (strcmp(ts_patterns_oprule(a->patterns, j)->kind, kind) == 0) {
+				first = j;
+				break;
+			}
+		keys[k++] = (wl_key){ first, ts_intern_str(a->wl_names, (uint32_t)i, NULL), i };
+	}
+	qsort(keys, k, sizeof *keys, by_kind_name);
+	for (size_t i = 0; i < k; i++)
+		o[i] = keys[i].i;
+	free(keys);
+	*n = k;
+	return o;
+}
+
+const char *ts_attrib_workload_name(const ts_attrib *a, size_t i, size_t *len,
+				    const char **dtype)
+{
+	size_t l;
+	const char *s = ts_intern_str(a->wl_names, (uint32_t)i, &l);
+	const char *sep = memchr(s, '\x1f', l);
+	*len = sep ? (size_t)(sep - s) : l;
+	if (dtype)
+		*dtype = sep ? sep + 1 : "";
+	return s;
+}
+
+const ts_oprule *ts_attrib_workload_rule(const ts_attrib *a, size_t i)
+{
+	return ts_patterns_oprule(a->patterns, a->wl_rule[i]);
 }

@@ -1,23 +1,33 @@
 /*
- * attrib.h - which CPU op, or failing that which runtime launch, each
- * kernel came from; the ops view.
+ * attrib.h - which CPU op, graph or runtime launch each kernel came from,
+ * the Python call site behind it, and the operator workloads of the ops.
  *
  * Joins, in one pass and bounded memory:
  *  - kernel -> CPU op through "External id". cpu_op events come before the
- *    GPU block in real files, so every op is indexed as it passes: 16 bytes
- *    per op (External id, interned op name, M), in a table that never holds
- *    more than --join-mem bytes; ops past the cap are counted and their
- *    kernels fall into the next bucket, never silently.
+ *    GPU block in real files, so every op is indexed as it passes: 20 bytes
+ *    per op (External id, interned op name, M, workload), in a table that
+ *    never holds more than --join-mem bytes; ops past the cap are counted
+ *    and their kernels fall into the next bucket, never silently.
  *  - kernel -> runtime launch through "correlation". On NVIDIA a kernel is
  *    written before its launch (up to ~1,350 events before a graph launch):
  *    kernels with no op wait in a bounded look-ahead (TS_ATTRIB_LOOKAHEAD)
  *    for their launch; past it they are unlinked, counted.
+ *  - launch -> Python call site: the python_function frame active on the
+ *    launching thread at the launch (callsite.h), voted per op.
  *
  * Every timed kernel lands in exactly one bucket: op (linked to a CPU op),
  * graph (replayed from a CUDA/HIP graph, no op), launch (a runtime launch
  * but no op), unlinked. Kernels of one op count one call of it; nested ops
  * (aten::linear -> aten::matmul -> aten::mm) count once, because a kernel
  * carries the External id of the innermost op only.
+ *
+ * Op rows are CPU op names, plus one row per runtime call name for kernels
+ * that only reached a graph or runtime launch, and one for unlinked ones
+ * (ts_attrib_op_via says which), so the ops view accounts for all kernel
+ * time. Workloads (operators: in the pattern tables) are computed per op
+ * call from its shapes and counted when the call launches its first kernel.
+ * Views: all kernels, and each pass stage once the layer machine has given
+ * the kernels their stage (ts_attrib_staged).
  */
 #ifndef TS_ATTRIB_H
 #define TS_ATTRIB_H
@@ -26,13 +36,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "callsite.h"
 #include "classify.h"
 #include "event.h"
+#include "hist.h"
+#include "patterns.h"
 #include "stat.h"
 
 #define TS_ATTRIB_LOOKAHEAD 16384   /* kernels waiting for their launch */
 #define TS_ATTRIB_MAX_OPS 65536     /* distinct op names with a row */
+#define TS_ATTRIB_MAX_WORKLOADS 65536
 #define TS_ATTRIB_OP_CATS 4         /* categories kept per op row */
+#define TS_WL_EXACT 8               /* distinct token counts kept exactly */
+#define TS_ATTRIB_STAGES 4          /* = TS_PSTAGE_COUNT (layers.h) */
+#define TS_ATTRIB_ALL TS_ATTRIB_STAGES   /* the view of all kernels */
+#define TS_ATTRIB_VIEWS (TS_ATTRIB_STAGES + 1)
 
 typedef enum {
 	TS_ATTR_OP, TS_ATTR_GRAPH, TS_ATTR_LAUNCH, TS_ATTR_UNLINKED, TS_ATTR_COUNT
@@ -46,14 +64,42 @@ typedef struct {
 	int64_t ns;
 } ts_op_cat;
 
-/* One CPU op name, with the kernels linked to it. */
+/* One op name (or runtime call name), with the kernels linked to it. */
 typedef struct {
-	uint64_t calls;          /* ops of this name that launched kernels */
+	uint64_t calls;          /* op calls (graph launches) that ran kernels */
 	uint64_t kernels;
 	int64_t ns;
-	ts_op_cat cats[TS_ATTRIB_OP_CATS]; /* by time, the rest in other_ns */
+	ts_op_cat cats[TS_ATTRIB_OP_CATS]; /* by first seen; the rest in other_cat_ns */
 	int64_t other_cat_ns;
 } ts_op_row;
+
+/* One workload definition and dtype. */
+typedef struct {
+	uint32_t rule;           /* the operator rule that named it */
+	uint64_t calls, kernels;
+	int64_t ns;
+	int64_t m_min, m_max;    /* tokens; m_min -1: none known */
+	ts_hist m;               /* tokens of every call */
+	/* the tokens exactly while there are few distinct values (the usual
+	 * case: one batch shape per stage) */
+	uint8_t nexact;
+	bool inexact;
+	uint32_t exact_v[TS_WL_EXACT];
+	uint64_t exact_n[TS_WL_EXACT];
+} ts_wl_row;
+
+/* The q-quantile of a workload's tokens: exact while it has at most
+ * TS_WL_EXACT distinct values, else within 1%; -1 when none is known. */
+int64_t ts_wl_tokens_quantile(const ts_wl_row *w, double q);
+
+/* What the layer machine keeps per kernel until its pass has a stage. */
+typedef struct {
+	uint32_t op;             /* op row | TS_KREF_FIRST; TS_INTERN_NONE: no op */
+	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
+	uint32_t m;              /* tokens (M) of the op, 0 unknown */
+} ts_kref;
+
+#define TS_KREF_FIRST 0x80000000u   /* the first kernel of its op call */
 
 typedef struct {
 	uint64_t kernels[TS_ATTR_COUNT];
@@ -61,33 +107,55 @@ typedef struct {
 	uint64_t ops_indexed, ops_dropped;   /* cpu_ops past --join-mem */
 	uint64_t lookahead_overflow;         /* kernels given up waiting */
 	uint64_t op_names_dropped;           /* linked kernels past the op-row cap */
+	uint64_t ops_with_shapes;            /* indexed ops carrying Input Dims */
+	uint64_t workload_calls;             /* op calls with a workload */
+	uint64_t workloads_dropped;          /* past the workload-row cap */
 	size_t index_bytes;
 } ts_attrib_totals;
 
 typedef struct ts_attrib ts_attrib;
 
-/* join_mem: bytes the External id index may take (0: the default). */
-ts_attrib *ts_attrib_new(size_t join_mem);
+/* join_mem: bytes each join index may take (0: the default); p: operator
+ * rules and call-site skips (NULL: none). */
+ts_attrib *ts_attrib_new(const ts_patterns *p, size_t join_mem);
 void ts_attrib_free(ts_attrib *a);
 
 void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev);
+void ts_attrib_python(ts_attrib *a, const ts_event *ev);
 void ts_attrib_runtime(ts_attrib *a, const ts_event *ev);
-/* A timed kernel of row (TS_INTERN_NONE past the name cap) and class. */
+/* A timed kernel of row (TS_INTERN_NONE past the name cap) and class; *ref
+ * says what it was linked to, for ts_attrib_staged. */
 void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c);
+		      const ts_kclass *c, ts_kref *ref);
+/* A kernel's pass got its stage (0 .. TS_ATTRIB_STAGES-1). */
+void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur);
 /* End of input: kernels still waiting for a launch are unlinked. */
 void ts_attrib_finish(ts_attrib *a);
 
 const ts_attrib_totals *ts_attrib_get_totals(const ts_attrib *a);
+const ts_callsite_totals *ts_attrib_callsite_totals(const ts_attrib *a);
+
+/* Op rows of a view (TS_ATTRIB_ALL or a stage). */
 size_t ts_attrib_nops(const ts_attrib *a);
-const ts_op_row *ts_attrib_op(const ts_attrib *a, size_t i);
-/* Op rows with kernels, by kernel time (desc). Caller frees. */
-size_t *ts_attrib_op_order(const ts_attrib *a, size_t *n);
+const ts_op_row *ts_attrib_op(const ts_attrib *a, int view, size_t i);
+/* Rows with kernels in the view, by kernel time (desc). Caller frees. */
+size_t *ts_attrib_op_order(const ts_attrib *a, int view, size_t *n);
 const char *ts_attrib_op_name(const ts_attrib *a, size_t i, size_t *len);
+ts_attr_bucket ts_attrib_op_via(const ts_attrib *a, size_t i);
+/* The call site most of a row's launches came from, or NULL. */
+const char *ts_attrib_op_callsite(const ts_attrib *a, size_t i, size_t *len);
 /* The op most of a kernel row's time came from (a majority vote), or -1. */
 long ts_attrib_parent_op(const ts_attrib *a, uint32_t row);
-/* M of the op that launched the last kernel (GEMM rows), -1 unknown. */
-int64_t ts_attrib_last_m(const ts_attrib *a);
+
+/* Workload rows of a view. */
+size_t ts_attrib_nworkloads(const ts_attrib *a);
+const ts_wl_row *ts_attrib_workload(const ts_attrib *a, int view, size_t i);
+/* Rows with calls in the view, by kind (rule order), then name. */
+size_t *ts_attrib_workload_order(const ts_attrib *a, int view, size_t *n);
+/* Name (gemm_n6144_k4096) and dtype of a workload row. */
+const char *ts_attrib_workload_name(const ts_attrib *a, size_t i, size_t *len,
+				    const char **dtype);
+const ts_oprule *ts_attrib_workload_rule(const ts_attrib *a, size_t i);
 
 #define TS_JOIN_MEM_DEFAULT (64u << 20)
 

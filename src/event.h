@@ -54,12 +54,13 @@ enum {
 	TS_HAS_CAT = 1u << 13,
 	TS_NAME_TRUNCATED = 1u << 14, /* name longer than the parser keeps */
 	TS_HAS_DIMS = 1u << 15,       /* args "Input Dims" */
-	TS_HAS_DTYPE = 1u << 16,      /* args "Input type" (first operand) */
+	TS_HAS_DTYPE = 1u << 16,      /* args "Input type" */
 };
 
 #define TS_MAX_OPERANDS 8      /* Input Dims entries kept */
 #define TS_MAX_RANK 6          /* dimensions kept per operand */
 #define TS_DTYPE_MAX 24
+#define TS_RANK_BAD 0xff       /* rank[] of an operand whose shape is unusable */
 
 typedef struct {
 	ts_cat cat;
@@ -73,11 +74,18 @@ typedef struct {
 	int64_t device, stream, correlation, external_id, bytes;
 	int32_t grid[3], block[3];
 	/* cpu_op shapes (record_shapes): operands past TS_MAX_OPERANDS are
-	 * counted in noperands but not kept; rank > TS_MAX_RANK is cut. */
+	 * counted in noperands but not kept; an operand of rank past
+	 * TS_MAX_RANK, or with a dimension that is not a whole number, has
+	 * rank TS_RANK_BAD. A TensorList operand has rank 0, like a scalar. */
 	uint8_t noperands;
 	uint8_t rank[TS_MAX_OPERANDS];
 	int64_t dims[TS_MAX_OPERANDS][TS_MAX_RANK];
-	char dtype[TS_DTYPE_MAX];  /* NUL-terminated */
+	uint8_t ntypes;          /* "Input type" entries kept in dtype[] */
+	char dtype[TS_MAX_OPERANDS][TS_DTYPE_MAX];  /* NUL-terminated */
+	/* "Concrete Inputs": the whole-number scalar arguments among the
+	 * first TS_MAX_OPERANDS (bit i of nconcrete: concrete[i] is set) */
+	uint8_t nconcrete;
+	int64_t concrete[TS_MAX_OPERANDS];
 } ts_event;
 
 /* Platform of the traced GPUs. */

@@ -75,6 +75,7 @@ typedef struct {
 /* A kernel of the pass in progress, held until the pass has its stage. */
 typedef struct {
 	uint32_t row;
+	ts_kref ref;             /* what attribution linked it to */
 	int64_t dur;
 } kernel_ent;
 
@@ -749,8 +750,11 @@ static bool grow_srows(ts_layers *l, uint32_t need)
 	return true;
 }
 
-static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, int64_t dur)
+static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref *ref,
+			 int64_t dur)
 {
+	if (l->opts.staged && ref)
+		l->opts.staged(l->opts.staged_ctx, (int)s, ref, dur);
 	/* the stage's total needs no distribution: count and sum only */
 	l->sall[s].count++;
 	l->sall[s].total += dur;
@@ -763,7 +767,7 @@ static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, int64_t dur)
 static void stage_kernels(ts_layers *l, ts_pstage s, const kernel_ent *k, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		stage_kernel(l, s, k[i].row, k[i].dur);
+		stage_kernel(l, s, k[i].row, &k[i].ref, k[i].dur);
 }
 
 static void add_stage(ts_layers *l, const ts_pass *p)
@@ -845,8 +849,12 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 }
 
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c, int64_t op_m)
+		      const ts_kclass *c, const ts_kref *ref)
 {
+	static const ts_kref none = { TS_INTERN_NONE, TS_INTERN_NONE, 0 };
+	if (!ref)
+		ref = &none;
+	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	l->last_kernel_ts = ev->ts_ns;
@@ -899,9 +907,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		}
 	}
 	if (l->nkbuf < l->kbuf_cap) {
-		l->kbuf[l->nkbuf++] = (kernel_ent){ row, ev->dur_ns };
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns };
 	} else {
-		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ev->dur_ns);
+		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns);
 		l->stage_overflow++;
 	}
 

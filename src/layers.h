@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "attrib.h"
 #include "classify.h"
 #include "event.h"
 #include "patterns.h"
@@ -108,6 +109,9 @@ typedef struct {
 	long decode_threshold;      /* GEMM M (tokens) at or below: decode; 0: default */
 	char debug_layers[TS_MAX_LAYERS]; /* 1: keep the kernel sequence */
 	bool debug;
+	/* told every kernel's stage once its pass has one (or unknown) */
+	void (*staged)(void *ctx, int stage, const ts_kref *ref, int64_t dur);
+	void *staged_ctx;
 } ts_layers_opts;
 
 typedef struct ts_layers ts_layers;
@@ -121,10 +125,11 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev);
 
 #define TS_DECODE_THRESHOLD_DEFAULT 32
 
-/* A kernel with its row (TS_INTERN_NONE past the name cap), class, and the
- * M (rows of the first input) of the CPU op that launched it, -1 unknown. */
+/* A kernel with its row (TS_INTERN_NONE past the name cap), class, and
+ * what attribution linked it to (ref->m: the M of the CPU op that launched
+ * it, 0 unknown; NULL: nothing). */
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c, int64_t op_m);
+		      const ts_kclass *c, const ts_kref *ref);
 
 /* End of input: close the open pass, resolve unknown stages. nrows: kernel
  * rows of the aggregate, so the per-stage row tables cover every row. */

@@ -52,10 +52,13 @@ typedef struct {
 	char **args;                   /* positional arguments */
 	int nargs;
 	const char *path;              /* the TRACE; NULL for a command */
+	int ops_command;               /* tracestream ops TRACE */
+	int verify_ops;                /* --verify-ops */
 } options;
 
 static const char usage_text[] =
 	"Usage: tracestream [options] TRACE\n"
+	"       tracestream ops [options] TRACE\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
 	"TRACE is a .json or gzip'ed .json file, or - for standard input.\n"
@@ -82,10 +85,16 @@ static const char usage_text[] =
 	"                       passes and layers in every table (default all)\n"
 	"      --decode-threshold N GEMM ops with at most N token rows vote decode,\n"
 	"                       more vote prefill (default 32)\n"
-	"      --join-mem SIZE      memory for the kernel -> CPU op index (default 64M;\n"
-	"                       16 bytes per op; ops past it are counted as lost)\n"
+	"      --join-mem SIZE      memory for each join index (default 64M): kernel ->\n"
+	"                       CPU op, 20 bytes per op; launch -> Python frame, 24\n"
+	"                       bytes per frame kept; entries past it are counted\n"
+	"      --verify-ops         print OPERATOR COVERAGE: the model family's required\n"
+	"                       and optional operators found in the trace; exit 4\n"
+	"                       when a required one is missing\n"
 	"\n"
 	"Commands:\n"
+	"  ops TRACE            operator workloads (gemm_n4096_k4096, ...) with calls,\n"
+	"                       tokens min/p50/max, kernel time and dtype; CPU ops\n"
 	"  patterns list        model families and kernel categories with their rules\n"
 	"  patterns check [DIR...]  validate the built-in tables plus each DIR\n"
 	"  patterns explain NAME    which rule classifies a kernel name, and how\n"
@@ -96,7 +105,8 @@ static const char usage_text[] =
 	"  -V, --version        show the version\n"
 	"\n"
 	"Exit status: 0 ok, 1 bad or truncated trace (a partial report is printed),\n"
-	"2 usage or I/O error, 3 pattern table error.\n";
+	"2 usage or I/O error, 3 pattern table error, 4 --verify-ops found a required\n"
+	"operator missing.\n";
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -174,7 +184,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DECODE_THRESHOLD,
+	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
 };
 
 static void parse_options(int argc, char **argv, options *o)
@@ -198,6 +208,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
 		{ "decode-threshold", required_argument, NULL, OPT_DECODE_THRESHOLD },
+		{ "verify-ops", no_argument, NULL, OPT_VERIFY_OPS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -279,6 +290,9 @@ static void parse_options(int argc, char **argv, options *o)
 		case OPT_EXPECT_LAYERS:
 			o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
 			break;
+		case OPT_VERIFY_OPS:
+			o->verify_ops = 1;
+			break;
 		case 'v':
 			o->verbose = 1;
 			break;
@@ -302,6 +316,13 @@ static void parse_options(int argc, char **argv, options *o)
 	o->nargs = argc - optind;
 	if (o->nargs > 0 && strcmp(o->args[0], "patterns") == 0)
 		return;   /* a command: its arguments are checked by run_patterns */
+	if (o->nargs > 0 && strcmp(o->args[0], "ops") == 0) {
+		o->ops_command = 1;
+		o->args++;
+		o->nargs--;
+		if (o->nargs == 0)
+			usage_error("%s", "ops needs a TRACE (a file, or - for standard input)");
+	}
 	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
 	if (o->nargs > 1)
@@ -462,8 +483,9 @@ static int run_patterns(const options *o)
 		return st == TS_ERR_IO ? TS_EXIT_USAGE_IO : TS_EXIT_PATTERNS;
 	int rc;
 	if (check) {
-		printf("ok: %zu categories, %zu rules, %zu model families from",
-		       ts_patterns_ncategories(p), ts_patterns_nrules(p), ts_patterns_nfamilies(p));
+		printf("ok: %zu categories, %zu rules, %zu operator rules, %zu call-site skips,"
+		       " %zu model families from", ts_patterns_ncategories(p), ts_patterns_nrules(p),
+		       ts_patterns_noprules(p), ts_patterns_nskips(p), ts_patterns_nfamilies(p));
 		for (size_t i = 0; i < ts_patterns_ndirs(p); i++)
 			printf(" %s", ts_patterns_dir(p, i));
 		putchar('\n');
@@ -582,7 +604,8 @@ int main(int argc, char **argv)
 	ts_report_opts ro = { .top = o.top, .width = text_width(&o),
 			      .full_names = o.full_names, .show_layers = o.show_layers,
 			      .debug_layers = o.debug, .filter_stage = o.stage > 0,
-			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN };
+			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN,
+			      .verify_ops = o.verify_ops, .ops_only = o.ops_command };
 	int wr = o.format == FMT_JSON ? ts_report_json(stdout, &res, &ro)
 				      : ts_report_text(stdout, &res, &ro);
 	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {
@@ -601,7 +624,20 @@ int main(int argc, char **argv)
 	}
 	if (o.verbose)
 		print_verbose(&res);
+	int code = ts_exit_code(st);
+	if (code == TS_EXIT_OK && o.verify_ops) {
+		ts_opcov cov[TS_MAX_OPCOV];
+		int missing;
+		ts_kview v = ts_report_view(&res, &ro);
+		int n = ts_report_coverage(&res, &v, cov, &missing);
+		if (n < 0 || missing) {
+			fprintf(stderr, "tracestream: --verify-ops: %s\n", n < 0
+				? "no model family detected; name one with --model"
+				: "a required operator is missing (see OPERATOR COVERAGE)");
+			code = TS_EXIT_VERIFY;
+		}
+	}
 	ts_result_free(&res);
 	ts_patterns_free(patterns);
-	return ts_exit_code(st);
+	return code;
 }

@@ -11,7 +11,7 @@
 /* Containers we track by role; anything deeper or elsewhere is R_SKIP. */
 typedef enum {
 	R_NONE, R_TOP, R_EVENTS, R_EVENT, R_ARGS, R_GRID, R_BLOCK,
-	R_DIMS, R_DIM, R_TYPES, R_DEVPROPS, R_DEVPROP, R_DIST, R_SKIP
+	R_DIMS, R_DIM, R_TYPES, R_CONC, R_DEVPROPS, R_DEVPROP, R_DIST, R_SKIP
 } role;
 
 /* Keys we act on, per containing role. */
@@ -23,7 +23,7 @@ typedef enum {
 	K_PH, K_CAT, K_NAME, K_TS, K_DUR, K_PID, K_TID, K_ID, K_ARGS,
 	/* args */
 	K_DEVICE, K_STREAM, K_CORRELATION, K_EXTERNAL_ID, K_BYTES, K_GRID, K_BLOCK,
-	K_INPUT_DIMS, K_INPUT_TYPE,
+	K_INPUT_DIMS, K_INPUT_TYPE, K_CONCRETE,
 	/* deviceProperties item */
 	K_DEV_ID, K_DEV_NAME, K_DEV_SMS, K_DEV_MEM, K_DEV_WARP,
 	/* distributedInfo */
@@ -135,6 +135,10 @@ static key args_key(const char *s, size_t len)
 		if (KEY_IS("External id"))
 			return K_EXTERNAL_ID;
 		break;
+	case 15:
+		if (KEY_IS("Concrete Inputs"))
+			return K_CONCRETE;
+		break;
 	}
 	return K_OTHER;
 }
@@ -218,22 +222,29 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 	if (r == R_DIM) {
 		ts_event *ev = &p->ev;
 		unsigned op = (unsigned)ev->noperands - 1;
-		if (!is_num || op >= TS_MAX_OPERANDS || ev->rank[op] >= TS_MAX_RANK)
+		if (op >= TS_MAX_OPERANDS || ev->rank[op] == TS_RANK_BAD)
 			return 1;
 		int64_t v = 0;
-		for (size_t i = 0; i < len; i++) {
+		for (size_t i = 0; is_num && i < len; i++) {
 			unsigned d = (unsigned)(s[i] - '0');
-			if (d > 9 || i >= 18)
-				return 1;   /* negative, fractional or huge: no shape */
+			if (d > 9 || i >= 18) {
+				v = -1;   /* negative, fractional or huge */
+				break;
+			}
 			v = v * 10 + d;
 		}
-		ev->dims[op][ev->rank[op]++] = v;
+		if (!is_num || v < 0)
+			ev->rank[op] = TS_RANK_BAD;   /* no shape, rather than a wrong one */
+		else if (ev->rank[op] < TS_MAX_RANK)
+			ev->dims[op][ev->rank[op]++] = v;
+		else
+			ev->rank[op] = TS_RANK_BAD;   /* rank past what we keep */
 		return 1;
 	}
 	/* Most scalars are under keys we ignore: leave before any work.
 	 * (Arrays keep cur_key K_OTHER, so they go on.) */
 	enum { ARRAY_ROLES = 1u << R_NONE | 1u << R_EVENTS | 1u << R_GRID | 1u << R_BLOCK |
-			     1u << R_DIMS | 1u << R_TYPES };
+			     1u << R_DIMS | 1u << R_TYPES | 1u << R_CONC };
 	if (r == R_SKIP || (p->cur_key == K_OTHER && !((1u << r) & ARRAY_ROLES)))
 		return 1;
 	ts_event *ev = &p->ev;
@@ -369,14 +380,31 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 			ev->noperands++;
 		}
 		return 1;
-	case R_TYPES:
-		if (p->arr_idx++ == 0 && is_str) {
+	case R_CONC: {
+		/* scalar arguments: "8", "-1", "" (a tensor), "[1, 512]" */
+		unsigned i = p->arr_idx++;
+		int64_t cv;
+		if (i < TS_MAX_OPERANDS && is_str && len > 0 && len < 19 &&
+		    ts_num_int64(s, len, &cv) == TS_OK && !memchr(s, '.', len) &&
+		    !memchr(s, 'e', len) && !memchr(s, 'E', len)) {
+			ev->concrete[i] = cv;
+			ev->nconcrete |= (uint8_t)(1u << i);
+		}
+		return 1;
+	}
+	case R_TYPES: {
+		unsigned k = p->arr_idx++;
+		if (k < TS_MAX_OPERANDS && is_str) {
 			size_t n = len < TS_DTYPE_MAX - 1 ? len : TS_DTYPE_MAX - 1;
-			memcpy(ev->dtype, s, n);
-			ev->dtype[n] = '\0';
+			memcpy(ev->dtype[k], s, n);
+			ev->dtype[k][n] = '\0';
+			for (unsigned q = ev->ntypes; q < k; q++)
+				ev->dtype[q][0] = '\0';
+			ev->ntypes = (uint8_t)(k + 1);
 			ev->has |= TS_HAS_DTYPE;
 		}
 		return 1;
+	}
 	case R_DEVPROP: {
 		ts_devprop *d = cur_dev(p);
 		if (!d)
@@ -481,6 +509,7 @@ static void reset_event(ts_parser *p)
 	ev->cat = TS_CAT_OTHER;
 	ev->ph = 0;
 	ev->has = 0;
+	ev->nconcrete = 0;
 	ev->name = p->name;
 	ev->name_len = 0;
 }
@@ -511,9 +540,11 @@ static role child_role(ts_parser *p, bool is_map)
 			return R_BLOCK;
 		/* shapes matter on CPU ops only ("cat" comes first in
 		 * Kineto files; when it has not, keep them) */
-		if (!is_map && (p->cur_key == K_INPUT_DIMS || p->cur_key == K_INPUT_TYPE) &&
+		if (!is_map && (p->cur_key == K_INPUT_DIMS || p->cur_key == K_INPUT_TYPE ||
+				p->cur_key == K_CONCRETE) &&
 		    (!(p->ev.has & TS_HAS_CAT) || p->ev.cat == TS_CAT_CPU_OP))
-			return p->cur_key == K_INPUT_DIMS ? R_DIMS : R_TYPES;
+			return p->cur_key == K_INPUT_DIMS ? R_DIMS
+			     : p->cur_key == K_CONCRETE ? R_CONC : R_TYPES;
 		return R_SKIP;
 	case R_DIMS:
 		return is_map ? R_SKIP : R_DIM;
@@ -550,6 +581,10 @@ static int open_container(ts_parser *p, bool is_map)
 	case R_GRID:
 	case R_BLOCK:
 	case R_TYPES:
+		p->ev.ntypes = 0;
+		p->arr_idx = 0;
+		break;
+	case R_CONC:
 		p->arr_idx = 0;
 		break;
 	case R_DIMS:

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "numtext.h"
+#include "workload.h"
 #include "yamlpos.h"
 
 #ifndef TS_DATADIR
@@ -77,10 +78,24 @@ typedef struct {
 } y_rule;
 
 typedef struct {
+	char *kind, *op, *workload, *tokens, *dtype, *description;
+	char **ranks;
+	unsigned ranks_count;
+} y_operator;
+
+typedef struct {
+	char *match, *description;
+} y_skip;
+
+typedef struct {
 	y_category *categories;
 	unsigned categories_count;
 	y_rule *rules;
 	unsigned rules_count;
+	y_operator *operators;
+	unsigned operators_count;
+	y_skip *callsite_skip;
+	unsigned callsite_skip_count;
 } y_kernels;
 
 typedef struct {
@@ -106,6 +121,13 @@ typedef struct {
 } y_stage;
 
 typedef struct {
+	char **required;
+	unsigned required_count;
+	char **optional;
+	unsigned optional_count;
+} y_opset;
+
+typedef struct {
 	char *family, *description, *attention, *mlp, *half_layers;
 	char **examples;
 	unsigned examples_count;
@@ -115,6 +137,7 @@ typedef struct {
 	y_stage *stage;
 	y_sel *detect;
 	unsigned detect_count;
+	y_opset *operators;
 } y_family;
 
 #define OPT (CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL)
@@ -149,10 +172,39 @@ static const cyaml_schema_value_t rule_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_rule, rule_fields),
 };
 
+static const cyaml_schema_field_t operator_fields[] = {
+	CYAML_FIELD_STRING_PTR("kind", REQ, y_operator, kind, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("op", REQ, y_operator, op, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("ranks", OPT, y_operator, ranks, &str_schema, 1, TS_MAX_OPERANDS),
+	CYAML_FIELD_STRING_PTR("workload", REQ, y_operator, workload, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("tokens", OPT, y_operator, tokens, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("dtype", OPT, y_operator, dtype, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_operator, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t operator_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_operator, operator_fields),
+};
+
+static const cyaml_schema_field_t skip_fields[] = {
+	CYAML_FIELD_STRING_PTR("match", REQ, y_skip, match, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_skip, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t skip_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_skip, skip_fields),
+};
+
 static const cyaml_schema_field_t kernels_fields[] = {
 	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
 			     &category_schema, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("rules", OPT, y_kernels, rules, &rule_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("operators", OPT, y_kernels, operators, &operator_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("callsite_skip", OPT, y_kernels, callsite_skip, &skip_schema, 0,
 			     CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };
@@ -190,6 +242,12 @@ static const cyaml_schema_field_t stage_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t opset_fields[] = {
+	CYAML_FIELD_SEQUENCE("required", OPT, y_opset, required, &str_schema, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("optional", OPT, y_opset, optional, &str_schema, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t family_fields[] = {
 	CYAML_FIELD_STRING_PTR("family", REQ, y_family, family, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("description", OPT, y_family, description, 0, CYAML_UNLIMITED),
@@ -202,6 +260,7 @@ static const cyaml_schema_field_t family_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("layer", OPT, y_family, layer, layer_fields),
 	CYAML_FIELD_MAPPING_PTR("stage", OPT, y_family, stage, stage_fields),
 	SEL_SEQ("detect", y_family, detect),
+	CYAML_FIELD_MAPPING_PTR("operators", OPT, y_family, operators, opset_fields),
 	CYAML_FIELD_END
 };
 
@@ -232,6 +291,10 @@ struct ts_patterns {
 	size_t nrules, rules_cap;
 	ts_family *fams;
 	size_t nfams, fams_cap;
+	ts_oprule *oprules;
+	size_t noprules, oprules_cap;
+	ts_regex **skips;      /* call-site frames that are never call sites */
+	size_t nskips, skips_cap;
 	ts_regex **regexes;    /* every compiled regex, for freeing */
 	size_t nregexes, regexes_cap;
 	void **allocs;         /* other arrays we own */
@@ -640,6 +703,117 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 	free(lines);
 }
 
+/* ------------------------------------------------------ operator rules */
+
+/* An error inside a compiled template: at the value plus the offset. */
+static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
+{
+	int *lines = item_lines(file, "operators", k->operators_count);
+	for (unsigned i = 0; i < k->operators_count; i++) {
+		y_operator *o = &k->operators[i];
+		ts_ypath path[] = { { "operators", 0 }, { NULL, (int)i }, { "op", 0 } };
+		ts_oprule r = { .kind = o->kind, .op = o->op, .workload = o->workload,
+				.description = o->description ? o->description : "",
+				.file = file, .line = lines ? lines[i] : 0 };
+		bool ok = true;
+		r.re = compile(p, o->op, file, path, 3);
+		ok &= r.re != NULL;
+		char err[200];
+		size_t off;
+		if (!ts_wtmpl_compile(o->workload, &r.name, &off, err, sizeof err)) {
+			path[2].key = "workload";
+			error_at(p, file, path, 3, (int)off, "workload '%s': %s", o->workload, err);
+			ok = false;
+		}
+		if (o->tokens) {
+			if (!ts_wexpr_compile(o->tokens, strlen(o->tokens), &r.tokens, &off, err,
+					      sizeof err)) {
+				path[2].key = "tokens";
+				error_at(p, file, path, 3, (int)off, "tokens '%s': %s", o->tokens, err);
+				ok = false;
+			}
+			r.has_tokens = true;
+		}
+		for (unsigned j = 0; j < o->ranks_count; j++) {
+			long v;
+			if (strcmp(o->ranks[j], "any") == 0) {
+				r.ranks[j] = -1;
+			} else if (parse_long(o->ranks[j], 0, TS_MAX_RANK, &v)) {
+				r.ranks[j] = (int8_t)v;
+			} else {
+				ts_ypath rp[] = { { "operators", 0 }, { NULL, (int)i }, { "ranks", 0 },
+						  { NULL, (int)j } };
+				error_at(p, file, rp, 4, 0,
+					 "rank '%s' is not a whole number from 0 to %d, or any",
+					 o->ranks[j], TS_MAX_RANK);
+				ok = false;
+			}
+		}
+		r.nranks = (int)o->ranks_count;
+		r.dtype_operand = -1;
+		if (o->dtype) {
+			long v;
+			if (o->dtype[0] == 'a' && parse_long(o->dtype + 1, 0, TS_MAX_OPERANDS - 1, &v)) {
+				r.dtype_operand = (int)v;
+			} else {
+				path[2].key = "dtype";
+				error_at(p, file, path, 3, 0,
+					 "dtype '%s' is not an operand a0 to a%d", o->dtype,
+					 TS_MAX_OPERANDS - 1);
+				ok = false;
+			}
+		}
+		if (!ok)
+			continue;
+		if (!grow((void **)&p->oprules, &p->oprules_cap, p->noprules + 1,
+			  sizeof *p->oprules)) {
+			add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->oprules[p->noprules++] = r;
+	}
+	free(lines);
+}
+
+static void add_skips(ts_patterns *p, const char *file, y_kernels *k)
+{
+	for (unsigned i = 0; i < k->callsite_skip_count; i++) {
+		ts_ypath path[] = { { "callsite_skip", 0 }, { NULL, (int)i }, { "match", 0 } };
+		ts_regex *re = compile(p, k->callsite_skip[i].match, file, path, 3);
+		if (!re)
+			continue;
+		if (!grow((void **)&p->skips, &p->skips_cap, p->nskips + 1, sizeof *p->skips)) {
+			add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->skips[p->nskips++] = re;
+	}
+}
+
+static bool has_opkind(const ts_patterns *p, const char *kind)
+{
+	for (size_t i = 0; i < p->noprules; i++)
+		if (strcmp(p->oprules[i].kind, kind) == 0)
+			return true;
+	return false;
+}
+
+static bool convert_opset(ts_patterns *p, const char *file, const char *key,
+			  char **in, unsigned n)
+{
+	bool ok = true;
+	for (unsigned i = 0; i < n; i++) {
+		if (has_opkind(p, in[i]))
+			continue;
+		ts_ypath path[] = { { "operators", 0 }, { key, 0 }, { NULL, (int)i } };
+		error_at(p, file, path, 3, 0,
+			 "no operator rule has kind '%s' (see operators: in the kernel tables)",
+			 in[i]);
+		ok = false;
+	}
+	return ok;
+}
+
 /* ---------------------------------------------------------- model files */
 
 static bool convert_sels(ts_patterns *p, const char *file, const char *k1,
@@ -778,6 +952,15 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 		ok &= convert_sels(p, file, "stage", "decode", f->stage->decode, f->stage->decode_count, false, &fam.decode);
 	}
 	ok &= convert_sels(p, file, "detect", NULL, f->detect, f->detect_count, true, &fam.detect);
+	if (f->operators) {
+		const y_opset *os = f->operators;
+		ok &= convert_opset(p, file, "required", os->required, os->required_count);
+		ok &= convert_opset(p, file, "optional", os->optional, os->optional_count);
+		fam.ops_required = (const char **)os->required;
+		fam.nops_required = os->required_count;
+		fam.ops_optional = (const char **)os->optional;
+		fam.nops_optional = os->optional_count;
+	}
 	for (size_t i = 0; i < p->nfams; i++) {
 		if (strcmp(p->fams[i].name, fam.name) != 0)
 			continue;
@@ -879,8 +1062,11 @@ static void load_dirs(ts_patterns *p)
 		if (p->files[i].doc)
 			add_categories(p, p->files[i].path, p->files[i].doc);
 	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
-		if (p->files[i].doc)
+		if (p->files[i].doc) {
 			add_rules(p, p->files[i].path, p->files[i].doc);
+			add_operators(p, p->files[i].path, p->files[i].doc);
+			add_skips(p, p->files[i].path, p->files[i].doc);
+		}
 	for (size_t d = 0; d < p->ndirs; d++) {
 		char models[PATH_MAX];
 		snprintf(models, sizeof models, "%s/models", p->dirs[d]);
@@ -992,6 +1178,8 @@ void ts_patterns_free(ts_patterns *p)
 	free(p->cats);
 	free(p->rules);
 	free(p->fams);
+	free(p->oprules);
+	free(p->skips);
 	free(p);
 }
 
@@ -1003,6 +1191,20 @@ size_t ts_patterns_nfamilies(const ts_patterns *p) { return p->nfams; }
 const ts_family *ts_patterns_family(const ts_patterns *p, size_t i) { return &p->fams[i]; }
 size_t ts_patterns_ndirs(const ts_patterns *p) { return p->ndirs; }
 const char *ts_patterns_dir(const ts_patterns *p, size_t i) { return p->dirs[i]; }
+
+size_t ts_patterns_noprules(const ts_patterns *p) { return p->noprules; }
+const ts_oprule *ts_patterns_oprule(const ts_patterns *p, size_t i) { return &p->oprules[i]; }
+size_t ts_patterns_nskips(const ts_patterns *p) { return p->nskips; }
+
+bool ts_patterns_callsite_skipped(const ts_patterns *p, const char *name, size_t len)
+{
+	for (size_t i = 0; i < p->nskips; i++) {
+		size_t ov[2];
+		if (ts_regex_match(p->skips[i], name, len, ov, 1) > 0)
+			return true;
+	}
+	return false;
+}
 
 const ts_family *ts_patterns_find_family(const ts_patterns *p, const char *name)
 {

@@ -20,6 +20,7 @@
 
 #include "event.h"
 #include "status.h"
+#include "workload.h"
 
 /* Coarse kernel types; the order is the report order. */
 typedef enum {
@@ -102,7 +103,29 @@ typedef struct {
 	ts_selectors layer_start, attention_markers, moe_markers, fc_markers;
 	ts_selectors prefill, decode;
 	ts_selectors detect;
+	/* operator kinds --verify-ops looks for */
+	const char **ops_required, **ops_optional;
+	size_t nops_required, nops_optional;
 } ts_family;
+
+/* An operator rule: a CPU op name and its operand ranks -> a workload
+ * definition name (see workload.h for the templates). */
+typedef struct {
+	const char *kind;           /* gemm, rmsnorm, gqa, ...: what families require */
+	const char *op;             /* regex on the cpu_op name */
+	ts_regex *re;
+	int nranks;
+	int8_t ranks[TS_MAX_OPERANDS]; /* of the leading operands; -1 any */
+	const char *workload;       /* template source */
+	ts_wtmpl name;
+	bool has_tokens;
+	ts_wexpr tokens;            /* M: the token (row) count of the call */
+	int dtype_operand;          /* whose "Input type" is the dtype; -1: the
+				     * first floating-point operand */
+	const char *description;
+	const char *file;
+	int line;
+} ts_oprule;
 
 typedef struct ts_patterns ts_patterns;
 
@@ -130,6 +153,12 @@ const ts_rule *ts_patterns_rule(const ts_patterns *p, size_t i);
 size_t ts_patterns_nfamilies(const ts_patterns *p);
 const ts_family *ts_patterns_family(const ts_patterns *p, size_t i);
 const ts_family *ts_patterns_find_family(const ts_patterns *p, const char *name);
+size_t ts_patterns_noprules(const ts_patterns *p);
+const ts_oprule *ts_patterns_oprule(const ts_patterns *p, size_t i);
+size_t ts_patterns_nskips(const ts_patterns *p);
+/* Is a python_function frame name one that is never a call site (builtins,
+ * torch internals, the standard library)? */
+bool ts_patterns_callsite_skipped(const ts_patterns *p, const char *name, size_t len);
 
 /* The directories the tables were read from, most specific first. */
 size_t ts_patterns_ndirs(const ts_patterns *p);

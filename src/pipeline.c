@@ -27,11 +27,13 @@ static ts_status on_event(void *ud, const ts_event *ev)
 	if (st != TS_OK || !res->layers || !res->attrib)
 		return st;
 	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class) {
-		ts_attrib_kernel(res->attrib, ev, res->agg->last_row, res->agg->last_class);
-		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class,
-				 ts_attrib_last_m(res->attrib));
+		ts_kref ref;
+		ts_attrib_kernel(res->attrib, ev, res->agg->last_row, res->agg->last_class, &ref);
+		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class, &ref);
 	} else if (ev->cat == TS_CAT_CPU_OP) {
 		ts_attrib_cpu_op(res->attrib, ev);
+	} else if (ev->cat == TS_CAT_PYTHON_FUNCTION) {
+		ts_attrib_python(res->attrib, ev);
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
 		ts_attrib_runtime(res->attrib, ev);
 	} else if (ev->cat == TS_CAT_USER_ANNOTATION ||
@@ -39,6 +41,13 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		ts_layers_annotation(res->layers, ev);
 	return TS_OK;
 }
+
+static void on_staged(void *ctx, int stage, const ts_kref *ref, int64_t dur)
+{
+	ts_attrib_staged(ctx, stage, ref, dur);
+}
+
+_Static_assert(TS_ATTRIB_STAGES == TS_PSTAGE_COUNT, "attribution stage views");
 
 static void set_error(ts_result *res, ts_status st, const char *msg,
 		      uint64_t byte, bool compressed)
@@ -114,8 +123,13 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 
 	res->agg = ts_agg_new(&o->limits, o->patterns);
 	res->patterns = o->patterns;
-	res->layers = ts_layers_new(o->patterns, &o->layers);
-	res->attrib = ts_attrib_new(o->join_mem);
+	res->attrib = ts_attrib_new(o->patterns, o->join_mem);
+	/* kernels reach the attribution's stage views through the layer
+	 * machine, which knows their stage when their pass ends */
+	ts_layers_opts lo = o->layers;
+	lo.staged = on_staged;
+	lo.staged_ctx = res->attrib;
+	res->layers = ts_layers_new(o->patterns, &lo);
 	ts_parser *p = res->agg ? ts_parser_new(on_event, res, &res->meta) : NULL;
 	char *buf = malloc(CHUNK);
 	if (!res->agg || !res->layers || !res->attrib || !p || !buf) {

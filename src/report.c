@@ -322,3 +322,56 @@ size_t ts_report_sort_buckets(const ts_bucket *b, size_t n, size_t *idx)
 		}
 	return k;
 }
+
+int ts_report_attrib_view(const ts_kview *v)
+{
+	return v->staged ? (int)v->stage : TS_ATTRIB_ALL;
+}
+
+void ts_report_op_label(const ts_attrib *a, size_t i, char *buf, size_t n)
+{
+	size_t len;
+	const char *name = ts_attrib_op_name(a, i, &len);
+	switch (ts_attrib_op_via(a, i)) {
+	case TS_ATTR_GRAPH:
+		snprintf(buf, n, "[graph] %.*s", (int)len, name);
+		break;
+	case TS_ATTR_LAUNCH:
+		snprintf(buf, n, "[launch] %.*s", (int)len, name);
+		break;
+	default:
+		snprintf(buf, n, "%.*s", (int)len, name);
+	}
+}
+
+static void cover(const ts_result *res, int view, const char *kind, bool required,
+		  ts_opcov *c)
+{
+	*c = (ts_opcov){ .kind = kind, .required = required };
+	size_t n = ts_attrib_nworkloads(res->attrib);
+	for (size_t i = 0; i < n; i++) {
+		const ts_wl_row *w = ts_attrib_workload(res->attrib, view, i);
+		if (!w->calls || strcmp(ts_attrib_workload_rule(res->attrib, i)->kind, kind) != 0)
+			continue;
+		c->calls += w->calls;
+		c->definitions++;
+	}
+}
+
+int ts_report_coverage(const ts_result *res, const ts_kview *v, ts_opcov *out,
+		       int *missing)
+{
+	*missing = 0;
+	const ts_family *f = res->model.family;
+	if (!f || !res->attrib)
+		return -1;
+	int view = ts_report_attrib_view(v), n = 0;
+	for (size_t i = 0; i < f->nops_required && n < TS_MAX_OPCOV; i++) {
+		cover(res, view, f->ops_required[i], true, &out[n]);
+		*missing += out[n].calls == 0;
+		n++;
+	}
+	for (size_t i = 0; i < f->nops_optional && n < TS_MAX_OPCOV; i++, n++)
+		cover(res, view, f->ops_optional[i], false, &out[n]);
+	return n;
+}

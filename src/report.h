@@ -22,6 +22,8 @@ typedef struct {
 	int debug_layers; /* text: the kernels of the --debug-layers layers */
 	bool filter_stage; /* --stage: only kernels, layers and passes of... */
 	ts_pstage stage;   /* ...this stage */
+	bool verify_ops;   /* the OPERATOR COVERAGE section */
+	bool ops_only;     /* text: the ops command (workloads and ops only) */
 } ts_report_opts;
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);
@@ -94,6 +96,27 @@ ts_ktype ts_breakdown_cat_type(const ts_result *res, size_t i);
 
 /* Kernel rows no rule matched, by total time (desc). Caller frees. */
 uint32_t *ts_report_unclassified(const ts_kview *v, size_t *n);
+
+/* The attribution view of a kernel view: TS_ATTRIB_ALL or its stage. */
+int ts_report_attrib_view(const ts_kview *v);
+
+/* An op row's label: "aten::mm", "[graph] hipGraphLaunch", "(unlinked)". */
+void ts_report_op_label(const ts_attrib *a, size_t i, char *buf, size_t n);
+
+/* --verify-ops: each operator kind the model family declares, and what the
+ * trace (view) holds of it. */
+typedef struct {
+	const char *kind;
+	bool required;
+	uint64_t calls;            /* op calls with a workload of this kind */
+	size_t definitions;        /* distinct workload names among them */
+} ts_opcov;
+
+#define TS_MAX_OPCOV 64
+/* Fills out (room for TS_MAX_OPCOV); returns the count, -1 when the model
+ * family is unknown. *missing: required kinds with no call. */
+int ts_report_coverage(const ts_result *res, const ts_kview *v, ts_opcov *out,
+		       int *missing);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

@@ -425,10 +425,11 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 	fputs(any ? "\n  ],\n" : "],\n", out);
 }
 
-static void put_attribution(FILE *out, const ts_result *res)
+static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_attrib *at = res->attrib;
 	const ts_attrib_totals *t = ts_attrib_get_totals(at);
+	const ts_callsite_totals *cs = ts_attrib_callsite_totals(at);
 	int64_t all = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		all += t->ns[b];
@@ -446,38 +447,112 @@ static void put_attribution(FILE *out, const ts_result *res)
 		put_us(out, t->ns[b]);
 	}
 	fprintf(out, "}, \"ops_indexed\": %" PRIu64 ", \"ops_dropped\": %" PRIu64
-		     ", \"lookahead_overflow\": %" PRIu64 ", \"index_bytes\": %zu},\n",
-		t->ops_indexed, t->ops_dropped, t->lookahead_overflow, t->index_bytes);
+		     ", \"ops_with_shapes\": %" PRIu64 ", \"workload_calls\": %" PRIu64
+		     ", \"lookahead_overflow\": %" PRIu64 ", \"index_bytes\": %zu,\n"
+		     "    \"python\": {\"frames\": %" PRIu64 ", \"indexed\": %" PRIu64
+		     ", \"dropped\": %" PRIu64 ", \"out_of_order\": %" PRIu64
+		     ", \"lookups\": %" PRIu64 ", \"found\": %" PRIu64 ", \"index_bytes\": %zu}},\n",
+		t->ops_indexed, t->ops_dropped, t->ops_with_shapes, t->workload_calls,
+		t->lookahead_overflow, t->index_bytes, cs->frames, cs->kept, cs->dropped,
+		cs->out_of_order, cs->lookups, cs->found, cs->index_bytes);
 
+	/* ops of the view; shares of the view's kernel time */
+	int view = ts_report_attrib_view(v);
+	int64_t base = v->staged ? v->all->total : all;
 	size_t n;
-	size_t *order = ts_attrib_op_order(at, &n);
+	size_t *order = ts_attrib_op_order(at, view, &n);
 	int64_t cum = 0;
 	fputs("  \"ops\": [", out);
 	for (size_t i = 0; order && i < n; i++) {
-		const ts_op_row *r = ts_attrib_op(at, order[i]);
+		const ts_op_row *r = ts_attrib_op(at, view, order[i]);
+		/* categories are kept for all kernels, not per stage */
+		const ts_op_row *rc = ts_attrib_op(at, TS_ATTRIB_ALL, order[i]);
 		size_t len;
 		const char *name = ts_attrib_op_name(at, order[i], &len);
 		cum += r->ns;
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
 		put_str(out, name, len);
-		fprintf(out, ", \"calls\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"total_us\": ",
+		fprintf(out, ", \"via\": \"%s\", \"calls\": %" PRIu64 ", \"kernels\": %" PRIu64
+			     ", \"total_us\": ", ts_attr_bucket_name(ts_attrib_op_via(at, order[i])),
 			r->calls, r->kernels);
 		put_us(out, r->ns);
-		fprintf(out, ", \"pct\": %.2f, \"cum_pct\": %.2f, \"categories\": [",
-			all ? 100.0 * (double)r->ns / (double)all : 0.0,
-			all ? 100.0 * (double)cum / (double)all : 0.0);
-		for (int c = 0; c < TS_ATTRIB_OP_CATS && r->cats[c].count; c++) {
+		fprintf(out, ", \"pct\": %.2f, \"cum_pct\": %.2f, \"callsite\": ",
+			base ? 100.0 * (double)r->ns / (double)base : 0.0,
+			base ? 100.0 * (double)cum / (double)base : 0.0);
+		const char *site = ts_attrib_op_callsite(at, order[i], &len);
+		if (site)
+			put_str(out, site, len);
+		else
+			fputs("null", out);
+		fputs(", \"categories\": [", out);
+		for (int c = 0; c < TS_ATTRIB_OP_CATS && rc->cats[c].count; c++) {
 			fputs(c ? ", {\"category\": " : "{\"category\": ", out);
-			const ts_kclass k = { .category = r->cats[c].category };
+			const ts_kclass k = { .category = rc->cats[c].category };
 			put_cstr(out, ts_kclass_category(res->patterns, &k));
-			fprintf(out, ", \"kernels\": %" PRIu64 ", \"total_us\": ", r->cats[c].count);
-			put_us(out, r->cats[c].ns);
+			fprintf(out, ", \"kernels\": %" PRIu64 ", \"total_us\": ", rc->cats[c].count);
+			put_us(out, rc->cats[c].ns);
 			fputs("}", out);
 		}
 		fputs("]}", out);
 	}
 	fputs(n ? "\n  ],\n" : "],\n", out);
 	free(order);
+
+	order = ts_attrib_workload_order(at, view, &n);
+	fputs("  \"workloads\": [", out);
+	for (size_t i = 0; order && i < n; i++) {
+		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
+		size_t len;
+		const char *dtype;
+		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
+		const ts_oprule *rule = ts_attrib_workload_rule(at, order[i]);
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		put_str(out, name, len);
+		fputs(", \"kind\": ", out);
+		put_cstr(out, rule->kind);
+		fputs(", \"dtype\": ", out);
+		put_cstr(out, dtype);
+		fprintf(out, ", \"calls\": %" PRIu64 ", \"kernels\": %" PRIu64 ", \"total_us\": ",
+			w->calls, w->kernels);
+		put_us(out, w->ns);
+		fputs(", \"tokens\": ", out);
+		if (w->m_min >= 0) {
+			int64_t p50 = ts_wl_tokens_quantile(w, 0.5);
+			fprintf(out, "{\"min\": %" PRId64 ", \"p50\": %" PRId64 ", \"max\": %" PRId64 "}",
+				w->m_min, p50, w->m_max);
+		} else {
+			fputs("null", out);
+		}
+		fputs(", \"rule\": ", out);
+		char where[512];
+		snprintf(where, sizeof where, "%s:%d", rule->file, rule->line);
+		put_cstr(out, where);
+		fputs("}", out);
+	}
+	fputs(n ? "\n  ],\n" : "],\n", out);
+	free(order);
+}
+
+static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
+{
+	ts_opcov c[TS_MAX_OPCOV];
+	int missing;
+	int n = ts_report_coverage(res, v, c, &missing);
+	fputs("  \"operator_coverage\": {\"family\": ", out);
+	if (res->model.family)
+		put_cstr(out, res->model.family->name);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"ok\": %s, \"missing_required\": %d, \"operators\": [",
+		n >= 0 && missing == 0 ? "true" : "false", missing);
+	for (int i = 0; i < n; i++) {
+		fputs(i ? ",\n    {\"kind\": " : "\n    {\"kind\": ", out);
+		put_cstr(out, c[i].kind);
+		fprintf(out, ", \"required\": %s, \"found\": %s, \"calls\": %" PRIu64
+			     ", \"definitions\": %zu}", c[i].required ? "true" : "false",
+			c[i].calls ? "true" : "false", c[i].calls, c[i].definitions);
+	}
+	fputs(n > 0 ? "\n  ]},\n" : "]},\n", out);
 }
 
 static void put_memory(FILE *out, const ts_agg *a)
@@ -542,7 +617,9 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (res->layers)
 		put_layers(out, res, &v);
 	if (res->attrib)
-		put_attribution(out, res);
+		put_attribution(out, res, &v);
+	if (res->attrib && o->verify_ops)
+		put_coverage(out, res, &v);
 	if (!v.staged)
 		put_memory(out, res->agg);
 	ts_breakdown_free(&b);

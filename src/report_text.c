@@ -361,10 +361,10 @@ static void put_debug_layers(FILE *out, const ts_result *res)
 	}
 }
 
-static void put_ops(FILE *out, const ts_result *res, const ts_report_opts *o)
+static void put_buckets(FILE *out, const ts_result *res)
 {
-	const ts_attrib *at = res->attrib;
-	const ts_attrib_totals *t = ts_attrib_get_totals(at);
+	const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
+	const ts_callsite_totals *cs = ts_attrib_callsite_totals(res->attrib);
 	int64_t all = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		all += t->ns[b];
@@ -382,36 +382,138 @@ static void put_ops(FILE *out, const ts_result *res, const ts_report_opts *o)
 			all ? 100.0 * (double)t->ns[b] / (double)all : 0.0, t->kernels[b],
 			us(us_buf, sizeof us_buf, t->ns[b]), what[b]);
 	}
+	if (cs->frames)
+		fprintf(out, " python    %" PRIu64 " frames, %" PRIu64 " indexed as call sites; %"
+			     PRIu64 " of %" PRIu64 " CPU calls looked up have one\n",
+			cs->frames, cs->kept, cs->found, cs->lookups);
+	else
+		fputs(" python    no python_function events (capture with with_stack=True for call sites)\n",
+		      out);
+}
+
+static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
+		    const ts_report_opts *o)
+{
+	const ts_attrib *at = res->attrib;
+	const ts_attrib_totals *t = ts_attrib_get_totals(at);
+	int view = ts_report_attrib_view(v);
+	int64_t base = 0;
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		base += t->ns[b];
+	if (v->staged)
+		base = v->all->total;
 	size_t n;
-	size_t *order = ts_attrib_op_order(at, &n);
+	size_t *order = ts_attrib_op_order(at, view, &n);
 	if (!order || n == 0) {
 		free(order);
 		return;
 	}
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
-	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels)\n"
-		     " %6s %6s %14s %7s %7s  %-32s %s\n", shown, n,
+	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels%s)\n"
+		     " %6s %6s %14s %7s %7s  %-40s %s\n", shown, n,
+		v->staged ? "; kernels that reached no op are not staged" : "",
 		"Calls", "Kern.", "Total (us)", "%", "Cum %", "Op", "Kernel categories");
 	int64_t cum = 0;
 	for (size_t i = 0; i < n; i++) {
-		const ts_op_row *r = ts_attrib_op(at, order[i]);
+		const ts_op_row *r = ts_attrib_op(at, view, order[i]);
+		const ts_op_row *rc = ts_attrib_op(at, TS_ATTRIB_ALL, order[i]);
 		cum += r->ns;
 		if (i >= shown)
 			continue;
-		size_t len;
-		const char *name = ts_attrib_op_name(at, order[i], &len);
-		char tb[32];
-		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %14s %7.1f %7.1f  ", r->calls, r->kernels,
-			us(tb, sizeof tb, r->ns), all ? 100.0 * (double)r->ns / (double)all : 0.0,
-			all ? 100.0 * (double)cum / (double)all : 0.0);
-		fprintf(out, "%-32.*s", (int)(len < 60 ? len : 60), name);
-		for (int c = 0; c < TS_ATTRIB_OP_CATS && r->cats[c].count; c++) {
-			const ts_kclass k = { .category = r->cats[c].category };
+		char label[128], tb[32];
+		ts_report_op_label(at, order[i], label, sizeof label);
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %14s %7.1f %7.1f  %-40s", r->calls,
+			r->kernels, us(tb, sizeof tb, r->ns),
+			base ? 100.0 * (double)r->ns / (double)base : 0.0,
+			base ? 100.0 * (double)cum / (double)base : 0.0, label);
+		for (int c = 0; c < TS_ATTRIB_OP_CATS && rc->cats[c].count; c++) {
+			const ts_kclass k = { .category = rc->cats[c].category };
 			fprintf(out, "%s%s", c ? ", " : " ", ts_kclass_category(res->patterns, &k));
 		}
 		fputc('\n', out);
+		size_t len;
+		const char *site = ts_attrib_op_callsite(at, order[i], &len);
+		if (site)
+			fprintf(out, " %44s at %.*s%s\n", "", (int)(len < 160 ? len : 160), site,
+				ts_attrib_op_via(at, order[i]) == TS_ATTR_GRAPH ? " [graph]" : "");
 	}
 	free(order);
+}
+
+/* "c10::BFloat16" -> "BFloat16" */
+static const char *short_dtype(const char *d)
+{
+	return strncmp(d, "c10::", 5) == 0 ? d + 5 : *d ? d : "-";
+}
+
+static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
+			  const ts_report_opts *o)
+{
+	const ts_attrib *at = res->attrib;
+	int view = ts_report_attrib_view(v);
+	size_t n;
+	size_t *order = ts_attrib_workload_order(at, view, &n);
+	const ts_attrib_totals *t = ts_attrib_get_totals(at);
+	if (!order || n == 0) {
+		if (o->ops_only && t->ops_with_shapes == 0)
+			fprintf(out, "\nOperator workloads: none (none of %" PRIu64
+				     " indexed CPU ops carries Input Dims; capture with record_shapes=True)\n",
+				t->ops_indexed);
+		else if (o->ops_only)
+			fprintf(out, "\nOperator workloads: none (no CPU op that launched a kernel%s matches"
+				     " an operator rule; see operators: in the pattern tables)\n",
+				v->staged ? " in this stage" : "");
+		free(order);
+		return;
+	}
+	size_t shown = o->ops_only || o->top <= 0 || (size_t)o->top >= n ? n : (size_t)o->top;
+	fprintf(out, "\nOperator workloads (%zu of %zu definitions, from recorded shapes)\n"
+		     " %-18s %-44s %-10s %7s %23s %14s\n", shown, n, "Kind", "Definition",
+		"dtype", "Calls", "Tokens min/p50/max", "Total (us)");
+	for (size_t i = 0; i < shown; i++) {
+		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
+		size_t len;
+		const char *dtype;
+		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
+		char tok[64] = "-", tb[32];
+		if (w->m_min >= 0) {
+			int64_t p50 = ts_wl_tokens_quantile(w, 0.5);
+			snprintf(tok, sizeof tok, "%" PRId64 "/%" PRId64 "/%" PRId64, w->m_min, p50,
+				 w->m_max);
+		}
+		fprintf(out, " %-18s %-44.*s %-10s %7" PRIu64 " %23s %14s\n",
+			ts_attrib_workload_rule(at, order[i])->kind, (int)len, name,
+			short_dtype(dtype), w->calls, tok, us(tb, sizeof tb, w->ns));
+	}
+	free(order);
+}
+
+static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
+{
+	ts_opcov c[TS_MAX_OPCOV];
+	int missing;
+	int n = ts_report_coverage(res, v, c, &missing);
+	fputs("\nOPERATOR COVERAGE", out);
+	if (n < 0) {
+		fputs(": no model family (detected or --model), so nothing to check against\n", out);
+		return;
+	}
+	fprintf(out, " (family %s)\n", res->model.family->name);
+	if (n == 0)
+		fputs(" the family declares no operators (operators: in its YAML)\n", out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, " %s %-20s %-8s %8" PRIu64 " calls %4zu definitions\n",
+			c[i].calls ? "\u2713" : "\u2717", c[i].kind,
+			c[i].required ? "required" : "optional", c[i].calls, c[i].definitions);
+	if (missing)
+		fprintf(out, " %d required operator%s missing%s\n", missing, missing == 1 ? "" : "s",
+			ts_attrib_get_totals(res->attrib)->ops_with_shapes == 0
+			? " (no CPU op carries Input Dims: capture with record_shapes=True)"
+			: ts_attrib_get_totals(res->attrib)->ns[TS_ATTR_GRAPH] >
+			  ts_attrib_get_totals(res->attrib)->ns[TS_ATTR_OP]
+			? " (most kernel time is graph replay, which records no ops)" : "");
+	else
+		fputs(" every required operator is present\n", out);
 }
 
 static void put_memory(FILE *out, const ts_agg *a)
@@ -458,6 +560,16 @@ static void put_events(FILE *out, const ts_agg *a)
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	ts_kview v = ts_report_view(res, o);
+	if (o->ops_only) {
+		/* tracestream ops: the workloads first, then the ops */
+		if (res->attrib) {
+			put_workloads(out, res, &v, o);
+			put_ops(out, res, &v, o);
+			if (o->verify_ops)
+				put_coverage(out, res, &v);
+		}
+		return ferror(out) ? -1 : 0;
+	}
 	ts_breakdown b;
 	if (ts_report_breakdown(res, &v, &b) != 0)
 		return -1;
@@ -480,8 +592,14 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		if (o->debug_layers)
 			put_debug_layers(out, res);
 	}
-	if (res->attrib && !v.staged)
-		put_ops(out, res, o);
+	if (res->attrib) {
+		if (!v.staged)
+			put_buckets(out, res);
+		put_ops(out, res, &v, o);
+		put_workloads(out, res, &v, o);
+		if (o->verify_ops)
+			put_coverage(out, res, &v);
+	}
 	if (!v.staged)
 		put_memory(out, res->agg);
 	put_events(out, res->agg);

@@ -30,6 +30,7 @@ enum {
 	TS_EXIT_TRACE = 1,    /* bad or truncated trace (a partial report is printed) */
 	TS_EXIT_USAGE_IO = 2, /* bad usage, unreadable input, failed output */
 	TS_EXIT_PATTERNS = 3, /* pattern table error */
+	TS_EXIT_VERIFY = 4,   /* --verify-ops: a required operator is missing */
 };
 
 /* The exit code for a status that ended a run. */

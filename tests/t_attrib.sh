@@ -25,26 +25,30 @@ line(a['kernels'] == want_k, 'kernels per bucket %s (got %s)' % (want_k, a['kern
 line(a['time'] == want_t, 'time per bucket %s (got %s)' % (want_t, a['time']))
 want_pct = {'op_pct': 33.33, 'graph_pct': 36.67, 'launch_pct': 3.33, 'unlinked_pct': 26.67}
 line(all(abs(a[k] - v) < 0.006 for k, v in want_pct.items()), 'shares %s' % want_pct)
-ops = {o['name']: (o['calls'], o['kernels'], o['total_us']) for o in r['ops']}
+ops = {o['name']: (o['calls'], o['kernels'], o['total_us']) for o in r['ops'] if o['via'] == 'op'}
 line(ops == {'aten::mm': (1, 2, 8.0), 'aten::add': (1, 1, 2.0)},
      'ops: aten::mm 1 call of 2 kernels, 8 us; aten::add 1 call, 2 us (got %s)' % ops)
+rest = {(o['via'], o['name']): (o['calls'], o['kernels'], o['total_us']) for o in r['ops'] if o['via'] != 'op'}
+want = {('graph', 'cudaGraphLaunch'): (1, 2, 11.0), ('launch', 'cudaLaunchKernel'): (1, 1, 1.0),
+        ('unlinked', '(unlinked)'): (0, 2, 8.0)}
+line(rest == want, 'ops rows with no op: one graph launch of 2 kernels, one launch, 2 unlinked (got %s)' % rest)
 par = {k['name']: k['parent_op'] for k in r['kernels']}
 line(par.get('gemm_a') == 'aten::mm' and par.get('graph_k1') is None,
      'kernel parent_op: gemm_a -> aten::mm, graph_k1 -> none')
 line(a['ops_indexed'] == 2 and a['ops_dropped'] == 0, '2 ops indexed, none dropped')
 PY
 
-# --join-mem: one 16-byte entry holds aten::mm only; aten::add is lost,
+# --join-mem: one 20-byte entry holds aten::mm only; aten::add is lost,
 # counted and warned, and its kernel falls back to its launch (none here:
 # unlinked).
-"$TS" --format json --join-mem 16 tests/attrib/fixture.json >"$tmp/j.json" 2>"$tmp/err"
+"$TS" --format json --join-mem 20 tests/attrib/fixture.json >"$tmp/j.json" 2>"$tmp/err"
 python3 - "$tmp/j.json" "$tmp/err" <<'PY'
 import json, sys
 r, err = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
 a = r['attribution']
 ok = (a['ops_indexed'] == 1 and a['ops_dropped'] == 1 and a['kernels']['op'] == 2
       and a['kernels']['unlinked'] == 3 and 'past --join-mem' in err)
-print('%s - --join-mem 16: 1 op indexed, 1 dropped and warned, its kernel unlinked (got %s %s)' %
+print('%s - --join-mem 20: 1 op indexed, 1 dropped and warned, its kernel unlinked (got %s %s)' %
       ('ok' if ok else 'not ok', a['kernels'], err.strip()[:120]))
 PY
 "$TS" --join-mem 1X tests/attrib/fixture.json >/dev/null 2>"$tmp/err"

@@ -10,7 +10,7 @@ trap 'rm -rf "$tmp"' EXIT
 ok() { echo "ok - $1"; }
 bad() { echo "not ok - $1: $2"; }
 
-"$TS" patterns check >"$tmp/out" 2>"$tmp/err" && grep -q '^ok: [0-9]* categories, [0-9]* rules, [0-9]* model families' "$tmp/out" \
+"$TS" patterns check >"$tmp/out" 2>"$tmp/err" && grep -q '^ok: [0-9]* categories, [0-9]* rules, [0-9]* operator rules, [0-9]* call-site skips, [0-9]* model families' "$tmp/out" \
 	&& ok "built-in tables pass patterns check" || bad "built-in tables" "$(cat "$tmp/out" "$tmp/err" | head -5)"
 n_cat=$(grep -o '[0-9]* categories' "$tmp/out" | cut -d' ' -f1)
 [ "${n_cat:-0}" -ge 30 ] && ok "at least 30 categories ($n_cat)" || bad "category count" "$n_cat"

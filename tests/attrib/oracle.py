@@ -72,7 +72,15 @@ def main():
     pct = sum(Decimal(str(at[b + '_pct'])) for b in buckets)
     print('%s - %s: bucket shares sum to 100 (got %s)' % (
         'ok' if abs(pct - 100) < Decimal('0.05') or total == 0 else 'not ok', name, pct))
-    got = {o['name']: (o['calls'], o['kernels'], ns(o['total_us'])) for o in r['ops']}
+    got = {o['name']: (o['calls'], o['kernels'], ns(o['total_us']))
+           for o in r['ops'] if o['via'] == 'op'}
+    # rows of kernels that reached no op: one per runtime call name, and
+    # one for the unlinked; per bucket they add up to the bucket
+    for b in ('graph', 'launch', 'unlinked'):
+        rows = [o for o in r['ops'] if o['via'] == b]
+        k, t = sum(o['kernels'] for o in rows), sum(ns(o['total_us']) for o in rows)
+        print('%s - %s: ops[] rows via %s add up to the bucket (%d kernels, %d rows)' % (
+            'ok' if (k, t) == tuple(buckets[b]) else 'not ok', name, b, k, len(rows)))
     want = {k: (len(v[0]), v[1], v[2]) for k, v in per_op.items()}
     bad = [k for k in set(got) | set(want) if got.get(k) != want.get(k)]
     print('%s - %s: ops[] calls, kernels and time of %d op names%s' % (

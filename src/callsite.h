@@ -1,0 +1,47 @@
+/*
+ * callsite.h - the Python call site of a CPU event: the innermost
+ * python_function frame, in model or framework code, active on the same
+ * thread at that time.
+ *
+ * python_function events come before the GPU block in Kineto files, so
+ * frames are indexed as they pass and looked up when runtime launches
+ * arrive. Only frames that can be call sites are kept (not builtins, PyTorch
+ * internals or the standard library: callsite_skip in the pattern tables),
+ * 24 bytes each, per thread, in start order with a link to the enclosing
+ * kept frame. A lookup is a binary search and a walk up that chain. The
+ * index never holds more than mem_cap bytes; frames past it are counted.
+ */
+#ifndef TS_CALLSITE_H
+#define TS_CALLSITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+#include "patterns.h"
+
+#define TS_CALLSITE_THREADS 256      /* threads with frames kept */
+#define TS_CALLSITE_NAMES 65536      /* distinct call-site names */
+
+typedef struct ts_callsites ts_callsites;
+
+typedef struct {
+	uint64_t frames;          /* python_function events seen */
+	uint64_t kept;            /* indexed as possible call sites */
+	uint64_t dropped;         /* past the memory cap, the thread or name caps */
+	uint64_t out_of_order;    /* frames starting before the thread's previous one */
+	uint64_t lookups, found;
+	size_t index_bytes;
+} ts_callsite_totals;
+
+ts_callsites *ts_callsites_new(const ts_patterns *p, size_t mem_cap);
+void ts_callsites_free(ts_callsites *c);
+
+void ts_callsites_frame(ts_callsites *c, const ts_event *ev);
+/* The call site active at ts on thread (pid, tid), or TS_INTERN_NONE. */
+uint32_t ts_callsites_at(ts_callsites *c, int64_t pid, int64_t tid, int64_t ts);
+const char *ts_callsites_name(const ts_callsites *c, uint32_t id, size_t *len);
+const ts_callsite_totals *ts_callsites_totals(const ts_callsites *c);
+
+#endif

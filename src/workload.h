@@ -1,0 +1,74 @@
+/*
+ * workload.h - operator workload names computed from recorded shapes.
+ *
+ * A CPU op traced with record_shapes carries "Input Dims", one list of
+ * dimensions per operand. The operator rules of the pattern tables turn
+ * them into definition names like gemm_n6144_k4096 with templates: literal
+ * text and {EXPR} holes, where EXPR multiplies and divides
+ *
+ *     a1[0]       operand 1, dimension 0 (a1[-1]: its last dimension)
+ *     a0.rows     the product of all dimensions of operand 0 but the last
+ *     a0.numel    the product of all its dimensions
+ *     c2          scalar argument 2 ("Concrete Inputs"), when a whole number
+ *     64          a whole number
+ *
+ * left to right: a1[-1] / a4[-1] * 2. An expression that names a missing
+ * operand or dimension, meets a dimension that is not positive, divides
+ * inexactly or overflows has no value, and the rule does not apply to that
+ * call. Compiled templates are plain values (no pointers into the source
+ * but lit, which points into the template text the caller keeps).
+ */
+#ifndef TS_WORKLOAD_H
+#define TS_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event.h"
+
+enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_SCALAR, TS_WT_CONST };
+
+typedef struct {
+	uint8_t kind;            /* TS_WT_* */
+	uint8_t operand;
+	int8_t index;            /* TS_WT_DIM: negative counts from the end */
+	bool div;                /* divides the value so far (else multiplies) */
+	int64_t k;               /* TS_WT_CONST */
+} ts_wterm;
+
+#define TS_WEXPR_TERMS 8
+#define TS_WTMPL_PARTS 16
+
+typedef struct {
+	ts_wterm t[TS_WEXPR_TERMS];
+	uint8_t n;
+} ts_wexpr;
+
+typedef struct {
+	const char *lit;         /* literal text (not NUL-terminated), or NULL */
+	uint16_t len;
+	ts_wexpr e;              /* when lit is NULL */
+} ts_wpart;
+
+typedef struct {
+	ts_wpart p[TS_WTMPL_PARTS];
+	uint8_t n;
+} ts_wtmpl;
+
+/* Compile an expression of len bytes; false with the byte offset of the
+ * problem in *err_off and a message in err. */
+bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
+		      char *err, size_t errlen);
+/* Compile a template (NUL-terminated; it must outlive t). */
+bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
+		      size_t errlen);
+
+/* The value of an expression for one op's shapes; false: none. */
+bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t *out);
+/* The name a template gives one op's shapes, NUL-terminated in out;
+ * false when a hole has no value or the name does not fit. */
+bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, char *out, size_t cap,
+		   size_t *len);
+
+#endif
