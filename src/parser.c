@@ -248,11 +248,14 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 	if (r == R_SKIP || (p->cur_key == K_OTHER && !((1u << r) & ARRAY_ROLES)))
 		return 1;
 	ts_event *ev = &p->ev;
-	/* pid/tid matter only for GPU events (the device of last resort);
-	 * cat comes first in Kineto files, so most are never converted. */
+	/* pid/tid matter only for GPU events (the device of last resort) and
+	 * for the threads of Python frames and the runtime calls looked up in
+	 * them; cat comes first in Kineto files, so cpu_ops never convert. */
 	if ((p->cur_key == K_PID || p->cur_key == K_TID) && r == R_EVENT &&
 	    (ev->has & TS_HAS_CAT) && ev->cat != TS_CAT_KERNEL &&
-	    ev->cat != TS_CAT_GPU_MEMCPY && ev->cat != TS_CAT_GPU_MEMSET)
+	    ev->cat != TS_CAT_GPU_MEMCPY && ev->cat != TS_CAT_GPU_MEMSET &&
+	    ev->cat != TS_CAT_PYTHON_FUNCTION && ev->cat != TS_CAT_CUDA_RUNTIME &&
+	    ev->cat != TS_CAT_CUDA_DRIVER)
 		return 1;
 	int64_t v = 0;
 	bool num_ok = false;

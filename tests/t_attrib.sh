@@ -56,6 +56,90 @@ PY
 	echo "ok - --join-mem 1X is a usage error (exit 2)" ||
 	echo "not ok - --join-mem 1X is a usage error (exit 2): $(cat "$tmp/err")"
 
+# Call sites, workloads, nested ops (tests/attrib/calls.json, by hand):
+# aten::linear -> aten::matmul launch nothing (only the innermost op, aten::mm,
+# counts); two aten::mm calls [32,64]x[64,128] and [16,64]x[64,128] are one
+# definition gemm_n128_k64 with M 32 and 16; aten::silu launches two kernels
+# in one call. Python frames: model.py(10) [0,100] > torch module [1,51] >
+# linear.py(20) [2,42] > builtin [3,33]; act.py(5) [60,80]; on a second
+# thread runner.py(7). Launches at 5 and 31 -> linear.py (the torch frame and
+# the builtin are skipped), 65 and 66 -> act.py, 90 -> model.py (act.py has
+# ended), the graph launch at 150 on thread 2 -> runner.py.
+"$TS" --format json tests/attrib/calls.json >"$tmp/c.json" 2>"$tmp/err" ||
+	echo "not ok - calls fixture: exit status $?: $(head -c 200 "$tmp/err")"
+python3 - "$tmp/c.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+def line(ok, msg, got):
+    print('%s - calls fixture: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+ops = {o['name']: (o['via'], o['calls'], o['kernels'], o['total_us'], o['callsite']) for o in r['ops']}
+want = {'aten::mm': ('op', 2, 2, 15.0, 'layers/linear.py(20): forward'),
+        'aten::silu': ('op', 1, 2, 5.0, 'layers/act.py(5): forward'),
+        'aten::add': ('op', 1, 1, 1.0, 'model.py(10): forward'),
+        'cudaGraphLaunch': ('graph', 1, 2, 11.0, 'runner.py(7): replay')}
+line(ops == want, 'ops with calls, kernels, time and call sites; aten::linear and aten::matmul launch nothing', ops)
+wl = {(w['name'], w['kind'], w['dtype']): (w['calls'], w['kernels'], w['total_us'], w['tokens'])
+      for w in r['workloads']}
+want = {('gemm_n128_k64', 'gemm', 'c10::BFloat16'): (2, 2, 15.0, {'min': 16, 'p50': 16, 'max': 32}),
+        ('silu_h256', 'silu', 'c10::BFloat16'): (1, 2, 5.0, {'min': 32, 'p50': 32, 'max': 32})}
+line(wl == want, 'workloads gemm_n128_k64 (2 calls, M 16..32) and silu_h256 (1 call of 2 kernels)', wl)
+py = r['attribution']['python']
+line((py['frames'], py['indexed'], py['lookups'], py['found'], py['out_of_order']) == (6, 4, 6, 6, 0),
+     '6 frames, 4 indexed (torch and builtin skipped), 6 launches looked up, all found', py)
+PY
+# The same by stage: no pass here, so every kernel is of stage unknown and
+# its views equal the whole.
+"$TS" --format json --stage unknown tests/attrib/calls.json >"$tmp/cu.json" 2>/dev/null
+python3 - "$tmp/c.json" "$tmp/cu.json" <<'PY'
+import json, sys
+a, b = (json.load(open(x)) for x in sys.argv[1:3])
+oa = {o['name']: (o['calls'], o['kernels'], o['total_us']) for o in a['ops'] if o['via'] == 'op'}
+ob = {o['name']: (o['calls'], o['kernels'], o['total_us']) for o in b['ops']}
+wa = {w['name']: (w['calls'], w['tokens']) for w in a['workloads']}
+wb = {w['name']: (w['calls'], w['tokens']) for w in b['workloads']}
+ok = oa == ob and wa == wb and all(o['via'] == 'op' for o in b['ops'])
+print('%s - calls fixture: --stage unknown holds every op-linked kernel and workload (got %s %s)' %
+      ('ok' if ok else 'not ok', ob, wb))
+PY
+# --verify-ops: the toy family requires gemm and silu (present: exit 0);
+# dense requires gqa too (missing: exit 4, and the report says so).
+"$TS" ops --verify-ops -p tests/attrib/toy tests/attrib/calls.json >"$tmp/v.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] && grep -q "✓ gemm .*required .* 2 calls" "$tmp/v.txt" && grep -q "✓ silu" "$tmp/v.txt" &&
+	grep -q "every required operator is present" "$tmp/v.txt" &&
+	echo "ok - --verify-ops: family toy has its required gemm and silu (exit 0)" ||
+	echo "not ok - --verify-ops: family toy has its required gemm and silu (exit $rc): $(cat "$tmp/v.txt")"
+"$TS" ops --verify-ops --model dense tests/attrib/calls.json >"$tmp/v.txt" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 4 ] && grep -q "✗ gqa .*required" "$tmp/v.txt" && grep -q "1 required operator missing" "$tmp/v.txt" &&
+	grep -q "a required operator is missing" "$tmp/err" &&
+	echo "ok - --verify-ops --model dense: gqa is missing, exit 4" ||
+	echo "not ok - --verify-ops --model dense: gqa is missing, exit 4 (exit $rc): $(cat "$tmp/v.txt" "$tmp/err")"
+"$TS" --format json --verify-ops --model dense tests/attrib/calls.json >"$tmp/v.json" 2>/dev/null
+python3 - "$tmp/v.json" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))['operator_coverage']
+k = {o['kind']: (o['required'], o['found'], o['calls']) for o in c['operators']}
+ok = c['family'] == 'dense' and not c['ok'] and c['missing_required'] == 1 and \
+     k['gemm'] == (True, True, 2) and k['gqa'] == (True, False, 0) and k['silu'] == (False, True, 1)
+print('%s - --verify-ops JSON: operator_coverage per kind (got %s)' % ('ok' if ok else 'not ok', c))
+PY
+# A bad operator rule is reported at its YAML line and column.
+mkdir -p "$tmp/badops"
+printf 'operators:\n  - {kind: gemm, op: "^aten::mm$",\n     workload: "gemm_n{a1[9]}"}\n' >"$tmp/badops/ops.yaml"
+"$TS" patterns check "$tmp/badops" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "ops.yaml:3:.*dimension index is 0 to 5" "$tmp/err" &&
+	echo "ok - a bad workload template is a pattern error at its line (exit 3)" ||
+	echo "not ok - a bad workload template is a pattern error at its line (exit $rc): $(cat "$tmp/err")"
+printf 'family: f\nattention: mha\nmlp: fc\noperators:\n  required: [gemm, nosuchkind]\n' >"$tmp/badops/f.yaml"
+mkdir -p "$tmp/badops/models" && mv "$tmp/badops/f.yaml" "$tmp/badops/models/" && rm "$tmp/badops/ops.yaml"
+"$TS" patterns check "$tmp/badops" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "f.yaml:5:.*no operator rule has kind 'nosuchkind'" "$tmp/err" &&
+	echo "ok - a family requiring an unknown operator kind is a pattern error (exit 3)" ||
+	echo "not ok - a family requiring an unknown operator kind is a pattern error (exit $rc): $(cat "$tmp/err")"
+
 if [ ! -d "$SHARED" ]; then
 	echo "skip - attribution on shared traces: $SHARED not found"
 	exit 0
@@ -67,7 +151,73 @@ for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 		continue
 	fi
 	python3 tests/attrib/oracle.py "$f" "$tmp/r.json"
+	python3 tests/attrib/workload_oracle.py "$f" "$tmp/r.json"
 done
+
+# Qwen3-8B prefill (SGLang EXTEND bs=15, 15360 tokens): its GEMMs are exactly
+# the model's projections, 36 layers each, plus the LM head on the last
+# token of each of the 15 requests; aten::mm is innermost (145 calls).
+f=$(ls "$SHARED"/sglang_qwen3-8b_mi300x_prefill_then_decode.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	"$TS" --format json "$f" >"$tmp/q.json" 2>/dev/null
+	python3 - "$tmp/q.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+g = {w['name']: (w['calls'], w['tokens']['min'], w['tokens']['p50'], w['tokens']['max'])
+     for w in r['workloads'] if w['kind'] == 'gemm'}
+want = {'gemm_n6144_k4096': (36, 15360, 15360, 15360), 'gemm_n4096_k4096': (36, 15360, 15360, 15360),
+        'gemm_n24576_k4096': (36, 15360, 15360, 15360), 'gemm_n4096_k12288': (36, 15360, 15360, 15360),
+        'gemm_n151936_k4096': (1, 15, 15, 15)}
+print('%s - qwen3-8b prefill: GEMM workloads are QKV, O, gate+up, down x36 at M=15360 and the LM head once at M=15 (got %s)' %
+      ('ok' if g == want else 'not ok', g))
+mm = [o for o in r['ops'] if o['name'] == 'aten::mm']
+nested = [o['name'] for o in r['ops'] if o['name'] in ('aten::linear', 'aten::matmul')]
+print('%s - qwen3-8b prefill: aten::mm counts 145 calls, no aten::linear/matmul row (got %s %s)' %
+      ('ok' if mm and mm[0]['calls'] == 145 and not nested else 'not ok', mm and mm[0]['calls'], nested))
+w = {x['name']: x['calls'] for x in r['workloads']}
+ok = (w.get('fused_add_rmsnorm_h4096') == 72 and w.get('gqa_paged_prefill_h32_kv8_d128') == 36
+      and w.get('rope_h32_d128') == 36 and w.get('silu_h12288') == 36
+      and w.get('embedding_v151936_d4096') == 1)
+print('%s - qwen3-8b prefill: norm, attention (h32 kv8 d128), RoPE, SiLU and embedding workloads (got %s)' %
+      ('ok' if ok else 'not ok', w))
+sites = {o['name']: o['callsite'] for o in r['ops']}
+ok = (sites['aten::mm'] or '').endswith('sglang/srt/layers/quantization/unquant.py(136): apply') and \
+     (sites['aiter::mha_batch_prefill'] or '').endswith('aiter_backend.py(2039): forward_extend')
+print('%s - qwen3-8b prefill: call sites are framework lines, not kernel-library wrappers (got %s)' %
+      ('ok' if ok else 'not ok', {k: sites[k] for k in ('aten::mm', 'aiter::mha_batch_prefill')}))
+PY
+	"$TS" ops --verify-ops "$f" >/dev/null 2>&1 && echo "ok - qwen3-8b prefill: --verify-ops finds the dense family's operators (exit 0)" ||
+		echo "not ok - qwen3-8b prefill: --verify-ops finds the dense family's operators"
+fi
+
+# Graph replay records no ops: --verify-ops says so and exits 4; the graph
+# launch row carries the replaying call site, marked [graph].
+f=$(ls "$SHARED"/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	"$TS" ops --verify-ops "$f" >"$tmp/g.txt" 2>/dev/null
+	rc=$?
+	[ $rc -eq 4 ] && grep -q "most kernel time is graph replay" "$tmp/g.txt" &&
+		grep -q "cuda_graph_runner.py(1359): replay \[graph\]" "$tmp/g.txt" &&
+		echo "ok - sglang b300: --verify-ops exits 4 under graph replay; the graph launch's call site is marked [graph]" ||
+		echo "not ok - sglang b300: --verify-ops under graph replay (exit $rc): $(head -c 600 "$tmp/g.txt")"
+fi
+
+# The capture trace's 110,876 Python frames: the frame index is capped by
+# --join-mem like the op index; what does not fit is counted, never silent.
+f=$(ls "$SHARED"/vllm_mi300x_graph_capture_bs8192_piecewise.pt.trace.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	"$TS" --format json "$f" >"$tmp/p1.json" 2>/dev/null
+	"$TS" --format json --join-mem 64K "$f" >"$tmp/p2.json" 2>/dev/null
+	python3 - "$tmp/p1.json" "$tmp/p2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(x))['attribution']['python'] for x in sys.argv[1:3])
+ok = (a['frames'] == 110876 and a['dropped'] == 0 and a['index_bytes'] <= 24 * 2 * a['indexed'] + 24 * 1024
+      and b['frames'] == 110876 and b['index_bytes'] <= 64 * 1024 and b['dropped'] > 0
+      and b['indexed'] + b['dropped'] == a['indexed'])
+print('%s - capture trace: 110,876 frames, %d indexed in %d bytes; --join-mem 64K keeps %d and counts %d dropped' %
+      ('ok' if ok else 'not ok', a['indexed'], a['index_bytes'], b['indexed'], b['dropped']))
+PY
+fi
 
 # The GEMM-M stage signal: the HF trace's full pass runs aten::mm on 8944 =
 # 16 x 559 token rows (its flash attention q is [16, 559, 16, 64]), so it is

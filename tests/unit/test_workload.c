@@ -1,0 +1,108 @@
+/* Workload templates: compile errors with their offsets, and names and
+ * token counts from hand-made shapes. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "unit.h"
+#include "workload.h"
+
+/* An op event with operands given as rank, dims...; -1 ends. */
+static ts_event op(int n, const int64_t (*dims)[TS_MAX_RANK + 1])
+{
+	ts_event ev;
+	memset(&ev, 0, sizeof ev);
+	ev.has = TS_HAS_DIMS;
+	ev.noperands = (uint8_t)n;
+	for (int i = 0; i < n && i < TS_MAX_OPERANDS; i++) {
+		ev.rank[i] = (uint8_t)dims[i][0];
+		for (int k = 0; k < dims[i][0] && k < TS_MAX_RANK; k++)
+			ev.dims[i][k] = dims[i][k + 1];
+	}
+	return ev;
+}
+
+static void name_is(const char *tmpl, const ts_event *ev, const char *want)
+{
+	ts_wtmpl t;
+	size_t off, len = 0;
+	char err[128], out[128] = "";
+	bool c = ts_wtmpl_compile(tmpl, &t, &off, err, sizeof err);
+	bool e = c && ts_wtmpl_eval(&t, ev, out, sizeof out, &len);
+	if (want)
+		CHECK(e && strcmp(out, want) == 0 && len == strlen(want),
+		      "template '%s' gives '%s' (got '%s'%s)", tmpl, want, out, c ? "" : err);
+	else
+		CHECK(c && !e, "template '%s' has no value for these shapes", tmpl);
+}
+
+static void bad(const char *tmpl, size_t want_off, const char *want_msg)
+{
+	ts_wtmpl t;
+	size_t off = 999;
+	char err[128] = "";
+	bool c = ts_wtmpl_compile(tmpl, &t, &off, err, sizeof err);
+	CHECK(!c && off == want_off && strstr(err, want_msg),
+	      "template '%s' is rejected at offset %zu: %s (got %s at %zu)", tmpl, want_off,
+	      want_msg, err, off);
+}
+
+int main(void)
+{
+	/* aten::mm [[15360, 4096], [4096, 6144]] */
+	const int64_t mm[][TS_MAX_RANK + 1] = { { 2, 15360, 4096 }, { 2, 4096, 6144 } };
+	ts_event ev = op(2, mm);
+	name_is("gemm_n{a1[1]}_k{a1[0]}", &ev, "gemm_n6144_k4096");
+	name_is("gemm_n{a1[-1]}_k{a1[-2]}", &ev, "gemm_n6144_k4096");
+	name_is("{a0.rows}", &ev, "15360");
+	name_is("{a0.numel}", &ev, "62914560");
+	name_is("x{ a1[1] / 2 * 3 }y", &ev, "x9216y");
+	name_is("{a1[1] / 5}", &ev, NULL);          /* inexact */
+	name_is("{a2[0]}", &ev, NULL);              /* no operand 2 */
+	name_is("{a0[2]}", &ev, NULL);              /* no dimension 2 */
+	name_is("{a0[-3]}", &ev, NULL);
+
+	/* rotary_embedding [[T], [T, 4096], [T, 1024], [], [41216, 128], []] */
+	const int64_t rope[][TS_MAX_RANK + 1] = {
+		{ 1, 15360 }, { 2, 15360, 4096 }, { 2, 15360, 1024 }, { 0 }, { 2, 41216, 128 }, { 0 } };
+	ev = op(6, rope);
+	name_is("rope_h{a1[-1] / a4[-1]}_d{a4[-1]}", &ev, "rope_h32_d128");
+	name_is("{a3[0]}", &ev, NULL);              /* a scalar has no dimensions */
+	name_is("{a0.rows}", &ev, NULL);            /* rank 1 has no rows */
+
+	/* an unusable shape (a negative or fractional dimension) */
+	ev.rank[1] = TS_RANK_BAD;
+	name_is("{a1[0]}", &ev, NULL);
+
+	/* scalar arguments from Concrete Inputs: topk(x, k=8) */
+	const int64_t topk[][TS_MAX_RANK + 1] = { { 2, 16, 128 }, { 0 } };
+	ev = op(2, topk);
+	ev.concrete[1] = 8;
+	ev.nconcrete = 1u << 1;
+	name_is("topk_d{a0[-1]}_k{c1}", &ev, "topk_d128_k8");
+	ev.nconcrete = 0;
+	name_is("topk_d{a0[-1]}_k{c1}", &ev, NULL);
+
+	/* tokens: an expression alone */
+	ts_wexpr e;
+	size_t off;
+	char err[128];
+	int64_t v = 0;
+	ev = op(2, mm);
+	CHECK(ts_wexpr_compile("a0[0] * 2", 9, &e, &off, err, sizeof err) &&
+	      ts_wexpr_eval(&e, &ev, &v) && v == 30720, "tokens 'a0[0] * 2' = 30720 (got %" PRId64 ")", v);
+
+	bad("", 0, "empty");
+	bad("gemm_{a1[1]", 5, "closing");
+	bad("gemm_}", 5, "opening");
+	bad("n{b1[0]}", 2, "expected an operand");
+	bad("n{a9[0]}", 2, "a0 to a7");
+	bad("n{a1[6]}", 5, "dimension index");
+	bad("n{a1[-7]}", 5, "dimension index");
+	bad("n{a1.cols}", 4, "after the operand");
+	bad("n{a1[0] + 1}", 8, "expected * or /");
+	bad("n{0}", 2, "whole number");
+	bad("n{c9}", 2, "c0 to c7");
+	bad("n{1*1*1*1*1*1*1*1*1}", 18, "at most 8");
+	return unit_failed != 0;
+}
