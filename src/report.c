@@ -177,6 +177,16 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 			WARN("%" PRIu64 " CPU ops past --join-mem (%zu bytes, %" PRIu64
 			     " ops) were not indexed; their kernels count as launch or unlinked",
 			     t->ops_dropped, t->index_bytes, t->ops_indexed);
+		const ts_callsite_totals *cs = ts_attrib_callsite_totals(res->attrib);
+		if (cs->dropped)
+			WARN("%" PRIu64 " Python frames past --join-mem or the thread and name caps were not indexed; launches under them may show an outer call site",
+			     cs->dropped);
+		if (cs->out_of_order)
+			WARN("%" PRIu64 " Python frames came out of start order on their thread and were not indexed",
+			     cs->out_of_order);
+		if (t->workloads_dropped)
+			WARN("%" PRIu64 " op calls past the %d workload definitions kept have no workload",
+			     t->workloads_dropped, TS_ATTRIB_MAX_WORKLOADS);
 		if (t->lookahead_overflow)
 			WARN("%" PRIu64 " kernels waited past the look-ahead of %d for their launch and count as unlinked",
 			     t->lookahead_overflow, TS_ATTRIB_LOOKAHEAD);
