@@ -45,6 +45,8 @@ enum {
 	M_FC = 1u << 5,
 	M_EMBED = 1u << 6,
 	M_SAMPLE = 1u << 7,
+	M_GEMM = 1u << 8,       /* a GEMM (type gemm) */
+	M_TOKENS = 1u << 9,     /* its grid x counts the batch's tokens */
 	M_KNOWN = 1u << 15,     /* computed */
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN)
@@ -66,7 +68,19 @@ typedef struct {
 	int64_t ns;
 	uint32_t kernels;
 	uint16_t marks;          /* M_* seen in the layer */
+	uint16_t post_gemms;     /* GEMMs after its attention (MLP evidence) */
 } cur_layer;
+
+/* A kernel since the last attention kernel of the pass: the gap where the
+ * next layer boundary lies when no layer-start marker placed it. */
+typedef struct {
+	int64_t dur;
+	uint32_t key;            /* kernel row, the structural identity */
+	uint16_t marks;
+} gap_ent;
+
+#define MAX_GAP 4096            /* kernels of one gap held (oldest dropped) */
+#define MAX_PRE 256             /* tail of the pass preamble held */
 
 /* A finished pass whose stage is still unknown: its layers wait for the
  * stage of its neighbours (bounded; past the cap they stay unknown). */
@@ -122,6 +136,26 @@ struct ts_layers {
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
 	int64_t step;            /* step (annotation group) of the pass, -1 none */
 	int step_ann;            /* the annotation naming it */
+	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
+
+	/* structure: attention units and the gaps between them */
+	gap_ent *gap;            /* MAX_GAP */
+	uint32_t ngap;
+	bool in_attn;            /* the last kernel was attention */
+	uint32_t units;          /* attention units of the pass */
+	gap_ent *pre;            /* tail of the segment before the first unit */
+	uint32_t npre;           /* held */
+	uint32_t pre_len;        /* its whole length */
+	int32_t pre_start;       /* kernels from the start marker that opened
+				  * layer 0 to the first unit; -1 none */
+	int64_t pre_ns;          /* and its time */
+	size_t dbg_pre_end;      /* --debug-layers entries before the first unit */
+	int32_t tail_len;        /* kernels the last split left in the closing
+				  * layer after its attention; -1 none yet */
+	uint32_t structural;     /* boundaries placed by structure (all passes) */
+	uint32_t since_start;    /* kernels since the last start-marker boundary */
+	bool start_after_attn;   /* a start kernel since the span's attention */
+	uint16_t marks_at_gap;   /* span marks when its gap began */
 
 	/* results */
 	ts_pass *passes;
@@ -164,6 +198,8 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	if (p && o->model)
 		l->forced = ts_patterns_find_family(p, o->model);
 	l->layers = calloc(TS_MAX_LAYERS, sizeof *l->layers);
+	l->gap = calloc(MAX_GAP, sizeof *l->gap);
+	l->pre = calloc(MAX_PRE, sizeof *l->pre);
 	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
 	l->last_kernel_ts = l->compacted_at = INT64_MIN;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
@@ -172,7 +208,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 		l->dbg_cur = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_cur);
 		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
 	}
-	bool ok = l->layers && l->ann_names && (!o->debug || (l->dbg_cur && l->dbg_kept));
+	bool ok = l->layers && l->gap && l->pre && l->ann_names && (!o->debug || (l->dbg_cur && l->dbg_kept));
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		ok &= l->lstat[s] != NULL;
 	if (!ok) {
@@ -212,6 +248,8 @@ void ts_layers_free(ts_layers *l)
 	free(l->group_gpu_end);
 	ts_intern_free(l->ann_names);
 	free(l->layers);
+	free(l->gap);
+	free(l->pre);
 	free(l->passes);
 	free(l->dbg_cur);
 	free(l->dbg_kept);
@@ -586,6 +624,10 @@ static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_EMBED;
 	if (c->type == TS_TYPE_SAMPLING)
 		m |= M_SAMPLE;
+	if (c->type == TS_TYPE_GEMM)
+		m |= M_GEMM;
+	if (p && any_matches(ts_patterns_token_grids(p), c, name, len))
+		m |= M_TOKENS;
 	return (uint16_t)(m | M_KNOWN);
 }
 
@@ -645,6 +687,10 @@ static void close_span(ts_layers *l)
 		l->ndbg_cur = l->dbg_span;   /* not a layer: not in the listing */
 	l->dbg_span = l->ndbg_cur;
 	if (is_layer(l, s->marks)) {
+		/* GEMMs after the attention beyond its output projection: an
+		 * MLP no marker named */
+		if (!(s->marks & M_MLP) && s->post_gemms >= 3 && !l->opts.split_half_layers)
+			s->marks |= M_FC;
 		if (l->nlayers < TS_MAX_LAYERS)
 			l->layers[l->nlayers] = *s;
 		else
@@ -655,6 +701,123 @@ static void close_span(ts_layers *l)
 		l->cur.orphan_ns += s->ns;
 	}
 	*s = (cur_layer){ 0 };
+	l->start_after_attn = false;
+}
+
+/* Take the last n kernels of the open span out of it (they go to the next
+ * span or to the pass's orphans); *out gets their sum. The listing of
+ * --debug-layers follows them. */
+static void take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out)
+{
+	*out = (cur_layer){ 0 };
+	for (uint32_t i = 0; i < n; i++) {
+		out->ns += g[i].dur;
+		out->kernels++;
+		out->marks |= (uint16_t)(g[i].marks & (M_ATTN | M_MLP));
+		if ((g[i].marks & M_GEMM) && l->seg.post_gemms)
+			l->seg.post_gemms--;
+	}
+	l->seg.ns -= out->ns;
+	l->seg.kernels -= out->kernels;
+}
+
+/* Where the next layer begins in the gap before a new attention unit, when
+ * no layer-start marker placed it: the gap's index b (its kernels b..n-1
+ * are the next layer's head). */
+static uint32_t place_boundary(const ts_layers *l)
+{
+	const gap_ent *g = l->gap;
+	uint32_t n = l->ngap;
+	if (n == 0)
+		return 0;
+	/* a start marker as far from the attention as the one that opened
+	 * layer 0 (a later one on a tie) */
+	if (l->pre_start >= 0) {
+		int64_t best = -1, bestd = INT64_MAX;
+		for (uint32_t i = 0; i < n; i++) {
+			if (!(g[i].marks & M_START))
+				continue;
+			int64_t d = (int64_t)(n - i) - l->pre_start;
+			if (d < 0)
+				d = -d;
+			if (d <= bestd) {
+				bestd = d;
+				best = i;
+			}
+		}
+		if (best >= 0)
+			return (uint32_t)best;
+	}
+	/* the period: layer 0's head is the longest run at the end of the
+	 * segment before its attention that also ends this gap */
+	uint32_t k = 0;
+	while (k + 1 < n && k < l->npre && g[n - 1 - k].key != TS_INTERN_NONE &&
+	       g[n - 1 - k].key == l->pre[l->npre - 1 - k].key)
+		k++;
+	if (k > 0)
+		return n - k;
+	if (l->tail_len >= 0 && (uint32_t)l->tail_len <= n)
+		return (uint32_t)l->tail_len;
+	return n;
+}
+
+/* Relabel the --debug-layers listing: the last n kernels now belong to
+ * layer `to` (UINT32_MAX: to no layer). */
+static void debug_relabel(ts_layers *l, uint32_t n, uint32_t from, uint32_t to)
+{
+	for (size_t i = l->ndbg_cur; i-- > 0 && n > 0; n--)
+		if (l->dbg_cur[i].layer == from)
+			l->dbg_cur[i].layer = to;
+}
+
+/* A new attention unit while the open span already holds one: no marker
+ * closed the layer, so split the gap between the two by structure. */
+static void structural_boundary(ts_layers *l)
+{
+	uint32_t n = l->ngap, b = place_boundary(l), h = n - b;
+	cur_layer head;
+	take_tail(l, l->gap + b, h, &head);
+	l->seg.marks = (uint16_t)(l->marks_at_gap | head.marks);
+	for (uint32_t i = 0; i < b; i++)
+		l->seg.marks |= (uint16_t)(l->gap[i].marks & (M_ATTN | M_MLP));
+	if (l->opts.debug)
+		debug_relabel(l, h, l->nlayers, l->nlayers + 1);
+	/* Layer 0 with no start marker: it began as far before its attention
+	 * as this head does; what came before is the pass preamble. When the
+	 * preamble ends like the layers' tails, the capture began inside a
+	 * layer. */
+	if (l->nlayers == 0 && !l->seen_boundary) {
+		if (l->pre_len > h) {
+			int64_t head_ns = 0;
+			for (uint32_t i = 0; i < h && i < l->npre; i++)
+				head_ns += l->pre[l->npre - 1 - i].dur;
+			uint32_t pk = l->pre_len - h;
+			int64_t pns = l->pre_ns - head_ns;
+			l->seg.ns -= pns;
+			l->seg.kernels -= pk;
+			l->cur.orphan_kernels += pk;
+			l->cur.orphan_ns += pns;
+			if (l->opts.debug)
+				for (size_t i = 0; i < l->ndbg_cur && i < l->dbg_pre_end; i++)
+					if (i + h < l->dbg_pre_end)
+						l->dbg_cur[i].layer = UINT32_MAX;
+			uint32_t same = 0;
+			while (same < b && h + same < l->npre &&
+			       l->pre[l->npre - 1 - h - same].key == l->gap[b - 1 - same].key)
+				same++;
+			if (same >= 2 && 2 * same >= b)
+				l->cur.cut_start = true;
+		} else if (h > 0) {
+			/* all of it looks like a layer's head and there is no
+			 * preamble (a pass has one: the embedding at least) */
+			l->cur.cut_start = true;
+		}
+		l->seen_boundary = true;
+	}
+	close_span(l);
+	l->seg = head;
+	l->tail_len = (int32_t)b;
+	l->structural++;
 }
 
 static void start_pass(ts_layers *l, const ts_event *ev)
@@ -673,6 +836,13 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->ndbg_cur = l->dbg_span = 0;
 	l->step = -1;
 	l->step_ann = -1;
+	l->tokens_max = -1;
+	l->ngap = l->npre = l->pre_len = l->units = l->since_start = 0;
+	l->pre_ns = 0;
+	l->dbg_pre_end = 0;
+	l->in_attn = l->start_after_attn = false;
+	l->pre_start = l->tail_len = -1;
+	l->marks_at_gap = 0;
 }
 
 static void vote(ts_layers *l, ts_pass *p)
@@ -786,8 +956,26 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 		return;
 	l->in_pass = false;
 	/* The open span: the pass tail (final norm, LM head) when it holds no
-	 * layer work; a layer cut off by the end of the capture otherwise. */
-	if (is_layer(l, l->seg.marks) && at_trace_end)
+	 * layer work; a layer cut off by the end of the capture otherwise.
+	 * With no marker after the last attention, the last layer keeps as
+	 * many kernels after it as the structural splits left in the others;
+	 * the rest is the pass tail. */
+	bool finished = false;
+	if ((l->seg.marks & M_ATTN) && !l->in_attn && l->tail_len >= 0 &&
+	    l->ngap > (uint32_t)l->tail_len) {
+		uint32_t keep = (uint32_t)l->tail_len, n = l->ngap - keep;
+		cur_layer tail;
+		take_tail(l, l->gap + keep, n, &tail);
+		l->seg.marks = l->marks_at_gap;
+		for (uint32_t i = 0; i < keep; i++)
+			l->seg.marks |= (uint16_t)(l->gap[i].marks & (M_ATTN | M_MLP));
+		l->cur.orphan_kernels += tail.kernels;
+		l->cur.orphan_ns += tail.ns;
+		if (l->opts.debug)
+			debug_relabel(l, n, l->nlayers, UINT32_MAX);
+		finished = true;
+	}
+	if (is_layer(l, l->seg.marks) && at_trace_end && !finished)
 		l->cur.cut_end = true;
 	close_span(l);
 	ts_pass *p = &l->cur;
@@ -842,8 +1030,13 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 		add_stage(l, p);
 	}
 	if (l->opts.debug && p->complete && !l->dbg_done) {
-		memcpy(l->dbg_kept, l->dbg_cur, l->ndbg_cur * sizeof *l->dbg_cur);
-		l->ndbg_kept = l->ndbg_cur;
+		size_t k = 0;
+		for (size_t i = 0; i < l->ndbg_cur; i++) {
+			uint32_t li = l->dbg_cur[i].layer;
+			if (li < TS_MAX_LAYERS && l->opts.debug_layers[li])
+				l->dbg_kept[k++] = l->dbg_cur[i];
+		}
+		l->ndbg_kept = k;
 		l->dbg_done = true;
 	}
 }
@@ -884,7 +1077,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (m & M_SAMPLE)
 		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
 
-	/* Layer boundary. */
+	/* Layer boundary at a start marker (a residual norm) after MLP work. */
 	uint16_t seen = l->seg.marks;
 	bool boundary = (m & M_START) &&
 			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
@@ -893,10 +1086,54 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (boundary || ((m & M_START) && !l->seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
 		close_span(l);
 		l->seen_boundary = true;
+		l->since_start = 0;
 	}
+	uint16_t work = (uint16_t)(m & (M_ATTN | M_MLP));
+	if (m & M_ATTN) {
+		/* Attention kernels in a row are one unit (compute and its
+		 * combine / reduce): one per layer. */
+		if (!l->in_attn) {
+			if (l->units == 0) {
+				/* the segment before the first unit: layer 0's head */
+				uint32_t k = l->ngap < MAX_PRE ? l->ngap : MAX_PRE;
+				memcpy(l->pre, l->gap + (l->ngap - k), k * sizeof *l->pre);
+				l->npre = k;
+				l->pre_len = (uint32_t)l->cur.kernels;
+				l->pre_ns = l->cur.gpu_ns;
+				l->pre_start = l->seen_boundary ? (int32_t)l->since_start : -1;
+				l->dbg_pre_end = l->ndbg_cur;
+			} else if (l->seg.marks & M_ATTN) {
+				structural_boundary(l);
+			}
+			l->units++;
+		}
+		l->ngap = 0;
+		l->in_attn = true;
+	} else {
+		if (l->in_attn || (l->ngap == 0 && !(l->seg.marks & M_ATTN)))
+			l->marks_at_gap = l->seg.marks;
+		l->in_attn = false;
+		if (l->seg.marks & M_ATTN) {
+			/* after the attention, a GEMM that follows a norm is MLP work */
+			if (m & M_START)
+				l->start_after_attn = true;
+			else if ((m & M_GEMM) && l->start_after_attn && !l->opts.split_half_layers)
+				work |= M_FC;
+		}
+		if (l->ngap == MAX_GAP) {   /* keep the newest half */
+			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
+			l->ngap = MAX_GAP / 2;
+		}
+		l->gap[l->ngap++] = (gap_ent){ ev->dur_ns, row, (uint16_t)(m | work) };
+	}
+	if ((m & M_GEMM) && (l->seg.marks & M_ATTN))
+		l->seg.post_gemms++;
+	l->since_start++;
 	l->seg.kernels++;
 	l->seg.ns += ev->dur_ns;
-	l->seg.marks |= (uint16_t)(m & (M_ATTN | M_MLP));
+	l->seg.marks |= work;
+	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
+		l->tokens_max = ev->grid[0];
 
 	if (l->nkbuf == l->kbuf_cap && l->kbuf_cap < TS_MAX_PASS_KERNELS) {
 		size_t cap = l->kbuf_cap ? l->kbuf_cap * 2 : 1024;
@@ -934,8 +1171,11 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		if (op_m > p->gemm_m_max)
 			p->gemm_m_max = op_m;
 	}
+	/* a structural boundary may move this kernel to the next layer */
 	if (l->opts.debug && l->nlayers < TS_MAX_LAYERS &&
-	    l->opts.debug_layers[l->nlayers] && l->ndbg_cur < TS_MAX_DEBUG_KERNELS)
+	    (l->opts.debug_layers[l->nlayers] ||
+	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
+	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS)
 		l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
 			.layer = l->nlayers, .ts = ev->ts_ns, .dur = ev->dur_ns, .cls = *c };
 }
@@ -1062,16 +1302,36 @@ uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
 	return k;
 }
 
-long ts_layers_expected(const ts_layers *l, const ts_patterns *p,
-			const char *family)
+long ts_layers_expected(const ts_layers *l, const ts_family *f, bool forced,
+			long score, char *why, size_t whylen)
 {
 	/* Split, a hidden layer is two spans. */
 	long per = l->opts.split_half_layers ? 2 : 1;
-	if (l->opts.expect_layers > 0)
+	if (l->opts.expect_layers > 0) {
+		snprintf(why, whylen, "--expect-layers %ld", l->opts.expect_layers);
 		return per * l->opts.expect_layers;
-	const ts_family *f = p && family ? ts_patterns_find_family(p, family) : NULL;
-	if (!f || f->nnum_layers == 0)
+	}
+	if (!f) {
+		snprintf(why, whylen, "no model family known");
 		return 0;
+	}
+	if (!forced && (f->sure_score <= 0 || score < f->sure_score)) {
+		if (f->sure_score <= 0)
+			snprintf(why, whylen, "family %s is detected from generic evidence only", f->name);
+		else
+			snprintf(why, whylen, "family %s detected with score %ld, below its sure_score %ld",
+				 f->name, score, f->sure_score);
+		return 0;
+	}
+	if (f->nnum_layers == 0) {
+		snprintf(why, whylen, "family %s lists no num_hidden_layers", f->name);
+		return 0;
+	}
+	if (forced)
+		snprintf(why, whylen, "num_hidden_layers of family %s (--model)", f->name);
+	else
+		snprintf(why, whylen, "num_hidden_layers of family %s (detected, score %ld >= sure_score %ld)",
+			 f->name, score, f->sure_score);
 	uint32_t got = ts_layers_per_pass(l);
 	for (size_t i = 0; i < f->nnum_layers; i++)
 		if (per * f->num_layers[i] == (long)got)

@@ -157,8 +157,12 @@ uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t);
 uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s);
 const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i);
 uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns);
-long ts_layers_expected(const ts_layers *l, const ts_patterns *p,
-			const char *family);
+/* The layer count a complete pass should have (0: none is sure enough to
+ * check against) and, in why, where it comes from or why there is none:
+ * --expect-layers, a forced family, or a family detected with a score of
+ * at least its sure_score; never a family detected from generic evidence. */
+long ts_layers_expected(const ts_layers *l, const ts_family *f, bool forced,
+			long score, char *why, size_t whylen);
 const char *ts_layers_annotation_name(const ts_layers *l, int i);
 
 /* The kernel sequence kept for --debug-layers (first complete pass). */

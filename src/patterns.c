@@ -88,6 +88,20 @@ typedef struct {
 } y_skip;
 
 typedef struct {
+	char *category, *type, *match, *weight;
+} y_sel;
+
+typedef struct {
+	char *name, *op, *category, *description;
+	y_sel *kernels;
+	unsigned kernels_count;
+	y_sel *after;
+	unsigned after_count;
+	y_sel *until;
+	unsigned until_count;
+} y_context;
+
+typedef struct {
 	y_category *categories;
 	unsigned categories_count;
 	y_rule *rules;
@@ -96,11 +110,11 @@ typedef struct {
 	unsigned operators_count;
 	y_skip *callsite_skip;
 	unsigned callsite_skip_count;
+	y_sel *token_grids;
+	unsigned token_grids_count;
+	y_context *contexts;
+	unsigned contexts_count;
 } y_kernels;
-
-typedef struct {
-	char *category, *type, *match, *weight;
-} y_sel;
 
 typedef struct {
 	y_sel *start;
@@ -128,7 +142,7 @@ typedef struct {
 } y_opset;
 
 typedef struct {
-	char *family, *description, *attention, *mlp, *half_layers;
+	char *family, *description, *attention, *mlp, *half_layers, *sure_score;
 	char **examples;
 	unsigned examples_count;
 	char **num_hidden_layers;
@@ -197,22 +211,6 @@ static const cyaml_schema_value_t skip_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_skip, skip_fields),
 };
 
-static const cyaml_schema_field_t kernels_fields[] = {
-	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
-			     &category_schema, 0, CYAML_UNLIMITED),
-	CYAML_FIELD_SEQUENCE("rules", OPT, y_kernels, rules, &rule_schema, 0,
-			     CYAML_UNLIMITED),
-	CYAML_FIELD_SEQUENCE("operators", OPT, y_kernels, operators, &operator_schema, 0,
-			     CYAML_UNLIMITED),
-	CYAML_FIELD_SEQUENCE("callsite_skip", OPT, y_kernels, callsite_skip, &skip_schema, 0,
-			     CYAML_UNLIMITED),
-	CYAML_FIELD_END
-};
-
-static const cyaml_schema_value_t kernels_schema = {
-	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, y_kernels, kernels_fields),
-};
-
 static const cyaml_schema_field_t sel_fields[] = {
 	CYAML_FIELD_STRING_PTR("category", OPT, y_sel, category, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("type", OPT, y_sel, type, 1, CYAML_UNLIMITED),
@@ -227,6 +225,40 @@ static const cyaml_schema_value_t sel_schema = {
 
 #define SEL_SEQ(key, type, member) \
 	CYAML_FIELD_SEQUENCE(key, OPT, type, member, &sel_schema, 0, CYAML_UNLIMITED)
+
+static const cyaml_schema_field_t context_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_context, name, 1, CYAML_UNLIMITED),
+	SEL_SEQ("kernels", y_context, kernels),
+	CYAML_FIELD_STRING_PTR("op", OPT, y_context, op, 1, CYAML_UNLIMITED),
+	SEL_SEQ("after", y_context, after),
+	SEL_SEQ("until", y_context, until),
+	CYAML_FIELD_STRING_PTR("category", REQ, y_context, category, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_context, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t context_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_context, context_fields),
+};
+
+static const cyaml_schema_field_t kernels_fields[] = {
+	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
+			     &category_schema, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("rules", OPT, y_kernels, rules, &rule_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("operators", OPT, y_kernels, operators, &operator_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("callsite_skip", OPT, y_kernels, callsite_skip, &skip_schema, 0,
+			     CYAML_UNLIMITED),
+	SEL_SEQ("token_grids", y_kernels, token_grids),
+	CYAML_FIELD_SEQUENCE("contexts", OPT, y_kernels, contexts, &context_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t kernels_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_POINTER, y_kernels, kernels_fields),
+};
 
 static const cyaml_schema_field_t layer_fields[] = {
 	SEL_SEQ("start", y_layer, start),
@@ -257,6 +289,7 @@ static const cyaml_schema_field_t family_fields[] = {
 	CYAML_FIELD_STRING_PTR("attention", REQ, y_family, attention, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("mlp", REQ, y_family, mlp, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("half_layers", OPT, y_family, half_layers, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("sure_score", OPT, y_family, sure_score, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("layer", OPT, y_family, layer, layer_fields),
 	CYAML_FIELD_MAPPING_PTR("stage", OPT, y_family, stage, stage_fields),
 	SEL_SEQ("detect", y_family, detect),
@@ -293,6 +326,9 @@ struct ts_patterns {
 	size_t nfams, fams_cap;
 	ts_oprule *oprules;
 	size_t noprules, oprules_cap;
+	ts_selectors token_grids; /* kernels whose grid x counts tokens */
+	ts_context *contexts;
+	size_t ncontexts, contexts_cap;
 	ts_regex **skips;      /* call-site frames that are never call sites */
 	size_t nskips, skips_cap;
 	ts_regex **regexes;    /* every compiled regex, for freeing */
@@ -775,6 +811,11 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 	free(lines);
 }
 
+static bool convert_sels_at(ts_patterns *p, const char *file, const ts_ypath *pre,
+			    int npre, const y_sel *in, unsigned n, bool weighted,
+			    ts_selectors *out);
+static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k);
+
 static void add_skips(ts_patterns *p, const char *file, y_kernels *k)
 {
 	for (unsigned i = 0; i < k->callsite_skip_count; i++) {
@@ -816,9 +857,9 @@ static bool convert_opset(ts_patterns *p, const char *file, const char *key,
 
 /* ---------------------------------------------------------- model files */
 
-static bool convert_sels(ts_patterns *p, const char *file, const char *k1,
-			 const char *k2, const y_sel *in, unsigned n, bool weighted,
-			 ts_selectors *out)
+static bool convert_sels_at(ts_patterns *p, const char *file, const ts_ypath *pre,
+			    int npre, const y_sel *in, unsigned n, bool weighted,
+			    ts_selectors *out)
 {
 	bool ok = true;
 	out->n = 0;
@@ -830,11 +871,10 @@ static bool convert_sels(ts_patterns *p, const char *file, const char *k1,
 	for (unsigned i = 0; i < n; i++) {
 		const y_sel *s = &in[i];
 		ts_selector *d = &out->v[out->n];
-		ts_ypath path[4];
+		ts_ypath path[8];
 		int depth = 0;
-		path[depth++] = (ts_ypath){ k1, 0 };
-		if (k2)
-			path[depth++] = (ts_ypath){ k2, 0 };
+		for (int j = 0; j < npre && j < 6; j++)
+			path[depth++] = pre[j];
 		path[depth++] = (ts_ypath){ NULL, (int)i };
 		int given = (s->category != NULL) + (s->type != NULL) + (s->match != NULL);
 		if (given != 1) {
@@ -892,12 +932,104 @@ static bool convert_sels(ts_patterns *p, const char *file, const char *k1,
 	return ok;
 }
 
+static bool convert_sels(ts_patterns *p, const char *file, const char *k1,
+			 const char *k2, const y_sel *in, unsigned n, bool weighted,
+			 ts_selectors *out)
+{
+	ts_ypath pre[2] = { { k1, 0 }, { k2, 0 } };
+	return convert_sels_at(p, file, pre, k2 ? 2 : 1, in, n, weighted, out);
+}
+
+/* token_grids: and contexts: of a kernel table. */
+static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
+{
+	if (k->token_grids_count) {
+		ts_selectors t;
+		ts_ypath pre[] = { { "token_grids", 0 } };
+		if (convert_sels_at(p, file, pre, 1, k->token_grids, k->token_grids_count,
+				    false, &t) && t.n) {
+			ts_selector *v = own(p, calloc(p->token_grids.n + t.n, sizeof *v));
+			if (!v) {
+				add_error(p, "%s: out of memory", file);
+				return;
+			}
+			if (p->token_grids.n)
+				memcpy(v, p->token_grids.v, p->token_grids.n * sizeof *v);
+			memcpy(v + p->token_grids.n, t.v, t.n * sizeof *v);
+			p->token_grids.v = v;
+			p->token_grids.n += t.n;
+		}
+	}
+	int *lines = item_lines(file, "contexts", k->contexts_count);
+	for (unsigned i = 0; i < k->contexts_count; i++) {
+		const y_context *y = &k->contexts[i];
+		ts_context c = { .name = y->name, .op = y->op,
+				 .description = y->description ? y->description : "",
+				 .file = file, .line = lines ? lines[i] : 0 };
+		ts_ypath path[] = { { "contexts", 0 }, { NULL, (int)i }, { "category", 0 } };
+		bool ok = true;
+		c.category = find_category(p, y->category);
+		if (c.category < 0) {
+			error_at(p, file, path, 3, 0,
+				 "unknown category '%s' (declare it under categories:)", y->category);
+			ok = false;
+		}
+		path[2].key = "kernels";
+		if (!y->kernels_count) {
+			error_at(p, file, path + 0, 2, 0,
+				 "a context needs kernels: (the kernels it gives the category)");
+			ok = false;
+		}
+		ok &= convert_sels_at(p, file, path, 3, y->kernels, y->kernels_count,
+				      false, &c.kernels);
+		if ((y->op != NULL) == (y->after_count != 0)) {
+			error_at(p, file, path, 2, 0,
+				 "a context needs exactly one of op: (the launching CPU op) "
+				 "or after: (the kernels that open it)");
+			ok = false;
+		}
+		if (y->after_count && !y->until_count) {
+			error_at(p, file, path, 2, 0,
+				 "a context with after: needs until: (the kernels that close it)");
+			ok = false;
+		}
+		if (y->op) {
+			path[2].key = "op";
+			c.op_re = compile(p, y->op, file, path, 3);
+			ok &= c.op_re != NULL;
+		}
+		path[2].key = "after";
+		ok &= convert_sels_at(p, file, path, 3, y->after, y->after_count, false, &c.after);
+		path[2].key = "until";
+		ok &= convert_sels_at(p, file, path, 3, y->until, y->until_count, false, &c.until);
+		if (ok && p->ncontexts >= TS_MAX_CONTEXTS) {
+			error_at(p, file, path, 2, 0, "more than %d contexts", TS_MAX_CONTEXTS);
+			ok = false;
+		}
+		if (!ok)
+			continue;
+		if (!grow((void **)&p->contexts, &p->contexts_cap, p->ncontexts + 1,
+			  sizeof *p->contexts)) {
+			add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->contexts[p->ncontexts++] = c;
+	}
+	free(lines);
+}
+
 static void add_family(ts_patterns *p, const char *file, y_family *f)
 {
 	ts_family fam = { .name = f->family, .file = file,
 			  .description = f->description ? f->description : "" };
 	bool ok = true;
 	ts_ypath path[] = { { "attention", 0 } };
+	if (f->sure_score && !parse_long(f->sure_score, 1, 100000, &fam.sure_score)) {
+		path[0].key = "sure_score";
+		error_at(p, file, path, 1, 0, "sure_score '%s' is not a whole number from 1 to 100000",
+			 f->sure_score);
+		ok = false;
+	}
 	if (f->half_layers) {
 		/* libcyaml takes any word for a bool; be strict. */
 		static const char *const yes[] = { "true", "yes" }, *const no[] = { "false", "no" };
@@ -1066,6 +1198,7 @@ static void load_dirs(ts_patterns *p)
 			add_rules(p, p->files[i].path, p->files[i].doc);
 			add_operators(p, p->files[i].path, p->files[i].doc);
 			add_skips(p, p->files[i].path, p->files[i].doc);
+			add_context_rules(p, p->files[i].path, p->files[i].doc);
 		}
 	for (size_t d = 0; d < p->ndirs; d++) {
 		char models[PATH_MAX];
@@ -1195,6 +1328,21 @@ const char *ts_patterns_dir(const ts_patterns *p, size_t i) { return p->dirs[i];
 size_t ts_patterns_noprules(const ts_patterns *p) { return p->noprules; }
 const ts_oprule *ts_patterns_oprule(const ts_patterns *p, size_t i) { return &p->oprules[i]; }
 size_t ts_patterns_nskips(const ts_patterns *p) { return p->nskips; }
+
+const ts_selectors *ts_patterns_token_grids(const ts_patterns *p)
+{
+	return &p->token_grids;
+}
+
+size_t ts_patterns_ncontexts(const ts_patterns *p)
+{
+	return p->ncontexts;
+}
+
+const ts_context *ts_patterns_context(const ts_patterns *p, size_t i)
+{
+	return &p->contexts[i];
+}
 
 bool ts_patterns_callsite_skipped(const ts_patterns *p, const char *name, size_t len)
 {

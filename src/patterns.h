@@ -100,6 +100,8 @@ typedef struct {
 	ts_attn_kind attention;
 	ts_mlp_kind mlp;
 	bool half_layers;
+	long sure_score;            /* detect score from which the family, and so
+				     * its num_hidden_layers, is sure; 0 never */
 	ts_selectors layer_start, attention_markers, moe_markers, fc_markers;
 	ts_selectors prefill, decode;
 	ts_selectors detect;
@@ -126,6 +128,27 @@ typedef struct {
 	const char *file;
 	int line;
 } ts_oprule;
+
+/*
+ * A context rule: kernels picked by `kernels` take `category` (and its
+ * type) when they run in the context: launched by a CPU op whose name
+ * matches `op`, or, on the GPU timeline, after a kernel of `after` and
+ * before the next kernel of `until` (a GEMM between the MoE router and the
+ * finalize is an expert GEMM). The first rule that applies wins.
+ */
+#define TS_MAX_CONTEXTS 32
+
+typedef struct {
+	const char *name;
+	const char *description;
+	ts_selectors kernels;
+	const char *op;             /* regex on the launching op; NULL: positional */
+	ts_regex *op_re;
+	ts_selectors after, until;
+	int category;
+	const char *file;
+	int line;
+} ts_context;
 
 typedef struct ts_patterns ts_patterns;
 
@@ -158,6 +181,10 @@ const ts_oprule *ts_patterns_oprule(const ts_patterns *p, size_t i);
 size_t ts_patterns_nskips(const ts_patterns *p);
 /* Is a python_function frame name one that is never a call site (builtins,
  * torch internals, the standard library)? */
+/* Kernels whose launch grid x counts the tokens of the batch. */
+const ts_selectors *ts_patterns_token_grids(const ts_patterns *p);
+size_t ts_patterns_ncontexts(const ts_patterns *p);
+const ts_context *ts_patterns_context(const ts_patterns *p, size_t i);
 bool ts_patterns_callsite_skipped(const ts_patterns *p, const char *name, size_t len);
 
 /* The directories the tables were read from, most specific first. */

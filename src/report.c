@@ -146,7 +146,9 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 	if (res->layers) {
 		const ts_layers *l = res->layers;
 		const ts_family *f = res->model.family;
-		long want = ts_layers_expected(l, res->patterns, f ? f->name : NULL);
+		char why[200];
+		long want = ts_layers_expected(l, f, strcmp(res->model.source, "forced") == 0,
+					       res->model.score, why, sizeof why);
 		uint32_t bad = 0, got = 0;
 		for (size_t i = 0; i < ts_layers_npasses(l); i++) {
 			const ts_pass *p = ts_layers_pass(l, i);
@@ -157,9 +159,7 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		}
 		if (bad)
 			WARN("%" PRIu32 " complete passes have a layer count other than %ld (e.g. %" PRIu32
-			     "), %s%s", bad, want, got,
-			     ts_layers_options(l)->expect_layers > 0 ? "the number of hidden layers expected"
-						     : "a number of hidden layers the model family lists",
+			     "), the number expected from %s%s", bad, want, got, why,
 			     ts_layers_options(l)->split_half_layers ? ", counted as two half-layers each" : "");
 		if (ts_layers_annotations_dropped(l))
 			WARN("%" PRIu64 " step annotations past the first %d held were not used for passes and stages",

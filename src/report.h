@@ -55,7 +55,7 @@ const char *ts_report_row_name(const ts_agg *a, uint32_t row, size_t *len);
 
 /* Warnings about what the numbers do not cover; at most max lines of at most
  * TS_WARN_LEN bytes each. Returns how many were written. */
-#define TS_WARN_LEN 256
+#define TS_WARN_LEN 400
 size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 			  size_t max);
 

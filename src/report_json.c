@@ -312,12 +312,16 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 	fprintf(out, "  \"layers\": {\"per_pass\": %" PRIu32 ", \"complete_passes\": %" PRIu64
 		     ", \"total\": %" PRIu64 ", \"expected\": ",
 		ts_layers_per_pass(l), complete, total);
-	long exp = ts_layers_expected(l, res->patterns,
-				      res->model.family ? res->model.family->name : NULL);
+	char why[200];
+	long exp = ts_layers_expected(l, res->model.family,
+				      strcmp(res->model.source, "forced") == 0,
+				      res->model.score, why, sizeof why);
 	if (exp > 0)
 		fprintf(out, "%ld", exp);
 	else
 		fputs("null", out);
+	fputs(", \"expected_from\": ", out);
+	put_str(out, why, strlen(why));
 	fputs(", \"types\": {", out);
 	int first = 1;
 	for (int t = 0; t < TS_LT_COUNT; t++) {

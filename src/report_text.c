@@ -281,6 +281,14 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 		     " stage unknown for %.1f%% of kernel time\n",
 		ts_layers_per_pass(l), orphans, us(b, sizeof b, orphan_ns),
 		all ? 100.0 * (double)uall->total / (double)all : 0.0);
+	char why[200];
+	long want = ts_layers_expected(l, res->model.family,
+				       strcmp(res->model.source, "forced") == 0,
+				       res->model.score, why, sizeof why);
+	if (want > 0)
+		fprintf(out, " expected %ld layers per pass: %s\n", want, why);
+	else
+		fprintf(out, " no expected layer count: %s\n", why);
 	size_t listed = 0;
 	for (size_t i = 0; i < n; i++)
 		listed += !v->staged || ts_layers_pass(l, i)->stage == v->stage;

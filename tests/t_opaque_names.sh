@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Layers without kernel names: each shared inference trace with forward
+# passes is rewritten by tests/layers/opaque.py so that every kernel that is
+# not attention gets an opaque name (k0001, k0002, ... one per distinct name;
+# attention kernels, as `patterns explain` types them, keep theirs), and the
+# layer machine must still find the MANIFEST's layers per pass: layers.per_pass
+# equals it, at least one pass is complete, and every complete pass has exactly
+# that many layers. The same check runs on the original trace, so both can be
+# read side by side. A third line checks the rewrite itself: the same event
+# counts, the same attention launches, every other kernel renamed.
+set -u
+TS=${TS:-./tracestream}
+SHARED=${SHARED:-../shared/traces}
+if [ ! -d "$SHARED" ]; then
+	echo "skip - opaque kernel names on shared traces: $SHARED not found"
+	exit 0
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# stem  layers-per-complete-pass (../shared/traces/MANIFEST.md)
+list='vllm_gptoss120b_b200_tp8_eager_prefill.json 36
+sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json 48
+sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json 48
+sglang_qwen3-8b_mi300x_prefill_then_decode.json 36
+sglang_qwen3-8b_mi300x_decode_bs32_cudagraph.json 36
+vllm_mi300x_mixed_prefilldecode_piecewise_graph.json 24
+hf_qwen1.5-0.5b-chat_h100.json 24'
+
+# Rewrite every trace at once (the rewrite is Python, the slow part).
+i=0
+while read -r stem want; do
+	i=$((i + 1))
+	f=$(ls "$SHARED/$stem".* 2>/dev/null | head -1)
+	[ -n "$f" ] || continue
+	printf '%s\n' "$f" >"$tmp/$i.path"
+	(python3 "$here/layers/opaque.py" "$TS" "$f" "$tmp/$i.opaque.json.gz" >"$tmp/$i.sum" 2>"$tmp/$i.err"
+		echo $? >"$tmp/$i.rc") &
+done <<<"$list"
+wait
+
+i=0
+while read -r stem want; do
+	i=$((i + 1))
+	if [ ! -f "$tmp/$i.path" ]; then
+		echo "skip - $stem: not in $SHARED"
+		continue
+	fi
+	f=$(cat "$tmp/$i.path")
+	"$TS" --format json "$f" >"$tmp/$i.orig.out" 2>"$tmp/$i.orig.err"
+	echo $? >"$tmp/$i.orig.rc"
+	if [ "$(cat "$tmp/$i.rc")" = 0 ]; then
+		"$TS" --format json "$tmp/$i.opaque.json.gz" >"$tmp/$i.opaque.out" 2>"$tmp/$i.opaque.err"
+		echo $? >"$tmp/$i.opaque.rc"
+	fi
+done <<<"$list"
+
+python3 - "$tmp" "$list" <<'PY'
+import json, os, re, sys
+tmp = sys.argv[1]
+lst = [l.split() for l in sys.argv[2].splitlines()]
+
+def line(ok, stem, what):
+    print('%s - %s: %s' % ('ok' if ok else 'not ok', stem, what))
+
+def report(i, kind):
+    """The tool's JSON for variant kind (orig/opaque), or an error string."""
+    rc = open('%s/%d.%s.rc' % (tmp, i, kind)).read().strip()
+    if rc != '0':
+        return None, 'exit status %s: %s' % (rc, open('%s/%d.%s.err' % (tmp, i, kind)).read()[:200].strip())
+    try:
+        return json.load(open('%s/%d.%s.out' % (tmp, i, kind))), None
+    except ValueError as e:
+        return None, 'output is not JSON: %s' % e
+
+def attention(r):   # attention launches as the tool counts them
+    return sum(c['count'] for c in r['categories']
+               if c['type'] == 'attention' and c['category'] != 'Attention-Softmax')
+
+def layers(stem, what, want, r, err):
+    if r is None:
+        line(False, stem, '%s: %s' % (what, err))
+        return
+    passes = r['passes']
+    complete = [p['layers'] for p in passes if p['complete']]
+    ok = r['layers']['per_pass'] == want and len(complete) >= 1 and all(n == want for n in complete)
+    line(ok, stem, '%s: %d layers in every complete pass (per_pass %d, %d complete of %d passes, '
+         'passes[].layers %s)' % (what, want, r['layers']['per_pass'], len(complete), len(passes),
+                                  [p['layers'] if p['complete'] else '%d partial' % p['layers']
+                                   for p in passes][:8]))
+
+for i, (stem, want) in enumerate(lst, 1):
+    if not os.path.exists('%s/%d.path' % (tmp, i)):
+        continue
+    want = int(want)
+    orig, oerr = report(i, 'orig')
+    layers(stem, 'original', want, orig, oerr)
+    if open('%s/%d.rc' % (tmp, i)).read().strip() != '0':
+        line(False, stem, 'opaque names: tests/layers/opaque.py failed: %s' %
+             open('%s/%d.err' % (tmp, i)).read()[:300].strip())
+        continue
+    opq, perr = report(i, 'opaque')
+    layers(stem, 'opaque names', want, opq, perr)
+    # The rewrite: opaque.py's own before/after counts, and the tool agrees.
+    s = open('%s/%d.sum' % (tmp, i)).read()
+    m = re.match(r'kernels (\d+) names (\d+) attention (\d+) names (\d+) renamed (\d+) names (\d+)', s)
+    if not m:
+        line(False, stem, 'opaque rewrite: no summary from opaque.py: %r' % s[:200])
+        continue
+    k, kn, a, an, ren, rn = map(int, m.groups())
+    what = ('opaque rewrite: %d kernels (%d names): %d attention launches (%d names) kept, '
+            '%d launches (%d names) renamed' % (k, kn, a, an, ren, rn))
+    if orig is None or opq is None:
+        line(False, stem, what + '; no report to compare')
+        continue
+    ok = (a > 0 and ren > 0 and a + ren == k and an + rn == kn
+          and orig['events'] == opq['events'] and orig['events']['kernel'] == k
+          and attention(orig) == a and attention(opq) == a)
+    line(ok, stem, what + ('' if ok else '; the tool reads events %s -> %s, attention %d -> %d' %
+                           (orig['events'], opq['events'], attention(orig), attention(opq))))
+PY
+exit 0
