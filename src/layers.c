@@ -1,5 +1,7 @@
 #include "layers.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +14,7 @@ static const char *const pstage_names[TS_PSTAGE_COUNT] = {
 };
 
 static const char *const signal_names[TS_SIG_COUNT] = {
-	"annotation", "kernel_hints", "gemm_m",
+	"annotation", "kernel_hints", "gemm_m", "kv_grid",
 };
 
 const char *ts_signal_name(ts_signal s)
@@ -82,10 +84,6 @@ typedef struct {
 #define MAX_GAP 4096            /* kernels of one gap held (oldest dropped) */
 #define MAX_PRE 256             /* tail of the pass preamble held */
 
-/* A finished pass whose stage is still unknown: its layers wait for the
- * stage of its neighbours (bounded; past the cap they stay unknown). */
-#define MAX_PENDING 64
-
 /* A kernel of the pass in progress, held until the pass has its stage. */
 typedef struct {
 	uint32_t row;
@@ -93,13 +91,6 @@ typedef struct {
 	int64_t dur;
 } kernel_ent;
 
-typedef struct {
-	uint32_t pass;           /* index of its record */
-	uint32_t nlayers;
-	cur_layer *layers;
-	kernel_ent *kernels;
-	size_t nkernels;
-} pending_pass;
 
 struct ts_layers {
 	ts_layers_opts opts;
@@ -137,6 +128,8 @@ struct ts_layers {
 	int64_t step;            /* step (annotation group) of the pass, -1 none */
 	int step_ann;            /* the annotation naming it */
 	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
+	int64_t last_step;       /* step of the last pass with layers, -1 none */
+	ts_pstage last_stage;    /* and its stage */
 
 	/* structure: attention units and the gaps between them */
 	gap_ent *gap;            /* MAX_GAP */
@@ -153,6 +146,10 @@ struct ts_layers {
 	int32_t tail_len;        /* kernels the last split left in the closing
 				  * layer after its attention; -1 none yet */
 	uint32_t structural;     /* boundaries placed by structure (all passes) */
+	uint64_t attn_units;     /* attention units in the whole trace */
+	uint64_t kernels_seen;
+	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
+	uint64_t backward_ops;   /* autograd backward ops: a training step */
 	uint32_t since_start;    /* kernels since the last start-marker boundary */
 	bool start_after_attn;   /* a start kernel since the span's attention */
 	uint16_t marks_at_gap;   /* span marks when its gap began */
@@ -169,8 +166,6 @@ struct ts_layers {
 	uint32_t count_hist[TS_MAX_LAYERS + 1];  /* layers per complete pass */
 	uint64_t orphan_kernels;                 /* outside any pass */
 	int64_t orphan_ns;
-	pending_pass pending[MAX_PENDING];
-	size_t npending;
 
 	/* kernel rows per stage, filled as passes get their stage */
 	kernel_ent *kbuf;
@@ -202,6 +197,8 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->pre = calloc(MAX_PRE, sizeof *l->pre);
 	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
 	l->last_kernel_ts = l->compacted_at = INT64_MIN;
+	l->last_step = -1;
+	l->last_stage = TS_PSTAGE_UNKNOWN;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat);
 	if (o->debug) {
@@ -227,10 +224,6 @@ void ts_layers_free(ts_layers *l)
 			for (uint32_t i = 0; i < TS_MAX_LAYERS; i++)
 				ts_stat_clear(&l->lstat[s][i].time);
 		free(l->lstat[s]);
-	}
-	for (size_t i = 0; i < l->npending; i++) {
-		free(l->pending[i].layers);
-		free(l->pending[i].kernels);
 	}
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
 		for (uint32_t i = 0; l->srows[st] && i < l->srows_cap; i++)
@@ -409,12 +402,34 @@ static void compact_annotations(ts_layers *l)
 		l->step_ann = (int)newidx[l->step_ann];
 		l->step = l->ann[l->step_ann].group;
 	}
+	if (l->last_step >= 0)
+		l->last_step = newgrp[l->last_step] == UINT32_MAX ? -1 : (int64_t)newgrp[l->last_step];
 	l->nann = k;
 	l->nby_ext = nx;
 	l->ngroups = ngroups;
 	l->ann_compactions++;
 	free(newidx);
 	free(newgrp);
+}
+
+static bool contains(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	for (size_t i = 0; i + k <= n; i++)
+		if (s[i] == lit[0] && memcmp(s + i, lit, k) == 0)
+			return true;
+	return false;
+}
+
+void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
+{
+	if (ev->cat == TS_CAT_CPU_OP) {
+		if (starts_with(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
+			l->backward_ops++;
+	} else if (ev->name_len > 12 && ev->name_len < 64 &&
+		   contains(ev->name, ev->name_len, "StreamBeginCapture")) {
+		l->captures++;
+	}
 }
 
 void ts_layers_annotation(ts_layers *l, const ts_event *ev)
@@ -424,8 +439,12 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev)
 		return;
 	annotation a = { .ts = ev->ts_ns, .gpu = ev->cat == TS_CAT_GPU_USER_ANNOTATION };
 	a.end = ev->has & TS_HAS_DUR ? ev->ts_ns + ev->dur_ns : INT64_MAX;
-	if (!parse_step(ev->name, ev->name_len, &a))
+	if (!parse_step(ev->name, ev->name_len, &a)) {
+		/* SGLang capture_<bs>_DECODE, vLLM capture_<n>_PIECEWISE */
+		if (!a.gpu && starts_with(ev->name, ev->name_len, "capture_"))
+			l->captures++;
 		return;
+	}
 	if (ts_intern_put(l->ann_names, ev->name, ev->name_len < 200 ? ev->name_len : 200,
 			  &a.name) != TS_OK)
 		a.name = TS_INTERN_NONE;
@@ -826,7 +845,9 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
 			    .batch = -1, .tokens = -1, .annotation = -1,
 			    .gemm_m_min = -1, .gemm_m_max = -1,
-			    .signal = { TS_PSTAGE_UNKNOWN, TS_PSTAGE_UNKNOWN, TS_PSTAGE_UNKNOWN } };
+			    .kv_grid = -1 };
+	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
+		l->cur.signal[sg] = TS_PSTAGE_UNKNOWN;
 	l->nlayers = 0;
 	l->seg = (cur_layer){ 0 };
 	l->seen_boundary = false;
@@ -843,6 +864,12 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->in_attn = l->start_after_attn = false;
 	l->pre_start = l->tail_len = -1;
 	l->marks_at_gap = 0;
+}
+
+static long decode_threshold(const ts_layers *l)
+{
+	return l->opts.decode_threshold > 0 ? l->opts.decode_threshold
+					    : TS_DECODE_THRESHOLD_DEFAULT;
 }
 
 static void vote(ts_layers *l, ts_pass *p)
@@ -863,10 +890,17 @@ static void vote(ts_layers *l, ts_pass *p)
 					       ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
 	/* Many tokens in the GEMMs: prefill, or mixed when the annotation says
 	 * the batch is mixed (a mixed batch has many tokens too). */
+	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
+			 : TS_PSTAGE_PREFILL;
 	if (l->gemm_small != l->gemm_large)
-		p->signal[TS_SIG_GEMM_M] = l->gemm_small > l->gemm_large ? TS_PSTAGE_DECODE
-			: p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
-			: TS_PSTAGE_PREFILL;
+		p->signal[TS_SIG_GEMM_M] = l->gemm_small > l->gemm_large ? TS_PSTAGE_DECODE : many;
+	/* The grid of a KV-cache write has one block per token written: one
+	 * per sequence in decode, every prompt token in prefill. */
+	p->kv_grid = l->tokens_max;
+	p->hints_prefill = (uint32_t)l->hint_prefill;
+	p->hints_decode = (uint32_t)l->hint_decode;
+	if (l->tokens_max > 0)
+		p->signal[TS_SIG_KV_GRID] = l->tokens_max <= decode_threshold(l) ? TS_PSTAGE_DECODE : many;
 	for (int sg = TS_SIG_KERNEL_HINTS; sg < TS_SIG_COUNT; sg++)
 		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
 			p->votes[p->signal[sg]]++;
@@ -950,7 +984,8 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 	t->gpu_ns += p->gpu_ns;
 }
 
-static void end_pass(ts_layers *l, bool at_trace_end)
+/* carry: the next kernel is in the same step as this pass. */
+static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 {
 	if (!l->in_pass)
 		return;
@@ -981,10 +1016,18 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 	ts_pass *p = &l->cur;
 	p->layers = l->nlayers;
 	if (p->layers == 0) {
-		/* No layer: not a forward pass (warm-up, capture, copies). */
+		/* No layer: not a forward pass (warm-up, capture, copies). Its
+		 * kernels take the stage of the pass of their step: the one
+		 * that ended in it, or the next one, when the step goes on. */
 		l->orphan_kernels += p->kernels;
 		l->orphan_ns += p->gpu_ns;
-		stage_kernels(l, TS_PSTAGE_UNKNOWN, l->kbuf, l->nkbuf);
+		if (l->step >= 0 && l->step == l->last_step) {
+			stage_kernels(l, l->last_stage, l->kbuf, l->nkbuf);
+		} else if (carry) {
+			return;   /* kbuf goes on into the next pass */
+		} else {
+			stage_kernels(l, TS_PSTAGE_UNKNOWN, l->kbuf, l->nkbuf);
+		}
 		l->nkbuf = 0;
 		return;
 	}
@@ -996,23 +1039,10 @@ static void end_pass(ts_layers *l, bool at_trace_end)
 	if (p->complete)
 		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
-	if (p->stage == TS_PSTAGE_UNKNOWN && p->complete && l->npending < MAX_PENDING) {
-		pending_pass *pp = &l->pending[l->npending];
-		pp->layers = malloc(n * sizeof *pp->layers);
-		if (pp->layers) {
-			memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
-			pp->nlayers = n;
-			pp->pass = (uint32_t)l->npasses;
-			pp->kernels = l->kbuf;      /* handed over */
-			pp->nkernels = l->nkbuf;
-			l->kbuf = NULL;
-			l->nkbuf = l->kbuf_cap = 0;
-			l->npending++;
-			n = 0;     /* added when its stage is known */
-		}
-	}
 	stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
 	l->nkbuf = 0;
+	l->last_step = l->step;
+	l->last_stage = p->stage;
 	if (p->complete)
 		add_layers(l, p->stage, l->layers, n);
 	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
@@ -1051,6 +1081,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	l->last_kernel_ts = ev->ts_ns;
+	l->kernels_seen++;
 	uint16_t m = marks_for(l, row, c, ev->name, ev->name_len);
 	bool has_work = l->nlayers > 0 || (l->seg.marks & (M_ATTN | M_MLP));
 
@@ -1068,7 +1099,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	 * layer work; the first kernel after sampling starts the next. */
 	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
 			   (l->after_sampling && !(m & M_SAMPLE))))
-		end_pass(l, false);
+		end_pass(l, false, !step_edge && l->step >= 0);
 	if (!l->in_pass) {
 		start_pass(l, ev);
 		l->step = step;
@@ -1106,6 +1137,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 				structural_boundary(l);
 			}
 			l->units++;
+			l->attn_units++;
 		}
 		l->ngap = 0;
 		l->in_attn = true;
@@ -1160,9 +1192,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	else if (c->stage == TS_STAGE_DECODE)
 		l->hint_decode++;
 	if (c->type == TS_TYPE_GEMM && op_m > 0) {
-		long thr = l->opts.decode_threshold > 0 ? l->opts.decode_threshold
-							: TS_DECODE_THRESHOLD_DEFAULT;
-		if (op_m <= thr)
+		if (op_m <= decode_threshold(l))
 			l->gemm_small++;
 		else
 			l->gemm_large++;
@@ -1180,48 +1210,18 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 			.layer = l->nlayers, .ts = ev->ts_ns, .dur = ev->dur_ns, .cls = *c };
 }
 
-/* Unknown passes take the stage of their neighbours when both (or the
- * only one) agree; their waiting layers then join that stage. */
-static void resolve_unknown(ts_layers *l)
+/* Stage totals from the pass records (the dropped ones are added as they
+ * end). A pass with no evidence stays unknown: no stage is guessed. */
+static void add_stages(ts_layers *l)
 {
-	for (size_t i = 0; i < l->npasses; i++) {
-		ts_pass *p = &l->passes[i];
-		if (p->stage != TS_PSTAGE_UNKNOWN)
-			continue;
-		ts_pstage prev = TS_PSTAGE_UNKNOWN, next = TS_PSTAGE_UNKNOWN;
-		for (size_t j = i; j-- > 0;)
-			if (l->passes[j].stage != TS_PSTAGE_UNKNOWN) {
-				prev = l->passes[j].stage;
-				break;
-			}
-		for (size_t j = i + 1; j < l->npasses; j++)
-			if (l->passes[j].stage != TS_PSTAGE_UNKNOWN) {
-				next = l->passes[j].stage;
-				break;
-			}
-		ts_pstage s = prev == next ? prev
-			    : prev == TS_PSTAGE_UNKNOWN ? next
-			    : next == TS_PSTAGE_UNKNOWN ? prev : TS_PSTAGE_UNKNOWN;
-		p->stage = s;
-	}
-	for (size_t k = 0; k < l->npending; k++) {
-		pending_pass *pp = &l->pending[k];
-		add_layers(l, l->passes[pp->pass].stage, pp->layers, pp->nlayers);
-		stage_kernels(l, l->passes[pp->pass].stage, pp->kernels, pp->nkernels);
-		free(pp->layers);
-		free(pp->kernels);
-		pp->layers = NULL;
-		pp->kernels = NULL;
-	}
-	l->npending = 0;
 	for (size_t i = 0; i < l->npasses; i++)
 		add_stage(l, &l->passes[i]);
 }
 
 void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
-	end_pass(l, true);
-	resolve_unknown(l);
+	end_pass(l, true, false);
+	add_stages(l);
 	grow_srows(l, nrows);
 }
 
@@ -1337,6 +1337,76 @@ long ts_layers_expected(const ts_layers *l, const ts_family *f, bool forced,
 		if (per * f->num_layers[i] == (long)got)
 			return (long)got;
 	return per * f->num_layers[0];
+}
+
+/* Append to a bounded buffer, space-separated. */
+static void append(char *buf, size_t n, size_t *k, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t n, size_t *k, const char *fmt, ...)
+{
+	if (*k + 2 >= n)
+		return;
+	if (*k)
+		buf[(*k)++] = ' ';
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *k, n - *k, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*k = (size_t)w < n - *k ? *k + (size_t)w : n - 1;
+	buf[*k] = 0;
+}
+
+void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
+{
+	size_t k = 0;
+	(void)l;
+	if (!n)
+		return;
+	buf[0] = 0;
+	if (p->signal[TS_SIG_ANNOTATION] != TS_PSTAGE_UNKNOWN)
+		append(buf, n, &k, "annotation=%s", ts_pstage_name(p->signal[TS_SIG_ANNOTATION]));
+	if (p->hints_prefill || p->hints_decode)
+		append(buf, n, &k, "hints=%" PRIu32 "p/%" PRIu32 "d", p->hints_prefill, p->hints_decode);
+	if (p->gemm_m_max > 0)
+		append(buf, n, &k, "gemm_m=%" PRId64 "..%" PRId64, p->gemm_m_min, p->gemm_m_max);
+	if (p->kv_grid > 0)
+		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
+}
+
+bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
+{
+	uint64_t complete = 0, partial = 0, cut_start = 0, cut_end = 0;
+	for (size_t i = 0; i < l->npasses; i++) {
+		const ts_pass *p = &l->passes[i];
+		complete += p->complete;
+		partial += !p->complete;
+		cut_start += p->cut_start;
+		cut_end += p->cut_end;
+	}
+	if (complete)
+		return false;
+	if (l->captures)
+		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " captures begun): its kernels "
+			 "ran while graphs were recorded, not as forward passes", l->captures);
+	else if (l->backward_ops)
+		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops), not inference",
+			 l->backward_ops);
+	else if (l->kernels_seen == 0)
+		snprintf(buf, n, "no kernels in the trace");
+	else if (l->attn_units == 0)
+		snprintf(buf, n, "no attention kernel among %" PRIu64 " kernels, so no transformer "
+			 "layer (see the unclassified kernels: an attention kernel no rule types?)",
+			 l->kernels_seen);
+	else if (partial)
+		snprintf(buf, n, "the profile window cuts every pass (%" PRIu64 " partial: %" PRIu64
+			 " began inside a layer, %" PRIu64 " ended inside one)",
+			 partial, cut_start, cut_end);
+	else
+		snprintf(buf, n, "%" PRIu64 " attention kernels but no pass with a layer",
+			 l->attn_units);
+	return true;
 }
 
 size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)

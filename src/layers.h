@@ -64,6 +64,8 @@ typedef enum {
 	TS_SIG_ANNOTATION,   /* the step annotation (weight 3) */
 	TS_SIG_KERNEL_HINTS, /* kernel-name stage hints of the tables (1) */
 	TS_SIG_GEMM_M,       /* M of the GEMM ops vs --decode-threshold (1) */
+	TS_SIG_KV_GRID,      /* grid x of token-counting kernels (KV-cache
+			      * writes) vs --decode-threshold (1) */
 	TS_SIG_COUNT
 } ts_signal;
 
@@ -74,6 +76,8 @@ typedef struct {
 	ts_pstage stage;
 	ts_pstage signal[TS_SIG_COUNT]; /* each signal's verdict; unknown: none */
 	int64_t gemm_m_min, gemm_m_max; /* -1: no GEMM with shapes */
+	int64_t kv_grid;            /* largest grid x of a token-counting kernel, -1 none */
+	uint32_t hints_prefill, hints_decode; /* kernels with a name stage hint */
 	double confidence;          /* share of votes for the stage */
 	int votes[TS_PSTAGE_COUNT]; /* summed over the signals' weights */
 	bool complete;
@@ -120,6 +124,10 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o);
 void ts_layers_free(ts_layers *l);
 const ts_layers_opts *ts_layers_options(const ts_layers *l);
 
+/* CPU ops and runtime calls: what says a trace is a graph capture or a
+ * training step (for the note when there is no complete pass). */
+void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
+
 /* CPU-side user annotations (step windows); other events are ignored. */
 void ts_layers_annotation(ts_layers *l, const ts_event *ev);
 
@@ -164,6 +172,14 @@ uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns);
 long ts_layers_expected(const ts_layers *l, const ts_family *f, bool forced,
 			long score, char *why, size_t whylen);
 const char *ts_layers_annotation_name(const ts_layers *l, int i);
+/* Each signal's evidence, e.g. "annotation=decode gemm_m=1..1 kv_grid=1";
+ * "" when there is none. */
+void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n);
+
+/* Why there is no complete forward pass (graph capture, training step, no
+ * attention, passes cut by the profile window): true and the reason in
+ * buf; false when there is a complete pass. */
+bool ts_layers_note(const ts_layers *l, char *buf, size_t n);
 
 /* The kernel sequence kept for --debug-layers (first complete pass). */
 typedef struct {

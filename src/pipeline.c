@@ -32,10 +32,12 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class, &ref);
 	} else if (ev->cat == TS_CAT_CPU_OP) {
 		ts_attrib_cpu_op(res->attrib, ev);
+		ts_layers_cpu_event(res->layers, ev);
 	} else if (ev->cat == TS_CAT_PYTHON_FUNCTION) {
 		ts_attrib_python(res->attrib, ev);
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
 		ts_attrib_runtime(res->attrib, ev);
+		ts_layers_cpu_event(res->layers, ev);
 	} else if (ev->cat == TS_CAT_USER_ANNOTATION ||
 		 ev->cat == TS_CAT_GPU_USER_ANNOTATION)
 		ts_layers_annotation(res->layers, ev);

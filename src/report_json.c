@@ -335,6 +335,13 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 	put_us(out, orphan_ns);
 	fputs("},\n", out);
 
+	char note[300];
+	fputs("  \"passes_note\": ", out);
+	if (ts_layers_note(l, note, sizeof note))
+		put_cstr(out, note);
+	else
+		fputs("null", out);
+	fputs(",\n", out);
 	fputs("  \"passes\": [", out);
 	int listed = 0;
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
@@ -375,6 +382,12 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 				p->gemm_m_min, p->gemm_m_max);
 		else
 			fputs("null", out);
+		fputs(", \"kv_grid\": ", out);
+		put_opt_int(out, p->kv_grid > 0, p->kv_grid);
+		char ev[160];
+		ts_pass_evidence(l, p, ev, sizeof ev);
+		fputs(", \"evidence\": ", out);
+		put_cstr(out, ev);
 		fputs(p->cut_start ? ", \"cut\": \"start\"}" : p->cut_end ? ", \"cut\": \"end\"}" : "}", out);
 	}
 	fputs(listed ? "\n  ],\n" : "],\n", out);

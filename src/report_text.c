@@ -252,10 +252,14 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_layers *l = res->layers;
 	size_t n = ts_layers_npasses(l);
+	char note[300];
+	bool none = ts_layers_note(l, note, sizeof note);
 	if (n == 0) {
-		fputs("\nForward passes: none found (no transformer layers in this trace)\n", out);
+		fprintf(out, "\nForward passes: none: %s\n", note);
 		return;
 	}
+	if (none)
+		fprintf(out, "\nNo complete forward pass: %s\n", note);
 	fprintf(out, "\nStages\n %-8s %7s %9s %7s %9s %15s %7s\n", "Stage", "Passes",
 		"Complete", "Layers", "Kernels", "GPU time (us)", "Share");
 	/* Every timed kernel is in one stage: its pass's, or unknown. */
@@ -293,10 +297,10 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 	for (size_t i = 0; i < n; i++)
 		listed += !v->staged || ts_layers_pass(l, i)->stage == v->stage;
 	size_t shown = listed < 20 ? listed : 20;
-	fprintf(out, "\nForward passes (%zu of %zu%s%s)\n %5s %-8s %5s %-9s %6s %8s %15s %6s %7s  %s\n",
+	fprintf(out, "\nForward passes (%zu of %zu%s%s)\n %5s %-8s %5s %-9s %6s %8s %15s %6s %7s  %-28s %s\n",
 		shown, listed, v->staged ? ", stage " : "", v->staged ? ts_pstage_name(v->stage) : "",
 		"Pass", "Stage", "Conf", "Complete", "Layers", "Kernels",
-		"GPU time (us)", "Batch", "Tokens", "Annotation");
+		"GPU time (us)", "Batch", "Tokens", "Annotation", "Evidence");
 	for (size_t i = 0, k = 0; i < n && k < shown; i++) {
 		const ts_pass *p = ts_layers_pass(l, i);
 		if (v->staged && p->stage != v->stage)
@@ -308,10 +312,13 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 		if (p->tokens >= 0)
 			snprintf(tk, sizeof tk, "%" PRId64, p->tokens);
 		const char *an = ts_layers_annotation_name(l, p->annotation);
-		fprintf(out, " %5" PRIu32 " %-8s %5.2f %-9s %6" PRIu32 " %8" PRIu64 " %15s %6s %7s  %s\n",
+		char ev[160];
+		ts_pass_evidence(l, p, ev, sizeof ev);
+		fprintf(out, " %5" PRIu32 " %-8s %5.2f %-9s %6" PRIu32 " %8" PRIu64 " %15s %6s %7s  %-28.60s %s\n",
 			p->index, ts_pstage_name(p->stage), p->confidence,
 			p->complete ? "yes" : p->cut_start ? "no (start)" : "no (end)",
-			p->layers, p->kernels, us(b, sizeof b, p->gpu_ns), bt, tk, an ? an : "-");
+			p->layers, p->kernels, us(b, sizeof b, p->gpu_ns), bt, tk, an ? an : "-",
+			ev[0] ? ev : "no evidence");
 	}
 }
 
