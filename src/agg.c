@@ -57,6 +57,7 @@ void ts_agg_free(ts_agg *a)
 	for (int i = 0; i < a->ndev; i++)
 		ts_busy_free(a->dev[i].busy);
 	ts_intern_free(a->names);
+	free(a->ctx);
 	free(a->rows);
 	free(a->classes);
 	free(a);
@@ -112,9 +113,15 @@ static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
 		if (r)
 			a->rows = r;
 		ts_kclass *c = r ? realloc(a->classes, cap * sizeof *c) : NULL;
-		if (!r || !c)
+		if (c)
+			a->classes = c;
+		ts_ctxrow *x = c ? realloc(a->ctx, cap * sizeof *x) : NULL;
+		if (!r || !c || !x)
 			return TS_ERR_NOMEM;
-		a->classes = c;
+		a->ctx = x;
+		memset(x + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *x);
+		for (uint32_t i = a->rows_cap; i < cap; i++)
+			x[i].category = -1;
 		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
 		a->rows_cap = cap;
 	}
@@ -250,7 +257,7 @@ const ts_device *ts_agg_main_device(const ts_agg *a)
 size_t ts_agg_bytes(const ts_agg *a)
 {
 	size_t n = sizeof *a + ts_intern_bytes(a->names) +
-		   a->rows_cap * (sizeof *a->rows + sizeof *a->classes);
+		   a->rows_cap * (sizeof *a->rows + sizeof *a->classes + sizeof *a->ctx);
 	uint32_t rows = ts_intern_count(a->names);
 	for (uint32_t i = 0; i < rows; i++)
 		n += ts_hist_bytes(&a->rows[i].hist);
@@ -258,4 +265,23 @@ size_t ts_agg_bytes(const ts_agg *a)
 	for (int i = 0; i < a->ndev; i++)
 		n += (2 * (size_t)a->lim.busy_window + 1) * 16;
 	return n;
+}
+
+const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t dur)
+{
+	if (row >= a->rows_cap || category < 0 || !a->patterns)
+		return NULL;
+	ts_ctxrow *x = &a->ctx[row];
+	if (x->category < 0) {
+		x->category = category;
+		x->cls = a->classes[row];
+		x->cls.category = category;
+		x->cls.type = ts_patterns_category(a->patterns, (size_t)category)->type;
+	} else if (x->category != category) {
+		a->ctx_conflicts++;     /* one context category per name is kept */
+		return NULL;
+	}
+	x->count++;
+	x->ns += dur;
+	return &x->cls;
 }

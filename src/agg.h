@@ -57,12 +57,23 @@ typedef struct {
 	int64_t kernel_ns;
 } ts_device;
 
+/* The time of one kernel name that ran in a context (context.h) and took
+ * the context's category there. */
+typedef struct {
+	int32_t category;           /* -1: never in a context */
+	uint64_t count;
+	int64_t ns;
+	ts_kclass cls;              /* the name's class in the context */
+} ts_ctxrow;
+
 typedef struct ts_agg {
 	ts_limits lim;
 	const ts_patterns *patterns; /* borrowed; NULL: no classification */
 	ts_intern *names;           /* kernel names; id == row index */
 	ts_stat *rows;              /* per kernel name */
 	ts_kclass *classes;         /* per kernel name, classified once */
+	ts_ctxrow *ctx;             /* per kernel name: time in a context */
+	uint64_t ctx_conflicts;     /* kernels in a second context category */
 	uint32_t rows_cap;
 	ts_stat other;              /* launches folded past the name cap */
 	ts_stat all;                /* every timed kernel */
@@ -99,6 +110,10 @@ const ts_device *ts_agg_main_device(const ts_agg *a);
 
 /* The class of the (other) row: everything folded past the name cap. */
 extern const ts_kclass ts_other_class;
+
+/* A kernel of row ran in a context giving it category: account it and
+ * return its class there (NULL: not accounted, the name's class stands). */
+const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t dur);
 
 /* Bytes held by the tables, for -v. */
 size_t ts_agg_bytes(const ts_agg *a);

@@ -89,6 +89,7 @@ typedef struct {
 	uint32_t row;
 	ts_kref ref;             /* what attribution linked it to */
 	int64_t dur;
+	bool ctx;                /* ran in a context (its row's context class) */
 } kernel_ent;
 
 
@@ -97,6 +98,7 @@ struct ts_layers {
 	const ts_patterns *patterns;
 	const ts_family *forced;
 	uint16_t *marks;         /* per kernel row */
+	uint16_t *ctx_marks;     /* per kernel row, in its context */
 	uint32_t marks_cap;
 
 	annotation *ann;         /* in arrival order (compacted when full) */
@@ -171,6 +173,7 @@ struct ts_layers {
 	kernel_ent *kbuf;
 	size_t nkbuf, kbuf_cap;
 	ts_stat *srows[TS_PSTAGE_COUNT];
+	ts_ctx_stat *sctx[TS_PSTAGE_COUNT];
 	uint32_t srows_cap;
 	ts_stat sother[TS_PSTAGE_COUNT], sall[TS_PSTAGE_COUNT];
 	uint64_t stage_overflow;
@@ -229,11 +232,13 @@ void ts_layers_free(ts_layers *l)
 		for (uint32_t i = 0; l->srows[st] && i < l->srows_cap; i++)
 			ts_stat_clear(&l->srows[st][i]);
 		free(l->srows[st]);
+		free(l->sctx[st]);
 		ts_stat_clear(&l->sother[st]);
 		ts_stat_clear(&l->sall[st]);
 	}
 	free(l->kbuf);
 	free(l->marks);
+	free(l->ctx_marks);
 	free(l->ann);
 	free(l->order);
 	free(l->by_ext);
@@ -651,7 +656,7 @@ static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
 }
 
 static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
-			  const char *name, size_t len)
+			  const char *name, size_t len, bool in_ctx)
 {
 	if (row == TS_INTERN_NONE)
 		return compute_marks(l, c, name, len);
@@ -660,15 +665,21 @@ static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 		while (cap <= row)
 			cap *= 2;
 		uint16_t *m = realloc(l->marks, cap * sizeof *m);
-		if (!m)
+		if (m)
+			l->marks = m;
+		uint16_t *x = m ? realloc(l->ctx_marks, cap * sizeof *x) : NULL;
+		if (!x)
 			return compute_marks(l, c, name, len);
+		l->ctx_marks = x;
 		memset(m + l->marks_cap, 0, (cap - l->marks_cap) * sizeof *m);
-		l->marks = m;
+		memset(x + l->marks_cap, 0, (cap - l->marks_cap) * sizeof *x);
 		l->marks_cap = cap;
 	}
-	if (!(l->marks[row] & M_KNOWN))
-		l->marks[row] = compute_marks(l, c, name, len);
-	return l->marks[row];
+	/* a name has one class in context (see ts_agg_context) */
+	uint16_t *cache = in_ctx ? l->ctx_marks : l->marks;
+	if (!(cache[row] & M_KNOWN))
+		cache[row] = compute_marks(l, c, name, len);
+	return cache[row];
 }
 
 /* ------------------------------------------------------------ the machine */
@@ -949,13 +960,18 @@ static bool grow_srows(ts_layers *l, uint32_t need)
 			return false;
 		memset(r + l->srows_cap, 0, (cap - l->srows_cap) * sizeof *r);
 		l->srows[st] = r;
+		ts_ctx_stat *x = realloc(l->sctx[st], cap * sizeof *x);
+		if (!x)
+			return false;
+		memset(x + l->srows_cap, 0, (cap - l->srows_cap) * sizeof *x);
+		l->sctx[st] = x;
 	}
 	l->srows_cap = cap;
 	return true;
 }
 
 static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref *ref,
-			 int64_t dur)
+			 int64_t dur, bool in_ctx)
 {
 	if (l->opts.staged && ref)
 		l->opts.staged(l->opts.staged_ctx, (int)s, ref, dur);
@@ -964,14 +980,19 @@ static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref 
 	l->sall[s].total += dur;
 	if (row == TS_INTERN_NONE)
 		ts_stat_add(&l->sother[s], dur);
-	else if (grow_srows(l, row + 1))
+	else if (grow_srows(l, row + 1)) {
 		ts_stat_add(&l->srows[s][row], dur);
+		if (in_ctx) {
+			l->sctx[s][row].count++;
+			l->sctx[s][row].ns += dur;
+		}
+	}
 }
 
 static void stage_kernels(ts_layers *l, ts_pstage s, const kernel_ent *k, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		stage_kernel(l, s, k[i].row, &k[i].ref, k[i].dur);
+		stage_kernel(l, s, k[i].row, &k[i].ref, k[i].dur, k[i].ctx);
 }
 
 static void add_stage(ts_layers *l, const ts_pass *p)
@@ -1072,7 +1093,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 }
 
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c, const ts_kref *ref)
+		      const ts_kclass *c, const ts_kref *ref, bool in_context)
 {
 	static const ts_kref none = { TS_INTERN_NONE, TS_INTERN_NONE, 0 };
 	if (!ref)
@@ -1082,7 +1103,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		return;
 	l->last_kernel_ts = ev->ts_ns;
 	l->kernels_seen++;
-	uint16_t m = marks_for(l, row, c, ev->name, ev->name_len);
+	uint16_t m = marks_for(l, row, c, ev->name, ev->name_len, in_context);
 	bool has_work = l->nlayers > 0 || (l->seg.marks & (M_ATTN | M_MLP));
 
 	/* Step annotations split passes (see kernel_step). */
@@ -1176,9 +1197,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		}
 	}
 	if (l->nkbuf < l->kbuf_cap) {
-		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns };
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, in_context };
 	} else {
-		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns);
+		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, in_context);
 		l->stage_overflow++;
 	}
 
@@ -1231,6 +1252,11 @@ const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
 	*other = &l->sother[s];
 	*all = &l->sall[s];
 	return l->srows[s];
+}
+
+const ts_ctx_stat *ts_layers_stage_ctx(const ts_layers *l, ts_pstage s)
+{
+	return l->sctx[s];
 }
 
 uint64_t ts_layers_stage_overflow(const ts_layers *l)

@@ -137,7 +137,7 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev);
  * what attribution linked it to (ref->m: the M of the CPU op that launched
  * it, 0 unknown; NULL: nothing). */
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c, const ts_kref *ref);
+		      const ts_kclass *c, const ts_kref *ref, bool in_context);
 
 /* End of input: close the open pass, resolve unknown stages. nrows: kernel
  * rows of the aggregate, so the per-stage row tables cover every row. */
@@ -153,6 +153,13 @@ uint64_t ts_layers_passes_dropped(const ts_layers *l);
  * no kernel row was staged. *all holds the stage's count and total only. */
 const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
 				    const ts_stat **other, const ts_stat **all);
+/* Per kernel row, the part of a stage's time that ran in a context (the
+ * kernels ts_layers_kernel was told in_context); NULL when none. */
+typedef struct {
+	uint64_t count;
+	int64_t ns;
+} ts_ctx_stat;
+const ts_ctx_stat *ts_layers_stage_ctx(const ts_layers *l, ts_pstage s);
 /* Kernels of passes longer than TS_MAX_PASS_KERNELS, staged unknown. */
 uint64_t ts_layers_stage_overflow(const ts_layers *l);
 /* Step annotations not held: TS_MAX_ANNOTATIONS arrived before any kernel. */

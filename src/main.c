@@ -393,6 +393,17 @@ static int patterns_list(const ts_patterns *p)
 				printf("      %-24s %s\n", rule->name, rule->match);
 		}
 	}
+	printf("\nContexts (a kernel's category where it runs; the first that applies wins)\n");
+	for (size_t i = 0; i < ts_patterns_ncontexts(p); i++) {
+		const ts_context *c = ts_patterns_context(p, i);
+		printf("  %-30s -> %-18s %s\n", c->name, ts_patterns_category(p, (size_t)c->category)->name,
+		       c->description);
+		if (c->op)
+			printf("      launched by an op matching %s\n", c->op);
+		else
+			printf("      between a kernel of after: and one of until: (%zu and %zu selectors)\n",
+			       c->after.n, c->until.n);
+	}
 	return TS_EXIT_OK;
 }
 
@@ -484,8 +495,10 @@ static int run_patterns(const options *o)
 	int rc;
 	if (check) {
 		printf("ok: %zu categories, %zu rules, %zu operator rules, %zu call-site skips,"
-		       " %zu model families from", ts_patterns_ncategories(p), ts_patterns_nrules(p),
-		       ts_patterns_noprules(p), ts_patterns_nskips(p), ts_patterns_nfamilies(p));
+		       " %zu model families, %zu contexts, %zu token-grid selectors from",
+		       ts_patterns_ncategories(p), ts_patterns_nrules(p),
+		       ts_patterns_noprules(p), ts_patterns_nskips(p), ts_patterns_nfamilies(p),
+		       ts_patterns_ncontexts(p), ts_patterns_token_grids(p)->n);
 		for (size_t i = 0; i < ts_patterns_ndirs(p); i++)
 			printf(" %s", ts_patterns_dir(p, i));
 		putchar('\n');

@@ -28,8 +28,28 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		return st;
 	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class) {
 		ts_kref ref;
-		ts_attrib_kernel(res->attrib, ev, res->agg->last_row, res->agg->last_class, &ref);
-		ts_layers_kernel(res->layers, ev, res->agg->last_row, res->agg->last_class, &ref);
+		uint32_t row = res->agg->last_row;
+		const ts_kclass *cls = res->agg->last_class;
+		ts_attrib_kernel(res->attrib, ev, row, cls, &ref);
+		/* the kernel's meaning where it ran: its op, its place */
+		bool in_ctx = false;
+		if (res->ctx && row != TS_INTERN_NONE && (ev->has & TS_HAS_DUR)) {
+			uint32_t op = ref.op == TS_INTERN_NONE ? TS_INTERN_NONE : ref.op & ~TS_KREF_FIRST;
+			size_t oplen = 0;
+			const char *opname = op == TS_INTERN_NONE ? NULL
+					   : ts_attrib_op_name(res->attrib, op, &oplen);
+			int ci = ts_ctx_kernel(res->ctx, row, cls, ev->name, ev->name_len,
+					       op, opname, oplen);
+			const ts_kclass *in = ci < 0 ? NULL
+				: ts_agg_context(res->agg, row,
+						 ts_patterns_context(res->patterns, (size_t)ci)->category,
+						 ev->dur_ns);
+			if (in) {
+				cls = in;
+				in_ctx = true;
+			}
+		}
+		ts_layers_kernel(res->layers, ev, row, cls, &ref, in_ctx);
 	} else if (ev->cat == TS_CAT_CPU_OP) {
 		ts_attrib_cpu_op(res->attrib, ev);
 		ts_layers_cpu_event(res->layers, ev);
@@ -126,6 +146,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	res->agg = ts_agg_new(&o->limits, o->patterns);
 	res->patterns = o->patterns;
 	res->attrib = ts_attrib_new(o->patterns, o->join_mem);
+	res->ctx = ts_ctx_new(o->patterns);
 	/* kernels reach the attribution's stage views through the layer
 	 * machine, which knows their stage when their pass ends */
 	ts_layers_opts lo = o->layers;
@@ -134,7 +155,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	res->layers = ts_layers_new(o->patterns, &lo);
 	ts_parser *p = res->agg ? ts_parser_new(on_event, res, &res->meta) : NULL;
 	char *buf = malloc(CHUNK);
-	if (!res->agg || !res->layers || !res->attrib || !p || !buf) {
+	if (!res->agg || !res->layers || !res->attrib || !res->ctx || !p || !buf) {
 		free(buf);
 		ts_parser_free(p);
 		ts_reader_free(r);
@@ -170,5 +191,8 @@ void ts_result_free(ts_result *res)
 	res->agg = NULL;
 	ts_layers_free(res->layers);
 	ts_attrib_free(res->attrib);
+	ts_ctx_free(res->ctx);
+	res->ctx = NULL;
+	res->attrib = NULL;
 	res->layers = NULL;
 }

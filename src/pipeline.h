@@ -16,6 +16,7 @@
 #include "agg.h"
 #include "attrib.h"
 #include "event.h"
+#include "context.h"
 #include "layers.h"
 #include "model.h"
 #include "parser.h"
@@ -51,6 +52,7 @@ typedef struct {
 	ts_agg *agg;
 	ts_layers *layers;
 	ts_attrib *attrib;
+	ts_ctx *ctx;                /* context rules (kernel meaning by position) */
 	ts_platform platform;
 	const char *platform_source;
 	const ts_patterns *patterns;  /* as given in the options */

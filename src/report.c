@@ -202,7 +202,12 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 
 const ts_kclass *ts_report_row_class(const ts_agg *a, uint32_t row)
 {
-	return row == TS_ROW_OTHER ? &ts_other_class : &a->classes[row];
+	if (row == TS_ROW_OTHER)
+		return &ts_other_class;
+	/* the context with most of the name's time (see ts_agg_context) */
+	if (a->ctx && a->ctx[row].category >= 0 && 2 * a->ctx[row].ns > a->rows[row].total)
+		return &a->ctx[row].cls;
+	return &a->classes[row];
 }
 
 typedef struct {
@@ -270,11 +275,25 @@ int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b
 	if (!b->cats)
 		return -1;
 	uint32_t n = ts_intern_count(a->names);
+	const ts_ctx_stat *sctx = v->staged && res->layers
+				  ? ts_layers_stage_ctx(res->layers, v->stage) : NULL;
 	for (uint32_t i = 0; i < n; i++) {
 		const ts_stat *s = ts_report_row(v, i);
-		add_bucket(b, &a->classes[i], s->count, s->total);
+		/* the part of a name's time that ran in a context goes to the
+		 * context's category */
+		uint64_t cc = 0;
+		int64_t cns = 0;
+		if (a->ctx[i].category >= 0) {
+			cc = v->staged ? (sctx ? sctx[i].count : 0) : a->ctx[i].count;
+			cns = v->staged ? (sctx ? sctx[i].ns : 0) : a->ctx[i].ns;
+		}
+		add_bucket(b, &a->classes[i], s->count - cc, s->total - cns);
+		if (cc)
+			add_bucket(b, &a->ctx[i].cls, cc, cns);
 		if (a->classes[i].type != TS_TYPE_OTHER)
-			b->classified_ns += s->total;
+			b->classified_ns += s->total - cns;
+		if (cc && a->ctx[i].cls.type != TS_TYPE_OTHER)
+			b->classified_ns += cns;
 	}
 	if (v->other->count)
 		add_bucket(b, &ts_other_class, v->other->count, v->other->total);

@@ -178,6 +178,16 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v)
 		fprintf(out, ", \"type\": \"%s\", \"category\": ", ts_ktype_name(c->type));
 		put_cstr(out, ts_kclass_category(res->patterns, c));
 		fprintf(out, ", \"stage_hint\": \"%s\"", ts_stage_hint_name(c->stage));
+		/* type and category above are the main context's; the name's own
+		 * and the share of time in a context (contexts: in the tables) */
+		if (order[i] != TS_ROW_OTHER && a->ctx[order[i]].category >= 0) {
+			const ts_kclass *nc = &a->classes[order[i]];
+			fprintf(out, ", \"name_type\": \"%s\", \"name_category\": ", ts_ktype_name(nc->type));
+			put_cstr(out, ts_kclass_category(res->patterns, nc));
+			const ts_stat *whole = &a->rows[order[i]];
+			fprintf(out, ", \"context_pct\": %.2f",
+				whole->total ? 100.0 * (double)a->ctx[order[i]].ns / (double)whole->total : 0.0);
+		}
 		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", s->count);
 		put_us(out, s->total);
 		fputs(", \"avg_us\": ", out);

@@ -40,8 +40,8 @@ else:
     pct = r['classified_pct']
     print('%s - %s: %.2f%% of kernel time classified (>= 97%%)' % ('ok' if pct >= 97 else 'not ok', stem, pct))
     print('%s - %s: model family %s (want %s)' % ('ok' if got == family else 'not ok', stem, got, family))
-bad = [(k['name'][:90], k['type'], labels.get(k['name'])) for k in r['kernels']
-       if k['name'] in labels and labels[k['name']] != k['type']]
+bad = [(k['name'][:90], k.get('name_type', k['type']), labels.get(k['name'])) for k in r['kernels']
+       if k['name'] in labels and labels[k['name']] != k.get('name_type', k['type'])]
 unlabeled = [k['name'][:90] for k in r['kernels'] if k['name'] not in labels]
 if bad:
     print('not ok - %s: %d kernels differ from their hand label, e.g. %r' % (stem, len(bad), bad[0]))

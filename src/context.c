@@ -1,0 +1,150 @@
+#include "context.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+
+/* What one kernel name is to every context rule (bit i: rule i). */
+typedef struct {
+	uint32_t kernels, after, until;
+	bool known;
+} row_bits;
+
+struct ts_ctx {
+	const ts_patterns *p;
+	size_t n;                /* rules (at most TS_MAX_CONTEXTS) */
+	uint32_t op_rules;       /* rules that look at the op */
+	uint32_t open;           /* positional windows open now */
+	row_bits *rows;
+	uint32_t rows_cap;
+	uint32_t *ops;           /* per op row: matching rules | OP_KNOWN */
+	uint32_t ops_cap;
+};
+
+#define OP_KNOWN 0x80000000u
+
+ts_ctx *ts_ctx_new(const ts_patterns *p)
+{
+	ts_ctx *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->p = p;
+	c->n = p ? ts_patterns_ncontexts(p) : 0;
+	if (c->n > TS_MAX_CONTEXTS)
+		c->n = TS_MAX_CONTEXTS;
+	for (size_t i = 0; i < c->n; i++)
+		if (ts_patterns_context(p, i)->op_re)
+			c->op_rules |= 1u << i;
+	return c;
+}
+
+void ts_ctx_free(ts_ctx *c)
+{
+	if (!c)
+		return;
+	free(c->rows);
+	free(c->ops);
+	free(c);
+}
+
+static bool any(const ts_selectors *s, const ts_kclass *cls, const char *name,
+		size_t len)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (ts_selector_matches(&s->v[i], cls->category, cls->type, name, len))
+			return true;
+	return false;
+}
+
+static row_bits compute_row(const ts_ctx *c, const ts_kclass *cls,
+			    const char *name, size_t len)
+{
+	row_bits b = { .known = true };
+	for (size_t i = 0; i < c->n; i++) {
+		const ts_context *r = ts_patterns_context(c->p, i);
+		if (any(&r->kernels, cls, name, len))
+			b.kernels |= 1u << i;
+		if (any(&r->after, cls, name, len))
+			b.after |= 1u << i;
+		if (any(&r->until, cls, name, len))
+			b.until |= 1u << i;
+	}
+	return b;
+}
+
+static row_bits row_of(ts_ctx *c, uint32_t row, const ts_kclass *cls,
+		       const char *name, size_t len)
+{
+	if (row == TS_INTERN_NONE)
+		return compute_row(c, cls, name, len);
+	if (row >= c->rows_cap) {
+		uint32_t cap = c->rows_cap ? c->rows_cap : 64;
+		while (cap <= row)
+			cap *= 2;
+		row_bits *r = realloc(c->rows, cap * sizeof *r);
+		if (!r)
+			return compute_row(c, cls, name, len);
+		memset(r + c->rows_cap, 0, (cap - c->rows_cap) * sizeof *r);
+		c->rows = r;
+		c->rows_cap = cap;
+	}
+	if (!c->rows[row].known)
+		c->rows[row] = compute_row(c, cls, name, len);
+	return c->rows[row];
+}
+
+static uint32_t op_match(const ts_ctx *c, const char *op, size_t oplen)
+{
+	uint32_t m = 0;
+	size_t ov[2];
+	for (size_t i = 0; i < c->n; i++)
+		if ((c->op_rules >> i & 1u) &&
+		    ts_regex_match(ts_patterns_context(c->p, i)->op_re, op, oplen, ov, 1) > 0)
+			m |= 1u << i;
+	return m;
+}
+
+static uint32_t op_of(ts_ctx *c, uint32_t op_row, const char *op, size_t oplen)
+{
+	if (!op)
+		return 0;
+	if (op_row == TS_INTERN_NONE)
+		return op_match(c, op, oplen);
+	if (op_row >= c->ops_cap) {
+		uint32_t cap = c->ops_cap ? c->ops_cap : 64;
+		while (cap <= op_row)
+			cap *= 2;
+		uint32_t *o = realloc(c->ops, cap * sizeof *o);
+		if (!o)
+			return op_match(c, op, oplen);
+		memset(o + c->ops_cap, 0, (cap - c->ops_cap) * sizeof *o);
+		c->ops = o;
+		c->ops_cap = cap;
+	}
+	if (!(c->ops[op_row] & OP_KNOWN))
+		c->ops[op_row] = op_match(c, op, oplen) | OP_KNOWN;
+	return c->ops[op_row] & ~OP_KNOWN;
+}
+
+int ts_ctx_kernel(ts_ctx *c, uint32_t row, const ts_kclass *cls,
+		  const char *name, size_t len, uint32_t op_row,
+		  const char *op, size_t oplen)
+{
+	if (!c->n)
+		return -1;
+	row_bits b = row_of(c, row, cls, name, len);
+	/* a closing kernel ends the window before it is looked at; an
+	 * opening one opens it for the kernels after it */
+	c->open &= ~b.until;
+	int found = -1;
+	if (b.kernels) {
+		uint32_t ops = (b.kernels & c->op_rules) ? op_of(c, op_row, op, oplen) : 0;
+		uint32_t hit = b.kernels & ((ops & c->op_rules) | (c->open & ~c->op_rules));
+		if (hit)
+			found = __builtin_ctz(hit);
+	}
+	c->open |= b.after;
+	return found;
+}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Layers, passes and stages from structure alone, on synthetic traces of a
+# generic decoder (tests/layers/mkgeneric.py): Inductor / cuBLAS / CUTLASS /
+# FA3 / vLLM custom-op names that no model family's rule was written for.
+# For N = 1, 7, 80, 126 layers, tensor parallel 1 and 4, eager and graph
+# replayed (no External id on the GEMMs), with no step annotation at all:
+# every pass is found and complete, has N layers of type MHA+FC (MHA+MoE),
+# and the prefill pass (1049 tokens) and the batch-1 decodes are told apart
+# by grids and GEMM shapes only (grids only when graph replayed). MoE, whose
+# expert GEMMs have a plain GEMM name: their time counts as type moe. No
+# family-specific names: layers.expected is null, 0 or N, never a wrong
+# number, and no layer-count warning. With SGLang step annotations: the
+# kernels of every pass and the orphan kernels match the construction.
+set -u
+TS=${TS:-./tracestream}
+GEN=tests/layers/mkgeneric.py
+# the interpreter itself, not a version-manager shim (pyenv's costs ~0.5 s a call)
+PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "$PY" ] || PY=python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# the generator itself: valid JSON, deterministic, --truth = --truth-file
+a=(--moe --layers 3 --tp 4 --prefill 17 --decode 2 --annotate sglang --graph)
+if "$PY" "$GEN" "${a[@]}" --truth-file "$tmp/g1.truth" >"$tmp/g1.json" &&
+	"$PY" "$GEN" "${a[@]}" --truth >"$tmp/g2.truth" && "$PY" "$GEN" "${a[@]}" >"$tmp/g2.json" &&
+	"$PY" -m json.tool "$tmp/g1.json" >/dev/null && cmp -s "$tmp/g1.json" "$tmp/g2.json" &&
+	cmp -s "$tmp/g1.truth" "$tmp/g2.truth"; then
+	echo "ok - mkgeneric.py: valid JSON, the same trace and truth on every run"
+else
+	echo "not ok - mkgeneric.py: valid JSON, the same trace and truth on every run"
+fi
+
+# Each case: generate the trace and its truth, run the analyzer; the checks
+# of all cases run at the end, in one Python process, in case order.
+cases=0
+case_() { # label generator-options...
+	local label=$1 d
+	shift
+	cases=$((cases + 1))
+	d=$tmp/c$(printf '%03d' $cases)
+	mkdir "$d"
+	printf '%s\n' "$label" >"$d/label"
+	if ! "$PY" "$GEN" "$@" --truth-file "$d/truth.json" >"$d/t.json" 2>"$d/gerr"; then
+		echo "mkgeneric.py $*: $(head -c 300 "$d/gerr")" >"$d/fail"
+		return
+	fi
+	"$TS" --format json "$d/t.json" >"$d/r.json" 2>"$d/err"
+	local rc=$?
+	[ $rc -eq 0 ] || echo "$TS exit status $rc: $(head -c 300 "$d/err")" >"$d/fail"
+	rm -f "$d/t.json"
+}
+
+for n in 1 7 80 126; do
+	# large N: fewer decodes, to keep the run short (under ASan too)
+	if [ "$n" -le 7 ]; then k=9; else k=2; fi
+	for tp in 1 4; do
+		case_ "dense N=$n tp=$tp eager" --layers "$n" --tp "$tp" --prefill 1049 --decode "$k" --seed "$n"
+		case_ "dense N=$n tp=$tp graph" --layers "$n" --tp "$tp" --prefill 1049 --decode "$k" --seed "$n" --graph
+	done
+done
+for tp in 1 4; do
+	case_ "moe N=7 tp=$tp eager" --moe --layers 7 --tp "$tp" --prefill 1049 --decode 9
+	case_ "moe N=7 tp=$tp graph" --moe --layers 7 --tp "$tp" --prefill 1049 --decode 9 --graph
+done
+case_ "moe N=48 tp=4 graph" --moe --layers 48 --tp 4 --prefill 1049 --decode 2 --graph
+# the prefill pass between decodes, a batch of 8
+case_ "dense N=7 tp=1 prefill-middle bs=8" --layers 7 --prefill 1049 --decode 6 --batch 8 --order prefill-middle
+# with SGLang step annotations: kernels per pass and orphans exactly
+case_ "dense N=7 tp=4 sglang" --layers 7 --tp 4 --prefill 1049 --decode 4 --annotate sglang
+case_ "moe N=7 tp=4 sglang graph bs=8" --moe --layers 7 --tp 4 --prefill 1049 --decode 4 --batch 8 \
+	--annotate sglang --graph --order prefill-last
+
+"$PY" - "$tmp" <<'PY'
+import glob, json, os, sys
+
+def short(x, n=160):
+    s = json.dumps(x)
+    return s if len(s) <= n else s[:n] + '...'
+
+def check(d):
+    label = open(d + '/label').read().strip()
+
+    def line(ok, what, want=None, got=None):
+        if ok:
+            print('ok - %s: %s' % (label, what))
+        else:
+            print('not ok - %s: %s: expected %s, got %s' % (label, what, want, got))
+
+    if os.path.exists(d + '/fail'):
+        print('not ok - %s: %s' % (label, open(d + '/fail').read().strip()))
+        return
+    try:
+        r = json.load(open(d + '/r.json'))
+    except ValueError as e:
+        print('not ok - %s: the report is not JSON: %s' % (label, e))
+        return
+    t = json.load(open(d + '/truth.json'))
+    err = open(d + '/err').read()
+    N, P = t['layers'], t['passes']
+    passes = r.get('passes') or []
+    L = r.get('layers') or {}
+
+    line(len(passes) == P, 'pass count', P, len(passes))
+    comp = [p.get('complete') for p in passes]
+    line(len(passes) == P and all(comp), 'every pass complete', short([True] * P), short(comp))
+    got = [p.get('layers') for p in passes]
+    line(got == [N] * P, 'layers per pass', '%d in each of %d passes' % (N, P), short(got))
+    line(L.get('per_pass') == N, 'layers.per_pass', N, L.get('per_pass'))
+    stages = [p.get('stage') for p in passes]
+    ann = t['annotate'] != 'none'
+    how = ('the step annotations' if ann else 'grids only' if t['graph'] else 'grids and GEMM shapes')
+    extra = ''
+    if stages != t['stages']:
+        bad = [(i, p.get('signals'), p.get('votes')) for i, p in enumerate(passes)
+               if i >= len(t['stages']) or p.get('stage') != t['stages'][i]]
+        extra = ' (first wrong pass, signals, votes: %s)' % short(bad[0] if bad else None, 200)
+    line(stages == t['stages'], 'pass stages (from %s)' % how, short(t['stages']), short(stages) + extra)
+    exp = L.get('expected')
+    line(exp in (None, 0, N), 'layers.expected is null, 0 or %d' % N, 'null, 0 or %d' % N, exp)
+    warn = [w for w in err.splitlines() if 'layer count other than' in w]
+    line(not warn, 'no layer-count warning', 'none', short(warn, 200))
+    want = {'MHA+' + ('MoE' if t['moe'] else 'FC'): N * P}
+    line(L.get('types') == want, 'layer types', want, L.get('types'))
+    if t['moe']:
+        moe = [x for x in r.get('types', []) if x.get('type') == 'moe']
+        tot = moe[0]['total_us'] if moe else 0.0
+        line(tot + 1e-6 >= t['moe_expert_us'],
+             'type moe total_us >= the %d expert GEMMs (%.3f us)' % (t['moe_expert_kernels'], t['moe_expert_us']),
+             '>= %.3f' % t['moe_expert_us'], '%.3f' % tot)
+    if ann:
+        got = [p.get('kernels') for p in passes]
+        line(got == t['kernels_per_pass'], 'kernels per pass', short(t['kernels_per_pass']), short(got))
+        want = sum(t['orphans_per_pass'])
+        line(L.get('orphan_kernels') == want, 'orphan kernels (preamble, final norm, LM head, sampling)',
+             want, L.get('orphan_kernels'))
+
+for d in sorted(glob.glob(sys.argv[1] + '/c[0-9][0-9][0-9]')):
+    check(d)
+PY
+exit 0
