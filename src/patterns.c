@@ -1313,6 +1313,7 @@ void ts_patterns_free(ts_patterns *p)
 	free(p->fams);
 	free(p->oprules);
 	free(p->skips);
+	free(p->contexts);
 	free(p);
 }
 
