@@ -76,6 +76,27 @@ line(len(P) == 1 and P[0]['layers'] == 2 and r['layers']['types'] == {'MHA+MoE':
 PY
 done
 
+# The same model on two vendors gets the same MoE share by type: the
+# Qwen3-30B-A3B decode traces on B300 (expert GEMMs are trtllm-gen bmm
+# kernels between the router and the finalize) and MI300X (CK MoE kernels).
+SHARED=${SHARED:-../shared/traces}
+b300=$SHARED/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz
+mi300=$SHARED/sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz
+if [ -f "$b300" ] && [ -f "$mi300" ]; then
+	"$TS" --format json "$b300" >"$tmp/b.json" 2>/dev/null
+	"$TS" --format json "$mi300" >"$tmp/m.json" 2>/dev/null
+	python3 - "$tmp/b.json" "$tmp/m.json" <<'PY'
+import json, sys
+b, m = (json.load(open(x)) for x in sys.argv[1:3])
+pb = {t['type']: t['pct'] for t in b['types']}.get('moe', 0)
+pm = {t['type']: t['pct'] for t in m['types']}.get('moe', 0)
+print('%s - Qwen3-30B-A3B decode: moe by type within 5 points on B300 and MI300X (%.2f%% / %.2f%%)'
+      % ('ok' if abs(pb - pm) <= 5 and pb > 50 else 'not ok', pb, pm))
+PY
+else
+	echo "skip - Qwen3-30B-A3B B300 / MI300X traces not in $SHARED"
+fi
+
 # Loader errors of context rules: FILE:LINE:COLUMN, exit 3.
 bad_case() { # name expected-first-line (file on stdin)
 	mkdir -p "$tmp/$1"
