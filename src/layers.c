@@ -14,7 +14,7 @@ static const char *const pstage_names[TS_PSTAGE_COUNT] = {
 };
 
 static const char *const signal_names[TS_SIG_COUNT] = {
-	"annotation", "kernel_hints", "gemm_m", "kv_grid",
+	"annotation", "kernel_hints", "gemm_m", "kv_grid", "only_in", "duration",
 };
 
 const char *ts_signal_name(ts_signal s)
@@ -84,6 +84,12 @@ typedef struct {
 #define MAX_GAP 4096            /* kernels of one gap held (oldest dropped) */
 #define MAX_PRE 256             /* tail of the pass preamble held */
 
+/* A pass the trace's own signals left unknown waits, with its kernels,
+ * for the relative signals: the passes of known stage around it. Bounded:
+ * past the caps the oldest is decided with what is known by then. */
+#define MAX_PENDING 64
+#define MAX_PENDING_KERNELS (1u << 20)
+
 /* A kernel of the pass in progress, held until the pass has its stage. */
 typedef struct {
 	uint32_t row;
@@ -91,6 +97,14 @@ typedef struct {
 	int64_t dur;
 	bool ctx;                /* ran in a context (its row's context class) */
 } kernel_ent;
+
+typedef struct {
+	uint32_t pass;           /* index of its record */
+	uint32_t nlayers;
+	cur_layer *layers;       /* per-layer figures, when complete */
+	kernel_ent *kernels;
+	size_t nkernels;
+} pending_pass;
 
 
 struct ts_layers {
@@ -152,6 +166,12 @@ struct ts_layers {
 	uint64_t kernels_seen;
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
 	uint64_t backward_ops;   /* autograd backward ops: a training step */
+
+	/* passes waiting for the relative signals */
+	pending_pass pending[MAX_PENDING];
+	size_t npending, pending_kernels;
+	int64_t known_ns[TS_PSTAGE_COUNT];      /* passes decided by their own */
+	uint64_t known_layers[TS_PSTAGE_COUNT]; /* signals: time and layers */
 	uint32_t since_start;    /* kernels since the last start-marker boundary */
 	bool start_after_attn;   /* a start kernel since the span's attention */
 	uint16_t marks_at_gap;   /* span marks when its gap began */
@@ -235,6 +255,10 @@ void ts_layers_free(ts_layers *l)
 		free(l->sctx[st]);
 		ts_stat_clear(&l->sother[st]);
 		ts_stat_clear(&l->sall[st]);
+	}
+	for (size_t i = 0; i < l->npending; i++) {
+		free(l->pending[i].layers);
+		free(l->pending[i].kernels);
 	}
 	free(l->kbuf);
 	free(l->marks);
@@ -877,6 +901,27 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->marks_at_gap = 0;
 }
 
+/* The stage with most votes and its share; a tie or none: unknown. */
+static void tally(ts_pass *p)
+{
+	int total = 0, best = TS_PSTAGE_UNKNOWN;
+	bool tie = false;
+	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++) {
+		total += p->votes[s];
+		if (p->votes[s] == 0)
+			continue;
+		if (best == TS_PSTAGE_UNKNOWN || p->votes[s] > p->votes[best]) {
+			best = s;
+			tie = false;
+		} else if (p->votes[s] == p->votes[best]) {
+			tie = true;
+		}
+	}
+	p->stage = tie ? TS_PSTAGE_UNKNOWN : (ts_pstage)best;
+	p->confidence = total && !tie && best != TS_PSTAGE_UNKNOWN
+		      ? (double)p->votes[best] / total : 0.0;
+}
+
 static long decode_threshold(const ts_layers *l)
 {
 	return l->opts.decode_threshold > 0 ? l->opts.decode_threshold
@@ -915,22 +960,7 @@ static void vote(ts_layers *l, ts_pass *p)
 	for (int sg = TS_SIG_KERNEL_HINTS; sg < TS_SIG_COUNT; sg++)
 		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
 			p->votes[p->signal[sg]]++;
-	int total = 0, best = TS_PSTAGE_UNKNOWN;
-	bool tie = false;
-	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++) {
-		total += p->votes[s];
-		if (p->votes[s] == 0)
-			continue;
-		if (best == TS_PSTAGE_UNKNOWN || p->votes[s] > p->votes[best]) {
-			best = s;
-			tie = false;
-		} else if (p->votes[s] == p->votes[best]) {
-			tie = true;
-		}
-	}
-	p->stage = tie ? TS_PSTAGE_UNKNOWN : (ts_pstage)best;
-	p->confidence = total && !tie && best != TS_PSTAGE_UNKNOWN
-		      ? (double)p->votes[best] / total : 0.0;
+	tally(p);
 }
 
 /* Add one finished pass's layers to the statistics of a stage. */
@@ -1005,6 +1035,111 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 	t->gpu_ns += p->gpu_ns;
 }
 
+/* The relative signals of a waiting pass, against the passes whose own
+ * signals decided their stage. */
+static void relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
+{
+	/* Kernels (by name) staged so far in prefill passes only, or in
+	 * decode passes only: a prefill-only attention, a decode combine.
+	 * With passes of one stage known, an attention kernel they never ran
+	 * speaks for the other stage. */
+	bool kp = l->known_layers[TS_PSTAGE_PREFILL] > 0, kd = l->known_layers[TS_PSTAGE_DECODE] > 0;
+	for (size_t i = 0; i < pp->nkernels && (kp || kd); i++) {
+		uint32_t row = pp->kernels[i].row;
+		if (row == TS_INTERN_NONE || row >= l->srows_cap)
+			continue;
+		bool pre = l->srows[TS_PSTAGE_PREFILL][row].count > 0;
+		bool dec = l->srows[TS_PSTAGE_DECODE][row].count > 0;
+		if (kp && kd) {
+			p->only_prefill += pre && !dec;
+			p->only_decode += dec && !pre;
+		} else if (row < l->marks_cap && (l->marks[row] & M_ATTN) && !pre && !dec) {
+			if (kd)
+				p->only_prefill++;
+			else
+				p->only_decode++;
+		}
+	}
+	if (p->only_prefill != p->only_decode)
+		p->signal[TS_SIG_ONLY_IN] = p->only_prefill > p->only_decode
+					  ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	/* time per layer: a prefill layer processes many tokens */
+	if (p->layers) {
+		double t = (double)p->gpu_ns / p->layers;
+		double d = l->known_layers[TS_PSTAGE_DECODE]
+			 ? (double)l->known_ns[TS_PSTAGE_DECODE] / (double)l->known_layers[TS_PSTAGE_DECODE] : 0;
+		double f = l->known_layers[TS_PSTAGE_PREFILL]
+			 ? (double)l->known_ns[TS_PSTAGE_PREFILL] / (double)l->known_layers[TS_PSTAGE_PREFILL] : 0;
+		ts_pstage v = TS_PSTAGE_UNKNOWN;
+		if (d > 0 && f > 0 && t > 0) {
+			/* the nearer, on a log scale */
+			double rd = t > d ? t / d : d / t, rf = t > f ? t / f : f / t;
+			p->duration_ref = rd <= rf ? TS_PSTAGE_DECODE : TS_PSTAGE_PREFILL;
+			p->duration_ratio = t / (rd <= rf ? d : f);
+			if (rd != rf)
+				v = p->duration_ref;
+		} else if (d > 0) {
+			p->duration_ref = TS_PSTAGE_DECODE;
+			p->duration_ratio = t / d;
+			v = p->duration_ratio >= 4 ? TS_PSTAGE_PREFILL
+			  : p->duration_ratio <= 2 ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
+		} else if (f > 0) {
+			p->duration_ref = TS_PSTAGE_PREFILL;
+			p->duration_ratio = t / f;
+			v = p->duration_ratio <= 0.25 ? TS_PSTAGE_DECODE
+			  : p->duration_ratio >= 0.5 ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
+		}
+		p->signal[TS_SIG_DURATION] = v;
+	}
+	for (int sg = TS_SIG_ONLY_IN; sg <= TS_SIG_DURATION; sg++)
+		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
+			p->votes[p->signal[sg]]++;
+	tally(p);
+}
+
+/* Decide a waiting pass (k-th) and stage its kernels and layers. */
+static void resolve_pending(ts_layers *l, size_t k)
+{
+	pending_pass *pp = &l->pending[k];
+	ts_pass *p = &l->passes[pp->pass];
+	relative_votes(l, p, pp);
+	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
+	if (pp->layers)
+		add_layers(l, p->stage, pp->layers, pp->nlayers);
+	free(pp->layers);
+	free(pp->kernels);
+	l->pending_kernels -= pp->nkernels;
+	memmove(l->pending + k, l->pending + k + 1, (l->npending - k - 1) * sizeof *l->pending);
+	l->npending--;
+}
+
+/* Hold the pass just recorded (record idx) until the relative signals can
+ * speak; false when it cannot be held (then it is staged unknown now). */
+static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
+{
+	while (l->npending && (l->npending == MAX_PENDING ||
+			       l->pending_kernels + l->nkbuf > MAX_PENDING_KERNELS))
+		resolve_pending(l, 0);
+	if (l->nkbuf > MAX_PENDING_KERNELS)
+		return false;
+	pending_pass *pp = &l->pending[l->npending];
+	*pp = (pending_pass){ .pass = (uint32_t)idx };
+	if (l->passes[idx].complete && n) {
+		pp->layers = malloc(n * sizeof *pp->layers);
+		if (!pp->layers)
+			return false;
+		memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
+		pp->nlayers = n;
+	}
+	pp->kernels = l->kbuf;      /* handed over */
+	pp->nkernels = l->nkbuf;
+	l->kbuf = NULL;
+	l->nkbuf = l->kbuf_cap = 0;
+	l->pending_kernels += pp->nkernels;
+	l->npending++;
+	return true;
+}
+
 /* carry: the next kernel is in the same step as this pass. */
 static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 {
@@ -1060,12 +1195,6 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	if (p->complete)
 		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
-	stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
-	l->nkbuf = 0;
-	l->last_step = l->step;
-	l->last_stage = p->stage;
-	if (p->complete)
-		add_layers(l, p->stage, l->layers, n);
 	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
 		size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;
 		ts_pass *np = realloc(l->passes, cap * sizeof *np);
@@ -1074,11 +1203,27 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 			l->passes_cap = cap;
 		}
 	}
-	if (l->npasses < l->passes_cap) {
+	bool kept = l->npasses < l->passes_cap;
+	size_t idx = l->npasses;
+	if (kept)
 		l->passes[l->npasses++] = *p;
-	} else {
+	else
 		l->passes_dropped++;
-		add_stage(l, p);
+	l->last_step = l->step;
+	if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n)) {
+		l->last_stage = TS_PSTAGE_UNKNOWN;
+	} else {
+		if (p->layers && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
+			l->known_ns[p->stage] += p->gpu_ns;
+			l->known_layers[p->stage] += p->layers;
+		}
+		stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
+		l->nkbuf = 0;
+		if (p->complete)
+			add_layers(l, p->stage, l->layers, n);
+		if (!kept)
+			add_stage(l, p);
+		l->last_stage = p->stage;
 	}
 	if (l->opts.debug && p->complete && !l->dbg_done) {
 		size_t k = 0;
@@ -1242,6 +1387,8 @@ static void add_stages(ts_layers *l)
 void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	end_pass(l, true, false);
+	while (l->npending)
+		resolve_pending(l, 0);
 	add_stages(l);
 	grow_srows(l, nrows);
 }
@@ -1399,6 +1546,11 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "gemm_m=%" PRId64 "..%" PRId64, p->gemm_m_min, p->gemm_m_max);
 	if (p->kv_grid > 0)
 		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
+	if (p->only_prefill || p->only_decode)
+		append(buf, n, &k, "only_in=%" PRIu32 "p/%" PRIu32 "d", p->only_prefill, p->only_decode);
+	if (p->duration_ratio > 0)
+		append(buf, n, &k, "layer_time=x%.2g_%s", p->duration_ratio,
+		       ts_pstage_name(p->duration_ref));
 }
 
 bool ts_layers_note(const ts_layers *l, char *buf, size_t n)

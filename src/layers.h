@@ -66,6 +66,10 @@ typedef enum {
 	TS_SIG_GEMM_M,       /* M of the GEMM ops vs --decode-threshold (1) */
 	TS_SIG_KV_GRID,      /* grid x of token-counting kernels (KV-cache
 			      * writes) vs --decode-threshold (1) */
+	/* relative signals, for passes the ones above leave unknown: */
+	TS_SIG_ONLY_IN,      /* kernels seen only in passes of one stage (1) */
+	TS_SIG_DURATION,     /* time per layer against the passes of known
+			      * stage (1) */
 	TS_SIG_COUNT
 } ts_signal;
 
@@ -78,6 +82,9 @@ typedef struct {
 	int64_t gemm_m_min, gemm_m_max; /* -1: no GEMM with shapes */
 	int64_t kv_grid;            /* largest grid x of a token-counting kernel, -1 none */
 	uint32_t hints_prefill, hints_decode; /* kernels with a name stage hint */
+	uint32_t only_prefill, only_decode;   /* kernels seen only in passes of one stage */
+	double duration_ratio;      /* time per layer / that of the reference stage, 0 none */
+	ts_pstage duration_ref;     /* the reference stage */
 	double confidence;          /* share of votes for the stage */
 	int votes[TS_PSTAGE_COUNT]; /* summed over the signals' weights */
 	bool complete;

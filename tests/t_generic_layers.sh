@@ -138,4 +138,40 @@ def check(d):
 for d in sorted(glob.glob(sys.argv[1] + '/c[0-9][0-9][0-9]')):
     check(d)
 PY
+# --- relative stage signals -------------------------------------------------
+# Graph-replayed, no annotations: the KV-cache write grids are the only
+# absolute evidence. Take them away from one pass and it must get its stage
+# from the other passes: a decode pass from the kernels seen only in decode
+# passes (the split-KV combine) and its time per layer; the prefill pass
+# (when it is the only one without grids) from its time per layer.
+"$PY" tests/layers/mkgeneric.py --layers 7 --tp 1 --graph --prefill 1049 --decode 4 \
+	--truth-file "$tmp/rel.truth" >"$tmp/rel.json"
+for strip in 3 0; do
+	"$PY" - "$tmp/rel.json" "$tmp/rel.truth" "$strip" "$tmp/rel$strip.json" <<'PY'
+import json, sys
+d, t, k = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+kern = sorted((e for e in d['traceEvents'] if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
+lo = sum(t['kernels_per_pass'][:k])
+for e in kern[lo:lo + t['kernels_per_pass'][k]]:
+    e.get('args', {}).pop('grid', None)
+json.dump(d, open(sys.argv[4], 'w'))
+PY
+	"$TS" --format json "$tmp/rel$strip.json" >"$tmp/rel$strip.out" 2>/dev/null
+	"$PY" - "$tmp/rel$strip.out" "$tmp/rel.truth" "$strip" <<'PY'
+import json, sys
+r, t, k = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+P = r['passes']
+got = [p['stage'] for p in P]
+p = P[k] if k < len(P) else {}
+sig = p.get('signals', {})
+if t['stages'][k] == 'decode':
+    want_sig = {'only_in': 'decode', 'duration': 'decode'}
+else:
+    want_sig = {'only_in': None, 'duration': 'prefill'}
+ok = (got == t['stages'] and sig.get('kv_grid') is None
+      and {x: sig.get(x) for x in want_sig} == want_sig)
+print('%s - relative signals: pass %d without grids is %s from %s (got %s, signals %s, evidence %r)' %
+      ('ok' if ok else 'not ok', k, t['stages'][k], want_sig, got, sig, p.get('evidence')))
+PY
+done
 exit 0
