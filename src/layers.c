@@ -161,7 +161,7 @@ struct ts_layers {
 	size_t dbg_pre_end;      /* --debug-layers entries before the first unit */
 	int32_t tail_len;        /* kernels the last split left in the closing
 				  * layer after its attention; -1 none yet */
-	uint32_t structural;     /* boundaries placed by structure (all passes) */
+	uint64_t structural;     /* boundaries placed by structure (all passes) */
 	uint64_t attn_units;     /* attention units in the whole trace */
 	uint64_t kernels_seen;
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
@@ -1446,6 +1446,11 @@ uint32_t ts_layers_per_pass(const ts_layers *l)
 		    (best == 0 && l->count_hist[n] > 0))
 			best = n;
 	return l->count_hist[best] ? best : 0;
+}
+
+uint64_t ts_layers_structural(const ts_layers *l)
+{
+	return l->structural;
 }
 
 uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t)

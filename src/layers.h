@@ -175,6 +175,9 @@ const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s);
 /* Layers per complete pass: the most common count (0 if none). */
 uint32_t ts_layers_per_pass(const ts_layers *l);
 uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t);
+/* Layer boundaries placed by the period of the stream, where no start
+ * marker did. */
+uint64_t ts_layers_structural(const ts_layers *l);
 /* Per layer index within a pass, per stage. n: indices with data. */
 uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s);
 const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i);

@@ -341,7 +341,8 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 		fprintf(out, "%s\"%s\": %" PRIu64, first ? "" : ", ", ts_ltype_name((ts_ltype)t), c);
 		first = 0;
 	}
-	fprintf(out, "}, \"orphan_kernels\": %" PRIu64 ", \"orphan_us\": ", orphans);
+	fprintf(out, "}, \"structural_boundaries\": %" PRIu64 ", \"orphan_kernels\": %" PRIu64
+		     ", \"orphan_us\": ", ts_layers_structural(l), orphans);
 	put_us(out, orphan_ns);
 	fputs("},\n", out);
 
