@@ -49,26 +49,17 @@ void ts_ctx_free(ts_ctx *c)
 	free(c);
 }
 
-static bool any(const ts_selectors *s, const ts_kclass *cls, const char *name,
-		size_t len)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (ts_selector_matches(&s->v[i], cls->category, cls->type, name, len))
-			return true;
-	return false;
-}
-
 static row_bits compute_row(const ts_ctx *c, const ts_kclass *cls,
 			    const char *name, size_t len)
 {
 	row_bits b = { .known = true };
 	for (size_t i = 0; i < c->n; i++) {
 		const ts_context *r = ts_patterns_context(c->p, i);
-		if (any(&r->kernels, cls, name, len))
+		if (ts_selectors_any(&r->kernels, cls->category, cls->type, name, len))
 			b.kernels |= 1u << i;
-		if (any(&r->after, cls, name, len))
+		if (ts_selectors_any(&r->after, cls->category, cls->type, name, len))
 			b.after |= 1u << i;
-		if (any(&r->until, cls, name, len))
+		if (ts_selectors_any(&r->until, cls->category, cls->type, name, len))
 			b.until |= 1u << i;
 	}
 	return b;

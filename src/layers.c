@@ -618,26 +618,17 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
 
 /* -------------------------------------------------------------- markers */
 
-static bool any_matches(const ts_selectors *s, const ts_kclass *c,
-			const char *name, size_t len)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (ts_selector_matches(&s->v[i], c->category, c->type, name, len))
-			return true;
-	return false;
-}
-
 static uint16_t family_marks(const ts_family *f, const ts_kclass *c,
 			     const char *name, size_t len)
 {
 	uint16_t m = 0;
-	if (any_matches(&f->layer_start, c, name, len))
+	if (ts_selectors_any(&f->layer_start, c->category, c->type, name, len))
 		m |= M_START;
-	if (any_matches(&f->moe_markers, c, name, len))
+	if (ts_selectors_any(&f->moe_markers, c->category, c->type, name, len))
 		m |= M_MOE;
-	if (any_matches(&f->fc_markers, c, name, len))
+	if (ts_selectors_any(&f->fc_markers, c->category, c->type, name, len))
 		m |= M_FC;
-	if (any_matches(&f->attention_markers, c, name, len))
+	if (ts_selectors_any(&f->attention_markers, c->category, c->type, name, len))
 		m |= M_MHA;
 	return m;
 }
@@ -674,7 +665,7 @@ static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_SAMPLE;
 	if (c->type == TS_TYPE_GEMM)
 		m |= M_GEMM;
-	if (p && any_matches(ts_patterns_token_grids(p), c, name, len))
+	if (p && ts_selectors_any(ts_patterns_token_grids(p), c->category, c->type, name, len))
 		m |= M_TOKENS;
 	return (uint16_t)(m | M_KNOWN);
 }

@@ -1378,3 +1378,12 @@ bool ts_selector_matches(const ts_selector *sel, int category, ts_ktype type,
 	}
 	return false;
 }
+
+bool ts_selectors_any(const ts_selectors *s, int category, ts_ktype type,
+		      const char *name, size_t len)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (ts_selector_matches(&s->v[i], category, type, name, len))
+			return true;
+	return false;
+}

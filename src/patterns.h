@@ -199,5 +199,8 @@ int ts_regex_match(const ts_regex *re, const char *s, size_t len, size_t *ov,
 /* Does a selector pick this kernel? */
 bool ts_selector_matches(const ts_selector *sel, int category, ts_ktype type,
 			 const char *name, size_t len);
+/* Does any selector of s pick it? */
+bool ts_selectors_any(const ts_selectors *s, int category, ts_ktype type,
+		      const char *name, size_t len);
 
 #endif

@@ -174,4 +174,41 @@ print('%s - relative signals: pass %d without grids is %s from %s (got %s, signa
       ('ok' if ok else 'not ok', k, t['stages'][k], want_sig, got, sig, p.get('evidence')))
 PY
 done
+# --- one rule for stages ------------------------------------------------------
+# SGLang decode steps whose GPU window also holds bookkeeping kernels after
+# sampling (alloc_decode_kernel, metadata): they are outside any layer and
+# pass, but inside the step's window, so they take its stage: nothing is
+# staged unknown.
+"$PY" tests/layers/mkgeneric.py --layers 3 --annotate sglang --decode 3 --batch 4 >"$tmp/win.json"
+"$PY" - "$tmp/win.json" "$tmp/win2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d['traceEvents']
+wins = sorted((e for e in ev if e.get('cat') == 'gpu_user_annotation'), key=lambda e: e['ts'])
+kern = [e for e in ev if e.get('cat') == 'kernel']
+extra = []
+for w in wins:
+    end = max(k['ts'] + k['dur'] for k in kern if w['ts'] <= k['ts'] < w['ts'] + w['dur'])
+    for i, name in enumerate(('alloc_decode_kernel', 'resolve_future_token_ids_kernel')):
+        extra.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': 7,
+                      'ts': round(end + 1 + 3 * i, 3), 'dur': 2.0, 'args': {'device': 0, 'stream': 7}})
+    w['dur'] = round(end + 10 - w['ts'], 3)
+# kernels in time order, as real files have them
+d['traceEvents'] = ([e for e in ev if e.get('cat') != 'kernel'] +
+                    sorted(kern + extra, key=lambda e: e['ts']))
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" --format json "$tmp/win2.json" >"$tmp/win2.out" 2>/dev/null
+"$PY" - "$tmp/win2.out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+st = r['stages']
+nk = r['trace']['kernels']
+ok = (st['unknown']['kernels'] == 0 and st['decode']['kernels'] == nk
+      and [p['stage'] for p in r['passes']] == ['decode'] * 3
+      and [p['layers'] for p in r['passes']] == [3] * 3)
+print('%s - step windows: kernels after sampling inside a decode window are decode (unknown %d, decode %d of %d, passes %s)'
+      % ('ok' if ok else 'not ok', st['unknown']['kernels'], st['decode']['kernels'], nk,
+         [(p['stage'], p['layers']) for p in r['passes']]))
+PY
 exit 0
