@@ -1301,7 +1301,13 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	} else {
 		if (l->in_attn || (l->ngap == 0 && !(l->seg.marks & M_ATTN)))
 			l->marks_at_gap = l->seg.marks;
-		l->in_attn = false;
+		/* Layer work (a GEMM, MLP, a norm, a collective) or a kernel
+		 * no rule knows ends the attention unit; a copy, cache write
+		 * or elementwise kernel between two attention kernels (the two
+		 * runs of a mixed batch, a merge of cascade states) does not. */
+		if ((m & (M_GEMM | M_MLP | M_START | M_EMBED | M_SAMPLE)) ||
+		    c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
+			l->in_attn = false;
 		if (l->seg.marks & M_ATTN) {
 			/* after the attention, a GEMM that follows a norm is MLP work */
 			if (m & M_START)

@@ -211,4 +211,35 @@ print('%s - step windows: kernels after sampling inside a decode window are deco
       % ('ok' if ok else 'not ok', st['unknown']['kernels'], st['decode']['kernels'], nk,
          [(p['stage'], p['layers']) for p in r['passes']]))
 PY
+# --- attention units ------------------------------------------------------------
+# A copy kernel between an attention kernel and its split-KV combine (decode)
+# does not split the attention unit: still one layer per attention.
+"$PY" tests/layers/mkgeneric.py --layers 7 --annotate sglang --decode 3 --batch 4 >"$tmp/unit.json"
+"$PY" - "$tmp/unit.json" "$tmp/unit2.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d['traceEvents']
+kern = sorted((e for e in ev if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
+COPY = ('void at::native::vectorized_elementwise_kernel<4, at::native::bfloat16_copy_kernel_cuda'
+        '(at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >(int)')
+extra = []
+for a, b in zip(kern, kern[1:]):
+    if 'FlashAttnFwdSm90' in a['name'] and 'FlashAttnFwdCombine' in b['name']:
+        end = a['ts'] + a['dur']
+        assert b['ts'] - end > 0.2
+        extra.append({'ph': 'X', 'cat': 'kernel', 'name': COPY, 'pid': 0, 'tid': 7,
+                      'ts': round(end + 0.05, 3), 'dur': 0.1, 'args': {'device': 0, 'stream': 7}})
+assert len(extra) == 21, len(extra)
+d['traceEvents'] = ([e for e in ev if e.get('cat') != 'kernel'] +
+                    sorted(kern + extra, key=lambda e: e['ts']))
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" --format json "$tmp/unit2.json" >"$tmp/unit2.out" 2>/dev/null
+"$PY" - "$tmp/unit2.out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = [(p['layers'], p['complete']) for p in r['passes']]
+print('%s - a copy kernel between attention and its combine keeps one unit: 3 passes of 7 layers (got %s)'
+      % ('ok' if got == [(7, True)] * 3 else 'not ok', got))
+PY
 exit 0
