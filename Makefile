@@ -26,14 +26,15 @@ WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvl
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -Isrc -MMD -MP \
+SRCDIRS  := src src/input src/tables src/analysis src/report
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SRCDIRS:%=-I%) -MMD -MP \
 	    -DTS_DATADIR='"$(DATADIR)"' -DTS_SOURCE_PATTERNS='"$(CURDIR)/patterns"'
 CFLAGS   ?=
 ALL_CFLAGS := -std=c11 $(OPT) $(WARN) $(CFLAGS)
 LDLIBS   := -lyajl -lz -lcyaml -lyaml -lpcre2-8 -lm
 ALL_LDFLAGS := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 
-SRCS     := $(wildcard src/*.c)
+SRCS     := $(wildcard $(SRCDIRS:%=%/*.c))
 OBJS     := $(SRCS:src/%.c=$(BUILD)/%.o)
 LIB_OBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -53,6 +54,7 @@ $(BIN): $(OBJS)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/unit

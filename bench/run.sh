@@ -14,7 +14,7 @@
 #      KEEP=1    keep bench/out (generated traces, logs, reports)
 #      PIPE_MIN  bytes from which a size is piped instead of stored (5e9)
 #      NOOP_FLAGS   yajl_noop options (default --no-utf8-check: the same
-#                yajl configuration as tracestream's parser, src/parser.c)
+#                yajl configuration as tracestream's parser, src/input/parser.c)
 #      TRACESTREAM  binary to measure (default ./tracestream, built by make)
 #      CC        compiler for the bench tools (default cc)
 #
