@@ -3,12 +3,15 @@
  *
  * Only this file prints diagnostics and exits. Exit codes (README.md):
  * 0 ok, 1 bad or truncated trace (a partial report is still printed),
- * 2 usage or I/O error (including a failed write to stdout), 3 patterns.
+ * 2 usage or I/O error (including a failed write to stdout), 3 patterns,
+ * 4 --verify-ops found a required operator missing, 5 compare
+ * --fail-if-slower found B slower than allowed.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -54,11 +57,17 @@ typedef struct {
 	const char *path;              /* the TRACE; NULL for a command */
 	int ops_command;               /* tracestream ops TRACE */
 	int verify_ops;                /* --verify-ops */
+	int compare;                   /* tracestream compare A B */
+	const char *path_b;            /* compare: B */
+	char *names[2];                /* --names A,B (one allocation, [0]) */
+	double threshold_us, threshold_pct;
+	double fail_if_slower;         /* -1: no gate */
 } options;
 
 static const char usage_text[] =
 	"Usage: tracestream [options] TRACE\n"
 	"       tracestream ops [options] TRACE\n"
+	"       tracestream compare [options] A B\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
 	"TRACE is a .json or gzip'ed .json file, or - for standard input.\n"
@@ -93,6 +102,14 @@ static const char usage_text[] =
 	"                       when a required one is missing\n"
 	"\n"
 	"Commands:\n"
+	"  compare A B          where B spends more GPU time than A: operation groups\n"
+	"                       (fusion-aware), layers, and the kernels of a typical\n"
+	"                       layer aligned; both traces are read at once\n"
+	"      --names A,B          labels of the two traces (default: the file names)\n"
+	"      --threshold-us N     gaps of at most N us are similar (default 1)\n"
+	"      --threshold-pct N    gaps of at most N%% of A are similar (default 5)\n"
+	"      --fail-if-slower PCT exit 5 when B's kernel time (of --stage) is more\n"
+	"                       than PCT%% above A's\n"
 	"  ops TRACE            operator workloads (gemm_n4096_k4096, ...) with calls,\n"
 	"                       tokens min/p50/max, kernel time and dtype; CPU ops\n"
 	"  patterns list        model families and kernel categories with their rules\n"
@@ -106,7 +123,7 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 ok, 1 bad or truncated trace (a partial report is printed),\n"
 	"2 usage or I/O error, 3 pattern table error, 4 --verify-ops found a required\n"
-	"operator missing.\n";
+	"operator missing, 5 compare --fail-if-slower: B is slower than allowed.\n";
 
 static void usage_error(const char *fmt, const char *arg)
 {
@@ -185,7 +202,21 @@ enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
 	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
+	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER,
 };
+
+static double parse_double(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		char msg[160];
+		snprintf(msg, sizeof msg, "%s: '%%s' is not a number from %g to %g", opt, lo, hi);
+		usage_error(msg, s);
+	}
+	return v;
+}
 
 static void parse_options(int argc, char **argv, options *o)
 {
@@ -209,6 +240,10 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
 		{ "decode-threshold", required_argument, NULL, OPT_DECODE_THRESHOLD },
 		{ "verify-ops", no_argument, NULL, OPT_VERIFY_OPS },
+		{ "names", required_argument, NULL, OPT_NAMES },
+		{ "threshold-us", required_argument, NULL, OPT_THRESHOLD_US },
+		{ "threshold-pct", required_argument, NULL, OPT_THRESHOLD_PCT },
+		{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -216,7 +251,9 @@ static void parse_options(int argc, char **argv, options *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	*o = (options){ .format = FMT_TEXT, .top = 20, .width = -1,
-			.progress = -1, .limits = ts_limits_default() };
+			.progress = -1, .limits = ts_limits_default(),
+			.threshold_us = TS_CMP_THRESHOLD_US, .threshold_pct = TS_CMP_THRESHOLD_PCT,
+			.fail_if_slower = -1 };
 	opterr = 0;
 	int c;
 	while ((c = getopt_long(argc, argv, ":f:n:w:p:m:vqhV", longs, NULL)) != -1) {
@@ -293,6 +330,27 @@ static void parse_options(int argc, char **argv, options *o)
 		case OPT_VERIFY_OPS:
 			o->verify_ops = 1;
 			break;
+		case OPT_NAMES: {
+			const char *comma = strchr(optarg, ',');
+			if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ','))
+				usage_error("--names: '%s' is not two labels like NAME_A,NAME_B", optarg);
+			free(o->names[0]);
+			o->names[0] = strdup(optarg);
+			if (!o->names[0])
+				usage_error("%s", "out of memory");
+			o->names[0][comma - optarg] = '\0';
+			o->names[1] = o->names[0] + (comma - optarg) + 1;
+			break;
+		}
+		case OPT_THRESHOLD_US:
+			o->threshold_us = parse_double("--threshold-us", optarg, 0, 1e12);
+			break;
+		case OPT_THRESHOLD_PCT:
+			o->threshold_pct = parse_double("--threshold-pct", optarg, 0, 1e6);
+			break;
+		case OPT_FAIL_IF_SLOWER:
+			o->fail_if_slower = parse_double("--fail-if-slower", optarg, 0, 1e6);
+			break;
 		case 'v':
 			o->verbose = 1;
 			break;
@@ -323,6 +381,21 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->nargs == 0)
 			usage_error("%s", "ops needs a TRACE (a file, or - for standard input)");
 	}
+	if (o->nargs > 0 && strcmp(o->args[0], "compare") == 0) {
+		o->compare = 1;
+		if (o->nargs != 3)
+			usage_error("%s", "compare needs two traces: tracestream compare A B");
+		o->path = o->args[1];
+		o->path_b = o->args[2];
+		if (strcmp(o->path, "-") == 0 && strcmp(o->path_b, "-") == 0)
+			usage_error("%s", "compare: only one side can be standard input ('-')");
+		if (o->verify_ops || o->debug || o->show_layers)
+			usage_error("%s", "compare: --verify-ops, --debug-layers and --show-layers "
+				    "apply to one trace; run them on each");
+		return;
+	}
+	if (o->names[0] || o->fail_if_slower >= 0)
+		usage_error("%s", "--names and --fail-if-slower apply to compare only");
 	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
 	if (o->nargs > 1)
@@ -535,9 +608,14 @@ static int text_width(const options *o)
 	return 0;
 }
 
-static void print_error(const ts_result *res)
+static void print_error(const ts_result *res, const char *side)
 {
+	char buf[PATH_MAX + 64];
 	const char *what = strcmp(res->path, "-") == 0 ? "<stdin>" : res->path;
+	if (side) {
+		snprintf(buf, sizeof buf, "%s: %s", side, what);
+		what = buf;
+	}
 	if (!res->opened) {
 		fprintf(stderr, "tracestream: %s: %s\n", what, res->error);
 		if (res->open_errno == ENOENT)
@@ -566,6 +644,138 @@ static void print_verbose(const ts_result *res)
 		res->agg ? (double)ts_agg_bytes(res->agg) / 1024.0 : 0.0);
 }
 
+static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
+{
+	ts_pipeline_opts po = { .read_size = o->read_size, .limits = o->limits,
+				.join_mem = o->join_mem,
+				.patterns = patterns, .model = o->model,
+				.layers = { .split_half_layers = o->split_half_layers,
+					    .model = o->model, .expect_layers = o->expect_layers,
+					    .decode_threshold = o->decode_threshold,
+					    .debug = o->debug } };
+	memcpy(po.layers.debug_layers, o->debug_layers, sizeof po.layers.debug_layers);
+	return po;
+}
+
+/* One side of a comparison, run on its own thread. */
+typedef struct {
+	const char *path;
+	const ts_pipeline_opts *po;
+	ts_result res;
+	ts_status st;
+} side_run;
+
+static void *run_side(void *arg)
+{
+	side_run *s = arg;
+	s->st = ts_pipeline_run(s->path, s->po, &s->res);
+	return NULL;
+}
+
+static const char *label_of(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return "<stdin>";
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}
+
+/* tracestream compare A B: both analyses at once, one report. */
+static int run_compare(const options *o, const ts_pipeline_opts *base)
+{
+	ts_pipeline_opts po = *base;
+	po.layers.sample = true;
+	po.progress = NULL;     /* two progress lines would fight over stderr */
+	side_run side[2] = { { .path = o->path, .po = &po }, { .path = o->path_b, .po = &po } };
+	pthread_t th;
+	bool threaded = pthread_create(&th, NULL, run_side, &side[1]) == 0;
+	run_side(&side[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		run_side(&side[1]);
+	const char *tag[2] = { "A", "B" };
+	int code = TS_EXIT_OK;
+	for (int s = 0; s < 2; s++)
+		if (!side[s].res.opened || !side[s].res.agg) {
+			print_error(&side[s].res, tag[s]);
+			code = ts_exit_code(side[s].st);
+		}
+	if (code != TS_EXIT_OK) {
+		ts_result_free(&side[0].res);
+		ts_result_free(&side[1].res);
+		return code;
+	}
+	ts_cmp_opts co = { .threshold_us = o->threshold_us, .threshold_pct = o->threshold_pct,
+			   .staged = o->stage > 0,
+			   .stage = o->stage > 0 ? (ts_pstage)(o->stage - 1) : TS_PSTAGE_UNKNOWN };
+	const char *na = o->names[0] ? o->names[0] : label_of(o->path);
+	const char *nb = o->names[1] ? o->names[1] : label_of(o->path_b);
+	ts_compare *c = ts_compare_new(&side[0].res, &side[1].res, na, nb, &co);
+	if (!c) {
+		fprintf(stderr, "tracestream: compare: out of memory\n");
+		ts_result_free(&side[0].res);
+		ts_result_free(&side[1].res);
+		return TS_EXIT_USAGE_IO;
+	}
+	ts_report_opts ro = { .top = o->top, .width = text_width(o), .full_names = o->full_names };
+	int wr = o->format == FMT_JSON ? ts_report_compare_json(stdout, c, &ro)
+				       : ts_report_compare_text(stdout, c, &ro);
+	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {
+		fprintf(stderr, "tracestream: <stdout>: write error: %s\n", strerror(errno));
+		code = TS_EXIT_USAGE_IO;
+	}
+	for (int s = 0; s < 2 && code == TS_EXIT_OK; s++)
+		if (side[s].st != TS_OK)
+			print_error(&side[s].res, tag[s]);
+	for (int s = 0; s < 2; s++) {
+		if (side[s].st != TS_OK && code == TS_EXIT_OK)
+			code = ts_exit_code(side[s].st);
+		if (!o->quiet) {
+			char lines[16][TS_WARN_LEN];
+			size_t n = ts_report_warnings(&side[s].res, lines, 16);
+			for (size_t i = 0; i < n; i++)
+				fprintf(stderr, "tracestream: warning: %s: %s\n", tag[s], lines[i]);
+		}
+		if (o->verbose) {
+			double mb = (double)side[s].res.json_bytes / 1e6;
+			fprintf(stderr, "tracestream: %s: %.1f MB of JSON in %.3f s (%.1f MB/s)\n", tag[s],
+				mb, side[s].res.seconds,
+				side[s].res.seconds > 0 ? mb / side[s].res.seconds : 0.0);
+		}
+	}
+	if (o->verbose) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "tracestream: compare: peak RSS %.1f MB\n", (double)ru.ru_maxrss / 1024.0);
+	}
+	if (code == TS_EXIT_OK && o->fail_if_slower >= 0 && c->cmp_total[0] > 0) {
+		double pct = 100.0 * (c->cmp_total[1] - c->cmp_total[0]) / c->cmp_total[0];
+		if (pct > o->fail_if_slower) {
+			fprintf(stderr, "tracestream: compare: B's %skernel time is %.2f%% above A's "
+					"(more than %g%%)%s\n", co.staged ? "stage " : "", pct,
+				o->fail_if_slower, c->per_pass ? ", per pass" : "");
+			size_t shown = 0;
+			for (size_t i = 0; i < c->nops && shown < 5; i++)
+				if (c->ops[i].status == TS_CMP_SLOWER) {
+					char r[32];
+					if (c->ops[i].ratio < 0)
+						snprintf(r, sizeof r, "A has none");
+					else
+						snprintf(r, sizeof r, "%.2fx", c->ops[i].ratio);
+					fprintf(stderr, "tracestream:   %-34s %+.3f us (%s)\n", c->ops[i].name,
+						c->ops[i].gap / 1000.0, r);
+					shown++;
+				}
+			code = TS_EXIT_SLOWER;
+		}
+	}
+	ts_compare_free(c);
+	ts_result_free(&side[0].res);
+	ts_result_free(&side[1].res);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	options o;
@@ -575,7 +785,8 @@ int main(int argc, char **argv)
 	if (!o.path)
 		return run_patterns(&o);
 
-	if (strcmp(o.path, "-") == 0 && isatty(STDIN_FILENO)) {
+	if ((strcmp(o.path, "-") == 0 || (o.path_b && strcmp(o.path_b, "-") == 0)) &&
+	    isatty(STDIN_FILENO)) {
 		fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n"
 				"hint: pipe a trace in (zcat trace.json.gz | tracestream -) or name a file\n");
 		return TS_EXIT_USAGE_IO;
@@ -593,14 +804,13 @@ int main(int argc, char **argv)
 		ts_patterns_free(patterns);
 		return TS_EXIT_USAGE_IO;
 	}
-	ts_pipeline_opts po = { .read_size = o.read_size, .limits = o.limits,
-				.join_mem = o.join_mem,
-				.patterns = patterns, .model = o.model,
-				.layers = { .split_half_layers = o.split_half_layers,
-					    .model = o.model, .expect_layers = o.expect_layers,
-					    .decode_threshold = o.decode_threshold,
-					    .debug = o.debug } };
-	memcpy(po.layers.debug_layers, o.debug_layers, sizeof po.layers.debug_layers);
+	ts_pipeline_opts po = pipeline_opts(&o, patterns);
+	if (o.compare) {
+		int rc = run_compare(&o, &po);
+		ts_patterns_free(patterns);
+		free(o.names[0]);
+		return rc;
+	}
 	if (want_progress(&o))
 		po.progress = ts_progress_new(stderr, -1);
 	ts_result res;
@@ -608,7 +818,7 @@ int main(int argc, char **argv)
 	ts_progress_free(po.progress);
 
 	if (!res.opened || !res.agg) {
-		print_error(&res);
+		print_error(&res, NULL);
 		ts_result_free(&res);
 		ts_patterns_free(patterns);
 		return ts_exit_code(st);
@@ -628,7 +838,7 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 	if (st != TS_OK)
-		print_error(&res);
+		print_error(&res, NULL);
 	if (!o.quiet) {
 		char lines[16][TS_WARN_LEN];
 		size_t n = ts_report_warnings(&res, lines, 16);

@@ -31,6 +31,7 @@ enum {
 	TS_EXIT_USAGE_IO = 2, /* bad usage, unreadable input, failed output */
 	TS_EXIT_PATTERNS = 3, /* pattern table error */
 	TS_EXIT_VERIFY = 4,   /* --verify-ops: a required operator is missing */
+	TS_EXIT_SLOWER = 5,   /* compare --fail-if-slower: B is slower than allowed */
 };
 
 /* The exit code for a status that ended a run. */

@@ -104,6 +104,7 @@ typedef struct {
 	cur_layer *layers;       /* per-layer figures, when complete */
 	kernel_ent *kernels;
 	size_t nkernels;
+	ts_layer_sample sample;  /* its middle layer (opts.sample) */
 } pending_pass;
 
 
@@ -204,6 +205,9 @@ struct ts_layers {
 	size_t ndbg_cur, ndbg_kept;
 	size_t dbg_span;         /* where the open span's kernels begin */
 	bool dbg_done;
+	bool track;              /* keep dbg_cur: --debug-layers or samples */
+	ts_layer_sample samples[TS_PSTAGE_COUNT];
+	ts_debug_kernel *samp_tmp; /* TS_MAX_SAMPLE_KERNELS: the pass's middle layer */
 };
 
 ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
@@ -224,11 +228,15 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->last_stage = TS_PSTAGE_UNKNOWN;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat);
-	if (o->debug) {
+	l->track = o->debug || o->sample;
+	if (l->track) {
 		l->dbg_cur = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_cur);
 		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
 	}
-	bool ok = l->layers && l->gap && l->pre && l->ann_names && (!o->debug || (l->dbg_cur && l->dbg_kept));
+	if (o->sample)
+		l->samp_tmp = calloc(TS_MAX_SAMPLE_KERNELS, sizeof *l->samp_tmp);
+	bool ok = l->layers && l->gap && l->pre && l->ann_names && (!l->track || (l->dbg_cur && l->dbg_kept)) &&
+		  (!o->sample || l->samp_tmp);
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		ok &= l->lstat[s] != NULL;
 	if (!ok) {
@@ -259,7 +267,10 @@ void ts_layers_free(ts_layers *l)
 	for (size_t i = 0; i < l->npending; i++) {
 		free(l->pending[i].layers);
 		free(l->pending[i].kernels);
+		free(l->pending[i].sample.k);
 	}
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		free(l->samples[s].k);
 	free(l->kbuf);
 	free(l->marks);
 	free(l->ctx_marks);
@@ -275,6 +286,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->passes);
 	free(l->dbg_cur);
 	free(l->dbg_kept);
+	free(l->samp_tmp);
 	free(l);
 }
 
@@ -825,7 +837,7 @@ static void structural_boundary(ts_layers *l)
 	l->seg.marks = (uint16_t)(l->marks_at_gap | head.marks);
 	for (uint32_t i = 0; i < b; i++)
 		l->seg.marks |= (uint16_t)(l->gap[i].marks & (M_ATTN | M_MLP));
-	if (l->opts.debug)
+	if (l->track)
 		debug_relabel(l, h, l->nlayers, l->nlayers + 1);
 	/* Layer 0 with no start marker: it began as far before its attention
 	 * as this head does; what came before is the pass preamble. When the
@@ -842,7 +854,7 @@ static void structural_boundary(ts_layers *l)
 			l->seg.kernels -= pk;
 			l->cur.orphan_kernels += pk;
 			l->cur.orphan_ns += pns;
-			if (l->opts.debug)
+			if (l->track)
 				for (size_t i = 0; i < l->ndbg_cur && i < l->dbg_pre_end; i++)
 					if (i + h < l->dbg_pre_end)
 						l->dbg_cur[i].layer = UINT32_MAX;
@@ -1088,6 +1100,59 @@ static void relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 	tally(p);
 }
 
+/* The middle layer of the pass just ended, from the kernel listing, into
+ * samp_tmp; its kernel count, 0 when the listing does not hold all of it. */
+static size_t middle_layer(ts_layers *l, uint32_t *layer)
+{
+	if (!l->opts.sample || l->nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS)
+		return 0;
+	uint32_t mid = l->nlayers / 2;
+	size_t n = 0;
+	for (size_t i = 0; i < l->ndbg_cur; i++) {
+		if (l->dbg_cur[i].layer != mid)
+			continue;
+		if (n == TS_MAX_SAMPLE_KERNELS)
+			return 0;
+		l->samp_tmp[n++] = l->dbg_cur[i];
+	}
+	*layer = mid;
+	return n;
+}
+
+/* A complete pass of stage s offers its middle layer: the first becomes
+ * the stage's sample; later ones with the same layer and kernel rows add
+ * their time to it. */
+static void offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
+{
+	ts_layer_sample *d = &l->samples[s];
+	if (c->n == 0)
+		return;
+	if (!d->k) {
+		d->k = malloc(c->n * sizeof *d->k);
+		if (!d->k)
+			return;
+		memcpy(d->k, c->k, c->n * sizeof *d->k);
+		d->n = c->n;
+		d->layer = c->layer;
+		d->layers = c->layers;
+		d->instances = 1;
+		return;
+	}
+	if (d->n != c->n || d->layer != c->layer || d->layers != c->layers)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (d->k[i].row != c->k[i].row || d->k[i].row == TS_INTERN_NONE)
+			return;
+	for (size_t i = 0; i < c->n; i++)
+		d->k[i].dur += c->k[i].dur;
+	d->instances++;
+}
+
+const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s)
+{
+	return l->samples[s].k ? &l->samples[s] : NULL;
+}
+
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
 static void resolve_pending(ts_layers *l, size_t k)
 {
@@ -1097,6 +1162,8 @@ static void resolve_pending(ts_layers *l, size_t k)
 	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
 	if (pp->layers)
 		add_layers(l, p->stage, pp->layers, pp->nlayers);
+	offer_sample(l, p->stage, &pp->sample);
+	free(pp->sample.k);
 	free(pp->layers);
 	free(pp->kernels);
 	l->pending_kernels -= pp->nkernels;
@@ -1121,6 +1188,13 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 			return false;
 		memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
 		pp->nlayers = n;
+		uint32_t mid;
+		size_t k = middle_layer(l, &mid);
+		if (k && (pp->sample.k = malloc(k * sizeof *pp->sample.k)) != NULL) {
+			memcpy(pp->sample.k, l->samp_tmp, k * sizeof *pp->sample.k);
+			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->nlayers,
+							.instances = 1, .n = k, .k = pp->sample.k };
+		}
 	}
 	pp->kernels = l->kbuf;      /* handed over */
 	pp->nkernels = l->nkbuf;
@@ -1153,7 +1227,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 			l->seg.marks |= (uint16_t)(l->gap[i].marks & (M_ATTN | M_MLP));
 		l->cur.orphan_kernels += tail.kernels;
 		l->cur.orphan_ns += tail.ns;
-		if (l->opts.debug)
+		if (l->track)
 			debug_relabel(l, n, l->nlayers, UINT32_MAX);
 		finished = true;
 	}
@@ -1212,6 +1286,13 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		l->nkbuf = 0;
 		if (p->complete)
 			add_layers(l, p->stage, l->layers, n);
+		uint32_t mid;
+		size_t k = p->complete ? middle_layer(l, &mid) : 0;
+		if (k) {
+			ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = 1,
+					      .n = k, .k = l->samp_tmp };
+			offer_sample(l, p->stage, &c);
+		}
 		if (!kept)
 			add_stage(l, p);
 		l->last_stage = p->stage;
@@ -1365,12 +1446,12 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 			p->gemm_m_max = op_m;
 	}
 	/* a structural boundary may move this kernel to the next layer */
-	if (l->opts.debug && l->nlayers < TS_MAX_LAYERS &&
-	    (l->opts.debug_layers[l->nlayers] ||
+	if (l->track && l->nlayers < TS_MAX_LAYERS &&
+	    (l->opts.sample || l->opts.debug_layers[l->nlayers] ||
 	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
 	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS)
 		l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
-			.layer = l->nlayers, .ts = ev->ts_ns, .dur = ev->dur_ns, .cls = *c };
+			.layer = l->nlayers, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns, .cls = *c };
 }
 
 /* Stage totals from the pass records (the dropped ones are added as they

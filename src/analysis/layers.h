@@ -120,6 +120,7 @@ typedef struct {
 	long decode_threshold;      /* GEMM M (tokens) at or below: decode; 0: default */
 	char debug_layers[TS_MAX_LAYERS]; /* 1: keep the kernel sequence */
 	bool debug;
+	bool sample;                /* keep a typical layer per stage (compare) */
 	/* told every kernel's stage once its pass has one (or unknown) */
 	void (*staged)(void *ctx, int stage, const ts_kref *ref, int64_t dur);
 	void *staged_ctx;
@@ -201,6 +202,7 @@ bool ts_layers_note(const ts_layers *l, char *buf, size_t n);
 /* The kernel sequence kept for --debug-layers (first complete pass). */
 typedef struct {
 	uint32_t layer;
+	uint32_t row;             /* kernel row (TS_INTERN_NONE past the name cap) */
 	int64_t ts, dur;
 	ts_kclass cls;            /* a copy: the class table may move */
 } ts_debug_kernel;
@@ -208,5 +210,22 @@ typedef struct {
 #define TS_MAX_DEBUG_KERNELS 8192
 
 size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out);
+
+/* A typical layer of a stage (opts.sample), for kernel alignment: the
+ * kernels of the middle layer of the first complete pass of the stage, in
+ * order, each dur summed over every complete pass of the stage whose same
+ * layer ran the same kernel rows (instances of them). */
+typedef struct {
+	uint32_t layer;           /* its index in the pass */
+	uint32_t layers;          /* layers of that pass */
+	uint32_t instances;
+	size_t n;
+	ts_debug_kernel *k;
+} ts_layer_sample;
+
+#define TS_MAX_SAMPLE_KERNELS 1024
+
+/* NULL when the stage had no complete pass (or sample was off). */
+const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s);
 
 #endif

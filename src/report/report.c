@@ -255,30 +255,17 @@ char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1]
 	return out;
 }
 
-static void add_bucket(ts_breakdown *b, const ts_kclass *c, uint64_t count,
-		       int64_t total)
-{
-	b->types[c->type].count += count;
-	b->types[c->type].total_ns += total;
-	size_t ci = c->category < 0 ? b->ncats : (size_t)c->category;
-	b->cats[ci].count += count;
-	b->cats[ci].total_ns += total;
-	b->total_ns += total;
-}
-
-int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b)
+void ts_report_pieces(const ts_result *res, const ts_kview *v, bool with_mem,
+		      ts_piece_fn fn, void *ctx)
 {
 	const ts_agg *a = res->agg;
-	memset(b, 0, sizeof *b);
-	b->ncats = res->patterns ? ts_patterns_ncategories(res->patterns) : 0;
-	b->cats = calloc(b->ncats + 1, sizeof *b->cats);
-	if (!b->cats)
-		return -1;
 	uint32_t n = ts_intern_count(a->names);
 	const ts_ctx_stat *sctx = v->staged && res->layers
 				  ? ts_layers_stage_ctx(res->layers, v->stage) : NULL;
 	for (uint32_t i = 0; i < n; i++) {
 		const ts_stat *s = ts_report_row(v, i);
+		if (s->count == 0)
+			continue;
 		/* the part of a name's time that ran in a context goes to the
 		 * context's category */
 		uint64_t cc = 0;
@@ -287,19 +274,42 @@ int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b
 			cc = v->staged ? (sctx ? sctx[i].count : 0) : a->ctx[i].count;
 			cns = v->staged ? (sctx ? sctx[i].ns : 0) : a->ctx[i].ns;
 		}
-		add_bucket(b, &a->classes[i], s->count - cc, s->total - cns);
+		if (s->count > cc)
+			fn(ctx, &(ts_piece){ i, &a->classes[i], s->count - cc, s->total - cns, -1 });
 		if (cc)
-			add_bucket(b, &a->ctx[i].cls, cc, cns);
-		if (a->classes[i].type != TS_TYPE_OTHER)
-			b->classified_ns += s->total - cns;
-		if (cc && a->ctx[i].cls.type != TS_TYPE_OTHER)
-			b->classified_ns += cns;
+			fn(ctx, &(ts_piece){ i, &a->ctx[i].cls, cc, cns, -1 });
 	}
 	if (v->other->count)
-		add_bucket(b, &ts_other_class, v->other->count, v->other->total);
-	for (int k = 0; k < TS_MEM_COUNT && !v->staged; k++)
+		fn(ctx, &(ts_piece){ TS_ROW_OTHER, &ts_other_class, v->other->count,
+				      v->other->total, -1 });
+	for (int k = 0; k < TS_MEM_COUNT && with_mem && !v->staged; k++)
 		if (a->mem[k].count)
-			add_bucket(b, &a->mem_class[k], a->mem[k].count, a->mem[k].total_ns);
+			fn(ctx, &(ts_piece){ TS_ROW_OTHER, &a->mem_class[k], a->mem[k].count,
+					      a->mem[k].total_ns, k });
+}
+
+static void add_bucket(void *ctx, const ts_piece *p)
+{
+	ts_breakdown *b = ctx;
+	const ts_kclass *c = p->cls;
+	b->types[c->type].count += p->count;
+	b->types[c->type].total_ns += p->ns;
+	size_t ci = c->category < 0 ? b->ncats : (size_t)c->category;
+	b->cats[ci].count += p->count;
+	b->cats[ci].total_ns += p->ns;
+	b->total_ns += p->ns;
+	if (p->mem < 0 && c->type != TS_TYPE_OTHER)
+		b->classified_ns += p->ns;
+}
+
+int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b)
+{
+	memset(b, 0, sizeof *b);
+	b->ncats = res->patterns ? ts_patterns_ncategories(res->patterns) : 0;
+	b->cats = calloc(b->ncats + 1, sizeof *b->cats);
+	if (!b->cats)
+		return -1;
+	ts_report_pieces(res, v, true, add_bucket, b);
 	return 0;
 }
 

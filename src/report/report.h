@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "compare.h"
 #include "pipeline.h"
 
 typedef struct {
@@ -28,6 +29,10 @@ typedef struct {
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);
 int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o);
+
+/* tracestream compare: two results side by side (compare.h). */
+int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts *o);
+int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts *o);
 
 /* --- helpers shared by the reporters (report.c) --- */
 
@@ -83,6 +88,23 @@ typedef struct {
 	int64_t total_ns;          /* kernels + memory operations */
 	int64_t classified_ns;     /* kernel time with a type other than other */
 } ts_breakdown;
+
+/* A kernel view in pieces, each given to fn: a kernel row's time outside
+ * any context with the row's own class, its time in a context with the
+ * context's class, the (other) row, and, with with_mem and an unstaged
+ * view, each kind of memory operation (mem: its ts_memkind; -1 for
+ * kernels). Every timed launch of the view is in exactly one piece. */
+typedef struct {
+	uint32_t row;              /* TS_ROW_OTHER: the (other) row or memory */
+	const ts_kclass *cls;
+	uint64_t count;
+	int64_t ns;
+	int mem;
+} ts_piece;
+
+typedef void (*ts_piece_fn)(void *ctx, const ts_piece *p);
+void ts_report_pieces(const ts_result *res, const ts_kview *v, bool with_mem,
+		      ts_piece_fn fn, void *ctx);
 
 /* Memory operations are counted only in the unstaged view. */
 int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b);

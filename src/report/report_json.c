@@ -655,3 +655,287 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;
 }
+
+/* ------------------------------------------------------------ compare */
+
+/* A ratio, or null when A has none. */
+static void put_ratio(FILE *out, double r)
+{
+	if (r < 0)
+		fputs("null", out);
+	else
+		fprintf(out, "%.4f", r);
+}
+
+static void put_cmp_side(FILE *out, const ts_compare *c, int s)
+{
+	const ts_result *r = c->r[s];
+	const ts_devprop *d = ts_report_devprop(r);
+	fprintf(out, "  \"%c\": {\n    \"name\": ", s ? 'b' : 'a');
+	put_cstr(out, c->name[s]);
+	fputs(",\n    \"path\": ", out);
+	put_cstr(out, r->path);
+	fprintf(out, ",\n    \"partial\": %s,\n    \"error\": ", r->partial ? "true" : "false");
+	if (r->status != TS_OK)
+		put_cstr(out, r->error);
+	else
+		fputs("null", out);
+	fputs(",\n    \"platform\": ", out);
+	put_cstr(out, ts_platform_name(r->platform));
+	fputs(",\n    \"gpu\": ", out);
+	put_cstr(out, d ? d->name : "");
+	fputs(",\n    \"model\": ", out);
+	if (r->model.family)
+		put_cstr(out, r->model.family->name);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n    \"kernels\": %" PRIu64 ",\n    \"kernel_time_us\": ", c->kernels[s]);
+	put_us(out, c->kernel_ns[s]);
+	fputs(",\n    \"busy_time_us\": ", out);
+	put_us(out, ts_agg_busy_ns(r->agg));
+	fprintf(out, ",\n    \"passes\": %" PRIu64 ",\n    \"complete_passes\": %" PRIu64
+		     ",\n    \"layers\": %" PRIu64 ",\n    \"stages\": {",
+		c->passes[s], c->complete[s], c->layers[s]);
+	int first = 1;
+	for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
+		if (c->o.staged && (ts_pstage)st != c->o.stage)
+			continue;
+		const ts_stage_total *t = ts_layers_stage(r->layers, (ts_pstage)st);
+		fprintf(out, "%s\"%s\": {\"passes\": %" PRIu32 ", \"complete_passes\": %" PRIu32
+			     ", \"layers_per_pass\": %" PRIu32 ", \"kernel_time_us\": ",
+			first ? "" : ", ", ts_pstage_name((ts_pstage)st), t->passes,
+			t->complete_passes, c->layer_count[st][s]);
+		put_us(out, t->gpu_ns);
+		fputs("}", out);
+		first = 0;
+	}
+	fputs("}\n  },\n", out);
+}
+
+static void put_cmp_kernel_list(FILE *out, const ts_compare *c, const ts_cmp_op *r, int s,
+				char (*shorts)[TS_SHORT_MAX + 1])
+{
+	fprintf(out, ", \"%c_kernels\": [", s ? 'b' : 'a');
+	for (size_t i = 0; i < r->nk[s]; i++) {
+		const ts_cmp_kernel *k = &r->k[s][i];
+		size_t len;
+		const char *nm = ts_cmp_kernel_name(c, s, k, &len);
+		fputs(i ? ", {\"name\": " : "{\"name\": ", out);
+		put_str(out, nm, len);
+		fputs(", \"short\": ", out);
+		put_cstr(out, k->row == UINT32_MAX || !shorts ? k->cls->short_name : shorts[k->row]);
+		fputs(", \"category\": ", out);
+		put_cstr(out, ts_kclass_category(c->patterns, k->cls));
+		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", k->count);
+		put_us(out, k->ns);
+		fputs("}", out);
+	}
+	fputs("]", out);
+	const ts_attrib *at = c->r[s]->attrib;
+	fprintf(out, ", \"%c_op\": ", s ? 'b' : 'a');
+	if (r->op[s] >= 0 && at) {
+		char lab[300];
+		ts_report_op_label(at, (size_t)r->op[s], lab, sizeof lab);
+		put_cstr(out, lab);
+	} else {
+		fputs("null", out);
+	}
+	fprintf(out, ", \"%c_callsite\": ", s ? 'b' : 'a');
+	size_t cl;
+	const char *cs = r->op[s] >= 0 && at ? ts_attrib_op_callsite(at, (size_t)r->op[s], &cl) : NULL;
+	if (cs)
+		put_str(out, cs, cl);
+	else
+		fputs("null", out);
+}
+
+static void put_cmp_ops_json(FILE *out, const ts_compare *c)
+{
+	char (*shorts[2])[TS_SHORT_MAX + 1];
+	for (int s = 0; s < 2; s++)
+		shorts[s] = ts_report_short_names(c->r[s]->agg);
+	fputs("  \"ops\": [", out);
+	for (size_t i = 0; i < c->nops; i++) {
+		const ts_cmp_op *r = &c->ops[i];
+		fputs(i ? ",\n    {\"op\": " : "\n    {\"op\": ", out);
+		put_cstr(out, r->name);
+		fprintf(out, ", \"a_count\": %" PRIu64 ", \"b_count\": %" PRIu64, r->count[0], r->count[1]);
+		for (int s = 0; s < 2; s++) {
+			fprintf(out, ", \"%c_per_layer\": ", s ? 'b' : 'a');
+			if (r->per_layer[s] >= 0)
+				fprintf(out, "%.4f", r->per_layer[s]);
+			else
+				fputs("null", out);
+		}
+		for (int s = 0; s < 2; s++) {
+			fprintf(out, ", \"%c_avg_us\": ", s ? 'b' : 'a');
+			if (r->count[s])
+				put_us_f(out, (double)r->ns[s] / (double)r->count[s]);
+			else
+				fputs("null", out);
+		}
+		fputs(", \"a_total_us\": ", out);
+		put_us(out, r->ns[0]);
+		fputs(", \"b_total_us\": ", out);
+		put_us(out, r->ns[1]);
+		fputs(", \"ratio\": ", out);
+		put_ratio(out, r->ratio);
+		fputs(", \"gap_us\": ", out);
+		put_us_f(out, r->gap);
+		fprintf(out, ", \"status\": \"%s\", \"fused\": ", ts_cmp_status_name(r->status));
+		if (r->fusion >= 0) {
+			const ts_fusion *f = ts_patterns_fusion(c->patterns, (size_t)r->fusion);
+			fputs("{\"fusion\": ", out);
+			put_cstr(out, f->name);
+			fprintf(out, ", \"side\": \"%c\", \"description\": ", r->fused_side ? 'b' : 'a');
+			put_cstr(out, f->description);
+			fputs("}", out);
+		} else {
+			fputs("null", out);
+		}
+		for (int s = 0; s < 2; s++)
+			put_cmp_kernel_list(out, c, r, s, shorts[s]);
+		fputs("}", out);
+	}
+	fputs(c->nops ? "\n  ],\n" : "],\n", out);
+	free(shorts[0]);
+	free(shorts[1]);
+}
+
+static void put_cmp_layers_json(FILE *out, const ts_compare *c)
+{
+	fputs("  \"layer_counts\": [", out);
+	int first = 1;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		uint32_t na = c->layer_count[st][0], nb = c->layer_count[st][1];
+		if (!na && !nb)
+			continue;
+		fprintf(out, "%s{\"stage\": \"%s\", \"a\": %" PRIu32 ", \"b\": %" PRIu32
+			     ", \"matched\": %" PRIu32 "}", first ? "" : ", ",
+			ts_pstage_name((ts_pstage)st), na, nb, na < nb ? na : nb);
+		first = 0;
+	}
+	fputs("],\n  \"layers\": [", out);
+	for (size_t i = 0; i < c->nlayers; i++) {
+		const ts_cmp_layer *L = &c->layers_rows[i];
+		fprintf(out, "%s{\"stage\": \"%s\", \"layer\": %" PRIu32, i ? ",\n    " : "\n    ",
+			ts_pstage_name(L->stage), L->layer);
+		for (int s = 0; s < 2; s++) {
+			char k = s ? 'b' : 'a';
+			fprintf(out, ", \"%c_us\": ", k);
+			if (L->has[s])
+				put_us_f(out, L->mean[s]);
+			else
+				fputs("null", out);
+			fprintf(out, ", \"%c_p50_us\": ", k);
+			if (L->has[s])
+				put_us(out, L->p50[s]);
+			else
+				fputs("null", out);
+			fprintf(out, ", \"%c_kernels\": ", k);
+			if (L->has[s])
+				fprintf(out, "%.2f", L->kernels[s]);
+			else
+				fputs("null", out);
+		}
+		fputs(", \"ratio\": ", out);
+		put_ratio(out, L->ratio);
+		fputs(", \"gap_us\": ", out);
+		if (L->has[0] && L->has[1])
+			put_us_f(out, L->gap);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"status\": \"%s\"}", L->has[0] && L->has[1]
+			? ts_cmp_status_name(L->status) : L->has[0] ? "a_only" : "b_only");
+	}
+	fputs(c->nlayers ? "\n  ],\n" : "],\n", out);
+}
+
+static void put_pair_side(FILE *out, const ts_compare *c, const ts_layer_sample *smp,
+			  uint32_t k0, uint32_t n, int s)
+{
+	fputs("[", out);
+	for (uint32_t k = 0; k < n; k++) {
+		const ts_debug_kernel *d = &smp->k[k0 + k];
+		size_t len;
+		const char *nm = ts_report_row_name(c->r[s]->agg,
+						    d->row == TS_INTERN_NONE ? TS_ROW_OTHER : d->row, &len);
+		fputs(k ? ", {\"name\": " : "{\"name\": ", out);
+		put_str(out, nm, len);
+		fputs(", \"short\": ", out);
+		put_cstr(out, d->cls.short_name);
+		fputs(", \"category\": ", out);
+		put_cstr(out, ts_kclass_category(c->patterns, &d->cls));
+		fputs(", \"avg_us\": ", out);
+		put_us_f(out, (double)d->dur / (double)(smp->instances ? smp->instances : 1));
+		fputs("}", out);
+	}
+	fputs("]", out);
+}
+
+static void put_cmp_align_json(FILE *out, const ts_compare *c)
+{
+	fputs("  \"alignment\": [", out);
+	int first = 1;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		const ts_cmp_align *al = &c->align[st];
+		if (!al->pairs)
+			continue;
+		fprintf(out, "%s{\"stage\": \"%s\", \"a_layer\": %" PRIu32 ", \"b_layer\": %" PRIu32
+			     ", \"a_instances\": %" PRIu32 ", \"b_instances\": %" PRIu32
+			     ", \"cost\": %ld, \"truncated\": %s, \"pairs\": [",
+			first ? "\n    " : ",\n    ", ts_pstage_name((ts_pstage)st),
+			al->s[0]->layer, al->s[1]->layer, al->s[0]->instances, al->s[1]->instances,
+			al->cost, al->truncated ? "true" : "false");
+		for (size_t i = 0; i < al->npairs; i++) {
+			const ts_cmp_pair *p = &al->pairs[i];
+			fprintf(out, "%s{\"kind\": \"%s\", \"fusion\": ", i ? ",\n      " : "\n      ",
+				ts_pair_kind_name(p->kind));
+			if (p->fusion >= 0)
+				put_cstr(out, ts_patterns_fusion(c->patterns, (size_t)p->fusion)->name);
+			else
+				fputs("null", out);
+			fputs(", \"a_us\": ", out);
+			put_us_f(out, p->a_ns);
+			fputs(", \"b_us\": ", out);
+			put_us_f(out, p->b_ns);
+			fputs(", \"a\": ", out);
+			put_pair_side(out, c, al->s[0], p->a0, p->na, 0);
+			fputs(", \"b\": ", out);
+			put_pair_side(out, c, al->s[1], p->b0, p->nb, 1);
+			fputs("}", out);
+		}
+		fputs("]}", out);
+		first = 0;
+	}
+	fputs(first ? "]\n" : "\n  ]\n", out);
+}
+
+int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts *o)
+{
+	(void)o;
+	fprintf(out, "{\n  \"schema\": 1,\n  \"mode\": \"compare\",\n  \"tool\": \"tracestream\",\n"
+		     "  \"version\": \"%s\",\n  \"stage_filter\": ", TS_VERSION);
+	if (c->o.staged)
+		fprintf(out, "\"%s\",\n", ts_pstage_name(c->o.stage));
+	else
+		fputs("null,\n", out);
+	fprintf(out, "  \"thresholds\": {\"us\": %g, \"pct\": %g},\n  \"per_pass\": %s,\n",
+		c->o.threshold_us, c->o.threshold_pct, c->per_pass ? "true" : "false");
+	put_cmp_side(out, c, 0);
+	put_cmp_side(out, c, 1);
+	fputs("  \"total\": {\"a_us\": ", out);
+	put_us(out, c->kernel_ns[0]);
+	fputs(", \"b_us\": ", out);
+	put_us(out, c->kernel_ns[1]);
+	fputs(", \"ratio\": ", out);
+	put_ratio(out, c->ratio);
+	fputs(", \"gap_us\": ", out);
+	put_us_f(out, c->gap);
+	fprintf(out, ", \"status\": \"%s\"},\n", ts_cmp_status_name(c->status));
+	put_cmp_ops_json(out, c);
+	put_cmp_layers_json(out, c);
+	put_cmp_align_json(out, c);
+	fputs("}\n", out);
+	return ferror(out) ? -1 : 0;
+}

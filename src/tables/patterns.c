@@ -102,6 +102,24 @@ typedef struct {
 } y_context;
 
 typedef struct {
+	char *name, *description, *split;
+	y_sel *kernels;
+	unsigned kernels_count;
+} y_group;
+
+typedef struct {
+	char *name, *description;
+	y_sel *fused;
+	unsigned fused_count;
+	char **parts;
+	unsigned parts_count;
+} y_fusion;
+
+typedef struct {
+	char *same_category, *same_group, *fused, *join, *gap, *different;
+} y_align;
+
+typedef struct {
 	y_category *categories;
 	unsigned categories_count;
 	y_rule *rules;
@@ -114,6 +132,11 @@ typedef struct {
 	unsigned token_grids_count;
 	y_context *contexts;
 	unsigned contexts_count;
+	y_group *groups;
+	unsigned groups_count;
+	y_fusion *fusions;
+	unsigned fusions_count;
+	y_align *align;
 } y_kernels;
 
 typedef struct {
@@ -241,6 +264,40 @@ static const cyaml_schema_value_t context_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_context, context_fields),
 };
 
+static const cyaml_schema_field_t group_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_group, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_group, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("split", OPT, y_group, split, 1, CYAML_UNLIMITED),
+	SEL_SEQ("kernels", y_group, kernels),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t group_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_group, group_fields),
+};
+
+static const cyaml_schema_field_t fusion_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_fusion, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_fusion, description, 0, CYAML_UNLIMITED),
+	SEL_SEQ("fused", y_fusion, fused),
+	CYAML_FIELD_SEQUENCE("parts", OPT, y_fusion, parts, &str_schema, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t fusion_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_fusion, fusion_fields),
+};
+
+static const cyaml_schema_field_t align_fields[] = {
+	CYAML_FIELD_STRING_PTR("same_category", OPT, y_align, same_category, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("same_group", OPT, y_align, same_group, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("fused", OPT, y_align, fused, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("join", OPT, y_align, join, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("gap", OPT, y_align, gap, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("different", OPT, y_align, different, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t kernels_fields[] = {
 	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
 			     &category_schema, 0, CYAML_UNLIMITED),
@@ -253,6 +310,11 @@ static const cyaml_schema_field_t kernels_fields[] = {
 	SEL_SEQ("token_grids", y_kernels, token_grids),
 	CYAML_FIELD_SEQUENCE("contexts", OPT, y_kernels, contexts, &context_schema, 0,
 			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("groups", OPT, y_kernels, groups, &group_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("fusions", OPT, y_kernels, fusions, &fusion_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_MAPPING_PTR("align", OPT, y_kernels, align, align_fields),
 	CYAML_FIELD_END
 };
 
@@ -329,6 +391,12 @@ struct ts_patterns {
 	ts_selectors token_grids; /* kernels whose grid x counts tokens */
 	ts_context *contexts;
 	size_t ncontexts, contexts_cap;
+	ts_group *groups;
+	size_t ngroups, groups_cap;
+	ts_fusion *fusions;
+	size_t nfusions, fusions_cap;
+	ts_align_costs align;
+	bool align_set;
 	ts_regex **skips;      /* call-site frames that are never call sites */
 	size_t nskips, skips_cap;
 	ts_regex **regexes;    /* every compiled regex, for freeing */
@@ -1018,6 +1086,131 @@ static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 	free(lines);
 }
 
+/* groups: of a kernel table (compare). A name defined in an earlier
+ * directory (the user's) hides this one; twice in one file is an error. */
+static void add_groups(ts_patterns *p, const char *file, y_kernels *k)
+{
+	int *lines = item_lines(file, "groups", k->groups_count);
+	for (unsigned i = 0; i < k->groups_count; i++) {
+		const y_group *y = &k->groups[i];
+		ts_ypath path[] = { { "groups", 0 }, { NULL, (int)i }, { "name", 0 } };
+		ts_group g = { .name = y->name, .description = y->description ? y->description : "",
+			       .file = file, .line = lines ? lines[i] : 0 };
+		bool ok = true, hidden = false;
+		for (size_t j = 0; j < p->ngroups; j++)
+			if (strcmp(p->groups[j].name, y->name) == 0) {
+				if (strcmp(p->groups[j].file, file) == 0) {
+					error_at(p, file, path, 3, 0, "group '%s' is defined twice (first at line %d)",
+						 y->name, p->groups[j].line);
+					ok = false;
+				}
+				hidden = true;
+			}
+		if (y->split) {
+			if (strcmp(y->split, "category") == 0) {
+				g.split = true;
+			} else if (strcmp(y->split, "none") != 0) {
+				path[2].key = "split";
+				error_at(p, file, path, 3, 0, "split '%s' is not category or none", y->split);
+				ok = false;
+			}
+		}
+		path[2].key = "kernels";
+		if (!y->kernels_count) {
+			error_at(p, file, path, 2, 0, "a group needs kernels: (the selectors that pick its kernels)");
+			ok = false;
+		}
+		ok &= convert_sels_at(p, file, path, 3, y->kernels, y->kernels_count, false, &g.kernels);
+		if (!ok || hidden)
+			continue;
+		if (p->ngroups >= TS_MAX_GROUPS) {
+			error_at(p, file, path, 2, 0, "more than %d groups", TS_MAX_GROUPS);
+			break;
+		}
+		if (!grow((void **)&p->groups, &p->groups_cap, p->ngroups + 1, sizeof *p->groups)) {
+			add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->groups[p->ngroups++] = g;
+	}
+	free(lines);
+}
+
+static bool align_cost(ts_patterns *p, const char *file, const char *key,
+		       const char *v, long *out)
+{
+	if (!v)
+		return true;
+	if (parse_long(v, 0, 1000, out))
+		return true;
+	ts_ypath path[] = { { "align", 0 }, { key, 0 } };
+	error_at(p, file, path, 2, 0, "%s '%s' is not a whole number from 0 to 1000", key, v);
+	return false;
+}
+
+/* fusions: and align: of a kernel table; after every file's groups. */
+static void add_fusions(ts_patterns *p, const char *file, y_kernels *k)
+{
+	if (k->align && !p->align_set) {
+		ts_align_costs c = p->align;
+		const y_align *y = k->align;
+		bool ok = align_cost(p, file, "same_category", y->same_category, &c.same_category);
+		ok &= align_cost(p, file, "same_group", y->same_group, &c.same_group);
+		ok &= align_cost(p, file, "fused", y->fused, &c.fused);
+		ok &= align_cost(p, file, "join", y->join, &c.join);
+		ok &= align_cost(p, file, "gap", y->gap, &c.gap);
+		ok &= align_cost(p, file, "different", y->different, &c.different);
+		if (ok) {
+			p->align = c;
+			p->align_set = true;
+		}
+	}
+	int *lines = item_lines(file, "fusions", k->fusions_count);
+	for (unsigned i = 0; i < k->fusions_count; i++) {
+		const y_fusion *y = &k->fusions[i];
+		ts_ypath path[] = { { "fusions", 0 }, { NULL, (int)i }, { "fused", 0 }, { NULL, 0 } };
+		ts_fusion f = { .name = y->name, .description = y->description ? y->description : "",
+				.file = file, .line = lines ? lines[i] : 0 };
+		bool ok = true;
+		if (!y->fused_count) {
+			error_at(p, file, path, 2, 0, "a fusion needs fused: (the kernels that do the parts' work)");
+			ok = false;
+		}
+		ok &= convert_sels_at(p, file, path, 3, y->fused, y->fused_count, false, &f.fused);
+		path[2].key = "parts";
+		if (y->parts_count < 2 || y->parts_count > TS_MAX_FUSION_PARTS) {
+			error_at(p, file, path, 2, 0, "a fusion needs parts: 2 to %d group names",
+				 TS_MAX_FUSION_PARTS);
+			ok = false;
+		}
+		for (unsigned j = 0; j < y->parts_count && j < TS_MAX_FUSION_PARTS; j++) {
+			int g = -1;
+			for (size_t q = 0; q < p->ngroups; q++)
+				if (strcmp(p->groups[q].name, y->parts[j]) == 0)
+					g = (int)q;
+			if (g < 0) {
+				path[3].index = (int)j;
+				error_at(p, file, path, 4, 0, "unknown group '%s' (declare it under groups:)",
+					 y->parts[j]);
+				ok = false;
+			}
+			f.parts[f.nparts++] = g;
+		}
+		if (!ok)
+			continue;
+		if (p->nfusions >= TS_MAX_FUSIONS) {
+			error_at(p, file, path, 2, 0, "more than %d fusions", TS_MAX_FUSIONS);
+			break;
+		}
+		if (!grow((void **)&p->fusions, &p->fusions_cap, p->nfusions + 1, sizeof *p->fusions)) {
+			add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->fusions[p->nfusions++] = f;
+	}
+	free(lines);
+}
+
 static void add_family(ts_patterns *p, const char *file, y_family *f)
 {
 	ts_family fam = { .name = f->family, .file = file,
@@ -1199,7 +1392,11 @@ static void load_dirs(ts_patterns *p)
 			add_operators(p, p->files[i].path, p->files[i].doc);
 			add_skips(p, p->files[i].path, p->files[i].doc);
 			add_context_rules(p, p->files[i].path, p->files[i].doc);
+			add_groups(p, p->files[i].path, p->files[i].doc);
 		}
+	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
+		if (p->files[i].doc)
+			add_fusions(p, p->files[i].path, p->files[i].doc);
 	for (size_t d = 0; d < p->ndirs; d++) {
 		char models[PATH_MAX];
 		snprintf(models, sizeof models, "%s/models", p->dirs[d]);
@@ -1253,6 +1450,8 @@ ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
 	ts_patterns *p = calloc(1, sizeof *p);
 	if (!p)
 		return TS_ERR_NOMEM;
+	p->align = (ts_align_costs){ .same_category = 0, .same_group = 3, .fused = 3,
+				     .join = 1, .gap = 2, .different = 5 };
 	p->errors = errors;
 	p->max_errors = max_errors;
 	p->cyaml = (cyaml_config_t){ .log_fn = cyaml_log_fn, .log_ctx = p,
@@ -1314,6 +1513,8 @@ void ts_patterns_free(ts_patterns *p)
 	free(p->oprules);
 	free(p->skips);
 	free(p->contexts);
+	free(p->groups);
+	free(p->fusions);
 	free(p);
 }
 
@@ -1333,6 +1534,31 @@ size_t ts_patterns_nskips(const ts_patterns *p) { return p->nskips; }
 const ts_selectors *ts_patterns_token_grids(const ts_patterns *p)
 {
 	return &p->token_grids;
+}
+
+size_t ts_patterns_ngroups(const ts_patterns *p)
+{
+	return p->ngroups;
+}
+
+const ts_group *ts_patterns_group(const ts_patterns *p, size_t i)
+{
+	return &p->groups[i];
+}
+
+size_t ts_patterns_nfusions(const ts_patterns *p)
+{
+	return p->nfusions;
+}
+
+const ts_fusion *ts_patterns_fusion(const ts_patterns *p, size_t i)
+{
+	return &p->fusions[i];
+}
+
+const ts_align_costs *ts_patterns_align_costs(const ts_patterns *p)
+{
+	return &p->align;
 }
 
 size_t ts_patterns_ncontexts(const ts_patterns *p)

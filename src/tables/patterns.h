@@ -150,6 +150,47 @@ typedef struct {
 	int line;
 } ts_context;
 
+/*
+ * Operation groups of `tracestream compare` (compare.yaml): rows that mean
+ * the same work on two traces. A kernel belongs to the first group one of
+ * whose selectors picks it (by its class where it ran); kernels no group
+ * picks are in "other". A fusion says which kernels do, in one, the work
+ * of several groups: when only one trace runs them, the rows of those
+ * groups merge into one comparable row.
+ */
+#define TS_MAX_GROUPS 64
+#define TS_MAX_FUSIONS 32
+#define TS_MAX_FUSION_PARTS 8
+
+typedef struct {
+	const char *name;
+	const char *description;
+	ts_selectors kernels;
+	bool split;                 /* a row per category both traces run */
+	const char *file;
+	int line;
+} ts_group;
+
+typedef struct {
+	const char *name;
+	const char *description;
+	ts_selectors fused;         /* the kernels that fuse the parts */
+	int parts[TS_MAX_FUSION_PARTS]; /* group indices */
+	size_t nparts;
+	const char *file;
+	int line;
+} ts_fusion;
+
+/* Costs of the kernel alignment inside a layer (compare.yaml align:). */
+typedef struct {
+	long same_category;         /* two kernels of one category */
+	long same_group;            /* of one group, other categories */
+	long fused;                 /* a fused kernel and one of its parts */
+	long join;                  /* each extra kernel of a 1-to-many pair */
+	long gap;                   /* a kernel the other layer has no match for */
+	long different;             /* two kernels of different groups */
+} ts_align_costs;
+
 typedef struct ts_patterns ts_patterns;
 
 /* Where the tables come from (see README.md, "Pattern tables"). */
@@ -185,6 +226,11 @@ size_t ts_patterns_nskips(const ts_patterns *p);
 const ts_selectors *ts_patterns_token_grids(const ts_patterns *p);
 size_t ts_patterns_ncontexts(const ts_patterns *p);
 const ts_context *ts_patterns_context(const ts_patterns *p, size_t i);
+size_t ts_patterns_ngroups(const ts_patterns *p);
+const ts_group *ts_patterns_group(const ts_patterns *p, size_t i);
+size_t ts_patterns_nfusions(const ts_patterns *p);
+const ts_fusion *ts_patterns_fusion(const ts_patterns *p, size_t i);
+const ts_align_costs *ts_patterns_align_costs(const ts_patterns *p);
 bool ts_patterns_callsite_skipped(const ts_patterns *p, const char *name, size_t len);
 
 /* The directories the tables were read from, most specific first. */
