@@ -635,6 +635,14 @@ ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 		ok &= !pl[s].nomem;
 	}
 	c->per_pass = c->passes[0] && c->passes[1] && c->passes[0] != c->passes[1];
+	if (c->passes[0] && c->passes[1] && a->layers && b->layers) {
+		bool common = false;
+		for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+			common |= ts_layers_stage(a->layers, (ts_pstage)st)->passes > 0 &&
+				  ts_layers_stage(b->layers, (ts_pstage)st)->passes > 0 &&
+				  (!o->staged || (ts_pstage)st == o->stage);
+		c->stages_differ = !common;
+	}
 	for (int s = 0; s < 2; s++)
 		c->cmp_total[s] = compared(c, s, c->kernel_ns[s]);
 	c->gap = c->cmp_total[1] - c->cmp_total[0];

@@ -115,6 +115,7 @@ typedef struct {
 	uint64_t complete[2];
 	uint64_t layers[2];      /* layer instances */
 	bool per_pass;           /* pass counts differ: times compared per pass */
+	bool stages_differ;      /* both have passes, of no stage in common */
 	double cmp_total[2];
 	double gap, ratio;
 	ts_cmp_status status;

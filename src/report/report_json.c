@@ -920,8 +920,10 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 		fprintf(out, "\"%s\",\n", ts_pstage_name(c->o.stage));
 	else
 		fputs("null,\n", out);
-	fprintf(out, "  \"thresholds\": {\"us\": %g, \"pct\": %g},\n  \"per_pass\": %s,\n",
-		c->o.threshold_us, c->o.threshold_pct, c->per_pass ? "true" : "false");
+	fprintf(out, "  \"thresholds\": {\"us\": %g, \"pct\": %g},\n  \"per_pass\": %s,\n"
+		     "  \"stages_differ\": %s,\n",
+		c->o.threshold_us, c->o.threshold_pct, c->per_pass ? "true" : "false",
+		c->stages_differ ? "true" : "false");
 	put_cmp_side(out, c, 0);
 	put_cmp_side(out, c, 1);
 	fputs("  \"total\": {\"a_us\": ", out);

@@ -861,8 +861,10 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 	for (int s = 0; s < 2; s++)
 		if (c->r[s]->partial)
 			fprintf(out, "PARTIAL %s: %s\n", s ? "B" : "A", c->r[s]->error);
+	for (int s = 0; s < 2; s++)
+		fprintf(out, "  %c = %s\n", s ? 'B' : 'A',
+			strcmp(c->r[s]->path, "-") == 0 ? "<stdin>" : c->r[s]->path);
 	put_cmp_line(out, "", "A", "B", "B/A, gap, status");
-	put_cmp_line(out, "file", base_name(c->r[0]->path), base_name(c->r[1]->path), NULL);
 	side_gpu(a, sizeof a, c->r[0]);
 	side_gpu(b, sizeof b, c->r[1]);
 	put_cmp_line(out, "platform, GPU", a, b, NULL);
@@ -894,6 +896,9 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 	if (c->per_pass)
 		fprintf(out, "  A has %" PRIu64 " forward passes and B %" PRIu64
 			     ": times are compared per pass\n", c->passes[0], c->passes[1]);
+	if (c->stages_differ)
+		fprintf(out, "  note: the two traces hold passes of different stages; compare like with"
+			     " like with --stage\n");
 	put_cmp_ops(out, c, o);
 	put_cmp_layers(out, c);
 	put_cmp_align(out, c);
