@@ -693,6 +693,14 @@ static void put_cmp_side(FILE *out, const ts_compare *c, int s)
 	put_us(out, c->kernel_ns[s]);
 	fputs(",\n    \"busy_time_us\": ", out);
 	put_us(out, ts_agg_busy_ns(r->agg));
+	int64_t mns = 0;
+	uint64_t mn = 0;
+	for (int k = 0; k < TS_MEM_COUNT; k++) {
+		mns += r->agg->mem[k].total_ns;
+		mn += r->agg->mem[k].count;
+	}
+	fprintf(out, ",\n    \"memory_ops\": %" PRIu64 ",\n    \"memory_ops_us\": ", mn);
+	put_us(out, mns);
 	fprintf(out, ",\n    \"passes\": %" PRIu64 ",\n    \"complete_passes\": %" PRIu64
 		     ",\n    \"layers\": %" PRIu64 ",\n    \"stages\": {",
 		c->passes[s], c->complete[s], c->layers[s]);

@@ -887,6 +887,18 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 		fmt_ratio(t, sizeof t, ba > 0 ? (double)bb / (double)ba : -1);
 		put_cmp_line(out, "GPU busy", a, b, t);
 	}
+	if (!c->o.staged) {
+		int64_t m[2] = { 0, 0 };
+		uint64_t n[2] = { 0, 0 };
+		for (int s = 0; s < 2; s++)
+			for (int k = 0; k < TS_MEM_COUNT; k++) {
+				m[s] += c->r[s]->agg->mem[k].total_ns;
+				n[s] += c->r[s]->agg->mem[k].count;
+			}
+		snprintf(a, sizeof a, "%" PRIu64 ", %s us", n[0], us(x, sizeof x, m[0]));
+		snprintf(b, sizeof b, "%" PRIu64 ", %s us", n[1], us(y, sizeof y, m[1]));
+		put_cmp_line(out, "memcpy/memset", a, b, "(not kernels: in no row below)");
+	}
 	side_passes(a, sizeof a, c->r[0], c);
 	side_passes(b, sizeof b, c->r[1], c);
 	put_cmp_line(out, "passes", a, b, NULL);

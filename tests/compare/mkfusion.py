@@ -276,10 +276,6 @@ def us(ns):
     return float('%d.%03d' % divmod(int(ns), 1000))
 
 
-def us_str(ns):
-    return '%d.%03d' % divmod(int(ns), 1000)
-
-
 def build_side(o, side, fused):
     """(trace document, list of passes: [(role, layer index or None, name, dur ns)])."""
     rng = random.Random(o['seed'] * 2 + (0 if side == 'a' else 1))
@@ -366,7 +362,7 @@ def write_trace(path, doc):
 
 
 def cell(count, ns):
-    return {'count': count, 'total_ns': ns, 'total_us': us(ns), 'total_us_text': us_str(ns)}
+    return {'count': count, 'total_ns': ns, 'total_us': us(ns)}
 
 
 def truth_of(o, passes):
@@ -404,7 +400,7 @@ def truth_of(o, passes):
             lay.append(sums)
         t['layer_avg_ns'][side] = lay
     names = set(per_group['a'][0]) | set(per_group['b'][0])
-    for g in names:
+    for g in sorted(names, key=lambda g: GROUP_ORDER.index(g) if g in GROUP_ORDER else -1):
         row = {s: cell(per_group[s][0].get(g, 0), per_group[s][1].get(g, 0)) for s in ('a', 'b')}
         if g == merged_row:
             t['merged'] = row
