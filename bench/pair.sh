@@ -149,7 +149,8 @@ measure() {
 }
 
 # best LABEL BYTES: the fastest successful run (else the fastest) as one
-# results.tsv line: label bytes wall kb status(worst of all runs).
+# results.tsv line: label bytes wall kb status(worst of all runs) and the
+# slowest successful run's wall (to show the noise).
 best() {
     local label=$1 bytes=$2 i
     for ((i = 1; i <= REPEAT; i++)); do
@@ -158,10 +159,12 @@ best() {
         { for (j = 1; j < NF; j++) v[$j] = $(j + 1)
           ok = v["status"] == 0
           if (v["status"] != 0) worst = v["status"]
+          if (ok && v["wall_s"] > slowest) slowest = v["wall_s"]
           if (pick == "" || (ok && !pick_ok) || (ok == pick_ok && v["wall_s"] < w)) {
               pick = NR; pick_ok = ok; w = v["wall_s"]; kb = v["peak_rss_kb"]
           } }
-        END { printf "%s\t%s\t%s\t%s\t%s\n", label, bytes, w, kb, worst == "" ? 0 : worst }'
+        END { printf "%s\t%s\t%s\t%s\t%s\t%s\n", label, bytes, w, kb, worst == "" ? 0 : worst,
+                     slowest == "" ? "-" : slowest }'
 }
 
 # The compare report's two sides against the truth files: OK or MISMATCH.
@@ -209,7 +212,7 @@ render() {
     function rssmb(k) { return kb[k] * 1024 / 1e6 }
     function pm(ok) { return ok ? "PASS" : "MISS" }
     {
-        n++; order[n] = $1; bytes[$1] = $2; wall[$1] = $3; kb[$1] = $4; st[$1] = $5
+        n++; order[n] = $1; bytes[$1] = $2; wall[$1] = $3; kb[$1] = $4; st[$1] = $5; slowest[$1] = $6
         if ($5 != 0) failed = 1
     }
     END {
@@ -220,8 +223,8 @@ render() {
         name["noop_a"] = "yajl_noop A"; name["noop_b"] = "yajl_noop B"
         name["ts_a"] = "tracestream A"; name["ts_b"] = "tracestream B"
         name["compare"] = "tracestream compare A B"
-        printf "%-25s %9s %8s %8s %12s %9s %s\n", "command", "JSON MB", "wall s", "MB/s",
-               "peak RSS MB", "vs no-op", "status"
+        printf "%-25s %9s %8s %8s %12s %9s %10s %s\n", "command", "JSON MB", "wall s", "MB/s",
+               "peak RSS MB", "vs no-op", "slowest s", "status"
         for (i = 1; i <= n; i++) {
             k = order[i]
             r = (k in base) && mbps(base[k]) > 0 ? sprintf("%.2fx", mbps(k) / mbps(base[k])) : "-"
@@ -229,11 +232,11 @@ render() {
             s = st[k] == 0 ? "ok" : "exit " st[k]
             if (st[k] != 0) m = r = "-"
             if (k == "compare") s = s ", truth " check
-            printf "%-25s %9.1f %8.3f %8s %12.1f %9s %s\n", name[k], bytes[k] / 1e6,
-                   wall[k], m, rssmb(k), r, s
+            printf "%-25s %9.1f %8.3f %8s %12.1f %9s %10s %s\n", name[k], bytes[k] / 1e6,
+                   wall[k], m, rssmb(k), r, slowest[k], s
         }
-        print "  (vs no-op: MB/s over the no-op MB/s of the same bytes; for compare,"
-        print "   yajl_noop A then B, one after the other)"
+        print "  (wall s, MB/s, peak RSS: the fastest run; slowest s: the slowest run, for the noise;"
+        print "   vs no-op: MB/s over the no-op MB/s of the same bytes, for compare yajl_noop A then B)"
         print ""
         print "ratios:"
         if (failed) {
