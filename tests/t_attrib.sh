@@ -38,18 +38,28 @@ line(par.get('gemm_a') == 'aten::mm' and par.get('graph_k1') is None,
 line(a['ops_indexed'] == 2 and a['ops_dropped'] == 0, '2 ops indexed, none dropped')
 PY
 
-# --join-mem: one 20-byte entry holds aten::mm only; aten::add is lost,
-# counted and warned, and its kernel falls back to its launch (none here:
-# unlinked).
-"$TS" --format json --join-mem 20 tests/attrib/fixture.json >"$tmp/j.json" 2>"$tmp/err"
-python3 - "$tmp/j.json" "$tmp/err" <<'PY'
+# --join-mem: a generated trace of 1,800 ops with shapes (40 decode passes)
+# in an index capped below its size: some ops are indexed, the rest are
+# counted and warned, never silent; their kernels fall back to their launch.
+# Every op is accounted for, and the default holds them all.
+python3 tests/layers/mkgeneric.py --layers 4 --decode 40 --seed 3 >"$tmp/many.json"
+"$TS" --format json --join-mem 3K "$tmp/many.json" >"$tmp/j.json" 2>"$tmp/err"
+"$TS" --format json "$tmp/many.json" >"$tmp/j0.json" 2>"$tmp/err0"
+python3 - "$tmp/many.json" "$tmp/j.json" "$tmp/err" "$tmp/j0.json" "$tmp/err0" <<'PY'
 import json, sys
-r, err = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
-a = r['attribution']
-ok = (a['ops_indexed'] == 1 and a['ops_dropped'] == 1 and a['kernels']['op'] == 2
-      and a['kernels']['unlinked'] == 3 and 'past --join-mem' in err)
-print('%s - --join-mem 20: 1 op indexed, 1 dropped and warned, its kernel unlinked (got %s %s)' %
-      ('ok' if ok else 'not ok', a['kernels'], err.strip()[:120]))
+tr = json.load(open(sys.argv[1]))
+ops = sum(1 for e in tr['traceEvents'] if e.get('cat') == 'cpu_op' and 'External id' in e.get('args', {}))
+kern = sum(1 for e in tr['traceEvents'] if e.get('cat') == 'kernel')
+a, err = json.load(open(sys.argv[2]))['attribution'], open(sys.argv[3]).read()
+ok = (a['ops_indexed'] > 0 and a['ops_dropped'] > 0 and a['ops_indexed'] + a['ops_dropped'] == ops
+      and a['index_bytes'] <= 3 * 1024 and 0 < a['kernels']['op'] < kern
+      and a['kernels']['launch'] > 0 and 'past --join-mem' in err)
+print('%s - --join-mem 3K: %d of %d ops indexed, the rest counted and warned, their kernels fall back to the launch (got %s %s)' %
+      ('ok' if ok else 'not ok', a['ops_indexed'], ops, a['kernels'], err.strip()[:120]))
+a, err = json.load(open(sys.argv[4]))['attribution'], open(sys.argv[5]).read()
+ok = a['ops_indexed'] == ops and a['ops_dropped'] == 0 and a['kernels']['op'] == kern and 'join-mem' not in err
+print('%s - default --join-mem: all %d ops indexed in %d bytes, every kernel linked to its op' %
+      ('ok' if ok else 'not ok', ops, a['index_bytes']))
 PY
 "$TS" --join-mem 1X tests/attrib/fixture.json >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q -- "--join-mem: '1X' is not a size" "$tmp/err" &&
@@ -200,6 +210,27 @@ if [ -n "$f" ]; then
 		grep -q "cuda_graph_runner.py(1359): replay \[graph\]" "$tmp/g.txt" &&
 		echo "ok - sglang b300: --verify-ops exits 4 under graph replay; the graph launch's call site is marked [graph]" ||
 		echo "not ok - sglang b300: --verify-ops under graph replay (exit $rc): $(head -c 600 "$tmp/g.txt")"
+fi
+
+# The default join holds every op of a 10x repeated shared trace (ids
+# shifted per copy, as one longer capture): ten times the single trace's
+# indexed ops and linked kernels, none dropped.
+f=$(ls "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	python3 tests/layers/repeat.py "$f" 10 >"$tmp/rep10.json"
+	"$TS" --format json "$f" >"$tmp/r1.json" 2>/dev/null
+	"$TS" --format json "$tmp/rep10.json" >"$tmp/r10.json" 2>"$tmp/err"
+	python3 - "$tmp/r1.json" "$tmp/r10.json" "$tmp/err" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))['attribution']
+b = json.load(open(sys.argv[2]))['attribution']
+ok = (b['ops_indexed'] == 10 * a['ops_indexed'] > 0 and b['ops_dropped'] == 0 and
+      b['kernels']['op'] == 10 * a['kernels']['op'] and 'join-mem' not in open(sys.argv[3]).read())
+print('%s - 10x repeated HF trace: all %d ops indexed by default (%d bytes), %d kernels linked' %
+      ('ok' if ok else 'not ok', b['ops_indexed'], b['index_bytes'], b['kernels']['op']))
+PY
+else
+	echo "skip - 10x repeated trace: $SHARED not present"
 fi
 
 # The capture trace's 110,876 Python frames: the frame index is capped by

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "intern.h"
+#include "opindex.h"
 
 static const char *const bucket_names[TS_ATTR_COUNT] = {
 	"op", "graph", "launch", "unlinked",
@@ -14,21 +15,7 @@ const char *ts_attr_bucket_name(ts_attr_bucket b)
 	return (unsigned)b < TS_ATTR_COUNT ? bucket_names[b] : "unlinked";
 }
 
-/* One indexed cpu_op: 20 bytes. */
-typedef struct {
-	uint32_t ext_lo, ext_hi; /* External id, in two halves: no padding */
-	uint32_t name;           /* op row; TS_INTERN_NONE past the cap */
-	uint32_t m;              /* tokens (M); bit 31: its first kernel is counted */
-	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
-} op_ent;
-
-#define M_COUNTED 0x80000000u
 #define M_MASK 0x7fffffffu
-
-static int64_t ext_of(const op_ent *e)
-{
-	return (int64_t)((uint64_t)e->ext_hi << 32 | e->ext_lo);
-}
 
 /*
  * A small open-addressed table int64 -> int64 without deletion (a resolved
@@ -158,8 +145,7 @@ typedef struct {
 struct ts_attrib {
 	const ts_patterns *patterns;
 	size_t join_mem;
-	op_ent *idx;
-	size_t nidx, idx_cap;
+	ts_opindex *ops;         /* External id -> op record */
 	ts_intern *names;
 	ts_op_row *rows[TS_ATTRIB_VIEWS];
 	name_info *info;
@@ -188,8 +174,9 @@ ts_attrib *ts_attrib_new(const ts_patterns *p, size_t join_mem)
 	a->names = ts_intern_new(TS_ATTRIB_MAX_OPS, 4u << 20);
 	a->wl_names = ts_intern_new(TS_ATTRIB_MAX_WORKLOADS, 4u << 20);
 	a->cs = ts_callsites_new(p, a->join_mem);
+	a->ops = ts_opindex_new(a->join_mem);
 	a->unlinked_row = TS_INTERN_NONE;
-	bool ok = a->names && a->wl_names && a->cs;
+	bool ok = a->names && a->wl_names && a->cs && a->ops;
 	for (int g = 0; g < 2; g++) {
 		ok &= ct_init(&a->rt[g], 2 * TS_ATTRIB_LOOKAHEAD);
 		ok &= ct_init(&a->wait[g], 2 * TS_ATTRIB_LOOKAHEAD);
@@ -215,7 +202,7 @@ void ts_attrib_free(ts_attrib *a)
 		free(a->wl[v]);
 		free(a->rows[v]);
 	}
-	free(a->idx);
+	ts_opindex_free(a->ops);
 	free(a->info);
 	free(a->wl_rule);
 	free(a->parent);
@@ -417,53 +404,24 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 {
 	if (!(ev->has & TS_HAS_EXTERNAL_ID))
 		return;
-	if (a->nidx == a->idx_cap) {
-		size_t cap = a->idx_cap ? a->idx_cap * 2 : 4096;
-		if (cap * sizeof *a->idx > a->join_mem)
-			cap = a->join_mem / sizeof *a->idx;
-		op_ent *p = cap > a->idx_cap ? realloc(a->idx, cap * sizeof *p) : NULL;
-		if (!p) {
-			a->t.ops_dropped++;
-			return;
-		}
-		a->idx = p;
-		a->idx_cap = cap;
-		a->t.index_bytes = cap * sizeof *p;
-	}
 	uint32_t name = name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
 	uint32_t m = rows_of(ev), wl = TS_INTERN_NONE;
 	if (ev->has & TS_HAS_DIMS)
 		a->t.ops_with_shapes++;
 	if (name != TS_INTERN_NONE && a->info[name].ncand)
 		wl = workload_of(a, &a->info[name], ev, &m);
-	uint64_t x = (uint64_t)ev->external_id;
-	op_ent e = { (uint32_t)x, (uint32_t)(x >> 32), name, m & M_MASK, wl };
-	/* External ids count up in file order; an older one is inserted in
-	 * place (a short move from the end). */
-	size_t at = a->nidx;
-	while (at > 0 && ext_of(&a->idx[at - 1]) > ev->external_id)
-		at--;
-	if (at > 0 && ext_of(&a->idx[at - 1]) == ev->external_id) {
-		a->idx[at - 1] = e;
-		return;
-	}
-	memmove(a->idx + at + 1, a->idx + at, (a->nidx - at) * sizeof *a->idx);
-	a->idx[at] = e;
-	a->nidx++;
-	a->t.ops_indexed++;
+	ts_oprec r = { name, m & M_MASK, wl };
+	bool added;
+	if (!ts_opindex_put(a->ops, ev->external_id, &r, &added))
+		a->t.ops_dropped++;
+	else
+		a->t.ops_indexed += added;
+	a->t.index_bytes = ts_opindex_bytes(a->ops);
 }
 
-static op_ent *find_op(ts_attrib *a, int64_t ext)
+static const ts_oprec *find_op(const ts_attrib *a, int64_t ext)
 {
-	size_t lo = 0, hi = a->nidx;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (ext_of(&a->idx[mid]) < ext)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < a->nidx && ext_of(&a->idx[lo]) == ext ? &a->idx[lo] : NULL;
+	return ts_opindex_get(a->ops, ext);
 }
 
 void ts_attrib_python(ts_attrib *a, const ts_event *ev)
@@ -537,7 +495,7 @@ void ts_attrib_runtime(ts_attrib *a, const ts_event *ev)
 		return;
 	int kind = runtime_kind(ev->name, ev->name_len);
 	uint32_t cs = TS_INTERN_NONE;
-	op_ent *op = (ev->has & TS_HAS_EXTERNAL_ID) ? find_op(a, ev->external_id) : NULL;
+	const ts_oprec *op = (ev->has & TS_HAS_EXTERNAL_ID) ? find_op(a, ev->external_id) : NULL;
 	if ((kind || op) && (ev->has & TS_HAS_TS) && ts_callsites_totals(a->cs)->kept)
 		cs = ts_callsites_at(a->cs, ev->has & TS_HAS_PID ? ev->pid : -1,
 				     ev->has & TS_HAS_TID ? ev->tid : -1, ev->ts_ns);
@@ -644,7 +602,7 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	int64_t dur = ev->dur_ns;
-	op_ent *op = (ev->has & TS_HAS_EXTERNAL_ID) ? find_op(a, ev->external_id) : NULL;
+	const ts_oprec *op = (ev->has & TS_HAS_EXTERNAL_ID) ? find_op(a, ev->external_id) : NULL;
 	if (op) {
 		bucket_n(a, TS_ATTR_OP, 1, dur);
 		ref->m = op->m & M_MASK;
@@ -652,8 +610,7 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 			a->t.op_names_dropped++;
 			return;
 		}
-		bool first = !(op->m & M_COUNTED);
-		op->m |= M_COUNTED;
+		bool first = ts_opindex_first(a->ops, ev->external_id);
 		ts_op_row *r = &a->rows[TS_ATTRIB_ALL][op->name];
 		r->calls += first;
 		r->kernels++;

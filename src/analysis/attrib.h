@@ -4,10 +4,11 @@
  *
  * Joins, in one pass and bounded memory:
  *  - kernel -> CPU op through "External id". cpu_op events come before the
- *    GPU block in real files, so every op is indexed as it passes: 20 bytes
- *    per op (External id, interned op name, M, workload), in a table that
- *    never holds more than --join-mem bytes; ops past the cap are counted
- *    and their kernels fall into the next bucket, never silently.
+ *    GPU block in real files, so every op is indexed as it passes, in an
+ *    opindex (opindex.h: records interned, ids direct-mapped, about 2.3
+ *    bytes per op) that never holds more than --join-mem bytes; ops past
+ *    the cap are counted and their kernels fall into the next bucket,
+ *    never silently.
  *  - kernel -> runtime launch through "correlation". On NVIDIA a kernel is
  *    written before its launch (up to ~1,350 events before a graph launch):
  *    kernels with no op wait in a bounded look-ahead (TS_ATTRIB_LOOKAHEAD)

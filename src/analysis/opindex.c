@@ -1,0 +1,296 @@
+/*
+ * opindex.c - External id -> CPU op record (see opindex.h).
+ *
+ * Three open-addressed tables with linear probing, each kept at most half
+ * full: records by value (to intern them), blocks by block number, and the
+ * wide ids by id. Blocks are allocated one by one and never move.
+ */
+#include "opindex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define B TS_OPINDEX_BLOCK
+#define WIDE 0xffffu             /* code: the record is in the wide table */
+#define MAX_CODE (WIDE - 1)      /* records with a 16-bit code: 0 .. MAX_CODE-1 */
+#define EMPTY UINT32_MAX
+
+typedef struct {
+	uint16_t code[B];        /* 0: no op; c: record c - 1; WIDE: wide table */
+	uint64_t counted[B / 64];
+} block;
+
+struct ts_opindex {
+	size_t max_bytes, bytes;
+	ts_oprec *rec;
+	uint32_t nrec, rec_cap;
+	uint32_t *rec_slot;      /* record index, EMPTY */
+	size_t rec_slots;
+	block **blocks;
+	size_t nblocks, blocks_cap;
+	uint64_t *bkey;          /* block number */
+	uint32_t *bval;          /* block index, EMPTY */
+	size_t bslots;
+	uint64_t *wkey;          /* id */
+	uint32_t *wval;          /* record index, EMPTY */
+	size_t wslots, nwide;
+};
+
+static size_t hash64(uint64_t k, size_t slots)
+{
+	k ^= k >> 31;
+	k *= 0x9e3779b97f4a7c15ull;
+	k ^= k >> 29;
+	return (size_t)k & (slots - 1);
+}
+
+static size_t hash_rec(const ts_oprec *r, size_t slots)
+{
+	uint64_t k = (uint64_t)r->name * 0xff51afd7ed558ccdull ^ (uint64_t)r->m << 17 ^
+		     (uint64_t)r->wl * 0xc4ceb9fe1a85ec53ull;
+	return hash64(k, slots);
+}
+
+/* Room for more bytes under the cap. */
+static bool afford(const ts_opindex *x, size_t more)
+{
+	return x->bytes + more <= x->max_bytes;
+}
+
+ts_opindex *ts_opindex_new(size_t max_bytes)
+{
+	ts_opindex *x = calloc(1, sizeof *x);
+	if (!x)
+		return NULL;
+	x->max_bytes = max_bytes;
+	return x;
+}
+
+void ts_opindex_free(ts_opindex *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nblocks; i++)
+		free(x->blocks[i]);
+	free(x->blocks);
+	free(x->rec);
+	free(x->rec_slot);
+	free(x->bkey);
+	free(x->bval);
+	free(x->wkey);
+	free(x->wval);
+	free(x);
+}
+
+size_t ts_opindex_bytes(const ts_opindex *x)
+{
+	return x->bytes;
+}
+
+/* A table of (uint64 key, uint32 value) doubled and rehashed. */
+static bool grow_kv(ts_opindex *x, uint64_t **key, uint32_t **val, size_t *slots)
+{
+	size_t n = *slots ? *slots * 2 : 64;
+	size_t add = (n - *slots) * (sizeof **key + sizeof **val);
+	if (!afford(x, add))
+		return false;
+	uint64_t *k = malloc(n * sizeof *k);
+	uint32_t *v = malloc(n * sizeof *v);
+	if (!k || !v) {
+		free(k);
+		free(v);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = EMPTY;
+	for (size_t i = 0; i < *slots; i++) {
+		if ((*val)[i] == EMPTY)
+			continue;
+		size_t h = hash64((*key)[i], n);
+		while (v[h] != EMPTY)
+			h = (h + 1) & (n - 1);
+		k[h] = (*key)[i];
+		v[h] = (*val)[i];
+	}
+	free(*key);
+	free(*val);
+	*key = k;
+	*val = v;
+	*slots = n;
+	x->bytes += add;
+	return true;
+}
+
+static size_t kv_find(const uint64_t *key, const uint32_t *val, size_t slots, uint64_t k)
+{
+	if (!slots)
+		return SIZE_MAX;
+	for (size_t h = hash64(k, slots);; h = (h + 1) & (slots - 1)) {
+		if (val[h] == EMPTY)
+			return SIZE_MAX;
+		if (key[h] == k)
+			return h;
+	}
+}
+
+/* The slot for k: found, or the empty one to fill (after a grow). */
+static size_t kv_slot(ts_opindex *x, uint64_t **key, uint32_t **val, size_t *slots,
+		      size_t used, uint64_t k, bool *found)
+{
+	size_t h = kv_find(*key, *val, *slots, k);
+	if (h != SIZE_MAX) {
+		*found = true;
+		return h;
+	}
+	*found = false;
+	if (2 * (used + 1) > *slots && !grow_kv(x, key, val, slots))
+		return SIZE_MAX;
+	for (h = hash64(k, *slots); (*val)[h] != EMPTY; h = (h + 1) & (*slots - 1))
+		;
+	return h;
+}
+
+/* The index of record r, interned; EMPTY past the cap. */
+static uint32_t intern_rec(ts_opindex *x, const ts_oprec *r)
+{
+	if (x->rec_slots) {
+		for (size_t h = hash_rec(r, x->rec_slots);; h = (h + 1) & (x->rec_slots - 1)) {
+			uint32_t i = x->rec_slot[h];
+			if (i == EMPTY)
+				break;
+			if (x->rec[i].name == r->name && x->rec[i].m == r->m && x->rec[i].wl == r->wl)
+				return i;
+		}
+	}
+	if (x->nrec == EMPTY - 1)
+		return EMPTY;
+	if (2 * ((size_t)x->nrec + 1) > x->rec_slots) {
+		size_t n = x->rec_slots ? x->rec_slots * 2 : 64;
+		size_t add = (n - x->rec_slots) * sizeof *x->rec_slot;
+		uint32_t *s = afford(x, add) ? malloc(n * sizeof *s) : NULL;
+		if (!s)
+			return EMPTY;
+		for (size_t i = 0; i < n; i++)
+			s[i] = EMPTY;
+		for (uint32_t i = 0; i < x->nrec; i++) {
+			size_t h = hash_rec(&x->rec[i], n);
+			while (s[h] != EMPTY)
+				h = (h + 1) & (n - 1);
+			s[h] = i;
+		}
+		free(x->rec_slot);
+		x->rec_slot = s;
+		x->rec_slots = n;
+		x->bytes += add;
+	}
+	if (x->nrec == x->rec_cap) {
+		uint32_t n = x->rec_cap ? x->rec_cap * 2 : 16;
+		size_t add = (size_t)(n - x->rec_cap) * sizeof *x->rec;
+		ts_oprec *v = afford(x, add) ? realloc(x->rec, n * sizeof *v) : NULL;
+		if (!v)
+			return EMPTY;
+		x->rec = v;
+		x->rec_cap = n;
+		x->bytes += add;
+	}
+	uint32_t id = x->nrec++;
+	x->rec[id] = *r;
+	size_t h = hash_rec(r, x->rec_slots);
+	while (x->rec_slot[h] != EMPTY)
+		h = (h + 1) & (x->rec_slots - 1);
+	x->rec_slot[h] = id;
+	return id;
+}
+
+static block *find_block(const ts_opindex *x, uint64_t bn)
+{
+	size_t h = kv_find(x->bkey, x->bval, x->bslots, bn);
+	return h == SIZE_MAX ? NULL : x->blocks[x->bval[h]];
+}
+
+bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
+{
+	uint64_t u = (uint64_t)ext, bn = u / B;
+	unsigned at = (unsigned)(u % B);
+	*added = false;
+	bool found;
+	size_t h = kv_slot(x, &x->bkey, &x->bval, &x->bslots, x->nblocks, bn, &found);
+	if (h == SIZE_MAX)
+		return false;
+	block *b;
+	if (found) {
+		b = x->blocks[x->bval[h]];
+	} else {
+		if (!afford(x, sizeof *b + sizeof *x->blocks))
+			return false;
+		if (x->nblocks == x->blocks_cap) {
+			size_t n = x->blocks_cap ? x->blocks_cap * 2 : 16;
+			size_t add = (n - x->blocks_cap) * sizeof *x->blocks;
+			block **v = afford(x, add + sizeof *b) ? realloc(x->blocks, n * sizeof *v) : NULL;
+			if (!v)
+				return false;
+			x->blocks = v;
+			x->blocks_cap = n;
+			x->bytes += add;
+		}
+		b = calloc(1, sizeof *b);
+		if (!b)
+			return false;
+		x->bytes += sizeof *b;
+		x->blocks[x->nblocks] = b;
+		x->bkey[h] = bn;
+		x->bval[h] = (uint32_t)x->nblocks++;
+	}
+	uint32_t id = intern_rec(x, r);
+	if (id == EMPTY)
+		return false;
+	uint16_t old = b->code[at];
+	if (id < MAX_CODE) {
+		if (old == WIDE) {
+			/* the id moves back to a short code; its wide entry stays,
+			 * unreachable (rare: the same id indexed twice) */
+		}
+		b->code[at] = (uint16_t)(id + 1);
+	} else {
+		size_t w = kv_slot(x, &x->wkey, &x->wval, &x->wslots, x->nwide, u, &found);
+		if (w == SIZE_MAX)
+			return false;
+		if (!found) {
+			x->wkey[w] = u;
+			x->nwide++;
+		}
+		x->wval[w] = id;
+		b->code[at] = WIDE;
+	}
+	b->counted[at / 64] &= ~(1ull << (at % 64));
+	*added = old == 0;
+	return true;
+}
+
+const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext)
+{
+	uint64_t u = (uint64_t)ext;
+	const block *b = find_block(x, u / B);
+	if (!b)
+		return NULL;
+	uint16_t c = b->code[u % B];
+	if (c == 0)
+		return NULL;
+	if (c != WIDE)
+		return &x->rec[c - 1];
+	size_t w = kv_find(x->wkey, x->wval, x->wslots, u);
+	return w == SIZE_MAX ? NULL : &x->rec[x->wval[w]];
+}
+
+bool ts_opindex_first(ts_opindex *x, int64_t ext)
+{
+	uint64_t u = (uint64_t)ext;
+	block *b = find_block(x, u / B);
+	if (!b)
+		return false;
+	unsigned at = (unsigned)(u % B);
+	uint64_t bit = 1ull << (at % 64);
+	bool first = !(b->counted[at / 64] & bit);
+	b->counted[at / 64] |= bit;
+	return first;
+}

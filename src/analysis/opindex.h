@@ -1,0 +1,50 @@
+/*
+ * opindex.h - External id -> CPU op record, for the kernel -> op join.
+ *
+ * Kineto numbers ops with nearly consecutive External ids, and the records
+ * an op needs (its name row, its M, its workload row) repeat: a decode step
+ * calls the same few hundred ops with the same shapes. So records are
+ * interned once, and ids map to them through direct-mapped blocks of
+ * TS_OPINDEX_BLOCK consecutive ids: 2 bytes per op for the record code plus
+ * 1 bit for "its first kernel was counted", about 2.2 bytes per op when ids
+ * are dense (20 bytes per op before). Records past 65,534 distinct ones, and
+ * the ids that use them, go to a hash table (16 bytes per such op). Ids may
+ * arrive in any order: every put and get is O(1) expected. The index never
+ * takes more than max_bytes; a put past it fails and is counted by the
+ * caller.
+ */
+#ifndef TS_OPINDEX_H
+#define TS_OPINDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TS_OPINDEX_BLOCK 256
+
+typedef struct {
+	uint32_t name;           /* op row; TS_INTERN_NONE past the cap */
+	uint32_t m;              /* tokens (M), 0 unknown */
+	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
+} ts_oprec;
+
+typedef struct ts_opindex ts_opindex;
+
+ts_opindex *ts_opindex_new(size_t max_bytes);
+void ts_opindex_free(ts_opindex *x);
+
+/* Index ext -> *r (a later put of the same id replaces it). false: the
+ * memory cap is reached (or memory ran out); the op is not indexed.
+ * *added: a new id (not a replacement). */
+bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added);
+
+/* The record of ext, or NULL. */
+const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext);
+
+/* Mark ext's first kernel as counted; true the first time (ext must be
+ * indexed). */
+bool ts_opindex_first(ts_opindex *x, int64_t ext);
+
+size_t ts_opindex_bytes(const ts_opindex *x);
+
+#endif

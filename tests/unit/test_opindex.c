@@ -1,0 +1,126 @@
+/* The External id -> op record index: ids in any order, records shared,
+ * replacement, the first-kernel mark, wide records, the memory cap. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "opindex.h"
+#include "unit.h"
+
+static void basics(void)
+{
+	ts_opindex *x = ts_opindex_new(1 << 20);
+	bool added;
+	ts_oprec r1 = { 1, 32, 7 }, r2 = { 2, 0, UINT32_MAX };
+	CHECK(ts_opindex_get(x, 5) == NULL, "an empty index finds nothing");
+	CHECK(ts_opindex_put(x, 5, &r1, &added) && added, "a new id is added");
+	CHECK(ts_opindex_put(x, -3, &r2, &added) && added, "a negative id is an id like any");
+	const ts_oprec *g = ts_opindex_get(x, 5);
+	CHECK(g && g->name == 1 && g->m == 32 && g->wl == 7, "an id gets its record back");
+	g = ts_opindex_get(x, -3);
+	CHECK(g && g->name == 2 && g->wl == UINT32_MAX, "so does a negative id");
+	CHECK(ts_opindex_get(x, 4) == NULL && ts_opindex_get(x, 6) == NULL && ts_opindex_get(x, 5 + 256) == NULL,
+	      "neighbours and ids of other blocks are not found");
+	bool f1 = ts_opindex_first(x, 5), f2 = ts_opindex_first(x, 5);
+	CHECK(f1 && !f2, "the first kernel is first once");
+	CHECK(ts_opindex_put(x, 5, &r2, &added) && !added, "the same id again replaces, not adds");
+	g = ts_opindex_get(x, 5);
+	CHECK(g && g->name == 2, "the replacement is what is found");
+	f1 = ts_opindex_first(x, 5);
+	CHECK(f1, "a replaced op's first kernel is first again");
+	bool p1 = ts_opindex_put(x, INT64_MAX, &r1, &added), p2 = ts_opindex_put(x, INT64_MIN, &r2, &added);
+	CHECK(p1 && p2 && ts_opindex_get(x, INT64_MAX)->name == 1 && ts_opindex_get(x, INT64_MIN)->name == 2,
+	      "the extreme ids work");
+	ts_opindex_free(x);
+	ts_opindex_free(NULL);
+}
+
+/* One million ids, shuffled, 300 distinct records: every one found, and
+ * about 2.2 bytes per op. */
+static void shuffled(void)
+{
+	enum { N = 1000000 };
+	int64_t *ids = malloc(N * sizeof *ids);
+	unsigned long long s = 42;
+	for (int i = 0; i < N; i++)
+		ids[i] = 1000 + i;
+	for (int i = N - 1; i > 0; i--) {
+		int j = (int)(unit_rand(&s) % (unsigned long long)(i + 1));
+		int64_t t = ids[i];
+		ids[i] = ids[j];
+		ids[j] = t;
+	}
+	ts_opindex *x = ts_opindex_new(64u << 20);
+	int bad = 0;
+	for (int i = 0; i < N; i++) {
+		ts_oprec r = { (uint32_t)(ids[i] % 100), (uint32_t)(ids[i] % 3), 0 };
+		bool added;
+		if (!ts_opindex_put(x, ids[i], &r, &added) || !added)
+			bad++;
+	}
+	CHECK(bad == 0, "%d shuffled ids are all added", N);
+	bad = 0;
+	for (int64_t id = 1000; id < 1000 + N; id++) {
+		const ts_oprec *g = ts_opindex_get(x, id);
+		if (!g || g->name != (uint32_t)(id % 100) || g->m != (uint32_t)(id % 3))
+			bad++;
+	}
+	CHECK(bad == 0, "each id finds its own record");
+	CHECK(ts_opindex_get(x, 999) == NULL && ts_opindex_get(x, 1000 + N) == NULL,
+	      "ids outside the range are not found");
+	size_t b = ts_opindex_bytes(x);
+	CHECK(b < 3 * (size_t)N, "dense ids take under 3 bytes per op (%.2f)", (double)b / N);
+	ts_opindex_free(x);
+	free(ids);
+}
+
+/* More distinct records than a 16-bit code holds: the wide table. */
+static void wide(void)
+{
+	enum { N = 100000 };
+	ts_opindex *x = ts_opindex_new(64u << 20);
+	int bad = 0;
+	for (int i = 0; i < N; i++) {
+		ts_oprec r = { (uint32_t)i, (uint32_t)i * 7, 3 };
+		bool added;
+		if (!ts_opindex_put(x, 7 * (int64_t)i, &r, &added) || !added)
+			bad++;
+	}
+	for (int i = 0; i < N; i++) {
+		const ts_oprec *g = ts_opindex_get(x, 7 * (int64_t)i);
+		if (!g || g->name != (uint32_t)i || g->m != (uint32_t)i * 7)
+			bad++;
+		if (!ts_opindex_first(x, 7 * (int64_t)i))
+			bad++;
+	}
+	CHECK(bad == 0, "%d distinct records (past 65,534) all come back, first marks too", N);
+	ts_opindex_free(x);
+}
+
+/* The cap: puts fail past it, the bytes never exceed it, what was put
+ * before stays found. */
+static void cap(void)
+{
+	ts_opindex *x = ts_opindex_new(8192);
+	int ok = 0, refused = 0;
+	for (int64_t id = 0; id < 100000; id += 300) {   /* a block each */
+		ts_oprec r = { 1, 1, 1 };
+		bool added;
+		if (ts_opindex_put(x, id, &r, &added))
+			ok++;
+		else
+			refused++;
+	}
+	CHECK(ok > 0 && refused > 0, "a capped index takes some ops and refuses the rest (%d, %d)", ok, refused);
+	CHECK(ts_opindex_bytes(x) <= 8192, "its bytes stay under the cap (%zu)", ts_opindex_bytes(x));
+	CHECK(ts_opindex_get(x, 0) != NULL, "what was indexed before the cap is still found");
+	ts_opindex_free(x);
+}
+
+int main(void)
+{
+	basics();
+	shuffled();
+	wide();
+	cap();
+	return unit_failed != 0;
+}
