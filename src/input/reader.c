@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,24 @@
 
 #define IN_BUF (256 * 1024)
 #define MAX_READ_SIZE (1024 * 1024)
+#define NSLOT 4            /* inflated chunks in flight */
+
+/*
+ * Gzip input is inflated on a thread of its own, a chunk ahead of the
+ * parser: each slot holds what one inline read_gzip() call would have
+ * returned (its bytes, its status, the raw bytes read by then), so the
+ * parser sees the same chunks, errors and offsets as without the thread.
+ * The worker owns the inflate state; the consumer touches only the slots
+ * (under the lock) and, once it has taken the worker's last slot, the
+ * error text.
+ */
+typedef struct {
+	char *buf;
+	size_t n;
+	ts_status st;
+	uint64_t in_bytes;
+	bool full;
+} slot;
 
 struct ts_reader {
 	int fd;
@@ -28,7 +47,117 @@ struct ts_reader {
 	bool z_init;
 	ts_status st;      /* sticky: the first failure */
 	char err[256];
+	/* the inflate thread (gzip only) */
+	bool threaded;
+	pthread_t worker;
+	pthread_mutex_t lock;
+	pthread_cond_t filled, freed;
+	bool stop;
+	slot slots[NSLOT];
+	size_t slot_cap;
+	size_t head, pos;  /* consumer: slot being read, offset in it */
+	bool taken;        /* consumer holds slots[head] */
+	bool done;         /* consumer: the worker's last slot was taken */
+	ts_status seen_st; /* consumer: sticky status */
+	uint64_t seen_in;  /* consumer: raw bytes behind what it was given */
 };
+
+static ts_status read_gzip(ts_reader *r, char *buf, size_t cap, size_t *n);
+static void *inflate_worker(void *arg);
+
+/* Start the inflate thread; false (and the reader stays inline) when it
+ * cannot be had. */
+static bool start_worker(ts_reader *r)
+{
+	r->slot_cap = r->read_size < IN_BUF ? r->read_size : IN_BUF;
+	for (int i = 0; i < NSLOT; i++)
+		if (!(r->slots[i].buf = malloc(r->slot_cap)))
+			return false;
+	if (pthread_mutex_init(&r->lock, NULL) != 0)
+		return false;
+	if (pthread_cond_init(&r->filled, NULL) != 0) {
+		pthread_mutex_destroy(&r->lock);
+		return false;
+	}
+	if (pthread_cond_init(&r->freed, NULL) != 0) {
+		pthread_cond_destroy(&r->filled);
+		pthread_mutex_destroy(&r->lock);
+		return false;
+	}
+	if (pthread_create(&r->worker, NULL, inflate_worker, r) != 0) {
+		pthread_cond_destroy(&r->freed);
+		pthread_cond_destroy(&r->filled);
+		pthread_mutex_destroy(&r->lock);
+		return false;
+	}
+	r->threaded = true;
+	return true;
+}
+
+static void *inflate_worker(void *arg)
+{
+	ts_reader *r = arg;
+	for (size_t i = 0;; i = (i + 1) % NSLOT) {
+		slot *s = &r->slots[i];
+		pthread_mutex_lock(&r->lock);
+		while (s->full && !r->stop)
+			pthread_cond_wait(&r->freed, &r->lock);
+		bool stop = r->stop;
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			return NULL;
+		size_t n = 0;
+		ts_status st = r->st != TS_OK ? r->st : read_gzip(r, s->buf, r->slot_cap, &n);
+		pthread_mutex_lock(&r->lock);
+		s->n = n;
+		s->st = st;
+		s->in_bytes = r->in_bytes;
+		s->full = true;
+		pthread_cond_signal(&r->filled);
+		pthread_mutex_unlock(&r->lock);
+		if (st != TS_OK || n == 0)
+			return NULL;
+	}
+}
+
+static ts_status read_threaded(ts_reader *r, char *buf, size_t cap, size_t *n)
+{
+	*n = 0;
+	if (r->seen_st != TS_OK || r->done)
+		return r->seen_st;
+	slot *s = &r->slots[r->head];
+	if (!r->taken) {
+		pthread_mutex_lock(&r->lock);
+		while (!s->full)
+			pthread_cond_wait(&r->filled, &r->lock);
+		pthread_mutex_unlock(&r->lock);
+		r->taken = true;
+		r->pos = 0;
+		r->seen_in = s->in_bytes;
+	}
+	size_t k = s->n - r->pos;
+	if (k > cap)
+		k = cap;
+	memcpy(buf, s->buf + r->pos, k);
+	r->pos += k;
+	*n = k;
+	if (r->pos < s->n)
+		return TS_OK;
+	/* the slot is spent: its status is this call's */
+	ts_status st = s->st;
+	if (st != TS_OK || s->n == 0) {
+		r->done = true;
+		r->seen_st = st;
+		return st;
+	}
+	pthread_mutex_lock(&r->lock);
+	s->full = false;
+	pthread_cond_signal(&r->freed);
+	pthread_mutex_unlock(&r->lock);
+	r->taken = false;
+	r->head = (r->head + 1) % NSLOT;
+	return TS_OK;
+}
 
 static ts_status fail(ts_reader *r, ts_status st, const char *msg)
 {
@@ -136,6 +265,7 @@ ts_reader *ts_reader_open(const char *path, size_t read_size, ts_status *st)
 			return NULL;
 		}
 		r->z_init = true;
+		(void)start_worker(r);   /* inline when no thread can be had */
 	}
 	*st = TS_OK;
 	return r;
@@ -145,6 +275,18 @@ void ts_reader_free(ts_reader *r)
 {
 	if (!r)
 		return;
+	if (r->threaded) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = true;
+		pthread_cond_broadcast(&r->freed);
+		pthread_mutex_unlock(&r->lock);
+		pthread_join(r->worker, NULL);
+		pthread_cond_destroy(&r->freed);
+		pthread_cond_destroy(&r->filled);
+		pthread_mutex_destroy(&r->lock);
+	}
+	for (int i = 0; i < NSLOT; i++)
+		free(r->slots[i].buf);
 	if (r->z_init)
 		inflateEnd(&r->z);
 	if (r->own_fd)
@@ -237,10 +379,15 @@ static ts_status read_gzip(ts_reader *r, char *buf, size_t cap, size_t *n)
 ts_status ts_reader_read(ts_reader *r, char *buf, size_t cap, size_t *n)
 {
 	*n = 0;
-	if (r->st != TS_OK)
+	if (!r->threaded && r->st != TS_OK)
 		return r->st;
 	if (cap > r->read_size)
 		cap = r->read_size;
+	if (r->threaded) {
+		ts_status st = read_threaded(r, buf, cap, n);
+		r->out_bytes += *n;
+		return st;
+	}
 	ts_status st = r->gzip ? read_gzip(r, buf, cap, n) : read_plain(r, buf, cap, n);
 	r->out_bytes += *n;
 	return st;
@@ -258,7 +405,7 @@ int ts_reader_is_gzip(const ts_reader *r)
 
 uint64_t ts_reader_in_bytes(const ts_reader *r)
 {
-	return r->in_bytes;
+	return r->threaded ? r->seen_in : r->in_bytes;
 }
 
 uint64_t ts_reader_out_bytes(const ts_reader *r)

@@ -2,9 +2,12 @@
  * reader.h - byte source for the parser: a file or stdin, plain or gzip.
  *
  * Gzip is recognised by its magic bytes, never by the file name, for files
- * and stdin alike; concatenated gzip members are read as one stream. The
- * reader owns its buffers; the bytes it returns are copied into the caller's
- * buffer. Errors leave a message in ts_reader_error() and are sticky.
+ * and stdin alike; concatenated gzip members are read as one stream, inflated
+ * on a thread of the reader's own (NSLOT chunks ahead; the chunks, statuses
+ * and offsets handed out are those of inflating inline). The reader owns its
+ * buffers; the bytes it returns are copied into the caller's buffer. Errors
+ * leave a message in ts_reader_error() and are sticky. One reader is used by
+ * one thread.
  */
 #ifndef TS_READER_H
 #define TS_READER_H
