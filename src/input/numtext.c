@@ -16,7 +16,8 @@ static const int64_t pow10_table[] = {
 };
 
 /*
- * The common case, on every event: at most 18 digits, an optional fraction
+ * The common case, on every event: at most 19 digits (an epoch-microsecond
+ * ts with 3 decimals has 19), an optional fraction
  * of at most `scale` digits, no exponent: exact, no rounding. Two tight
  * loops (integer part, then fraction) keep it to a few cycles a digit.
  * Returns false to defer to the general path.
@@ -41,10 +42,10 @@ static bool fast_path(const char *s, size_t n, int scale, int64_t *out)
 			return false;
 	}
 	int shift = scale - frac;
-	if (p != end || int_digits == 0 || int_digits + (size_t)frac > 18 ||
+	if (p != end || int_digits == 0 || int_digits + (size_t)frac > 19 ||
 	    shift < 0 || shift > 9)
 		return false;
-	/* acc < 10^18 fits; scaling by up to 10^9 may not. */
+	/* acc < 10^19 fits in 64 bits; scaling by up to 10^9 may not. */
 	if (acc > (uint64_t)INT64_MAX / (uint64_t)pow10_table[shift])
 		return false;
 	int64_t v = (int64_t)acc * pow10_table[shift];
