@@ -22,9 +22,25 @@
  */
 ts_status ts_num_scaled(const char *text, size_t len, int scale, int64_t *out);
 
-/* ts_num_scaled with scale 0: integers (ids, byte counts, base time). */
+/* ts_num_scaled with scale 0: integers (ids, byte counts, base time).
+ * Plain non-negative integers of up to 18 digits, the common case, take the
+ * digit loop alone; anything else goes the general way. */
 static inline ts_status ts_num_int64(const char *text, size_t len, int64_t *out)
 {
+	if (len - 1 < 18) {
+		uint64_t acc = 0;
+		size_t i = 0;
+		for (; i < len; i++) {
+			unsigned d = (unsigned)(unsigned char)text[i] - '0';
+			if (d > 9)
+				break;
+			acc = acc * 10 + d;
+		}
+		if (i == len) {
+			*out = (int64_t)acc;
+			return TS_OK;
+		}
+	}
 	return ts_num_scaled(text, len, 0, out);
 }
 

@@ -1,6 +1,8 @@
 /* Number text -> scaled integers, against hand values and a reference. */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "numtext.h"
@@ -56,6 +58,40 @@ static void random_against_reference(void)
 	CHECK(bad == 0, "200000 random 16.7-digit microsecond texts convert exactly to ns");
 }
 
+
+/* Integers of every length 1..19 (the eight-at-a-time path and the digit
+ * loop) against strtoull, and the same texts with one byte replaced by a
+ * neighbour of the digit range ('/', ':', or a high byte) rejected. */
+static void integers_and_near_digits(void)
+{
+	unsigned long long seed = 0x9e3779b9;
+	static const char near[] = { '/', ':', ' ', 'a', (char)0xb0, (char)0xf9, (char)0xff };
+	int bad = 0;
+	for (int i = 0; i < 100000; i++) {
+		int ndig = 1 + (int)(unit_rand(&seed) % 19);
+		char text[32];
+		text[0] = (char)('1' + unit_rand(&seed) % 9);
+		for (int k = 1; k < ndig; k++)
+			text[k] = (char)('0' + unit_rand(&seed) % 10);
+		text[ndig] = '\0';
+		unsigned long long want = strtoull(text, NULL, 10);
+		int64_t got;
+		ts_status st = ts_num_scaled(text, (size_t)ndig, 0, &got);
+		bool ok = want <= (unsigned long long)INT64_MAX ? st == TS_OK && (unsigned long long)got == want
+							   : st == TS_ERR_RANGE;
+		/* one byte that is not a digit, anywhere but an allowed place */
+		int pos = (int)(unit_rand(&seed) % (unsigned)ndig);
+		char c = near[unit_rand(&seed) % sizeof near];
+		text[pos] = c;
+		int64_t keep = 777;
+		if (ts_num_scaled(text, (size_t)ndig, 0, &keep) != TS_ERR_JSON || keep != 777)
+			ok = false;
+		if (!ok && bad++ < 5)
+			printf("# mismatch for %s (%d digits)\n", text, ndig);
+	}
+	CHECK(bad == 0, "100000 integers of 1..19 digits convert exactly; a non-digit byte in any position is rejected");
+}
+
 int main(void)
 {
 	expect("1428625731622.25", 3, 1428625731622250);
@@ -80,6 +116,13 @@ int main(void)
 	expect("0", 3, 0);
 	expect("-0", 0, 0);
 	expect("0.1234567", 3, 123);
+	/* digits past the scale round on the first of them, both signs */
+	expect("-1.23456", 3, -1235);
+	expect("2.0005", 3, 2001);
+	expect("1.99951", 3, 2000);
+	expect("0.9999", 0, 1);
+	expect("1428625835054.1692", 3, 1428625835054169);
+	expect("1428625835054.1695", 3, 1428625835054170);
 	expect("1775078550123456789", 0, 1775078550123456789);
 	expect("9223372036854775807", 0, INT64_MAX);
 	expect("-9223372036854775808", 0, INT64_MIN);
@@ -98,5 +141,6 @@ int main(void)
 	expect_fail("1.5x", 3, TS_ERR_JSON);
 	expect_fail("Spans", 0, TS_ERR_JSON);
 	random_against_reference();
+	integers_and_near_digits();
 	return unit_failed != 0;
 }
