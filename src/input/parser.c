@@ -30,6 +30,17 @@ typedef enum {
 	K_RANK, K_WORLD_SIZE,
 } key;
 
+/*
+ * What the next scalar does, decided once when its key arrives (maps) or
+ * its container opens (arrays), so most scalars cost one test: A_SKIP for
+ * values nobody reads, a direct store for the fields on every event, and
+ * A_SLOW (on_scalar, which handles every case) for the rest.
+ */
+typedef enum {
+	A_SKIP, A_SLOW, A_DIM, A_PH, A_CAT, A_NAME, A_TS, A_DUR, A_ID, A_PID,
+	A_TID, A_ARG_NUM, A_GRID, A_BLOCK, A_TYPE, A_CONC,
+} action;
+
 #define MAX_DEPTH 8
 
 struct ts_parser {
@@ -41,6 +52,7 @@ struct ts_parser {
 	role roles[MAX_DEPTH];
 	role cur;                  /* role of the innermost container */
 	key cur_key;               /* last key of the innermost tracked map */
+	action act;                /* what the next scalar does */
 	int arr_idx;               /* position in grid/block arrays */
 	bool top_seen;
 	ts_event ev;               /* event under construction */
@@ -204,12 +216,94 @@ static bool wants_number(role r, key k)
 		return k != K_OTHER;
 	case R_DEVPROP:
 		return k != K_OTHER && k != K_DEV_NAME;
-	case R_GRID:
-	case R_BLOCK:
-		return true;
 	default:
-		return false;
+		return false;   /* grid and block parse their own */
 	}
+}
+
+/* Tensor dimensions: short non-negative integers, many per CPU op. */
+static int on_dim(ts_parser *p, const char *s, size_t len, bool is_num)
+{
+	ts_event *ev = &p->ev;
+	unsigned op = (unsigned)ev->noperands - 1;
+	if (op >= TS_MAX_OPERANDS || ev->rank[op] == TS_RANK_BAD)
+		return 1;
+	int64_t v = 0;
+	for (size_t i = 0; is_num && i < len; i++) {
+		unsigned d = (unsigned)(s[i] - '0');
+		if (d > 9 || i >= 18) {
+			v = -1;   /* negative, fractional or huge */
+			break;
+		}
+		v = v * 10 + d;
+	}
+	if (!is_num || v < 0)
+		ev->rank[op] = TS_RANK_BAD;   /* no shape, rather than a wrong one */
+	else if (ev->rank[op] < TS_MAX_RANK)
+		ev->dims[op][ev->rank[op]++] = v;
+	else
+		ev->rank[op] = TS_RANK_BAD;   /* rank past what we keep */
+	return 1;
+}
+
+/* An entry of a kernel's grid or block: up to three int32 values. */
+static int grid_value(ts_parser *p, bool grid, const char *s, size_t len,
+		      bool is_num, bool is_str)
+{
+	int64_t v;
+	bool ok = false;
+	if (is_num || is_str) {
+		ok = ts_num_int64(s, len, &v) == TS_OK;
+		if (!ok && is_num)
+			p->stats.bad_numbers++;
+	}
+	if (ok && p->arr_idx < 3 && v >= INT32_MIN && v <= INT32_MAX) {
+		int32_t *dst = grid ? p->ev.grid : p->ev.block;
+		dst[p->arr_idx] = (int32_t)v;
+		p->ev.has |= grid ? TS_HAS_GRID : TS_HAS_BLOCK;
+	}
+	p->arr_idx++;
+	return 1;
+}
+
+/* An item of "Concrete Inputs": scalar arguments as text: "8", "-1", ""
+ * (a tensor), "[1, 512]"; integers are kept. */
+static int concrete_value(ts_parser *p, const char *s, size_t len, bool is_str)
+{
+	ts_event *ev = &p->ev;
+	unsigned i = p->arr_idx++;
+	if (i >= TS_MAX_OPERANDS || !is_str || len == 0 || len >= 19)
+		return 1;
+	/* integers only: an optional '-' and digits ("1e-05", "0.5" are not) */
+	size_t k = s[0] == '-';
+	if (k == len)
+		return 1;
+	for (size_t j = k; j < len; j++)
+		if ((unsigned)(s[j] - '0') > 9)
+			return 1;
+	int64_t cv;
+	if (ts_num_int64(s, len, &cv) == TS_OK) {
+		ev->concrete[i] = cv;
+		ev->nconcrete |= (uint8_t)(1u << i);
+	}
+	return 1;
+}
+
+/* An item of "Input type": the operand's dtype. */
+static int type_value(ts_parser *p, const char *s, size_t len, bool is_str)
+{
+	ts_event *ev = &p->ev;
+	unsigned k = p->arr_idx++;
+	if (k < TS_MAX_OPERANDS && is_str) {
+		size_t n = len < TS_DTYPE_MAX - 1 ? len : TS_DTYPE_MAX - 1;
+		memcpy(ev->dtype[k], s, n);
+		ev->dtype[k][n] = '\0';
+		for (unsigned q = ev->ntypes; q < k; q++)
+			ev->dtype[q][0] = '\0';
+		ev->ntypes = (uint8_t)(k + 1);
+		ev->has |= TS_HAS_DTYPE;
+	}
+	return 1;
 }
 
 /* A scalar value in the current container: number text, string, or NULL
@@ -218,29 +312,8 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 		     bool is_str)
 {
 	role r = cur_role(p);
-	/* Tensor dimensions: short non-negative integers, many per CPU op. */
-	if (r == R_DIM) {
-		ts_event *ev = &p->ev;
-		unsigned op = (unsigned)ev->noperands - 1;
-		if (op >= TS_MAX_OPERANDS || ev->rank[op] == TS_RANK_BAD)
-			return 1;
-		int64_t v = 0;
-		for (size_t i = 0; is_num && i < len; i++) {
-			unsigned d = (unsigned)(s[i] - '0');
-			if (d > 9 || i >= 18) {
-				v = -1;   /* negative, fractional or huge */
-				break;
-			}
-			v = v * 10 + d;
-		}
-		if (!is_num || v < 0)
-			ev->rank[op] = TS_RANK_BAD;   /* no shape, rather than a wrong one */
-		else if (ev->rank[op] < TS_MAX_RANK)
-			ev->dims[op][ev->rank[op]++] = v;
-		else
-			ev->rank[op] = TS_RANK_BAD;   /* rank past what we keep */
-		return 1;
-	}
+	if (r == R_DIM)
+		return on_dim(p, s, len, is_num);
 	/* Most scalars are under keys we ignore: leave before any work.
 	 * (Arrays keep cur_key K_OTHER, so they go on.) */
 	enum { ARRAY_ROLES = 1u << R_NONE | 1u << R_EVENTS | 1u << R_GRID | 1u << R_BLOCK |
@@ -262,7 +335,8 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 	if ((is_num || is_str) && wants_number(r, p->cur_key)) {
 		/* ts and dur are microseconds: keep them as nanoseconds. */
 		int scale = p->cur_key == K_TS || p->cur_key == K_DUR ? 3 : 0;
-		num_ok = ts_num_scaled(s, len, scale, &v) == TS_OK;
+		num_ok = (scale ? ts_num_scaled(s, len, scale, &v)
+				: ts_num_int64(s, len, &v)) == TS_OK;
 		if (!num_ok && is_num)
 			p->stats.bad_numbers++;
 	}
@@ -368,13 +442,7 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 		return 1;
 	case R_GRID:
 	case R_BLOCK:
-		if (num_ok && p->arr_idx < 3 && v >= INT32_MIN && v <= INT32_MAX) {
-			int32_t *dst = r == R_GRID ? ev->grid : ev->block;
-			dst[p->arr_idx] = (int32_t)v;
-			ev->has |= r == R_GRID ? TS_HAS_GRID : TS_HAS_BLOCK;
-		}
-		p->arr_idx++;
-		return 1;
+		return grid_value(p, r == R_GRID, s, len, is_num, is_str);
 	case R_DIMS:
 		/* a scalar where an operand's list should be: no shape */
 		if (ev->noperands < UINT8_MAX) {
@@ -383,31 +451,10 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 			ev->noperands++;
 		}
 		return 1;
-	case R_CONC: {
-		/* scalar arguments: "8", "-1", "" (a tensor), "[1, 512]" */
-		unsigned i = p->arr_idx++;
-		int64_t cv;
-		if (i < TS_MAX_OPERANDS && is_str && len > 0 && len < 19 &&
-		    ts_num_int64(s, len, &cv) == TS_OK && !memchr(s, '.', len) &&
-		    !memchr(s, 'e', len) && !memchr(s, 'E', len)) {
-			ev->concrete[i] = cv;
-			ev->nconcrete |= (uint8_t)(1u << i);
-		}
-		return 1;
-	}
-	case R_TYPES: {
-		unsigned k = p->arr_idx++;
-		if (k < TS_MAX_OPERANDS && is_str) {
-			size_t n = len < TS_DTYPE_MAX - 1 ? len : TS_DTYPE_MAX - 1;
-			memcpy(ev->dtype[k], s, n);
-			ev->dtype[k][n] = '\0';
-			for (unsigned q = ev->ntypes; q < k; q++)
-				ev->dtype[q][0] = '\0';
-			ev->ntypes = (uint8_t)(k + 1);
-			ev->has |= TS_HAS_DTYPE;
-		}
-		return 1;
-	}
+	case R_CONC:
+		return concrete_value(p, s, len, is_str);
+	case R_TYPES:
+		return type_value(p, s, len, is_str);
 	case R_DEVPROP: {
 		ts_devprop *d = cur_dev(p);
 		if (!d)
@@ -455,25 +502,295 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 	}
 }
 
+/*
+ * Scalar handlers, one per action and kind (number text or string), so the
+ * common fields cost a table lookup and a store. They do exactly what
+ * on_scalar would do for the same role and key.
+ */
+typedef int (*scalar_fn)(ts_parser *p, const char *s, size_t len);
+
+static int skip_value(ts_parser *p, const char *s, size_t len)
+{
+	(void)p, (void)s, (void)len;
+	return 1;
+}
+
+static int slow_num(ts_parser *p, const char *s, size_t len)
+{
+	return on_scalar(p, s, len, true, false);
+}
+
+static int slow_str(ts_parser *p, const char *s, size_t len)
+{
+	return on_scalar(p, s, len, false, true);
+}
+
+static int dim_num(ts_parser *p, const char *s, size_t len)
+{
+	return on_dim(p, s, len, true);
+}
+
+static int dim_str(ts_parser *p, const char *s, size_t len)
+{
+	return on_dim(p, s, len, false);
+}
+
+static int ph_str(ts_parser *p, const char *s, size_t len)
+{
+	if (len > 0)
+		p->ev.ph = s[0];
+	return 1;
+}
+
+static int cat_str(ts_parser *p, const char *s, size_t len)
+{
+	p->ev.cat = ts_cat_from(s, len);
+	p->ev.has |= TS_HAS_CAT;
+	return 1;
+}
+
+static int name_str(ts_parser *p, const char *s, size_t len)
+{
+	ts_event *ev = &p->ev;
+	size_t n = len;
+	if (n > TS_NAME_MAX) {
+		n = TS_NAME_MAX;
+		ev->has |= TS_NAME_TRUNCATED;
+		p->stats.long_names++;
+	}
+	memcpy(p->name, s, n);
+	ev->name_len = n;
+	ev->has |= TS_HAS_NAME;
+	return 1;
+}
+
+/* ts and dur are microseconds: kept as nanoseconds. A string that is not a
+ * number is a bad number here (unlike ids, where "Spans" is legal). */
+static int time_value(ts_parser *p, const char *s, size_t len)
+{
+	int64_t v;
+	if (ts_num_scaled(s, len, 3, &v) != TS_OK) {
+		p->stats.bad_numbers++;
+		return 1;
+	}
+	if (p->act == A_TS) {
+		p->ev.ts_ns = v;
+		p->ev.has |= TS_HAS_TS;
+	} else {
+		p->ev.dur_ns = v;
+		p->ev.has |= TS_HAS_DUR;
+	}
+	return 1;
+}
+
+/* id, pid, tid, and the integers in args; is_num counts a failure. */
+static int int_value(ts_parser *p, const char *s, size_t len, bool is_num)
+{
+	int64_t v;
+	if (ts_num_int64(s, len, &v) != TS_OK) {
+		if (is_num)
+			p->stats.bad_numbers++;
+		return 1;
+	}
+	ts_event *ev = &p->ev;
+	switch (p->act == A_ARG_NUM ? p->cur_key : K_OTHER) {
+	case K_DEVICE:
+		ev->device = v;
+		ev->has |= TS_HAS_DEVICE;
+		return 1;
+	case K_STREAM:
+		ev->stream = v;
+		ev->has |= TS_HAS_STREAM;
+		return 1;
+	case K_CORRELATION:
+		ev->correlation = v;
+		ev->has |= TS_HAS_CORRELATION;
+		return 1;
+	case K_EXTERNAL_ID:
+		ev->external_id = v;
+		ev->has |= TS_HAS_EXTERNAL_ID;
+		return 1;
+	case K_BYTES:
+		ev->bytes = v;
+		ev->has |= TS_HAS_BYTES;
+		return 1;
+	default:
+		break;
+	}
+	switch (p->act) {
+	case A_ID:
+		ev->id = v;
+		ev->has |= TS_HAS_ID;
+		break;
+	case A_PID:
+		ev->pid = v;
+		ev->has |= TS_HAS_PID;
+		break;
+	default:
+		ev->tid = v;
+		ev->has |= TS_HAS_TID;
+		break;
+	}
+	return 1;
+}
+
+static int int_num(ts_parser *p, const char *s, size_t len)
+{
+	return int_value(p, s, len, true);
+}
+
+static int int_str(ts_parser *p, const char *s, size_t len)
+{
+	return int_value(p, s, len, false);
+}
+
+static int grid_num(ts_parser *p, const char *s, size_t len)
+{
+	return grid_value(p, p->act == A_GRID, s, len, true, false);
+}
+
+static int grid_str(ts_parser *p, const char *s, size_t len)
+{
+	return grid_value(p, p->act == A_GRID, s, len, false, true);
+}
+
+static int type_num(ts_parser *p, const char *s, size_t len)
+{
+	return type_value(p, s, len, false);
+}
+
+static int type_str(ts_parser *p, const char *s, size_t len)
+{
+	return type_value(p, s, len, true);
+}
+
+static int conc_num(ts_parser *p, const char *s, size_t len)
+{
+	return concrete_value(p, s, len, false);
+}
+
+static int conc_str(ts_parser *p, const char *s, size_t len)
+{
+	return concrete_value(p, s, len, true);
+}
+
+static const scalar_fn on_number[] = {
+	[A_SKIP] = skip_value, [A_SLOW] = slow_num, [A_DIM] = dim_num,
+	[A_PH] = skip_value, [A_CAT] = skip_value, [A_NAME] = skip_value,
+	[A_TS] = time_value, [A_DUR] = time_value, [A_ID] = int_num,
+	[A_PID] = int_num, [A_TID] = int_num, [A_ARG_NUM] = int_num,
+	[A_GRID] = grid_num, [A_BLOCK] = grid_num, [A_TYPE] = type_num,
+	[A_CONC] = conc_num,
+};
+
+static const scalar_fn on_string[] = {
+	[A_SKIP] = skip_value, [A_SLOW] = slow_str, [A_DIM] = dim_str,
+	[A_PH] = ph_str, [A_CAT] = cat_str, [A_NAME] = name_str,
+	[A_TS] = time_value, [A_DUR] = time_value, [A_ID] = int_str,
+	[A_PID] = int_str, [A_TID] = int_str, [A_ARG_NUM] = int_str,
+	[A_GRID] = grid_str, [A_BLOCK] = grid_str, [A_TYPE] = type_str,
+	[A_CONC] = conc_str,
+};
+
+/* null and booleans: absent values, which still count as items of the
+ * arrays we index (traceEvents, dimensions, grid, types, inputs). */
+static int on_absent(ts_parser *p)
+{
+	switch (p->act) {
+	case A_DIM:
+		return on_dim(p, NULL, 0, false);
+	case A_GRID:
+	case A_BLOCK:
+		return grid_value(p, p->act == A_GRID, NULL, 0, false, false);
+	case A_TYPE:
+		return type_value(p, NULL, 0, false);
+	case A_CONC:
+		return concrete_value(p, NULL, 0, false);
+	case A_SLOW:
+		return on_scalar(p, NULL, 0, false, false);
+	default:
+		return 1;
+	}
+}
+
 static int cb_null(void *ctx)
 {
-	return on_scalar(ctx, NULL, 0, false, false);
+	return on_absent(ctx);
 }
 
 static int cb_boolean(void *ctx, int b)
 {
 	(void)b;
-	return on_scalar(ctx, NULL, 0, false, false);
+	return on_absent(ctx);
 }
 
 static int cb_number(void *ctx, const char *s, size_t len)
 {
-	return on_scalar(ctx, s, len, true, false);
+	ts_parser *p = ctx;
+	return on_number[p->act](p, s, len);
 }
 
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
 {
-	return on_scalar(ctx, (const char *)s, len, false, true);
+	ts_parser *p = ctx;
+	return on_string[p->act](p, (const char *)s, len);
+}
+
+/* What a scalar does in a container of role r before any key (arrays);
+ * on_scalar decides in the arrays we read. */
+static action role_action(role r)
+{
+	switch (r) {
+	case R_NONE:
+	case R_EVENTS:
+	case R_DIMS:
+		return A_SLOW;
+	case R_GRID:
+		return A_GRID;
+	case R_BLOCK:
+		return A_BLOCK;
+	case R_TYPES:
+		return A_TYPE;
+	case R_CONC:
+		return A_CONC;
+	case R_DIM:
+		return A_DIM;
+	default:
+		return A_SKIP;
+	}
+}
+
+/* What the value of key k in the current event does. pid/tid matter only
+ * for GPU events (the device of last resort) and for the threads of Python
+ * frames and the runtime calls looked up in them; cat comes first in Kineto
+ * files, so cpu_ops never convert them. */
+static action event_action(const ts_parser *p, key k)
+{
+	const ts_event *ev = &p->ev;
+	switch (k) {
+	case K_PH:
+		return A_PH;
+	case K_CAT:
+		return A_CAT;
+	case K_NAME:
+		return A_NAME;
+	case K_TS:
+		return A_TS;
+	case K_DUR:
+		return A_DUR;
+	case K_ID:
+		return A_ID;
+	case K_PID:
+	case K_TID:
+		if ((ev->has & TS_HAS_CAT) && ev->cat != TS_CAT_KERNEL &&
+		    ev->cat != TS_CAT_GPU_MEMCPY && ev->cat != TS_CAT_GPU_MEMSET &&
+		    ev->cat != TS_CAT_PYTHON_FUNCTION && ev->cat != TS_CAT_CUDA_RUNTIME &&
+		    ev->cat != TS_CAT_CUDA_DRIVER)
+			return A_SKIP;
+		return k == K_PID ? A_PID : A_TID;
+	default:
+		return A_SKIP;   /* "args" as a scalar, or a key we ignore */
+	}
 }
 
 static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
@@ -487,20 +804,40 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 			p->meta->nvidia_keys++;
 		else if (p->cur_key == K_AMD_VER)
 			p->meta->amd_keys++;
+		p->act = p->cur_key == K_OTHER ? A_SKIP : A_SLOW;
 		break;
 	case R_EVENT:
 		p->cur_key = event_key(s, len);
+		p->act = event_action(p, p->cur_key);
 		break;
 	case R_ARGS:
 		p->cur_key = args_key(s, len);
+		switch (p->cur_key) {
+		case K_OTHER:
+			p->act = A_SKIP;
+			break;
+		case K_DEVICE:
+		case K_STREAM:
+		case K_CORRELATION:
+		case K_EXTERNAL_ID:
+		case K_BYTES:
+			p->act = A_ARG_NUM;
+			break;
+		default:
+			p->act = A_SLOW;   /* grid, dims, ... as scalars */
+			break;
+		}
 		break;
 	case R_DEVPROP:
 		p->cur_key = devprop_key(s, len);
+		p->act = p->cur_key == K_OTHER ? A_SKIP : A_SLOW;
 		break;
 	case R_DIST:
 		p->cur_key = dist_key(s, len);
+		p->act = p->cur_key == K_OTHER ? A_SKIP : A_SLOW;
 		break;
 	default:
+		p->act = A_SKIP;
 		break;
 	}
 	return 1;
@@ -560,6 +897,14 @@ static role child_role(ts_parser *p, bool is_map)
 
 static int open_container(ts_parser *p, bool is_map)
 {
+	if (p->cur == R_SKIP) {
+		/* inside what nobody reads (strides, unknown args): cur,
+		 * cur_key and act stay R_SKIP, K_OTHER and A_SKIP */
+		if (p->depth < MAX_DEPTH)
+			p->roles[p->depth] = R_SKIP;
+		p->depth++;
+		return 1;
+	}
 	role r = child_role(p, is_map);
 	if (cur_role(p) == R_EVENTS && !is_map) {
 		p->stats.bad_items++;   /* an array where an event should be */
@@ -618,6 +963,7 @@ static int open_container(ts_parser *p, bool is_map)
 	p->depth++;
 	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
+	p->act = role_action(p->cur);
 	return 1;
 }
 
@@ -627,6 +973,7 @@ static int close_container(ts_parser *p)
 	p->depth--;
 	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
+	p->act = role_action(p->cur);
 	if (r == R_EVENT) {
 		ts_event *ev = &p->ev;
 		if (ev->ph == 'M')
@@ -683,6 +1030,7 @@ ts_parser *ts_parser_new(ts_event_fn fn, void *ud, ts_meta *meta)
 	p->fn = fn;
 	p->ud = ud;
 	p->meta = meta;
+	p->act = role_action(R_NONE);
 	reset_event(p);
 	return p;
 }
