@@ -142,6 +142,24 @@ typedef struct {
 	cs_top cs;
 } name_info;
 
+/*
+ * Workloads of recent shapes. Decode steps repeat the same op with the same
+ * shapes thousands of times; the template evaluation (about 2,000
+ * instructions) is remembered under a key made of the op's name row and
+ * every event field the templates and rules read (operand ranks, dims,
+ * dtypes, concrete inputs), compared whole, so a hit gives exactly the
+ * result the evaluation would. Fixed size: WL_MEMO_SLOTS direct-mapped.
+ */
+#define WL_MEMO_SLOTS 256
+#define WL_MEMO_KEY 720     /* 4 + 1 + 8 * (1 + 6 * 8) + 1 + 8 * 24 + 1 + 8 * 8 < 720 */
+
+typedef struct {
+	uint32_t len;            /* 0: empty */
+	uint32_t wl;             /* workload row, or TS_INTERN_NONE */
+	uint32_t m;              /* M after the rule (it depends on the key only) */
+	unsigned char key[WL_MEMO_KEY];
+} wl_memo;
+
 struct ts_attrib {
 	const ts_patterns *patterns;
 	size_t join_mem;
@@ -155,6 +173,7 @@ struct ts_attrib {
 	size_t wl_cap[TS_ATTRIB_VIEWS];
 	uint32_t *wl_rule;
 	size_t wl_rule_cap;
+	wl_memo *memo;           /* WL_MEMO_SLOTS */
 	parent_vote *parent;     /* per kernel row */
 	size_t parent_cap;
 	corr_table rt[2];        /* runtime correlation -> rt_pack(); [0] young */
@@ -175,8 +194,9 @@ ts_attrib *ts_attrib_new(const ts_patterns *p, size_t join_mem)
 	a->wl_names = ts_intern_new(TS_ATTRIB_MAX_WORKLOADS, 4u << 20);
 	a->cs = ts_callsites_new(p, a->join_mem);
 	a->ops = ts_opindex_new(a->join_mem);
+	a->memo = calloc(WL_MEMO_SLOTS, sizeof *a->memo);
 	a->unlinked_row = TS_INTERN_NONE;
-	bool ok = a->names && a->wl_names && a->cs && a->ops;
+	bool ok = a->names && a->wl_names && a->cs && a->ops && a->memo;
 	for (int g = 0; g < 2; g++) {
 		ok &= ct_init(&a->rt[g], 2 * TS_ATTRIB_LOOKAHEAD);
 		ok &= ct_init(&a->wait[g], 2 * TS_ATTRIB_LOOKAHEAD);
@@ -205,6 +225,7 @@ void ts_attrib_free(ts_attrib *a)
 	ts_opindex_free(a->ops);
 	free(a->info);
 	free(a->wl_rule);
+	free(a->memo);
 	free(a->parent);
 	ts_intern_free(a->names);
 	ts_intern_free(a->wl_names);
@@ -364,12 +385,11 @@ static const char *dtype_of(const ts_oprule *r, const ts_event *ev)
 }
 
 /* The workload row of one op call, and its tokens in *m (kept when the
- * rule has none). */
-static uint32_t workload_of(ts_attrib *a, const name_info *in, const ts_event *ev,
-			    uint32_t *m)
+ * rule has none); *cache is cleared when the result must not be
+ * remembered (a row that could not be made). */
+static uint32_t evaluate_workload(ts_attrib *a, const name_info *in, const ts_event *ev,
+				  uint32_t *m, bool *cache)
 {
-	if (!(ev->has & TS_HAS_DIMS))
-		return TS_INTERN_NONE;
 	for (unsigned c = 0; c < in->ncand; c++) {
 		const ts_oprule *r = ts_patterns_oprule(a->patterns, in->cand[c]);
 		char key[256];
@@ -389,6 +409,7 @@ static uint32_t workload_of(ts_attrib *a, const name_info *in, const ts_event *e
 		    !grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
 				 sizeof *a->wl_rule) || !wl_row(a, TS_ATTRIB_ALL, id)) {
 			a->t.workloads_dropped++;
+			*cache = false;
 			return TS_INTERN_NONE;
 		}
 		if (id == before)
@@ -400,6 +421,57 @@ static uint32_t workload_of(ts_attrib *a, const name_info *in, const ts_event *e
 	return TS_INTERN_NONE;
 }
 
+/* The memo key of an op call: its name row and the shape fields; 0 when it
+ * does not fit (never for what the parser keeps, checked anyway). */
+static size_t memo_key(uint32_t name, const ts_event *ev, unsigned char *k)
+{
+	size_t n = 0;
+#define PUT(ptr, sz) do { if (n + (sz) > WL_MEMO_KEY) return 0; memcpy(k + n, (ptr), (sz)); n += (sz); } while (0)
+	PUT(&name, sizeof name);
+	unsigned nops = ev->noperands < TS_MAX_OPERANDS ? ev->noperands : TS_MAX_OPERANDS;
+	PUT(&ev->noperands, 1);
+	for (unsigned i = 0; i < nops; i++) {
+		PUT(&ev->rank[i], 1);
+		if (ev->rank[i] != TS_RANK_BAD && ev->rank[i] <= TS_MAX_RANK)
+			PUT(ev->dims[i], ev->rank[i] * sizeof ev->dims[i][0]);
+	}
+	unsigned char nt = (ev->has & TS_HAS_DTYPE) ? ev->ntypes : 0;
+	PUT(&nt, 1);
+	for (unsigned i = 0; i < nt && i < TS_MAX_OPERANDS; i++)
+		PUT(ev->dtype[i], strlen(ev->dtype[i]) + 1);
+	PUT(&ev->nconcrete, 1);
+	for (unsigned i = 0; i < TS_MAX_OPERANDS; i++)
+		if (ev->nconcrete & (1u << i))
+			PUT(&ev->concrete[i], sizeof ev->concrete[i]);
+#undef PUT
+	return n;
+}
+
+static uint32_t workload_of(ts_attrib *a, uint32_t name, const ts_event *ev, uint32_t *m)
+{
+	if (!(ev->has & TS_HAS_DIMS))
+		return TS_INTERN_NONE;
+	unsigned char key[WL_MEMO_KEY];
+	size_t klen = memo_key(name, ev, key);
+	wl_memo *slot = NULL;
+	if (klen) {
+		slot = &a->memo[ts_hash_bytes((const char *)key, klen) & (WL_MEMO_SLOTS - 1)];
+		if (slot->len == klen && memcmp(slot->key, key, klen) == 0) {
+			*m = slot->m;
+			return slot->wl;
+		}
+	}
+	bool cache = true;
+	uint32_t wl = evaluate_workload(a, &a->info[name], ev, m, &cache);
+	if (slot && cache) {
+		slot->len = (uint32_t)klen;
+		slot->wl = wl;
+		slot->m = *m;
+		memcpy(slot->key, key, klen);
+	}
+	return wl;
+}
+
 void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 {
 	if (!(ev->has & TS_HAS_EXTERNAL_ID))
@@ -409,7 +481,7 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 	if (ev->has & TS_HAS_DIMS)
 		a->t.ops_with_shapes++;
 	if (name != TS_INTERN_NONE && a->info[name].ncand)
-		wl = workload_of(a, &a->info[name], ev, &m);
+		wl = workload_of(a, name, ev, &m);
 	ts_oprec r = { name, m & M_MASK, wl };
 	bool added;
 	if (!ts_opindex_put(a->ops, ev->external_id, &r, &added))
