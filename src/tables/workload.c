@@ -84,8 +84,13 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 		t->kind = TS_WT_NUMEL;
 		return true;
 	}
+	if (*i + 6 <= len && memcmp(s + *i, ".esize", 6) == 0) {
+		*i += 6;
+		t->kind = TS_WT_ESIZE;
+		return true;
+	}
 	return fail(err_off, *i, err, errlen,
-		    "expected [INDEX], .rows or .numel after the operand");
+		    "expected [INDEX], .rows, .numel or .esize after the operand");
 }
 
 bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
@@ -93,22 +98,35 @@ bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
 {
 	memset(e, 0, sizeof *e);
 	size_t i = skip_space(src, 0, len);
-	bool div = false;
+	uint8_t op = TS_WOP_ADD;
 	for (;;) {
 		if (e->n == TS_WEXPR_TERMS)
 			return fail(err_off, i, err, errlen,
-				    "an expression has at most 8 factors");
+				    "an expression has at most 24 terms");
 		ts_wterm t;
 		if (!read_term(src, &i, len, &t, err_off, err, errlen))
 			return false;
-		t.div = div;
+		t.op = op;
 		e->t[e->n++] = t;
 		i = skip_space(src, i, len);
 		if (i == len)
 			return true;
-		if (src[i] != '*' && src[i] != '/')
-			return fail(err_off, i, err, errlen, "expected * or / between factors");
-		div = src[i] == '/';
+		switch (src[i]) {
+		case '*':
+			op = TS_WOP_MUL;
+			break;
+		case '/':
+			op = TS_WOP_DIV;
+			break;
+		case '+':
+			op = TS_WOP_ADD;
+			break;
+		case '-':
+			op = TS_WOP_SUB;
+			break;
+		default:
+			return fail(err_off, i, err, errlen, "expected *, /, + or - between terms");
+		}
 		i = skip_space(src, i + 1, len);
 	}
 }
@@ -156,7 +174,31 @@ bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
 
 /* ------------------------------------------------------------------- eval */
 
-#define WMAX ((int64_t)1 << 53)
+/* Values past this are not shapes but garbage (and sums stay in int64). */
+#define WMAX ((int64_t)1 << 60)
+
+int ts_dtype_size(const char *t)
+{
+	static const struct {
+		const char *name;
+		int size;
+	} sizes[] = {
+		{ "c10::BFloat16", 2 }, { "c10::Half", 2 }, { "float", 4 },
+		{ "double", 8 }, { "long int", 8 }, { "int", 4 }, { "short int", 2 },
+		{ "signed char", 1 }, { "unsigned char", 1 }, { "bool", 1 },
+		{ "c10::complex<float>", 8 }, { "c10::complex<double>", 16 },
+		{ "c10::complex<c10::Half>", 4 }, { "unsigned int", 4 },
+		{ "unsigned long", 8 }, { "unsigned short", 2 },
+	};
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+		if (strcmp(t, sizes[i].name) == 0)
+			return sizes[i].size;
+	/* c10::Float8_e4m3fn, _e5m2, _e4m3fnuz, _e5m2fnuz, _e8m0fnu; packed
+	 * c10::Float4_e2m1fn_x2 (two values per byte, dims count bytes) */
+	if (strncmp(t, "c10::Float8_", 12) == 0 || strncmp(t, "c10::Float4_", 12) == 0)
+		return 1;
+	return 0;
+}
 
 static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t *v)
 {
@@ -169,6 +211,12 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t *v)
 		if (op >= TS_MAX_OPERANDS || !(ev->nconcrete & (1u << op)))
 			return false;
 		*v = ev->concrete[op];
+		return *v > 0;
+	}
+	if (t->kind == TS_WT_ESIZE) {
+		if (!(ev->has & TS_HAS_DTYPE) || op >= ev->ntypes || op >= TS_MAX_OPERANDS)
+			return false;
+		*v = ts_dtype_size(ev->dtype[op]);
 		return *v > 0;
 	}
 	if (!(ev->has & TS_HAS_DIMS) || op >= ev->noperands || op >= TS_MAX_OPERANDS)
@@ -199,22 +247,36 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t *v)
 
 bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t *out)
 {
-	int64_t acc = 1;
+	int64_t sum = 0, prod = 0;
 	for (unsigned i = 0; i < e->n; i++) {
 		int64_t v;
 		if (!term_value(&e->t[i], ev, &v))
 			return false;
-		if (e->t[i].div) {
-			if (acc % v)
+		switch (e->t[i].op) {
+		case TS_WOP_ADD:
+		case TS_WOP_SUB:
+			/* the product so far is done: into the sum */
+			sum += prod;
+			prod = e->t[i].op == TS_WOP_SUB ? -v : v;
+			break;
+		case TS_WOP_DIV:
+			if (prod % v)
 				return false;
-			acc /= v;
-		} else {
-			if (acc > WMAX / v)
+			prod /= v;
+			break;
+		default:
+			if (prod > WMAX / v || prod < -WMAX / v)
 				return false;
-			acc *= v;
+			prod *= v;
+			break;
 		}
+		if (sum > WMAX || sum < -WMAX)
+			return false;
 	}
-	*out = acc;
+	sum += prod;
+	if (sum > WMAX || sum < -WMAX)
+		return false;
+	*out = sum;
 	return e->n > 0;
 }
 

@@ -9,10 +9,12 @@
  *     a1[0]       operand 1, dimension 0 (a1[-1]: its last dimension)
  *     a0.rows     the product of all dimensions of operand 0 but the last
  *     a0.numel    the product of all its dimensions
+ *     a0.esize    bytes per element of operand 0, from its "Input type"
  *     c2          scalar argument 2 ("Concrete Inputs"), when a whole number
  *     64          a whole number
  *
- * left to right: a1[-1] / a4[-1] * 2. An expression that names a missing
+ * left to right: a1[-1] / a4[-1] * 2, and adds and subtracts such products:
+ * a0.numel * a0.esize + a1.numel * a1.esize. An expression that names a missing
  * operand or dimension, meets a dimension that is not positive, divides
  * inexactly or overflows has no value, and the rule does not apply to that
  * call. Compiled templates are plain values (no pointers into the source
@@ -27,17 +29,20 @@
 
 #include "event.h"
 
-enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_SCALAR, TS_WT_CONST };
+enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST };
+
+/* How a term joins what comes before it. */
+enum { TS_WOP_MUL, TS_WOP_DIV, TS_WOP_ADD, TS_WOP_SUB };
 
 typedef struct {
 	uint8_t kind;            /* TS_WT_* */
 	uint8_t operand;
 	int8_t index;            /* TS_WT_DIM: negative counts from the end */
-	bool div;                /* divides the value so far (else multiplies) */
+	uint8_t op;              /* TS_WOP_*: ADD and SUB start a new product */
 	int64_t k;               /* TS_WT_CONST */
 } ts_wterm;
 
-#define TS_WEXPR_TERMS 8
+#define TS_WEXPR_TERMS 24
 #define TS_WTMPL_PARTS 16
 
 typedef struct {
@@ -63,6 +68,10 @@ bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
 /* Compile a template (NUL-terminated; it must outlive t). */
 bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
 		      size_t errlen);
+
+/* Bytes per element of a dtype as written in "Input type" (c10::BFloat16
+ * 2, float 4, c10::Float8_e4m3fn 1, ...); 0 when unknown. */
+int ts_dtype_size(const char *dtype);
 
 /* The value of an expression for one op's shapes; false: none. */
 bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t *out);

@@ -100,9 +100,37 @@ int main(void)
 	bad("n{a1[6]}", 5, "dimension index");
 	bad("n{a1[-7]}", 5, "dimension index");
 	bad("n{a1.cols}", 4, "after the operand");
-	bad("n{a1[0] + 1}", 8, "expected * or /");
+	bad("n{a1[0] ^ 1}", 8, "expected *, /, + or -");
 	bad("n{0}", 2, "whole number");
 	bad("n{c9}", 2, "c0 to c7");
-	bad("n{1*1*1*1*1*1*1*1*1}", 18, "at most 8");
+	bad("n{1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1}", 50, "at most 24");
+
+	/* sums of products, and element sizes from "Input type": the bytes of
+	 * a bf16 GEMM [15360, 4096] x [4096, 6144] -> [15360, 6144] */
+	ev = op(2, mm);
+	ev.has |= TS_HAS_DTYPE;
+	ev.ntypes = 2;
+	strcpy(ev.dtype[0], "c10::BFloat16");
+	strcpy(ev.dtype[1], "c10::BFloat16");
+	const char *bytes = "a0.numel * a0.esize + a1.numel * a1.esize + a0[0] * a1[1] * a0.esize";
+	CHECK(ts_wexpr_compile(bytes, strlen(bytes), &e, &off, err, sizeof err) &&
+	      ts_wexpr_eval(&e, &ev, &v) && v == 2 * (15360LL * 4096 + 4096LL * 6144 + 15360LL * 6144),
+	      "GEMM bytes = 2 x (MK + KN + MN) (got %" PRId64 ")", v);
+	const char *flops = "2 * a0[0] * a1[1] * a1[0]";
+	CHECK(ts_wexpr_compile(flops, strlen(flops), &e, &off, err, sizeof err) &&
+	      ts_wexpr_eval(&e, &ev, &v) && v == 2LL * 15360 * 6144 * 4096,
+	      "GEMM flops = 2MNK (got %" PRId64 ")", v);
+	CHECK(ts_wexpr_compile("a0[0] - a1[0] * 2 + 1", 21, &e, &off, err, sizeof err) &&
+	      ts_wexpr_eval(&e, &ev, &v) && v == 15360 - 4096 * 2 + 1,
+	      "'*' binds tighter than '+' and '-' (got %" PRId64 ")", v);
+	strcpy(ev.dtype[1], "c10::Float8_e4m3fn");
+	CHECK(ts_wexpr_compile("a1.esize", 8, &e, &off, err, sizeof err) &&
+	      ts_wexpr_eval(&e, &ev, &v) && v == 1, "an FP8 operand has 1 byte per element");
+	strcpy(ev.dtype[1], "ScalarList");
+	CHECK(ts_wexpr_compile("a1.esize", 8, &e, &off, err, sizeof err) &&
+	      !ts_wexpr_eval(&e, &ev, &v), "a dtype of unknown size has no value");
+	CHECK(ts_dtype_size("float") == 4 && ts_dtype_size("c10::Half") == 2 &&
+	      ts_dtype_size("c10::Float4_e2m1fn_x2") == 1 && ts_dtype_size("") == 0,
+	      "dtype sizes");
 	return unit_failed != 0;
 }
