@@ -2,6 +2,8 @@
 
 #include "patterns.h"
 
+#include <errno.h>
+
 #include <cyaml/cyaml.h>
 #include <dirent.h>
 #include <limits.h>
@@ -78,7 +80,7 @@ typedef struct {
 } y_rule;
 
 typedef struct {
-	char *kind, *op, *workload, *tokens, *dtype, *description;
+	char *kind, *op, *workload, *tokens, *flops, *bytes, *dtype, *description;
 	char **ranks;
 	unsigned ranks_count;
 } y_operator;
@@ -120,6 +122,15 @@ typedef struct {
 } y_align;
 
 typedef struct {
+	char *fp32, *tf32, *bf16, *fp16, *fp8, *int8, *fp6, *fp4;
+} y_peaks;
+
+typedef struct {
+	char *name, *vendor, *match, *sms, *memory_gb, *hbm_tbps, *source;
+	y_peaks *tflops;
+} y_device;
+
+typedef struct {
 	y_category *categories;
 	unsigned categories_count;
 	y_rule *rules;
@@ -137,6 +148,8 @@ typedef struct {
 	y_fusion *fusions;
 	unsigned fusions_count;
 	y_align *align;
+	y_device *devices;
+	unsigned devices_count;
 } y_kernels;
 
 typedef struct {
@@ -215,6 +228,8 @@ static const cyaml_schema_field_t operator_fields[] = {
 	CYAML_FIELD_SEQUENCE("ranks", OPT, y_operator, ranks, &str_schema, 1, TS_MAX_OPERANDS),
 	CYAML_FIELD_STRING_PTR("workload", REQ, y_operator, workload, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("tokens", OPT, y_operator, tokens, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("flops", OPT, y_operator, flops, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("bytes", OPT, y_operator, bytes, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("dtype", OPT, y_operator, dtype, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("description", OPT, y_operator, description, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_END
@@ -298,6 +313,34 @@ static const cyaml_schema_field_t align_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t peaks_fields[] = {
+	CYAML_FIELD_STRING_PTR("fp32", OPT, y_peaks, fp32, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("tf32", OPT, y_peaks, tf32, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("bf16", OPT, y_peaks, bf16, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("fp16", OPT, y_peaks, fp16, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("fp8", OPT, y_peaks, fp8, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("int8", OPT, y_peaks, int8, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("fp6", OPT, y_peaks, fp6, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("fp4", OPT, y_peaks, fp4, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_field_t device_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_device, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("vendor", REQ, y_device, vendor, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("match", REQ, y_device, match, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("sms", OPT, y_device, sms, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("memory_gb", OPT, y_device, memory_gb, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("hbm_tbps", REQ, y_device, hbm_tbps, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_MAPPING_PTR("tflops", REQ, y_device, tflops, peaks_fields),
+	CYAML_FIELD_STRING_PTR("source", REQ, y_device, source, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t device_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_device, device_fields),
+};
+
 static const cyaml_schema_field_t kernels_fields[] = {
 	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
 			     &category_schema, 0, CYAML_UNLIMITED),
@@ -315,6 +358,8 @@ static const cyaml_schema_field_t kernels_fields[] = {
 	CYAML_FIELD_SEQUENCE("fusions", OPT, y_kernels, fusions, &fusion_schema, 0,
 			     CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("align", OPT, y_kernels, align, align_fields),
+	CYAML_FIELD_SEQUENCE("devices", OPT, y_kernels, devices, &device_schema, 0,
+			     CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };
 
@@ -393,6 +438,8 @@ struct ts_patterns {
 	size_t ncontexts, contexts_cap;
 	ts_group *groups;
 	size_t ngroups, groups_cap;
+	ts_gpu *gpus;            /* devices: */
+	size_t ngpus, gpus_cap;
 	ts_fusion *fusions;
 	size_t nfusions, fusions_cap;
 	ts_align_costs align;
@@ -492,12 +539,12 @@ static void *own(ts_patterns *p, void *mem)
 /* Compile a regex; on error report it at the value's position plus the
  * offset PCRE2 gives (the value's column is that of its opening quote when
  * quoted: close enough to point at the problem). */
-static ts_regex *compile(ts_patterns *p, const char *src, const char *file,
-			 const ts_ypath *path, int depth)
+static ts_regex *compile_flags(ts_patterns *p, const char *src, uint32_t flags,
+			       const char *file, const ts_ypath *path, int depth)
 {
 	int code;
 	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, 0,
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)src, PCRE2_ZERO_TERMINATED, flags,
 				       &code, &off, NULL);
 	if (!re) {
 		PCRE2_UCHAR buf[256];
@@ -518,6 +565,12 @@ static ts_regex *compile(ts_patterns *p, const char *src, const char *file,
 	r->code = re;
 	p->regexes[p->nregexes++] = r;
 	return r;
+}
+
+static ts_regex *compile(ts_patterns *p, const char *src, const char *file,
+			 const ts_ypath *path, int depth)
+{
+	return compile_flags(p, src, 0, file, path, depth);
 }
 
 /* Match data is made per call, not kept in the regex, so that tables can be
@@ -838,6 +891,26 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 			}
 			r.has_tokens = true;
 		}
+		/* FLOPs and bytes: the roofline; without a value the call still
+		 * has its workload */
+		struct {
+			const char *key, *src;
+			ts_wexpr *e;
+			bool *has;
+		} cost[] = { { "flops", o->flops, &r.flops, &r.has_flops },
+			     { "bytes", o->bytes, &r.bytes, &r.has_bytes } };
+		for (size_t c = 0; c < 2; c++) {
+			if (!cost[c].src)
+				continue;
+			if (!ts_wexpr_compile(cost[c].src, strlen(cost[c].src), cost[c].e, &off,
+					      err, sizeof err)) {
+				path[2].key = cost[c].key;
+				error_at(p, file, path, 3, (int)off, "%s '%s': %s", cost[c].key,
+					 cost[c].src, err);
+				ok = false;
+			}
+			*cost[c].has = true;
+		}
 		for (unsigned j = 0; j < o->ranks_count; j++) {
 			long v;
 			if (strcmp(o->ranks[j], "any") == 0) {
@@ -1136,6 +1209,108 @@ static void add_groups(ts_patterns *p, const char *file, y_kernels *k)
 	free(lines);
 }
 
+/* A positive decimal (TFLOP/s, TB/s, GB): strict, no trailing text. */
+static bool parse_positive(const char *s, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > hi)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* devices: peak figures for the roofline (devices.yaml). A name defined
+ * again in a later directory replaces the earlier one. */
+static void add_devices(ts_patterns *p, const char *file, y_kernels *k)
+{
+	int *lines = item_lines(file, "devices", k->devices_count);
+	for (unsigned i = 0; i < k->devices_count; i++) {
+		const y_device *y = &k->devices[i];
+		ts_ypath path[] = { { "devices", 0 }, { NULL, (int)i }, { "name", 0 } };
+		ts_gpu d = { .name = y->name, .source = y->source, .match = y->match,
+				.file = file, .line = lines ? lines[i] : 0 };
+		bool ok = true;
+		if (strcmp(y->vendor, "nvidia") == 0) {
+			d.vendor = TS_PLATFORM_NVIDIA;
+		} else if (strcmp(y->vendor, "amd") == 0) {
+			d.vendor = TS_PLATFORM_AMD;
+		} else {
+			path[2].key = "vendor";
+			error_at(p, file, path, 3, 0, "vendor '%s' is not nvidia or amd", y->vendor);
+			ok = false;
+		}
+		path[2].key = "match";
+		d.re = compile_flags(p, y->match, PCRE2_CASELESS, file, path, 3);
+		ok &= d.re != NULL;
+		long v;
+		if (y->sms) {
+			if (parse_long(y->sms, 1, 100000, &v)) {
+				d.sms = (int)v;
+			} else {
+				path[2].key = "sms";
+				error_at(p, file, path, 3, 0, "sms '%s' is not a whole number from 1 to 100000", y->sms);
+				ok = false;
+			}
+		}
+		if (y->memory_gb && !parse_positive(y->memory_gb, 1e6, &d.memory_gb)) {
+			path[2].key = "memory_gb";
+			error_at(p, file, path, 3, 0, "memory_gb '%s' is not a positive number", y->memory_gb);
+			ok = false;
+		}
+		if (!parse_positive(y->hbm_tbps, 1e4, &d.hbm_tbps)) {
+			path[2].key = "hbm_tbps";
+			error_at(p, file, path, 3, 0, "hbm_tbps '%s' is not a positive number of TB/s", y->hbm_tbps);
+			ok = false;
+		}
+		const char *peaks[TS_DT_COUNT] = {
+			[TS_DT_FP32] = y->tflops->fp32, [TS_DT_TF32] = y->tflops->tf32,
+			[TS_DT_BF16] = y->tflops->bf16, [TS_DT_FP16] = y->tflops->fp16,
+			[TS_DT_FP8] = y->tflops->fp8, [TS_DT_INT8] = y->tflops->int8,
+			[TS_DT_FP6] = y->tflops->fp6, [TS_DT_FP4] = y->tflops->fp4,
+		};
+		bool any = false;
+		for (int c = 0; c < TS_DT_COUNT; c++) {
+			if (!peaks[c])
+				continue;
+			any = true;
+			if (!parse_positive(peaks[c], 1e6, &d.tflops[c])) {
+				ts_ypath tp[] = { { "devices", 0 }, { NULL, (int)i }, { "tflops", 0 },
+						  { ts_dtclass_name((ts_dtclass)c), 0 } };
+				error_at(p, file, tp, 4, 0, "%s '%s' is not a positive number of TFLOP/s",
+					 ts_dtclass_name((ts_dtclass)c), peaks[c]);
+				ok = false;
+			}
+		}
+		if (!any) {
+			path[2].key = "tflops";
+			error_at(p, file, path, 3, 0, "tflops: needs at least one dtype (fp32, bf16, fp8, ...)");
+			ok = false;
+		}
+		if (!ok)
+			continue;
+		size_t j = 0;
+		while (j < p->ngpus && strcmp(p->gpus[j].name, d.name) != 0)
+			j++;
+		if (j < p->ngpus && strcmp(p->gpus[j].file, file) == 0) {
+			path[2].key = "name";
+			error_at(p, file, path, 3, 0, "device '%s' is defined twice (first at line %d)",
+				 d.name, p->gpus[j].line);
+			continue;
+		}
+		if (j == p->ngpus && !grow((void **)&p->gpus, &p->gpus_cap, p->ngpus + 1,
+					      sizeof *p->gpus)) {
+			add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->gpus[j] = d;
+		if (j == p->ngpus)
+			p->ngpus++;
+	}
+	free(lines);
+}
+
 static bool align_cost(ts_patterns *p, const char *file, const char *key,
 		       const char *v, long *out)
 {
@@ -1393,6 +1568,7 @@ static void load_dirs(ts_patterns *p)
 			add_skips(p, p->files[i].path, p->files[i].doc);
 			add_context_rules(p, p->files[i].path, p->files[i].doc);
 			add_groups(p, p->files[i].path, p->files[i].doc);
+			add_devices(p, p->files[i].path, p->files[i].doc);
 		}
 	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
 		if (p->files[i].doc)
@@ -1515,6 +1691,7 @@ void ts_patterns_free(ts_patterns *p)
 	free(p->contexts);
 	free(p->groups);
 	free(p->fusions);
+	free(p->gpus);
 	free(p);
 }
 
@@ -1539,6 +1716,16 @@ const ts_selectors *ts_patterns_token_grids(const ts_patterns *p)
 size_t ts_patterns_ngroups(const ts_patterns *p)
 {
 	return p->ngroups;
+}
+
+size_t ts_patterns_ngpus(const ts_patterns *p)
+{
+	return p->ngpus;
+}
+
+const ts_gpu *ts_patterns_gpu(const ts_patterns *p, size_t i)
+{
+	return &p->gpus[i];
 }
 
 const ts_group *ts_patterns_group(const ts_patterns *p, size_t i)

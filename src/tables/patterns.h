@@ -122,6 +122,9 @@ typedef struct {
 	ts_wtmpl name;
 	bool has_tokens;
 	ts_wexpr tokens;            /* M: the token (row) count of the call */
+	bool has_flops, has_bytes;
+	ts_wexpr flops;             /* floating-point operations of the call */
+	ts_wexpr bytes;             /* bytes it must move to or from memory */
 	int dtype_operand;          /* whose "Input type" is the dtype; -1: the
 				     * first floating-point operand */
 	const char *description;
@@ -158,6 +161,33 @@ typedef struct {
  * of several groups: when only one trace runs them, the rows of those
  * groups merge into one comparable row.
  */
+/*
+ * devices: the peaks of a GPU for the roofline (patterns/devices.yaml):
+ * dense TFLOP/s per dtype class and memory TB/s, matched to the trace's GPU
+ * name (a case-insensitive regex), or, for a trace without a name, to its
+ * vendor, SM/CU count and memory size.
+ */
+typedef enum {
+	TS_DT_FP32, TS_DT_TF32, TS_DT_BF16, TS_DT_FP16, TS_DT_FP8, TS_DT_INT8,
+	TS_DT_FP6, TS_DT_FP4, TS_DT_COUNT
+} ts_dtclass;
+
+const char *ts_dtclass_name(ts_dtclass c);
+
+typedef struct {
+	const char *name;
+	ts_platform vendor;
+	const char *match;
+	ts_regex *re;
+	int sms;                    /* 0: not given */
+	double memory_gb;           /* 0: not given */
+	double hbm_tbps;
+	double tflops[TS_DT_COUNT]; /* dense peaks; 0: the part has none */
+	const char *source;
+	const char *file;
+	int line;
+} ts_gpu;
+
 #define TS_MAX_GROUPS 64
 #define TS_MAX_FUSIONS 32
 #define TS_MAX_FUSION_PARTS 8
@@ -228,6 +258,8 @@ size_t ts_patterns_ncontexts(const ts_patterns *p);
 const ts_context *ts_patterns_context(const ts_patterns *p, size_t i);
 size_t ts_patterns_ngroups(const ts_patterns *p);
 const ts_group *ts_patterns_group(const ts_patterns *p, size_t i);
+size_t ts_patterns_ngpus(const ts_patterns *p);
+const ts_gpu *ts_patterns_gpu(const ts_patterns *p, size_t i);
 size_t ts_patterns_nfusions(const ts_patterns *p);
 const ts_fusion *ts_patterns_fusion(const ts_patterns *p, size_t i);
 const ts_align_costs *ts_patterns_align_costs(const ts_patterns *p);
