@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "classify.h"
+#include "gpu.h"
 #include "patterns.h"
 #include "pipeline.h"
 #include "report.h"
@@ -42,6 +43,7 @@ typedef struct {
 	const char *pattern_dirs[15];  /* --patterns DIR, in order */
 	size_t npattern_dirs;
 	const char *model;             /* --model NAME */
+	const char *gpu;               /* --device NAME */
 	int full_names;
 	int split_half_layers;
 	int show_layers;
@@ -85,6 +87,8 @@ static const char usage_text[] =
 	"  -p, --patterns DIR   also load pattern tables from DIR (repeatable); its\n"
 	"                       rules come before the built-in ones\n"
 	"  -m, --model NAME     use this model family instead of detecting it\n"
+	"      --device NAME    the GPU whose peaks the roofline uses (devices: in the\n"
+	"                       pattern tables), instead of the trace's GPU\n"
 	"      --split-half-layers  keep attention and MLP half-layers apart\n"
 	"      --expect-layers N    warn when a complete pass has not N layers\n"
 	"      --show-layers        print the per-layer table (per layer index, per stage)\n"
@@ -201,7 +205,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
+	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER,
 };
 
@@ -231,6 +235,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "full-names", no_argument, NULL, OPT_FULL_NAMES },
 		{ "patterns", required_argument, NULL, 'p' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "event", required_argument, NULL, OPT_EVENT },
 		{ "split-half-layers", no_argument, NULL, OPT_SPLIT_HALF },
 		{ "expect-layers", required_argument, NULL, OPT_EXPECT_LAYERS },
@@ -323,6 +328,9 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case OPT_JOIN_MEM:
 			o->join_mem = parse_bytes("--join-mem", optarg, 16);
+			break;
+		case OPT_DEVICE:
+			o->gpu = optarg;
 			break;
 		case OPT_EXPECT_LAYERS:
 			o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
@@ -648,7 +656,7 @@ static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patte
 {
 	ts_pipeline_opts po = { .read_size = o->read_size, .limits = o->limits,
 				.join_mem = o->join_mem,
-				.patterns = patterns, .model = o->model,
+				.patterns = patterns, .model = o->model, .gpu = o->gpu,
 				.layers = { .split_half_layers = o->split_half_layers,
 					    .model = o->model, .expect_layers = o->expect_layers,
 					    .decode_threshold = o->decode_threshold,
@@ -801,6 +809,14 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < ts_patterns_nfamilies(patterns); i++)
 			fprintf(stderr, " %s", ts_patterns_family(patterns, i)->name);
 		fprintf(stderr, "\nhint: tracestream patterns list\n");
+		ts_patterns_free(patterns);
+		return TS_EXIT_USAGE_IO;
+	}
+	if (o.gpu && !ts_gpu_named(patterns, o.gpu)) {
+		fprintf(stderr, "tracestream: --device: unknown device '%s'; known:", o.gpu);
+		for (size_t i = 0; i < ts_patterns_ngpus(patterns); i++)
+			fprintf(stderr, " '%s'", ts_patterns_gpu(patterns, i)->name);
+		fprintf(stderr, "\nhint: the devices: table is patterns/devices.yaml\n");
 		ts_patterns_free(patterns);
 		return TS_EXIT_USAGE_IO;
 	}

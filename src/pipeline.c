@@ -1,11 +1,13 @@
 #include "pipeline.h"
 
+#include "gpu.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "gpu.h"
 #include "platform.h"
 #include "reader.h"
 
@@ -176,11 +178,36 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
 	/* The caller has checked a forced family name against the tables. */
 	ts_model_choose(o->patterns, res->agg, o->model, &res->model);
+	if (o->patterns && o->gpu) {
+		res->gpu = ts_gpu_named(o->patterns, o->gpu);
+		res->gpu_how = "--device";
+	} else if (o->patterns) {
+		const ts_devprop *d = ts_result_devprop(res);
+		if (d)
+			res->gpu = ts_gpu_find(o->patterns, d->name, (d->has & 4) ? d->sm_count : 0,
+					       (d->has & 8) ? d->memory_bytes : 0, res->platform,
+					       &res->gpu_how);
+	}
 	res->seconds = now() - t0;
 	free(buf);
 	ts_parser_free(p);
 	ts_reader_free(r);
 	return res->status;
+}
+
+const ts_devprop *ts_result_devprop(const ts_result *res)
+{
+	const ts_meta *m = &res->meta;
+	if (m->ndev == 0)
+		return NULL;
+	const ts_device *d = res->agg ? ts_agg_main_device(res->agg) : NULL;
+	if (d) {
+		for (int i = 0; i < m->ndev; i++)
+			if ((m->dev[i].has & 1) && m->dev[i].id == d->id)
+				return &m->dev[i];
+	}
+	/* AMD traces number devices by node (device 5) but list one entry. */
+	return &m->dev[0];
 }
 
 void ts_result_free(ts_result *res)

@@ -31,6 +31,7 @@ typedef struct {
 	const char *model;      /* --model NAME, or NULL to detect */
 	ts_layers_opts layers;
 	size_t join_mem;        /* --join-mem (0: default) */
+	const char *gpu;        /* --device NAME (checked by the caller), or NULL */
 } ts_pipeline_opts;
 
 typedef struct {
@@ -57,6 +58,8 @@ typedef struct {
 	const char *platform_source;
 	const ts_patterns *patterns;  /* as given in the options */
 	ts_model model;
+	const ts_gpu *gpu;          /* peaks for the roofline; NULL: unknown GPU */
+	const char *gpu_how;        /* "name", "sms and memory" or "--device" */
 } ts_result;
 
 /* Run one analysis. Fills *res (free with ts_result_free). Returns
@@ -65,5 +68,9 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 			  ts_result *res);
 
 void ts_result_free(ts_result *res);
+
+/* The deviceProperties entry of the device the kernels ran on (the busiest
+ * one), or NULL when the trace has none. */
+const ts_devprop *ts_result_devprop(const ts_result *res);
 
 #endif

@@ -157,6 +157,7 @@ typedef struct {
 	uint32_t len;            /* 0: empty */
 	uint32_t wl;             /* workload row, or TS_INTERN_NONE */
 	uint32_t m;              /* M after the rule (it depends on the key only) */
+	uint64_t flops, bytes;   /* of the call, 0 unknown */
 	unsigned char key[WL_MEMO_KEY];
 } wl_memo;
 
@@ -384,12 +385,21 @@ static const char *dtype_of(const ts_oprule *r, const ts_event *ev)
 	return ev->ntypes ? ev->dtype[0] : "";
 }
 
-/* The workload row of one op call, and its tokens in *m (kept when the
- * rule has none); *cache is cleared when the result must not be
+/* What one op call costs by its rule: *flops and *bytes, 0 unknown. */
+static void op_cost(const ts_oprule *r, const ts_event *ev, uint64_t *flops, uint64_t *bytes)
+{
+	int64_t v;
+	*flops = r->has_flops && ts_wexpr_eval(&r->flops, ev, &v) && v > 0 ? (uint64_t)v : 0;
+	*bytes = r->has_bytes && ts_wexpr_eval(&r->bytes, ev, &v) && v > 0 ? (uint64_t)v : 0;
+}
+
+/* The workload row of one op call, its tokens in *m (kept when the rule
+ * has none) and its cost; *cache is cleared when the result must not be
  * remembered (a row that could not be made). */
 static uint32_t evaluate_workload(ts_attrib *a, const name_info *in, const ts_event *ev,
-				  uint32_t *m, bool *cache)
+				  uint32_t *m, uint64_t *flops, uint64_t *bytes, bool *cache)
 {
+	*flops = *bytes = 0;
 	for (unsigned c = 0; c < in->ncand; c++) {
 		const ts_oprule *r = ts_patterns_oprule(a->patterns, in->cand[c]);
 		char key[256];
@@ -416,6 +426,7 @@ static uint32_t evaluate_workload(ts_attrib *a, const name_info *in, const ts_ev
 			a->wl_rule[id] = in->cand[c];
 		if (tokens > 0)
 			*m = tokens > (int64_t)M_MASK ? M_MASK : (uint32_t)tokens;
+		op_cost(r, ev, flops, bytes);
 		return id;
 	}
 	return TS_INTERN_NONE;
@@ -447,8 +458,10 @@ static size_t memo_key(uint32_t name, const ts_event *ev, unsigned char *k)
 	return n;
 }
 
-static uint32_t workload_of(ts_attrib *a, uint32_t name, const ts_event *ev, uint32_t *m)
+static uint32_t workload_of(ts_attrib *a, uint32_t name, const ts_event *ev, uint32_t *m,
+			    uint64_t *flops, uint64_t *bytes)
 {
+	*flops = *bytes = 0;
 	if (!(ev->has & TS_HAS_DIMS))
 		return TS_INTERN_NONE;
 	unsigned char key[WL_MEMO_KEY];
@@ -458,15 +471,19 @@ static uint32_t workload_of(ts_attrib *a, uint32_t name, const ts_event *ev, uin
 		slot = &a->memo[ts_hash_bytes((const char *)key, klen) & (WL_MEMO_SLOTS - 1)];
 		if (slot->len == klen && memcmp(slot->key, key, klen) == 0) {
 			*m = slot->m;
+			*flops = slot->flops;
+			*bytes = slot->bytes;
 			return slot->wl;
 		}
 	}
 	bool cache = true;
-	uint32_t wl = evaluate_workload(a, &a->info[name], ev, m, &cache);
+	uint32_t wl = evaluate_workload(a, &a->info[name], ev, m, flops, bytes, &cache);
 	if (slot && cache) {
 		slot->len = (uint32_t)klen;
 		slot->wl = wl;
 		slot->m = *m;
+		slot->flops = *flops;
+		slot->bytes = *bytes;
 		memcpy(slot->key, key, klen);
 	}
 	return wl;
@@ -478,11 +495,12 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 		return;
 	uint32_t name = name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
 	uint32_t m = rows_of(ev), wl = TS_INTERN_NONE;
+	uint64_t flops = 0, bytes = 0;
 	if (ev->has & TS_HAS_DIMS)
 		a->t.ops_with_shapes++;
 	if (name != TS_INTERN_NONE && a->info[name].ncand)
-		wl = workload_of(a, name, ev, &m);
-	ts_oprec r = { name, m & M_MASK, wl };
+		wl = workload_of(a, name, ev, &m, &flops, &bytes);
+	ts_oprec r = { name, m & M_MASK, wl, flops, bytes };
 	bool added;
 	if (!ts_opindex_put(a->ops, ev->external_id, &r, &added))
 		a->t.ops_dropped++;
@@ -638,13 +656,32 @@ static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 	}
 }
 
-static void add_workload(ts_wl_row *w, bool first, uint32_t m, int64_t dur)
+static uint64_t sat_add(uint64_t a, uint64_t b)
 {
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void add_workload(ts_wl_row *w, bool first, const ts_kref *ref, int64_t dur)
+{
+	uint32_t m = ref->m;
 	w->kernels++;
 	w->ns += dur;
+	/* every kernel of a call with a cost counts toward the time of that cost */
+	if (ref->flops)
+		w->flops_ns += dur;
+	if (ref->bytes)
+		w->bytes_ns += dur;
 	if (!first)
 		return;
 	w->calls++;
+	if (ref->flops) {
+		w->flops = sat_add(w->flops, ref->flops);
+		w->flops_calls++;
+	}
+	if (ref->bytes) {
+		w->bytes = sat_add(w->bytes, ref->bytes);
+		w->bytes_calls++;
+	}
 	if (m) {
 		ts_hist_add(&w->m, m);
 		if (!w->inexact) {
@@ -670,7 +707,7 @@ static void add_workload(ts_wl_row *w, bool first, uint32_t m, int64_t dur)
 void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, ts_kref *ref)
 {
-	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0 };
+	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0 };
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	int64_t dur = ev->dur_ns;
@@ -691,8 +728,10 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		vote_parent(a, row, op->name);
 		ref->op = op->name | (first ? TS_KREF_FIRST : 0);
 		ref->wl = op->wl;
+		ref->flops = op->flops;
+		ref->bytes = op->bytes;
 		if (op->wl != TS_INTERN_NONE) {
-			add_workload(&a->wl[TS_ATTRIB_ALL][op->wl], first, ref->m, dur);
+			add_workload(&a->wl[TS_ATTRIB_ALL][op->wl], first, ref, dur);
 			a->t.workload_calls += first;
 		}
 		return;
@@ -735,7 +774,7 @@ void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 		return;
 	ts_wl_row *w = wl_row(a, stage, ref->wl);
 	if (w)
-		add_workload(w, first, ref->m, dur);
+		add_workload(w, first, ref, dur);
 }
 
 void ts_attrib_finish(ts_attrib *a)

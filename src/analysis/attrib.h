@@ -87,6 +87,11 @@ typedef struct {
 	bool inexact;
 	uint32_t exact_v[TS_WL_EXACT];
 	uint64_t exact_n[TS_WL_EXACT];
+	/* roofline: FLOPs and bytes of the calls whose rule gives them, and
+	 * the kernel time of exactly those calls (saturating sums) */
+	uint64_t flops, bytes;
+	int64_t flops_ns, bytes_ns;
+	uint64_t flops_calls, bytes_calls;
 } ts_wl_row;
 
 /* The q-quantile of a workload's tokens: exact while it has at most
@@ -98,6 +103,7 @@ typedef struct {
 	uint32_t op;             /* op row | TS_KREF_FIRST; TS_INTERN_NONE: no op */
 	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
 	uint32_t m;              /* tokens (M) of the op, 0 unknown */
+	uint64_t flops, bytes;   /* of the op call, 0 unknown */
 } ts_kref;
 
 #define TS_KREF_FIRST 0x80000000u   /* the first kernel of its op call */

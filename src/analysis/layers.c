@@ -1312,7 +1312,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, const ts_kref *ref, bool in_context)
 {
-	static const ts_kref none = { TS_INTERN_NONE, TS_INTERN_NONE, 0 };
+	static const ts_kref none = { TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0 };
 	if (!ref)
 		ref = &none;
 	int64_t op_m = ref->m ? (int64_t)ref->m : -1;

@@ -26,6 +26,7 @@ typedef struct {
 	uint32_t name;           /* op row; TS_INTERN_NONE past the cap */
 	uint32_t m;              /* tokens (M), 0 unknown */
 	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
+	uint64_t flops, bytes;   /* of the call by its rule, 0 unknown */
 } ts_oprec;
 
 typedef struct ts_opindex ts_opindex;

@@ -1,4 +1,5 @@
 #include "report.h"
+#include "roofline.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -95,17 +96,7 @@ void ts_fmt_us(char *buf, size_t n, int64_t ns)
 
 const ts_devprop *ts_report_devprop(const ts_result *res)
 {
-	const ts_meta *m = &res->meta;
-	if (m->ndev == 0)
-		return NULL;
-	const ts_device *d = res->agg ? ts_agg_main_device(res->agg) : NULL;
-	if (d) {
-		for (int i = 0; i < m->ndev; i++)
-			if ((m->dev[i].has & 1) && m->dev[i].id == d->id)
-				return &m->dev[i];
-	}
-	/* AMD traces number devices by node (device 5) but list one entry. */
-	return &m->dev[0];
+	return ts_result_devprop(res);
 }
 
 #define WARN(...)                                                          \
@@ -187,6 +178,23 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		if (t->workloads_dropped)
 			WARN("%" PRIu64 " op calls past the %d workload definitions kept have no workload",
 			     t->workloads_dropped, TS_ATTRIB_MAX_WORKLOADS);
+		if (res->gpu) {
+			size_t over = 0, n = ts_attrib_nworkloads(res->attrib);
+			for (size_t i = 0; i < n; i++) {
+				const ts_wl_row *w = ts_attrib_workload(res->attrib, TS_ATTRIB_ALL, i);
+				size_t len;
+				const char *dtype;
+				ts_roofline rf;
+				if (w->calls == 0)
+					continue;
+				ts_attrib_workload_name(res->attrib, i, &len, &dtype);
+				ts_roofline_of(w, dtype, res->gpu, &rf);
+				over += rf.exceeds_peak;
+			}
+			if (over)
+				WARN("%zu workloads ran faster than the %s peaks allow: their kernels are not the calls' own (mislinked) or a flops:/bytes: rule or the peak is wrong; their pct_of_peak is left out",
+				     over, res->gpu->name);
+		}
 		if (t->lookahead_overflow)
 			WARN("%" PRIu64 " kernels waited past the look-ahead of %d for their launch and count as unlinked",
 			     t->lookahead_overflow, TS_ATTRIB_LOOKAHEAD);

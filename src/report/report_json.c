@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "roofline.h"
 #include "version.h"
 
 /* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
@@ -81,6 +82,42 @@ static void put_us(FILE *out, int64_t ns)
 }
 
 /* A mean or deviation in ns, as microseconds with 3 decimals. */
+/* A figure with up to 4 significant decimals, or null. */
+static void put_fig(FILE *out, bool known, double v)
+{
+	if (known)
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+/* The GPU peaks the roofline uses: which part, how it was found, the
+ * figures and their source. */
+static void put_peaks(FILE *out, const ts_result *res)
+{
+	const ts_gpu *g = res->gpu;
+	if (!g) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"name\": ", out);
+	put_cstr(out, g->name);
+	fputs(", \"matched_by\": ", out);
+	put_cstr(out, res->gpu_how ? res->gpu_how : "");
+	fprintf(out, ", \"hbm_tbps\": %.6g, \"tflops\": {", g->hbm_tbps);
+	bool first = true;
+	for (int c = 0; c < TS_DT_COUNT; c++) {
+		if (g->tflops[c] <= 0)
+			continue;
+		fprintf(out, "%s\"%s\": %.6g", first ? "" : ", ", ts_dtclass_name((ts_dtclass)c),
+			g->tflops[c]);
+		first = false;
+	}
+	fputs("}, \"source\": ", out);
+	put_cstr(out, g->source);
+	fputs("}", out);
+}
+
 static void put_us_f(FILE *out, double ns)
 {
 	fprintf(out, "%.3f", ns / 1000.0);
@@ -129,6 +166,8 @@ static void put_trace(FILE *out, const ts_result *res)
 	} else {
 		fputs("null", out);
 	}
+	fputs(",\n    \"peaks\": ", out);
+	put_peaks(out, res);
 	fputs(",\n    \"world_size\": ", out);
 	put_opt_int(out, m->has & 1, m->world_size);
 	fputs(",\n    \"rank\": ", out);
@@ -551,6 +590,31 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 		} else {
 			fputs("null", out);
 		}
+		ts_roofline rf;
+		ts_roofline_of(w, dtype, res->gpu, &rf);
+		/* exact sums (saturated at 2^64 - 1) */
+		if (rf.has_flops)
+			fprintf(out, ", \"flops\": %" PRIu64, w->flops);
+		else
+			fputs(", \"flops\": null", out);
+		if (rf.has_bytes)
+			fprintf(out, ", \"bytes\": %" PRIu64, w->bytes);
+		else
+			fputs(", \"bytes\": null", out);
+		fputs(", \"tflops\": ", out);
+		put_fig(out, rf.has_flops, rf.tflops);
+		fputs(", \"tbps\": ", out);
+		put_fig(out, rf.has_bytes, rf.tbps);
+		fputs(", \"intensity\": ", out);
+		put_fig(out, rf.intensity > 0, rf.intensity);
+		fputs(", \"pct_of_peak\": ", out);
+		put_fig(out, rf.pct_of_peak >= 0, rf.pct_of_peak);
+		fputs(", \"bound\": ", out);
+		if (rf.bound == TS_BOUND_UNKNOWN)
+			fputs("null", out);
+		else
+			put_cstr(out, ts_bound_name(rf.bound));
+		fprintf(out, ", \"exceeds_peak\": %s", rf.exceeds_peak ? "true" : "false");
 		fputs(", \"rule\": ", out);
 		char where[512];
 		snprintf(where, sizeof where, "%s:%d", rule->file, rule->line);

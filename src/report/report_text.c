@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "roofline.h"
 #include "version.h"
 
 /* Width of the columns before Name in the kernel table. */
@@ -461,6 +462,59 @@ static const char *short_dtype(const char *d)
 	return strncmp(d, "c10::", 5) == 0 ? d + 5 : *d ? d : "-";
 }
 
+/* Achieved rates of the workloads whose rules give FLOPs or bytes, against
+ * the GPU's peaks. */
+static void put_roofline(FILE *out, const ts_result *res, const size_t *order, size_t n,
+			 int view)
+{
+	const ts_attrib *at = res->attrib;
+	size_t with = 0;
+	for (size_t i = 0; i < n; i++) {
+		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
+		with += w->flops_calls || w->bytes_calls;
+	}
+	if (!with)
+		return;
+	const ts_gpu *g = res->gpu;
+	if (g) {
+		fprintf(out, "\nRoofline on %s (%s: %.4g TB/s", g->name,
+			res->gpu_how && strcmp(res->gpu_how, "--device") == 0 ? "--device" : "peaks",
+			g->hbm_tbps);
+		for (int c = 0; c < TS_DT_COUNT; c++)
+			if (g->tflops[c] > 0 && (c == TS_DT_BF16 || c == TS_DT_FP8 || c == TS_DT_FP32))
+				fprintf(out, ", %s %.5g TFLOP/s", ts_dtclass_name((ts_dtclass)c), g->tflops[c]);
+		fprintf(out, "; dense, from %s)\n", g->source);
+	} else {
+		fputs("\nRoofline: achieved rates only (the GPU is not in the devices: table; name one with --device)\n", out);
+	}
+	fprintf(out, " %-44s %-10s %9s %8s %8s %7s %s\n", "Definition", "dtype", "TFLOP/s",
+		"TB/s", "FLOP/B", "% peak", "Bound");
+	for (size_t i = 0; i < n; i++) {
+		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
+		if (!w->flops_calls && !w->bytes_calls)
+			continue;
+		size_t len;
+		const char *dtype;
+		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
+		ts_roofline rf;
+		ts_roofline_of(w, dtype, g, &rf);
+		char tf[16] = "-", tb[16] = "-", in[16] = "-", pc[16] = "-";
+		if (rf.has_flops)
+			snprintf(tf, sizeof tf, "%.1f", rf.tflops);
+		if (rf.has_bytes)
+			snprintf(tb, sizeof tb, "%.2f", rf.tbps);
+		if (rf.intensity > 0)
+			snprintf(in, sizeof in, "%.1f", rf.intensity);
+		if (rf.pct_of_peak >= 0)
+			snprintf(pc, sizeof pc, "%.1f", rf.pct_of_peak);
+		else if (rf.exceeds_peak)
+			snprintf(pc, sizeof pc, ">100!");
+		fprintf(out, " %-44.*s %-10s %9s %8s %8s %7s %s\n", (int)len, name,
+			short_dtype(dtype), tf, tb, in, pc,
+			rf.bound == TS_BOUND_UNKNOWN ? "-" : ts_bound_name(rf.bound));
+	}
+}
+
 static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_report_opts *o)
 {
@@ -500,6 +554,7 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			ts_attrib_workload_rule(at, order[i])->kind, (int)len, name,
 			short_dtype(dtype), w->calls, tok, us(tb, sizeof tb, w->ns));
 	}
+	put_roofline(out, res, order, shown, view);
 	free(order);
 }
 
