@@ -20,6 +20,57 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The serving framework, from what its Python frames and step annotations
+ * name: the first to be named FRAMEWORK_SURE times, or the most named. */
+static const char *const framework_names[] = {
+	"SGLang", "vLLM", "TensorRT-LLM", "HF transformers",
+};
+static const struct {
+	const char *needle;
+	int fw;
+} framework_marks[] = {
+	{ "sglang/", 0 }, { "step[DECODE", 0 }, { "step[EXTEND", 0 },
+	{ "vllm/", 1 }, { "execute_context_", 1 },
+	{ "tensorrt_llm/", 2 },
+	{ "transformers/", 3 },
+};
+#define FRAMEWORK_SURE 16
+_Static_assert(sizeof framework_names / sizeof *framework_names <= 8, "framework_hits");
+
+static bool has_text(const char *s, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+	for (size_t i = 0; i + k <= n; i++)
+		if (s[i] == lit[0] && memcmp(s + i, lit, k) == 0)
+			return true;
+	return false;
+}
+
+static void framework_of(ts_result *res, const ts_event *ev)
+{
+	for (size_t i = 0; i < sizeof framework_marks / sizeof *framework_marks; i++) {
+		if (!has_text(ev->name, ev->name_len, framework_marks[i].needle))
+			continue;
+		int fw = framework_marks[i].fw;
+		if (++res->framework_hits[fw] >= FRAMEWORK_SURE)
+			res->framework = framework_names[fw];
+		return;
+	}
+}
+
+/* After the input: the most named, when none was sure. */
+static void framework_decide(ts_result *res)
+{
+	uint32_t best = 0;
+	if (res->framework)
+		return;
+	for (size_t i = 0; i < sizeof framework_names / sizeof *framework_names; i++)
+		if (res->framework_hits[i] > best) {
+			best = res->framework_hits[i];
+			res->framework = framework_names[i];
+		}
+}
+
 /* The stages after the parser: aggregates (classifying each new kernel
  * name), then the layer machine with the kernel's class. */
 static ts_status on_event(void *ud, const ts_event *ev)
@@ -57,12 +108,17 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		ts_layers_cpu_event(res->layers, ev);
 	} else if (ev->cat == TS_CAT_PYTHON_FUNCTION) {
 		ts_attrib_python(res->attrib, ev);
+		if (!res->framework)
+			framework_of(res, ev);
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
 		ts_attrib_runtime(res->attrib, ev);
 		ts_layers_cpu_event(res->layers, ev);
 	} else if (ev->cat == TS_CAT_USER_ANNOTATION ||
-		 ev->cat == TS_CAT_GPU_USER_ANNOTATION)
+		 ev->cat == TS_CAT_GPU_USER_ANNOTATION) {
 		ts_layers_annotation(res->layers, ev);
+		if (!res->framework)
+			framework_of(res, ev);
+	}
 	return TS_OK;
 }
 
@@ -172,6 +228,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 
 	ts_attrib_finish(res->attrib);
 	ts_layers_finish(res->layers, ts_intern_count(res->agg->names));
+	framework_decide(res);
 	res->input_bytes = ts_reader_in_bytes(r);
 	res->json_bytes = ts_reader_out_bytes(r);
 	res->pstats = *ts_parser_get_stats(p);

@@ -60,6 +60,9 @@ typedef struct {
 	ts_model model;
 	const ts_gpu *gpu;          /* peaks for the roofline; NULL: unknown GPU */
 	const char *gpu_how;        /* "name", "sms and memory" or "--device" */
+	const char *framework;      /* SGLang, vLLM, ... from Python frames and
+				     * step annotations; NULL unknown */
+	uint32_t framework_hits[8];
 } ts_result;
 
 /* Run one analysis. Fills *res (free with ts_result_free). Returns

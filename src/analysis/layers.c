@@ -105,6 +105,9 @@ typedef struct {
 	kernel_ent *kernels;
 	size_t nkernels;
 	ts_layer_sample sample;  /* its middle layer (opts.sample) */
+	ts_anat_kernel *anat;    /* its layer kernels, for the anatomy */
+	size_t nanat;
+	bool anat_skip;          /* complete, but not all of them listed */
 } pending_pass;
 
 
@@ -208,7 +211,12 @@ struct ts_layers {
 	bool track;              /* keep dbg_cur: --debug-layers or samples */
 	ts_layer_sample samples[TS_PSTAGE_COUNT];
 	ts_debug_kernel *samp_tmp; /* TS_MAX_SAMPLE_KERNELS: the pass's middle layer */
+	ts_anatomy *anatomy;     /* the typical layer per stage */
+	ts_idle *idle;           /* gaps of the pass in progress */
+	ts_anat_kernel *anat_tmp; /* TS_MAX_DEBUG_KERNELS: the pass's layer kernels */
 };
+
+_Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");
 
 ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 {
@@ -228,15 +236,23 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->last_stage = TS_PSTAGE_UNKNOWN;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat);
-	l->track = o->debug || o->sample;
-	if (l->track) {
+	/* the listing of the pass's layer kernels: for the anatomy (with
+	 * tables), --debug-layers and the samples of compare */
+	l->track = o->debug || o->sample || p;
+	if (l->track)
 		l->dbg_cur = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_cur);
+	if (o->debug)
 		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
-	}
 	if (o->sample)
 		l->samp_tmp = calloc(TS_MAX_SAMPLE_KERNELS, sizeof *l->samp_tmp);
-	bool ok = l->layers && l->gap && l->pre && l->ann_names && (!l->track || (l->dbg_cur && l->dbg_kept)) &&
-		  (!o->sample || l->samp_tmp);
+	if (p) {
+		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
+		l->anat_tmp = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->anat_tmp);
+	}
+	l->idle = ts_idle_new();
+	bool ok = l->idle && l->layers && l->gap && l->pre && l->ann_names && (!l->track || l->dbg_cur) &&
+		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
+		  (!p || (l->anatomy && l->anat_tmp));
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		ok &= l->lstat[s] != NULL;
 	if (!ok) {
@@ -268,6 +284,7 @@ void ts_layers_free(ts_layers *l)
 		free(l->pending[i].layers);
 		free(l->pending[i].kernels);
 		free(l->pending[i].sample.k);
+		free(l->pending[i].anat);
 	}
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		free(l->samples[s].k);
@@ -287,6 +304,9 @@ void ts_layers_free(ts_layers *l)
 	free(l->dbg_cur);
 	free(l->dbg_kept);
 	free(l->samp_tmp);
+	ts_anatomy_free(l->anatomy);
+	ts_idle_free(l->idle);
+	free(l->anat_tmp);
 	free(l);
 }
 
@@ -467,7 +487,10 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 	if (ev->cat == TS_CAT_CPU_OP) {
 		if (starts_with(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
 			l->backward_ops++;
-	} else if (ev->name_len > 12 && ev->name_len < 64 &&
+		return;
+	}
+	ts_idle_runtime(l->idle, ev);
+	if (ev->name_len > 12 && ev->name_len < 64 &&
 		   contains(ev->name, ev->name_len, "StreamBeginCapture")) {
 		l->captures++;
 	}
@@ -880,6 +903,7 @@ static void structural_boundary(ts_layers *l)
 static void start_pass(ts_layers *l, const ts_event *ev)
 {
 	l->in_pass = true;
+	ts_idle_begin(l->idle);
 	l->cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
 			    .batch = -1, .tokens = -1, .annotation = -1,
 			    .gemm_m_min = -1, .gemm_m_max = -1,
@@ -933,7 +957,10 @@ static long decode_threshold(const ts_layers *l)
 
 static void vote(ts_layers *l, ts_pass *p)
 {
-	int an = l->step_ann >= 0 ? l->step_ann : annotation_at(l, p->first_ts, false);
+	/* the step whose window began last before the pass (its stray
+	 * kernels cut, idle.h) */
+	int64_t start = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
+	int an = l->step_ann >= 0 ? l->step_ann : annotation_at(l, start, false);
 	if (an >= 0) {
 		const annotation *a = &l->ann[l->group_best[l->ann[an].group]];
 		if (a->stage != TS_PSTAGE_UNKNOWN)
@@ -1036,6 +1063,7 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 	t->layers += p->layers;
 	t->kernels += p->kernels;
 	t->gpu_ns += p->gpu_ns;
+	ts_idle_sum(&t->idle, &p->idle);
 }
 
 /* The relative signals of a waiting pass, against the passes whose own
@@ -1153,6 +1181,34 @@ const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s)
 	return l->samples[s].k ? &l->samples[s] : NULL;
 }
 
+/* The layer kernels of the pass just ended, from the listing, into
+ * anat_tmp (*n of them); false when the listing does not hold them all. */
+static bool anatomy_list(ts_layers *l, size_t *n)
+{
+	*n = 0;
+	if (!l->anatomy || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->nlayers > TS_MAX_LAYERS)
+		return false;
+	size_t k = 0;
+	for (size_t i = 0; i < l->ndbg_cur; i++) {
+		const ts_debug_kernel *d = &l->dbg_cur[i];
+		if (d->layer >= l->nlayers)
+			continue;
+		bool first = d->ref.op != TS_INTERN_NONE && (d->ref.op & TS_KREF_FIRST);
+		l->anat_tmp[k++] = (ts_anat_kernel){
+			.layer = d->layer, .row = d->row, .dur = d->dur,
+			.flops = first ? d->ref.flops : 0, .bytes = first ? d->ref.bytes : 0,
+			.wl = d->ref.wl, .has_flops = d->ref.flops != 0, .has_bytes = d->ref.bytes != 0,
+			.category = (int16_t)d->cls.category, .type = (uint8_t)d->cls.type };
+	}
+	*n = k;
+	return true;
+}
+
+const ts_anatomy *ts_layers_anatomy(const ts_layers *l)
+{
+	return l->anatomy;
+}
+
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
 static void resolve_pending(ts_layers *l, size_t k)
 {
@@ -1163,6 +1219,11 @@ static void resolve_pending(ts_layers *l, size_t k)
 	if (pp->layers)
 		add_layers(l, p->stage, pp->layers, pp->nlayers);
 	offer_sample(l, p->stage, &pp->sample);
+	if (pp->anat_skip)
+		ts_anatomy_skip(l->anatomy, p->stage);
+	else if (pp->anat)
+		ts_anatomy_add(l->anatomy, p->stage, pp->anat, pp->nanat, pp->nlayers);
+	free(pp->anat);
 	free(pp->sample.k);
 	free(pp->layers);
 	free(pp->kernels);
@@ -1188,6 +1249,15 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 			return false;
 		memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
 		pp->nlayers = n;
+		size_t na;
+		if (!anatomy_list(l, &na)) {
+			pp->anat_skip = l->anatomy != NULL;
+		} else if (na && (pp->anat = malloc(na * sizeof *pp->anat)) != NULL) {
+			memcpy(pp->anat, l->anat_tmp, na * sizeof *pp->anat);
+			pp->nanat = na;
+		} else if (na) {
+			pp->anat_skip = true;
+		}
 		uint32_t mid;
 		size_t k = middle_layer(l, &mid);
 		if (k && (pp->sample.k = malloc(k * sizeof *pp->sample.k)) != NULL) {
@@ -1211,6 +1281,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	if (!l->in_pass)
 		return;
 	l->in_pass = false;
+	ts_idle_end(l->idle, &l->cur.idle);
 	/* The open span: the pass tail (final norm, LM head) when it holds no
 	 * layer work; a layer cut off by the end of the capture otherwise.
 	 * With no marker after the last attention, the last layer keeps as
@@ -1284,8 +1355,14 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		}
 		stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
 		l->nkbuf = 0;
-		if (p->complete)
+		if (p->complete) {
 			add_layers(l, p->stage, l->layers, n);
+			size_t na;
+			if (anatomy_list(l, &na))
+				ts_anatomy_add(l->anatomy, p->stage, l->anat_tmp, na, n);
+			else
+				ts_anatomy_skip(l->anatomy, p->stage);
+		}
 		uint32_t mid;
 		size_t k = p->complete ? middle_layer(l, &mid) : 0;
 		if (k) {
@@ -1343,6 +1420,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->step = step;
 		l->step_ann = an;
 	}
+	ts_idle_kernel(l->idle, ev, row,
+		       ref->op == TS_INTERN_NONE ? TS_INTERN_NONE : ref->op & ~TS_KREF_FIRST,
+		       (m & (M_ATTN | M_MLP | M_GEMM)) != 0);
 	if (m & M_SAMPLE)
 		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
 
@@ -1447,11 +1527,12 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	}
 	/* a structural boundary may move this kernel to the next layer */
 	if (l->track && l->nlayers < TS_MAX_LAYERS &&
-	    (l->opts.sample || l->opts.debug_layers[l->nlayers] ||
+	    (l->opts.sample || l->anatomy || l->opts.debug_layers[l->nlayers] ||
 	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
 	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS)
 		l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
-			.layer = l->nlayers, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns, .cls = *c };
+			.layer = l->nlayers, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
+			.ref = *ref, .cls = *c };
 }
 
 /* Stage totals from the pass records (the dropped ones are added as they
@@ -1544,6 +1625,12 @@ uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s)
 const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i)
 {
 	return &l->lstat[s][i];
+}
+
+uint64_t ts_layers_outside(const ts_layers *l, int64_t *ns)
+{
+	*ns = l->orphan_ns;
+	return l->orphan_kernels;
 }
 
 uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
@@ -1674,4 +1761,69 @@ size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)
 {
 	*out = l->dbg_kept;
 	return l->ndbg_kept;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double deviation(double r)
+{
+	return r >= 1 ? r - 1 : 1 / r - 1;
+}
+
+size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out,
+			  size_t max, int64_t *typical_ns)
+{
+	*typical_ns = 0;
+	uint32_t n = l->lmax[s];
+	int64_t *means = malloc((n ? n : 1) * sizeof *means);
+	if (!means)
+		return 0;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const ts_stat *t = &l->lstat[s][i].time;
+		if (t->count)
+			means[k++] = t->total / (int64_t)t->count;
+	}
+	if (k < 3) {      /* too few layers to say which is typical */
+		free(means);
+		return 0;
+	}
+	qsort(means, k, sizeof *means, cmp_i64);
+	int64_t typ = means[(k - 1) / 2];
+	free(means);
+	*typical_ns = typ;
+	if (typ <= 0)
+		return 0;
+	size_t m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const ts_layer_stat *st = &l->lstat[s][i];
+		if (!st->time.count)
+			continue;
+		int64_t mean = st->time.total / (int64_t)st->time.count;
+		double r = (double)mean / (double)typ;
+		if (mean <= 0 || deviation(r) * 100 <= TS_OUTLIER_PCT)
+			continue;
+		int best = TS_LT_UNKNOWN;
+		uint64_t bc = 0;
+		for (int t = 0; t < TS_LT_COUNT; t++)
+			if (st->type_count[t] > bc) {
+				bc = st->type_count[t];
+				best = t;
+			}
+		ts_layer_outlier o = { i, mean, r, (ts_ltype)best };
+		/* insertion into the largest deviations kept */
+		size_t j = m < max ? m++ : max;
+		while (j > 0 && deviation(out[j - 1].ratio) < deviation(r)) {
+			if (j < max)
+				out[j] = out[j - 1];
+			j--;
+		}
+		if (j < max)
+			out[j] = o;
+	}
+	return m;
 }

@@ -30,9 +30,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "anatomy.h"
 #include "attrib.h"
 #include "classify.h"
 #include "event.h"
+#include "idle.h"
 #include "patterns.h"
 #include "stat.h"
 #include "status.h"
@@ -97,6 +99,7 @@ typedef struct {
 	int64_t orphan_ns;
 	int64_t batch, tokens;      /* -1: unknown */
 	int annotation;             /* see ts_layers_annotation_name; -1 none */
+	ts_idle_pass idle;          /* busy time, idle gaps, launch-bound gaps */
 } ts_pass;
 
 typedef struct {
@@ -111,6 +114,7 @@ typedef struct {
 	uint64_t layers;
 	uint64_t kernels;
 	int64_t gpu_ns;
+	ts_idle_pass idle;          /* summed over its passes with layers */
 } ts_stage_total;
 
 typedef struct {
@@ -135,6 +139,7 @@ const ts_layers_opts *ts_layers_options(const ts_layers *l);
 /* CPU ops and runtime calls: what says a trace is a graph capture or a
  * training step (for the note when there is no complete pass). */
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
+/* (runtime calls also give the launch times of idle.h) */
 
 /* CPU-side user annotations (step windows); other events are ignored. */
 void ts_layers_annotation(ts_layers *l, const ts_event *ev);
@@ -183,6 +188,8 @@ uint64_t ts_layers_structural(const ts_layers *l);
 uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s);
 const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i);
 uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns);
+/* Kernels in no pass with layers (a subset of the orphans). */
+uint64_t ts_layers_outside(const ts_layers *l, int64_t *ns);
 /* The layer count a complete pass should have (0: none is sure enough to
  * check against) and, in why, where it comes from or why there is none:
  * --expect-layers, a forced family, or a family detected with a score of
@@ -204,6 +211,7 @@ typedef struct {
 	uint32_t layer;
 	uint32_t row;             /* kernel row (TS_INTERN_NONE past the name cap) */
 	int64_t ts, dur;
+	ts_kref ref;              /* what attribution linked it to */
 	ts_kclass cls;            /* a copy: the class table may move */
 } ts_debug_kernel;
 
@@ -227,5 +235,24 @@ typedef struct {
 
 /* NULL when the stage had no complete pass (or sample was off). */
 const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s);
+
+/* The typical layer of each stage (every complete pass's layers); NULL
+ * without pattern tables. */
+const ts_anatomy *ts_layers_anatomy(const ts_layers *l);
+
+/* Layer indices whose mean time is off the stage's typical layer (the
+ * median of the per-index means) by more than TS_OUTLIER_PCT percent,
+ * largest deviation first. */
+typedef struct {
+	uint32_t index;
+	int64_t mean_ns;
+	double ratio;             /* mean / typical */
+	ts_ltype type;            /* the index's most common layer type */
+} ts_layer_outlier;
+
+#define TS_OUTLIER_PCT 10.0
+
+size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out,
+			  size_t max, int64_t *typical_ns);
 
 #endif

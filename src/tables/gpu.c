@@ -13,6 +13,8 @@ const char *ts_dtclass_name(ts_dtclass c)
 
 int ts_dtype_class(const char *t)
 {
+	if (!t)
+		return -1;
 	if (strcmp(t, "c10::BFloat16") == 0)
 		return TS_DT_BF16;
 	if (strcmp(t, "c10::Half") == 0)

@@ -1,0 +1,308 @@
+#include "idle.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+
+#define WINDOW 64               /* kernels held to put them in start order */
+#define LAUNCH_SLOTS 16384      /* per generation; swapped at half full */
+
+typedef struct {
+	int64_t ts, end, corr;   /* corr -1: none */
+	uint32_t row, op;
+	bool work;               /* attention or MLP work of a layer */
+} held;
+
+typedef struct {
+	int64_t start, len, corr;
+	int64_t busy;            /* busy time before it */
+	uint64_t kernels;        /* kernels before it */
+	bool work_before;        /* a layer-work kernel before it */
+	uint32_t before, after, op;
+} gap;
+
+typedef struct {
+	uint64_t key[LAUNCH_SLOTS];  /* correlation + 1; 0 empty */
+	int64_t ts[LAUNCH_SLOTS];
+	uint32_t used;
+} launch_gen;
+
+struct ts_idle {
+	held win[WINDOW];
+	uint32_t nwin;
+	bool started;
+	int64_t first, frontier;
+	uint32_t frontier_row;
+	uint64_t nkernels;
+	uint64_t last_work;      /* kernels up to the last layer-work one */
+	bool work_seen;
+	bool gaps_full;          /* some gaps were not held */
+	ts_idle_pass cur;
+	gap *gaps;               /* TS_IDLE_GAPS */
+	uint32_t ngaps;
+	launch_gen *gen[2];
+};
+
+ts_idle *ts_idle_new(void)
+{
+	ts_idle *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->gaps = malloc(TS_IDLE_GAPS * sizeof *d->gaps);
+	d->gen[0] = calloc(1, sizeof *d->gen[0]);
+	d->gen[1] = calloc(1, sizeof *d->gen[1]);
+	if (!d->gaps || !d->gen[0] || !d->gen[1]) {
+		ts_idle_free(d);
+		return NULL;
+	}
+	ts_idle_begin(d);
+	return d;
+}
+
+void ts_idle_free(ts_idle *d)
+{
+	if (!d)
+		return;
+	free(d->gaps);
+	free(d->gen[0]);
+	free(d->gen[1]);
+	free(d);
+}
+
+static uint32_t slot_of(uint64_t key)
+{
+	key *= 0x9E3779B97F4A7C15ull;
+	return (uint32_t)(key >> 40) & (LAUNCH_SLOTS - 1);
+}
+
+void ts_idle_runtime(ts_idle *d, const ts_event *ev)
+{
+	if (!(ev->has & TS_HAS_CORRELATION) || !(ev->has & TS_HAS_TS) || ev->correlation < 0)
+		return;
+	launch_gen *g = d->gen[0];
+	if (g->used >= LAUNCH_SLOTS / 2) {
+		d->gen[0] = d->gen[1];
+		d->gen[1] = g;
+		g = d->gen[0];
+		memset(g, 0, sizeof *g);
+	}
+	uint64_t key = (uint64_t)ev->correlation + 1;
+	for (uint32_t i = slot_of(key);; i = (i + 1) & (LAUNCH_SLOTS - 1)) {
+		if (g->key[i] == key) {
+			g->ts[i] = ev->ts_ns;
+			return;
+		}
+		if (g->key[i] == 0) {
+			g->key[i] = key;
+			g->ts[i] = ev->ts_ns;
+			g->used++;
+			return;
+		}
+	}
+}
+
+static bool launch_ts(const ts_idle *d, int64_t corr, int64_t *ts)
+{
+	uint64_t key = (uint64_t)corr + 1;
+	for (int k = 0; k < 2; k++) {
+		const launch_gen *g = d->gen[k];
+		for (uint32_t i = slot_of(key); g->key[i]; i = (i + 1) & (LAUNCH_SLOTS - 1))
+			if (g->key[i] == key) {
+				*ts = g->ts[i];
+				return true;
+			}
+	}
+	return false;
+}
+
+void ts_idle_begin(ts_idle *d)
+{
+	d->nwin = 0;
+	d->started = false;
+	d->ngaps = 0;
+	d->nkernels = 0;
+	d->last_work = 0;
+	d->work_seen = false;
+	d->gaps_full = false;
+	d->cur = (ts_idle_pass){ .largest_before = TS_INTERN_NONE,
+				 .largest_after = TS_INTERN_NONE,
+				 .largest_op = TS_INTERN_NONE };
+}
+
+/* One kernel, in start order: the frontier walk. */
+static void step(ts_idle *d, const held *k)
+{
+	ts_idle_pass *p = &d->cur;
+	bool work_before = d->work_seen;
+	d->nkernels++;
+	if (k->work) {
+		d->last_work = d->nkernels;
+		d->work_seen = true;
+	}
+	if (!d->started) {
+		d->started = true;
+		d->first = k->ts;
+		d->frontier = k->end;
+		d->frontier_row = k->row;
+		p->busy_ns += k->end - k->ts;
+		return;
+	}
+	if (k->ts > d->frontier) {
+		int64_t len = k->ts - d->frontier;
+		p->gaps++;
+		p->idle_ns += len;
+		if (len > p->largest_ns) {
+			p->largest_ns = len;
+			p->largest_at = d->frontier;
+			p->largest_before = k->row;
+			p->largest_after = d->frontier_row;
+			p->largest_op = k->op;
+		}
+		if (d->ngaps < TS_IDLE_GAPS)
+			d->gaps[d->ngaps++] = (gap){ d->frontier, len, k->corr, p->busy_ns,
+						     d->nkernels - 1, work_before,
+						     k->row, d->frontier_row, k->op };
+		else
+			d->gaps_full = true;
+		p->busy_ns += k->end - k->ts;
+		d->frontier = k->end;
+		d->frontier_row = k->row;
+	} else if (k->end > d->frontier) {
+		p->busy_ns += k->end - d->frontier;
+		d->frontier = k->end;
+		d->frontier_row = k->row;
+	}
+}
+
+void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
+		    bool work)
+{
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->dur_ns < 0)
+		return;
+	held k = { ev->ts_ns, ev->ts_ns + ev->dur_ns,
+		   (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0 ? ev->correlation : -1,
+		   row, op, work };
+	if (d->nwin == WINDOW) {
+		step(d, &d->win[0]);
+		memmove(d->win, d->win + 1, (WINDOW - 1) * sizeof *d->win);
+		d->nwin--;
+	}
+	uint32_t i = d->nwin;
+	while (i > 0 && d->win[i - 1].ts > k.ts) {
+		d->win[i] = d->win[i - 1];
+		i--;
+	}
+	d->win[i] = k;
+	d->nwin++;
+}
+
+/* Cut stray kernels off both ends of the pass (see idle.h): the held gaps
+ * lo..hi-1 remain the pass's. */
+static void trim(ts_idle *d, uint32_t *lo, uint32_t *hi)
+{
+	ts_idle_pass *p = &d->cur;
+	uint64_t n = d->nkernels, few = n / 8;
+	int64_t first = d->first, end = d->frontier;
+	*lo = 0;
+	*hi = d->ngaps;
+	if (d->gaps_full || n < 8)
+		return;
+	/* the last gap with few kernels before it and more idle than all after */
+	for (uint32_t i = d->ngaps; i-- > 0;) {
+		const gap *g = &d->gaps[i];
+		if (g->kernels > few)
+			continue;
+		if (g->len > p->busy_ns - g->busy && !g->work_before) {
+			*lo = i + 1;
+			p->stray_kernels += g->kernels;
+			p->stray_ns += g->busy;
+			first = g->start + g->len;
+			p->busy_ns -= g->busy;
+			break;
+		}
+	}
+	/* the first gap with few kernels after it and more idle than all before */
+	for (uint32_t i = *lo; i < d->ngaps; i++) {
+		const gap *g = &d->gaps[i];
+		if (n - g->kernels > few)
+			continue;
+		int64_t pre = *lo ? d->gaps[*lo - 1].busy : 0;
+		if (g->len > g->busy - pre && g->kernels > d->last_work) {
+			*hi = i;
+			p->stray_kernels += n - g->kernels;
+			p->stray_ns += p->busy_ns + (*lo ? d->gaps[*lo - 1].busy : 0) - g->busy;
+			p->busy_ns = g->busy - (*lo ? d->gaps[*lo - 1].busy : 0);
+			end = g->start;
+			break;
+		}
+	}
+	if (*lo == 0 && *hi == d->ngaps)
+		return;
+	d->first = first;
+	d->frontier = end;
+	/* the gaps that remain */
+	p->gaps = *hi - *lo;
+	p->idle_ns = 0;
+	p->largest_ns = 0;
+	p->largest_before = p->largest_after = p->largest_op = TS_INTERN_NONE;
+	for (uint32_t i = *lo; i < *hi; i++) {
+		const gap *g = &d->gaps[i];
+		p->idle_ns += g->len;
+		if (g->len > p->largest_ns) {
+			p->largest_ns = g->len;
+			p->largest_at = g->start;
+			p->largest_before = g->before;
+			p->largest_after = g->after;
+			p->largest_op = g->op;
+		}
+	}
+}
+
+void ts_idle_end(ts_idle *d, ts_idle_pass *out)
+{
+	for (uint32_t i = 0; i < d->nwin; i++)
+		step(d, &d->win[i]);
+	d->nwin = 0;
+	ts_idle_pass *p = &d->cur;
+	uint32_t lo = 0, hi = 0;
+	if (d->started) {
+		trim(d, &lo, &hi);
+		p->span_ns = d->frontier - d->first;
+		p->start_ns = d->first;
+	}
+	for (uint32_t i = lo; i < hi; i++) {
+		if (d->gaps[i].corr < 0)
+			continue;
+		int64_t ts;
+		if (!launch_ts(d, d->gaps[i].corr, &ts))
+			continue;
+		p->launch_checked++;
+		if (ts > d->gaps[i].start) {
+			p->launch_gaps++;
+			p->launch_ns += d->gaps[i].len;
+		}
+	}
+	*out = *p;
+	ts_idle_begin(d);
+}
+
+void ts_idle_sum(ts_idle_pass *dst, const ts_idle_pass *src)
+{
+	if (src->largest_ns > dst->largest_ns || (dst->gaps == 0 && dst->span_ns == 0)) {
+		dst->largest_ns = src->largest_ns;
+		dst->largest_at = src->largest_at;
+		dst->largest_before = src->largest_before;
+		dst->largest_after = src->largest_after;
+		dst->largest_op = src->largest_op;
+	}
+	dst->span_ns += src->span_ns;
+	dst->busy_ns += src->busy_ns;
+	dst->idle_ns += src->idle_ns;
+	dst->gaps += src->gaps;
+	dst->launch_gaps += src->launch_gaps;
+	dst->launch_ns += src->launch_ns;
+	dst->launch_checked += src->launch_checked;
+	dst->stray_kernels += src->stray_kernels;
+	dst->stray_ns += src->stray_ns;
+}

@@ -1,0 +1,75 @@
+/*
+ * idle.h - busy time, idle gaps and launch-bound gaps of one forward pass.
+ *
+ * The layer machine opens a pass, feeds it its kernels and closes it. The
+ * kernels go through a small reorder window (kernels arrive nearly in start
+ * order; a few are written out of order across streams), then a frontier
+ * walk: a kernel that starts after every earlier kernel has ended leaves an
+ * idle gap before it. Busy time is the union of the kernel intervals, so
+ * span = busy + idle exactly.
+ *
+ * A gap is launch-bound when the CPU called the launch of the kernel after
+ * it only once the GPU had gone idle: the GPU waited for the CPU. Launch
+ * times come from the runtime calls (cudaLaunchKernel, hipLaunchKernel,
+ * cudaGraphLaunch...) by correlation id; NVIDIA writes a launch just after
+ * its kernel, so the check is made when the pass closes. Gaps inside a
+ * replayed graph share the graph launch, which precedes them: never
+ * launch-bound.
+ *
+ * Stray kernels: a few kernels (at most an eighth of the pass, none doing
+ * layer work) at its start or end, cut from the rest by a gap longer than
+ * all the GPU work of the rest (a kernel of an earlier step that ran 460
+ * ms before the pass), are not the pass's: they and that gap are left out of
+ * its span, busy and idle time, and counted as stray.
+ *
+ * Memory is fixed: the window, two generations of recent launches, and
+ * at most TS_IDLE_GAPS gaps of the open pass held for the launch check
+ * (the rest are counted, unchecked).
+ */
+#ifndef TS_IDLE_H
+#define TS_IDLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "event.h"
+
+#define TS_IDLE_GAPS 4096
+
+typedef struct {
+	int64_t start_ns;             /* the pass's first kernel, strays cut */
+	int64_t span_ns, busy_ns, idle_ns;
+	uint64_t gaps;
+	int64_t largest_ns;           /* the largest gap, and where: */
+	int64_t largest_at;           /* its start (trace ns) */
+	uint32_t largest_before;      /* kernel row after it (TS_INTERN_NONE unknown) */
+	uint32_t largest_after;       /* kernel row before it */
+	uint32_t largest_op;          /* op row of the kernel after it, or TS_INTERN_NONE */
+	uint64_t launch_gaps;         /* launch-bound gaps */
+	int64_t launch_ns;
+	uint64_t launch_checked;      /* gaps whose kernel's launch time was known */
+	uint64_t stray_kernels;       /* cut off the pass: see below */
+	int64_t stray_ns;
+} ts_idle_pass;
+
+typedef struct ts_idle ts_idle;
+
+ts_idle *ts_idle_new(void);
+void ts_idle_free(ts_idle *d);
+
+/* A runtime call: its start is the launch time of the kernels that carry
+ * its correlation id. */
+void ts_idle_runtime(ts_idle *d, const ts_event *ev);
+
+void ts_idle_begin(ts_idle *d);
+/* A timed kernel of the open pass; op: its op row (TS_INTERN_NONE none);
+ * work: attention or MLP work of a layer (stray kernels never are). */
+void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
+		    bool work);
+/* Close the pass: its figures in *out. */
+void ts_idle_end(ts_idle *d, ts_idle_pass *out);
+
+/* Add one pass's figures to a sum (the largest gap kept with its place). */
+void ts_idle_sum(ts_idle_pass *dst, const ts_idle_pass *src);
+
+#endif

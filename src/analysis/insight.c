@@ -1,0 +1,179 @@
+#include "insight.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+#include "layers.h"
+#include "report.h"
+
+static const char *const opp_names[TS_OPP_COUNT] = {
+	"roofline", "idle", "launch_bound", "slow_layer", "outside_passes",
+};
+
+const char *ts_opp_kind_name(ts_opp_kind k)
+{
+	return (unsigned)k < TS_OPP_COUNT ? opp_names[k] : "unknown";
+}
+
+void ts_insight_roofline(const ts_result *res, const ts_anat_sum *s, ts_roofline *r)
+{
+	ts_wl_row w = { .flops = s->flops, .bytes = s->bytes, .flops_ns = s->flops_ns,
+			.bytes_ns = s->bytes_ns, .flops_calls = s->flops_calls,
+			.bytes_calls = s->bytes_calls };
+	const char *dtype = NULL;
+	if (s->wl != TS_INTERN_NONE && res->attrib) {
+		size_t len;
+		ts_attrib_workload_name(res->attrib, s->wl, &len, &dtype);
+	}
+	ts_roofline_of(&w, dtype, res->gpu, r);
+}
+
+void ts_insight_busy(const ts_result *res, ts_busy_summary *b)
+{
+	*b = (ts_busy_summary){ 0 };
+	b->in_passes.largest_before = b->in_passes.largest_after = TS_INTERN_NONE;
+	b->in_passes.largest_op = TS_INTERN_NONE;
+	if (!res->layers)
+		return;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		ts_idle_sum(&b->in_passes, &ts_layers_stage(res->layers, (ts_pstage)s)->idle);
+	b->outside_kernels = ts_layers_outside(res->layers, &b->outside_ns);
+	/* stray kernels cut off the ends of passes are outside them too */
+	b->outside_kernels += b->in_passes.stray_kernels;
+	b->outside_ns += b->in_passes.stray_ns;
+}
+
+/* Keep the max largest opportunities, by time at stake. */
+static void offer(ts_opportunity *out, size_t *n, size_t max, const ts_opportunity *o)
+{
+	if (o->at_stake_ns <= 0)
+		return;
+	size_t j = *n < max ? (*n)++ : max;
+	while (j > 0 && out[j - 1].at_stake_ns < o->at_stake_ns) {
+		if (j < max)
+			out[j] = out[j - 1];
+		j--;
+	}
+	if (j < max)
+		out[j] = *o;
+}
+
+static double ms(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void roofline_opps(const ts_result *res, int s, int64_t stage_ns,
+			  ts_opportunity *out, size_t *n, size_t max)
+{
+	size_t k;
+	size_t *order = ts_attrib_workload_order(res->attrib, s, &k);
+	if (!order)
+		return;
+	for (size_t i = 0; i < k; i++) {
+		const ts_wl_row *w = ts_attrib_workload(res->attrib, s, order[i]);
+		size_t len;
+		const char *dtype;
+		const char *name = ts_attrib_workload_name(res->attrib, order[i], &len, &dtype);
+		ts_roofline r;
+		ts_roofline_of(w, dtype, res->gpu, &r);
+		if (r.pct_of_peak < 0 || r.pct_of_peak >= TS_INSIGHT_TARGET_PCT)
+			continue;
+		int64_t t = r.bound == TS_BOUND_COMPUTE ? w->flops_ns : w->bytes_ns;
+		ts_opportunity o = { TS_OPP_ROOFLINE, s, 0, 0, "" };
+		o.at_stake_ns = (int64_t)((double)t * (1.0 - r.pct_of_peak / TS_INSIGHT_TARGET_PCT));
+		o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
+		if (r.bound == TS_BOUND_COMPUTE)
+			snprintf(o.text, sizeof o.text,
+				 "%.*s at %.0f%% of %s peak (%.0f of %.0f TFLOP/s), %.1f ms",
+				 (int)len, name, r.pct_of_peak, ts_dtclass_name(r.dtclass),
+				 r.tflops, r.peak_tflops, ms(t));
+		else
+			snprintf(o.text, sizeof o.text,
+				 "%.*s at %.0f%% of HBM bandwidth (%.2f of %.2f TB/s), %.1f ms",
+				 (int)len, name, r.pct_of_peak, r.tbps, r.peak_tbps, ms(t));
+		offer(out, n, max, &o);
+	}
+	free(order);
+}
+
+static void kernel_label(const ts_result *res, uint32_t row, char *buf, size_t n)
+{
+	if (row == TS_INTERN_NONE || row >= ts_intern_count(res->agg->names)) {
+		snprintf(buf, n, "(unknown)");
+		return;
+	}
+	const ts_kclass *c = ts_report_row_class(res->agg, row);
+	snprintf(buf, n, "%s", c ? c->short_name : "(unknown)");
+}
+
+size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max)
+{
+	size_t n = 0;
+	if (!res->layers || !res->agg)
+		return 0;
+	int64_t all = res->agg->all.total;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)s);
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
+		int64_t stage_ns = sall->total;
+		if (res->attrib && stage_ns > 0)
+			roofline_opps(res, s, stage_ns, out, &n, max);
+		const ts_idle_pass *d = &t->idle;
+		if (t->passes && d->idle_ns > 0) {
+			char before[TS_SHORT_MAX + 1], after[TS_SHORT_MAX + 1];
+			kernel_label(res, d->largest_before, before, sizeof before);
+			kernel_label(res, d->largest_after, after, sizeof after);
+			ts_opportunity o = { TS_OPP_IDLE, s, d->idle_ns, 0, "" };
+			o.pct_of_stage = d->span_ns ? 100.0 * (double)d->idle_ns / (double)d->span_ns : 0;
+			snprintf(o.text, sizeof o.text,
+				 "%.1f%% of the pass time is idle: %" PRIu64 " gaps, %.1f ms; "
+				 "largest %.0f us, after %s before %s",
+				 o.pct_of_stage, d->gaps, ms(d->idle_ns),
+				 (double)d->largest_ns / 1e3, after, before);
+			offer(out, &n, max, &o);
+		}
+		if (t->passes && d->launch_ns > 0) {
+			ts_opportunity o = { TS_OPP_LAUNCH, s, d->launch_ns, 0, "" };
+			o.pct_of_stage = d->span_ns ? 100.0 * (double)d->launch_ns / (double)d->span_ns : 0;
+			snprintf(o.text, sizeof o.text,
+				 "launch-bound: %" PRIu64 " of %" PRIu64 " gaps (%.1f ms) began "
+				 "before the CPU launched the next kernel",
+				 d->launch_gaps, d->gaps, ms(d->launch_ns));
+			offer(out, &n, max, &o);
+		}
+		ts_layer_outlier lo[4];
+		int64_t typical;
+		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 4, &typical);
+		for (size_t i = 0; i < no; i++) {
+			if (lo[i].ratio <= 1.0)
+				continue;
+			const ts_layer_stat *ls = ts_layers_stat(res->layers, (ts_pstage)s, lo[i].index);
+			ts_opportunity o = { TS_OPP_LAYER, s, 0, 0, "" };
+			o.at_stake_ns = (lo[i].mean_ns - typical) * (int64_t)ls->time.count;
+			o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
+			snprintf(o.text, sizeof o.text,
+				 "layer %" PRIu32 " (%s) takes %.2fx the typical layer: %.1f vs %.1f us",
+				 lo[i].index, ts_ltype_name(lo[i].type), lo[i].ratio,
+				 (double)lo[i].mean_ns / 1e3, (double)typical / 1e3);
+			offer(out, &n, max, &o);
+		}
+	}
+	ts_busy_summary bs;
+	ts_insight_busy(res, &bs);
+	int64_t ons = bs.outside_ns;
+	uint64_t ok = bs.outside_kernels;
+	if (ok && ts_layers_npasses(res->layers)) {
+		ts_opportunity o = { TS_OPP_OUTSIDE, TS_PSTAGE_UNKNOWN, ons, 0, "" };
+		o.pct_of_stage = all ? 100.0 * (double)ons / (double)all : 0;
+		snprintf(o.text, sizeof o.text,
+			 "%" PRIu64 " kernels (%.1f ms, %.1f%% of kernel time) ran outside any "
+			 "forward pass", ok, ms(ons), o.pct_of_stage);
+		offer(out, &n, max, &o);
+	}
+	return n;
+}

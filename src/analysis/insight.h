@@ -1,0 +1,63 @@
+/*
+ * insight.h - what a finished analysis says about making the run faster.
+ *
+ * Reads a ts_result (aggregates, passes, the layer anatomy, workloads and
+ * the GPU's peaks) and finds the largest opportunities, each with the GPU
+ * time at stake:
+ *   - a workload well below the peak of what bounds it (the time it would
+ *     save at TS_INSIGHT_TARGET_PCT of that peak);
+ *   - idle time between kernels inside the passes of a stage;
+ *   - gaps where the GPU waited for the CPU to launch (launch-bound);
+ *   - a layer index slower than the stage's typical layer;
+ *   - kernels outside any forward pass (warm-up, stray kernels).
+ * The reporters render them; nothing here prints.
+ */
+#ifndef TS_INSIGHT_H
+#define TS_INSIGHT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anatomy.h"
+#include "pipeline.h"
+#include "roofline.h"
+
+#define TS_INSIGHT_TARGET_PCT 80.0  /* a workload's attainable share of its peak */
+#define TS_INSIGHT_MAX 16
+
+typedef enum {
+	TS_OPP_ROOFLINE,       /* a workload far below its peak */
+	TS_OPP_IDLE,           /* idle gaps inside the passes of a stage */
+	TS_OPP_LAUNCH,         /* the GPU waited for launches */
+	TS_OPP_LAYER,          /* a layer slower than the typical one */
+	TS_OPP_OUTSIDE,        /* kernels outside any forward pass */
+	TS_OPP_COUNT
+} ts_opp_kind;
+
+const char *ts_opp_kind_name(ts_opp_kind k);
+
+typedef struct {
+	ts_opp_kind kind;
+	int stage;                 /* ts_pstage; TS_PSTAGE_UNKNOWN for none */
+	int64_t at_stake_ns;       /* GPU time it could save (an estimate) */
+	double pct_of_stage;       /* at stake over the stage's kernel time */
+	char text[240];            /* one line, without the stage's own words */
+} ts_opportunity;
+
+/* Opportunities by time at stake (desc); returns how many (<= max). */
+size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max);
+
+/* The roofline of a sum of kernels (a type or row of the layer anatomy). */
+void ts_insight_roofline(const ts_result *res, const ts_anat_sum *s, ts_roofline *r);
+
+/* Busy time and span summed over every pass with layers, and the kernels
+ * outside them. */
+typedef struct {
+	ts_idle_pass in_passes;
+	uint64_t outside_kernels;
+	int64_t outside_ns;
+} ts_busy_summary;
+
+void ts_insight_busy(const ts_result *res, ts_busy_summary *b);
+
+#endif
