@@ -47,6 +47,7 @@ typedef struct {
 	int full_names;
 	int split_half_layers;
 	int show_layers;
+	int brief;
 	int debug;
 	char debug_layers[TS_MAX_LAYERS];
 	long expect_layers;
@@ -91,7 +92,11 @@ static const char usage_text[] =
 	"                       pattern tables), instead of the trace's GPU\n"
 	"      --split-half-layers  keep attention and MLP half-layers apart\n"
 	"      --expect-layers N    warn when a complete pass has not N layers\n"
-	"      --show-layers        print the per-layer table (per layer index, per stage)\n"
+	"      --show-layers        print the typical layer of each stage kernel by\n"
+	"                       kernel, in order, and the per-layer table\n"
+	"      --brief              print only the first screen: what the trace is,\n"
+	"                       time per pass, the typical layer, top categories\n"
+	"                       and kernels, the largest opportunities\n"
 	"      --debug-layers LIST  print the kernels of these layers of the first\n"
 	"                       complete pass (LIST like 0,1,5-7)\n"
 	"      --stage STAGE        only prefill, decode, mixed or unknown kernels,\n"
@@ -205,7 +210,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
+	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER,
 };
 
@@ -240,6 +245,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "split-half-layers", no_argument, NULL, OPT_SPLIT_HALF },
 		{ "expect-layers", required_argument, NULL, OPT_EXPECT_LAYERS },
 		{ "show-layers", no_argument, NULL, OPT_SHOW_LAYERS },
+		{ "brief", no_argument, NULL, OPT_BRIEF },
 		{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
@@ -309,6 +315,9 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case OPT_SHOW_LAYERS:
 			o->show_layers = 1;
+			break;
+		case OPT_BRIEF:
+			o->brief = 1;
 			break;
 		case OPT_DEBUG_LAYERS:
 			parse_layer_list(optarg, o->debug_layers);
@@ -844,7 +853,8 @@ int main(int argc, char **argv)
 			      .full_names = o.full_names, .show_layers = o.show_layers,
 			      .debug_layers = o.debug, .filter_stage = o.stage > 0,
 			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN,
-			      .verify_ops = o.verify_ops, .ops_only = o.ops_command };
+			      .verify_ops = o.verify_ops, .ops_only = o.ops_command,
+			      .brief = o.brief };
 	int wr = o.format == FMT_JSON ? ts_report_json(stdout, &res, &ro)
 				      : ts_report_text(stdout, &res, &ro);
 	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {

@@ -25,6 +25,7 @@ typedef struct {
 	ts_pstage stage;   /* ...this stage */
 	bool verify_ops;   /* the OPERATOR COVERAGE section */
 	bool ops_only;     /* text: the ops command (workloads and ops only) */
+	bool brief;        /* text: the first screen only */
 } ts_report_opts;
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);
@@ -36,18 +37,21 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 
 /* --- helpers shared by the reporters (report.c) --- */
 
+typedef struct ts_breakdown ts_breakdown;
+typedef struct ts_kview ts_kview;
+
 #define TS_ROW_OTHER UINT32_MAX
 
 /* The kernel rows a report shows: every kernel, or those of one stage
  * (kernels take the stage of their forward pass; see layers.h). */
-typedef struct {
+struct ts_kview {
 	const ts_agg *agg;
 	const ts_stat *rows;       /* indexed by kernel row; NULL: none */
 	const ts_stat *other;      /* the (other) row */
 	const ts_stat *all;        /* every kernel of the view */
 	bool staged;               /* false: every stage */
 	ts_pstage stage;
-} ts_kview;
+};
 
 ts_kview ts_report_view(const ts_result *res, const ts_report_opts *o);
 
@@ -81,13 +85,13 @@ typedef struct {
 	int64_t total_ns;
 } ts_bucket;
 
-typedef struct {
+struct ts_breakdown {
 	ts_bucket types[TS_TYPE_COUNT];
 	ts_bucket *cats;           /* ncats + 1 */
 	size_t ncats;
 	int64_t total_ns;          /* kernels + memory operations */
 	int64_t classified_ns;     /* kernel time with a type other than other */
-} ts_breakdown;
+};
 
 /* A kernel view in pieces, each given to fn: a kernel row's time outside
  * any context with the row's own class, its time in a context with the
@@ -139,6 +143,12 @@ typedef struct {
  * family is unknown. *missing: required kinds with no call. */
 int ts_report_coverage(const ts_result *res, const ts_kview *v, ts_opcov *out,
 		       int *missing);
+
+/* The first screen of the text report (report_brief.c); returns its
+ * line count. */
+#define TS_BRIEF_LINES 25
+int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
+		    const ts_kview *v, const ts_breakdown *b);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

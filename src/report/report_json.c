@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "insight.h"
 #include "report.h"
 #include "roofline.h"
 #include "version.h"
@@ -348,6 +349,200 @@ static void put_model(FILE *out, const ts_result *res)
 	fputs("]},\n", out);
 }
 
+static void put_kernel_name(FILE *out, const ts_result *res, uint32_t row)
+{
+	if (row == TS_INTERN_NONE || row >= ts_intern_count(res->agg->names)) {
+		fputs("null", out);
+		return;
+	}
+	size_t len;
+	const char *n = ts_report_row_name(res->agg, row, &len);
+	put_str(out, n, len);
+}
+
+static void put_op_name(FILE *out, const ts_result *res, uint32_t op)
+{
+	size_t len;
+	const char *n = op == TS_INTERN_NONE || !res->attrib ? NULL
+		      : ts_attrib_op_name(res->attrib, op, &len);
+	if (n)
+		put_str(out, n, len);
+	else
+		fputs("null", out);
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Busy time, idle gaps and launch-bound gaps (idle.h). */
+static void put_idle(FILE *out, const ts_result *res, const ts_idle_pass *d)
+{
+	fputs("{\"span_us\": ", out);
+	put_us(out, d->span_ns);
+	fputs(", \"busy_us\": ", out);
+	put_us(out, d->busy_ns);
+	fprintf(out, ", \"busy_pct\": %.2f, \"idle_us\": ", pct(d->busy_ns, d->span_ns));
+	put_us(out, d->idle_ns);
+	fprintf(out, ", \"idle_pct\": %.2f, \"gaps\": %" PRIu64 ", \"largest_gap\": ",
+		pct(d->idle_ns, d->span_ns), d->gaps);
+	if (d->gaps) {
+		fputs("{\"us\": ", out);
+		put_us(out, d->largest_ns);
+		fputs(", \"at_us\": ", out);
+		put_us(out, d->largest_at);
+		fputs(", \"after_kernel\": ", out);
+		put_kernel_name(out, res, d->largest_after);
+		fputs(", \"before_kernel\": ", out);
+		put_kernel_name(out, res, d->largest_before);
+		fputs(", \"before_op\": ", out);
+		put_op_name(out, res, d->largest_op);
+		fputs("}", out);
+	} else {
+		fputs("null", out);
+	}
+	fprintf(out, ", \"launch_bound\": {\"gaps\": %" PRIu64 ", \"us\": ", d->launch_gaps);
+	put_us(out, d->launch_ns);
+	fprintf(out, ", \"gaps_checked\": %" PRIu64 "}, \"stray_kernels\": %" PRIu64
+		     ", \"stray_us\": ", d->launch_checked, d->stray_kernels);
+	put_us(out, d->stray_ns);
+	fputs("}", out);
+}
+
+static void put_rates(FILE *out, const ts_result *res, const ts_anat_sum *s)
+{
+	ts_roofline r;
+	ts_insight_roofline(res, s, &r);
+	fprintf(out, ", \"flops\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"tflops\": ",
+		s->flops, s->bytes);
+	put_fig(out, r.has_flops, r.tflops);
+	fputs(", \"tbps\": ", out);
+	put_fig(out, r.has_bytes, r.tbps);
+	fputs(", \"pct_of_peak\": ", out);
+	put_fig(out, r.pct_of_peak >= 0, r.pct_of_peak);
+	fprintf(out, ", \"bound\": \"%s\"", ts_bound_name(r.bound));
+}
+
+/* The typical layer of each stage (anatomy.h): parts that add up to it. */
+static void put_anatomy(FILE *out, const ts_result *res, const ts_kview *v)
+{
+	const ts_anatomy *a = ts_layers_anatomy(res->layers);
+	fputs("  \"layer_anatomy\": [", out);
+	int any = 0;
+	for (int s = 0; a && s < TS_PSTAGE_COUNT; s++) {
+		uint64_t nl = ts_anatomy_layers(a, s);
+		if ((v->staged && (ts_pstage)s != v->stage) || nl == 0)
+			continue;
+		const ts_anat_sum *tot = ts_anatomy_total(a, s);
+		const ts_stat *lt = ts_anatomy_layer_time(a, s);
+		double L = (double)nl;
+		fprintf(out, "%s\n    {\"stage\": \"%s\", \"passes\": %" PRIu32
+			     ", \"passes_not_listed\": %" PRIu32 ", \"layers\": %" PRIu64
+			     ", \"kernels_per_layer\": %.2f, \"mean_us\": ",
+			any++ ? "," : "", ts_pstage_name((ts_pstage)s), ts_anatomy_passes(a, s),
+			ts_anatomy_skipped(a, s), nl, (double)tot->count / L);
+		put_us_f(out, (double)tot->ns / L);
+		fputs(", \"p50_us\": ", out);
+		put_us(out, ts_stat_quantile(lt, 0.5));
+		put_rates(out, res, tot);
+		fputs(",\n     \"by_type\": [", out);
+		int k = 0;
+		for (int t = 0; t < TS_TYPE_COUNT; t++) {
+			const ts_anat_type *ty = ts_anatomy_type(a, s, t);
+			if (!ty->sum.count)
+				continue;
+			fprintf(out, "%s\n      {\"type\": \"%s\", \"kernels_per_layer\": %.2f, \"mean_us\": ",
+				k++ ? "," : "", ts_ktype_name((ts_ktype)t), (double)ty->sum.count / L);
+			put_us_f(out, (double)ty->sum.ns / L);
+			fputs(", \"p50_us\": ", out);
+			put_us(out, ts_stat_quantile(&ty->per_layer, 0.5));
+			fprintf(out, ", \"share_pct\": %.2f", pct(ty->sum.ns, tot->ns));
+			put_rates(out, res, &ty->sum);
+			fputs("}", out);
+		}
+		fputs("],\n     \"by_category\": [", out);
+		k = 0;
+		for (int c = -1; c < (int)ts_anatomy_ncategories(a); c++) {
+			const ts_anat_sum *cs = ts_anatomy_category(a, s, c);
+			if (!cs->count)
+				continue;
+			ts_kclass cl = { .category = c };
+			fprintf(out, "%s\n      {\"category\": ", k++ ? "," : "");
+			put_cstr(out, ts_kclass_category(res->patterns, &cl));
+			fprintf(out, ", \"kernels_per_layer\": %.2f, \"mean_us\": ", (double)cs->count / L);
+			put_us_f(out, (double)cs->ns / L);
+			fprintf(out, ", \"share_pct\": %.2f}", pct(cs->ns, tot->ns));
+		}
+		fputs("],\n     \"kernels\": [", out);
+		size_t nr;
+		uint32_t *rows = ts_anatomy_rows(a, s, &nr);
+		for (size_t i = 0; rows && i < nr; i++) {
+			const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
+			const ts_kclass *c = ts_report_row_class(res->agg, rows[i]);
+			fprintf(out, "%s\n      {\"position\": %" PRIu32 ", \"name\": ", i ? "," : "", r->pos);
+			put_kernel_name(out, res, rows[i]);
+			fputs(", \"category\": ", out);
+			put_cstr(out, c ? ts_kclass_category(res->patterns, c) : "Other");
+			fprintf(out, ", \"type\": \"%s\", \"calls_per_layer\": %.2f, \"mean_us\": ",
+				ts_ktype_name(c ? c->type : TS_TYPE_OTHER), (double)r->sum.count / L);
+			put_us_f(out, (double)r->sum.ns / L);
+			fprintf(out, ", \"share_pct\": %.2f}", pct(r->sum.ns, tot->ns));
+		}
+		free(rows);
+		const ts_anat_sum *orow = ts_anatomy_other_rows(a, s);
+		if (orow->count) {
+			fprintf(out, "%s\n      {\"position\": null, \"name\": \"(other)\", \"category\": null, "
+				     "\"type\": null, \"calls_per_layer\": %.2f, \"mean_us\": ",
+				nr ? "," : "", (double)orow->count / L);
+			put_us_f(out, (double)orow->ns / L);
+			fprintf(out, ", \"share_pct\": %.2f}", pct(orow->ns, tot->ns));
+		}
+		fputs("],\n     \"outliers\": [", out);
+		ts_layer_outlier lo[64];
+		int64_t typical;
+		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 64, &typical);
+		for (size_t i = 0; i < no; i++) {
+			fprintf(out, "%s{\"layer\": %" PRIu32 ", \"type\": \"%s\", \"mean_us\": ",
+				i ? ", " : "", lo[i].index, ts_ltype_name(lo[i].type));
+			put_us(out, lo[i].mean_ns);
+			fprintf(out, ", \"ratio\": %.3f}", lo[i].ratio);
+		}
+		fputs("], \"typical_index_us\": ", out);
+		put_us(out, typical);
+		fputs("}", out);
+	}
+	fputs(any ? "\n  ],\n" : "],\n", out);
+}
+
+static void put_insight(FILE *out, const ts_result *res)
+{
+	ts_busy_summary b;
+	ts_insight_busy(res, &b);
+	fputs("  \"busy\": {\"in_passes\": ", out);
+	put_idle(out, res, &b.in_passes);
+	fprintf(out, ", \"outside_passes\": {\"kernels\": %" PRIu64 ", \"gpu_time_us\": ",
+		b.outside_kernels);
+	put_us(out, b.outside_ns);
+	fputs("}},\n  \"opportunities\": [", out);
+	ts_opportunity op[TS_INSIGHT_MAX];
+	size_t n = ts_insight_opportunities(res, op, TS_INSIGHT_MAX);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s\n    {\"kind\": \"%s\", \"stage\": ", i ? "," : "",
+			ts_opp_kind_name(op[i].kind));
+		if (op[i].kind == TS_OPP_OUTSIDE)
+			fputs("null", out);
+		else
+			fprintf(out, "\"%s\"", ts_pstage_name((ts_pstage)op[i].stage));
+		fputs(", \"at_stake_us\": ", out);
+		put_us(out, op[i].at_stake_ns);
+		fprintf(out, ", \"pct_of_stage\": %.2f, \"text\": ", op[i].pct_of_stage);
+		put_cstr(out, op[i].text);
+		fputs("}", out);
+	}
+	fputs(n ? "\n  ],\n" : "],\n", out);
+}
+
 static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_layers *l = res->layers;
@@ -438,6 +633,8 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 		ts_pass_evidence(l, p, ev, sizeof ev);
 		fputs(", \"evidence\": ", out);
 		put_cstr(out, ev);
+		fputs(", \"idle\": ", out);
+		put_idle(out, res, &p->idle);
 		fputs(p->cut_start ? ", \"cut\": \"start\"}" : p->cut_end ? ", \"cut\": \"end\"}" : "}", out);
 	}
 	fputs(listed ? "\n  ],\n" : "],\n", out);
@@ -454,8 +651,10 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 			s ? ", " : "", ts_pstage_name((ts_pstage)s), t->passes, t->complete_passes,
 			t->layers, sall->count);
 		put_us(out, sall->total);
-		fprintf(out, ", \"share_pct\": %.2f}",
+		fprintf(out, ", \"share_pct\": %.2f, \"idle\": ",
 			all ? 100.0 * (double)sall->total / (double)all : 0.0);
+		put_idle(out, res, &t->idle);
+		fputs("}", out);
 	}
 	fputs("},\n", out);
 
@@ -706,8 +905,11 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	put_kernels(out, res, &v);
 	put_breakdown(out, res, &b);
 	put_unclassified(out, &v);
-	if (res->layers)
+	if (res->layers) {
 		put_layers(out, res, &v);
+		put_anatomy(out, res, &v);
+		put_insight(out, res);
+	}
 	if (res->attrib)
 		put_attribution(out, res, &v);
 	if (res->attrib && o->verify_ops)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "insight.h"
 #include "report.h"
 #include "roofline.h"
 #include "version.h"
@@ -14,12 +15,6 @@
 /* Width of the columns before Name in the kernel table. */
 #define FIXED_COLS 124
 #define MIN_NAME 24
-
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-	return s && s[1] ? s + 1 : path;
-}
 
 static void human_bytes(char *buf, size_t n, double b)
 {
@@ -81,9 +76,7 @@ static void put_header(FILE *out, const ts_result *res, const ts_kview *v,
 	const ts_agg *a = res->agg;
 	const ts_meta *m = &res->meta;
 	char b1[48], b2[48], b3[48];
-	fprintf(out, "tracestream %s: %s\n", TS_VERSION, base_name(res->path));
-	if (res->partial)
-		fprintf(out, "PARTIAL REPORT: %s\n", res->error);
+	fputs("Trace\n", out);
 	human_bytes(b1, sizeof b1, (double)res->json_bytes);
 	fprintf(out, "  input     %s of JSON", b1);
 	if (res->gzip) {
@@ -131,6 +124,17 @@ static void put_header(FILE *out, const ts_result *res, const ts_kview *v,
 		us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
 		us(b2, sizeof b2, kspan),
 		us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
+	if (res->layers && ts_layers_npasses(res->layers)) {
+		ts_busy_summary bs;
+		ts_insight_busy(res, &bs);
+		const ts_idle_pass *ip = &bs.in_passes;
+		fprintf(out, "  in passes %s us busy (%.1f%% of their span %s us); %" PRIu64
+			     " kernels (%s us) outside any pass\n",
+			us(b1, sizeof b1, ip->busy_ns),
+			ip->span_ns ? 100.0 * (double)ip->busy_ns / (double)ip->span_ns : 0.0,
+			us(b2, sizeof b2, ip->span_ns), bs.outside_kernels,
+			us(b3, sizeof b3, bs.outside_ns));
+	}
 }
 
 static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
@@ -321,6 +325,82 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 			p->layers, p->kernels, us(b, sizeof b, p->gpu_ns), bt, tk, an ? an : "-",
 			ev[0] ? ev : "no evidence");
 	}
+}
+
+/* The typical layer of each stage, kernel by kernel in order (anatomy.h):
+ * the rows add up to the mean layer time. */
+static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v,
+			      const ts_report_opts *o)
+{
+	const ts_anatomy *a = ts_layers_anatomy(res->layers);
+	char (*shorts)[TS_SHORT_MAX + 1] = a ? ts_report_short_names(res->agg) : NULL;
+	for (int s = 0; a && shorts && s < TS_PSTAGE_COUNT; s++) {
+		uint64_t nl = ts_anatomy_layers(a, s);
+		if ((v->staged && (ts_pstage)s != v->stage) || !nl)
+			continue;
+		const ts_anat_sum *tot = ts_anatomy_total(a, s);
+		double L = (double)nl;
+		char m[32], p[32];
+		fprintf(out, "\nTypical %s layer (mean over %" PRIu64 " layers of %" PRIu32
+			     " complete passes): %s us, p50 %s us, %.1f kernels\n",
+			ts_pstage_name((ts_pstage)s), nl, ts_anatomy_passes(a, s),
+			us(m, sizeof m, (int64_t)((double)tot->ns / L)),
+			us(p, sizeof p, ts_stat_quantile(ts_anatomy_layer_time(a, s), 0.5)),
+			(double)tot->count / L);
+		fprintf(out, " %-13s %10s %10s %6s %8s %8s %7s\n", "Type", "Mean (us)", "p50 (us)",
+			"Share", "TFLOP/s", "TB/s", "% peak");
+		for (int t = 0; t < TS_TYPE_COUNT; t++) {
+			const ts_anat_type *ty = ts_anatomy_type(a, s, t);
+			if (!ty->sum.count)
+				continue;
+			ts_roofline r;
+			ts_insight_roofline(res, &ty->sum, &r);
+			char tf[16] = "-", tb[16] = "-", pk[16] = "-";
+			if (r.has_flops)
+				snprintf(tf, sizeof tf, "%.1f", r.tflops);
+			if (r.has_bytes)
+				snprintf(tb, sizeof tb, "%.2f", r.tbps);
+			if (r.pct_of_peak >= 0)
+				snprintf(pk, sizeof pk, "%.1f", r.pct_of_peak);
+			fprintf(out, " %-13s %10.3f %10s %5.1f%% %8s %8s %7s\n",
+				ts_ktype_name((ts_ktype)t), (double)ty->sum.ns / L / 1000.0,
+				us(p, sizeof p, ts_stat_quantile(&ty->per_layer, 0.5)),
+				100.0 * (double)ty->sum.ns / (double)tot->ns, tf, tb, pk);
+		}
+		size_t nr;
+		uint32_t *rows = ts_anatomy_rows(a, s, &nr);
+		fprintf(out, " %4s %10s %6s %6s  %-24s %s\n", "Pos", "Mean (us)", "Share", "Calls",
+			"Category", "Kernel");
+		int w = o->width > 0 ? o->width - 57 : 0;
+		if (w > 0 && w < 20)
+			w = 20;
+		for (size_t i = 0; rows && i < nr; i++) {
+			const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
+			const ts_kclass *c = ts_report_row_class(res->agg, rows[i]);
+			fprintf(out, " %4" PRIu32 " %10.3f %5.1f%% %6.2f  %-24.24s ", r->pos,
+				(double)r->sum.ns / L / 1000.0, 100.0 * (double)r->sum.ns / (double)tot->ns,
+				(double)r->sum.count / L, c ? ts_kclass_category(res->patterns, c) : "Other");
+			const char *nm = shorts[rows[i]];
+			size_t len = strlen(nm);
+			if (o->full_names)
+				nm = ts_report_row_name(res->agg, rows[i], &len);
+			put_name(out, nm, len, w);
+			fputc('\n', out);
+		}
+		free(rows);
+		ts_layer_outlier lo[8];
+		int64_t typical;
+		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 8, &typical);
+		if (no) {
+			fprintf(out, " Layers off the typical one (median of the per-index means, %s us) by more than %.0f%%:",
+				us(m, sizeof m, typical), TS_OUTLIER_PCT);
+			for (size_t i = 0; i < no; i++)
+				fprintf(out, "%s layer %" PRIu32 " %.2fx (%s)", i ? "," : "", lo[i].index,
+					lo[i].ratio, ts_ltype_name(lo[i].type));
+			fputc('\n', out);
+		}
+	}
+	free(shorts);
 }
 
 static void put_layer_table(FILE *out, const ts_result *res, const ts_kview *v)
@@ -643,6 +723,12 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	ts_breakdown b;
 	if (ts_report_breakdown(res, &v, &b) != 0)
 		return -1;
+	ts_report_brief(out, res, o, &v, &b);
+	if (o->brief) {
+		ts_breakdown_free(&b);
+		return ferror(out) ? -1 : 0;
+	}
+	fputc('\n', out);
 	put_header(out, res, &v, &b);
 	if (v.staged) {
 		char t[32];
@@ -657,8 +743,10 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	if (res->layers) {
 		put_passes(out, res, &v);
-		if (o->show_layers)
+		if (o->show_layers) {
+			put_layer_anatomy(out, res, &v, o);
 			put_layer_table(out, res, &v);
+		}
 		if (o->debug_layers)
 			put_debug_layers(out, res);
 	}
