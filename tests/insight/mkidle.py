@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""A hand-made Kineto trace with known busy time, idle gaps, launch-bound
+gaps, a stray kernel and a known layer anatomy.
+
+    mkidle.py trace.json truth.json
+
+One decode step (SGLang annotation step[DECODE bs=4]): embedding, 4 layers
+of (fused-add RMSNorm 10 us, QKV GEMM 20 us, RoPE 5 us, attention 30 us, O
+GEMM 15 us, fused-add RMSNorm 10 us, up GEMM 40 us, SiLU 8 us, down GEMM
+25 us), final RMSNorm, argmax. Kernels are written as NVIDIA writes them:
+each kernel just before its cudaLaunchKernel (same correlation).
+
+Gaps (in us) before each kernel are chosen here; a gap is launch-bound when
+its kernel's launch starts after the previous kernel ended. One stray
+kernel (a fill) runs 500 ms before the step; it does no layer work and is
+not the pass's. Two kernels are written out of start order. The truth file
+holds every figure computed from this construction, not from tracestream.
+"""
+import json
+import sys
+
+GEMM = 'nvjet_tst_128x64_64x8_1x1_v_bz_coopA_NNT'
+EMBED = ('void at::native::(anonymous namespace)::indexSelectLargeIndex<c10::BFloat16, '
+         'long, unsigned int, 2, 2, -2, true>(int)')
+RMS = 'void vllm::rms_norm_kernel<c10::BFloat16, 8, 4>(c10::BFloat16*, int, int)'
+ADD_RMS = 'void vllm::fused_add_rms_norm_kernel<c10::BFloat16, 8>(c10::BFloat16*, long, int, int)'
+ROPE = 'void vllm::rotary_embedding_kernel<c10::BFloat16, true>(long const*, int)'
+ATTN = ('void flash::flash_fwd_splitkv_kernel<Flash_fwd_kernel_traits<128, 64, 128, 4> >'
+        '(flash::Flash_fwd_params)')
+SILU = ('void vllm::act_and_mul_kernel<c10::BFloat16, &(float vllm::silu_kernel<c10::BFloat16>'
+        '(float const&)), true>(c10::BFloat16*, c10::BFloat16 const*, int)')
+SAMPLE = ('void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, '
+          'at::native::ArgMaxOps<float>, unsigned int, long, 4> >(int)')
+FILL = ('void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int>, '
+        'std::array<char*, 1ul> >(int, at::native::FillFunctor<int>, std::array<char*, 1ul>)')
+
+LAYER = [(ADD_RMS, 10, 'norm'), (GEMM, 20, 'gemm'), (ROPE, 5, 'rope'), (ATTN, 30, 'attention'),
+         (GEMM, 15, 'gemm'), (ADD_RMS, 10, 'norm'), (GEMM, 40, 'gemm'), (SILU, 8, 'activation'),
+         (GEMM, 25, 'gemm')]
+NLAYERS = 4
+
+
+def main():
+    out, truth_path = sys.argv[1], sys.argv[2]
+    seq = [(EMBED, 6, None)]
+    for _ in range(NLAYERS):
+        seq += LAYER
+    seq += [(RMS, 7, None), (SAMPLE, 4, None)]
+    # the gap before each kernel (us) and whether its launch came late
+    gaps, late = [], []
+    for i in range(len(seq)):
+        if i == 0:
+            g = 0
+        elif i % 7 == 3:
+            g = 12          # the CPU launched it late: launch-bound
+        elif i % 5 == 0:
+            g = 3           # launched early; the GPU still had a gap
+        else:
+            g = 0           # back to back
+        if i == 20:
+            g = 90          # the largest gap, launch-bound, before kernel 20
+        gaps.append(g)
+        late.append(g > 0 and (i % 7 == 3 or i == 20))
+
+    step_ts = 1_000_000.0
+    ev = []
+    ev.append({'ph': 'X', 'cat': 'user_annotation', 'name': 'step[DECODE bs=4]',
+               'pid': 1, 'tid': 1, 'ts': step_ts - 100, 'dur': 5000.0})
+    kernels = []
+    corr = 1000
+    # the stray kernel: 500 ms before the step
+    stray_ts = step_ts - 500_000
+    kernels.append((stray_ts, 2.0, FILL, corr, stray_ts - 10))
+    corr += 1
+    t = step_ts
+    cpu = step_ts - 50       # the CPU launch clock: ahead of the GPU
+    busy = 0.0
+    for i, (name, dur, _) in enumerate(seq):
+        t += gaps[i]
+        if late[i]:
+            launch = t - 1.0     # launched after the previous kernel ended
+        else:
+            cpu += 1.0
+            launch = min(cpu, t - gaps[i] - 2.0) if gaps[i] else min(cpu, t - 2.0)
+        kernels.append((t, float(dur), name, corr, launch))
+        corr += 1
+        busy += dur
+        t += dur
+    # write kernels with their launches after them (NVIDIA), two swapped
+    order = list(range(len(kernels)))
+    order[10], order[11] = order[11], order[10]
+    for k in order:
+        ts, dur, name, c, launch = kernels[k]
+        ev.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': 7, 'ts': ts,
+                   'dur': dur, 'args': {'correlation': c, 'device': 0, 'stream': 7,
+                                        'grid': [4, 1, 1], 'block': [128, 1, 1]}})
+        ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1,
+                   'tid': 1, 'ts': launch, 'dur': 0.5, 'args': {'correlation': c}})
+    doc = {'schemaVersion': 1,
+           'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3',
+                                 'totalGlobalMem': 85018279936, 'computeMajor': 9,
+                                 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}],
+           'cuda_runtime_version': 12040, 'traceEvents': ev}
+    json.dump(doc, open(out, 'w'), indent=1)
+
+    span = t - step_ts
+    idle = sum(gaps)
+    ngaps = sum(1 for g in gaps if g > 0)
+    lb = [g for g, l in zip(gaps, late) if l]
+    # the layer anatomy: every layer is LAYER
+    per_type = {}
+    for _, dur, ty in LAYER:
+        per_type[ty] = per_type.get(ty, 0) + dur
+    truth = {
+        'span_us': span, 'busy_us': busy, 'idle_us': idle, 'gaps': ngaps,
+        'largest_gap_us': max(gaps), 'largest_before': seq[gaps.index(max(gaps))][0],
+        'launch_bound_gaps': len(lb), 'launch_bound_us': sum(lb),
+        'stray_kernels': 1, 'stray_us': 2.0,
+        'layers': NLAYERS, 'layer_mean_us': sum(d for _, d, _ in LAYER),
+        'layer_kernels': len(LAYER), 'layer_by_type_us': per_type,
+        'layer_order': [n for n, _, _ in LAYER],
+    }
+    json.dump(truth, open(truth_path, 'w'), indent=1)
+
+
+main()

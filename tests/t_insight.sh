@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Insight: busy time, idle gaps, launch-bound gaps and stray kernels per
+# pass; the typical layer of each stage (the layer anatomy); the first
+# screen (--brief). A hand-made trace with known answers
+# (tests/insight/mkidle.py) gives exact figures; when ../shared/traces is
+# there, every shared trace's anatomy must add up to its mean layer time,
+# every pass's busy + idle must equal its span, and the first screen must
+# fit 25 lines of 80 columns.
+set -u
+TS=$(realpath "${TS:-./tracestream}")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - insight: $1"; }
+bad() { echo "not ok - insight: $1"; fail=1; }
+
+python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"
+"$TS" --no-progress -f json "$tmp/idle.json" > "$tmp/idle.out" 2> "$tmp/err" ||
+	bad "fixture: exit $?: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: span, busy, idle, 12 gaps, the 90 us gap and its kernel, 7 launch-bound gaps, the stray kernel, exact" || bad "fixture idle figures"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+assert len(d['passes']) == 1, d['passes']
+p = d['passes'][0]
+assert p['stage'] == 'decode', p['stage']
+x = p['idle']
+for k in ('span_us', 'busy_us', 'idle_us', 'gaps', 'stray_kernels', 'stray_us'):
+    assert x[k] == t[k], (k, x[k], t[k])
+assert abs(x['busy_pct'] - round(100 * t['busy_us'] / t['span_us'], 2)) < 0.006, x
+g = x['largest_gap']
+assert g['us'] == t['largest_gap_us'] and g['before_kernel'] == t['largest_before'], g
+lb = x['launch_bound']
+assert lb['gaps'] == t['launch_bound_gaps'] and lb['us'] == t['launch_bound_us'], lb
+assert lb['gaps_checked'] == t['gaps'], lb
+b = d['busy']
+assert b['in_passes']['span_us'] == t['span_us'], b
+assert b['outside_passes'] == {'kernels': 1, 'gpu_time_us': 2.0}, b
+st = d['stages']['decode']['idle']
+assert st['idle_us'] == t['idle_us'] and st['gaps'] == t['gaps'], st
+kinds = [o['kind'] for o in d['opportunities']]
+assert 'idle' in kinds and 'launch_bound' in kinds, kinds
+o = [o for o in d['opportunities'] if o['kind'] == 'idle'][0]
+assert o['at_stake_us'] == t['idle_us'] and o['stage'] == 'decode', o
+PY
+python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: the typical layer: 163 us, by type and kernel by kernel in order, adding up" || bad "fixture anatomy"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+a = [x for x in d['layer_anatomy'] if x['stage'] == 'decode']
+assert len(a) == 1, d['layer_anatomy']
+a = a[0]
+assert a['layers'] == t['layers'] and a['mean_us'] == t['layer_mean_us'], a
+assert a['kernels_per_layer'] == t['layer_kernels'], a
+types = {x['type']: x['mean_us'] for x in a['by_type']}
+assert types == t['layer_by_type_us'], types
+order = []
+for n in t['layer_order']:
+    if n not in order:
+        order.append(n)
+got = [k['name'] for k in a['kernels']]
+assert got == order, got
+assert abs(sum(k['mean_us'] for k in a['kernels']) - a['mean_us']) < 1e-6
+assert abs(sum(x['mean_us'] for x in a['by_category']) - a['mean_us']) < 1e-6
+PY
+
+"$TS" --no-progress --brief -w 80 "$tmp/idle.json" > "$tmp/brief" 2> "$tmp/err"
+if [ "$(wc -l < "$tmp/brief")" -le 25 ] && awk 'length($0) > 80 { exit 1 }' "$tmp/brief" &&
+	grep -q '^Largest opportunities' "$tmp/brief" && grep -q '^Typical decode layer 163.0 us' "$tmp/brief"; then
+	ok "fixture: --brief is one screen (at most 25 lines of 80 columns) with the layer and the opportunities"
+else
+	bad "fixture: --brief: $(cat "$tmp/brief")"
+fi
+"$TS" --no-progress -w 80 "$tmp/idle.json" > "$tmp/full" 2> "$tmp/err"
+if head -n "$(wc -l < "$tmp/brief")" "$tmp/full" | cmp -s - "$tmp/brief" && grep -q '^Kernel summary' "$tmp/full"; then
+	ok "fixture: the full report begins with the first screen, then the detail"
+else
+	bad "fixture: the full report does not begin with the first screen"
+fi
+"$TS" --no-progress --show-layers -w 100 "$tmp/idle.json" > "$tmp/layers" 2> "$tmp/err"
+grep -q '^Typical decode layer (mean over 4 layers of 1 complete passes): 163.000 us' "$tmp/layers" &&
+	ok "--show-layers prints the typical layer" || bad "--show-layers: $(grep -i typical "$tmp/layers")"
+
+shared="$here/../../shared/traces"
+if [ ! -d "$shared" ]; then
+	echo "ok - insight: shared traces # SKIP ../shared/traces is absent"
+	exit $fail
+fi
+for f in "$shared"/*.json "$shared"/*.json.gz; do
+	[ -e "$f" ] || continue
+	n=$(basename "$f")
+	"$TS" --no-progress --brief -w 80 "$f" > "$tmp/b" 2>/dev/null
+	lines=$(wc -l < "$tmp/b")
+	if [ "$lines" -le 25 ] && awk 'length($0) > 80 { exit 1 }' "$tmp/b"; then
+		ok "$n: the first screen fits ($lines lines of at most 80 columns)"
+	else
+		bad "$n: the first screen: $lines lines: $(cat "$tmp/b")"
+	fi
+	"$TS" --no-progress -f json "$f" > "$tmp/j" 2>/dev/null
+	python3 - "$tmp/j" "$n" <<'PY' && ok "$n: each stage's typical layer adds up to its mean layer time; busy + idle = span in every pass" || bad "$n: anatomy or idle sums"
+import json, sys
+d = json.load(open(sys.argv[1])); name = sys.argv[2]
+for a in d['layer_anatomy']:
+    m = a['mean_us']
+    # the mean layer time from the per-index table (its own sums)
+    rows = [r for r in d['layer_table'] if r['stage'] == a['stage']]
+    n = sum(r['passes'] for r in rows)
+    mt = sum(r['mean_us'] * r['passes'] for r in rows) / n
+    assert abs(mt - m) <= 1e-3 * max(1, m), (a['stage'], m, mt)
+    for part in ('by_type', 'by_category', 'kernels'):
+        s = sum(x['mean_us'] for x in a[part])
+        assert abs(s - m) <= 0.002 * len(a[part]) + 1e-6, (a['stage'], part, s, m)
+    assert abs(sum(x['share_pct'] for x in a['by_type']) - 100) < 0.1, a['by_type']
+for p in d['passes']:
+    x = p['idle']
+    assert abs(x['busy_us'] + x['idle_us'] - x['span_us']) < 0.002, (p['index'], x)
+    assert x['gaps'] == 0 or x['largest_gap']['us'] <= x['idle_us'] + 1e-6, x
+    assert x['launch_bound']['us'] <= x['idle_us'] + 1e-6, x
+for o in d['opportunities']:
+    assert o['at_stake_us'] > 0 and o['text'], o
+PY
+done
+j() { "$TS" --no-progress -f json "$shared/$1" 2>/dev/null; }
+if [ -e "$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz" ]; then
+	j sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+x = d["passes"][0]["idle"]
+assert x["stray_kernels"] == 1 and x["busy_pct"] > 99, x
+assert x["largest_gap"]["us"] < 1000, x
+assert d["passes"][0]["stage"] == "prefill"
+' && ok "Qwen3-8B prefill: the kernel 493 ms before the pass is stray; the pass is 99.8% busy" ||
+		bad "Qwen3-8B prefill: stray kernel"
+fi
+if [ -e "$shared/vllm_gptoss120b_b200_tp8_eager_prefill.json.gz" ]; then
+	j vllm_gptoss120b_b200_tp8_eager_prefill.json.gz | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+x = d["passes"][0]["idle"]
+assert x["launch_bound"]["gaps"] > x["gaps"] / 2, x
+assert d["opportunities"][0]["kind"] in ("idle", "launch_bound"), d["opportunities"][0]
+' && ok "gpt-oss-120b eager TP8: most gaps are launch-bound, and idle time is the first opportunity" ||
+		bad "gpt-oss eager: launch-bound gaps"
+fi
+exit $fail
