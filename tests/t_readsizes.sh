@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Every fixture read 1..31 bytes per read() (hidden --read-size N) must give
+# Every fixture read 1..31 bytes per read() (hidden --read-size N; 16 sizes
+# of that range: 1 to 8, 16, and the primes to 31, so short tokens split
+# at every offset; all 31 took 90 s under ASan, past the test budget) must give
 # byte-identical stdout and stderr, and the same exit code, as the default read
 # size, in text and in JSON; also one gzip'ed fixture, so that the inflater is
 # fed 1..31 bytes at a time.  (yajl's test/parsing/run_tests.sh does the same.)
@@ -12,6 +14,8 @@ if [ ! -x "$TS" ]; then
     exit 0
 fi
 
+SIZES="1 2 3 4 5 6 7 8 11 13 16 17 19 23 29 31"
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts_readsz.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -20,7 +24,7 @@ sizes() {
     local fmt=$1 f=$2 res=$3 n rc ref_rc bad=
     "$TS" --format "$fmt" --no-progress "$f" > "$res.ref" 2> "$res.referr"
     ref_rc=$?
-    for n in $(seq 1 31); do
+    for n in $SIZES; do
         "$TS" --format "$fmt" --no-progress --read-size "$n" "$f" > "$res.out" 2> "$res.err"
         rc=$?
         if [ $rc -ne $ref_rc ]; then
@@ -45,7 +49,7 @@ check() {
     # shellcheck disable=SC2086 # split on purpose: one word per failing run
     set -- $bad
     if [ $# -eq 0 ]; then
-        echo "ok - read sizes 1..31: $label"
+        echo "ok - read sizes 1..31 (16 of them): $label"
     else
         echo "not ok - read sizes 1..31: $label: $# runs differ from the default read size: ${*:1:6}"
     fi
