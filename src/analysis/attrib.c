@@ -139,8 +139,36 @@ typedef struct {
 	uint8_t via;             /* ts_attr_bucket */
 	uint8_t ncand;
 	uint16_t cand[6];        /* operator rule indexes, in rule order */
+	uint8_t seq_skip;        /* bit s: the skip of sequence s matches */
+	uint64_t seq_step;       /* bit s * 8 + k: step k of sequence s matches */
 	cs_top cs;
 } name_info;
+
+/*
+ * Per CPU thread: the tokens of its latest GEMM (T in expressions: a QK
+ * norm over tokens x heads rows learns its tokens from the QKV GEMM before
+ * it) and the sequence rules in progress. Fixed: TS_THREADS threads, the
+ * least recently seen one is forgotten for a new one.
+ */
+#define TS_THREADS 8
+#define SEQ_MEMBERS 48
+
+typedef struct {
+	uint8_t k;               /* steps matched; 0: none */
+	uint8_t nmem;
+	uint16_t heads;
+	int64_t end;             /* end of the latest step or skipped op */
+	uint32_t wl, m;
+	uint64_t flops, bytes;
+	int64_t mem[SEQ_MEMBERS]; /* External ids of the ops so far; [0] step 0 */
+} seq_try;
+
+typedef struct {
+	int64_t tid;
+	uint64_t seen;           /* 0: free */
+	uint32_t tokens;         /* T */
+	seq_try s[TS_SEQ_RULES];
+} thread_state;
 
 /*
  * Workloads of recent shapes. Decode steps repeat the same op with the same
@@ -151,12 +179,13 @@ typedef struct {
  * result the evaluation would. Fixed size: WL_MEMO_SLOTS direct-mapped.
  */
 #define WL_MEMO_SLOTS 256
-#define WL_MEMO_KEY 720     /* 4 + 1 + 8 * (1 + 6 * 8) + 1 + 8 * 24 + 1 + 8 * 8 < 720 */
+#define WL_MEMO_KEY 800     /* 4 + 4 + 1 + 8 * (1 + 6 * 8) + 1 + 8 * 24 + 2 + 16 * 8 < 800 */
 
 typedef struct {
 	uint32_t len;            /* 0: empty */
 	uint32_t wl;             /* workload row, or TS_INTERN_NONE */
 	uint32_t m;              /* M after the rule (it depends on the key only) */
+	uint16_t heads;
 	uint64_t flops, bytes;   /* of the call, 0 unknown */
 	unsigned char key[WL_MEMO_KEY];
 } wl_memo;
@@ -181,6 +210,10 @@ struct ts_attrib {
 	corr_table wait[2];      /* kernels waiting for their launch: dur */
 	uint32_t unlinked_row;
 	ts_callsites *cs;
+	uint16_t seq_rule[TS_SEQ_RULES]; /* sequence s: its operator rule */
+	int nseq;
+	thread_state *th;        /* TS_THREADS */
+	uint64_t th_clock;
 	ts_attrib_totals t;
 };
 
@@ -196,8 +229,13 @@ ts_attrib *ts_attrib_new(const ts_patterns *p, size_t join_mem)
 	a->cs = ts_callsites_new(p, a->join_mem);
 	a->ops = ts_opindex_new(a->join_mem);
 	a->memo = calloc(WL_MEMO_SLOTS, sizeof *a->memo);
+	a->th = calloc(TS_THREADS, sizeof *a->th);
 	a->unlinked_row = TS_INTERN_NONE;
-	bool ok = a->names && a->wl_names && a->cs && a->ops && a->memo;
+	size_t nr = p ? ts_patterns_noprules(p) : 0;
+	for (size_t i = 0; i < nr && a->nseq < TS_SEQ_RULES; i++)
+		if (ts_patterns_oprule(p, i)->nsteps)
+			a->seq_rule[a->nseq++] = (uint16_t)i;
+	bool ok = a->names && a->wl_names && a->cs && a->ops && a->memo && a->th;
 	for (int g = 0; g < 2; g++) {
 		ok &= ct_init(&a->rt[g], 2 * TS_ATTRIB_LOOKAHEAD);
 		ok &= ct_init(&a->wait[g], 2 * TS_ATTRIB_LOOKAHEAD);
@@ -227,6 +265,7 @@ void ts_attrib_free(ts_attrib *a)
 	free(a->info);
 	free(a->wl_rule);
 	free(a->memo);
+	free(a->th);
 	free(a->parent);
 	ts_intern_free(a->names);
 	ts_intern_free(a->wl_names);
@@ -276,10 +315,19 @@ static ts_wl_row *wl_row(ts_attrib *a, int view, uint32_t wl)
 static void find_candidates(ts_attrib *a, name_info *in, const char *s, size_t len)
 {
 	size_t n = a->patterns ? ts_patterns_noprules(a->patterns) : 0;
+	size_t ov[2];
 	for (size_t i = 0; i < n && in->ncand < 6 && i <= UINT16_MAX; i++) {
-		size_t ov[2];
-		if (ts_regex_match(ts_patterns_oprule(a->patterns, i)->re, s, len, ov, 1) > 0)
+		const ts_oprule *r = ts_patterns_oprule(a->patterns, i);
+		if (r->re && ts_regex_match(r->re, s, len, ov, 1) > 0)
 			in->cand[in->ncand++] = (uint16_t)i;
+	}
+	for (int q = 0; q < a->nseq; q++) {
+		const ts_oprule *r = ts_patterns_oprule(a->patterns, a->seq_rule[q]);
+		for (int k = 0; k < r->nsteps; k++)
+			if (ts_regex_match(r->step[k], s, len, ov, 1) > 0)
+				in->seq_step |= 1ull << (q * TS_SEQ_STEPS + k);
+		if (r->skip && ts_regex_match(r->skip, s, len, ov, 1) > 0)
+			in->seq_skip |= (uint8_t)(1u << q);
 	}
 }
 
@@ -386,59 +434,85 @@ static const char *dtype_of(const ts_oprule *r, const ts_event *ev)
 }
 
 /* What one op call costs by its rule: *flops and *bytes, 0 unknown. */
-static void op_cost(const ts_oprule *r, const ts_event *ev, uint64_t *flops, uint64_t *bytes)
+static void op_cost(const ts_oprule *r, const ts_event *ev, int64_t ctx, uint64_t *flops,
+		    uint64_t *bytes)
 {
 	int64_t v;
-	*flops = r->has_flops && ts_wexpr_eval(&r->flops, ev, &v) && v > 0 ? (uint64_t)v : 0;
-	*bytes = r->has_bytes && ts_wexpr_eval(&r->bytes, ev, &v) && v > 0 ? (uint64_t)v : 0;
+	*flops = r->has_flops && ts_wexpr_eval(&r->flops, ev, ctx, &v) && v > 0 ? (uint64_t)v : 0;
+	*bytes = r->has_bytes && ts_wexpr_eval(&r->bytes, ev, ctx, &v) && v > 0 ? (uint64_t)v : 0;
 }
 
-/* The workload row of one op call, its tokens in *m (kept when the rule
- * has none) and its cost; *cache is cleared when the result must not be
- * remembered (a row that could not be made). */
-static uint32_t evaluate_workload(ts_attrib *a, const name_info *in, const ts_event *ev,
-				  uint32_t *m, uint64_t *flops, uint64_t *bytes, bool *cache)
+/* What a rule makes of one op call. */
+typedef struct {
+	uint32_t wl, m;
+	uint16_t heads;
+	uint64_t flops, bytes;
+} call_eval;
+
+/* The workload row rule ri gives one op call, with its tokens in e->m (kept
+ * when the rule has none), heads and cost; TS_INTERN_NONE when the rule
+ * does not apply. *cache is cleared when the result must not be remembered
+ * (a row that could not be made). */
+static uint32_t apply_rule(ts_attrib *a, uint32_t ri, const ts_event *ev, int64_t ctx,
+			   call_eval *e, bool *cache)
 {
-	*flops = *bytes = 0;
-	for (unsigned c = 0; c < in->ncand; c++) {
-		const ts_oprule *r = ts_patterns_oprule(a->patterns, in->cand[c]);
-		char key[256];
-		size_t len;
-		if (!ranks_fit(r, ev) || !ts_wtmpl_eval(&r->name, ev, key, sizeof key - TS_DTYPE_MAX - 1, &len))
-			continue;
-		int64_t tokens = 0;
-		if (r->has_tokens && !ts_wexpr_eval(&r->tokens, ev, &tokens))
-			continue;
-		key[len++] = '\x1f';
-		const char *dt = dtype_of(r, ev);
-		size_t dl = strlen(dt);
-		memcpy(key + len, dt, dl);
-		len += dl;
-		uint32_t before = ts_intern_count(a->wl_names), id;
-		if (ts_intern_put(a->wl_names, key, len, &id) != TS_OK ||
-		    !grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
-				 sizeof *a->wl_rule) || !wl_row(a, TS_ATTRIB_ALL, id)) {
-			a->t.workloads_dropped++;
-			*cache = false;
+	const ts_oprule *r = ts_patterns_oprule(a->patterns, ri);
+	char key[256];
+	size_t len;
+	if (!ranks_fit(r, ev))
+		return TS_INTERN_NONE;
+	for (int i = 0; i < r->ncond; i++)
+		if (!ts_wcond_eval(&r->cond[i], ev, ctx))
 			return TS_INTERN_NONE;
-		}
-		if (id == before)
-			a->wl_rule[id] = in->cand[c];
-		if (tokens > 0)
-			*m = tokens > (int64_t)M_MASK ? M_MASK : (uint32_t)tokens;
-		op_cost(r, ev, flops, bytes);
-		return id;
+	if (!ts_wtmpl_eval(&r->name, ev, ctx, key, sizeof key - TS_DTYPE_MAX - 1, &len))
+		return TS_INTERN_NONE;
+	int64_t tokens = 0, heads = 0;
+	if (r->has_tokens && !ts_wexpr_eval(&r->tokens, ev, ctx, &tokens))
+		return TS_INTERN_NONE;
+	if (r->has_heads && (!ts_wexpr_eval(&r->heads, ev, ctx, &heads) || heads < 1 ||
+			     heads > UINT16_MAX))
+		return TS_INTERN_NONE;
+	key[len++] = '\x1f';
+	const char *dt = dtype_of(r, ev);
+	size_t dl = strlen(dt);
+	memcpy(key + len, dt, dl);
+	len += dl;
+	uint32_t before = ts_intern_count(a->wl_names), id;
+	if (ts_intern_put(a->wl_names, key, len, &id) != TS_OK ||
+	    !grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
+			 sizeof *a->wl_rule) || !wl_row(a, TS_ATTRIB_ALL, id)) {
+		a->t.workloads_dropped++;
+		*cache = false;
+		return TS_INTERN_NONE;
 	}
-	return TS_INTERN_NONE;
+	if (id == before)
+		a->wl_rule[id] = ri;
+	if (tokens > 0)
+		e->m = tokens > (int64_t)M_MASK ? M_MASK : (uint32_t)tokens;
+	e->heads = (uint16_t)heads;
+	op_cost(r, ev, ctx, &e->flops, &e->bytes);
+	e->wl = id;
+	return id;
 }
 
-/* The memo key of an op call: its name row and the shape fields; 0 when it
- * does not fit (never for what the parser keeps, checked anyway). */
-static size_t memo_key(uint32_t name, const ts_event *ev, unsigned char *k)
+/* The workload of an op call by the first of its name's rules that
+ * applies. */
+static void evaluate_workload(ts_attrib *a, const name_info *in, const ts_event *ev,
+			      int64_t ctx, call_eval *e, bool *cache)
+{
+	for (unsigned c = 0; c < in->ncand; c++)
+		if (apply_rule(a, in->cand[c], ev, ctx, e, cache) != TS_INTERN_NONE)
+			return;
+}
+
+/* The memo key of an op call: its name row, T and the shape fields; 0 when
+ * it does not fit (never for what the parser keeps, checked anyway). */
+static size_t memo_key(uint32_t name, const ts_event *ev, uint32_t ctx, unsigned char *k)
 {
 	size_t n = 0;
 #define PUT(ptr, sz) do { if (n + (sz) > WL_MEMO_KEY) return 0; memcpy(k + n, (ptr), (sz)); n += (sz); } while (0)
 	PUT(&name, sizeof name);
+	PUT(&ctx, sizeof ctx);
 	unsigned nops = ev->noperands < TS_MAX_OPERANDS ? ev->noperands : TS_MAX_OPERANDS;
 	PUT(&ev->noperands, 1);
 	for (unsigned i = 0; i < nops; i++) {
@@ -450,43 +524,168 @@ static size_t memo_key(uint32_t name, const ts_event *ev, unsigned char *k)
 	PUT(&nt, 1);
 	for (unsigned i = 0; i < nt && i < TS_MAX_OPERANDS; i++)
 		PUT(ev->dtype[i], strlen(ev->dtype[i]) + 1);
-	PUT(&ev->nconcrete, 1);
-	for (unsigned i = 0; i < TS_MAX_OPERANDS; i++)
+	PUT(&ev->nconcrete, sizeof ev->nconcrete);
+	for (unsigned i = 0; i < TS_MAX_CONCRETE; i++)
 		if (ev->nconcrete & (1u << i))
 			PUT(&ev->concrete[i], sizeof ev->concrete[i]);
 #undef PUT
 	return n;
 }
 
-static uint32_t workload_of(ts_attrib *a, uint32_t name, const ts_event *ev, uint32_t *m,
-			    uint64_t *flops, uint64_t *bytes)
+/* e->m holds the op's own M on entry. */
+static void workload_of(ts_attrib *a, uint32_t name, const ts_event *ev, uint32_t ctx,
+			call_eval *e)
 {
-	*flops = *bytes = 0;
 	if (!(ev->has & TS_HAS_DIMS))
-		return TS_INTERN_NONE;
+		return;
 	unsigned char key[WL_MEMO_KEY];
-	size_t klen = memo_key(name, ev, key);
+	size_t klen = memo_key(name, ev, ctx, key);
 	wl_memo *slot = NULL;
 	if (klen) {
 		slot = &a->memo[ts_hash_bytes((const char *)key, klen) & (WL_MEMO_SLOTS - 1)];
 		if (slot->len == klen && memcmp(slot->key, key, klen) == 0) {
-			*m = slot->m;
-			*flops = slot->flops;
-			*bytes = slot->bytes;
-			return slot->wl;
+			*e = (call_eval){ slot->wl, slot->m, slot->heads, slot->flops, slot->bytes };
+			return;
 		}
 	}
 	bool cache = true;
-	uint32_t wl = evaluate_workload(a, &a->info[name], ev, m, flops, bytes, &cache);
+	evaluate_workload(a, &a->info[name], ev, ctx, e, &cache);
 	if (slot && cache) {
 		slot->len = (uint32_t)klen;
-		slot->wl = wl;
-		slot->m = *m;
-		slot->flops = *flops;
-		slot->bytes = *bytes;
+		slot->wl = e->wl;
+		slot->m = e->m;
+		slot->heads = e->heads;
+		slot->flops = e->flops;
+		slot->bytes = e->bytes;
 		memcpy(slot->key, key, klen);
 	}
-	return wl;
+}
+
+/* The state of the op's thread (events without a tid share one). */
+static thread_state *thread_of(ts_attrib *a, const ts_event *ev)
+{
+	int64_t tid = (ev->has & TS_HAS_TID) ? ev->tid : INT64_MIN;
+	thread_state *old = &a->th[0];
+	a->th_clock++;
+	for (int i = 0; i < TS_THREADS; i++) {
+		thread_state *t = &a->th[i];
+		if (t->seen && t->tid == tid) {
+			t->seen = a->th_clock;
+			return t;
+		}
+		if (t->seen < old->seen)
+			old = t;
+	}
+	memset(old, 0, sizeof *old);
+	old->tid = tid;
+	old->seen = a->th_clock;
+	return old;
+}
+
+/* A sequence is complete: every op of it takes the call's workload; the
+ * ops after the first continue its call. */
+static void seq_commit(ts_attrib *a, const seq_try *q)
+{
+	for (unsigned j = 0; j < q->nmem; j++) {
+		const ts_oprec *old = ts_opindex_get(a->ops, q->mem[j]);
+		if (!old)
+			continue;
+		ts_oprec r = *old;
+		r.wl = q->wl;
+		if (j == 0)
+			r.m = q->m & M_MASK;
+		r.heads = q->heads;
+		r.cont = j != 0;
+		r.flops = q->flops;
+		r.bytes = q->bytes;
+		bool added;
+		(void)ts_opindex_put(a->ops, q->mem[j], &r, &added);
+	}
+	a->t.sequence_calls++;
+}
+
+static bool seq_member(seq_try *q, int64_t ext)
+{
+	if (q->nmem == SEQ_MEMBERS) {
+		q->k = 0;
+		return false;
+	}
+	q->mem[q->nmem++] = ext;
+	return true;
+}
+
+/* Step k of sequence rule ri matched the op ev: evaluate the rule on it
+ * when it is the rule's shapes step; false when the rule does not apply.
+ * A complete sequence is committed unless an earlier rule has been at this
+ * op (*done). */
+static bool seq_step(ts_attrib *a, seq_try *q, uint32_t ri, const ts_event *ev, int64_t ctx,
+		     bool *done)
+{
+	const ts_oprule *r = ts_patterns_oprule(a->patterns, ri);
+	if (q->k == 0) {
+		q->nmem = 0;
+		q->wl = TS_INTERN_NONE;
+	}
+	if (q->k == r->shapes) {
+		call_eval e = { TS_INTERN_NONE, 0, 0, 0, 0 };
+		bool cache = true;
+		if (!(ev->has & TS_HAS_DIMS) || apply_rule(a, ri, ev, ctx, &e, &cache) == TS_INTERN_NONE)
+			return false;
+		q->wl = e.wl;
+		q->m = e.m;
+		q->heads = e.heads;
+		q->flops = e.flops;
+		q->bytes = e.bytes;
+	}
+	if (!seq_member(q, ev->external_id))
+		return false;
+	q->end = (ev->has & TS_HAS_TS) ? ev->ts_ns + ((ev->has & TS_HAS_DUR) ? ev->dur_ns : 0)
+				       : INT64_MIN;
+	q->k++;
+	if (q->k == r->nsteps) {
+		if (!*done)
+			seq_commit(a, q);
+		*done = true;
+		q->k = 0;
+	}
+	return true;
+}
+
+/* Advance every sequence rule's match on this thread by one op. */
+static void sequences(ts_attrib *a, thread_state *t, const name_info *in, const ts_event *ev,
+		      int64_t ctx)
+{
+	bool has_ts = ev->has & TS_HAS_TS, done = false;
+	for (int s = 0; s < a->nseq; s++) {
+		seq_try *q = &t->s[s];
+		uint32_t ri = a->seq_rule[s];
+		const ts_oprule *r = ts_patterns_oprule(a->patterns, ri);
+		if (q->k > 0) {
+			if (has_ts && ev->ts_ns < q->end) {
+				/* inside the latest step or skipped op */
+				seq_member(q, ev->external_id);
+				continue;
+			}
+			if ((in->seq_step >> (s * TS_SEQ_STEPS + q->k)) & 1) {
+				if (seq_step(a, q, ri, ev, ctx, &done))
+					continue;
+				q->k = 0;
+			} else if ((in->seq_skip >> s) & 1) {
+				if (seq_member(q, ev->external_id) && has_ts) {
+					int64_t end = ev->ts_ns + ((ev->has & TS_HAS_DUR) ? ev->dur_ns : 0);
+					if (end > q->end)
+						q->end = end;
+				}
+				continue;
+			} else {
+				q->k = 0;
+			}
+		}
+		/* a new match may start here */
+		if ((in->seq_step >> (s * TS_SEQ_STEPS)) & 1 && r->nsteps > 1 &&
+		    !seq_step(a, q, ri, ev, ctx, &done))
+			q->k = 0;
+	}
 }
 
 void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
@@ -494,19 +693,24 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 	if (!(ev->has & TS_HAS_EXTERNAL_ID))
 		return;
 	uint32_t name = name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
-	uint32_t m = rows_of(ev), wl = TS_INTERN_NONE;
-	uint64_t flops = 0, bytes = 0;
+	thread_state *t = thread_of(a, ev);
+	call_eval e = { TS_INTERN_NONE, rows_of(ev), 0, 0, 0 };
 	if (ev->has & TS_HAS_DIMS)
 		a->t.ops_with_shapes++;
 	if (name != TS_INTERN_NONE && a->info[name].ncand)
-		wl = workload_of(a, name, ev, &m, &flops, &bytes);
-	ts_oprec r = { name, m & M_MASK, wl, flops, bytes };
-	bool added;
+		workload_of(a, name, ev, t->tokens, &e);
+	ts_oprec r = { name, e.m & M_MASK, e.wl, e.heads, 0, e.flops, e.bytes };
+	bool added = false;
 	if (!ts_opindex_put(a->ops, ev->external_id, &r, &added))
 		a->t.ops_dropped++;
 	else
 		a->t.ops_indexed += added;
 	a->t.index_bytes = ts_opindex_bytes(a->ops);
+	if (e.wl != TS_INTERN_NONE && e.m &&
+	    ts_patterns_oprule(a->patterns, a->wl_rule[e.wl])->sets_context)
+		t->tokens = e.m & M_MASK;
+	if (name != TS_INTERN_NONE && a->nseq && added)
+		sequences(a, t, &a->info[name], ev, t->tokens);
 }
 
 static const ts_oprec *find_op(const ts_attrib *a, int64_t ext)
@@ -661,7 +865,7 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static void add_workload(ts_wl_row *w, bool first, const ts_kref *ref, int64_t dur)
+static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 {
 	uint32_t m = ref->m;
 	w->kernels++;
@@ -671,9 +875,15 @@ static void add_workload(ts_wl_row *w, bool first, const ts_kref *ref, int64_t d
 		w->flops_ns += dur;
 	if (ref->bytes)
 		w->bytes_ns += dur;
-	if (!first)
+	if (!TS_KREF_OPENS(ref))
 		return;
 	w->calls++;
+	if (ref->heads) {
+		if (!w->heads_min || ref->heads < w->heads_min)
+			w->heads_min = ref->heads;
+		if (ref->heads > w->heads_max)
+			w->heads_max = ref->heads;
+	}
 	if (ref->flops) {
 		w->flops = sat_add(w->flops, ref->flops);
 		w->flops_calls++;
@@ -707,7 +917,7 @@ static void add_workload(ts_wl_row *w, bool first, const ts_kref *ref, int64_t d
 void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, ts_kref *ref)
 {
-	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0 };
+	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0, 0, 0 };
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	int64_t dur = ev->dur_ns;
@@ -728,11 +938,13 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		vote_parent(a, row, op->name);
 		ref->op = op->name | (first ? TS_KREF_FIRST : 0);
 		ref->wl = op->wl;
+		ref->heads = op->heads;
+		ref->cont = op->cont;
 		ref->flops = op->flops;
 		ref->bytes = op->bytes;
 		if (op->wl != TS_INTERN_NONE) {
-			add_workload(&a->wl[TS_ATTRIB_ALL][op->wl], first, ref, dur);
-			a->t.workload_calls += first;
+			add_workload(&a->wl[TS_ATTRIB_ALL][op->wl], ref, dur);
+			a->t.workload_calls += TS_KREF_OPENS(ref);
 		}
 		return;
 	}
@@ -774,7 +986,7 @@ void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 		return;
 	ts_wl_row *w = wl_row(a, stage, ref->wl);
 	if (w)
-		add_workload(w, first, ref, dur);
+		add_workload(w, ref, dur);
 }
 
 void ts_attrib_finish(ts_attrib *a)

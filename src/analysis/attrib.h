@@ -92,6 +92,9 @@ typedef struct {
 	uint64_t flops, bytes;
 	int64_t flops_ns, bytes_ns;
 	uint64_t flops_calls, bytes_calls;
+	/* per-head calls (a QK norm over tokens x heads rows): heads per
+	 * token, 0 when no call was per-head */
+	uint16_t heads_min, heads_max;
 } ts_wl_row;
 
 /* The q-quantile of a workload's tokens: exact while it has at most
@@ -103,8 +106,14 @@ typedef struct {
 	uint32_t op;             /* op row | TS_KREF_FIRST; TS_INTERN_NONE: no op */
 	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
 	uint32_t m;              /* tokens (M) of the op, 0 unknown */
+	uint16_t heads;          /* a per-head op: heads per token, else 0 */
+	uint16_t cont;           /* 1: a later op of a sequence call */
 	uint64_t flops, bytes;   /* of the op call, 0 unknown */
 } ts_kref;
+
+/* Whether a kernel opens a call of its workload: the first kernel of its
+ * op, unless the op continues a sequence call. */
+#define TS_KREF_OPENS(r) (((r)->op & TS_KREF_FIRST) && (r)->op != TS_INTERN_NONE && !(r)->cont)
 
 #define TS_KREF_FIRST 0x80000000u   /* the first kernel of its op call */
 
@@ -116,6 +125,7 @@ typedef struct {
 	uint64_t op_names_dropped;           /* linked kernels past the op-row cap */
 	uint64_t ops_with_shapes;            /* indexed ops carrying Input Dims */
 	uint64_t workload_calls;             /* op calls with a workload */
+	uint64_t sequence_calls;             /* of them, op sequences (unfused ops) */
 	uint64_t workloads_dropped;          /* past the workload-row cap */
 	size_t index_bytes;
 } ts_attrib_totals;

@@ -1193,7 +1193,7 @@ static bool anatomy_list(ts_layers *l, size_t *n)
 		const ts_debug_kernel *d = &l->dbg_cur[i];
 		if (d->layer >= l->nlayers)
 			continue;
-		bool first = d->ref.op != TS_INTERN_NONE && (d->ref.op & TS_KREF_FIRST);
+		bool first = TS_KREF_OPENS(&d->ref);
 		l->anat_tmp[k++] = (ts_anat_kernel){
 			.layer = d->layer, .row = d->row, .dur = d->dur,
 			.flops = first ? d->ref.flops : 0, .bytes = first ? d->ref.bytes : 0,
@@ -1389,7 +1389,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, const ts_kref *ref, bool in_context)
 {
-	static const ts_kref none = { TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0 };
+	static const ts_kref none = { .op = TS_INTERN_NONE, .wl = TS_INTERN_NONE };
 	if (!ref)
 		ref = &none;
 	int64_t op_m = ref->m ? (int64_t)ref->m : -1;

@@ -47,6 +47,7 @@ static size_t hash64(uint64_t k, size_t slots)
 static size_t hash_rec(const ts_oprec *r, size_t slots)
 {
 	uint64_t k = (uint64_t)r->name * 0xff51afd7ed558ccdull ^ (uint64_t)r->m << 17 ^
+		     (uint64_t)r->heads << 49 ^ (uint64_t)r->cont << 63 ^
 		     (uint64_t)r->wl * 0xc4ceb9fe1a85ec53ull ^ r->flops * 0x9e3779b97f4a7c15ull ^
 		     r->bytes * 0xbf58476d1ce4e5b9ull;
 	return hash64(k, slots);
@@ -160,6 +161,7 @@ static uint32_t intern_rec(ts_opindex *x, const ts_oprec *r)
 			if (i == EMPTY)
 				break;
 			if (x->rec[i].name == r->name && x->rec[i].m == r->m && x->rec[i].wl == r->wl &&
+			    x->rec[i].heads == r->heads && x->rec[i].cont == r->cont &&
 			    x->rec[i].flops == r->flops && x->rec[i].bytes == r->bytes)
 				return i;
 		}

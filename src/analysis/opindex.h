@@ -26,6 +26,9 @@ typedef struct {
 	uint32_t name;           /* op row; TS_INTERN_NONE past the cap */
 	uint32_t m;              /* tokens (M), 0 unknown */
 	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
+	uint16_t heads;          /* a per-head op: heads per token, else 0 */
+	uint16_t cont;           /* 1: a later op of a sequence call (its first
+				  * kernel opens no call of the workload) */
 	uint64_t flops, bytes;   /* of the call by its rule, 0 unknown */
 } ts_oprec;
 

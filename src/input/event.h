@@ -58,6 +58,7 @@ enum {
 };
 
 #define TS_MAX_OPERANDS 8      /* Input Dims entries kept */
+#define TS_MAX_CONCRETE 16     /* Concrete Inputs entries kept */
 #define TS_MAX_RANK 6          /* dimensions kept per operand */
 #define TS_DTYPE_MAX 24
 #define TS_RANK_BAD 0xff       /* rank[] of an operand whose shape is unusable */
@@ -82,10 +83,11 @@ typedef struct {
 	int64_t dims[TS_MAX_OPERANDS][TS_MAX_RANK];
 	uint8_t ntypes;          /* "Input type" entries kept in dtype[] */
 	char dtype[TS_MAX_OPERANDS][TS_DTYPE_MAX];  /* NUL-terminated */
-	/* "Concrete Inputs": the whole-number scalar arguments among the
-	 * first TS_MAX_OPERANDS (bit i of nconcrete: concrete[i] is set) */
-	uint8_t nconcrete;
-	int64_t concrete[TS_MAX_OPERANDS];
+	/* "Concrete Inputs": the whole-number and boolean scalar arguments
+	 * among the first TS_MAX_CONCRETE (bit i of nconcrete: concrete[i] is
+	 * set) */
+	uint16_t nconcrete;
+	int64_t concrete[TS_MAX_CONCRETE];
 } ts_event;
 
 /* Platform of the traced GPUs. */

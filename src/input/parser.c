@@ -267,13 +267,18 @@ static int grid_value(ts_parser *p, bool grid, const char *s, size_t len,
 }
 
 /* An item of "Concrete Inputs": scalar arguments as text: "8", "-1", ""
- * (a tensor), "[1, 512]"; integers are kept. */
+ * (a tensor), "[1, 512]", "True"; integers are kept, booleans as 1 and 0. */
 static int concrete_value(ts_parser *p, const char *s, size_t len, bool is_str)
 {
 	ts_event *ev = &p->ev;
 	unsigned i = p->arr_idx++;
-	if (i >= TS_MAX_OPERANDS || !is_str || len == 0 || len >= 19)
+	if (i >= TS_MAX_CONCRETE || !is_str || len == 0 || len >= 19)
 		return 1;
+	if ((len == 4 && memcmp(s, "True", 4) == 0) || (len == 5 && memcmp(s, "False", 5) == 0)) {
+		ev->concrete[i] = len == 4;
+		ev->nconcrete |= (uint16_t)(1u << i);
+		return 1;
+	}
 	/* integers only: an optional '-' and digits ("1e-05", "0.5" are not) */
 	size_t k = s[0] == '-';
 	if (k == len)
@@ -284,7 +289,7 @@ static int concrete_value(ts_parser *p, const char *s, size_t len, bool is_str)
 	int64_t cv;
 	if (ts_num_int64(s, len, &cv) == TS_OK) {
 		ev->concrete[i] = cv;
-		ev->nconcrete |= (uint8_t)(1u << i);
+		ev->nconcrete |= (uint16_t)(1u << i);
 	}
 	return 1;
 }

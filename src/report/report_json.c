@@ -789,6 +789,12 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 		} else {
 			fputs("null", out);
 		}
+		/* per-head calls: tokens are tokens, not rows of tokens x heads */
+		if (w->heads_max)
+			fprintf(out, ", \"heads\": {\"min\": %u, \"max\": %u}", w->heads_min,
+				w->heads_max);
+		else
+			fputs(", \"heads\": null", out);
 		ts_roofline rf;
 		ts_roofline_of(w, dtype, res->gpu, &rf);
 		/* exact sums (saturated at 2^64 - 1) */

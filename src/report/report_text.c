@@ -630,8 +630,16 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			snprintf(tok, sizeof tok, "%" PRId64 "/%" PRId64 "/%" PRId64, w->m_min, p50,
 				 w->m_max);
 		}
-		fprintf(out, " %-18s %-44.*s %-10s %7" PRIu64 " %23s %14s\n",
-			ts_attrib_workload_rule(at, order[i])->kind, (int)len, name,
+		char def[128];
+		if (w->heads_max > w->heads_min)
+			snprintf(def, sizeof def, "%.*s per head x%u-%u", (int)len, name,
+				 w->heads_min, w->heads_max);
+		else if (w->heads_max)
+			snprintf(def, sizeof def, "%.*s per head x%u", (int)len, name, w->heads_max);
+		else
+			snprintf(def, sizeof def, "%.*s", (int)len, name);
+		fprintf(out, " %-18s %-44s %-10s %7" PRIu64 " %23s %14s\n",
+			ts_attrib_workload_rule(at, order[i])->kind, def,
 			short_dtype(dtype), w->calls, tok, us(tb, sizeof tb, w->ns));
 	}
 	put_roofline(out, res, order, shown, view);

@@ -81,8 +81,13 @@ typedef struct {
 
 typedef struct {
 	char *kind, *op, *workload, *tokens, *flops, *bytes, *dtype, *description;
+	char *skip, *shapes, *heads;
 	char **ranks;
 	unsigned ranks_count;
+	char **steps;
+	unsigned steps_count;
+	char **where;
+	unsigned where_count;
 } y_operator;
 
 typedef struct {
@@ -224,7 +229,12 @@ static const cyaml_schema_value_t rule_schema = {
 
 static const cyaml_schema_field_t operator_fields[] = {
 	CYAML_FIELD_STRING_PTR("kind", REQ, y_operator, kind, 1, CYAML_UNLIMITED),
-	CYAML_FIELD_STRING_PTR("op", REQ, y_operator, op, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("op", OPT, y_operator, op, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("steps", OPT, y_operator, steps, &str_schema, 2, TS_SEQ_STEPS),
+	CYAML_FIELD_STRING_PTR("skip", OPT, y_operator, skip, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("shapes", OPT, y_operator, shapes, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("where", OPT, y_operator, where, &str_schema, 1, TS_OP_CONDS),
+	CYAML_FIELD_STRING_PTR("heads", OPT, y_operator, heads, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("ranks", OPT, y_operator, ranks, &str_schema, 1, TS_MAX_OPERANDS),
 	CYAML_FIELD_STRING_PTR("workload", REQ, y_operator, workload, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("tokens", OPT, y_operator, tokens, 1, CYAML_UNLIMITED),
@@ -871,12 +881,73 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 		ts_ypath path[] = { { "operators", 0 }, { NULL, (int)i }, { "op", 0 } };
 		ts_oprule r = { .kind = o->kind, .op = o->op, .workload = o->workload,
 				.description = o->description ? o->description : "",
-				.file = file, .line = lines ? lines[i] : 0 };
+				.file = file, .line = lines ? lines[i] : 0,
+				.sets_context = strcmp(o->kind, "gemm") == 0 };
 		bool ok = true;
-		r.re = compile(p, o->op, file, path, 3);
-		ok &= r.re != NULL;
 		char err[200];
 		size_t off;
+		if (!o->op == !o->steps) {
+			path[2].key = o->op ? "steps" : "op";
+			error_at(p, file, path, 2, 0, "an operator rule has either op (one op) "
+				 "or steps (a sequence of ops), not %s", o->op ? "both" : "neither");
+			ok = false;
+		} else if (o->op) {
+			r.re = compile(p, o->op, file, path, 3);
+			ok &= r.re != NULL;
+			if (o->skip || o->shapes) {
+				path[2].key = o->skip ? "skip" : "shapes";
+				error_at(p, file, path, 3, 0, "%s belongs to a sequence rule (steps)",
+					 path[2].key);
+				ok = false;
+			}
+		} else {
+			size_t nseq = 0;
+			for (size_t j = 0; j < p->noprules; j++)
+				nseq += p->oprules[j].nsteps > 0;
+			if (nseq >= TS_SEQ_RULES) {
+				path[2].key = "steps";
+				error_at(p, file, path, 3, 0, "at most %d sequence rules", TS_SEQ_RULES);
+				ok = false;
+			}
+			for (unsigned j = 0; j < o->steps_count; j++) {
+				ts_ypath sp[] = { { "operators", 0 }, { NULL, (int)i }, { "steps", 0 },
+						  { NULL, (int)j } };
+				r.step[j] = compile(p, o->steps[j], file, sp, 4);
+				ok &= r.step[j] != NULL;
+			}
+			r.nsteps = (int)o->steps_count;
+			if (o->skip) {
+				path[2].key = "skip";
+				r.skip = compile(p, o->skip, file, path, 3);
+				ok &= r.skip != NULL;
+			}
+			long v = 0;
+			if (o->shapes && !parse_long(o->shapes, 0, (long)o->steps_count - 1, &v)) {
+				path[2].key = "shapes";
+				error_at(p, file, path, 3, 0, "shapes '%s' is not a step, 0 to %u",
+					 o->shapes, o->steps_count - 1);
+				ok = false;
+			}
+			r.shapes = (int)v;
+		}
+		for (unsigned j = 0; j < o->where_count; j++) {
+			ts_ypath wp[] = { { "operators", 0 }, { NULL, (int)i }, { "where", 0 },
+					  { NULL, (int)j } };
+			if (!ts_wcond_compile(o->where[j], &r.cond[j], &off, err, sizeof err)) {
+				error_at(p, file, wp, 4, (int)off, "where '%s': %s", o->where[j], err);
+				ok = false;
+			}
+		}
+		r.ncond = (int)o->where_count;
+		if (o->heads) {
+			if (!ts_wexpr_compile(o->heads, strlen(o->heads), &r.heads, &off, err,
+					      sizeof err)) {
+				path[2].key = "heads";
+				error_at(p, file, path, 3, (int)off, "heads '%s': %s", o->heads, err);
+				ok = false;
+			}
+			r.has_heads = true;
+		}
 		if (!ts_wtmpl_compile(o->workload, &r.name, &off, err, sizeof err)) {
 			path[2].key = "workload";
 			error_at(p, file, path, 3, (int)off, "workload '%s': %s", o->workload, err);

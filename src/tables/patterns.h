@@ -110,12 +110,30 @@ typedef struct {
 	size_t nops_required, nops_optional;
 } ts_family;
 
+/* Sequence rules: at most this many, of at most TS_SEQ_STEPS steps. */
+#define TS_SEQ_RULES 8
+#define TS_SEQ_STEPS 8
+#define TS_OP_CONDS 4
+
 /* An operator rule: a CPU op name and its operand ranks -> a workload
- * definition name (see workload.h for the templates). */
+ * definition name (see workload.h for the templates). A sequence rule has
+ * steps instead of op: consecutive ops on one thread that together compute
+ * one operator (an unfused RMSNorm: pow, mean, add, rsqrt, mul, mul), ops
+ * nested in a step or matching skip between them belonging to it; its
+ * expressions read the ops of step `shapes`. */
 typedef struct {
 	const char *kind;           /* gemm, rmsnorm, gqa, ...: what families require */
-	const char *op;             /* regex on the cpu_op name */
+	const char *op;             /* regex on the cpu_op name; NULL: a sequence */
 	ts_regex *re;
+	int nsteps;                 /* a sequence: its steps, in order */
+	ts_regex *step[TS_SEQ_STEPS];
+	ts_regex *skip;             /* ops that may sit between steps, or NULL */
+	int shapes;                 /* the step whose op the expressions read */
+	int ncond;
+	ts_wcond cond[TS_OP_CONDS]; /* where: all must hold */
+	bool has_heads;
+	ts_wexpr heads;             /* per-head ops: heads per token */
+	bool sets_context;          /* kind gemm: its tokens are T for later ops */
 	int nranks;
 	int8_t ranks[TS_MAX_OPERANDS]; /* of the leading operands; -1 any */
 	const char *workload;       /* template source */

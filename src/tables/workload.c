@@ -1,5 +1,6 @@
 #include "workload.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,17 +44,22 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 		*t = (ts_wterm){ .kind = TS_WT_CONST, .k = v };
 		return true;
 	}
+	if (at < len && s[at] == 'T' && !(at + 1 < len && isalnum((unsigned char)s[at + 1]))) {
+		(*i)++;
+		*t = (ts_wterm){ .kind = TS_WT_CTX };
+		return true;
+	}
 	if (at < len && s[at] == 'c') {
 		(*i)++;
-		if (!read_int(s, i, len, &v) || v >= TS_MAX_OPERANDS)
+		if (!read_int(s, i, len, &v) || v >= TS_MAX_CONCRETE)
 			return fail(err_off, at, err, errlen,
-				    "a scalar argument is c0 to c7 (the first 8 Concrete Inputs)");
+				    "a scalar argument is c0 to c15 (the first 16 Concrete Inputs)");
 		*t = (ts_wterm){ .kind = TS_WT_SCALAR, .operand = (uint8_t)v };
 		return true;
 	}
 	if (at >= len || s[at] != 'a')
 		return fail(err_off, at, err, errlen,
-			    "expected an operand (a0, a1[-1], a0.rows, a0.numel), a scalar (c2) or a number");
+			    "expected an operand (a0, a1[-1], a0.rows, a0.numel), a scalar (c2), T or a number");
 	(*i)++;
 	if (!read_int(s, i, len, &v) || v >= TS_MAX_OPERANDS)
 		return fail(err_off, at, err, errlen,
@@ -93,11 +99,13 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 		    "expected [INDEX], .rows, .numel or .esize after the operand");
 }
 
-bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
-		      char *err, size_t errlen)
+/* Compile src[*i..len) up to its end, or with stop_cmp up to a comparison
+ * operator, left at *i. */
+static bool compile_expr(const char *src, size_t *pi, size_t len, bool stop_cmp, ts_wexpr *e,
+			 size_t *err_off, char *err, size_t errlen)
 {
 	memset(e, 0, sizeof *e);
-	size_t i = skip_space(src, 0, len);
+	size_t i = skip_space(src, *pi, len);
 	uint8_t op = TS_WOP_ADD;
 	for (;;) {
 		if (e->n == TS_WEXPR_TERMS)
@@ -109,7 +117,8 @@ bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
 		t.op = op;
 		e->t[e->n++] = t;
 		i = skip_space(src, i, len);
-		if (i == len)
+		*pi = i;
+		if (i == len || (stop_cmp && strchr("=!<>", src[i])))
 			return true;
 		switch (src[i]) {
 		case '*':
@@ -125,10 +134,47 @@ bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
 			op = TS_WOP_SUB;
 			break;
 		default:
-			return fail(err_off, i, err, errlen, "expected *, /, + or - between terms");
+			return fail(err_off, i, err, errlen, stop_cmp
+				    ? "expected *, /, + or - between terms, or a comparison (= != < <= > >=)"
+				    : "expected *, /, + or - between terms");
 		}
 		i = skip_space(src, i + 1, len);
 	}
+}
+
+bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
+		      char *err, size_t errlen)
+{
+	size_t i = 0;
+	return compile_expr(src, &i, len, false, e, err_off, err, errlen);
+}
+
+bool ts_wcond_compile(const char *src, ts_wcond *c, size_t *err_off, char *err,
+		      size_t errlen)
+{
+	static const struct {
+		const char *s;
+		uint8_t cmp;
+	} ops[] = { { "==", TS_WC_EQ }, { "!=", TS_WC_NE }, { "<=", TS_WC_LE },
+		    { ">=", TS_WC_GE }, { "=", TS_WC_EQ }, { "<", TS_WC_LT }, { ">", TS_WC_GT } };
+	size_t len = strlen(src), i = 0;
+	memset(c, 0, sizeof *c);
+	if (!compile_expr(src, &i, len, true, &c->l, err_off, err, errlen))
+		return false;
+	size_t k = 0;
+	while (k < sizeof ops / sizeof *ops && strncmp(src + i, ops[k].s, strlen(ops[k].s)) != 0)
+		k++;
+	if (i == len || k == sizeof ops / sizeof *ops)
+		return fail(err_off, i, err, errlen,
+			    "a condition compares two expressions: = != < <= > >=");
+	c->cmp = ops[k].cmp;
+	i += strlen(ops[k].s);
+	size_t off;
+	if (!ts_wexpr_compile(src + i, len - i, &c->r, &off, err, errlen)) {
+		*err_off = i + off;
+		return false;
+	}
+	return true;
 }
 
 bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
@@ -200,15 +246,19 @@ int ts_dtype_size(const char *t)
 	return 0;
 }
 
-static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t *v)
+static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t ctx, int64_t *v)
 {
 	if (t->kind == TS_WT_CONST) {
 		*v = t->k;
 		return true;
 	}
+	if (t->kind == TS_WT_CTX) {
+		*v = ctx;
+		return ctx > 0 && ctx <= WMAX;
+	}
 	unsigned op = t->operand;
 	if (t->kind == TS_WT_SCALAR) {
-		if (op >= TS_MAX_OPERANDS || !(ev->nconcrete & (1u << op)))
+		if (op >= TS_MAX_CONCRETE || !(ev->nconcrete & (1u << op)))
 			return false;
 		*v = ev->concrete[op];
 		return *v > 0;
@@ -245,12 +295,12 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t *v)
 	return true;
 }
 
-bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t *out)
+bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t ctx, int64_t *out)
 {
 	int64_t sum = 0, prod = 0;
 	for (unsigned i = 0; i < e->n; i++) {
 		int64_t v;
-		if (!term_value(&e->t[i], ev, &v))
+		if (!term_value(&e->t[i], ev, ctx, &v))
 			return false;
 		switch (e->t[i].op) {
 		case TS_WOP_ADD:
@@ -280,7 +330,22 @@ bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t *out)
 	return e->n > 0;
 }
 
-bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, char *out, size_t cap,
+bool ts_wcond_eval(const ts_wcond *c, const ts_event *ev, int64_t ctx)
+{
+	int64_t l, r;
+	if (!ts_wexpr_eval(&c->l, ev, ctx, &l) || !ts_wexpr_eval(&c->r, ev, ctx, &r))
+		return false;
+	switch (c->cmp) {
+	case TS_WC_EQ: return l == r;
+	case TS_WC_NE: return l != r;
+	case TS_WC_LT: return l < r;
+	case TS_WC_LE: return l <= r;
+	case TS_WC_GT: return l > r;
+	default: return l >= r;
+	}
+}
+
+bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, int64_t ctx, char *out, size_t cap,
 		   size_t *len)
 {
 	size_t n = 0;
@@ -294,7 +359,7 @@ bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, char *out, size_t cap,
 			continue;
 		}
 		int64_t v;
-		if (!ts_wexpr_eval(&p->e, ev, &v))
+		if (!ts_wexpr_eval(&p->e, ev, ctx, &v))
 			return false;
 		char num[24];
 		int k = snprintf(num, sizeof num, "%lld", (long long)v);

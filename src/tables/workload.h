@@ -11,6 +11,9 @@
  *     a0.numel    the product of all its dimensions
  *     a0.esize    bytes per element of operand 0, from its "Input type"
  *     c2          scalar argument 2 ("Concrete Inputs"), when a whole number
+ *                 (True is 1; False and 0 have no value)
+ *     T           the context's tokens: what the caller passes (the M of
+ *                 the latest GEMM on the op's thread), when known
  *     64          a whole number
  *
  * left to right: a1[-1] / a4[-1] * 2, and adds and subtracts such products:
@@ -29,7 +32,7 @@
 
 #include "event.h"
 
-enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST };
+enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST, TS_WT_CTX };
 
 /* How a term joins what comes before it. */
 enum { TS_WOP_MUL, TS_WOP_DIV, TS_WOP_ADD, TS_WOP_SUB };
@@ -61,10 +64,21 @@ typedef struct {
 	uint8_t n;
 } ts_wtmpl;
 
+/* A condition: EXPR CMP EXPR, CMP one of = != < <= > >=. */
+enum { TS_WC_EQ, TS_WC_NE, TS_WC_LT, TS_WC_LE, TS_WC_GT, TS_WC_GE };
+
+typedef struct {
+	ts_wexpr l, r;
+	uint8_t cmp;             /* TS_WC_* */
+} ts_wcond;
+
 /* Compile an expression of len bytes; false with the byte offset of the
  * problem in *err_off and a message in err. */
 bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
 		      char *err, size_t errlen);
+/* Compile a condition (NUL-terminated), like ts_wexpr_compile. */
+bool ts_wcond_compile(const char *src, ts_wcond *c, size_t *err_off, char *err,
+		      size_t errlen);
 /* Compile a template (NUL-terminated; it must outlive t). */
 bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
 		      size_t errlen);
@@ -73,11 +87,14 @@ bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
  * 2, float 4, c10::Float8_e4m3fn 1, ...); 0 when unknown. */
 int ts_dtype_size(const char *dtype);
 
-/* The value of an expression for one op's shapes; false: none. */
-bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t *out);
+/* The value of an expression for one op's shapes, with ctx the value of
+ * T (0: unknown); false: none. */
+bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t ctx, int64_t *out);
+/* Whether a condition holds: both sides have a value and compare true. */
+bool ts_wcond_eval(const ts_wcond *c, const ts_event *ev, int64_t ctx);
 /* The name a template gives one op's shapes, NUL-terminated in out;
  * false when a hole has no value or the name does not fit. */
-bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, char *out, size_t cap,
-		   size_t *len);
+bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, int64_t ctx, char *out,
+		   size_t cap, size_t *len);
 
 #endif

@@ -10,7 +10,7 @@ static void basics(void)
 {
 	ts_opindex *x = ts_opindex_new(1 << 20);
 	bool added;
-	ts_oprec r1 = { 1, 32, 7, 0, 0 }, r2 = { 2, 0, UINT32_MAX, 0, 0 };
+	ts_oprec r1 = { .name = 1, .m = 32, .wl = 7 }, r2 = { .name = 2, .wl = UINT32_MAX };
 	CHECK(ts_opindex_get(x, 5) == NULL, "an empty index finds nothing");
 	CHECK(ts_opindex_put(x, 5, &r1, &added) && added, "a new id is added");
 	CHECK(ts_opindex_put(x, -3, &r2, &added) && added, "a negative id is an id like any");
@@ -52,7 +52,7 @@ static void shuffled(void)
 	ts_opindex *x = ts_opindex_new(64u << 20);
 	int bad = 0;
 	for (int i = 0; i < N; i++) {
-		ts_oprec r = { (uint32_t)(ids[i] % 100), (uint32_t)(ids[i] % 3), 0, 0, 0 };
+		ts_oprec r = { .name = (uint32_t)(ids[i] % 100), .m = (uint32_t)(ids[i] % 3) };
 		bool added;
 		if (!ts_opindex_put(x, ids[i], &r, &added) || !added)
 			bad++;
@@ -80,19 +80,21 @@ static void wide(void)
 	ts_opindex *x = ts_opindex_new(64u << 20);
 	int bad = 0;
 	for (int i = 0; i < N; i++) {
-		ts_oprec r = { (uint32_t)i, (uint32_t)i * 7, 3, (uint64_t)i * 1000, 0 };
+		ts_oprec r = { .name = (uint32_t)i, .m = (uint32_t)i * 7, .wl = 3,
+				.heads = (uint16_t)(i % 4), .cont = (uint16_t)(i & 1), .flops = (uint64_t)i * 1000 };
 		bool added;
 		if (!ts_opindex_put(x, 7 * (int64_t)i, &r, &added) || !added)
 			bad++;
 	}
 	for (int i = 0; i < N; i++) {
 		const ts_oprec *g = ts_opindex_get(x, 7 * (int64_t)i);
-		if (!g || g->name != (uint32_t)i || g->m != (uint32_t)i * 7 || g->flops != (uint64_t)i * 1000)
+		if (!g || g->name != (uint32_t)i || g->m != (uint32_t)i * 7 || g->flops != (uint64_t)i * 1000 ||
+		    g->heads != (uint16_t)(i % 4) || g->cont != (uint16_t)(i & 1))
 			bad++;
 		if (!ts_opindex_first(x, 7 * (int64_t)i))
 			bad++;
 	}
-	CHECK(bad == 0, "%d distinct records (past 65,534) all come back with their cost, first marks too", N);
+	CHECK(bad == 0, "%d distinct records (past 65,534) all come back with their cost, heads and sequence mark, first marks too", N);
 	ts_opindex_free(x);
 }
 
@@ -103,7 +105,7 @@ static void cap(void)
 	ts_opindex *x = ts_opindex_new(8192);
 	int ok = 0, refused = 0;
 	for (int64_t id = 0; id < 100000; id += 300) {   /* a block each */
-		ts_oprec r = { 1, 1, 1, 0, 0 };
+		ts_oprec r = { .name = 1, .m = 1, .wl = 1 };
 		bool added;
 		if (ts_opindex_put(x, id, &r, &added))
 			ok++;

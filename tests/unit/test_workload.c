@@ -28,7 +28,7 @@ static void name_is(const char *tmpl, const ts_event *ev, const char *want)
 	size_t off, len = 0;
 	char err[128], out[128] = "";
 	bool c = ts_wtmpl_compile(tmpl, &t, &off, err, sizeof err);
-	bool e = c && ts_wtmpl_eval(&t, ev, out, sizeof out, &len);
+	bool e = c && ts_wtmpl_eval(&t, ev, 0, out, sizeof out, &len);
 	if (want)
 		CHECK(e && strcmp(out, want) == 0 && len == strlen(want),
 		      "template '%s' gives '%s' (got '%s'%s)", tmpl, want, out, c ? "" : err);
@@ -90,7 +90,7 @@ int main(void)
 	int64_t v = 0;
 	ev = op(2, mm);
 	CHECK(ts_wexpr_compile("a0[0] * 2", 9, &e, &off, err, sizeof err) &&
-	      ts_wexpr_eval(&e, &ev, &v) && v == 30720, "tokens 'a0[0] * 2' = 30720 (got %" PRId64 ")", v);
+	      ts_wexpr_eval(&e, &ev, 0, &v) && v == 30720, "tokens 'a0[0] * 2' = 30720 (got %" PRId64 ")", v);
 
 	bad("", 0, "empty");
 	bad("gemm_{a1[1]", 5, "closing");
@@ -102,7 +102,7 @@ int main(void)
 	bad("n{a1.cols}", 4, "after the operand");
 	bad("n{a1[0] ^ 1}", 8, "expected *, /, + or -");
 	bad("n{0}", 2, "whole number");
-	bad("n{c9}", 2, "c0 to c7");
+	bad("n{c16}", 2, "c0 to c15");
 	bad("n{1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1*1}", 50, "at most 24");
 
 	/* sums of products, and element sizes from "Input type": the bytes of
@@ -114,23 +114,50 @@ int main(void)
 	strcpy(ev.dtype[1], "c10::BFloat16");
 	const char *bytes = "a0.numel * a0.esize + a1.numel * a1.esize + a0[0] * a1[1] * a0.esize";
 	CHECK(ts_wexpr_compile(bytes, strlen(bytes), &e, &off, err, sizeof err) &&
-	      ts_wexpr_eval(&e, &ev, &v) && v == 2 * (15360LL * 4096 + 4096LL * 6144 + 15360LL * 6144),
+	      ts_wexpr_eval(&e, &ev, 0, &v) && v == 2 * (15360LL * 4096 + 4096LL * 6144 + 15360LL * 6144),
 	      "GEMM bytes = 2 x (MK + KN + MN) (got %" PRId64 ")", v);
 	const char *flops = "2 * a0[0] * a1[1] * a1[0]";
 	CHECK(ts_wexpr_compile(flops, strlen(flops), &e, &off, err, sizeof err) &&
-	      ts_wexpr_eval(&e, &ev, &v) && v == 2LL * 15360 * 6144 * 4096,
+	      ts_wexpr_eval(&e, &ev, 0, &v) && v == 2LL * 15360 * 6144 * 4096,
 	      "GEMM flops = 2MNK (got %" PRId64 ")", v);
 	CHECK(ts_wexpr_compile("a0[0] - a1[0] * 2 + 1", 21, &e, &off, err, sizeof err) &&
-	      ts_wexpr_eval(&e, &ev, &v) && v == 15360 - 4096 * 2 + 1,
+	      ts_wexpr_eval(&e, &ev, 0, &v) && v == 15360 - 4096 * 2 + 1,
 	      "'*' binds tighter than '+' and '-' (got %" PRId64 ")", v);
 	strcpy(ev.dtype[1], "c10::Float8_e4m3fn");
 	CHECK(ts_wexpr_compile("a1.esize", 8, &e, &off, err, sizeof err) &&
-	      ts_wexpr_eval(&e, &ev, &v) && v == 1, "an FP8 operand has 1 byte per element");
+	      ts_wexpr_eval(&e, &ev, 0, &v) && v == 1, "an FP8 operand has 1 byte per element");
 	strcpy(ev.dtype[1], "ScalarList");
 	CHECK(ts_wexpr_compile("a1.esize", 8, &e, &off, err, sizeof err) &&
-	      !ts_wexpr_eval(&e, &ev, &v), "a dtype of unknown size has no value");
+	      !ts_wexpr_eval(&e, &ev, 0, &v), "a dtype of unknown size has no value");
 	CHECK(ts_dtype_size("float") == 4 && ts_dtype_size("c10::Half") == 2 &&
 	      ts_dtype_size("c10::Float4_e2m1fn_x2") == 1 && ts_dtype_size("") == 0,
 	      "dtype sizes");
+	/* T, the context's tokens, and conditions: a QK norm over [T*H, D] rows */
+	const int64_t qk[][TS_MAX_RANK + 1] = { { 2, 491520, 128 }, { 1, 128 } };
+	ev = op(2, qk);
+	ts_wcond cond;
+	CHECK(ts_wexpr_compile("a0[0] / T", 9, &e, &off, err, sizeof err) &&
+	      ts_wexpr_eval(&e, &ev, 15360, &v) && v == 32, "a0[0] / T = 32 heads with T = 15360");
+	CHECK(!ts_wexpr_eval(&e, &ev, 0, &v), "T has no value when the context gives none");
+	CHECK(!ts_wexpr_eval(&e, &ev, 15361, &v), "an inexact a0[0] / T has no value");
+	CHECK(ts_wcond_compile("a0[-1] <= 256", &cond, &off, err, sizeof err) &&
+	      ts_wcond_eval(&cond, &ev, 0), "a0[-1] <= 256 holds for a head dim of 128");
+	CHECK(ts_wcond_compile("a0[0]>T", &cond, &off, err, sizeof err) &&
+	      ts_wcond_eval(&cond, &ev, 15360) && !ts_wcond_eval(&cond, &ev, 491520) &&
+	      !ts_wcond_eval(&cond, &ev, 0), "a0[0] > T: true, false, and false without T");
+	CHECK(ts_wcond_compile("a1[0] != 128", &cond, &off, err, sizeof err) &&
+	      !ts_wcond_eval(&cond, &ev, 0), "a1[0] != 128 does not hold");
+	ev.concrete[9] = 1;
+	ev.nconcrete = 1u << 9;
+	CHECK(ts_wcond_compile("c9 = 1", &cond, &off, err, sizeof err) && ts_wcond_eval(&cond, &ev, 0),
+	      "c9 = 1 (is_causal True) holds");
+	ev.concrete[9] = 0;
+	CHECK(!ts_wcond_eval(&cond, &ev, 0), "c9 = 1 does not hold for False (0 has no value)");
+	CHECK(!ts_wcond_compile("a0[0]", &cond, &off, err, sizeof err) && off == 5 &&
+	      strstr(err, "compares two expressions"), "a condition needs a comparison (at 5: %s)", err);
+	CHECK(!ts_wcond_compile("a0[0] ~ 2", &cond, &off, err, sizeof err) && off == 6,
+	      "an unknown operator is an error at its offset (%zu)", off);
+	CHECK(!ts_wcond_compile("a0[0] = ", &cond, &off, err, sizeof err),
+	      "a comparison without a right side is an error");
 	return unit_failed != 0;
 }
