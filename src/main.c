@@ -19,20 +19,25 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "classify.h"
 #include "gpu.h"
+#include "outfile.h"
 #include "patterns.h"
 #include "pipeline.h"
 #include "report.h"
 #include "version.h"
 
-typedef enum { FMT_TEXT, FMT_JSON } out_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
 
 /* Options are read-only once parsed. */
 typedef struct {
 	out_format format;
+	const char *output;            /* -o FILE; NULL: standard output */
+	const char *table;             /* --table NAME (csv) */
+	const char *csv_dir;           /* --csv-dir DIR */
 	int top;
 	int width;            /* -1: terminal width on a tty, else full names */
 	int progress;         /* -1 auto, 0 off, 1 on */
@@ -76,7 +81,12 @@ static const char usage_text[] =
 	"TRACE is a .json or gzip'ed .json file, or - for standard input.\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT     text (default) or json\n"
+	"  -f, --format FMT     text (default), json or csv (one table: --table)\n"
+	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
+	"      --table NAME     the table --format csv writes: kernels, types,\n"
+	"                       categories, unclassified, ops, workloads, layers,\n"
+	"                       passes, stages or memory\n"
+	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
 	"  -n, --top N          kernel rows in the text report (default 20, 0 = all)\n"
 	"  -w, --width N        shorten kernel names to fit N columns\n"
 	"                       (default: the terminal width; full names on a pipe)\n"
@@ -211,7 +221,7 @@ enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
 	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
-	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER,
+	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
 };
 
 static double parse_double(const char *opt, const char *s, double lo, double hi)
@@ -231,6 +241,9 @@ static void parse_options(int argc, char **argv, options *o)
 {
 	static const struct option longs[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "table", required_argument, NULL, OPT_TABLE },
+		{ "csv-dir", required_argument, NULL, OPT_CSV_DIR },
 		{ "top", required_argument, NULL, 'n' },
 		{ "width", required_argument, NULL, 'w' },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -267,15 +280,29 @@ static void parse_options(int argc, char **argv, options *o)
 			.fail_if_slower = -1 };
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":f:n:w:p:m:vqhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:n:w:p:m:vqhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") == 0)
 				o->format = FMT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				o->format = FMT_JSON;
+			else if (strcmp(optarg, "csv") == 0)
+				o->format = FMT_CSV;
 			else
-				usage_error("--format: '%s' is not text or json", optarg);
+				usage_error("--format: '%s' is not text, json or csv", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_TABLE:
+			if (!ts_report_table_known(optarg))
+				usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
+					    "ops, workloads, layers, passes, stages or memory", optarg);
+			o->table = optarg;
+			break;
+		case OPT_CSV_DIR:
+			o->csv_dir = optarg;
 			break;
 		case 'n':
 			o->top = (int)parse_long("--top", optarg, 0, INT_MAX);
@@ -409,10 +436,18 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->verify_ops || o->debug || o->show_layers)
 			usage_error("%s", "compare: --verify-ops, --debug-layers and --show-layers "
 				    "apply to one trace; run them on each");
+		if (o->format == FMT_CSV || o->table || o->csv_dir)
+			usage_error("%s", "compare: --format csv, --table and --csv-dir apply to one "
+				    "trace; compare writes text or json");
 		return;
 	}
 	if (o->names[0] || o->fail_if_slower >= 0)
 		usage_error("%s", "--names and --fail-if-slower apply to compare only");
+	if (o->format == FMT_CSV && !o->table)
+		usage_error("%s", "--format csv writes one table: name it with --table "
+			    "(or write them all with --csv-dir DIR)");
+	if (o->table && o->format != FMT_CSV)
+		usage_error("%s", "--table goes with --format csv");
 	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
 	if (o->nargs > 1)
@@ -618,11 +653,36 @@ static int text_width(const options *o)
 {
 	if (o->width >= 0)
 		return o->width;
+	if (o->output && strcmp(o->output, "-") != 0)
+		return 0;
 	struct winsize ws;
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
 	    ws.ws_col > 0)
 		return ws.ws_col;
 	return 0;
+}
+
+/* --csv-dir DIR: every table as DIR/NAME.csv, DIR made when missing. */
+static bool write_csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tracestream: %s: cannot make the directory: %s\n", dir, strerror(errno));
+		return false;
+	}
+	for (size_t i = 0; ts_report_tables[i]; i++) {
+		char path[PATH_MAX];
+		if (snprintf(path, sizeof path, "%s/%s.csv", dir, ts_report_tables[i]) >= (int)sizeof path) {
+			fprintf(stderr, "tracestream: %s: path too long\n", dir);
+			return false;
+		}
+		ts_outfile of;
+		if (!ts_outfile_open(&of, path) ||
+		    !ts_outfile_close(&of, ts_report_csv(of.f, res, ro, ts_report_tables[i]) == 0)) {
+			fprintf(stderr, "tracestream: %s\n", of.err);
+			return false;
+		}
+	}
+	return true;
 }
 
 static void print_error(const ts_result *res, const char *side)
@@ -736,11 +796,17 @@ static int run_compare(const options *o, const ts_pipeline_opts *base)
 		return TS_EXIT_USAGE_IO;
 	}
 	ts_report_opts ro = { .top = o->top, .width = text_width(o), .full_names = o->full_names };
-	int wr = o->format == FMT_JSON ? ts_report_compare_json(stdout, c, &ro)
-				       : ts_report_compare_text(stdout, c, &ro);
-	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {
-		fprintf(stderr, "tracestream: <stdout>: write error: %s\n", strerror(errno));
+	ts_outfile of;
+	if (!ts_outfile_open(&of, o->output)) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
 		code = TS_EXIT_USAGE_IO;
+	} else {
+		int wr = o->format == FMT_JSON ? ts_report_compare_json(of.f, c, &ro)
+					       : ts_report_compare_text(of.f, c, &ro);
+		if (!ts_outfile_close(&of, wr == 0)) {
+			fprintf(stderr, "tracestream: %s\n", of.err);
+			code = TS_EXIT_USAGE_IO;
+		}
 	}
 	for (int s = 0; s < 2 && code == TS_EXIT_OK; s++)
 		if (side[s].st != TS_OK)
@@ -855,10 +921,21 @@ int main(int argc, char **argv)
 			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN,
 			      .verify_ops = o.verify_ops, .ops_only = o.ops_command,
 			      .brief = o.brief };
-	int wr = o.format == FMT_JSON ? ts_report_json(stdout, &res, &ro)
-				      : ts_report_text(stdout, &res, &ro);
-	if (fflush(stdout) != 0 || wr != 0 || ferror(stdout)) {
-		fprintf(stderr, "tracestream: <stdout>: write error: %s\n", strerror(errno));
+	bool written = !o.csv_dir || write_csv_dir(o.csv_dir, &res, &ro);
+	ts_outfile of;
+	if (written && !ts_outfile_open(&of, o.output)) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		written = false;
+	} else if (written) {
+		int wr = o.format == FMT_JSON  ? ts_report_json(of.f, &res, &ro)
+			 : o.format == FMT_CSV ? ts_report_csv(of.f, &res, &ro, o.table)
+					       : ts_report_text(of.f, &res, &ro);
+		if (!ts_outfile_close(&of, wr == 0)) {
+			fprintf(stderr, "tracestream: %s\n", of.err);
+			written = false;
+		}
+	}
+	if (!written) {
 		ts_result_free(&res);
 		ts_patterns_free(patterns);
 		return TS_EXIT_USAGE_IO;

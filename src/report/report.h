@@ -144,6 +144,42 @@ typedef struct {
 int ts_report_coverage(const ts_result *res, const ts_kview *v, ts_opcov *out,
 		       int *missing);
 
+/* --- the report's tables as typed cells (report_table.c) --- */
+
+typedef enum { TS_CELL_NULL, TS_CELL_STR, TS_CELL_INT, TS_CELL_UINT, TS_CELL_US,
+	       TS_CELL_NUM } ts_cell_kind;
+
+typedef struct {
+	ts_cell_kind kind;
+	int decimals;              /* TS_CELL_NUM: digits after the point */
+	const char *s;             /* TS_CELL_STR: s[0..len), any bytes */
+	size_t len;
+	int64_t i;                 /* TS_CELL_INT; TS_CELL_US: nanoseconds */
+	uint64_t u;                /* TS_CELL_UINT */
+	double d;                  /* TS_CELL_NUM */
+} ts_cell;
+
+/* Where a table goes: begin with its column names (units in the names:
+ * total_us), one call per row, end. Each returns 0, or -1 to stop. */
+typedef struct {
+	void *ctx;
+	int (*begin)(void *ctx, const char *table, const char *const *cols, size_t ncols);
+	int (*row)(void *ctx, const ts_cell *cells, size_t ncells);
+	int (*end)(void *ctx);
+} ts_table_sink;
+
+/* The table names, NULL-terminated: kernels, types, categories, ... */
+extern const char *const ts_report_tables[];
+bool ts_report_table_known(const char *name);
+/* Send one table of the report (o's view) to sink: 0, -1 when the sink
+ * failed, -2 for an unknown name. */
+int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *name,
+		    const ts_table_sink *sink);
+
+/* One table as CSV (RFC 4180: a header row, CRLF line ends, fields quoted
+ * when they hold a comma, quote, CR or LF; numbers in plain decimal). */
+int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, const char *table);
+
 /* The first screen of the text report (report_brief.c); returns its
  * line count. */
 #define TS_BRIEF_LINES 25

@@ -1,0 +1,32 @@
+/*
+ * outfile.h - report files that appear whole or not at all.
+ *
+ * A report named with -o (or a CSV table of --csv-dir) is written to a
+ * temporary file beside it, then renamed over the final name once every
+ * byte is written, flushed and synced; on any failure the temporary file is
+ * removed and the final name is left as it was. Without a path the report
+ * goes to standard output.
+ */
+#ifndef TS_OUTFILE_H
+#define TS_OUTFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct {
+	FILE *f;                 /* where to write */
+	const char *path;        /* the final name; NULL: standard output */
+	char *tmp;               /* the temporary file, while open */
+	char err[512];           /* "PATH: why" after a failure */
+} ts_outfile;
+
+/* Open path for writing (NULL or "-": standard output). false with the
+ * reason in o->err. */
+bool ts_outfile_open(ts_outfile *o, const char *path);
+
+/* Finish: with ok, flush and put the file in place; without ok (the
+ * writer failed), remove it. false with the reason in o->err (a failed
+ * writer's errno when ok was false). */
+bool ts_outfile_close(ts_outfile *o, bool ok);
+
+#endif

@@ -1,0 +1,383 @@
+/*
+ * report_table.c - the report's tables as rows of typed cells.
+ *
+ * One place says what each table holds (kernels, types, categories, ops,
+ * workloads, layers, passes, stages, memory, unclassified); the formats
+ * that are tables (CSV, and the spreadsheet and web page formats that
+ * build on them) render the cells. Figures are those of the JSON report:
+ * the same helpers, the same view (--stage), the same order.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "roofline.h"
+
+const char *const ts_report_tables[] = {
+	"kernels", "types", "categories", "unclassified", "ops", "workloads",
+	"layers", "passes", "stages", "memory", NULL,
+};
+
+/* ------------------------------------------------------------- cells */
+
+static ts_cell c_str(const char *s, size_t len)
+{
+	return (ts_cell){ .kind = s ? TS_CELL_STR : TS_CELL_NULL, .s = s, .len = len };
+}
+
+static ts_cell c_cstr(const char *s)
+{
+	return c_str(s, s ? strlen(s) : 0);
+}
+
+static ts_cell c_int(int64_t v)
+{
+	return (ts_cell){ .kind = TS_CELL_INT, .i = v };
+}
+
+static ts_cell c_uint(uint64_t v)
+{
+	return (ts_cell){ .kind = TS_CELL_UINT, .u = v };
+}
+
+static ts_cell c_us(int64_t ns)
+{
+	return (ts_cell){ .kind = TS_CELL_US, .i = ns };
+}
+
+static ts_cell c_num(double v, int decimals)
+{
+	return (ts_cell){ .kind = TS_CELL_NUM, .d = v, .decimals = decimals };
+}
+
+static ts_cell c_null(void)
+{
+	return (ts_cell){ .kind = TS_CELL_NULL };
+}
+
+static ts_cell c_opt_int(bool known, int64_t v)
+{
+	return known ? c_int(v) : c_null();
+}
+
+static ts_cell c_opt_num(bool known, double v, int decimals)
+{
+	return known ? c_num(v, decimals) : c_null();
+}
+
+static double share(int64_t part, int64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+#define BEGIN(sink, name, cols) \
+	(sink)->begin((sink)->ctx, (name), (cols), sizeof(cols) / sizeof *(cols))
+#define ROW(sink, cells) (sink)->row((sink)->ctx, (cells), sizeof(cells) / sizeof *(cells))
+
+/* ------------------------------------------------------------ tables */
+
+static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = {
+		"name", "short", "type", "category", "count", "total_us", "avg_us", "min_us",
+		"max_us", "stddev_us", "p50_us", "p90_us", "p99_us", "pct", "parent_op",
+	};
+	const ts_agg *a = res->agg;
+	size_t n;
+	uint32_t *order = ts_report_kernel_order(v, &n);
+	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
+	int rc = BEGIN(k, "kernels", cols);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const ts_stat *s = ts_report_row(v, order[i]);
+		const ts_kclass *c = ts_report_row_class(a, order[i]);
+		size_t len, olen = 0;
+		const char *name = ts_report_row_name(a, order[i], &len);
+		long op = res->attrib && order[i] != TS_ROW_OTHER
+			? ts_attrib_parent_op(res->attrib, order[i]) : -1;
+		const char *oname = op >= 0 ? ts_attrib_op_name(res->attrib, (size_t)op, &olen) : NULL;
+		ts_cell row[] = {
+			c_str(name, len),
+			c_cstr(order[i] == TS_ROW_OTHER || !shorts ? c->short_name : shorts[order[i]]),
+			c_cstr(ts_ktype_name(c->type)), c_cstr(ts_kclass_category(res->patterns, c)),
+			c_uint(s->count), c_us(s->total),
+			c_opt_num(s->count > 0, s->count ? (double)s->total / (double)s->count / 1e3 : 0, 3),
+			c_us(s->min), c_us(s->max),
+			c_num(ts_stat_stddev(s) / 1e3, 3), c_us(ts_stat_quantile(s, 0.50)),
+			c_us(ts_stat_quantile(s, 0.90)), c_us(ts_stat_quantile(s, 0.99)),
+			c_num(share(s->total, v->all->total), 2), c_str(oname, olen),
+		};
+		rc = ROW(k, row);
+	}
+	free(order);
+	free(shorts);
+	return rc;
+}
+
+static int t_buckets(const ts_result *res, const ts_kview *v, const ts_table_sink *k,
+		     bool cats)
+{
+	static const char *const tcols[] = { "type", "count", "total_us", "pct", "cum_pct" };
+	static const char *const ccols[] = { "category", "type", "count", "total_us", "pct",
+					     "cum_pct" };
+	ts_breakdown b;
+	if (ts_report_breakdown(res, v, &b) != 0)
+		return -1;
+	size_t nb = cats ? b.ncats + 1 : TS_TYPE_COUNT;
+	const ts_bucket *bk = cats ? b.cats : b.types;
+	size_t *idx = malloc(nb * sizeof *idx);
+	size_t n = idx ? ts_report_sort_buckets(bk, nb, idx) : 0;
+	int rc = idx ? (cats ? BEGIN(k, "categories", ccols) : BEGIN(k, "types", tcols)) : -1;
+	int64_t cum = 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const ts_bucket *x = &bk[idx[i]];
+		cum += x->total_ns;
+		ts_cell tail[] = { c_uint(x->count), c_us(x->total_ns), c_num(share(x->total_ns, b.total_ns), 2),
+				   c_num(share(cum, b.total_ns), 2) };
+		if (cats) {
+			ts_cell row[] = { c_cstr(ts_breakdown_cat_name(res, idx[i])),
+					  c_cstr(ts_ktype_name(ts_breakdown_cat_type(res, idx[i]))),
+					  tail[0], tail[1], tail[2], tail[3] };
+			rc = ROW(k, row);
+		} else {
+			ts_cell row[] = { c_cstr(ts_ktype_name((ts_ktype)idx[i])), tail[0], tail[1],
+					  tail[2], tail[3] };
+			rc = ROW(k, row);
+		}
+	}
+	free(idx);
+	ts_breakdown_free(&b);
+	return rc;
+}
+
+static int t_unclassified(const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "name", "count", "total_us", "pct" };
+	size_t n;
+	uint32_t *rows = ts_report_unclassified(v, &n);
+	int rc = BEGIN(k, "unclassified", cols);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const ts_stat *s = ts_report_row(v, rows[i]);
+		size_t len;
+		const char *name = ts_intern_str(v->agg->names, rows[i], &len);
+		ts_cell row[] = { c_str(name, len), c_uint(s->count), c_us(s->total),
+				  c_num(share(s->total, v->all->total), 2) };
+		rc = ROW(k, row);
+	}
+	free(rows);
+	return rc;
+}
+
+static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "stage", "op", "via", "calls", "kernels", "total_us",
+					    "pct", "cum_pct", "callsite" };
+	int rc = BEGIN(k, "ops", cols);
+	const ts_attrib *at = res->attrib;
+	if (!at || rc)
+		return rc;
+	const ts_attrib_totals *t = ts_attrib_get_totals(at);
+	int64_t all = 0;
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		all += t->ns[b];
+	int view = ts_report_attrib_view(v);
+	int64_t base = v->staged ? v->all->total : all;
+	size_t n;
+	size_t *order = ts_attrib_op_order(at, view, &n);
+	int64_t cum = 0;
+	const char *stage = v->staged ? ts_pstage_name(v->stage) : "all";
+	for (size_t i = 0; order && i < n && rc == 0; i++) {
+		const ts_op_row *r = ts_attrib_op(at, view, order[i]);
+		size_t len, slen = 0;
+		const char *name = ts_attrib_op_name(at, order[i], &len);
+		const char *site = ts_attrib_op_callsite(at, order[i], &slen);
+		cum += r->ns;
+		ts_cell row[] = { c_cstr(stage), c_str(name, len),
+				  c_cstr(ts_attr_bucket_name(ts_attrib_op_via(at, order[i]))),
+				  c_uint(r->calls), c_uint(r->kernels), c_us(r->ns),
+				  c_num(share(r->ns, base), 2), c_num(share(cum, base), 2),
+				  c_str(site, slen) };
+		rc = ROW(k, row);
+	}
+	free(order);
+	return rc;
+}
+
+static int t_workloads(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = {
+		"stage", "name", "kind", "dtype", "calls", "kernels", "total_us", "tokens_min",
+		"tokens_p50", "tokens_max", "heads_min", "heads_max", "flops", "bytes", "tflops",
+		"tbps", "intensity_flop_per_byte", "pct_of_peak", "bound",
+	};
+	int rc = BEGIN(k, "workloads", cols);
+	const ts_attrib *at = res->attrib;
+	if (!at || rc)
+		return rc;
+	int view = ts_report_attrib_view(v);
+	size_t n;
+	size_t *order = ts_attrib_workload_order(at, view, &n);
+	const char *stage = v->staged ? ts_pstage_name(v->stage) : "all";
+	for (size_t i = 0; order && i < n && rc == 0; i++) {
+		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
+		size_t len;
+		const char *dtype;
+		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
+		ts_roofline rf;
+		ts_roofline_of(w, dtype, res->gpu, &rf);
+		bool tok = w->m_min >= 0;
+		ts_cell row[] = {
+			c_cstr(stage), c_str(name, len), c_cstr(ts_attrib_workload_rule(at, order[i])->kind),
+			c_cstr(dtype), c_uint(w->calls), c_uint(w->kernels), c_us(w->ns),
+			c_opt_int(tok, w->m_min), c_opt_int(tok, tok ? ts_wl_tokens_quantile(w, 0.5) : 0),
+			c_opt_int(tok, w->m_max), c_opt_int(w->heads_max > 0, w->heads_min),
+			c_opt_int(w->heads_max > 0, w->heads_max),
+			rf.has_flops ? c_uint(w->flops) : c_null(), rf.has_bytes ? c_uint(w->bytes) : c_null(),
+			c_opt_num(rf.has_flops, rf.tflops, 3), c_opt_num(rf.has_bytes, rf.tbps, 4),
+			c_opt_num(rf.intensity > 0, rf.intensity, 3),
+			c_opt_num(rf.pct_of_peak >= 0, rf.pct_of_peak, 2),
+			c_cstr(rf.bound == TS_BOUND_UNKNOWN ? NULL : ts_bound_name(rf.bound)),
+		};
+		rc = ROW(k, row);
+	}
+	free(order);
+	return rc;
+}
+
+static int t_layers(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "stage", "layer", "type", "passes", "kernels",
+					    "mean_us", "p50_us", "p90_us", "pass_pct" };
+	int rc = BEGIN(k, "layers", cols);
+	const ts_layers *l = res->layers;
+	for (int s = 0; l && s < TS_PSTAGE_COUNT && rc == 0; s++) {
+		if (v->staged && (ts_pstage)s != v->stage)
+			continue;
+		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
+		double pass_mean = t->complete_passes ? (double)t->gpu_ns / t->passes : 0;
+		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
+		for (uint32_t i = 0; i < n && rc == 0; i++) {
+			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
+			if (!st->time.count)
+				continue;
+			int bt = TS_LT_UNKNOWN;
+			for (int ty = 0; ty < TS_LT_COUNT; ty++)
+				if (st->type_count[ty] > st->type_count[bt])
+					bt = ty;
+			double mean = (double)st->time.total / (double)st->time.count;
+			ts_cell row[] = {
+				c_cstr(ts_pstage_name((ts_pstage)s)), c_int(i),
+				c_cstr(ts_ltype_name((ts_ltype)bt)), c_uint(st->time.count),
+				c_num((double)st->kernels / (double)st->time.count, 1),
+				c_num(mean / 1e3, 3), c_us(ts_stat_quantile(&st->time, 0.5)),
+				c_us(ts_stat_quantile(&st->time, 0.9)),
+				c_num(pass_mean > 0 ? 100.0 * mean / pass_mean : 0.0, 2),
+			};
+			rc = ROW(k, row);
+		}
+	}
+	return rc;
+}
+
+/* Busy, idle and gap columns of a pass or a stage. */
+#define IDLE_COLS "span_us", "busy_us", "idle_us", "busy_pct", "gaps", "largest_gap_us", \
+	"launch_bound_gaps", "launch_bound_us", "stray_kernels"
+#define IDLE_CELLS(d) c_us((d)->span_ns), c_us((d)->busy_ns), c_us((d)->idle_ns), \
+	c_num(share((d)->busy_ns, (d)->span_ns), 2), c_uint((d)->gaps), \
+	(d)->gaps > 0 ? c_us((d)->largest_ns) : c_null(), c_uint((d)->launch_gaps), \
+	c_us((d)->launch_ns), c_uint((d)->stray_kernels)
+
+static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "index", "stage", "confidence", "complete", "layers",
+					    "kernels", "gpu_time_us", "start_us", "batch", "tokens",
+					    IDLE_COLS, "annotation" };
+	int rc = BEGIN(k, "passes", cols);
+	const ts_layers *l = res->layers;
+	for (size_t i = 0; l && i < ts_layers_npasses(l) && rc == 0; i++) {
+		const ts_pass *p = ts_layers_pass(l, i);
+		if (v->staged && p->stage != v->stage)
+			continue;
+		ts_cell row[] = {
+			c_int(p->index), c_cstr(ts_pstage_name(p->stage)), c_num(p->confidence, 2),
+			c_cstr(p->complete ? "true" : "false"), c_int(p->layers), c_uint(p->kernels),
+			c_us(p->gpu_ns), c_us(p->first_ts), c_opt_int(p->batch >= 0, p->batch),
+			c_opt_int(p->tokens >= 0, p->tokens), IDLE_CELLS(&p->idle),
+			c_cstr(ts_layers_annotation_name(l, p->annotation)),
+		};
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
+static int t_stages(const ts_result *res, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "stage", "passes", "complete_passes", "layers",
+					    "kernels", "gpu_time_us", "share_pct", IDLE_COLS };
+	int rc = BEGIN(k, "stages", cols);
+	const ts_layers *l = res->layers;
+	int64_t all = res->agg->all.total;
+	for (int s = 0; l && s < TS_PSTAGE_COUNT && rc == 0; s++) {
+		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
+		ts_cell row[] = {
+			c_cstr(ts_pstage_name((ts_pstage)s)), c_uint(t->passes), c_uint(t->complete_passes),
+			c_uint(t->layers), c_uint(sall->count), c_us(sall->total),
+			c_num(share(sall->total, all), 2), IDLE_CELLS(&t->idle),
+		};
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
+static int t_memory(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "kind", "count", "total_us", "bytes" };
+	int rc = BEGIN(k, "memory", cols);
+	for (int m = 0; !v->staged && m < TS_MEM_COUNT && rc == 0; m++) {
+		const ts_memrow *r = &res->agg->mem[m];
+		if (!r->count)
+			continue;
+		ts_cell row[] = { c_cstr(ts_memkind_name((ts_memkind)m)), c_uint(r->count),
+				  c_us(r->total_ns), c_opt_int(r->with_bytes > 0, r->bytes) };
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
+int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *name,
+		    const ts_table_sink *sink)
+{
+	ts_kview v = ts_report_view(res, o);
+	int rc;
+	if (strcmp(name, "kernels") == 0)
+		rc = t_kernels(res, &v, sink);
+	else if (strcmp(name, "types") == 0 || strcmp(name, "categories") == 0)
+		rc = t_buckets(res, &v, sink, name[0] == 'c');
+	else if (strcmp(name, "unclassified") == 0)
+		rc = t_unclassified(&v, sink);
+	else if (strcmp(name, "ops") == 0)
+		rc = t_ops(res, &v, sink);
+	else if (strcmp(name, "workloads") == 0)
+		rc = t_workloads(res, &v, sink);
+	else if (strcmp(name, "layers") == 0)
+		rc = t_layers(res, &v, sink);
+	else if (strcmp(name, "passes") == 0)
+		rc = t_passes(res, &v, sink);
+	else if (strcmp(name, "stages") == 0)
+		rc = t_stages(res, sink);
+	else if (strcmp(name, "memory") == 0)
+		rc = t_memory(res, &v, sink);
+	else
+		return -2;
+	return rc || sink->end(sink->ctx) ? -1 : 0;
+}
+
+bool ts_report_table_known(const char *name)
+{
+	for (size_t i = 0; ts_report_tables[i]; i++)
+		if (strcmp(ts_report_tables[i], name) == 0)
+			return true;
+	return false;
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Tables as CSV and report files: --format csv --table NAME and --csv-dir
+# write RFC 4180 CSV (checked by Python's csv module) whose rows and totals
+# are the JSON report's; -o FILE appears whole or not at all (a failing
+# write leaves the old file and no temporary file). Runs on the bundled
+# sample trace and a hand-made one; on every shared trace when
+# ../shared/traces is there.
+set -u
+TS=$(realpath "${TS:-./tracestream}")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - tables: $1"; }
+bad() { echo "not ok - tables: $1"; fail=1; }
+
+# the CSV tables of a trace against its JSON report: rows, keys, totals
+check() { # label trace
+	local n=$1 f=$2
+	rm -rf "$tmp/csv"
+	"$TS" --no-progress -q --csv-dir "$tmp/csv" -f json -o "$tmp/r.json" "$f" 2> "$tmp/err"
+	local rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+		bad "$n: --csv-dir exit $rc: $(head -c 300 "$tmp/err")"
+		return
+	fi
+	python3 - "$tmp/csv" "$tmp/r.json" <<'PY' && ok "$n: every table parses as CSV with the JSON report's rows, and kernel total_us adds up to kernel_time_us exactly" || bad "$n: CSV tables"
+import csv, io, json, os, sys
+from decimal import Decimal
+d, j = sys.argv[1], json.load(open(sys.argv[2]))
+def rows(name):
+    with open(os.path.join(d, name + '.csv'), newline='') as f:
+        raw = f.read()
+    assert raw == '' or raw.endswith('\r\n'), name
+    r = list(csv.reader(io.StringIO(raw, newline='')))
+    return r[0], r[1:]
+want = {'kernels': j['kernels'], 'types': j['types'], 'categories': j['categories'],
+        'unclassified': j['unclassified'], 'ops': j.get('ops', []),
+        'workloads': j.get('workloads', []), 'layers': j.get('layer_table', []),
+        'passes': j.get('passes', []), 'memory': j.get('memory', [])}
+for name, jrows in want.items():
+    head, body = rows(name)
+    assert len(body) == len(jrows), (name, len(body), len(jrows))
+    for r in body:
+        assert len(r) == len(head), (name, r)
+    key = {'kernels': 'name', 'types': 'type', 'categories': 'category', 'unclassified': 'name',
+           'ops': 'op', 'workloads': 'name', 'passes': 'index', 'memory': 'kind', 'layers': 'layer'}[name]
+    jkey = {'ops': 'name'}.get(name, key)
+    got = [r[head.index(key)] for r in body]
+    exp = [str(x[jkey]) for x in jrows]
+    assert got == exp, (name, got[:3], exp[:3])
+    if 'total_us' in head:
+        for r, x in zip(body, jrows):
+            assert Decimal(r[head.index('total_us')]) == Decimal(str(x['total_us'])), (name, r, x)
+head, body = rows('kernels')
+tot = sum(Decimal(r[head.index('total_us')]) for r in body)
+assert tot == Decimal(str(j['trace']['kernel_time_us'])), (tot, j['trace']['kernel_time_us'])
+head, body = rows('stages')
+assert [r[0] for r in body] == list(j['stages']), body
+for r in body:
+    s = j['stages'][r[0]]
+    assert Decimal(r[head.index('gpu_time_us')]) == Decimal(str(s['gpu_time_us'])), (r, s)
+PY
+}
+
+check "sample trace" "$here/data/sample_trace.json.gz"
+
+# quoting: a kernel name with a comma, a quote and a line break
+python3 - "$tmp/q.json" <<'PY'
+import json, sys
+k = lambda name, ts, dur: {'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': 7,
+                          'ts': ts, 'dur': dur, 'args': {'device': 0, 'stream': 7}}
+ev = [k('void f<1, "two">(int,\nchar)', 10, 5), k('plain', 20, 2.5), k('void f<1, "two">(int,\nchar)', 30, 5)]
+json.dump({'traceEvents': ev}, open(sys.argv[1], 'w'))
+PY
+"$TS" --no-progress -q -f csv --table kernels "$tmp/q.json" > "$tmp/q.csv" 2> "$tmp/err"
+python3 - "$tmp/q.csv" <<'PY' && ok "a name with a comma, quotes and a line break round-trips through the CSV quoting" || bad "CSV quoting: $(cat "$tmp/q.csv")"
+import csv, sys
+r = list(csv.reader(open(sys.argv[1], newline='')))
+assert r[0][:2] == ['name', 'short'], r[0]
+assert r[1][0] == 'void f<1, "two">(int,\nchar)' and r[1][4] == '2' and r[1][5] == '10.000', r[1]
+assert r[2][0] == 'plain' and r[2][5] == '2.500', r[2]
+PY
+"$TS" --no-progress -q -f csv --table workloads "$tmp/q.json" > "$tmp/w.csv" 2>&1
+[ "$(cat "$tmp/w.csv")" = "$(printf 'stage,name,kind,dtype,calls,kernels,total_us,tokens_min,tokens_p50,tokens_max,heads_min,heads_max,flops,bytes,tflops,tbps,intensity_flop_per_byte,pct_of_peak,bound\r')" ] &&
+	ok "a table with no rows is its header" || bad "empty table: $(od -c "$tmp/w.csv" | head -3)"
+
+# -o: whole or nothing
+s="$here/data/sample_trace.json.gz"
+"$TS" --no-progress -q -o "$tmp/out.txt" "$s" > "$tmp/stdout" 2> "$tmp/err"
+rc=$?
+"$TS" --no-progress -q "$s" > "$tmp/direct.txt" 2>/dev/null
+[ $rc -eq 0 ] && [ ! -s "$tmp/stdout" ] && cmp -s "$tmp/out.txt" "$tmp/direct.txt" &&
+	ok "-o FILE holds what standard output would (and nothing goes to stdout)" || bad "-o: rc $rc"
+echo old > "$tmp/keep.json"
+( trap '' XFSZ; ulimit -f 4; "$TS" --no-progress -q -f json -o "$tmp/keep.json" "$s" ) > /dev/null 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/keep.json")" = old ] && grep -q "keep.json: cannot write" "$tmp/err" &&
+	[ -z "$(ls -A "$tmp" | grep '^\.keep')" ]; then
+	ok "a write that fails part way (file size limit) exits 2 naming the file; the old file stays, no temporary file is left"
+else
+	bad "failing -o: rc $rc, file $(head -c 40 "$tmp/keep.json"), err $(cat "$tmp/err"), $(ls -A "$tmp")"
+fi
+"$TS" --no-progress -q -o "$tmp/out.txt/x" "$s" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "out.txt/x: cannot write: Not a directory" "$tmp/err" &&
+	ok "-o under a file: exit 2, which file and why" || bad "-o ENOTDIR: rc $rc: $(cat "$tmp/err")"
+"$TS" --no-progress -q --csv-dir "$tmp/out.txt" "$s" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "out.txt/kernels.csv: cannot write" "$tmp/err" &&
+	ok "--csv-dir that is a file: exit 2, which file and why" || bad "--csv-dir on a file: rc $rc: $(cat "$tmp/err")"
+"$TS" --no-progress -f csv "$s" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q -- "--format csv writes one table" "$tmp/err" && ok "--format csv without --table is a usage error" ||
+	bad "csv without --table: $(cat "$tmp/err")"
+"$TS" --no-progress -f csv --table nope "$s" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q "'nope' is not kernels" "$tmp/err" && ok "an unknown --table is a usage error naming the tables" ||
+	bad "--table nope: $(cat "$tmp/err")"
+b="$here/data/sample_trace.json.gz"
+"$TS" --no-progress -q -o "$tmp/cmp.json" -f json compare "$b" "$b" > /dev/null 2>&1 &&
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/cmp.json" &&
+	ok "compare -o FILE writes its report to the file" || bad "compare -o"
+
+shared="$here/../../shared/traces"
+if [ ! -d "$shared" ]; then
+	echo "ok - tables: shared traces # SKIP ../shared/traces is absent"
+	exit $fail
+fi
+for f in "$shared"/*.json "$shared"/*.json.gz; do
+	[ -e "$f" ] || continue
+	check "$(basename "$f")" "$f"
+done
+exit $fail
