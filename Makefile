@@ -31,7 +31,7 @@ CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SRCDIRS:%=-I%) -MMD -M
 	    -DTS_DATADIR='"$(DATADIR)"' -DTS_SOURCE_PATTERNS='"$(CURDIR)/patterns"'
 CFLAGS   ?=
 ALL_CFLAGS := -std=c11 $(OPT) $(WARN) $(CFLAGS)
-LDLIBS   := -lyajl -lz -lcyaml -lyaml -lpcre2-8 -lm -pthread
+LDLIBS   := -lyajl -lz -lcyaml -lyaml -lpcre2-8 -lxlsxwriter -lm -pthread
 ALL_LDFLAGS := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 
 SRCS     := $(wildcard $(SRCDIRS:%=%/*.c))

@@ -3,7 +3,7 @@
 # are missing. As root it runs apt-get; otherwise it prints the exact command.
 set -eu
 
-pkgs="make gcc libc6-dev libyajl-dev zlib1g-dev libcyaml-dev libyaml-dev libpcre2-dev python3 gzip"
+pkgs="make gcc libc6-dev libyajl-dev zlib1g-dev libcyaml-dev libyaml-dev libpcre2-dev libxlsxwriter-dev python3 python3-openpyxl gzip"
 
 missing=""
 for p in $pkgs; do

@@ -30,7 +30,7 @@
 #include "report.h"
 #include "version.h"
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX } out_format;
 
 /* Options are read-only once parsed. */
 typedef struct {
@@ -81,7 +81,8 @@ static const char usage_text[] =
 	"TRACE is a .json or gzip'ed .json file, or - for standard input.\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT     text (default), json or csv (one table: --table)\n"
+	"  -f, --format FMT     text (default), json, csv (one table: --table) or\n"
+	"                       xlsx (an Excel workbook of every table; with -o)\n"
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
@@ -289,8 +290,10 @@ static void parse_options(int argc, char **argv, options *o)
 				o->format = FMT_JSON;
 			else if (strcmp(optarg, "csv") == 0)
 				o->format = FMT_CSV;
+			else if (strcmp(optarg, "xlsx") == 0)
+				o->format = FMT_XLSX;
 			else
-				usage_error("--format: '%s' is not text, json or csv", optarg);
+				usage_error("--format: '%s' is not text, json, csv or xlsx", optarg);
 			break;
 		case 'o':
 			o->output = optarg;
@@ -436,9 +439,9 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->verify_ops || o->debug || o->show_layers)
 			usage_error("%s", "compare: --verify-ops, --debug-layers and --show-layers "
 				    "apply to one trace; run them on each");
-		if (o->format == FMT_CSV || o->table || o->csv_dir)
-			usage_error("%s", "compare: --format csv, --table and --csv-dir apply to one "
-				    "trace; compare writes text or json");
+		if (o->format == FMT_CSV || o->format == FMT_XLSX || o->table || o->csv_dir)
+			usage_error("%s", "compare: --format csv or xlsx, --table and --csv-dir apply "
+				    "to one trace; compare writes text or json");
 		return;
 	}
 	if (o->names[0] || o->fail_if_slower >= 0)
@@ -448,6 +451,9 @@ static void parse_options(int argc, char **argv, options *o)
 			    "(or write them all with --csv-dir DIR)");
 	if (o->table && o->format != FMT_CSV)
 		usage_error("%s", "--table goes with --format csv");
+	if (o->format == FMT_XLSX && (!o->output || strcmp(o->output, "-") == 0) &&
+	    isatty(STDOUT_FILENO))
+		usage_error("%s", "--format xlsx writes a binary workbook: name the file with -o FILE");
 	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
 	if (o->nargs > 1)
@@ -923,13 +929,19 @@ int main(int argc, char **argv)
 			      .brief = o.brief };
 	bool written = !o.csv_dir || write_csv_dir(o.csv_dir, &res, &ro);
 	ts_outfile of;
-	if (written && !ts_outfile_open(&of, o.output)) {
+	bool named = o.format == FMT_XLSX;
+	if (written && !(named ? ts_outfile_open_named(&of, o.output) : ts_outfile_open(&of, o.output))) {
 		fprintf(stderr, "tracestream: %s\n", of.err);
 		written = false;
 	} else if (written) {
-		int wr = o.format == FMT_JSON  ? ts_report_json(of.f, &res, &ro)
-			 : o.format == FMT_CSV ? ts_report_csv(of.f, &res, &ro, o.table)
-					       : ts_report_text(of.f, &res, &ro);
+		if (named && of.f != stdout) {
+			fclose(of.f);   /* the library writes the file by its name */
+			of.f = NULL;
+		}
+		int wr = o.format == FMT_JSON   ? ts_report_json(of.f, &res, &ro)
+			 : o.format == FMT_CSV  ? ts_report_csv(of.f, &res, &ro, o.table)
+			 : o.format == FMT_XLSX ? ts_report_xlsx(of.tmp, &res, &ro)
+						: ts_report_text(of.f, &res, &ro);
 		if (!ts_outfile_close(&of, wr == 0)) {
 			fprintf(stderr, "tracestream: %s\n", of.err);
 			written = false;

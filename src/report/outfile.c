@@ -50,22 +50,69 @@ bool ts_outfile_open(ts_outfile *o, const char *path)
 	return true;
 }
 
+bool ts_outfile_open_named(ts_outfile *o, const char *path)
+{
+	if (path && strcmp(path, "-") != 0)
+		return ts_outfile_open(o, path);
+	*o = (ts_outfile){ .f = stdout, .copy_out = true };
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	size_t n = strlen(dir) + 32;
+	o->tmp = malloc(n);
+	if (!o->tmp)
+		return fail(o, "cannot write", ENOMEM);
+	snprintf(o->tmp, n, "%s/tracestream.XXXXXX", dir);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int e = errno;
+		snprintf(o->err, sizeof o->err, "%s: cannot make a temporary file: %s", o->tmp,
+			 strerror(e));
+		free(o->tmp);
+		o->tmp = NULL;
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
+/* The temporary file's bytes to standard output. */
+static bool copy_out(ts_outfile *o)
+{
+	FILE *in = fopen(o->tmp, "rb");
+	if (!in)
+		return fail(o, "cannot read the temporary file", errno);
+	char buf[65536];
+	size_t n;
+	bool good = true;
+	while (good && (n = fread(buf, 1, sizeof buf, in)) > 0)
+		good = fwrite(buf, 1, n, stdout) == n;
+	good = good && !ferror(in);
+	fclose(in);
+	if (!good || fflush(stdout) != 0 || ferror(stdout))
+		return fail(o, "write error", errno ? errno : EIO);
+	return true;
+}
+
 bool ts_outfile_close(ts_outfile *o, bool ok)
 {
 	int e = errno;
+	if (o->copy_out) {
+		bool good = ok ? copy_out(o) : fail(o, "write error", e ? e : EIO);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		return good;
+	}
 	if (!o->tmp) {
 		if (fflush(stdout) != 0 || ferror(stdout) || !ok)
 			return fail(o, "write error", errno ? errno : e ? e : EIO);
 		return true;
 	}
-	bool good = ok && fflush(o->f) == 0 && !ferror(o->f);
+	bool good = ok && (!o->f || (fflush(o->f) == 0 && !ferror(o->f)));
 	if (!good)
 		e = errno ? errno : e ? e : EIO;
-	if (good && fsync(fileno(o->f)) != 0 && errno != EINVAL) {
-		good = false;
-		e = errno;
-	}
-	if (fclose(o->f) != 0 && good) {
+	if (o->f && fclose(o->f) != 0 && good) {
 		good = false;
 		e = errno;
 	}

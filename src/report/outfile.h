@@ -3,7 +3,8 @@
  *
  * A report named with -o (or a CSV table of --csv-dir) is written to a
  * temporary file beside it, then renamed over the final name once every
- * byte is written, flushed and synced; on any failure the temporary file is
+ * byte is written and flushed (rename is atomic: a reader sees the old
+ * file or the new one, never part of it); on any failure the temporary file is
  * removed and the final name is left as it was. Without a path the report
  * goes to standard output.
  */
@@ -17,12 +18,18 @@ typedef struct {
 	FILE *f;                 /* where to write */
 	const char *path;        /* the final name; NULL: standard output */
 	char *tmp;               /* the temporary file, while open */
+	bool copy_out;           /* tmp goes to standard output at the end */
 	char err[512];           /* "PATH: why" after a failure */
 } ts_outfile;
 
 /* Open path for writing (NULL or "-": standard output). false with the
  * reason in o->err. */
 bool ts_outfile_open(ts_outfile *o, const char *path);
+
+/* The same for a writer that takes a file name (a library that writes the
+ * file itself): o->tmp is the name to write, even for standard output,
+ * which then gets the file's bytes at ts_outfile_close. */
+bool ts_outfile_open_named(ts_outfile *o, const char *path);
 
 /* Finish: with ok, flush and put the file in place; without ok (the
  * writer failed), remove it. false with the reason in o->err (a failed

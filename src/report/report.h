@@ -180,6 +180,10 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
  * when they hold a comma, quote, CR or LF; numbers in plain decimal). */
 int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, const char *table);
 
+/* The report as an Excel workbook written to path (report_xlsx.c): a
+ * summary sheet, then every table, ops per stage too. */
+int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts *o);
+
 /* The first screen of the text report (report_brief.c); returns its
  * line count. */
 #define TS_BRIEF_LINES 25

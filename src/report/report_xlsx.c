@@ -1,0 +1,260 @@
+/*
+ * report_xlsx.c - the report as an Excel workbook (libxlsxwriter).
+ *
+ * A summary sheet first (what the trace is, its totals, time per stage),
+ * then one sheet per table of report_table.c: kernels, types, categories,
+ * ops (all stages, then ops_prefill / ops_decode / ... for each stage that
+ * has kernels, like TraceLens' ops_summary sheets), workloads, layers,
+ * passes, stages, unclassified, memory. Numbers are stored as numbers
+ * (microseconds as us with their fraction), the header row is bold and
+ * frozen, every sheet has an autofilter and columns as wide as their text
+ * (at most 60). Text is made valid UTF-8 without control characters and
+ * cut to Excel's 32,767 characters per cell.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xlsxwriter.h>
+
+#include "layers.h"
+#include "report.h"
+#include "version.h"
+
+#define XLSX_CELL_MAX 32767
+#define XLSX_COLS 32
+#define XLSX_WIDTH_MAX 60
+
+typedef struct {
+	lxw_workbook *wb;
+	lxw_worksheet *ws;
+	lxw_format *head;
+	const char *sheet;       /* the next sheet's name */
+	uint32_t row;
+	size_t ncols;
+	double width[XLSX_COLS];
+	char *text;              /* cleaned text, XLSX_CELL_MAX * 3 + 4 bytes */
+	int err;
+} xlsx;
+
+/* Valid UTF-8, no control characters but tab and line feed, at most
+ * XLSX_CELL_MAX characters: s[0..n) into x->text. Returns its length in
+ * characters. */
+static size_t clean(xlsx *x, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, chars = 0;
+	for (size_t i = 0; i < n && chars < XLSX_CELL_MAX;) {
+		unsigned c = p[i];
+		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+		bool okc = len > 0 && i + len <= n;
+		for (size_t k = 1; okc && k < len; k++)
+			okc = (p[i + k] & 0xc0) == 0x80;
+		if (okc && len == 2)
+			okc = c >= 0xc2;
+		if (okc && len == 3) {
+			unsigned v = (c & 0x0f) << 12 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
+			okc = v >= 0x800 && (v < 0xd800 || v > 0xdfff) && v != 0xfffe && v != 0xffff;
+		}
+		if (okc && len == 4) {
+			unsigned v = (c & 0x07) << 18 | (p[i + 1] & 0x3fu) << 12;
+			okc = v >= 0x10000 && v <= 0x10ffff;
+		}
+		if (!okc) {
+			memcpy(x->text + o, "\xef\xbf\xbd", 3);      /* U+FFFD */
+			o += 3;
+			i++;
+		} else if (len == 1 && (c < 0x20 || c == 0x7f) && c != '\t' && c != '\n') {
+			x->text[o++] = ' ';
+			i++;
+		} else {
+			memcpy(x->text + o, p + i, len);
+			o += len;
+			i += len;
+		}
+		chars++;
+	}
+	x->text[o] = '\0';
+	return chars;
+}
+
+static void widen(xlsx *x, size_t col, double w)
+{
+	if (col < XLSX_COLS && w > x->width[col])
+		x->width[col] = w > XLSX_WIDTH_MAX ? XLSX_WIDTH_MAX : w;
+}
+
+static void text_at(xlsx *x, uint32_t row, size_t col, const char *s, size_t n, lxw_format *f)
+{
+	size_t chars = clean(x, s, n);
+	if (worksheet_write_string(x->ws, row, (lxw_col_t)col, x->text, f) != LXW_NO_ERROR)
+		x->err = 1;
+	widen(x, col, (double)chars + 2);
+}
+
+static void number_at(xlsx *x, uint32_t row, size_t col, double v)
+{
+	if (!isfinite(v))
+		return;
+	if (worksheet_write_number(x->ws, row, (lxw_col_t)col, v, NULL) != LXW_NO_ERROR)
+		x->err = 1;
+	char buf[32];
+	widen(x, col, (double)snprintf(buf, sizeof buf, "%.6g", v) + 2);
+}
+
+static void sheet_end(xlsx *x)
+{
+	if (!x->ws)
+		return;
+	for (size_t c = 0; c < x->ncols && c < XLSX_COLS; c++)
+		worksheet_set_column(x->ws, (lxw_col_t)c, (lxw_col_t)c, x->width[c], NULL);
+	worksheet_freeze_panes(x->ws, 1, 0);
+	if (x->ncols)
+		worksheet_autofilter(x->ws, 0, 0, x->row ? x->row - 1 : 0, (lxw_col_t)(x->ncols - 1));
+	x->ws = NULL;
+}
+
+static int x_begin(void *ctx, const char *table, const char *const *cols, size_t n)
+{
+	xlsx *x = ctx;
+	x->ws = workbook_add_worksheet(x->wb, x->sheet ? x->sheet : table);
+	if (!x->ws)
+		return -1;
+	x->row = 1;
+	x->ncols = n;
+	memset(x->width, 0, sizeof x->width);
+	for (size_t c = 0; c < n; c++)
+		text_at(x, 0, c, cols[c], strlen(cols[c]), x->head);
+	return x->err ? -1 : 0;
+}
+
+static int x_row(void *ctx, const ts_cell *cells, size_t n)
+{
+	xlsx *x = ctx;
+	if (x->row >= LXW_ROW_MAX)
+		return 0;                /* Excel's last row: the rest is left out */
+	for (size_t c = 0; c < n; c++) {
+		const ts_cell *v = &cells[c];
+		switch (v->kind) {
+		case TS_CELL_STR:
+			text_at(x, x->row, c, v->s, v->len, NULL);
+			break;
+		case TS_CELL_INT:
+			number_at(x, x->row, c, (double)v->i);
+			break;
+		case TS_CELL_UINT:
+			number_at(x, x->row, c, (double)v->u);
+			break;
+		case TS_CELL_US:
+			number_at(x, x->row, c, (double)v->i / 1e3);
+			break;
+		case TS_CELL_NUM:
+			number_at(x, x->row, c, v->d);
+			break;
+		default:
+			break;
+		}
+	}
+	x->row++;
+	return x->err ? -1 : 0;
+}
+
+static int x_end(void *ctx)
+{
+	xlsx *x = ctx;
+	sheet_end(x);
+	return x->err ? -1 : 0;
+}
+
+static void fact_s(xlsx *x, const char *k, const char *v)
+{
+	text_at(x, x->row, 0, k, strlen(k), NULL);
+	if (v)
+		text_at(x, x->row, 1, v, strlen(v), NULL);
+	x->row++;
+}
+
+static void fact_n(xlsx *x, const char *k, double v)
+{
+	text_at(x, x->row, 0, k, strlen(k), NULL);
+	number_at(x, x->row, 1, v);
+	x->row++;
+}
+
+/* The summary sheet: one fact per row. */
+static void summary(xlsx *x, const ts_result *res)
+{
+	static const char *const cols[] = { "item", "value" };
+	x->sheet = "summary";
+	x_begin(x, "summary", cols, 2);
+	x->sheet = NULL;
+	fact_s(x, "tool", "tracestream " TS_VERSION);
+	fact_s(x, "trace", strcmp(res->path, "-") == 0 ? "<stdin>" : res->path);
+	fact_s(x, "partial", res->partial ? "yes: the report covers the part that was read" : "no");
+	if (res->partial)
+		fact_s(x, "error", res->error);
+	fact_n(x, "json_bytes", (double)res->json_bytes);
+	const ts_devprop *dp = ts_result_devprop(res);
+	fact_s(x, "gpu", dp && dp->name[0] ? dp->name : NULL);
+	fact_s(x, "roofline_device", res->gpu ? res->gpu->name : NULL);
+	fact_s(x, "framework", res->framework);
+	fact_s(x, "model_family", res->model.family ? res->model.family->name : NULL);
+	fact_n(x, "kernels", (double)res->agg->all.count);
+	fact_n(x, "kernel_time_us", (double)res->agg->all.total / 1e3);
+	for (int s = 0; res->layers && s < TS_PSTAGE_COUNT; s++) {
+		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)s);
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
+		if (!t->passes && !sall->count)
+			continue;
+		char k[64];
+		snprintf(k, sizeof k, "%s_passes", ts_pstage_name((ts_pstage)s));
+		fact_n(x, k, t->passes);
+		snprintf(k, sizeof k, "%s_gpu_time_us", ts_pstage_name((ts_pstage)s));
+		fact_n(x, k, (double)sall->total / 1e3);
+	}
+	char lines[16][TS_WARN_LEN];
+	size_t n = ts_report_warnings(res, lines, 16);
+	for (size_t i = 0; i < n; i++)
+		fact_s(x, "warning", lines[i]);
+	sheet_end(x);
+}
+
+int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts *o)
+{
+	xlsx x = { .text = malloc(XLSX_CELL_MAX * 3 + 4) };
+	lxw_workbook_options wo = { .constant_memory = LXW_FALSE };
+	x.wb = x.text ? workbook_new_opt(path, &wo) : NULL;
+	if (!x.wb) {
+		free(x.text);
+		return -1;
+	}
+	x.head = workbook_add_format(x.wb);
+	format_set_bold(x.head);
+	ts_table_sink sink = { &x, x_begin, x_row, x_end };
+	summary(&x, res);
+	int rc = 0;
+	for (size_t i = 0; ts_report_tables[i] && rc == 0; i++) {
+		const char *t = ts_report_tables[i];
+		rc = ts_report_table(res, o, t, &sink);
+		/* the ops of each stage that has kernels, after all ops */
+		for (int s = 0; strcmp(t, "ops") == 0 && !o->filter_stage && res->layers &&
+				s < TS_PSTAGE_COUNT && rc == 0; s++) {
+			const ts_stat *other, *sall;
+			ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
+			if (!sall->count)
+				continue;
+			char name[32];
+			snprintf(name, sizeof name, "ops_%s", ts_pstage_name((ts_pstage)s));
+			ts_report_opts so = *o;
+			so.filter_stage = true;
+			so.stage = (ts_pstage)s;
+			x.sheet = name;
+			rc = ts_report_table(res, &so, "ops", &sink);
+			x.sheet = NULL;
+		}
+	}
+	lxw_error e = workbook_close(x.wb);
+	free(x.text);
+	return rc == 0 && !x.err && e == LXW_NO_ERROR ? 0 : -1;
+}
