@@ -68,7 +68,8 @@ unit: $(UNIT_BINS)
 deps:
 	@sh scripts/deps.sh
 
-test: deps
+test:
+	@sh scripts/deps.sh --test
 	$(MAKE) WERROR=1 all unit
 	$(MAKE) WERROR=1 SAN=1 all unit
 	bash tests/run.sh

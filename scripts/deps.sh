@@ -1,9 +1,35 @@
 #!/bin/sh
 # Install the Debian packages tracestream needs to build and test, when they
 # are missing. As root it runs apt-get; otherwise it prints the exact command.
+#
+#   sh scripts/deps.sh          what building and the tests need
+#   sh scripts/deps.sh --test   also what some tests use when they can:
+#                               chromium (the HTML report in a real browser)
+#                               and python3-openpyxl (reading the workbook);
+#                               those tests skip with a message without them,
+#                               so failing to install these is not an error
 set -eu
 
-pkgs="make gcc libc6-dev libyajl-dev zlib1g-dev libcyaml-dev libyaml-dev libpcre2-dev libxlsxwriter-dev python3 python3-openpyxl gzip"
+pkgs="make gcc libc6-dev libyajl-dev zlib1g-dev libcyaml-dev libyaml-dev libpcre2-dev libxlsxwriter-dev python3 gzip"
+extras="chromium python3-openpyxl"
+
+if [ "${1:-}" = "--test" ]; then
+	missing_x=""
+	for p in $extras; do
+		status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		[ "$status" = "installed" ] || missing_x="$missing_x $p"
+	done
+	if [ -n "$missing_x" ]; then
+		if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+			echo "deps: installing for the tests:$missing_x" >&2
+			(export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
+				apt-get install -y -qq $missing_x) >/dev/null 2>&1 ||
+				echo "deps: could not install$missing_x; the tests that use them will skip" >&2
+		else
+			echo "deps: optional for the tests:$missing_x (sudo apt-get install -y$missing_x)" >&2
+		fi
+	fi
+fi
 
 missing=""
 for p in $pkgs; do

@@ -30,7 +30,7 @@
 #include "report.h"
 #include "version.h"
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX } out_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML } out_format;
 
 /* Options are read-only once parsed. */
 typedef struct {
@@ -81,8 +81,9 @@ static const char usage_text[] =
 	"TRACE is a .json or gzip'ed .json file, or - for standard input.\n"
 	"\n"
 	"Options:\n"
-	"  -f, --format FMT     text (default), json, csv (one table: --table) or\n"
-	"                       xlsx (an Excel workbook of every table; with -o)\n"
+	"  -f, --format FMT     text (default), json, html (one self-contained page\n"
+	"                       with charts), csv (one table: --table) or xlsx (an\n"
+	"                       Excel workbook of every table; with -o)\n"
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
@@ -292,8 +293,10 @@ static void parse_options(int argc, char **argv, options *o)
 				o->format = FMT_CSV;
 			else if (strcmp(optarg, "xlsx") == 0)
 				o->format = FMT_XLSX;
+			else if (strcmp(optarg, "html") == 0)
+				o->format = FMT_HTML;
 			else
-				usage_error("--format: '%s' is not text, json, csv or xlsx", optarg);
+				usage_error("--format: '%s' is not text, json, html, csv or xlsx", optarg);
 			break;
 		case 'o':
 			o->output = optarg;
@@ -439,9 +442,16 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->verify_ops || o->debug || o->show_layers)
 			usage_error("%s", "compare: --verify-ops, --debug-layers and --show-layers "
 				    "apply to one trace; run them on each");
-		if (o->format == FMT_CSV || o->format == FMT_XLSX || o->table || o->csv_dir)
-			usage_error("%s", "compare: --format csv or xlsx, --table and --csv-dir apply "
-				    "to one trace; compare writes text or json");
+		if (o->format == FMT_XLSX)
+			usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
+				    "text, json, html or csv (--table ops or layers)");
+		if (o->table && strcmp(o->table, "ops") != 0 && strcmp(o->table, "layers") != 0)
+			usage_error("compare: --table '%s': compare's tables are ops and layers", o->table);
+		if (o->format == FMT_CSV && !o->table)
+			usage_error("%s", "--format csv writes one table: name it with --table "
+				    "(or write them all with --csv-dir DIR)");
+		if (o->table && o->format != FMT_CSV)
+			usage_error("%s", "--table goes with --format csv");
 		return;
 	}
 	if (o->names[0] || o->fail_if_slower >= 0)
@@ -668,27 +678,41 @@ static int text_width(const options *o)
 	return 0;
 }
 
-/* --csv-dir DIR: every table as DIR/NAME.csv, DIR made when missing. */
-static bool write_csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro)
+/* --csv-dir DIR: every table (of a trace, or of compare c) as
+ * DIR/NAME.csv, DIR made when missing. */
+static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro,
+		    const ts_compare *c)
 {
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "tracestream: %s: cannot make the directory: %s\n", dir, strerror(errno));
 		return false;
 	}
-	for (size_t i = 0; ts_report_tables[i]; i++) {
+	const char *const *names = c ? ts_report_compare_tables : ts_report_tables;
+	for (size_t i = 0; names[i]; i++) {
 		char path[PATH_MAX];
-		if (snprintf(path, sizeof path, "%s/%s.csv", dir, ts_report_tables[i]) >= (int)sizeof path) {
+		if (snprintf(path, sizeof path, "%s/%s.csv", dir, names[i]) >= (int)sizeof path) {
 			fprintf(stderr, "tracestream: %s: path too long\n", dir);
 			return false;
 		}
 		ts_outfile of;
 		if (!ts_outfile_open(&of, path) ||
-		    !ts_outfile_close(&of, ts_report_csv(of.f, res, ro, ts_report_tables[i]) == 0)) {
+		    !ts_outfile_close(&of, (c ? ts_report_compare_csv(of.f, c, names[i])
+					      : ts_report_csv(of.f, res, ro, names[i])) == 0)) {
 			fprintf(stderr, "tracestream: %s\n", of.err);
 			return false;
 		}
 	}
 	return true;
+}
+
+static bool write_csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro)
+{
+	return csv_dir(dir, res, ro, NULL);
+}
+
+static bool write_cmp_csv_dir(const char *dir, const ts_compare *c)
+{
+	return csv_dir(dir, NULL, NULL, c);
 }
 
 static void print_error(const ts_result *res, const char *side)
@@ -803,12 +827,16 @@ static int run_compare(const options *o, const ts_pipeline_opts *base)
 	}
 	ts_report_opts ro = { .top = o->top, .width = text_width(o), .full_names = o->full_names };
 	ts_outfile of;
-	if (!ts_outfile_open(&of, o->output)) {
+	if (o->csv_dir && !write_cmp_csv_dir(o->csv_dir, c)) {
+		code = TS_EXIT_USAGE_IO;
+	} else if (!ts_outfile_open(&of, o->output)) {
 		fprintf(stderr, "tracestream: %s\n", of.err);
 		code = TS_EXIT_USAGE_IO;
 	} else {
-		int wr = o->format == FMT_JSON ? ts_report_compare_json(of.f, c, &ro)
-					       : ts_report_compare_text(of.f, c, &ro);
+		int wr = o->format == FMT_JSON	 ? ts_report_compare_json(of.f, c, &ro)
+			 : o->format == FMT_HTML ? ts_report_compare_html(of.f, c, &ro)
+			 : o->format == FMT_CSV	 ? ts_report_compare_csv(of.f, c, o->table)
+						 : ts_report_compare_text(of.f, c, &ro);
 		if (!ts_outfile_close(&of, wr == 0)) {
 			fprintf(stderr, "tracestream: %s\n", of.err);
 			code = TS_EXIT_USAGE_IO;
@@ -941,6 +969,7 @@ int main(int argc, char **argv)
 		int wr = o.format == FMT_JSON   ? ts_report_json(of.f, &res, &ro)
 			 : o.format == FMT_CSV  ? ts_report_csv(of.f, &res, &ro, o.table)
 			 : o.format == FMT_XLSX ? ts_report_xlsx(of.tmp, &res, &ro)
+			 : o.format == FMT_HTML ? ts_report_html(of.f, &res, &ro)
 						: ts_report_text(of.f, &res, &ro);
 		if (!ts_outfile_close(&of, wr == 0)) {
 			fprintf(stderr, "tracestream: %s\n", of.err);

@@ -87,6 +87,33 @@ uint32_t *ts_report_kernel_order(const ts_kview *v, size_t *n)
 	return order;
 }
 
+size_t ts_utf8_len(const unsigned char *s, size_t n)
+{
+	size_t need;
+	if (n == 0)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4;
+	else
+		return 0;
+	if (n < need)
+		return 0;
+	for (size_t i = 1; i < need; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	/* the second byte's range: no overlong form, surrogate or past U+10FFFF */
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return need;
+}
+
 void ts_fmt_us(char *buf, size_t n, int64_t ns)
 {
 	uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;

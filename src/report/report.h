@@ -68,6 +68,11 @@ const char *ts_report_row_name(const ts_agg *a, uint32_t row, size_t *len);
 size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 			  size_t max);
 
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is
+ * not one: overlong forms, surrogates (ED A0 80 ..) and code points past
+ * U+10FFFF are not. */
+size_t ts_utf8_len(const unsigned char *s, size_t n);
+
 /* Exact microseconds from nanoseconds: "1234.567". */
 void ts_fmt_us(char *buf, size_t n, int64_t ns);
 
@@ -176,9 +181,21 @@ bool ts_report_table_known(const char *name);
 int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *name,
 		    const ts_table_sink *sink);
 
+/* compare's tables: ops (operation groups A against B) and layers. */
+extern const char *const ts_report_compare_tables[];
+int ts_report_compare_table(const ts_compare *c, const char *name, const ts_table_sink *sink);
+
 /* One table as CSV (RFC 4180: a header row, CRLF line ends, fields quoted
  * when they hold a comma, quote, CR or LF; numbers in plain decimal). */
 int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, const char *table);
+int ts_report_compare_csv(FILE *out, const ts_compare *c, const char *table);
+
+/* The report as one self-contained web page (report_html.c): the first
+ * screen, charts as inline SVG, every table sortable. */
+int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o);
+/* compare as a web page: totals, op groups and layers side by side, the
+ * gap waterfall, the tables. */
+int ts_report_compare_html(FILE *out, const ts_compare *c, const ts_report_opts *o);
 
 /* The report as an Excel workbook written to path (report_xlsx.c): a
  * summary sheet, then every table, ops per stage too. */

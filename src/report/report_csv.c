@@ -92,3 +92,9 @@ int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, cons
 	ts_table_sink sink = { out, csv_begin, csv_row, csv_end };
 	return ts_report_table(res, o, table, &sink) == 0 ? 0 : -1;
 }
+
+int ts_report_compare_csv(FILE *out, const ts_compare *c, const char *table)
+{
+	ts_table_sink sink = { out, csv_begin, csv_row, csv_end };
+	return ts_report_compare_table(c, table, &sink) == 0 ? 0 : -1;
+}

@@ -12,28 +12,6 @@
 #include "roofline.h"
 #include "version.h"
 
-/* Length of the valid UTF-8 sequence at s, or 0 if it is not one. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t need;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		need = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		need = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		need = 4;
-	else
-		return 0;
-	if (n < need)
-		return 0;
-	for (size_t i = 1; i < need; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return need;
-}
-
 /* A JSON string; bytes that are not UTF-8 are written as \u00XX. */
 static void put_str(FILE *out, const char *s, size_t n)
 {
@@ -57,7 +35,7 @@ static void put_str(FILE *out, const char *s, size_t n)
 			fputc(c, out);
 			i++;
 		} else {
-			size_t k = utf8_len(u + i, n - i);
+			size_t k = ts_utf8_len(u + i, n - i);
 			if (k == 0) {
 				fprintf(out, "\\u%04x", c);
 				i++;

@@ -381,3 +381,65 @@ bool ts_report_table_known(const char *name)
 			return true;
 	return false;
 }
+
+/* ------------------------------------------------------------ compare */
+
+const char *const ts_report_compare_tables[] = { "ops", "layers", NULL };
+
+static ts_cell c_ratio(double r)
+{
+	return r >= 0 ? c_num(r, 3) : c_null();
+}
+
+static int t_cmp_ops(const ts_compare *c, const ts_table_sink *k)
+{
+	static const char *const cols[] = {
+		"op", "status", "a_count", "b_count", "a_total_us", "b_total_us", "a_compared_us",
+		"b_compared_us", "gap_us", "ratio", "fused",
+	};
+	int rc = BEGIN(k, "ops", cols);
+	for (size_t i = 0; i < c->nops && rc == 0; i++) {
+		const ts_cmp_op *r = &c->ops[i];
+		const char *fused = r->fusion >= 0 ? ts_patterns_fusion(c->patterns, (size_t)r->fusion)->name
+						   : NULL;
+		ts_cell row[] = {
+			c_cstr(r->name), c_cstr(ts_cmp_status_name(r->status)), c_uint(r->count[0]),
+			c_uint(r->count[1]), c_us(r->ns[0]), c_us(r->ns[1]), c_num(r->cmp[0] / 1e3, 3),
+			c_num(r->cmp[1] / 1e3, 3), c_num(r->gap / 1e3, 3), c_ratio(r->ratio), c_cstr(fused),
+		};
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
+static int t_cmp_layers(const ts_compare *c, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "stage", "layer", "a_us", "b_us", "a_kernels",
+					    "b_kernels", "gap_us", "ratio", "status" };
+	int rc = BEGIN(k, "layers", cols);
+	for (size_t i = 0; i < c->nlayers && rc == 0; i++) {
+		const ts_cmp_layer *L = &c->layers_rows[i];
+		bool both = L->has[0] && L->has[1];
+		ts_cell row[] = {
+			c_cstr(ts_pstage_name(L->stage)), c_int(L->layer),
+			c_opt_num(L->has[0], L->mean[0] / 1e3, 3), c_opt_num(L->has[1], L->mean[1] / 1e3, 3),
+			c_opt_num(L->has[0], L->kernels[0], 2), c_opt_num(L->has[1], L->kernels[1], 2),
+			c_opt_num(both, L->gap / 1e3, 3), c_ratio(L->ratio),
+			c_cstr(both ? ts_cmp_status_name(L->status) : L->has[0] ? "a_only" : "b_only"),
+		};
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
+int ts_report_compare_table(const ts_compare *c, const char *name, const ts_table_sink *sink)
+{
+	int rc;
+	if (strcmp(name, "ops") == 0)
+		rc = t_cmp_ops(c, sink);
+	else if (strcmp(name, "layers") == 0)
+		rc = t_cmp_layers(c, sink);
+	else
+		return -2;
+	return rc || sink->end(sink->ctx) ? -1 : 0;
+}

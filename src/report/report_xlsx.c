@@ -46,20 +46,9 @@ static size_t clean(xlsx *x, const char *s, size_t n)
 	size_t o = 0, chars = 0;
 	for (size_t i = 0; i < n && chars < XLSX_CELL_MAX;) {
 		unsigned c = p[i];
-		size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-		bool okc = len > 0 && i + len <= n;
-		for (size_t k = 1; okc && k < len; k++)
-			okc = (p[i + k] & 0xc0) == 0x80;
-		if (okc && len == 2)
-			okc = c >= 0xc2;
-		if (okc && len == 3) {
-			unsigned v = (c & 0x0f) << 12 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
-			okc = v >= 0x800 && (v < 0xd800 || v > 0xdfff) && v != 0xfffe && v != 0xffff;
-		}
-		if (okc && len == 4) {
-			unsigned v = (c & 0x07) << 18 | (p[i + 1] & 0x3fu) << 12;
-			okc = v >= 0x10000 && v <= 0x10ffff;
-		}
+		size_t len = ts_utf8_len(p + i, n - i);
+		/* U+FFFE and U+FFFF are not XML characters */
+		bool okc = len > 0 && !(len == 3 && c == 0xef && p[i + 1] == 0xbf && p[i + 2] >= 0xbe);
 		if (!okc) {
 			memcpy(x->text + o, "\xef\xbf\xbd", 3);      /* U+FFFD */
 			o += 3;

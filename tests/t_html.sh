@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# The HTML report in a real browser: headless Chromium loads each page with
+# no console error; the charts are in the DOM with one bar per stage and one
+# bar per layer of each stage's typical pass (as the JSON report counts
+# them); the page loads nothing from anywhere; its size does not grow with
+# the number of events. Screenshots go to $TEST_OUT/html (default
+# build/test-out) for a person to look at. Skips with a message without
+# Chromium (scripts/deps.sh --test installs it as root).
+set -u
+TS=$(realpath "${TS:-./tracestream}")
+here=$(cd "$(dirname "$0")" && pwd)
+out="${TEST_OUT:-$here/../build/test-out}/html"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - html: $1"; }
+bad() { echo "not ok - html: $1"; fail=1; }
+
+# the page itself, without a browser: self-contained, bounded
+"$TS" --no-progress -q -f html -o "$tmp/s.html" "$here/data/sample_trace.json.gz" 2> "$tmp/err" ||
+	bad "sample: exit $?: $(cat "$tmp/err")"
+if grep -Eiq '<script[^>]+src=|<link|<img|<iframe|@import|url\(|https?://' "$tmp/s.html"; then
+	bad "the page refers to something outside it: $(grep -Eio '.{20}(<script[^>]+src=|<link|<img|https?://).{30}' "$tmp/s.html" | head -3)"
+else
+	ok "the page loads nothing from outside it (no src, link, url() or http address)"
+fi
+python3 - "$tmp/s.html" <<'PY' && ok "the page is well-formed: tags balance, text is valid UTF-8" || bad "page structure"
+import sys
+from html.parser import HTMLParser
+raw = open(sys.argv[1], 'rb').read()
+raw.decode('utf-8')
+void = {'meta', 'br', 'hr', 'img', 'input', 'link', 'rect', 'line', 'circle', 'polyline', 'path'}
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.stack = []
+    def handle_starttag(self, t, a):
+        if t not in void: self.stack.append(t)
+    def handle_startendtag(self, t, a): pass
+    def handle_endtag(self, t):
+        if t in void: return
+        assert self.stack and self.stack[-1] == t, (t, self.stack[-5:])
+        self.stack.pop()
+p = P(); p.feed(raw.decode('utf-8')); p.close()
+assert p.stack == [], p.stack
+PY
+# past the caps (200 passes drawn, 300 rows a table), more events add nothing
+case "$TS" in
+*/san/*) ;;
+*)
+	cc -O2 -o "$tmp/gen" "$here/../bench/gen_trace.c" 2>/dev/null
+	if [ -x "$tmp/gen" ]; then
+		"$tmp/gen" --steps 400 --layers 1 > "$tmp/g1.json" 2>/dev/null
+		"$tmp/gen" --steps 1200 --layers 1 > "$tmp/g3.json" 2>/dev/null
+		"$TS" --no-progress -q -f html -o "$tmp/g1.html" "$tmp/g1.json"
+		"$TS" --no-progress -q -f html -o "$tmp/g3.html" "$tmp/g3.json"
+		a=$(stat -c %s "$tmp/g1.html") b=$(stat -c %s "$tmp/g3.html")
+		ea=$(stat -c %s "$tmp/g1.json") eb=$(stat -c %s "$tmp/g3.json")
+		if [ "$b" -le $((a + a / 50)) ] && grep -q 'more rows: <code>--format csv --table passes' "$tmp/g3.html"; then
+			ok "the page does not grow with the events: $ea -> $eb bytes of trace, $a -> $b bytes of page"
+		else
+			bad "page size grows: $ea -> $eb bytes of trace give $a -> $b bytes of page"
+		fi
+		rm -f "$tmp"/g*.json
+	fi
+	;;
+esac
+
+chrome=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$chrome" ]; then
+	echo "ok - html: browser checks # SKIP no chromium (sh scripts/deps.sh --test installs it as root)"
+	exit $fail
+fi
+mkdir -p "$out"
+# load: DOM after scripts, console messages, a screenshot
+load() { # html [png]
+	timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+		--enable-logging=stderr --v=0 --window-size=1200,2400 --dump-dom "file://$1" \
+		> "$tmp/dom" 2> "$tmp/console" || return 1
+	if [ -n "${2:-}" ]; then
+		timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
+			--hide-scrollbars --window-size=1200,2400 --screenshot="$2" "file://$1" > /dev/null 2>&1 ||
+			return 1
+	fi
+	! grep -q 'CONSOLE' "$tmp/console"
+}
+
+page() { # label trace
+	local n=$1 f=$2 base
+	base=$(basename "$f" | sed 's/\.json.*//; s/\.trace$//; s/\.pt$//')
+	"$TS" --no-progress -q -f html -o "$tmp/p.html" "$f" 2>/dev/null
+	"$TS" --no-progress -q -f json -o "$tmp/p.json" "$f" 2>/dev/null
+	# screenshots of a few pages (each costs a browser start)
+	local png=
+	case "$base" in sample_trace|hf_*|sglang_qwen3-8b_mi300x_prefill*) png="$out/$base.png" ;; esac
+	if ! load "$tmp/p.html" "$png"; then
+		bad "$n: Chromium: $(grep CONSOLE "$tmp/console" | head -3)"
+		return
+	fi
+	python3 - "$tmp/dom" "$tmp/p.json" <<'PY' && ok "$n: renders in Chromium with no console error; one bar per stage, per layer of each stage's typical pass, top kernels${png:+; screenshot $base.png}" || bad "$n: DOM charts"
+import json, re, sys
+dom = open(sys.argv[1]).read(); j = json.load(open(sys.argv[2]))
+def svg(id_):
+    m = re.search(r'<svg id="%s"[^>]*>(.*?)</svg>' % re.escape(id_), dom, re.S)
+    return m.group(1) if m else None
+stages = [s for s, v in j['stages'].items() if v['kernels'] > 0]
+st = svg('chart-stages')
+assert st is not None and len(re.findall(r'class="bar stage"', st)) == len(stages), (stages,)
+for s in stages:
+    rows = [r for r in j['layer_table'] if r['stage'] == s]
+    c = svg('chart-layers-' + s)
+    if not rows:
+        assert c is None, s
+        continue
+    want = max(r['layer'] for r in rows) + 1
+    assert c is not None and len(re.findall(r'class="bar layer"', c)) == len(rows) <= want, (s, len(rows))
+k = svg('chart-kernels')
+assert k is not None and len(re.findall(r'class="bar kernel"', k)) == min(15, len(j['kernels']))
+for t in ('kernels', 'types', 'categories', 'ops', 'workloads', 'layers', 'passes'):
+    assert 'data-table="%s"' % t in dom, t
+PY
+}
+
+page "sample trace" "$here/data/sample_trace.json.gz"
+shared="$here/../../shared/traces"
+if [ ! -d "$shared" ]; then
+	echo "ok - html: shared traces # SKIP ../shared/traces is absent"
+	exit $fail
+fi
+for f in "$shared"/*.json "$shared"/*.json.gz; do
+	[ -e "$f" ] || continue
+	# under the sanitizers the browser adds nothing: the sample page is enough
+	case "$TS" in */san/*) continue ;; esac
+	page "$(basename "$f")" "$f"
+done
+a="$shared/sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz"
+b="$shared/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz"
+case "$TS" in */san/*) exit $fail ;; esac
+if [ -e "$a" ] && [ -e "$b" ]; then
+	"$TS" --no-progress -q -f html -o "$tmp/c.html" compare "$a" "$b" 2>/dev/null
+	"$TS" --no-progress -q -f json -o "$tmp/c.json" compare "$a" "$b" 2>/dev/null
+	if load "$tmp/c.html" "$out/compare_qwen3-30b_mi300x_b300.png" && python3 - "$tmp/dom" "$tmp/c.json" <<'PY'
+import json, re, sys
+dom = open(sys.argv[1]).read(); j = json.load(open(sys.argv[2]))
+def svg(id_):
+    m = re.search(r'<svg id="%s"[^>]*>(.*?)</svg>' % re.escape(id_), dom, re.S)
+    return m.group(1) if m else None
+ops = svg('chart-cmp-ops')
+n = min(15, len(j['ops']))
+assert len(re.findall(r'class="bar cmp-op" data-side="a"', ops)) == n, n
+assert len(re.findall(r'class="bar cmp-op" data-side="b"', ops)) == n, n
+w = svg('chart-waterfall')
+assert len(re.findall(r'class="bar wf"', w)) == n + 3, n
+L = svg('chart-cmp-layers-decode')
+rows = [r for r in j['layers'] if r['stage'] == 'decode']
+na = sum(1 for r in rows if r['a_us'] is not None)
+assert len(re.findall(r'data-side="a" data-layer=', L)) == na, na
+assert 'data-table="ops"' in dom and 'data-table="layers"' in dom
+PY
+	then
+		ok "compare of the Qwen3-30B pair renders with no console error: op groups side by side, the waterfall, layers side by side"
+	else
+		bad "compare page: $(grep CONSOLE "$tmp/console" | head -3)"
+	fi
+fi
+exit $fail
