@@ -125,7 +125,7 @@ static void hbars(FILE *out, const char *id, const char *title, const char *what
 		double w = max > 0 ? span * b[i].us / max : 0;
 		int y = 10 + (int)i * 22;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"lab\">", LEFT - 6, y + 14);
-		label(out, b[i].name, b[i].len, 28);
+		label(out, b[i].name, b[i].len, 26);
 		fprintf(out, "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" "
 			     "fill=\"%s\"><title>", cls, LEFT, y + 2, w < 0.5 && b[i].us > 0 ? 0.5 : w,
 			b[i].color);
