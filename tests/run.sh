@@ -10,14 +10,17 @@ export SHARED="${SHARED:-$(cd .. && pwd)/shared/traces}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+times=$(mktemp)
+trap 'rm -f "$log" "$times"' EXIT
 
 run() { # label, command...
 	local label=$1
 	shift
-	local out rc
+	local out rc t0
+	t0=$(date +%s.%N)
 	out=$("$@" 2>&1)
 	rc=$?
+	awk -v a="$t0" -v b="$(date +%s.%N)" -v l="$label" 'BEGIN { printf "%.1f %s\n", b - a, l }' >> "$times"
 	printf '%s\n' "$out" | sed "s/^\(ok\|not ok\|skip\) - /\1 - [$label] /" | tee -a "$log" |
 		grep -E '^(not ok|skip)' || true
 	if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
@@ -40,6 +43,8 @@ for variant in release san; do
 	done
 done
 
+echo "slowest (seconds):"
+sort -rn "$times" | head -8 | awk '{ printf "  %6.1f  %s\n", $1, $2 " " $3 }'
 pass=$(grep -c '^ok - ' "$log")
 fail=$(grep -c '^not ok - ' "$log")
 skip=$(grep -c '^skip - ' "$log")

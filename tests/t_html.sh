@@ -71,32 +71,36 @@ if [ -z "$chrome" ]; then
 	exit $fail
 fi
 mkdir -p "$out"
-# load: DOM after scripts, console messages, a screenshot
-load() { # html [png]
+# load: DOM after scripts into $w/dom, console messages into $w/console,
+# a screenshot when a png is named; false on a console message
+load() { # workdir html [png]
+	local w=$1
 	timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
-		--enable-logging=stderr --v=0 --window-size=1200,2400 --dump-dom "file://$1" \
-		> "$tmp/dom" 2> "$tmp/console" || return 1
-	if [ -n "${2:-}" ]; then
+		--user-data-dir="$w/profile" --enable-logging=stderr --v=0 --window-size=1200,2400 \
+		--dump-dom "file://$2" > "$w/dom" 2> "$w/console" || return 1
+	if [ -n "${3:-}" ]; then
 		timeout 60 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
-			--hide-scrollbars --window-size=1200,2400 --screenshot="$2" "file://$1" > /dev/null 2>&1 ||
-			return 1
+			--user-data-dir="$w/profile" --hide-scrollbars --window-size=1200,2400 \
+			--screenshot="$3" "file://$2" > /dev/null 2>&1 || return 1
 	fi
-	! grep -q 'CONSOLE' "$tmp/console"
+	! grep -q 'CONSOLE' "$w/console"
 }
 
+# one page: made, loaded, its charts counted against the JSON report
 page() { # label trace
-	local n=$1 f=$2 base
+	local n=$1 f=$2 base w png=
 	base=$(basename "$f" | sed 's/\.json.*//; s/\.trace$//; s/\.pt$//')
-	"$TS" --no-progress -q -f html -o "$tmp/p.html" "$f" 2>/dev/null
-	"$TS" --no-progress -q -f json -o "$tmp/p.json" "$f" 2>/dev/null
+	w="$tmp/w-$base"
+	mkdir -p "$w"
+	"$TS" --no-progress -q -f html -o "$w/p.html" "$f" 2>/dev/null
+	"$TS" --no-progress -q -f json -o "$w/p.json" "$f" 2>/dev/null
 	# screenshots of a few pages (each costs a browser start)
-	local png=
 	case "$base" in sample_trace|hf_*|sglang_qwen3-8b_mi300x_prefill*) png="$out/$base.png" ;; esac
-	if ! load "$tmp/p.html" "$png"; then
-		bad "$n: Chromium: $(grep CONSOLE "$tmp/console" | head -3)"
+	if ! load "$w" "$w/p.html" "$png"; then
+		bad "$n: Chromium: $(grep CONSOLE "$w/console" | head -3)"
 		return
 	fi
-	python3 - "$tmp/dom" "$tmp/p.json" <<'PY' && ok "$n: renders in Chromium with no console error; one bar per stage, per layer of each stage's typical pass, top kernels${png:+; screenshot $base.png}" || bad "$n: DOM charts"
+	python3 - "$w/dom" "$w/p.json" <<'PY' && ok "$n: renders in Chromium with no console error; one bar per stage, per layer of each stage's typical pass, top kernels${png:+; screenshot $base.png}" || bad "$n: DOM charts"
 import json, re, sys
 dom = open(sys.argv[1]).read(); j = json.load(open(sys.argv[2]))
 def svg(id_):
@@ -126,19 +130,29 @@ if [ ! -d "$shared" ]; then
 	echo "ok - html: shared traces # SKIP ../shared/traces is absent"
 	exit $fail
 fi
+# under the sanitizers the browser adds nothing: the sample page is enough
+case "$TS" in */san/*) exit $fail ;; esac
+# two pages at a time (a browser start is most of the cost), reported in order
+i=0
 for f in "$shared"/*.json "$shared"/*.json.gz; do
 	[ -e "$f" ] || continue
-	# under the sanitizers the browser adds nothing: the sample page is enough
-	case "$TS" in */san/*) continue ;; esac
-	page "$(basename "$f")" "$f"
+	i=$((i + 1))
+	page "$(basename "$f")" "$f" > "$tmp/out.$i" &
+	[ $((i % 2)) -eq 0 ] && wait
+done
+wait
+for k in $(seq 1 $i); do
+	cat "$tmp/out.$k"
+	grep -q '^not ok' "$tmp/out.$k" && fail=1
 done
 a="$shared/sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz"
 b="$shared/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz"
 case "$TS" in */san/*) exit $fail ;; esac
 if [ -e "$a" ] && [ -e "$b" ]; then
+	mkdir -p "$tmp/wc"
 	"$TS" --no-progress -q -f html -o "$tmp/c.html" compare "$a" "$b" 2>/dev/null
 	"$TS" --no-progress -q -f json -o "$tmp/c.json" compare "$a" "$b" 2>/dev/null
-	if load "$tmp/c.html" "$out/compare_qwen3-30b_mi300x_b300.png" && python3 - "$tmp/dom" "$tmp/c.json" <<'PY'
+	if load "$tmp/wc" "$tmp/c.html" "$out/compare_qwen3-30b_mi300x_b300.png" && python3 - "$tmp/wc/dom" "$tmp/c.json" <<'PY'
 import json, re, sys
 dom = open(sys.argv[1]).read(); j = json.load(open(sys.argv[2]))
 def svg(id_):
@@ -159,7 +173,7 @@ PY
 	then
 		ok "compare of the Qwen3-30B pair renders with no console error: op groups side by side, the waterfall, layers side by side"
 	else
-		bad "compare page: $(grep CONSOLE "$tmp/console" | head -3)"
+		bad "compare page: $(grep CONSOLE "$tmp/wc/console" | head -3)"
 	fi
 fi
 exit $fail
