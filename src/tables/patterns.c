@@ -746,7 +746,7 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 static int *item_lines(const char *file, const char *key, unsigned n)
 {
 	int *lines = calloc(n ? n : 1, sizeof *lines);
-	if (lines)
+	if (lines && n)
 		ts_yaml_seq_lines(file, key, lines, (int)n);
 	return lines;
 }

@@ -196,6 +196,8 @@ int ts_yaml_seq_lines(const char *file, const char *key, int *lines, int max)
 		case YAML_SEQUENCE_END_EVENT:
 			depth--;
 			if (depth == 1) {
+				/* the sequence is over: the rest of the file cannot add */
+				end |= in_seq;
 				in_seq = false;
 				top_key_next = false;
 				want_key = true;
@@ -205,7 +207,7 @@ int ts_yaml_seq_lines(const char *file, const char *key, int *lines, int max)
 			break;
 		}
 		yaml_event_delete(&ev);
-		if (end)
+		if (end || n == max)
 			break;
 	}
 	yaml_parser_delete(&parser);
