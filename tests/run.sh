@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Run every test: unit binaries and tests/t_*.sh scripts, first against the
-# release build, then against the AddressSanitizer + UBSan build. Each check
+# Run every test: unit binaries and tests/t_*.sh scripts, against the
+# release build and the AddressSanitizer + UBSan build, side by side
+# (TEST_JOBS=1: one after the other). Each check
 # prints "ok - ...", "not ok - ..." or "skip - ..."; this script counts them
 # and ends with one line "tests: N passed, N failed, N skipped".
 set -u
@@ -29,10 +30,13 @@ run() { # label, command...
 	fi
 }
 
-for variant in release san; do
+# The two builds run side by side (most tests use one core), each into its
+# own log; the logs are printed in order when both are done.
+variant() { # release|san
+	local variant=$1 TS
 	if [ $variant = release ]; then TS=./tracestream; else TS=build/san/tracestream; fi
 	export TS
-	[ -x "$TS" ] || { echo "not ok - [$variant] $TS is not built" | tee -a "$log"; continue; }
+	[ -x "$TS" ] || { echo "not ok - [$variant] $TS is not built" | tee -a "$log"; return; }
 	echo "== $variant build ($TS)"
 	for t in build/$variant/unit/test_*; do
 		case $t in *.d) continue ;; esac
@@ -41,6 +45,20 @@ for variant in release san; do
 	for t in tests/t_*.sh; do
 		run "$variant $(basename "$t" .sh)" bash "$t"
 	done
+}
+
+jobs_=${TEST_JOBS:-2}
+main_log=$log main_times=$times
+for v in release san; do
+	(log="$main_log.$v" times="$main_times.$v"; : > "$log"; : > "$times"; variant $v > "$main_log.$v.out" 2>&1) &
+	[ "$jobs_" -le 1 ] && wait
+done
+wait
+for v in release san; do
+	cat "$main_log.$v.out"
+	cat "$main_log.$v" >> "$log"
+	cat "$main_times.$v" >> "$times"
+	rm -f "$main_log.$v" "$main_log.$v.out" "$main_times.$v"
 done
 
 echo "slowest (seconds):"

@@ -156,6 +156,12 @@ if [ ! -d "$SHARED" ]; then
 fi
 for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 	[ -e "$f" ] || continue
+	# the Python oracles against every shared trace with the release build;
+	# under the sanitizers two of them
+	case "$TS:$(basename "$f")" in
+	*/san/*:hf_*|*/san/*:sglang_qwen3-8b_mi300x_prefill*) ;;
+	*/san/*) continue ;;
+	esac
 	if ! "$TS" --format json "$f" >"$tmp/r.json" 2>/dev/null; then
 		echo "not ok - $(basename "$f"): tracestream failed"
 		continue

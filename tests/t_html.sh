@@ -95,7 +95,7 @@ page() { # label trace
 	"$TS" --no-progress -q -f html -o "$w/p.html" "$f" 2>/dev/null
 	"$TS" --no-progress -q -f json -o "$w/p.json" "$f" 2>/dev/null
 	# screenshots of a few pages (each costs a browser start)
-	case "$base" in sample_trace|hf_*|sglang_qwen3-8b_mi300x_prefill*) png="$out/$base.png" ;; esac
+	case "$base" in sample_trace|sglang_qwen3-8b_mi300x_prefill*) png="$out/$base.png" ;; esac
 	if ! load "$w" "$w/p.html" "$png"; then
 		bad "$n: Chromium: $(grep CONSOLE "$w/console" | head -3)"
 		return
