@@ -678,6 +678,17 @@ static int text_width(const options *o)
 	return 0;
 }
 
+/* Regexes of the tables that gave up on a name (PCRE2's limits): a table
+ * error, after the report. */
+static bool regex_limits(const ts_patterns *p)
+{
+	char lines[8][TS_PATTERN_ERR_LEN];
+	size_t n = ts_patterns_regex_limits(p, lines, 8);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "tracestream: %s\n", lines[i]);
+	return n > 0;
+}
+
 /* --csv-dir DIR: every table (of a trace, or of compare c) as
  * DIR/NAME.csv, DIR made when missing. */
 static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro,
@@ -887,6 +898,8 @@ static int run_compare(const options *o, const ts_pipeline_opts *base)
 			code = TS_EXIT_SLOWER;
 		}
 	}
+	if (regex_limits(base->patterns) && code == TS_EXIT_OK)
+		code = TS_EXIT_PATTERNS;
 	ts_compare_free(c);
 	ts_result_free(&side[0].res);
 	ts_result_free(&side[1].res);
@@ -992,6 +1005,8 @@ int main(int argc, char **argv)
 	if (o.verbose)
 		print_verbose(&res);
 	int code = ts_exit_code(st);
+	if (regex_limits(patterns) && code == TS_EXIT_OK)
+		code = TS_EXIT_PATTERNS;
 	if (code == TS_EXIT_OK && o.verify_ops) {
 		ts_opcov cov[TS_MAX_OPCOV];
 		int missing;

@@ -1,4 +1,5 @@
 #include "agg.h"
+#include "satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,7 @@ static ts_status add_kernel(ts_agg *a, const ts_event *ev)
 		return TS_OK;
 	}
 	d->kernels++;
-	d->kernel_ns += ev->dur_ns;
+	d->kernel_ns = ts_sat_add(d->kernel_ns, ev->dur_ns);
 	ts_busy_add(d->busy, ev->ts_ns, end);
 	return TS_OK;
 }
@@ -184,9 +185,9 @@ static void add_memory(ts_agg *a, const ts_event *ev)
 		ts_classify(a->patterns, ev->cat, ev->name, ev->name_len, &a->mem_class[k]);
 	m->count++;
 	if ((ev->has & TS_HAS_DUR) && ev->dur_ns > 0)
-		m->total_ns += ev->dur_ns;
+		m->total_ns = ts_sat_add(m->total_ns, ev->dur_ns);
 	if (ev->has & TS_HAS_BYTES) {
-		m->bytes += ev->bytes;
+		m->bytes = ts_sat_add(m->bytes, ev->bytes);
 		m->with_bytes++;
 	}
 }
@@ -282,6 +283,6 @@ const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t d
 		return NULL;
 	}
 	x->count++;
-	x->ns += dur;
+	x->ns = ts_sat_add(x->ns, dur);
 	return &x->cls;
 }

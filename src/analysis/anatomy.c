@@ -1,4 +1,5 @@
 #include "anatomy.h"
+#include "satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,11 +68,11 @@ static void add_sum(ts_anat_sum *s, const ts_anat_kernel *k)
 	if (s->count == 0 && s->flops_calls == 0 && s->bytes_calls == 0)
 		s->wl = TS_INTERN_NONE;
 	s->count++;
-	s->ns += k->dur;
+	s->ns = ts_sat_add(s->ns, k->dur);
 	if (k->has_flops)
-		s->flops_ns += k->dur;
+		s->flops_ns = ts_sat_add(s->flops_ns, k->dur);
 	if (k->has_bytes)
-		s->bytes_ns += k->dur;
+		s->bytes_ns = ts_sat_add(s->bytes_ns, k->dur);
 	if (k->flops) {
 		s->flops += k->flops;
 		s->flops_calls++;

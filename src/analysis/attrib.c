@@ -1,4 +1,5 @@
 #include "attrib.h"
+#include "satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +100,7 @@ static void ct_add(corr_table *t, int64_t key, int64_t dur)
 		t->val[i] = 0;
 		t->cnt[i] = 0;
 	}
-	t->val[i] += dur;
+	t->val[i] = ts_sat_add(t->val[i], dur);
 	t->cnt[i]++;
 }
 
@@ -742,7 +743,7 @@ static int runtime_kind(const char *s, size_t n)
 static void bucket_n(ts_attrib *a, ts_attr_bucket b, uint64_t n, int64_t dur)
 {
 	a->t.kernels[b] += n;
-	a->t.ns[b] += dur;
+	a->t.ns[b] = ts_sat_add(a->t.ns[b], dur);
 }
 
 /* Kernels that reached a runtime call but no op: the bucket, and the row
@@ -756,7 +757,7 @@ static void resolve(ts_attrib *a, int64_t rt, bool new_call, uint64_t n, int64_t
 	ts_op_row *r = &a->rows[TS_ATTRIB_ALL][row];
 	r->calls += new_call;
 	r->kernels += n;
-	r->ns += dur;
+	r->ns = ts_sat_add(r->ns, dur);
 	vote_callsite(&a->info[row].cs, rt_cs(rt), n);
 }
 
@@ -768,7 +769,7 @@ static void unlinked(ts_attrib *a, uint64_t n, int64_t dur)
 	if (a->unlinked_row != TS_INTERN_NONE) {
 		ts_op_row *r = &a->rows[TS_ATTRIB_ALL][a->unlinked_row];
 		r->kernels += n;
-		r->ns += dur;
+		r->ns = ts_sat_add(r->ns, dur);
 	}
 }
 
@@ -833,7 +834,7 @@ static void add_cat(ts_op_row *r, int32_t cat, int64_t dur)
 	for (int i = 0; i < TS_ATTRIB_OP_CATS; i++) {
 		if (r->cats[i].count && r->cats[i].category == cat) {
 			r->cats[i].count++;
-			r->cats[i].ns += dur;
+			r->cats[i].ns = ts_sat_add(r->cats[i].ns, dur);
 			return;
 		}
 		if (!r->cats[i].count) {
@@ -841,7 +842,7 @@ static void add_cat(ts_op_row *r, int32_t cat, int64_t dur)
 			return;
 		}
 	}
-	r->other_cat_ns += dur;
+	r->other_cat_ns = ts_sat_add(r->other_cat_ns, dur);
 }
 
 static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
@@ -869,12 +870,12 @@ static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 {
 	uint32_t m = ref->m;
 	w->kernels++;
-	w->ns += dur;
+	w->ns = ts_sat_add(w->ns, dur);
 	/* every kernel of a call with a cost counts toward the time of that cost */
 	if (ref->flops)
-		w->flops_ns += dur;
+		w->flops_ns = ts_sat_add(w->flops_ns, dur);
 	if (ref->bytes)
-		w->bytes_ns += dur;
+		w->bytes_ns = ts_sat_add(w->bytes_ns, dur);
 	if (!TS_KREF_OPENS(ref))
 		return;
 	w->calls++;
@@ -933,7 +934,7 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		ts_op_row *r = &a->rows[TS_ATTRIB_ALL][op->name];
 		r->calls += first;
 		r->kernels++;
-		r->ns += dur;
+		r->ns = ts_sat_add(r->ns, dur);
 		add_cat(r, c ? c->category : -1, dur);
 		vote_parent(a, row, op->name);
 		ref->op = op->name | (first ? TS_KREF_FIRST : 0);
@@ -980,7 +981,7 @@ void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 	if (r) {
 		r->calls += first;
 		r->kernels++;
-		r->ns += dur;
+		r->ns = ts_sat_add(r->ns, dur);
 	}
 	if (ref->wl == TS_INTERN_NONE)
 		return;

@@ -1,4 +1,5 @@
 #include "idle.h"
+#include "satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,13 +146,13 @@ static void step(ts_idle *d, const held *k)
 		d->first = k->ts;
 		d->frontier = k->end;
 		d->frontier_row = k->row;
-		p->busy_ns += k->end - k->ts;
+		p->busy_ns = ts_sat_add(p->busy_ns, k->end - k->ts);
 		return;
 	}
 	if (k->ts > d->frontier) {
 		int64_t len = k->ts - d->frontier;
 		p->gaps++;
-		p->idle_ns += len;
+		p->idle_ns = ts_sat_add(p->idle_ns, len);
 		if (len > p->largest_ns) {
 			p->largest_ns = len;
 			p->largest_at = d->frontier;
@@ -165,11 +166,11 @@ static void step(ts_idle *d, const held *k)
 						     k->row, d->frontier_row, k->op };
 		else
 			d->gaps_full = true;
-		p->busy_ns += k->end - k->ts;
+		p->busy_ns = ts_sat_add(p->busy_ns, k->end - k->ts);
 		d->frontier = k->end;
 		d->frontier_row = k->row;
 	} else if (k->end > d->frontier) {
-		p->busy_ns += k->end - d->frontier;
+		p->busy_ns = ts_sat_add(p->busy_ns, k->end - d->frontier);
 		d->frontier = k->end;
 		d->frontier_row = k->row;
 	}
@@ -216,7 +217,7 @@ static void trim(ts_idle *d, uint32_t *lo, uint32_t *hi)
 		if (g->len > p->busy_ns - g->busy && !g->work_before) {
 			*lo = i + 1;
 			p->stray_kernels += g->kernels;
-			p->stray_ns += g->busy;
+			p->stray_ns = ts_sat_add(p->stray_ns, g->busy);
 			first = g->start + g->len;
 			p->busy_ns -= g->busy;
 			break;
@@ -248,7 +249,7 @@ static void trim(ts_idle *d, uint32_t *lo, uint32_t *hi)
 	p->largest_before = p->largest_after = p->largest_op = TS_INTERN_NONE;
 	for (uint32_t i = *lo; i < *hi; i++) {
 		const gap *g = &d->gaps[i];
-		p->idle_ns += g->len;
+		p->idle_ns = ts_sat_add(p->idle_ns, g->len);
 		if (g->len > p->largest_ns) {
 			p->largest_ns = g->len;
 			p->largest_at = g->start;
@@ -280,7 +281,7 @@ void ts_idle_end(ts_idle *d, ts_idle_pass *out)
 		p->launch_checked++;
 		if (ts > d->gaps[i].start) {
 			p->launch_gaps++;
-			p->launch_ns += d->gaps[i].len;
+			p->launch_ns = ts_sat_add(p->launch_ns, d->gaps[i].len);
 		}
 	}
 	*out = *p;
@@ -296,13 +297,13 @@ void ts_idle_sum(ts_idle_pass *dst, const ts_idle_pass *src)
 		dst->largest_after = src->largest_after;
 		dst->largest_op = src->largest_op;
 	}
-	dst->span_ns += src->span_ns;
-	dst->busy_ns += src->busy_ns;
-	dst->idle_ns += src->idle_ns;
+	dst->span_ns = ts_sat_add(dst->span_ns, src->span_ns);
+	dst->busy_ns = ts_sat_add(dst->busy_ns, src->busy_ns);
+	dst->idle_ns = ts_sat_add(dst->idle_ns, src->idle_ns);
 	dst->gaps += src->gaps;
 	dst->launch_gaps += src->launch_gaps;
-	dst->launch_ns += src->launch_ns;
+	dst->launch_ns = ts_sat_add(dst->launch_ns, src->launch_ns);
 	dst->launch_checked += src->launch_checked;
 	dst->stray_kernels += src->stray_kernels;
-	dst->stray_ns += src->stray_ns;
+	dst->stray_ns = ts_sat_add(dst->stray_ns, src->stray_ns);
 }

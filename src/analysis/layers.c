@@ -1,4 +1,5 @@
 #include "layers.h"
+#include "satmath.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -778,7 +779,7 @@ static void close_span(ts_layers *l)
 		l->nlayers++;
 	} else {
 		l->cur.orphan_kernels += s->kernels;
-		l->cur.orphan_ns += s->ns;
+		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, s->ns);
 	}
 	*s = (cur_layer){ 0 };
 	l->start_after_attn = false;
@@ -791,7 +792,7 @@ static void take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out
 {
 	*out = (cur_layer){ 0 };
 	for (uint32_t i = 0; i < n; i++) {
-		out->ns += g[i].dur;
+		out->ns = ts_sat_add(out->ns, g[i].dur);
 		out->kernels++;
 		out->marks |= (uint16_t)(g[i].marks & (M_ATTN | M_MLP));
 		if ((g[i].marks & M_GEMM) && l->seg.post_gemms)
@@ -870,13 +871,13 @@ static void structural_boundary(ts_layers *l)
 		if (l->pre_len > h) {
 			int64_t head_ns = 0;
 			for (uint32_t i = 0; i < h && i < l->npre; i++)
-				head_ns += l->pre[l->npre - 1 - i].dur;
+				head_ns = ts_sat_add(head_ns, l->pre[l->npre - 1 - i].dur);
 			uint32_t pk = l->pre_len - h;
 			int64_t pns = l->pre_ns - head_ns;
 			l->seg.ns -= pns;
 			l->seg.kernels -= pk;
 			l->cur.orphan_kernels += pk;
-			l->cur.orphan_ns += pns;
+			l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, pns);
 			if (l->track)
 				for (size_t i = 0; i < l->ndbg_cur && i < l->dbg_pre_end; i++)
 					if (i + h < l->dbg_pre_end)
@@ -1037,14 +1038,14 @@ static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref 
 		l->opts.staged(l->opts.staged_ctx, (int)s, ref, dur);
 	/* the stage's total needs no distribution: count and sum only */
 	l->sall[s].count++;
-	l->sall[s].total += dur;
+	l->sall[s].total = ts_sat_add(l->sall[s].total, dur);
 	if (row == TS_INTERN_NONE)
 		ts_stat_add(&l->sother[s], dur);
 	else if (grow_srows(l, row + 1)) {
 		ts_stat_add(&l->srows[s][row], dur);
 		if (in_ctx) {
 			l->sctx[s][row].count++;
-			l->sctx[s][row].ns += dur;
+			l->sctx[s][row].ns = ts_sat_add(l->sctx[s][row].ns, dur);
 		}
 	}
 }
@@ -1062,7 +1063,7 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 	t->complete_passes += p->complete;
 	t->layers += p->layers;
 	t->kernels += p->kernels;
-	t->gpu_ns += p->gpu_ns;
+	t->gpu_ns = ts_sat_add(t->gpu_ns, p->gpu_ns);
 	ts_idle_sum(&t->idle, &p->idle);
 }
 
@@ -1297,7 +1298,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		for (uint32_t i = 0; i < keep; i++)
 			l->seg.marks |= (uint16_t)(l->gap[i].marks & (M_ATTN | M_MLP));
 		l->cur.orphan_kernels += tail.kernels;
-		l->cur.orphan_ns += tail.ns;
+		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, tail.ns);
 		if (l->track)
 			debug_relabel(l, n, l->nlayers, UINT32_MAX);
 		finished = true;
@@ -1312,7 +1313,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		 * kernels take the stage of the pass of their step: the one
 		 * that ended in it, or the next one, when the step goes on. */
 		l->orphan_kernels += p->kernels;
-		l->orphan_ns += p->gpu_ns;
+		l->orphan_ns = ts_sat_add(l->orphan_ns, p->gpu_ns);
 		if (l->step >= 0 && l->step == l->last_step) {
 			stage_kernels(l, l->last_stage, l->kbuf, l->nkbuf);
 		} else if (carry) {
@@ -1486,7 +1487,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->seg.post_gemms++;
 	l->since_start++;
 	l->seg.kernels++;
-	l->seg.ns += ev->dur_ns;
+	l->seg.ns = ts_sat_add(l->seg.ns, ev->dur_ns);
 	l->seg.marks |= work;
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
 		l->tokens_max = ev->grid[0];
@@ -1508,7 +1509,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 
 	ts_pass *p = &l->cur;
 	p->kernels++;
-	p->gpu_ns += ev->dur_ns;
+	p->gpu_ns = ts_sat_add(p->gpu_ns, ev->dur_ns);
 	if (ev->ts_ns + ev->dur_ns > p->last_end)
 		p->last_end = ev->ts_ns + ev->dur_ns;
 	if (c->stage == TS_STAGE_PREFILL)

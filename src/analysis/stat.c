@@ -1,4 +1,5 @@
 #include "stat.h"
+#include "satmath.h"
 
 #include <math.h>
 
@@ -12,7 +13,7 @@ ts_status ts_stat_add(ts_stat *s, int64_t v)
 	if (s->count == 0 || v > s->max)
 		s->max = v;
 	s->count++;
-	s->total += v;
+	s->total = ts_sat_add(s->total, v);
 	double d = (double)v - s->mean;
 	s->mean += d / (double)s->count;
 	s->m2 += d * ((double)v - s->mean);
@@ -40,7 +41,7 @@ ts_status ts_stat_merge(ts_stat *dst, const ts_stat *src)
 	dst->mean += d * nb / (na + nb);
 	dst->m2 += src->m2 + d * d * na * nb / (na + nb);
 	dst->count += src->count;
-	dst->total += src->total;
+	dst->total = ts_sat_add(dst->total, src->total);
 	return TS_OK;
 }
 

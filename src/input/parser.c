@@ -266,6 +266,19 @@ static int grid_value(ts_parser *p, bool grid, const char *s, size_t len,
 	return 1;
 }
 
+/* A timestamp within TS_MIN_TS_NS..TS_MAX_TS_NS, a duration within
+ * 0..TS_MAX_DUR_NS:
+ * anything else is not a time a profiler wrote (and would overflow the
+ * sums); the event is then untimed, counted with the first byte offset. */
+static bool time_in_range(ts_parser *p, bool is_ts, int64_t v)
+{
+	if (is_ts ? (v >= TS_MIN_TS_NS && v <= TS_MAX_TS_NS) : (v >= 0 && v <= TS_MAX_DUR_NS))
+		return true;
+	if (p->stats.bad_times++ == 0)
+		p->stats.bad_time_byte = p->fed + yajl_get_bytes_consumed(p->h);
+	return false;
+}
+
 /* An item of "Concrete Inputs": scalar arguments as text: "8", "-1", ""
  * (a tensor), "[1, 512]", "True"; integers are kept, booleans as 1 and 0. */
 static int concrete_value(ts_parser *p, const char *s, size_t len, bool is_str)
@@ -405,6 +418,9 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 					p->stats.bad_numbers++;
 				break;
 			}
+			if ((p->cur_key == K_TS || p->cur_key == K_DUR) &&
+			    !time_in_range(p, p->cur_key == K_TS, v))
+				break;
 			int64_t *dst = p->cur_key == K_TS ? &ev->ts_ns
 				     : p->cur_key == K_DUR ? &ev->dur_ns
 				     : p->cur_key == K_ID ? &ev->id
@@ -438,8 +454,11 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 			ev->has |= TS_HAS_EXTERNAL_ID;
 			break;
 		case K_BYTES:
-			ev->bytes = v;
-			ev->has |= TS_HAS_BYTES;
+			/* a copy's size: negative is no size */
+			if (v >= 0) {
+				ev->bytes = v;
+				ev->has |= TS_HAS_BYTES;
+			}
 			break;
 		default:
 			break;
@@ -578,6 +597,8 @@ static int time_value(ts_parser *p, const char *s, size_t len)
 		p->stats.bad_numbers++;
 		return 1;
 	}
+	if (!time_in_range(p, p->act == A_TS, v))
+		return 1;
 	if (p->act == A_TS) {
 		p->ev.ts_ns = v;
 		p->ev.has |= TS_HAS_TS;
@@ -616,8 +637,10 @@ static int int_value(ts_parser *p, const char *s, size_t len, bool is_num)
 		ev->has |= TS_HAS_EXTERNAL_ID;
 		return 1;
 	case K_BYTES:
-		ev->bytes = v;
-		ev->has |= TS_HAS_BYTES;
+		if (v >= 0) {
+			ev->bytes = v;
+			ev->has |= TS_HAS_BYTES;
+		}
 		return 1;
 	default:
 		break;
@@ -1080,7 +1103,10 @@ static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 		snprintf(p->err, sizeof p->err,
 			 "not a trace: the input is empty (no JSON value)");
 		p->st = TS_ERR_NOT_TRACE;
-	} else if (m && strncmp(m, "premature EOF", 13) == 0) {
+	} else if ((m && strncmp(m, "premature EOF", 13) == 0) || (at_end && p->depth > 0)) {
+		/* an error only at the end, inside a value, is a token the input
+		 * cut in two ("1234." or "tru"): any bad byte would have failed
+		 * while feeding */
 		snprintf(p->err, sizeof p->err,
 			 "trace cut short: the JSON ends %s", where(p));
 		p->st = TS_ERR_TRUNCATED;

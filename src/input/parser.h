@@ -15,6 +15,13 @@
 #ifndef TS_PARSER_H
 #define TS_PARSER_H
 
+/* Times a profiler can write: timestamps from -2^61 to 2^62 ns (the Unix
+ * epoch to the year 2116; their differences fit in int64), durations of 0
+ * to 2^40 ns (18 minutes). */
+#define TS_MIN_TS_NS (-((int64_t)1 << 61))
+#define TS_MAX_TS_NS ((int64_t)1 << 62)
+#define TS_MAX_DUR_NS ((int64_t)1 << 40)
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +53,8 @@ typedef struct {
 	uint64_t events;         /* traceEvents items delivered */
 	uint64_t bad_items;      /* traceEvents items that are not objects */
 	uint64_t bad_numbers;    /* ts/dur/ids that did not parse or fit */
+	uint64_t bad_times;      /* ts or dur out of range: the event is untimed */
+	uint64_t bad_time_byte;  /* where the first one was (1-based, about) */
 	uint64_t long_names;     /* names longer than TS_NAME_MAX */
 } ts_parser_stats;
 

@@ -1,4 +1,5 @@
 #include "report.h"
+#include "satmath.h"
 #include "roofline.h"
 
 #include <inttypes.h>
@@ -159,6 +160,10 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 	if (ps->bad_numbers)
 		WARN("%" PRIu64 " ts/dur/id values were not numbers in range and were ignored",
 		     ps->bad_numbers);
+	if (ps->bad_times)
+		WARN("%" PRIu64 " events have a ts outside -2^61 .. 2^62 ns or a dur that is negative or over "
+		     "2^40 ns (18 minutes), the first near byte %" PRIu64 "; they are left untimed",
+		     ps->bad_times, ps->bad_time_byte);
 	if (ps->bad_items)
 		WARN("%" PRIu64 " traceEvents items were not objects", ps->bad_items);
 	if (res->layers) {
@@ -328,13 +333,13 @@ static void add_bucket(void *ctx, const ts_piece *p)
 	ts_breakdown *b = ctx;
 	const ts_kclass *c = p->cls;
 	b->types[c->type].count += p->count;
-	b->types[c->type].total_ns += p->ns;
+	b->types[c->type].total_ns = ts_sat_add(b->types[c->type].total_ns, p->ns);
 	size_t ci = c->category < 0 ? b->ncats : (size_t)c->category;
 	b->cats[ci].count += p->count;
-	b->cats[ci].total_ns += p->ns;
-	b->total_ns += p->ns;
+	b->cats[ci].total_ns = ts_sat_add(b->cats[ci].total_ns, p->ns);
+	b->total_ns = ts_sat_add(b->total_ns, p->ns);
 	if (p->mem < 0 && c->type != TS_TYPE_OTHER)
-		b->classified_ns += p->ns;
+		b->classified_ns = ts_sat_add(b->classified_ns, p->ns);
 }
 
 int ts_report_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b)

@@ -3,6 +3,7 @@
 #include "patterns.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 
 #include <cyaml/cyaml.h>
 #include <dirent.h>
@@ -420,8 +421,21 @@ static const cyaml_schema_value_t family_schema = {
 
 /* ------------------------------------------------------------ the tables */
 
+/* PCRE2's limits for one match: a pathological pattern such as (a+)+$
+ * gives up after this many steps instead of backtracking for seconds. The
+ * rules of the built-in tables need a few hundred. */
+#define TS_REGEX_MATCH_LIMIT 200000
+#define TS_REGEX_DEPTH_LIMIT 2000
+
 struct ts_regex {
 	pcre2_code *code;
+	const char *src;
+	const char *file;        /* where it was written, for the limit's error */
+	ts_ypath path[6];
+	int depth;
+	/* names it gave up on (the first stops further matching: no match) */
+	atomic_uint limit_hits;
+	atomic_size_t limit_len; /* the length of the first such name */
 };
 
 typedef struct {
@@ -573,6 +587,12 @@ static ts_regex *compile_flags(ts_patterns *p, const char *src, uint32_t flags,
 		return NULL;
 	}
 	r->code = re;
+	r->src = src;
+	r->file = file;
+	r->depth = depth < 6 ? depth : 6;
+	memcpy(r->path, path, (size_t)r->depth * sizeof *path);
+	atomic_init(&r->limit_hits, 0);
+	atomic_init(&r->limit_len, 0);
 	p->regexes[p->nregexes++] = r;
 	return r;
 }
@@ -589,10 +609,25 @@ static ts_regex *compile(ts_patterns *p, const char *src, const char *file,
 int ts_regex_match(const ts_regex *re, const char *s, size_t len, size_t *ov,
 		   int ov_pairs)
 {
-	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re->code, NULL);
-	if (!md)
+	ts_regex *rw = (ts_regex *)re;   /* only the atomic counters change */
+	if (atomic_load(&rw->limit_hits))
 		return 0;
-	int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, md, NULL);
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(re->code, NULL);
+	pcre2_match_context *mc = pcre2_match_context_create(NULL);
+	if (!md || !mc) {
+		pcre2_match_data_free(md);
+		pcre2_match_context_free(mc);
+		return 0;
+	}
+	pcre2_set_match_limit(mc, TS_REGEX_MATCH_LIMIT);
+	pcre2_set_depth_limit(mc, TS_REGEX_DEPTH_LIMIT);
+	int rc = pcre2_match(re->code, (PCRE2_SPTR)s, len, 0, 0, md, mc);
+	pcre2_match_context_free(mc);
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+	    rc == PCRE2_ERROR_HEAPLIMIT) {
+		if (atomic_fetch_add(&rw->limit_hits, 1) == 0)
+			atomic_store(&rw->limit_len, len);
+	}
 	if (rc <= 0) {
 		pcre2_match_data_free(md);
 		return 0;
@@ -640,7 +675,10 @@ static void report_cyaml(ts_patterns *p, const char *file, cyaml_err_t err)
 	const char *log = p->cyaml_log;
 	char what[300] = "";
 	const char *w = strstr(log, "Load: ");
-	if (w) {
+	if (err == CYAML_ERR_ALIAS) {
+		snprintf(what, sizeof what, "YAML aliases (*name) are not accepted in pattern "
+			 "tables: write the value out");
+	} else if (w) {
 		w += 6;
 		size_t n = strcspn(w, "\n");
 		snprintf(what, sizeof what, "%.*s", (int)n, w);
@@ -709,6 +747,12 @@ static void report_cyaml(ts_patterns *p, const char *file, cyaml_err_t err)
 static void *load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema)
 {
 	void *doc = NULL;
+	struct stat st;
+	if (stat(file, &st) == 0 && st.st_size > TS_PATTERN_FILE_MAX) {
+		add_error(p, "%s: %lld bytes: a pattern table is at most %d MB (the built-in ones "
+			  "are a few KB)", file, (long long)st.st_size, TS_PATTERN_FILE_MAX >> 20);
+		return NULL;
+	}
 	p->cyaml_log[0] = '\0';
 	cyaml_err_t err = cyaml_load_file(file, &p->cyaml, schema, (cyaml_data_t **)&doc, NULL);
 	if (err != CYAML_OK) {
@@ -786,24 +830,41 @@ static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 	free(lines);
 }
 
+/* A set of names (open addressing, at most half full): true when name
+ * was there already. slots is a power of two. */
+static bool name_seen(const char **set, size_t slots, const char *name)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		h = (h ^ *c) * 1099511628211ull;
+	for (size_t i = (size_t)h & (slots - 1);; i = (i + 1) & (slots - 1)) {
+		if (!set[i]) {
+			set[i] = name;
+			return false;
+		}
+		if (strcmp(set[i], name) == 0)
+			return true;
+	}
+}
+
 static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 {
 	int *lines = item_lines(file, "rules", k->rules_count);
+	/* rule names of this file, for the used-twice check in linear time */
+	size_t slots = 16;
+	while (slots < 2 * (size_t)k->rules_count)
+		slots *= 2;
+	const char **names = calloc(slots, sizeof *names);
 	for (unsigned i = 0; i < k->rules_count; i++) {
 		y_rule *r = &k->rules[i];
 		ts_ypath path[] = { { "rules", 0 }, { NULL, (int)i }, { "match", 0 } };
 		ts_rule rule = { .name = r->name, .match = r->match, .file = file,
 				 .short_tmpl = r->short_tmpl, .events = TS_RULE_KERNEL };
 		bool ok = true;
-		for (size_t j = 0; j < p->nrules; j++) {
-			if (strcmp(p->rules[j].name, r->name) == 0 &&
-			    strcmp(p->rules[j].file, file) == 0) {
-				path[2].key = "name";
-				error_at(p, file, path, 3, 0, "rule name '%s' is used twice",
-					 r->name);
-				ok = false;
-				break;
-			}
+		if (names && name_seen(names, slots, r->name)) {
+			path[2].key = "name";
+			error_at(p, file, path, 3, 0, "rule name '%s' is used twice", r->name);
+			ok = false;
 		}
 		path[2].key = "match";
 		rule.re = compile(p, r->match, file, path, 3);
@@ -868,6 +929,7 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 		p->rules[p->nrules++] = rule;
 	}
 	free(lines);
+	free(names);
 }
 
 /* ------------------------------------------------------ operator rules */
@@ -1703,7 +1765,9 @@ ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
 	p->max_errors = max_errors;
 	p->cyaml = (cyaml_config_t){ .log_fn = cyaml_log_fn, .log_ctx = p,
 				     .mem_fn = cyaml_mem, .log_level = CYAML_LOG_ERROR,
-				     .flags = CYAML_CFG_DEFAULT };
+				     /* aliases would let a small file stand for a huge
+				      * document ("billion laughs"): refused */
+				     .flags = CYAML_CFG_NO_ALIAS };
 	char buf[PATH_MAX];
 	for (size_t i = 0; i < src->nuser_dirs && p->ndirs < 15; i++) {
 		if (!is_dir(src->user_dirs[i])) {
@@ -1870,4 +1934,22 @@ bool ts_selectors_any(const ts_selectors *s, int category, ts_ktype type,
 		if (ts_selector_matches(&s->v[i], category, type, name, len))
 			return true;
 	return false;
+}
+
+size_t ts_patterns_regex_limits(const ts_patterns *p, char (*lines)[TS_PATTERN_ERR_LEN],
+				size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; p && i < p->nregexes && n < max; i++) {
+		ts_regex *r = p->regexes[i];
+		if (!atomic_load(&r->limit_hits))
+			continue;
+		int line = 1, col = 1;
+		ts_yaml_locate(r->file, r->path, r->depth, false, &line, &col);
+		snprintf(lines[n++], TS_PATTERN_ERR_LEN,
+			 "%s:%d:%d: regex '%.80s' gave up on a name of %zu bytes (PCRE2's match "
+			 "limit: it backtracks without end); it matches nothing from then on",
+			 r->file, line, col, r->src, (size_t)atomic_load(&r->limit_len));
+	}
+	return n;
 }

@@ -289,6 +289,17 @@ const char *ts_patterns_dir(const ts_patterns *p, size_t i);
 
 /* Regex helpers (PCRE2). ts_regex_match returns the number of capture pairs
  * filled in ov (start, end offsets), 0 for no match. */
+/* Regexes that gave up on a name (PCRE2's match or depth limit: a pattern
+ * that backtracks without end, such as (a+)+$): one line each,
+ * FILE:LINE:COL first. Such a regex matches nothing after its first give-up,
+ * so it costs at most one limit's work per analysis. */
+#define TS_PATTERN_ERR_LEN 600
+
+/* The largest pattern table file read (bytes). */
+#define TS_PATTERN_FILE_MAX (4 << 20)
+size_t ts_patterns_regex_limits(const ts_patterns *p, char (*lines)[TS_PATTERN_ERR_LEN],
+				size_t max);
+
 int ts_regex_match(const ts_regex *re, const char *s, size_t len, size_t *ov,
 		   int ov_pairs);
 

@@ -1,0 +1,21 @@
+/*
+ * satmath.h - sums that stop at the end of int64 instead of wrapping.
+ *
+ * Durations are capped when parsed (see parser.c), but a hostile trace can
+ * still hold millions of events at the cap: every running sum of
+ * nanoseconds saturates at INT64_MAX (292 years) rather than overflow.
+ */
+#ifndef TS_SATMATH_H
+#define TS_SATMATH_H
+
+#include <stdint.h>
+
+static inline int64_t ts_sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+#endif

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Hostile inputs, each bounded: numbers that overflow (sums saturate, times
+# out of range are left untimed with a warning), a cut inside a number,
+# surrogates in names (JSON output stays valid UTF-8), and hostile pattern
+# tables: a backtracking regex (PCRE2's limits: a table error at
+# FILE:LINE:COL, exit 3), a YAML alias bomb and an oversized file (refused,
+# exit 3), tens of thousands of rules (loaded in linear time). Bounds are
+# checked with timeout and ulimit -v, never with timing assertions.
+set -u
+TS=$(realpath "${TS:-./tracestream}")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - hostile: $1"; }
+bad() { echo "not ok - hostile: $1"; fail=1; }
+# the sanitizers reserve terabytes of address space: the memory bound is for
+# the release build
+lim() { case "$TS" in */san/*) "$@" ;; *) (ulimit -v 262144; "$@") ;; esac; }
+
+python3 "$here/hostile/mknums.py" "$tmp/nums.json"
+lim timeout 60 "$TS" --no-progress -f json "$tmp/nums.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/out" "$tmp/err" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); err = open(sys.argv[2]).read()
+assert 'runtime error' not in err, err
+assert 'events have a ts outside' in err and 'near byte' in err, err
+k = {x['name']: x for x in d['kernels']}
+# four kernels at the largest duration accepted (2^40 ns) sum exactly
+assert k['long']['count'] == 4 and k['long']['total_us'] == 4 * 1099511627.776, k['long']
+m = {x['kind']: x for x in d['memory']}
+assert m['DtoH']['bytes'] == 2 ** 63 - 1, m   # saturated, not wrapped
+assert all(x['total_us'] >= 0 for x in d['kernels'])
+PY
+then
+	ok "numbers past int64, NaN, negative and 1e300: exit 0, sums saturate, out-of-range times are untimed with a warning at a byte offset"
+else
+	bad "hostile numbers: rc $rc: $(head -c 600 "$tmp/err")"
+fi
+
+for t in '1234.' '1e' '-' 'tru' '"ab'; do
+	printf '{"traceEvents": [{"ph": "X", "ts": %s' "$t" > "$tmp/cut.json"
+	"$TS" --no-progress -f json "$tmp/cut.json" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "trace cut short: the JSON ends inside the traceEvents array" "$tmp/err"; then
+		ok "a trace cut right after '$t' is cut short, not malformed"
+	else
+		bad "cut after '$t': rc $rc: $(cat "$tmp/err")"
+	fi
+done
+
+printf '{"traceEvents": [{"ph": "X", "cat": "kernel", "name": "sur\xed\xa0\x80ogate \xf4\x90\x80\x80 \xc0\xaf", "ts": 1, "dur": 2}]}' > "$tmp/sur.json"
+"$TS" --no-progress -f json "$tmp/sur.json" > "$tmp/out" 2>/dev/null
+python3 -c '
+import json, sys
+b = open(sys.argv[1], "rb").read()
+b.decode("utf-8")            # strict: no surrogates, no overlong forms
+d = json.loads(b)
+assert d["kernels"][0]["name"].startswith("sur"), d["kernels"]
+' "$tmp/out" && ok "surrogates, code points past U+10FFFF and overlong forms in names: the JSON output is valid UTF-8" ||
+	bad "surrogates: output is not valid UTF-8"
+
+# --- tables from users ---
+mkdir -p "$tmp/evil" "$tmp/bomb" "$tmp/big" "$tmp/many"
+cat > "$tmp/evil/evil.yaml" <<'YAML'
+rules:
+  - {name: evil, match: '(a+)+$', category: Elementwise-ATen}
+YAML
+python3 -c '
+import json, sys
+ev = [{"ph": "X", "cat": "kernel", "name": "a" * 40 + "%db" % i, "pid": 0, "tid": 7, "ts": 10 * i,
+       "dur": 2, "args": {"device": 0}} for i in range(2000)]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))' "$tmp/aaa.json"
+lim timeout 120 "$TS" --no-progress -q -p "$tmp/evil" -f json "$tmp/aaa.json" > "$tmp/out" 2> "$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && grep -q "evil.yaml:2:[0-9]*: regex '(a+)+\$' gave up on a name" "$tmp/err" &&
+	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then
+	ok "a backtracking regex against 2,000 names: PCRE2's limit stops it, a table error at FILE:LINE:COL, exit 3, the report is still written"
+else
+	bad "(a+)+\$: rc $rc: $(head -c 400 "$tmp/err")"
+fi
+python3 - "$tmp/bomb/bomb.yaml" <<'PY'
+import sys
+lines = ['rules:', '  - {name: r0, match: &a "%s", category: Elementwise-ATen}' % ('x' * (1 << 20))]
+lines += ['  - {name: r%d, match: *a, category: Elementwise-ATen}' % i for i in range(1, 2000)]
+open(sys.argv[1], 'w').write('\n'.join(lines) + '\n')
+PY
+lim timeout 60 "$TS" --no-progress -p "$tmp/bomb" "$here/data/sample_trace.json.gz" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "bomb.yaml:3:[0-9]*: YAML aliases (\*name) are not accepted" "$tmp/err" &&
+	ok "a YAML alias bomb (1 MB used 2,000 times) is refused at its first alias: exit 3, FILE:LINE:COL" ||
+	bad "alias bomb: rc $rc: $(head -c 400 "$tmp/err")"
+python3 -c '
+import sys
+open(sys.argv[1], "w").write("rules:\n" + "".join("  - {name: r%d, match: \"k%d_\", category: Elementwise-ATen}\n" % (i, i) for i in range(100000)))' "$tmp/big/big.yaml"
+lim timeout 60 "$TS" --no-progress -p "$tmp/big" "$here/data/sample_trace.json.gz" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "big.yaml: [0-9]* bytes: a pattern table is at most 4 MB" "$tmp/err" &&
+	ok "a 6 MB pattern table is refused: exit 3, which file and why" || bad "big table: rc $rc: $(head -c 300 "$tmp/err")"
+# 50,000 rules (5,000 under the sanitizers, where each costs far more)
+nr=50000
+case "$TS" in */san/*) nr=5000 ;; esac
+python3 -c '
+import sys
+open(sys.argv[1], "w").write("rules:\n" + "".join("  - {name: r%d, match: \"k%d_\", category: Elementwise-ATen}\n" % (i, i) for i in range(int(sys.argv[2]))))' "$tmp/many/many.yaml" $nr
+lim timeout 60 "$TS" --no-progress -q -p "$tmp/many" "$here/data/sample_trace.json.gz" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && ok "$nr rules load (the used-twice check is linear)" || bad "$nr rules: rc $rc: $(head -c 300 "$tmp/err")"
+exit $fail
