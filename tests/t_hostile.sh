@@ -107,4 +107,90 @@ open(sys.argv[1], "w").write("rules:\n" + "".join("  - {name: r%d, match: \"k%d_
 lim timeout 60 "$TS" --no-progress -q -p "$tmp/many" "$here/data/sample_trace.json.gz" > /dev/null 2> "$tmp/err"
 rc=$?
 [ $rc -eq 0 ] && ok "$nr rules load (the used-twice check is linear)" || bad "$nr rules: rc $rc: $(head -c 300 "$tmp/err")"
+
+# --- bounded on hostile traces: streamed through stdin from
+# tests/hostile/mkhostile.py, never written out; peak memory bounded with
+# ulimit -v 64 MB (release build), time with timeout (a hang bound, not a
+# timing assertion). Smaller sizes under the sanitizers.
+big=1
+case "$TS" in */san/*) big=0 ;; esac
+mk() { python3 "$here/hostile/mkhostile.py" "$@"; }
+lim64() { case "$TS" in */san/*) "$@" ;; *) (ulimit -v 65536; "$@") ;; esac; }
+hostile() { # label, expected rc, checker (python on out.json, err), mkhostile args...
+	local label=$1 want=$2 check=$3
+	shift 3
+	mk "$@" | lim64 timeout 600 "$TS" --no-progress -f json - > "$tmp/h.json" 2> "$tmp/h.err"
+	local rc=$?
+	if [ $rc -eq "$want" ] && python3 -c "$check" "$tmp/h.json" "$tmp/h.err"; then
+		ok "$label"
+	else
+		bad "$label: rc $rc: $(head -c 600 "$tmp/h.err")"
+	fi
+}
+PRE='import json, sys
+raw = open(sys.argv[1], "rb").read(); raw.decode("utf-8")
+d = json.loads(raw); err = open(sys.argv[2]).read()
+assert "runtime error" not in err and "Sanitizer" not in err, err
+k = {x["name"]: x for x in d.get("kernels", [])}
+'
+deep=100000
+hostile "args nested $deep deep: exit 0, both kernels counted" 0 "$PRE
+assert k['deep']['count'] == 1 and k['after']['count'] == 1, k" nest $deep
+
+mb=50
+[ $big = 1 ] || mb=8
+hostile "a ${mb} MB kernel name through stdin: cut to 64 KiB with a warning, the next kernel intact, in 64 MB" 0 "$PRE
+assert 'event names longer than 65536 bytes were cut' in err, err
+long = [x for x in k if x.startswith('kkkk')]
+assert len(long) == 1 and len(long[0]) == 65536 and k['after']['count'] == 1, list(k)[:3]" longname $mb
+
+n=1000000
+[ $big = 1 ] || n=20000
+hostile "$n distinct kernel names: 4096 rows and an (other) row of the rest, a warning, in 64 MB" 0 "$PRE
+n = $n + 1
+assert len(k) == 4097 and k['(other)']['count'] == n - 4096, (len(k), k.get('(other)'))
+assert sum(x['count'] for x in k.values()) == n
+assert '%d kernel launches past the cap of 4096 distinct kernel names were folded into the (other) row' % (n - 4096) in err, err" names $n
+
+n=10000000
+[ $big = 1 ] || n=200000
+hostile "$n distinct External ids: all indexed (dense ids, about 2.3 bytes each), every kernel finds its op, in 64 MB" 0 "$PRE
+a = d['attribution']
+assert a['ops_indexed'] == $n and a['ops_dropped'] == 0, a
+assert a['kernels']['op'] == 1000 and a['kernels']['unlinked'] == 1, a['kernels']
+assert a['index_bytes'] < 3 * $n, a['index_bytes']" ids $n
+
+# gzip bombs through stdin: 256 MB of whitespace in about 1 MB of gzip
+gb=256
+[ $big = 1 ] || gb=64
+mk bomb $gb | gzip -1 > "$tmp/bomb.gz"
+mk badbomb $gb | gzip -1 > "$tmp/badbomb.gz"
+lim64 timeout 600 "$TS" --no-progress -f json - < "$tmp/bomb.gz" > "$tmp/h.json" 2> "$tmp/h.err"
+rc=$?
+[ $rc -eq 0 ] && python3 -c "$PRE
+assert k['before']['count'] == 1 and k['after']['count'] == 1 and d['trace']['compressed'], k" "$tmp/h.json" "$tmp/h.err" &&
+	ok "a gzip bomb ($gb MB of whitespace in $(($(stat -c %s "$tmp/bomb.gz") / 1024)) KB) through stdin: memory flat, exit 0, both kernels" ||
+	bad "gzip bomb: rc $rc: $(head -c 300 "$tmp/h.err")"
+at=$(mk badbomb 0 | python3 -c 'import sys; print(sys.stdin.buffer.read().index(b"@") + 1)')
+at=$((at + gb * 1048576))
+lim64 timeout 600 "$TS" --no-progress -f json - < "$tmp/badbomb.gz" > "$tmp/h.json" 2> "$tmp/h.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^tracestream: <stdin>: byte $at (decompressed): malformed JSON" "$tmp/h.err" && python3 -c "$PRE
+assert d['trace']['partial'] and k['before']['count'] == 1, d['trace']" "$tmp/h.json" "$tmp/h.err" &&
+	ok "a gzip bomb with a bad byte after $gb MB: exit 1, malformed JSON at byte $at exactly, the partial report" ||
+	bad "bad gzip bomb: rc $rc, want byte $at: $(head -c 300 "$tmp/h.err")"
+
+hostile "NUL bytes, invalid UTF-8, lone surrogates and control characters in names: exit 0, the JSON output is valid UTF-8" 0 "$PRE
+assert len(k) == 7, list(k)
+assert k['nul\\u0000inside'.encode().decode('unicode_escape')]['count'] == 1, list(k)" nulnames
+
+for form in '' ' ' $'\n\t  \r\n'; do
+	printf '%s' "$form" | "$TS" --no-progress -f json - > "$tmp/h.json" 2> "$tmp/h.err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "^tracestream: <stdin>: byte ${#form}: not a trace: the input is empty" "$tmp/h.err"; then
+		ok "input of ${#form} whitespace bytes through stdin: exit 1, not a trace, at a byte"
+	else
+		bad "empty input (${#form} bytes): rc $rc: $(cat "$tmp/h.err")"
+	fi
+done
 exit $fail

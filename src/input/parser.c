@@ -1,4 +1,5 @@
 #include "parser.h"
+#include "lexguard.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -59,8 +60,13 @@ struct ts_parser {
 	char *name;                /* TS_NAME_MAX bytes */
 	ts_parser_stats stats;
 	ts_status st;              /* why we cancelled, when we did */
-	uint64_t fed;              /* bytes fed before the current chunk */
+	uint64_t fed;              /* bytes fed before the current span */
 	uint64_t err_off;
+	uint64_t cancel_off;       /* where a cancelling callback points, or 0 */
+	ts_lexguard lx;            /* lexical position at the end of the span */
+	bool cutting;              /* dropping the rest of an over-long string */
+	bool closed;               /* an event closed in the current span */
+	size_t close_at;           /* span bytes yajl had taken at that close */
 	char err[512];
 };
 
@@ -196,6 +202,24 @@ static int cancel(ts_parser *p, ts_status st, const char *msg)
 	p->st = st;
 	snprintf(p->err, sizeof p->err, "%s", msg);
 	return 0;
+}
+
+static int number_too_long(ts_parser *p, uint64_t start)
+{
+	char msg[96];
+	snprintf(msg, sizeof msg, "malformed JSON: a number longer than %d bytes",
+		 TS_NUMBER_MAX);
+	p->cancel_off = start + 1;
+	return cancel(p, TS_ERR_JSON, msg);
+}
+
+/* A number the span holds whole starts consumed - len bytes in; one begun
+ * in an earlier span is where the guard saw it start. Kept out of line so
+ * that cb_number stays a compare and a jump. */
+__attribute__((noinline, cold)) static int long_number(ts_parser *p, size_t len)
+{
+	size_t used = yajl_get_bytes_consumed(p->h);
+	return number_too_long(p, used >= len ? p->fed + used - len : p->lx.start);
 }
 
 static ts_devprop *cur_dev(ts_parser *p)
@@ -755,6 +779,8 @@ static int cb_boolean(void *ctx, int b)
 static int cb_number(void *ctx, const char *s, size_t len)
 {
 	ts_parser *p = ctx;
+	if (len > TS_NUMBER_MAX)
+		return long_number(p, len);
 	return on_number[p->act](p, s, len);
 }
 
@@ -1004,6 +1030,8 @@ static int close_container(ts_parser *p)
 	p->act = role_action(p->cur);
 	if (r == R_EVENT) {
 		ts_event *ev = &p->ev;
+		p->closed = true;
+		p->close_at = yajl_get_bytes_consumed(p->h);
 		if (ev->ph == 'M')
 			ev->cat = TS_CAT_METADATA;
 		p->stats.events++;
@@ -1093,8 +1121,11 @@ static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 			      size_t len, bool at_end)
 {
 	p->err_off = at_end ? p->fed : p->fed + yajl_get_bytes_consumed(p->h);
-	if (ys == yajl_status_client_canceled)
+	if (ys == yajl_status_client_canceled) {
+		if (p->cancel_off)
+			p->err_off = p->cancel_off;
 		return p->st;
+	}
 	unsigned char *msg = yajl_get_error(p->h, 0, (const unsigned char *)chunk, len);
 	const char *m = (const char *)msg;
 	if (m && strncmp(m, "parse error: ", 13) == 0)
@@ -1122,14 +1153,74 @@ static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 	return p->st;
 }
 
+/* Give yajl n bytes; with scan, follow them with the guard from the last
+ * event close in them (a known point outside any token) or from their
+ * start. */
+static ts_status feed_yajl(ts_parser *p, const char *b, size_t n, bool scan)
+{
+	p->closed = false;
+	yajl_status ys = yajl_parse(p->h, (const unsigned char *)b, n);
+	if (ys != yajl_status_ok)
+		return yajl_failure(p, ys, b, n, false);
+	if (scan) {
+		size_t from = 0;
+		if (p->closed) {
+			from = p->close_at;
+			p->lx.where = TS_LX_OUT;
+		}
+		ts_lexguard_scan(&p->lx, b + from, n - from, p->fed + from);
+	}
+	p->fed += n;
+	return TS_OK;
+}
+
+static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const char *msg)
+{
+	p->st = st;
+	p->err_off = off + 1;
+	snprintf(p->err, sizeof p->err, "malformed JSON: %s", msg);
+	return st;
+}
+
+/*
+ * A chunk goes to yajl whole unless a string in it has passed TS_STRING_KEEP
+ * bytes at a chunk boundary: then its rest, up to the closing quote, is
+ * dropped here (see lexguard.h). Offsets count the input, dropped bytes
+ * included.
+ */
 ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 {
 	if (p->st != TS_OK)
 		return p->st;
-	yajl_status ys = yajl_parse(p->h, (const unsigned char *)buf, len);
-	if (ys != yajl_status_ok)
-		return yajl_failure(p, ys, buf, len, false);
-	p->fed += len;
+	ts_status st;
+	while (p->cutting && len > 0) {
+		size_t k = ts_lexguard_escape_tail(&p->lx, buf, len);
+		if (k > 0) {
+			if ((st = feed_yajl(p, buf, k, false)) != TS_OK)
+				return st;
+		} else {
+			k = ts_lexguard_drop(&p->lx, buf, len, p->fed);
+			p->fed += k;
+			if (p->lx.bad)
+				return lex_failure(p, TS_ERR_JSON, p->lx.bad_off,
+						   p->lx.bad == TS_LX_CTRL
+						   ? "a control character inside a string"
+						   : "an invalid escape inside a string");
+			if (k < len)
+				p->cutting = false;   /* at the closing quote */
+		}
+		buf += k;
+		len -= k;
+	}
+	if (len > 0 && (st = feed_yajl(p, buf, len, true)) != TS_OK)
+		return st;
+	if (p->lx.where == TS_LX_STR && p->lx.len >= TS_STRING_KEEP) {
+		p->cutting = true;
+	} else if (p->lx.where == TS_LX_NUM && p->lx.len > TS_NUMBER_MAX) {
+		number_too_long(p, p->lx.start);
+		p->err_off = p->cancel_off;
+		return p->st;
+	}
 	return TS_OK;
 }
 
