@@ -5,6 +5,8 @@
 #                   same under AddressSanitizer + UBSan (build/san)
 #   make sample     run tracestream on the bundled sample trace
 #   make bench      benchmarks (bench/run.sh; figures in bench/RESULTS.md)
+#   make fuzz       libFuzzer (clang) on each tests/fuzz target for
+#                   FUZZ_SECONDS (default 60); `make test` replays the corpus
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make SAN=1      sanitizer build in build/san
 
@@ -39,6 +41,9 @@ OBJS     := $(SRCS:src/%.c=$(BUILD)/%.o)
 LIB_OBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+REPLAY_BINS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+FUZZ_SECONDS ?= 60
 
 ifeq ($(SAN),1)
 BIN := $(BUILD)/tracestream
@@ -46,7 +51,7 @@ else
 BIN := tracestream
 endif
 
-.PHONY: all unit test sample bench install clean deps
+.PHONY: all unit test sample bench install clean deps fuzz fuzz-build
 
 all: $(BIN)
 
@@ -60,10 +65,36 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/unit
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
+# fuzz targets as plain programs that replay a corpus (any compiler)
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/common.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.c,$^) $(LIB_OBJS) $(LDLIBS)
+
 $(BUILD) $(BUILD)/unit:
 	mkdir -p $@
 
-unit: $(UNIT_BINS)
+unit: $(UNIT_BINS) $(REPLAY_BINS)
+
+# libFuzzer builds (clang): build/fuzz/fuzz_TARGET; `make fuzz` runs each
+# for FUZZ_SECONDS (tests/fuzz/run.sh: executions, coverage, new inputs)
+FUZZ_CC  ?= clang
+FUZZ_DIR := build/fuzz
+FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJS := $(LIB_OBJS:$(BUILD)/%.o=$(FUZZ_DIR)/obj/%.o)
+
+$(FUZZ_DIR)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(FUZZ_OPT) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/common.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	$(FUZZ_CC) $(CPPFLAGS) -Itests/fuzz -std=c11 $(FUZZ_OPT) -fsanitize=fuzzer $(WARN) -o $@ $(filter %.c,$^) $(FUZZ_OBJS) $(LDLIBS)
+
+.SECONDARY: $(FUZZ_OBJS)
+
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+
+fuzz: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 deps:
 	@sh scripts/deps.sh
@@ -91,4 +122,4 @@ install: all
 clean:
 	rm -rf build tracestream
 
--include $(OBJS:.o=.d) $(UNIT_BINS:=.d)
+-include $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(REPLAY_BINS:=.d)

@@ -30,15 +30,20 @@ typedef struct {
 	int64_t *val;
 	uint32_t *cnt;           /* kernels summed in val (a graph replays many) */
 	size_t cap, n;
+	size_t max;              /* cap grows by doubling up to max */
 } corr_table;
 
-static bool ct_init(corr_table *t, size_t cap)
+#define CT_FIRST_CAP 1024
+
+/* Small traces never need the whole window: start small, grow to max. */
+static bool ct_init(corr_table *t, size_t max)
 {
-	t->cap = cap;
+	t->max = max;
+	t->cap = max < CT_FIRST_CAP ? max : CT_FIRST_CAP;
 	t->n = 0;
-	t->key = calloc(cap, sizeof *t->key);
-	t->val = calloc(cap, sizeof *t->val);
-	t->cnt = calloc(cap, sizeof *t->cnt);
+	t->key = calloc(t->cap, sizeof *t->key);
+	t->val = calloc(t->cap, sizeof *t->val);
+	t->cnt = calloc(t->cap, sizeof *t->cnt);
 	return t->key && t->val && t->cnt;
 }
 
@@ -71,10 +76,41 @@ static size_t ct_find(const corr_table *t, int64_t key)
 	return t->key[i] ? i : SIZE_MAX;
 }
 
-/* Half full counts as full: probes stay short. */
-static bool ct_full(const corr_table *t)
+/* Double the capacity, rehashing; false when memory ran out. */
+static bool ct_grow(corr_table *t)
 {
-	return t->n >= t->cap / 2;
+	corr_table g = { .cap = t->cap * 2, .n = t->n, .max = t->max };
+	g.key = calloc(g.cap, sizeof *g.key);
+	g.val = malloc(g.cap * sizeof *g.val);
+	g.cnt = malloc(g.cap * sizeof *g.cnt);
+	if (!g.key || !g.val || !g.cnt) {
+		free(g.key);
+		free(g.val);
+		free(g.cnt);
+		return false;
+	}
+	for (size_t i = 0; i < t->cap; i++) {
+		if (!t->key[i])
+			continue;
+		size_t j = ct_slot(&g, t->key[i] - 1);
+		g.key[j] = t->key[i];
+		g.val[j] = t->val[i];
+		g.cnt[j] = t->cnt[i];
+	}
+	free(t->key);
+	free(t->val);
+	free(t->cnt);
+	*t = g;
+	return true;
+}
+
+/* Half full counts as full (probes stay short) once the table is at its
+ * largest; below that it grows instead. */
+static bool ct_full(corr_table *t)
+{
+	if (t->n < t->cap / 2)
+		return false;
+	return t->cap >= t->max || !ct_grow(t);
 }
 
 static void ct_put(corr_table *t, int64_t key, int64_t val)
@@ -776,7 +812,7 @@ static void unlinked(ts_attrib *a, uint64_t n, int64_t dur)
 /* Retire the old generation of waiting kernels: they never saw a launch. */
 static void retire_wait(ts_attrib *a, corr_table *t)
 {
-	for (size_t i = 0; i < t->cap; i++)
+	for (size_t i = 0; t->n && i < t->cap; i++)
 		if (t->key[i] && t->val[i] != TS_GONE) {
 			unlinked(a, t->cnt[i], t->val[i]);
 			a->t.lookahead_overflow += t->cnt[i];
@@ -993,7 +1029,7 @@ void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 void ts_attrib_finish(ts_attrib *a)
 {
 	for (int g = 0; g < 2; g++)
-		for (size_t i = 0; i < a->wait[g].cap; i++)
+		for (size_t i = 0; a->wait[g].n && i < a->wait[g].cap; i++)
 			if (a->wait[g].key[i] && a->wait[g].val[i] != TS_GONE) {
 				unlinked(a, a->wait[g].cnt[i], a->wait[g].val[i]);
 				a->wait[g].val[i] = TS_GONE;

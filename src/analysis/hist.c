@@ -28,8 +28,11 @@ static int64_t representative(int page, int idx)
 
 static uint64_t *page_for(ts_hist *h, int page)
 {
-	if (!h->page[page])
+	if (!h->page[page]) {
 		h->page[page] = calloc(TS_HIST_SUB, sizeof(uint64_t));
+		if (h->page[page])
+			h->used |= 1ull << page;
+	}
 	return h->page[page];
 }
 
@@ -62,12 +65,16 @@ ts_status ts_hist_merge(ts_hist *dst, const ts_hist *src)
 	return TS_OK;
 }
 
+/* Only the pages in use are touched: tables of mostly empty histograms
+ * (per layer index, per workload) free in time to what they hold. */
 void ts_hist_clear(ts_hist *h)
 {
-	for (int p = 0; p < TS_HIST_PAGES; p++) {
+	for (uint64_t u = h->used; u; u &= u - 1) {
+		int p = __builtin_ctzll(u);
 		free(h->page[p]);
 		h->page[p] = NULL;
 	}
+	h->used = 0;
 	h->count = 0;
 }
 

@@ -19,9 +19,11 @@
 
 #define TS_HIST_SUB 64      /* buckets per page */
 #define TS_HIST_PAGES 58    /* pages 0-1: exact 0..127; page p>=2: octave p+5 */
+_Static_assert(TS_HIST_PAGES <= 64, "ts_hist.used is a 64-bit mask");
 
 typedef struct {
 	uint64_t count;
+	uint64_t used;                 /* bit p: page[p] is allocated */
 	uint64_t *page[TS_HIST_PAGES];
 } ts_hist;
 

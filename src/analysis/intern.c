@@ -17,7 +17,9 @@ struct ts_intern {
 	entry *entries;      /* by id; grows by doubling up to max_strings */
 	uint32_t entries_cap;
 	uint32_t *slots;     /* open addressing: id + 1, 0 = empty */
-	uint32_t nslots;     /* power of two, at least 2 * max_strings */
+	uint32_t nslots;     /* power of two, at least 2 * count; doubles up
+			      * to max_slots */
+	uint32_t max_slots;  /* power of two, at least 2 * max_strings */
 	char *arena;         /* NUL-terminated strings back to back */
 	size_t arena_len, arena_cap;
 };
@@ -53,8 +55,10 @@ ts_intern *ts_intern_new(uint32_t max_strings, size_t max_bytes)
 	uint32_t n = 16;
 	while (n < 2 * in->max_strings)
 		n *= 2;
-	in->nslots = n;
-	in->slots = calloc(n, sizeof *in->slots);
+	in->max_slots = n;
+	/* most tables stay small: start at 64 slots and double */
+	in->nslots = n < 64 ? n : 64;
+	in->slots = calloc(in->nslots, sizeof *in->slots);
 	if (!in->slots) {
 		free(in);
 		return NULL;
@@ -122,6 +126,26 @@ static ts_status reserve(ts_intern *in, size_t len)
 	return TS_OK;
 }
 
+/* Double the slots and place every id again. */
+static ts_status grow_slots(ts_intern *in)
+{
+	uint32_t n = in->nslots * 2;
+	uint32_t *slots = calloc(n, sizeof *slots);
+	if (!slots)
+		return TS_ERR_NOMEM;
+	for (uint32_t id = 0; id < in->count; id++) {
+		const entry *e = &in->entries[id];
+		uint32_t i = (uint32_t)ts_hash_bytes(in->arena + e->off, e->len) & (n - 1);
+		while (slots[i])
+			i = (i + 1) & (n - 1);
+		slots[i] = id + 1;
+	}
+	free(in->slots);
+	in->slots = slots;
+	in->nslots = n;
+	return TS_OK;
+}
+
 ts_status ts_intern_put(ts_intern *in, const char *s, size_t len, uint32_t *id)
 {
 	uint64_t h = ts_hash_bytes(s, len);
@@ -137,6 +161,11 @@ ts_status ts_intern_put(ts_intern *in, const char *s, size_t len, uint32_t *id)
 	ts_status st = reserve(in, len);
 	if (st != TS_OK)
 		return st;
+	if (2 * (in->count + 1) > in->nslots && in->nslots < in->max_slots) {
+		if ((st = grow_slots(in)) != TS_OK)
+			return st;
+		slot = lookup(in, s, len, h);
+	}
 	entry *e = &in->entries[in->count];
 	e->off = in->arena_len;
 	e->len = (uint32_t)len;

@@ -207,6 +207,8 @@ struct ts_layers {
 	 * the first complete pass kept */
 	ts_debug_kernel *dbg_cur, *dbg_kept;
 	size_t ndbg_cur, ndbg_kept;
+	size_t dbg_cap;          /* dbg_cur grows to TS_MAX_DEBUG_KERNELS */
+	bool dbg_lost;           /* a kernel of the pass did not fit */
 	size_t dbg_span;         /* where the open span's kernels begin */
 	bool dbg_done;
 	bool track;              /* keep dbg_cur: --debug-layers or samples */
@@ -214,7 +216,8 @@ struct ts_layers {
 	ts_debug_kernel *samp_tmp; /* TS_MAX_SAMPLE_KERNELS: the pass's middle layer */
 	ts_anatomy *anatomy;     /* the typical layer per stage */
 	ts_idle *idle;           /* gaps of the pass in progress */
-	ts_anat_kernel *anat_tmp; /* TS_MAX_DEBUG_KERNELS: the pass's layer kernels */
+	ts_anat_kernel *anat_tmp; /* the pass's layer kernels, anat_cap of them */
+	size_t anat_cap;
 };
 
 _Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");
@@ -235,27 +238,20 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->last_kernel_ts = l->compacted_at = INT64_MIN;
 	l->last_step = -1;
 	l->last_stage = TS_PSTAGE_UNKNOWN;
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
-		l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat);
 	/* the listing of the pass's layer kernels: for the anatomy (with
 	 * tables), --debug-layers and the samples of compare */
 	l->track = o->debug || o->sample || p;
-	if (l->track)
-		l->dbg_cur = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_cur);
+
 	if (o->debug)
 		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
 	if (o->sample)
 		l->samp_tmp = calloc(TS_MAX_SAMPLE_KERNELS, sizeof *l->samp_tmp);
-	if (p) {
+	if (p)
 		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
-		l->anat_tmp = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->anat_tmp);
-	}
 	l->idle = ts_idle_new();
-	bool ok = l->idle && l->layers && l->gap && l->pre && l->ann_names && (!l->track || l->dbg_cur) &&
+	bool ok = l->idle && l->layers && l->gap && l->pre && l->ann_names &&
 		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
-		  (!p || (l->anatomy && l->anat_tmp));
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
-		ok &= l->lstat[s] != NULL;
+		  (!p || l->anatomy);
 	if (!ok) {
 		ts_layers_free(l);
 		return NULL;
@@ -269,7 +265,7 @@ void ts_layers_free(ts_layers *l)
 		return;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		if (l->lstat[s])
-			for (uint32_t i = 0; i < TS_MAX_LAYERS; i++)
+			for (uint32_t i = 0; i < l->lmax[s]; i++)   /* the rest are unused */
 				ts_stat_clear(&l->lstat[s][i].time);
 		free(l->lstat[s]);
 	}
@@ -918,6 +914,7 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->hint_prefill = l->hint_decode = 0;
 	l->gemm_small = l->gemm_large = 0;
 	l->ndbg_cur = l->dbg_span = 0;
+	l->dbg_lost = false;
 	l->step = -1;
 	l->step_ann = -1;
 	l->tokens_max = -1;
@@ -994,10 +991,34 @@ static void vote(ts_layers *l, ts_pass *p)
 	tally(p);
 }
 
+/* Room for n items of size bytes in *v (capacity *cap, doubling from 256,
+ * never past max): the pass listings stay small for small passes. */
+static bool reserve_items(void **v, size_t *cap, size_t n, size_t size, size_t max)
+{
+	if (n <= *cap)
+		return true;
+	if (n > max)
+		return false;
+	size_t c = *cap ? *cap : 256;
+	while (c < n)
+		c *= 2;
+	if (c > max)
+		c = max;
+	void *g = realloc(*v, c * size);
+	if (!g)
+		return false;
+	*v = g;
+	*cap = c;
+	return true;
+}
+
 /* Add one finished pass's layers to the statistics of a stage. */
 static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
 		       uint32_t n)
 {
+	/* 600 KB a stage: only for the stages a trace has */
+	if (!l->lstat[s] && !(l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat)))
+		return;
 	for (uint32_t i = 0; i < n && i < TS_MAX_LAYERS; i++) {
 		ts_layer_stat *st = &l->lstat[s][i];
 		ts_stat_add(&st->time, layers[i].ns);
@@ -1133,7 +1154,7 @@ static void relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
  * samp_tmp; its kernel count, 0 when the listing does not hold all of it. */
 static size_t middle_layer(ts_layers *l, uint32_t *layer)
 {
-	if (!l->opts.sample || l->nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS)
+	if (!l->opts.sample || l->nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost)
 		return 0;
 	uint32_t mid = l->nlayers / 2;
 	size_t n = 0;
@@ -1187,7 +1208,10 @@ const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s)
 static bool anatomy_list(ts_layers *l, size_t *n)
 {
 	*n = 0;
-	if (!l->anatomy || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->nlayers > TS_MAX_LAYERS)
+	if (!l->anatomy || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost ||
+	    l->nlayers > TS_MAX_LAYERS ||
+	    !reserve_items((void **)&l->anat_tmp, &l->anat_cap, l->ndbg_cur, sizeof *l->anat_tmp,
+			   TS_MAX_DEBUG_KERNELS))
 		return false;
 	size_t k = 0;
 	for (size_t i = 0; i < l->ndbg_cur; i++) {
@@ -1530,10 +1554,15 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (l->track && l->nlayers < TS_MAX_LAYERS &&
 	    (l->opts.sample || l->anatomy || l->opts.debug_layers[l->nlayers] ||
 	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
-	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS)
-		l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
-			.layer = l->nlayers, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
-			.ref = *ref, .cls = *c };
+	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS) {
+		if (reserve_items((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,
+				  sizeof *l->dbg_cur, TS_MAX_DEBUG_KERNELS))
+			l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
+				.layer = l->nlayers, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
+				.ref = *ref, .cls = *c };
+		else
+			l->dbg_lost = true;
+	}
 }
 
 /* Stage totals from the pass records (the dropped ones are added as they
@@ -1625,7 +1654,8 @@ uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s)
 
 const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i)
 {
-	return &l->lstat[s][i];
+	static const ts_layer_stat none;
+	return l->lstat[s] && i < TS_MAX_LAYERS ? &l->lstat[s][i] : &none;
 }
 
 uint64_t ts_layers_outside(const ts_layers *l, int64_t *ns)

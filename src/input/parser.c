@@ -43,6 +43,8 @@ typedef enum {
 } action;
 
 #define MAX_DEPTH 8
+#define HOLD_AT 256            /* an open string this long at a chunk end... */
+#define HOLD_BUF (64 * 1024)   /* ...has small chunks gathered to this size */
 
 struct ts_parser {
 	yajl_handle h;
@@ -65,8 +67,11 @@ struct ts_parser {
 	uint64_t cancel_off;       /* where a cancelling callback points, or 0 */
 	ts_lexguard lx;            /* lexical position at the end of the span */
 	bool cutting;              /* dropping the rest of an over-long string */
+	bool cut_begun;            /* ...and the escape yajl had begun is done */
 	bool closed;               /* an event closed in the current span */
 	size_t close_at;           /* span bytes yajl had taken at that close */
+	char *held;                /* HOLD_BUF bytes gathered for yajl, or NULL */
+	size_t nheld;
 	char err[512];
 };
 
@@ -1097,6 +1102,7 @@ void ts_parser_free(ts_parser *p)
 		return;
 	if (p->h)
 		yajl_free(p->h);
+	free(p->held);
 	free(p->name);
 	free(p);
 }
@@ -1153,6 +1159,21 @@ static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 	return p->st;
 }
 
+/* After bytes the guard has followed: a string past TS_STRING_KEEP is cut
+ * from here on; a number past TS_NUMBER_MAX is an error at its start. */
+static ts_status after_span(ts_parser *p)
+{
+	if (p->lx.where == TS_LX_STR && p->lx.len >= TS_STRING_KEEP) {
+		p->cutting = true;
+		p->cut_begun = false;
+	} else if (p->lx.where == TS_LX_NUM && p->lx.len > TS_NUMBER_MAX) {
+		number_too_long(p, p->lx.start);
+		p->err_off = p->cancel_off;
+		return p->st;
+	}
+	return TS_OK;
+}
+
 /* Give yajl n bytes; with scan, follow them with the guard from the last
  * event close in them (a known point outside any token) or from their
  * start. */
@@ -1171,7 +1192,14 @@ static ts_status feed_yajl(ts_parser *p, const char *b, size_t n, bool scan)
 		ts_lexguard_scan(&p->lx, b + from, n - from, p->fed + from);
 	}
 	p->fed += n;
-	return TS_OK;
+	return scan ? after_span(p) : TS_OK;
+}
+
+static ts_status flush_held(ts_parser *p)
+{
+	size_t n = p->nheld;
+	p->nheld = 0;
+	return n ? feed_yajl(p, p->held, n, true) : TS_OK;
 }
 
 static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const char *msg)
@@ -1183,43 +1211,59 @@ static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const cha
 }
 
 /*
- * A chunk goes to yajl whole unless a string in it has passed TS_STRING_KEEP
- * bytes at a chunk boundary: then its rest, up to the closing quote, is
- * dropped here (see lexguard.h). Offsets count the input, dropped bytes
- * included.
+ * A chunk goes to yajl whole, with two exceptions for a string that is
+ * still open at a chunk boundary (yajl lexes it again from its first byte
+ * with every chunk):
+ *  - past HOLD_AT bytes, small chunks are gathered into HOLD_BUF-byte spans
+ *    first, so that the string is lexed again once per span, not per chunk;
+ *  - past TS_STRING_KEEP bytes, the rest of it, up to the closing quote, is
+ *    dropped (see lexguard.h).
+ * Offsets count the input, dropped bytes included.
  */
 ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 {
 	if (p->st != TS_OK)
 		return p->st;
 	ts_status st;
-	while (p->cutting && len > 0) {
-		size_t k = ts_lexguard_escape_tail(&p->lx, buf, len);
-		if (k > 0) {
-			if ((st = feed_yajl(p, buf, k, false)) != TS_OK)
+	while (len > 0) {
+		size_t k;
+		if (p->cutting) {
+			/* an escape yajl has begun is finished by yajl, once;
+			 * escapes in the dropped part are checked by the guard */
+			k = p->cut_begun ? 0 : ts_lexguard_escape_tail(&p->lx, buf, len);
+			p->cut_begun = true;
+			if (k > 0) {
+				if ((st = feed_yajl(p, buf, k, false)) != TS_OK)
+					return st;
+			} else {
+				k = ts_lexguard_drop(&p->lx, buf, len, p->fed);
+				p->fed += k;
+				if (p->lx.bad)
+					return lex_failure(p, TS_ERR_JSON, p->lx.bad_off,
+							   p->lx.bad == TS_LX_CTRL
+							   ? "a control character inside a string"
+							   : "an invalid escape inside a string");
+				if (k < len)
+					p->cutting = false;   /* at the closing quote */
+			}
+		} else if (p->nheld > 0 ||
+			   (p->lx.where == TS_LX_STR && p->lx.len >= HOLD_AT && len < HOLD_BUF)) {
+			if (!p->held && !(p->held = malloc(HOLD_BUF))) {
+				p->err_off = p->fed;
+				return cancel(p, TS_ERR_NOMEM, "out of memory"), p->st;
+			}
+			k = len < HOLD_BUF - p->nheld ? len : HOLD_BUF - p->nheld;
+			memcpy(p->held + p->nheld, buf, k);
+			p->nheld += k;
+			if (p->nheld == HOLD_BUF && (st = flush_held(p)) != TS_OK)
 				return st;
 		} else {
-			k = ts_lexguard_drop(&p->lx, buf, len, p->fed);
-			p->fed += k;
-			if (p->lx.bad)
-				return lex_failure(p, TS_ERR_JSON, p->lx.bad_off,
-						   p->lx.bad == TS_LX_CTRL
-						   ? "a control character inside a string"
-						   : "an invalid escape inside a string");
-			if (k < len)
-				p->cutting = false;   /* at the closing quote */
+			if ((st = feed_yajl(p, buf, len, true)) != TS_OK)
+				return st;
+			k = len;
 		}
 		buf += k;
 		len -= k;
-	}
-	if (len > 0 && (st = feed_yajl(p, buf, len, true)) != TS_OK)
-		return st;
-	if (p->lx.where == TS_LX_STR && p->lx.len >= TS_STRING_KEEP) {
-		p->cutting = true;
-	} else if (p->lx.where == TS_LX_NUM && p->lx.len > TS_NUMBER_MAX) {
-		number_too_long(p, p->lx.start);
-		p->err_off = p->cancel_off;
-		return p->st;
 	}
 	return TS_OK;
 }
@@ -1227,6 +1271,8 @@ ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 ts_status ts_parser_finish(ts_parser *p)
 {
 	if (p->st != TS_OK)
+		return p->st;
+	if (flush_held(p) != TS_OK)
 		return p->st;
 	yajl_status ys = yajl_complete_parse(p->h);
 	if (ys != yajl_status_ok)

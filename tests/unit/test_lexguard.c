@@ -114,6 +114,26 @@ static void long_names(void)
 	}
 	free(doc);
 
+	/* a name of escapes only, in chunks that end inside escapes: the
+	 * escape open when the cut begins is finished once (found by the
+	 * fuzzer: every chunk fed its escape tail to yajl, which lexed the
+	 * kept half megabyte again each time) */
+	size_t m = 3 * TS_STRING_KEEP;
+	char *esc = malloc(m);
+	for (size_t i = 0; i < m; i += 8)
+		memcpy(esc + i, "\\u0041\\n", 8);
+	char *edoc = doc_with(esc, m, "", &len);
+	static const size_t odd[] = {1, 7, 687, 4093};
+	for (size_t c = 0; c < sizeof odd / sizeof *odd; c++) {
+		outcome o = run(edoc, len, odd[c]);
+		CHECK(o.st == TS_OK && o.s.truncated == 1 && o.s.name_len == TS_NAME_MAX &&
+		      o.s.head[0] == 'A' && o.s.head[1] == '\n' && strcmp(o.s.last, "after") == 0,
+		      "a %zu-byte name of escapes in %zu-byte chunks: decoded, cut and flagged, the next event intact (%s)",
+		      m, odd[c], o.err);
+	}
+	free(edoc);
+	free(esc);
+
 	/* an error after the cut string: the offset counts the dropped bytes */
 	char *bad = doc_with(body, n, ", @", &len);
 	size_t at = (size_t)(strchr(bad + len - 10, '@') - bad) + 1;
