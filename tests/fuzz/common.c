@@ -1,11 +1,16 @@
-/* common.c - what the fuzz targets share: the built-in tables, loaded once. */
+/* common.c - what the fuzz targets share: the built-in tables, loaded
+ * once, and one analysis of a buffer. */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz.h"
 #include "patterns.h"
+#include "pipeline.h"
 
-const struct ts_patterns *fuzz_builtin_patterns(void)
+const ts_patterns *fuzz_builtin_patterns(void)
 {
 	static ts_patterns *p;
 	if (p)
@@ -20,4 +25,42 @@ const struct ts_patterns *fuzz_builtin_patterns(void)
 		exit(2);
 	}
 	return p;
+}
+
+/* res->path is borrowed: it points into path[], which must outlive res. */
+int fuzz_run_bytes(const uint8_t *data, size_t size, const ts_pipeline_opts *po,
+		     ts_result *res, char path[static 64])
+{
+	int fd = memfd_create("fuzz-trace", 0);
+	if (fd < 0)
+		return -1;
+	size_t off = 0;
+	while (off < size) {
+		ssize_t w = write(fd, data + off, size - off);
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	lseek(fd, 0, SEEK_SET);
+	snprintf(path, 64, "/proc/self/fd/%d", fd);
+	ts_pipeline_run(path, po, res);
+	close(fd);
+	return 0;
+}
+
+ts_pipeline_opts fuzz_opts(size_t size)
+{
+	ts_pipeline_opts po = { .limits = ts_limits_default(),
+				.patterns = fuzz_builtin_patterns() };
+	if (size % 2)
+		po.read_size = 1 + size % 4093;
+	if (size % 4 == 2) {
+		po.limits.max_kernel_names = 3;
+		po.limits.max_name_bytes = 256;
+		po.limits.busy_window = 2;
+		po.join_mem = 4096;
+	}
+	return po;
 }
