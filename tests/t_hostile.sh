@@ -160,6 +160,14 @@ assert a['ops_indexed'] == $n and a['ops_dropped'] == 0, a
 assert a['kernels']['op'] == 1000 and a['kernels']['unlinked'] == 1, a['kernels']
 assert a['index_bytes'] < 3 * $n, a['index_bytes']" ids $n
 
+n=1000000
+[ $big = 1 ] || n=100000
+hostile "$n External ids spread over 2^62: all indexed (a hash entry each, under 32 bytes), every kernel finds its op, in 64 MB" 0 "$PRE
+a = d['attribution']
+assert a['ops_indexed'] == $n and a['ops_dropped'] == 0, a
+assert a['kernels']['op'] == 1000, a['kernels']
+assert a['index_bytes'] < 32 * $n, a['index_bytes']" spread $n
+
 # gzip bombs through stdin: 256 MB of whitespace in about 1 MB of gzip
 gb=256
 [ $big = 1 ] || gb=64

@@ -1,9 +1,17 @@
 /*
  * opindex.c - External id -> CPU op record (see opindex.h).
  *
- * Three open-addressed tables with linear probing, each kept at most half
- * full: records by value (to intern them), blocks by block number, and the
- * wide ids by id. Blocks are allocated one by one and never move.
+ * Four open-addressed tables with linear probing, each kept at most half
+ * full: records by value (to intern them), blocks by block number, the wide
+ * ids by id, and the loose ids by id. Blocks are allocated one by one and
+ * never move.
+ *
+ * An id whose block does not exist yet goes to the loose table (its record
+ * index, bit 31 the first-kernel mark: about 24 bytes an id) unless an id
+ * within NEAR of it is there already: then the ids are dense, the block is
+ * made and the loose ids of its range move into it. Consecutive ids, in any
+ * order or from interleaved threads, so fill blocks (2.2 bytes an id), and
+ * ids spread far apart never cost a 580-byte block each.
  */
 #include "opindex.h"
 
@@ -14,6 +22,8 @@
 #define WIDE 0xffffu             /* code: the record is in the wide table */
 #define MAX_CODE (WIDE - 1)      /* records with a 16-bit code: 0 .. MAX_CODE-1 */
 #define EMPTY UINT32_MAX
+#define COUNTED 0x80000000u      /* loose value: the first kernel was counted */
+#define NEAR 3                   /* a loose id this close to another: a block */
 
 typedef struct {
 	uint16_t code[B];        /* 0: no op; c: record c - 1; WIDE: wide table */
@@ -34,6 +44,9 @@ struct ts_opindex {
 	uint64_t *wkey;          /* id */
 	uint32_t *wval;          /* record index, EMPTY */
 	size_t wslots, nwide;
+	uint64_t *lkey;          /* loose id */
+	uint32_t *lval;          /* record index | COUNTED, EMPTY */
+	size_t lslots, nloose;
 };
 
 static size_t hash64(uint64_t k, size_t slots)
@@ -81,6 +94,8 @@ void ts_opindex_free(ts_opindex *x)
 	free(x->bval);
 	free(x->wkey);
 	free(x->wval);
+	free(x->lkey);
+	free(x->lval);
 	free(x);
 }
 
@@ -152,6 +167,22 @@ static size_t kv_slot(ts_opindex *x, uint64_t **key, uint32_t **val, size_t *slo
 	return h;
 }
 
+/* Remove slot h, shifting later entries of its probe run back. */
+static void kv_delete(uint64_t *key, uint32_t *val, size_t slots, size_t h)
+{
+	size_t hole = h;
+	for (size_t i = (h + 1) & (slots - 1); val[i] != EMPTY; i = (i + 1) & (slots - 1)) {
+		size_t home = hash64(key[i], slots);
+		/* the entry at i may fill the hole if its home is not in (hole, i] */
+		if (((i - home) & (slots - 1)) >= ((i - hole) & (slots - 1))) {
+			key[hole] = key[i];
+			val[hole] = val[i];
+			hole = i;
+		}
+	}
+	val[hole] = EMPTY;
+}
+
 /* The index of record r, interned; EMPTY past the cap. */
 static uint32_t intern_rec(ts_opindex *x, const ts_oprec *r)
 {
@@ -166,7 +197,7 @@ static uint32_t intern_rec(ts_opindex *x, const ts_oprec *r)
 				return i;
 		}
 	}
-	if (x->nrec == EMPTY - 1)
+	if (x->nrec >= COUNTED - 1)   /* loose values keep a mark in bit 31 */
 		return EMPTY;
 	if (2 * ((size_t)x->nrec + 1) > x->rec_slots) {
 		size_t n = x->rec_slots ? x->rec_slots * 2 : 64;
@@ -212,50 +243,48 @@ static block *find_block(const ts_opindex *x, uint64_t bn)
 	return h == SIZE_MAX ? NULL : x->blocks[x->bval[h]];
 }
 
-bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
+/* The block bn, made when missing (NULL past the cap). */
+static block *make_block(ts_opindex *x, uint64_t bn)
 {
-	uint64_t u = (uint64_t)ext, bn = u / B;
-	unsigned at = (unsigned)(u % B);
-	*added = false;
 	bool found;
 	size_t h = kv_slot(x, &x->bkey, &x->bval, &x->bslots, x->nblocks, bn, &found);
 	if (h == SIZE_MAX)
-		return false;
+		return NULL;
+	if (found)
+		return x->blocks[x->bval[h]];
 	block *b;
-	if (found) {
-		b = x->blocks[x->bval[h]];
-	} else {
-		if (!afford(x, sizeof *b + sizeof *x->blocks))
-			return false;
-		if (x->nblocks == x->blocks_cap) {
-			size_t n = x->blocks_cap ? x->blocks_cap * 2 : 16;
-			size_t add = (n - x->blocks_cap) * sizeof *x->blocks;
-			block **v = afford(x, add + sizeof *b) ? realloc(x->blocks, n * sizeof *v) : NULL;
-			if (!v)
-				return false;
-			x->blocks = v;
-			x->blocks_cap = n;
-			x->bytes += add;
-		}
-		b = calloc(1, sizeof *b);
-		if (!b)
-			return false;
-		x->bytes += sizeof *b;
-		x->blocks[x->nblocks] = b;
-		x->bkey[h] = bn;
-		x->bval[h] = (uint32_t)x->nblocks++;
+	if (!afford(x, sizeof *b + sizeof *x->blocks))
+		return NULL;
+	if (x->nblocks == x->blocks_cap) {
+		size_t n = x->blocks_cap ? x->blocks_cap * 2 : 16;
+		size_t add = (n - x->blocks_cap) * sizeof *x->blocks;
+		block **v = afford(x, add + sizeof *b) ? realloc(x->blocks, n * sizeof *v) : NULL;
+		if (!v)
+			return NULL;
+		x->blocks = v;
+		x->blocks_cap = n;
+		x->bytes += add;
 	}
-	uint32_t id = intern_rec(x, r);
-	if (id == EMPTY)
-		return false;
-	uint16_t old = b->code[at];
+	b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	x->bytes += sizeof *b;
+	x->blocks[x->nblocks] = b;
+	x->bkey[h] = bn;
+	x->bval[h] = (uint32_t)x->nblocks++;
+	return b;
+}
+
+/* Id u of block b gets record id, its first-kernel mark as given. */
+static bool block_set(ts_opindex *x, block *b, uint64_t u, uint32_t id, bool counted)
+{
+	unsigned at = (unsigned)(u % B);
 	if (id < MAX_CODE) {
-		if (old == WIDE) {
-			/* the id moves back to a short code; its wide entry stays,
-			 * unreachable (rare: the same id indexed twice) */
-		}
+		/* an id that was wide keeps its wide entry, unreachable (rare:
+		 * the same id indexed twice) */
 		b->code[at] = (uint16_t)(id + 1);
 	} else {
+		bool found;
 		size_t w = kv_slot(x, &x->wkey, &x->wval, &x->wslots, x->nwide, u, &found);
 		if (w == SIZE_MAX)
 			return false;
@@ -266,8 +295,68 @@ bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
 		x->wval[w] = id;
 		b->code[at] = WIDE;
 	}
-	b->counted[at / 64] &= ~(1ull << (at % 64));
-	*added = old == 0;
+	uint64_t bit = 1ull << (at % 64);
+	b->counted[at / 64] = counted ? b->counted[at / 64] | bit : b->counted[at / 64] & ~bit;
+	return true;
+}
+
+/* Whether a loose id lies within NEAR of u. */
+static bool loose_near(const ts_opindex *x, uint64_t u)
+{
+	for (uint64_t d = 1; d <= NEAR; d++)
+		if (kv_find(x->lkey, x->lval, x->lslots, u - d) != SIZE_MAX ||
+		    kv_find(x->lkey, x->lval, x->lslots, u + d) != SIZE_MAX)
+			return true;
+	return false;
+}
+
+/* Move the loose ids of block bn into b. */
+static bool adopt_loose(ts_opindex *x, block *b, uint64_t bn)
+{
+	for (unsigned at = 0; at < B && x->nloose; at++) {
+		uint64_t u = bn * B + at;
+		size_t h = kv_find(x->lkey, x->lval, x->lslots, u);
+		if (h == SIZE_MAX)
+			continue;
+		uint32_t v = x->lval[h];
+		if (!block_set(x, b, u, v & ~COUNTED, (v & COUNTED) != 0))
+			return false;
+		kv_delete(x->lkey, x->lval, x->lslots, h);
+		x->nloose--;
+	}
+	return true;
+}
+
+bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
+{
+	uint64_t u = (uint64_t)ext, bn = u / B;
+	*added = false;
+	uint32_t id = intern_rec(x, r);
+	if (id == EMPTY)
+		return false;
+	block *b = find_block(x, bn);
+	if (!b && x->nloose && loose_near(x, u)) {
+		/* dense ids: their block, with the loose ones of its range */
+		if (!(b = make_block(x, bn)) || !adopt_loose(x, b, bn))
+			return false;
+	}
+	if (b) {
+		uint16_t old = b->code[u % B];
+		if (!block_set(x, b, u, id, false))
+			return false;
+		*added = old == 0;
+		return true;
+	}
+	bool found;
+	size_t h = kv_slot(x, &x->lkey, &x->lval, &x->lslots, x->nloose, u, &found);
+	if (h == SIZE_MAX)
+		return false;
+	if (!found) {
+		x->lkey[h] = u;
+		x->nloose++;
+	}
+	x->lval[h] = id;
+	*added = !found;
 	return true;
 }
 
@@ -275,8 +364,10 @@ const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext)
 {
 	uint64_t u = (uint64_t)ext;
 	const block *b = find_block(x, u / B);
-	if (!b)
-		return NULL;
+	if (!b) {
+		size_t h = kv_find(x->lkey, x->lval, x->lslots, u);
+		return h == SIZE_MAX ? NULL : &x->rec[x->lval[h] & ~COUNTED];
+	}
 	uint16_t c = b->code[u % B];
 	if (c == 0)
 		return NULL;
@@ -290,8 +381,14 @@ bool ts_opindex_first(ts_opindex *x, int64_t ext)
 {
 	uint64_t u = (uint64_t)ext;
 	block *b = find_block(x, u / B);
-	if (!b)
-		return false;
+	if (!b) {
+		size_t h = kv_find(x->lkey, x->lval, x->lslots, u);
+		if (h == SIZE_MAX)
+			return false;
+		bool first = !(x->lval[h] & COUNTED);
+		x->lval[h] |= COUNTED;
+		return first;
+	}
 	unsigned at = (unsigned)(u % B);
 	uint64_t bit = 1ull << (at % 64);
 	bool first = !(b->counted[at / 64] & bit);

@@ -8,10 +8,12 @@
  * TS_OPINDEX_BLOCK consecutive ids: 2 bytes per op for the record code plus
  * 1 bit for "its first kernel was counted", about 2.2 bytes per op when ids
  * are dense (20 bytes per op before). Records past 65,534 distinct ones, and
- * the ids that use them, go to a hash table (16 bytes per such op). Ids may
- * arrive in any order: every put and get is O(1) expected. The index never
- * takes more than max_bytes; a put past it fails and is counted by the
- * caller.
+ * the ids that use them, go to a hash table (16 bytes per such op). An id
+ * with no other id near it (within 3) waits in a hash table of loose ids
+ * (under 32 bytes each) until a neighbour comes, so ids spread far apart
+ * never cost a block each. Ids may arrive in any order: every put and get is
+ * O(1) expected. The index never takes more than max_bytes; a put past it
+ * fails and is counted by the caller.
  */
 #ifndef TS_OPINDEX_H
 #define TS_OPINDEX_H

@@ -118,11 +118,81 @@ static void cap(void)
 	ts_opindex_free(x);
 }
 
+/* Ids spread far apart cost a hash entry each, not a block each; dense
+ * ids that began loose move into their block with their marks. */
+static void sparse(void)
+{
+	enum { N = 200000 };
+	ts_opindex *x = ts_opindex_new(64u << 20);
+	int bad = 0;
+	const uint64_t step = (1ull << 62) / N;
+	for (int i = 0; i < N; i++) {
+		ts_oprec r = { .name = (uint32_t)(i % 50), .m = 1 };
+		bool added;
+		if (!ts_opindex_put(x, (int64_t)(1 + i * step), &r, &added) || !added)
+			bad++;
+	}
+	for (int i = 0; i < N; i++) {
+		const ts_oprec *g = ts_opindex_get(x, (int64_t)(1 + i * step));
+		if (!g || g->name != (uint32_t)(i % 50))
+			bad++;
+		if (!ts_opindex_first(x, (int64_t)(1 + i * step)) || ts_opindex_first(x, (int64_t)(1 + i * step)))
+			bad++;
+		if (ts_opindex_get(x, (int64_t)(2 + i * step)))
+			bad++;
+	}
+	CHECK(bad == 0, "%d ids spread over 2^62: all found, first marks once each", N);
+	CHECK(ts_opindex_bytes(x) < 32u * N, "under 32 bytes an id, not a block each (%zu bytes, %.1f an id)",
+	      ts_opindex_bytes(x), (double)ts_opindex_bytes(x) / N);
+	ts_opindex_free(x);
+
+	/* two interleaved threads of consecutive ids, far apart; the first
+	 * ids go loose, get a first mark, then their blocks are made */
+	x = ts_opindex_new(64u << 20);
+	bad = 0;
+	for (int i = 0; i < 100000; i++) {
+		for (int t = 0; t < 2; t++) {
+			int64_t id = (t ? 5000000000 : 17) + i;
+			ts_oprec r = { .name = (uint32_t)t, .m = (uint32_t)(i % 100) };
+			bool added;
+			if (!ts_opindex_put(x, id, &r, &added) || !added)
+				bad++;
+			if (i == 0 && !ts_opindex_first(x, id))
+				bad++;
+		}
+	}
+	for (int i = 0; i < 100000; i++)
+		for (int t = 0; t < 2; t++) {
+			int64_t id = (t ? 5000000000 : 17) + i;
+			const ts_oprec *g = ts_opindex_get(x, id);
+			if (!g || g->name != (uint32_t)t || g->m != (uint32_t)(i % 100))
+				bad++;
+			/* the first ids were marked while loose: the mark moved */
+			if (ts_opindex_first(x, id) != (i != 0))
+				bad++;
+		}
+	CHECK(bad == 0, "two interleaved threads of consecutive ids: all found, marks kept across the move to blocks");
+	CHECK(ts_opindex_bytes(x) < 3 * 200000, "and they fill blocks (%zu bytes for 200,000 ids)", ts_opindex_bytes(x));
+	ts_opindex_free(x);
+
+	/* every third id: still dense enough for blocks */
+	x = ts_opindex_new(64u << 20);
+	for (int i = 0; i < 300000; i += 3) {
+		ts_oprec r = { .name = 1 };
+		bool added;
+		ts_opindex_put(x, i, &r, &added);
+	}
+	CHECK(ts_opindex_bytes(x) < 8 * 100000, "every third id fills blocks too (%zu bytes for 100,000 ids)",
+	      ts_opindex_bytes(x));
+	ts_opindex_free(x);
+}
+
 int main(void)
 {
 	basics();
 	shuffled();
 	wide();
 	cap();
+	sparse();
 	return unit_failed != 0;
 }
