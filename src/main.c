@@ -24,6 +24,7 @@
 
 #include "classify.h"
 #include "gpu.h"
+#include "multi.h"
 #include "outfile.h"
 #include "patterns.h"
 #include "pipeline.h"
@@ -70,15 +71,20 @@ typedef struct {
 	char *names[2];                /* --names A,B (one allocation, [0]) */
 	double threshold_us, threshold_pct;
 	double fail_if_slower;         /* -1: no gate */
+	int multi;                     /* several TRACEs or a directory: ranks */
+	int jobs;                      /* -j: analyses at a time (0: the cores) */
 } options;
 
 static const char usage_text[] =
 	"Usage: tracestream [options] TRACE\n"
+	"       tracestream [options] TRACE TRACE... | DIR   (one job, a trace per rank)\n"
 	"       tracestream ops [options] TRACE\n"
 	"       tracestream compare [options] A B\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
-	"TRACE is a .json or gzip'ed .json file, or - for standard input.\n"
+	"TRACE is a .json or gzip'ed .json file, or - for standard input; several\n"
+	"TRACEs (or a directory of them) are the ranks of one job: a rank table and\n"
+	"the skew between ranks (text or json).\n"
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT     text (default), json, html (one self-contained page\n"
@@ -137,6 +143,7 @@ static const char usage_text[] =
 	"  patterns check [DIR...]  validate the built-in tables plus each DIR\n"
 	"  patterns explain NAME    which rule classifies a kernel name, and how\n"
 	"                       (--event gpu_memcpy|gpu_memset for memory operations)\n"
+	"  -j, --jobs N         ranks analysed at a time (default: the cores)\n"
 	"  -v, --verbose        print throughput and peak memory to stderr\n"
 	"  -q, --quiet          do not print warnings\n"
 	"  -h, --help           show this help\n"
@@ -270,6 +277,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "threshold-us", required_argument, NULL, OPT_THRESHOLD_US },
 		{ "threshold-pct", required_argument, NULL, OPT_THRESHOLD_PCT },
 		{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -282,7 +290,7 @@ static void parse_options(int argc, char **argv, options *o)
 			.fail_if_slower = -1 };
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":f:o:n:w:p:m:vqhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:n:w:p:m:j:vqhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") == 0)
@@ -312,6 +320,9 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'n':
 			o->top = (int)parse_long("--top", optarg, 0, INT_MAX);
+			break;
+		case 'j':
+			o->jobs = (int)parse_long("--jobs", optarg, 1, 1024);
 			break;
 		case 'w':
 			o->width = (int)parse_long("--width", optarg, 0, 100000);
@@ -466,9 +477,17 @@ static void parse_options(int argc, char **argv, options *o)
 		usage_error("%s", "--format xlsx writes a binary workbook: name the file with -o FILE");
 	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
-	if (o->nargs > 1)
-		usage_error("one TRACE at a time; unexpected '%s'", o->args[1]);
 	o->path = o->args[0];
+	if (o->nargs > 1 || ts_multi_any_dir(o->args, (size_t)o->nargs)) {
+		o->multi = 1;
+		if (o->ops_command)
+			usage_error("%s", "ops reads one TRACE at a time");
+		if (o->format != FMT_TEXT && o->format != FMT_JSON)
+			usage_error("%s", "several traces (ranks) are reported as text or json");
+		if (o->csv_dir || o->verify_ops || o->debug || o->show_layers || o->brief)
+			usage_error("%s", "--csv-dir, --verify-ops, --debug-layers, --show-layers and "
+				    "--brief apply to one trace; run them on each");
+	}
 }
 
 /* Load the tables; on failure print every error and return NULL. */
@@ -906,6 +925,76 @@ static int run_compare(const options *o, const ts_pipeline_opts *base)
 	return code;
 }
 
+/* Errors of the ranks, one line each, like print_error. */
+static void print_rank_errors(const ts_multi *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const ts_rank_summary *r = &m->ranks[i];
+		if (r->status == TS_OK)
+			continue;
+		const char *what = label_of(r->path);
+		if (!r->opened)
+			fprintf(stderr, "tracestream: %s: cannot open: %s\n", r->path,
+				r->status == TS_ERR_IO ? strerror(r->open_errno) : ts_strerror(r->status));
+		else if (r->error_in_compressed)
+			fprintf(stderr, "tracestream: %s: byte %" PRIu64 " (compressed): %s\n", what,
+				r->error_byte, r->error);
+		else
+			fprintf(stderr, "tracestream: %s: byte %" PRIu64 "%s: %s\n", what, r->error_byte,
+				r->gzip ? " (decompressed)" : "", r->error);
+	}
+}
+
+/* Several traces, the ranks of one job: a pipeline each, -j at a time. */
+static int run_multi(const options *o, const ts_pipeline_opts *po)
+{
+	char **paths;
+	size_t n;
+	char err[600];
+	if (!ts_multi_paths(o->args, (size_t)o->nargs, &paths, &n, err, sizeof err)) {
+		fprintf(stderr, "tracestream: %s\n", err);
+		return TS_EXIT_USAGE_IO;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
+			fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n");
+			ts_multi_paths_free(paths, n);
+			return TS_EXIT_USAGE_IO;
+		}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
+	ts_multi m;
+	ts_status st = ts_multi_run(paths, n, po, jobs, &m);
+	int code = TS_EXIT_OK;
+	if (st != TS_OK) {
+		fprintf(stderr, "tracestream: %s\n", ts_strerror(st));
+		code = TS_EXIT_USAGE_IO;
+	} else {
+		ts_outfile of;
+		if (!ts_outfile_open(&of, o->output)) {
+			fprintf(stderr, "tracestream: %s\n", of.err);
+			code = TS_EXIT_USAGE_IO;
+		} else {
+			int wr = o->format == FMT_JSON ? ts_report_ranks_json(of.f, &m)
+						       : ts_report_ranks_text(of.f, &m);
+			if (!ts_outfile_close(&of, wr == 0)) {
+				fprintf(stderr, "tracestream: %s\n", of.err);
+				code = TS_EXIT_USAGE_IO;
+			}
+		}
+		print_rank_errors(&m);
+		/* the worst rank decides: unreadable (2) over bad trace (1) */
+		for (size_t i = 0; i < m.n && code != TS_EXIT_USAGE_IO; i++) {
+			int c = ts_exit_code(m.ranks[i].status);
+			if (c > code)
+				code = c;
+		}
+	}
+	ts_multi_free(&m);
+	ts_multi_paths_free(paths, n);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	options o;
@@ -915,7 +1004,7 @@ int main(int argc, char **argv)
 	if (!o.path)
 		return run_patterns(&o);
 
-	if ((strcmp(o.path, "-") == 0 || (o.path_b && strcmp(o.path_b, "-") == 0)) &&
+	if (!o.multi && (strcmp(o.path, "-") == 0 || (o.path_b && strcmp(o.path_b, "-") == 0)) &&
 	    isatty(STDIN_FILENO)) {
 		fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n"
 				"hint: pipe a trace in (zcat trace.json.gz | tracestream -) or name a file\n");
@@ -943,6 +1032,13 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 	ts_pipeline_opts po = pipeline_opts(&o, patterns);
+	if (o.multi) {
+		int rc = run_multi(&o, &po);
+		if (regex_limits(patterns) && rc == TS_EXIT_OK)
+			rc = TS_EXIT_PATTERNS;
+		ts_patterns_free(patterns);
+		return rc;
+	}
 	if (o.compare) {
 		int rc = run_compare(&o, &po);
 		ts_patterns_free(patterns);

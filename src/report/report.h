@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "compare.h"
+#include "multi.h"
 #include "pipeline.h"
 
 typedef struct {
@@ -72,6 +73,9 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
  * not one: overlong forms, surrogates (ED A0 80 ..) and code points past
  * U+10FFFF are not. */
 size_t ts_utf8_len(const unsigned char *s, size_t n);
+
+/* A JSON string of n bytes, quoted; bytes that are not UTF-8 as \u00XX. */
+void ts_json_str(FILE *out, const char *s, size_t n);
 
 /* Exact microseconds from nanoseconds: "1234.567". */
 void ts_fmt_us(char *buf, size_t n, int64_t ns);
@@ -206,6 +210,10 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 #define TS_BRIEF_LINES 25
 int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		    const ts_kview *v, const ts_breakdown *b);
+
+/* A job over many ranks (multi.h): the rank table, skew, straggler. */
+int ts_report_ranks_text(FILE *out, const ts_multi *m);
+int ts_report_ranks_json(FILE *out, const ts_multi *m);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

@@ -48,6 +48,11 @@ static void put_str(FILE *out, const char *s, size_t n)
 	fputc('"', out);
 }
 
+void ts_json_str(FILE *out, const char *s, size_t n)
+{
+	put_str(out, s, n);
+}
+
 static void put_cstr(FILE *out, const char *s)
 {
 	put_str(out, s, strlen(s));

@@ -1,0 +1,292 @@
+/*
+ * ranks.c - per-rank summaries and the skew between ranks (see ranks.h).
+ */
+#include "ranks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+#include "satmath.h"
+
+static int by_ns_desc(const void *pa, const void *pb)
+{
+	const ts_rank_coll *a = pa, *b = pb;
+	if (a->ns != b->ns)
+		return a->ns > b->ns ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The collective kernels of an analysis: its rows of type communication,
+ * the TS_RANK_COLLS with most time kept by name. */
+static void collectives(const ts_agg *a, ts_rank_summary *s)
+{
+	uint32_t rows = ts_intern_count(a->names);
+	for (uint32_t r = 0; r < rows; r++) {
+		if (a->classes[r].type != TS_TYPE_COMMUNICATION || a->rows[r].count == 0)
+			continue;
+		size_t len;
+		const char *name = ts_intern_str(a->names, r, &len);
+		ts_rank_coll c = { .hash = ts_hash_bytes(name, len), .count = a->rows[r].count,
+				   .ns = a->rows[r].total };
+		size_t keep = len < TS_RANK_NAME - 1 ? len : TS_RANK_NAME - 1;
+		memcpy(c.name, name, keep);
+		c.name[keep] = '\0';
+		s->comm_ns = ts_sat_add(s->comm_ns, c.ns);
+		if (s->ncoll < TS_RANK_COLLS) {
+			s->coll[s->ncoll++] = c;
+			continue;
+		}
+		/* full: keep the TS_RANK_COLLS with most time */
+		size_t least = 0;
+		for (size_t i = 1; i < s->ncoll; i++)
+			if (s->coll[i].ns < s->coll[least].ns)
+				least = i;
+		if (c.ns > s->coll[least].ns) {
+			s->coll_rest_ns = ts_sat_add(s->coll_rest_ns, s->coll[least].ns);
+			s->coll[least] = c;
+		} else {
+			s->coll_rest_ns = ts_sat_add(s->coll_rest_ns, c.ns);
+		}
+	}
+	qsort(s->coll, s->ncoll, sizeof *s->coll, by_ns_desc);
+}
+
+ts_status ts_rank_summarize(const ts_result *res, int64_t order, ts_rank_summary *s)
+{
+	memset(s, 0, sizeof *s);
+	s->path = res->path;
+	s->order = order;
+	s->trace_rank = (res->meta.has & 2) ? res->meta.rank : -1;
+	s->world_size = (res->meta.has & 1) ? res->meta.world_size : -1;
+	s->rank = order;
+	s->status = res->status;
+	s->partial = res->partial;
+	s->opened = res->opened;
+	s->open_errno = res->open_errno;
+	s->gzip = res->gzip;
+	s->error_in_compressed = res->error_in_compressed;
+	s->error_byte = res->error_byte;
+	if (res->status != TS_OK)
+		memcpy(s->error, res->error, sizeof s->error);
+	const ts_devprop *d = res->agg ? ts_result_devprop(res) : NULL;
+	if (d && (d->has & 2))
+		memcpy(s->gpu, d->name, sizeof s->gpu);
+	const ts_agg *a = res->agg;
+	if (!a)
+		return TS_OK;
+	s->kernels = a->all.count;
+	s->kernel_ns = a->all.total;
+	s->busy_ns = ts_agg_busy_ns(a);
+	s->span_ns = a->has_span ? a->last_end - a->first_ts : 0;
+	collectives(a, s);
+	const ts_layers *l = res->layers;
+	if (!l)
+		return TS_OK;
+	s->passes = ts_layers_npasses(l) + ts_layers_passes_dropped(l);
+	s->layers_per_pass = ts_layers_per_pass(l);
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)st);
+		s->stage_ns[st] = t->gpu_ns;
+		s->stage_passes[st] = t->passes;
+		uint32_t n = ts_layers_max_index(l, (ts_pstage)st);
+		if (n == 0)
+			continue;
+		s->layer_ns[st] = calloc(n, sizeof *s->layer_ns[st]);
+		if (!s->layer_ns[st])
+			return TS_ERR_NOMEM;
+		s->nlayer[st] = n;
+		for (uint32_t i = 0; i < n; i++) {
+			const ts_stat *t2 = &ts_layers_stat(l, (ts_pstage)st, i)->time;
+			s->layer_ns[st][i] = t2->count ? t2->total / (int64_t)t2->count : 0;
+		}
+	}
+	return TS_OK;
+}
+
+void ts_rank_summary_free(ts_rank_summary *s)
+{
+	if (!s)
+		return;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		free(s->layer_ns[st]);
+		s->layer_ns[st] = NULL;
+		s->nlayer[st] = 0;
+	}
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+bool ts_ranks_number(ts_rank_summary *r, size_t n)
+{
+	bool own = n > 0;
+	for (size_t i = 0; i < n && own; i++) {
+		if (r[i].trace_rank < 0)
+			own = false;
+		for (size_t j = 0; j < i && own; j++)
+			if (r[j].trace_rank == r[i].trace_rank)
+				own = false;
+	}
+	for (size_t i = 0; i < n; i++)
+		r[i].rank = own ? r[i].trace_rank : r[i].order;
+	return own;
+}
+
+/*
+ * The spread of v[i] over the ranks where has[i]; the median is the lower
+ * middle value (nearest rank). tmp holds n values. Ties for the slowest go
+ * to the lowest rank index.
+ */
+static ts_spread spread(const int64_t *v, const bool *has, size_t n, int64_t *tmp)
+{
+	ts_spread s = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		if (!has[i])
+			continue;
+		if (s.n == 0 || v[i] > s.max) {
+			s.max = v[i];
+			s.slowest = i;
+		}
+		if (s.n == 0 || v[i] < s.min)
+			s.min = v[i];
+		tmp[s.n++] = v[i];
+	}
+	if (s.n) {
+		qsort(tmp, s.n, sizeof *tmp, cmp_i64);
+		s.median = tmp[(s.n - 1) / 2];
+	}
+	return s;
+}
+
+/* Collective waits: per collective name, each rank's time beyond the least
+ * time any rank spent in it (ranks without the collective do not set the
+ * least). */
+static void waits(ts_skew *k, const ts_rank_summary *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		k->wait[i].comm_ns = r[i].comm_ns;
+		for (size_t c = 0; c < r[i].ncoll; c++) {
+			const ts_rank_coll *me = &r[i].coll[c];
+			int64_t least = me->ns;
+			for (size_t j = 0; j < n; j++) {
+				if (j == i)
+					continue;
+				for (size_t d = 0; d < r[j].ncoll; d++)
+					if (r[j].coll[d].hash == me->hash &&
+					    strcmp(r[j].coll[d].name, me->name) == 0) {
+						if (r[j].coll[d].ns < least)
+							least = r[j].coll[d].ns;
+						break;
+					}
+			}
+			k->wait[i].wait_ns = ts_sat_add(k->wait[i].wait_ns, me->ns - least);
+		}
+	}
+}
+
+/* The rank slowest at two thirds or more of the layer positions (all
+ * stages) where the ranks differ, three positions at least. */
+static void straggler(ts_skew *k, const ts_rank_summary *r, size_t n)
+{
+	k->straggler = -1;
+	if (n < 2)
+		return;
+	uint32_t *slowest = calloc(n, sizeof *slowest);
+	if (!slowest)
+		return;
+	uint32_t compared = 0;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+		for (uint32_t p = 0; p < k->npos[st]; p++) {
+			const ts_spread *s = &k->pos[st][p];
+			if (s->n < 2 || s->max == s->min)
+				continue;
+			compared++;
+			slowest[s->slowest]++;
+		}
+	size_t who = 0;
+	for (size_t i = 1; i < n; i++)
+		if (slowest[i] > slowest[who])
+			who = i;
+	if (compared >= 3 && 3 * (uint64_t)slowest[who] >= 2 * (uint64_t)compared) {
+		k->straggler = (long)who;
+		k->straggler_slowest = slowest[who];
+		k->straggler_positions = compared;
+		double excess = 0;
+		uint32_t m = 0;
+		for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+			for (uint32_t p = 0; p < k->npos[st]; p++) {
+				const ts_spread *s = &k->pos[st][p];
+				if (s->n < 2 || s->median <= 0 || p >= r[who].nlayer[st] ||
+				    r[who].layer_ns[st][p] <= 0)
+					continue;
+				excess += (double)r[who].layer_ns[st][p] / (double)s->median - 1.0;
+				m++;
+			}
+		k->straggler_over_median = m ? excess / m : 0;
+	}
+	free(slowest);
+}
+
+ts_skew *ts_skew_new(const ts_rank_summary *r, size_t n)
+{
+	ts_skew *k = calloc(1, sizeof *k);
+	int64_t *v = calloc(n ? n : 1, sizeof *v), *tmp = calloc(n ? n : 1, sizeof *tmp);
+	bool *has = calloc(n ? n : 1, sizeof *has);
+	if (!k || !v || !tmp || !has || !(k->wait = calloc(n ? n : 1, sizeof *k->wait)))
+		goto fail;
+	k->nranks = n;
+	for (size_t i = 0; i < n; i++) {
+		v[i] = r[i].kernel_ns;
+		has[i] = r[i].kernels > 0;
+	}
+	k->kernel = spread(v, has, n, tmp);
+	for (size_t i = 0; i < n; i++)
+		v[i] = r[i].busy_ns;
+	k->busy = spread(v, has, n, tmp);
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		for (size_t i = 0; i < n; i++) {
+			v[i] = r[i].stage_ns[st];
+			has[i] = r[i].stage_passes[st] > 0;
+			if (r[i].nlayer[st] > k->npos[st])
+				k->npos[st] = r[i].nlayer[st];
+		}
+		k->stage[st] = spread(v, has, n, tmp);
+		if (!k->npos[st])
+			continue;
+		if (!(k->pos[st] = calloc(k->npos[st], sizeof *k->pos[st])))
+			goto fail;
+		for (uint32_t p = 0; p < k->npos[st]; p++) {
+			for (size_t i = 0; i < n; i++) {
+				has[i] = p < r[i].nlayer[st] && r[i].layer_ns[st][p] > 0;
+				v[i] = has[i] ? r[i].layer_ns[st][p] : 0;
+			}
+			k->pos[st][p] = spread(v, has, n, tmp);
+		}
+	}
+	waits(k, r, n);
+	straggler(k, r, n);
+	free(v);
+	free(tmp);
+	free(has);
+	return k;
+fail:
+	free(v);
+	free(tmp);
+	free(has);
+	ts_skew_free(k);
+	return NULL;
+}
+
+void ts_skew_free(ts_skew *k)
+{
+	if (!k)
+		return;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+		free(k->pos[st]);
+	free(k->wait);
+	free(k);
+}

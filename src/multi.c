@@ -1,0 +1,201 @@
+/*
+ * multi.c - many traces, a pool of pipelines (see multi.h).
+ */
+#include "multi.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static bool is_dir(const char *p)
+{
+	struct stat sb;
+	return strcmp(p, "-") != 0 && stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+bool ts_multi_any_dir(char *const *args, size_t nargs)
+{
+	for (size_t i = 0; i < nargs; i++)
+		if (is_dir(args[i]))
+			return true;
+	return false;
+}
+
+/* A trace file by its name: JSON, maybe gzip'ed. */
+static bool trace_name(const char *s)
+{
+	size_t n = strlen(s);
+	static const char *const ends[] = { ".json", ".json.gz" };
+	if (s[0] == '.')
+		return false;
+	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+		size_t k = strlen(ends[i]);
+		if (n > k && strcmp(s + n - k, ends[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool push(char ***v, size_t *n, size_t *cap, const char *s)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		char **g = realloc(*v, c * sizeof *g);
+		if (!g)
+			return false;
+		*v = g;
+		*cap = c;
+	}
+	if (!((*v)[*n] = strdup(s)))
+		return false;
+	(*n)++;
+	return true;
+}
+
+bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n,
+		    char *err, size_t errlen)
+{
+	char **v = NULL;
+	size_t nv = 0, cap = 0;
+	bool stdin_seen = false;
+	for (size_t i = 0; i < nargs; i++) {
+		if (strcmp(args[i], "-") == 0) {
+			if (stdin_seen) {
+				snprintf(err, errlen, "standard input ('-') can be given once");
+				goto fail;
+			}
+			stdin_seen = true;
+		}
+		if (!is_dir(args[i])) {
+			if (!push(&v, &nv, &cap, args[i]))
+				goto nomem;
+			continue;
+		}
+		DIR *d = opendir(args[i]);
+		if (!d) {
+			snprintf(err, errlen, "%s: cannot read the directory", args[i]);
+			goto fail;
+		}
+		size_t first = nv;
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (!trace_name(e->d_name))
+				continue;
+			char p[4096];
+			int len = snprintf(p, sizeof p, "%s/%s", args[i], e->d_name);
+			struct stat sb;
+			if (len < 0 || (size_t)len >= sizeof p || stat(p, &sb) != 0 || !S_ISREG(sb.st_mode))
+				continue;
+			if (!push(&v, &nv, &cap, p)) {
+				closedir(d);
+				goto nomem;
+			}
+		}
+		closedir(d);
+		if (nv == first) {
+			snprintf(err, errlen, "%s: no trace files in the directory (*.json, *.json.gz)",
+				 args[i]);
+			goto fail;
+		}
+		qsort(v + first, nv - first, sizeof *v, cmp_str);
+	}
+	*paths = v;
+	*n = nv;
+	return true;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	ts_multi_paths_free(v, nv);
+	return false;
+}
+
+void ts_multi_paths_free(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+typedef struct {
+	char *const *paths;
+	size_t n;
+	const ts_pipeline_opts *po;
+	ts_multi *m;
+	pthread_mutex_t lock;
+	size_t next;               /* the next path to take */
+	ts_status st;              /* TS_ERR_NOMEM when a summary failed */
+} pool;
+
+static void *worker(void *arg)
+{
+	pool *p = arg;
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		size_t i = p->next < p->n ? p->next++ : p->n;
+		pthread_mutex_unlock(&p->lock);
+		if (i == p->n)
+			return NULL;
+		ts_result res;
+		ts_pipeline_run(p->paths[i], p->po, &res);
+		ts_status st = ts_rank_summarize(&res, (int64_t)i, &p->m->ranks[i]);
+		ts_result_free(&res);
+		if (st != TS_OK) {
+			pthread_mutex_lock(&p->lock);
+			p->st = st;
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
+ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,
+		       ts_multi *m)
+{
+	memset(m, 0, sizeof *m);
+	m->ranks = calloc(n ? n : 1, sizeof *m->ranks);
+	if (!m->ranks)
+		return TS_ERR_NOMEM;
+	m->n = n;
+	ts_pipeline_opts one = *po;
+	one.progress = NULL;
+	pool p = { .paths = paths, .n = n, .po = &one, .m = m, .st = TS_OK };
+	pthread_mutex_init(&p.lock, NULL);
+	if (jobs < 1)
+		jobs = 1;
+	if ((size_t)jobs > n)
+		jobs = (int)(n ? n : 1);
+	pthread_t *t = calloc((size_t)jobs, sizeof *t);
+	int started = 0;
+	for (int k = 0; t && k < jobs; k++)
+		if (pthread_create(&t[k], NULL, worker, &p) == 0)
+			started++;
+	if (started == 0)
+		worker(&p);           /* no thread to be had: do it here */
+	for (int k = 0; k < started; k++)
+		pthread_join(t[k], NULL);
+	free(t);
+	pthread_mutex_destroy(&p.lock);
+	if (p.st != TS_OK)
+		return p.st;
+	m->own_ranks = ts_ranks_number(m->ranks, n);
+	m->skew = ts_skew_new(m->ranks, n);
+	return m->skew ? TS_OK : TS_ERR_NOMEM;
+}
+
+void ts_multi_free(ts_multi *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; m->ranks && i < m->n; i++)
+		ts_rank_summary_free(&m->ranks[i]);
+	free(m->ranks);
+	ts_skew_free(m->skew);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Several traces, the ranks of one job: the rank table and the skew against
+# tests/ranks/oracle.py on ranks made by tests/ranks/mkranks.py (a known
+# straggler, known collective waits, files given out of rank order); the
+# same numbers whatever -j; four copies of a shared trace; errors of one
+# rank.
+set -u
+TS=$(realpath "${TS:-./tracestream}")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+ok() { echo "ok - ranks: $1"; }
+bad() { echo "not ok - ranks: $1"; fail=1; }
+
+python3 "$here/ranks/mkranks.py" "$tmp/job" "$tmp/truth.json"
+order=$(python3 -c 'import json,sys; print(" ".join("%s/trace_rank_%d.json" % (sys.argv[2], r) for r in json.load(open(sys.argv[1]))["order"]))' "$tmp/truth.json" "$tmp/job")
+# shellcheck disable=SC2086
+python3 "$here/ranks/oracle.py" "$tmp/truth.json" $order > "$tmp/oracle.json"
+for j in 1 3; do
+	# shellcheck disable=SC2086
+	"$TS" --no-progress -j $j -f json $order > "$tmp/j$j.json" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] || bad "-j $j: rc $rc: $(head -c 300 "$tmp/err")"
+done
+cmp -s "$tmp/j1.json" "$tmp/j3.json" && ok "-j 1 and -j 3 write the same report" || bad "-j 1 and -j 3 differ"
+python3 - "$tmp/j3.json" "$tmp/oracle.json" "$tmp/truth.json" <<'PY' && ok "4 ranks given out of order: numbered by distributedInfo; kernel, collective and wait times, the kernel-time spread and every layer position's min/median/max/slowest equal the oracle's; rank 2 is the straggler" || bad "ranks against the oracle"
+import json, sys
+d = json.load(open(sys.argv[1])); o = json.load(open(sys.argv[2])); t = json.load(open(sys.argv[3]))
+us = lambda ns: round(ns / 1000.0, 3)
+assert d['skew']['rank_source'] == 'trace', d['skew']['rank_source']
+got = {r['rank']: r for r in d['ranks']}
+assert [r['rank'] for r in d['ranks']] == t['order'], [r['rank'] for r in d['ranks']]
+for r in o['ranks']:
+    g = got[r['rank']]
+    assert g['status'] == 'ok' and g['trace_rank'] == r['rank'] and g['world_size'] == t['ranks'], g
+    assert g['kernel_time_us'] == us(r['kernel_ns']), (g['kernel_time_us'], r)
+    assert g['comm_us'] == us(r['comm_ns']), (g['comm_us'], r)
+    assert g['wait_us'] == us(r['wait_ns']), (g['wait_us'], r)
+def same(sp, want, what):
+    assert sp['min_us'] == us(want['min']) and sp['median_us'] == us(want['median']) and \
+        sp['max_us'] == us(want['max']) and sp['slowest_rank'] == want['slowest'], (what, sp, want)
+same(d['skew']['kernel_time'], o['kernel'], 'kernel time')
+assert set(d['skew']['layers']) == set(o['layers']), (list(d['skew']['layers']), list(o['layers']))
+n = 0
+for st, pos in o['layers'].items():
+    got_pos = d['skew']['layers'][st]
+    assert len(got_pos) == len(pos), (st, len(got_pos), len(pos))
+    for i, want in enumerate(pos):
+        same(got_pos[i]['spread'], want, '%s layer %d' % (st, i))
+        n += 1
+assert n >= 12, n
+s = d['skew']['straggler']
+assert s and s['rank'] == t['straggler'] and s['slowest_at'] == s['positions'] == n, s
+w = {x['rank']: x for x in d['skew']['collective_wait']}
+assert w[t['straggler']]['wait_us'] == 0, w
+PY
+"$TS" --no-progress "$tmp/job" > "$tmp/text" 2>&1
+grep -q "^straggler: rank 2 is the slowest at 12 of 12 layer positions" "$tmp/text" &&
+	grep -q "ranks from their distributedInfo" "$tmp/text" &&
+	ok "a directory of ranks: text report with the straggler line" || bad "text: $(head -c 600 "$tmp/text")"
+
+# four copies of one trace: four rows, each the single run's figures
+f=$here/data/sample_trace.json.gz
+"$TS" --no-progress -f json "$f" > "$tmp/one.json" 2>/dev/null
+"$TS" --no-progress -f json "$f" "$f" "$f" "$f" > "$tmp/four.json" 2>/dev/null
+rc=$?
+python3 - "$tmp/one.json" "$tmp/four.json" <<'PY' && [ $rc -eq 0 ] && ok "four copies of $(basename "$f"): four rank rows numbered 0-3 (their own ranks repeat), each with the single run's kernel time, busy time, passes and layers; no spread, no straggler" || bad "four copies (rc $rc)"
+import json, sys
+one = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+t = one['trace']
+assert [r['rank'] for r in d['ranks']] == [0, 1, 2, 3] and d['skew']['rank_source'] == 'order'
+for r in d['ranks']:
+    assert r['kernel_time_us'] == t['kernel_time_us'] and r['busy_us'] == t['busy_time_us'], (r, t)
+    assert r['kernels'] == t['kernels'], r
+assert round(sum(r['kernel_time_us'] for r in d['ranks']), 3) == round(4 * t['kernel_time_us'], 3)
+k = d['skew']['kernel_time']
+assert k['min_us'] == k['max_us'] == t['kernel_time_us'] and d['skew']['straggler'] is None, k
+PY
+
+# errors of one rank: the others are reported, the exit code is the worst
+head -c 3000 "$tmp/job/trace_rank_1.json" > "$tmp/cut.json"
+"$TS" --no-progress -f json "$tmp/job/trace_rank_0.json" "$tmp/cut.json" > "$tmp/out.json" 2> "$tmp/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "^tracestream: cut.json: byte [0-9]*: trace cut short" "$tmp/err" &&
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = d["ranks"]
+assert a["status"] == "ok" and a["kernels"] == 326, a
+assert b["partial"] and b["status"] != "ok" and "cut short" in b["error"], b' "$tmp/out.json" &&
+	ok "a rank cut short: exit 1, its error on stderr and in its row (partial), the other rank whole" ||
+	bad "cut rank: rc $rc: $(cat "$tmp/err")"
+"$TS" --no-progress "$tmp/job/trace_rank_0.json" "$tmp/missing.json" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "missing.json: cannot open: No such file" "$tmp/err" &&
+	ok "a missing rank file: exit 2, which file" || bad "missing rank: rc $rc: $(cat "$tmp/err")"
+mkdir -p "$tmp/empty"
+"$TS" --no-progress "$tmp/empty" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "no trace files in the directory" "$tmp/err" &&
+	ok "a directory without traces: exit 2" || bad "empty dir: rc $rc: $(cat "$tmp/err")"
+"$TS" --no-progress - - < /dev/null > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "standard input ('-') can be given once" "$tmp/err" &&
+	ok "'-' twice: exit 2" || bad "stdin twice: rc $rc: $(cat "$tmp/err")"
+"$TS" --no-progress -f html "$tmp/job" > /dev/null 2> "$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && ok "several traces with --format html: a usage error (text or json)" || bad "html ranks: rc $rc"
+exit $fail
