@@ -12,6 +12,7 @@ static const char *const messages[] = {
 	[TS_ERR_FULL] = "table full",
 	[TS_ERR_RANGE] = "number out of range",
 	[TS_ERR_PATTERNS] = "invalid pattern tables",
+	[TS_ERR_PARTIAL] = "bad saved partial",
 };
 
 const char *ts_strerror(ts_status st)
@@ -30,6 +31,7 @@ int ts_exit_code(ts_status st)
 	case TS_ERR_TRUNCATED:
 	case TS_ERR_GZIP:
 	case TS_ERR_NOT_TRACE:
+	case TS_ERR_PARTIAL:
 		return TS_EXIT_TRACE;
 	case TS_ERR_PATTERNS:
 		return TS_EXIT_PATTERNS;

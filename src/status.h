@@ -19,6 +19,8 @@ typedef enum {
 	TS_ERR_FULL,       /* a bounded table is full (callers degrade) */
 	TS_ERR_RANGE,      /* a number does not fit */
 	TS_ERR_PATTERNS,   /* pattern tables are invalid */
+	TS_ERR_PARTIAL,    /* a saved partial is corrupt, cut short or of
+			    * another version */
 } ts_status;
 
 /* Static, human-readable text for a status. Never NULL. */

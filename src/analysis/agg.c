@@ -94,16 +94,13 @@ static ts_device *device_for(ts_agg *a, int64_t id)
 	return d;
 }
 
-/* The row of a kernel name: its own, or the (other) row past the cap. */
-static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
+/* The row of a kernel name, added and classified when new; TS_ERR_FULL
+ * past the cap (the (other) row). */
+static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *out)
 {
 	uint32_t before = ts_intern_count(a->names);
 	uint32_t id;
-	ts_status st = ts_intern_put(a->names, ev->name, ev->name_len, &id);
-	if (st == TS_ERR_FULL) {
-		*row = &a->other;
-		return TS_OK;
-	}
+	ts_status st = ts_intern_put(a->names, name, len, &id);
 	if (st != TS_OK)
 		return st;
 	if (id >= a->rows_cap) {
@@ -127,12 +124,26 @@ static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
 		a->rows_cap = cap;
 	}
 	if (id == before) {        /* a new name: classify it, once */
-		int e = ts_platform_kernel_evidence(ev->name, ev->name_len);
+		int e = ts_platform_kernel_evidence(name, len);
 		a->nvidia_names += e > 0;
 		a->amd_names += e < 0;
-		ts_classify(a->patterns, TS_CAT_KERNEL, ev->name, ev->name_len,
-			    &a->classes[id]);
+		ts_classify(a->patterns, TS_CAT_KERNEL, name, len, &a->classes[id]);
 	}
+	*out = id;
+	return TS_OK;
+}
+
+/* The row of a kernel name: its own, or the (other) row past the cap. */
+static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
+{
+	uint32_t id;
+	ts_status st = row_of_name(a, ev->name, ev->name_len, &id);
+	if (st == TS_ERR_FULL) {
+		*row = &a->other;
+		return TS_OK;
+	}
+	if (st != TS_OK)
+		return st;
 	*row = &a->rows[id];
 	return TS_OK;
 }
@@ -285,4 +296,219 @@ const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t d
 	x->count++;
 	x->ns = ts_sat_add(x->ns, dur);
 	return &x->cls;
+}
+
+/* ------------------------------------------------------ saved partials */
+
+/* A class by what does not depend on the tables' order: the category's
+ * name (-1: none), the type, the stage hint and the short name. */
+static void kclass_save(const ts_agg *a, const ts_kclass *c, ts_wbuf *w)
+{
+	const char *cat = c->category >= 0 && a->patterns
+		? ts_patterns_category(a->patterns, (size_t)c->category)->name : "";
+	ts_w_str(w, cat, strlen(cat));
+	ts_w_u32(w, (uint32_t)c->type);
+	ts_w_u32(w, (uint32_t)c->stage);
+	ts_w_str(w, c->short_name, strlen(c->short_name));
+}
+
+static int category_named(const ts_patterns *p, const char *s, size_t n)
+{
+	for (size_t i = 0; p && n && i < ts_patterns_ncategories(p); i++) {
+		const char *name = ts_patterns_category(p, i)->name;
+		if (strlen(name) == n && memcmp(name, s, n) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+static void kclass_load(const ts_agg *a, ts_kclass *c, ts_rbuf *r)
+{
+	size_t n, sn;
+	const char *cat = ts_r_str(r, &n);
+	uint32_t type = ts_r_u32(r), stage = ts_r_u32(r);
+	const char *sh = ts_r_str(r, &sn);
+	if (r->err)
+		return;
+	if (type >= TS_TYPE_COUNT || stage > TS_STAGE_DECODE || sn > TS_SHORT_MAX) {
+		ts_r_fail(r, "a kernel class out of range");
+		return;
+	}
+	*c = (ts_kclass){ .rule = -1, .category = category_named(a->patterns, cat, n),
+			  .type = (ts_ktype)type, .stage = (ts_stage_hint)stage };
+	memcpy(c->short_name, sh, sn);
+	c->short_name[sn] = '\0';
+}
+
+void ts_agg_save(const ts_agg *a, ts_wbuf *w)
+{
+	for (int c = 0; c < TS_CAT_COUNT; c++)
+		ts_w_u64(w, a->counts[c]);
+	ts_w_u64(w, a->events);
+	ts_w_u64(w, a->kernels);
+	ts_w_u64(w, a->untimed_kernels);
+	ts_stat_save(&a->other, w);
+	ts_stat_save(&a->all, w);
+	uint32_t n = ts_intern_count(a->names);
+	ts_w_u64(w, n);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t len;
+		const char *name = ts_intern_str(a->names, i, &len);
+		ts_w_str(w, name, len);
+		ts_stat_save(&a->rows[i], w);
+		const ts_ctxrow *x = &a->ctx[i];
+		ts_w_u8(w, x->category >= 0);
+		if (x->category >= 0) {
+			ts_w_u64(w, x->count);
+			ts_w_i64(w, x->ns);
+			kclass_save(a, &x->cls, w);
+		}
+	}
+	ts_w_u64(w, a->ctx_conflicts);
+	for (int k = 0; k < TS_MEM_COUNT; k++) {
+		const ts_memrow *m = &a->mem[k];
+		ts_w_u64(w, m->count);
+		ts_w_i64(w, m->total_ns);
+		ts_w_i64(w, m->bytes);
+		ts_w_u64(w, m->with_bytes);
+		if (m->count)
+			kclass_save(a, &a->mem_class[k], w);
+	}
+	ts_w_u64(w, (uint64_t)a->ndev);
+	for (int i = 0; i < a->ndev; i++) {
+		const ts_device *d = &a->dev[i];
+		ts_w_i64(w, d->id);
+		ts_w_u64(w, d->kernels);
+		ts_w_i64(w, d->kernel_ns);
+		ts_w_i64(w, ts_busy_total(d->busy));
+		ts_w_u64(w, ts_busy_late(d->busy));
+	}
+	ts_w_u64(w, a->dev_overflow);
+	ts_w_u8(w, a->has_span);
+	ts_w_i64(w, a->first_ts);
+	ts_w_i64(w, a->last_end);
+	ts_w_u8(w, a->has_kspan);
+	ts_w_i64(w, a->k_first);
+	ts_w_i64(w, a->k_last);
+	ts_w_u64(w, (uint64_t)a->nvidia_names);
+	ts_w_u64(w, (uint64_t)a->amd_names);
+	ts_w_u64(w, a->nvidia_runtime);
+	ts_w_u64(w, a->amd_runtime);
+}
+
+ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap)
+{
+	*map = NULL;
+	*nmap = 0;
+	for (int c = 0; c < TS_CAT_COUNT; c++)
+		a->counts[c] += ts_r_u64(r);
+	a->events += ts_r_u64(r);
+	a->kernels += ts_r_u64(r);
+	a->untimed_kernels += ts_r_u64(r);
+	ts_status st = ts_stat_load(&a->other, r);
+	if (st == TS_OK)
+		st = ts_stat_load(&a->all, r);
+	/* a row is at least a name length, a stat and a flag */
+	uint64_t n = st == TS_OK ? ts_r_count(r, 4 + 8 * 8 + 1) : 0;
+	if (st != TS_OK || r->err)
+		return st != TS_OK ? st : TS_ERR_PARTIAL;
+	uint32_t *m = malloc((n ? n : 1) * sizeof *m);
+	if (!m)
+		return TS_ERR_NOMEM;
+	*map = m;
+	*nmap = (uint32_t)n;
+	for (uint64_t i = 0; i < n; i++) {
+		size_t len;
+		const char *name = ts_r_str(r, &len);
+		if (r->err)
+			return TS_ERR_PARTIAL;
+		uint32_t id;
+		st = row_of_name(a, name, len, &id);
+		if (st == TS_ERR_FULL)
+			id = TS_INTERN_NONE;
+		else if (st != TS_OK)
+			return st;
+		m[i] = id;
+		st = ts_stat_load(id == TS_INTERN_NONE ? &a->other : &a->rows[id], r);
+		if (st != TS_OK)
+			return st;
+		if (ts_r_u8(r)) {
+			uint64_t count = ts_r_u64(r);
+			int64_t ns = ts_r_i64(r);
+			ts_kclass cls;
+			kclass_load(a, &cls, r);
+			if (r->err)
+				return TS_ERR_PARTIAL;
+			if (id == TS_INTERN_NONE)
+				continue;
+			ts_ctxrow *x = &a->ctx[id];
+			if (x->category < 0 && cls.category >= 0) {
+				x->category = cls.category;
+				x->cls = cls;
+			} else if (x->category != cls.category) {
+				a->ctx_conflicts += count;
+				continue;
+			}
+			x->count += count;
+			x->ns = ts_sat_add(x->ns, ns);
+		}
+	}
+	a->ctx_conflicts += ts_r_u64(r);
+	for (int k = 0; k < TS_MEM_COUNT; k++) {
+		ts_memrow *mr = &a->mem[k];
+		uint64_t count = ts_r_u64(r);
+		int64_t total = ts_r_i64(r), bytes = ts_r_i64(r);
+		uint64_t with = ts_r_u64(r);
+		if (count) {
+			ts_kclass cls;
+			kclass_load(a, &cls, r);
+			if (mr->count == 0)
+				a->mem_class[k] = cls;
+		}
+		mr->count += count;
+		mr->total_ns = ts_sat_add(mr->total_ns, total);
+		mr->bytes = ts_sat_add(mr->bytes, bytes);
+		mr->with_bytes += with;
+	}
+	uint64_t ndev = ts_r_count(r, 5 * 8);
+	for (uint64_t i = 0; i < ndev && !r->err; i++) {
+		int64_t id = ts_r_i64(r);
+		uint64_t kernels = ts_r_u64(r);
+		int64_t kns = ts_r_i64(r), busy = ts_r_i64(r);
+		uint64_t late = ts_r_u64(r);
+		if (r->err)
+			break;
+		ts_device *d = device_for(a, id);
+		if (!d) {
+			a->dev_overflow += kernels;
+			continue;
+		}
+		d->kernels += kernels;
+		d->kernel_ns = ts_sat_add(d->kernel_ns, kns);
+		ts_busy_add_totals(d->busy, busy, late);
+	}
+	a->dev_overflow += ts_r_u64(r);
+	bool has_span = ts_r_u8(r);
+	int64_t first = ts_r_i64(r), last = ts_r_i64(r);
+	bool has_kspan = ts_r_u8(r);
+	int64_t kf = ts_r_i64(r), kl = ts_r_i64(r);
+	if (has_span) {
+		if (!a->has_span || first < a->first_ts)
+			a->first_ts = first;
+		if (!a->has_span || last > a->last_end)
+			a->last_end = last;
+		a->has_span = true;
+	}
+	if (has_kspan) {
+		if (!a->has_kspan || kf < a->k_first)
+			a->k_first = kf;
+		if (!a->has_kspan || kl > a->k_last)
+			a->k_last = kl;
+		a->has_kspan = true;
+	}
+	a->nvidia_names += (int)ts_r_u64(r);
+	a->amd_names += (int)ts_r_u64(r);
+	a->nvidia_runtime += ts_r_u64(r);
+	a->amd_runtime += ts_r_u64(r);
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }

@@ -23,6 +23,7 @@
 #include "intern.h"
 #include "stat.h"
 #include "status.h"
+#include "wire.h"
 
 typedef struct {
 	uint32_t max_kernel_names;  /* distinct kernel names with their own row */
@@ -117,5 +118,13 @@ const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t d
 
 /* Bytes held by the tables, for -v. */
 size_t ts_agg_bytes(const ts_agg *a);
+
+/* Saved partials (docs/partial-format.md). ts_agg_load merges the saved
+ * aggregates into a (names interned again, classified by a's tables; rows
+ * past a's cap fold into (other)) and gives the row each saved row became:
+ * *map (free it) holds *nmap rows, TS_INTERN_NONE for (other).
+ * TS_ERR_PARTIAL with r->err set, or TS_ERR_NOMEM. */
+void ts_agg_save(const ts_agg *a, ts_wbuf *w);
+ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap);
 
 #endif

@@ -1,4 +1,5 @@
 #include "busy.h"
+#include "satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,4 +122,11 @@ int64_t ts_busy_total(const ts_busy *b)
 uint64_t ts_busy_late(const ts_busy *b)
 {
 	return b->late;
+}
+
+void ts_busy_add_totals(ts_busy *b, int64_t busy_ns, uint64_t late)
+{
+	if (busy_ns > 0)
+		b->retired = ts_sat_add(b->retired, busy_ns);
+	b->late += late;
 }

@@ -28,4 +28,8 @@ int64_t ts_busy_total(const ts_busy *b);
 /* Intervals that arrived too late to be merged exactly. */
 uint64_t ts_busy_late(const ts_busy *b);
 
+/* Add another set's totals (a saved partial, another rank): time that is
+ * not on this set's timeline, so it adds without overlap. */
+void ts_busy_add_totals(ts_busy *b, int64_t busy_ns, uint64_t late);
+
 #endif

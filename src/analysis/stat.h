@@ -11,6 +11,7 @@
 
 #include "hist.h"
 #include "status.h"
+#include "wire.h"
 
 typedef struct {
 	uint64_t count;
@@ -23,6 +24,11 @@ typedef struct {
 ts_status ts_stat_add(ts_stat *s, int64_t v);
 ts_status ts_stat_merge(ts_stat *dst, const ts_stat *src);
 void ts_stat_clear(ts_stat *s);
+
+/* A saved partial's bytes for s; ts_stat_load reads them and merges them
+ * into dst: TS_ERR_PARTIAL (r->err says what) or TS_ERR_NOMEM. */
+void ts_stat_save(const ts_stat *s, ts_wbuf *w);
+ts_status ts_stat_load(ts_stat *dst, ts_rbuf *r);
 
 /* Sample standard deviation (n - 1); 0 below two values. */
 double ts_stat_stddev(const ts_stat *s);
