@@ -39,11 +39,12 @@ expect "unknown option: exit 2" 2 "unknown option '--bogus'" -- "$TS" --bogus "$
 expect "option without its value: exit 2" 2 "needs a value" -- "$TS" "$tiny" --top
 expect "bad --format value: exit 2" 2 "--format: 'xml' is not text, json, html, csv or xlsx" -- "$TS" --format xml "$tiny"
 expect "non-numeric --top: exit 2" 2 "--top: '12abc' is not a number" -- "$TS" --top 12abc "$tiny"
-expect "two traces: exit 2" 2 "one TRACE at a time" -- "$TS" "$tiny" "$tiny"
+expect "two traces are the ranks of one job: exit 0" 0 "" -- "$TS" "$tiny" "$tiny"
+expect "-j 0: exit 2" 2 "--jobs: '0'" -- "$TS" -j 0 "$tiny" "$tiny"
 
 # --- input errors (exit 2) ---
 expect "missing file: exit 2 with the file name" 2 "^tracestream: $tmp/nope.json: cannot open: No such file or directory" -- "$TS" "$tmp/nope.json"
-expect "a directory: exit 2" 2 "^tracestream: $tmp: cannot open: Is a directory" -- "$TS" "$tmp"
+expect "a directory without traces: exit 2, which directory" 2 "^tracestream: $tmp: no trace files in the directory" -- "$TS" "$tmp"
 if [ "$(id -u)" -ne 0 ]; then
 	cp "$tiny" "$tmp/noread.json" && chmod 000 "$tmp/noread.json"
 	expect "unreadable file: exit 2" 2 "Permission denied" -- "$TS" "$tmp/noread.json"
