@@ -52,6 +52,7 @@ for st, pos in o['layers'].items():
 assert n >= 12, n
 s = d['skew']['straggler']
 assert s and s['rank'] == t['straggler'] and s['slowest_at'] == s['positions'] == n, s
+assert d['skew']['notes'] == [], d['skew']['notes']
 w = {x['rank']: x for x in d['skew']['collective_wait']}
 assert w[t['straggler']]['wait_us'] == 0, w
 PY
@@ -59,6 +60,10 @@ PY
 grep -q "^straggler: rank 2 is the slowest at 12 of 12 layer positions" "$tmp/text" &&
 	grep -q "ranks from their distributedInfo" "$tmp/text" &&
 	ok "a directory of ranks: text report with the straggler line" || bad "text: $(head -c 600 "$tmp/text")"
+
+"$TS" --no-progress "$tmp/job/trace_rank_0.json" "$tmp/job/trace_rank_3.json" > "$tmp/text" 2>&1
+grep -q "^note: 2 of the job's 4 ranks are given" "$tmp/text" && ok "two of four ranks: a note says so" ||
+	bad "two of four: $(head -c 300 "$tmp/text")"
 
 # four copies of one trace: four rows, each the single run's figures
 f=$here/data/sample_trace.json.gz

@@ -70,12 +70,46 @@ static int by_width(const void *pa, const void *pb)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
+/* What makes the traces look like more or less than one job. */
+static size_t job_notes(const ts_multi *m, char (*notes)[160], size_t max)
+{
+	size_t n = 0;
+	int64_t world = -1;
+	bool worlds_differ = false, gpus_differ = false;
+	const char *gpu = NULL;
+	for (size_t i = 0; i < m->n; i++) {
+		const ts_rank_summary *r = &m->ranks[i];
+		if (r->world_size >= 0) {
+			if (world >= 0 && r->world_size != world)
+				worlds_differ = true;
+			world = r->world_size;
+		}
+		if (r->gpu[0]) {
+			if (gpu && strcmp(gpu, r->gpu) != 0)
+				gpus_differ = true;
+			gpu = r->gpu;
+		}
+	}
+	if (worlds_differ && n < max)
+		snprintf(notes[n++], 160, "the traces give different world sizes: more than one job?");
+	else if (world >= 0 && (size_t)world != m->n && n < max)
+		snprintf(notes[n++], 160, "%zu of the job's %" PRId64 " ranks are given", m->n, world);
+	if (gpus_differ && n < max)
+		snprintf(notes[n++], 160, "the ranks ran on different GPUs");
+	return n;
+}
+
 int ts_report_ranks_text(FILE *out, const ts_multi *m)
 {
 	const ts_skew *k = m->skew;
-	fprintf(out, "tracestream %s: %zu traces of one job (ranks %s)\n\n", TS_VERSION, m->n,
+	fprintf(out, "tracestream %s: %zu traces of one job (ranks %s)\n", TS_VERSION, m->n,
 		m->own_ranks ? "from their distributedInfo"
 			     : "numbered by their order: the traces' own ranks are missing or repeat");
+	char notes[4][160];
+	size_t nn = job_notes(m, notes, 4);
+	for (size_t i = 0; i < nn; i++)
+		fprintf(out, "note: %s\n", notes[i]);
+	fputc('\n', out);
 	fprintf(out, "RANKS\n");
 	fprintf(out, "%5s  %-28s %-22s %9s %11s %11s %10s %10s %6s %7s %7s", "rank", "trace", "GPU",
 		"kernels", "kernel ms", "busy ms", "comm ms", "wait ms", "wait%", "passes", "layers");
@@ -275,6 +309,14 @@ int ts_report_ranks_json(FILE *out, const ts_multi *m)
 		fputs(", \"wait_us\": ", out);
 		json_us(out, k->wait[i].wait_ns);
 		fprintf(out, ", \"wait_pct\": %.2f}", pct(k->wait[i].wait_ns, k->wait[i].comm_ns));
+	}
+	fputs("],\n    \"notes\": [", out);
+	char notes[4][160];
+	size_t nn = job_notes(m, notes, 4);
+	for (size_t i = 0; i < nn; i++) {
+		if (i)
+			fputs(", ", out);
+		ts_json_str(out, notes[i], strlen(notes[i]));
 	}
 	fputs("],\n    \"straggler\": ", out);
 	if (k->straggler >= 0)
