@@ -258,3 +258,154 @@ uint32_t *ts_anatomy_rows(const ts_anatomy *a, int s, size_t *n)
 	*n = k;
 	return out;
 }
+
+/* ------------------------------------------------------ saved partials */
+
+static void sum_save(const ts_anat_sum *s, ts_wbuf *w)
+{
+	ts_w_u64(w, s->count);
+	ts_w_i64(w, s->ns);
+	ts_w_u64(w, s->flops);
+	ts_w_u64(w, s->bytes);
+	ts_w_i64(w, s->flops_ns);
+	ts_w_i64(w, s->bytes_ns);
+	ts_w_u64(w, s->flops_calls);
+	ts_w_u64(w, s->bytes_calls);
+	ts_w_u32(w, s->wl);
+}
+
+static void sum_add(ts_anat_sum *s, const ts_anat_sum *t)
+{
+	bool fresh = s->count == 0 && s->flops_calls == 0 && s->bytes_calls == 0;
+	s->count += t->count;
+	s->ns = ts_sat_add(s->ns, t->ns);
+	s->flops += t->flops;
+	s->bytes += t->bytes;
+	s->flops_ns = ts_sat_add(s->flops_ns, t->flops_ns);
+	s->bytes_ns = ts_sat_add(s->bytes_ns, t->bytes_ns);
+	s->flops_calls += t->flops_calls;
+	s->bytes_calls += t->bytes_calls;
+	if (fresh || s->wl == TS_INTERN_NONE)
+		s->wl = t->wl;
+}
+
+static void sum_load(ts_anat_sum *s, ts_rbuf *r, const uint32_t *wlmap, uint32_t nwl)
+{
+	ts_anat_sum t;
+	t.count = ts_r_u64(r);
+	t.ns = ts_r_i64(r);
+	t.flops = ts_r_u64(r);
+	t.bytes = ts_r_u64(r);
+	t.flops_ns = ts_r_i64(r);
+	t.bytes_ns = ts_r_i64(r);
+	t.flops_calls = ts_r_u64(r);
+	t.bytes_calls = ts_r_u64(r);
+	uint32_t wl = ts_r_u32(r);
+	t.wl = wlmap && wl < nwl ? wlmap[wl] : TS_INTERN_NONE;
+	if (!r->err)
+		sum_add(s, &t);
+}
+
+void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
+{
+	ts_w_u64(w, a->seq);
+	for (int s = 0; s < TS_ANAT_STAGES; s++) {
+		const stage_anat *st = &a->st[s];
+		ts_w_u64(w, st->layers);
+		ts_w_u32(w, st->passes);
+		ts_w_u32(w, st->skipped);
+		sum_save(&st->total, w);
+		ts_stat_save(&st->layer_time, w);
+		for (int t = 0; t < TS_TYPE_COUNT; t++) {
+			sum_save(&st->type[t].sum, w);
+			ts_stat_save(&st->type[t].per_layer, w);
+		}
+		uint64_t nc = 0;
+		for (size_t c = 0; c <= a->ncat; c++)
+			nc += st->cat[c].count > 0;
+		ts_w_u64(w, nc);
+		for (size_t c = 0; c <= a->ncat; c++) {
+			if (!st->cat[c].count)
+				continue;
+			const char *name = c && p ? ts_patterns_category(p, c - 1)->name : "";
+			ts_w_str(w, name, strlen(name));
+			sum_save(&st->cat[c], w);
+		}
+		uint64_t nr = 0;
+		for (uint32_t i = 0; i < a->rows_cap; i++)
+			nr += st->rows[i].sum.count > 0;
+		ts_w_u64(w, nr);
+		for (uint32_t i = 0; i < a->rows_cap; i++) {
+			if (!st->rows[i].sum.count)
+				continue;
+			ts_w_u32(w, i);
+			sum_save(&st->rows[i].sum, w);
+			ts_w_u32(w, st->rows[i].pos);
+			ts_w_u64(w, st->rows[i].first);
+		}
+		sum_save(&st->other_rows, w);
+	}
+}
+
+static size_t category_slot(const ts_anatomy *a, const ts_patterns *p, const char *s, size_t n)
+{
+	for (size_t i = 0; p && n && i < a->ncat; i++) {
+		const char *name = ts_patterns_category(p, i)->name;
+		if (strlen(name) == n && memcmp(name, s, n) == 0)
+			return i + 1;
+	}
+	return 0;   /* Other */
+}
+
+ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
+			  const uint32_t *kmap, uint32_t nk, const uint32_t *wlmap, uint32_t nwl)
+{
+	uint64_t seq_base = a->seq;
+	a->seq += ts_r_u64(r);
+	for (int s = 0; s < TS_ANAT_STAGES && !r->err; s++) {
+		stage_anat *st = &a->st[s];
+		st->layers += ts_r_u64(r);
+		st->passes += ts_r_u32(r);
+		st->skipped += ts_r_u32(r);
+		sum_load(&st->total, r, wlmap, nwl);
+		ts_status rs = ts_stat_load(&st->layer_time, r);
+		for (int t = 0; t < TS_TYPE_COUNT && rs == TS_OK; t++) {
+			sum_load(&st->type[t].sum, r, wlmap, nwl);
+			rs = ts_stat_load(&st->type[t].per_layer, r);
+		}
+		if (rs != TS_OK)
+			return rs;
+		uint64_t nc = ts_r_count(r, 4 + 9 * 8);
+		for (uint64_t k = 0; k < nc && !r->err; k++) {
+			size_t n;
+			const char *name = ts_r_str(r, &n);
+			sum_load(&st->cat[category_slot(a, p, name, n)], r, wlmap, nwl);
+		}
+		uint64_t nr = ts_r_count(r, 4 + 9 * 8 + 12);
+		for (uint64_t k = 0; k < nr && !r->err; k++) {
+			uint32_t row = ts_r_u32(r);
+			ts_anat_sum sum = { .wl = TS_INTERN_NONE };
+			sum_load(&sum, r, wlmap, nwl);
+			uint32_t pos = ts_r_u32(r);
+			uint64_t first = ts_r_u64(r);
+			if (r->err)
+				break;
+			uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
+			if (to == TS_INTERN_NONE) {
+				sum_add(&st->other_rows, &sum);
+				continue;
+			}
+			if (!grow_rows(a, to + 1))
+				return TS_ERR_NOMEM;
+			ts_anat_row *dst = &a->st[s].rows[to];
+			bool fresh = dst->sum.count == 0;
+			sum_add(&dst->sum, &sum);
+			if (fresh || pos < dst->pos)
+				dst->pos = pos;
+			if (fresh)
+				dst->first = seq_base + first;
+		}
+		sum_load(&st->other_rows, r, wlmap, nwl);
+	}
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}

@@ -22,6 +22,7 @@
 
 #include "patterns.h"
 #include "stat.h"
+#include "wire.h"
 
 #define TS_ANAT_STAGES 4        /* = TS_PSTAGE_COUNT, checked in layers.c */
 
@@ -62,6 +63,14 @@ typedef struct ts_anatomy ts_anatomy;
 
 ts_anatomy *ts_anatomy_new(size_t ncategories);
 void ts_anatomy_free(ts_anatomy *a);
+
+/* Saved partials (docs/partial-format.md). Categories go by name (p: the
+ * tables the anatomy was made with); ts_anatomy_load adds to a, sending
+ * saved kernel rows through kmap and workload rows through wlmap (NULL:
+ * none kept). TS_ERR_PARTIAL with r->err set, or TS_ERR_NOMEM. */
+void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w);
+ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
+			  const uint32_t *kmap, uint32_t nk, const uint32_t *wlmap, uint32_t nwl);
 
 /* Add one complete pass of stage s: its n layer kernels (layers nlayers). */
 void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,

@@ -38,6 +38,7 @@
 #include "patterns.h"
 #include "stat.h"
 #include "status.h"
+#include "wire.h"
 
 #define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
 #define TS_MAX_PASSES 16384     /* pass records kept for passes[] */
@@ -239,6 +240,18 @@ const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s);
 /* The typical layer of each stage (every complete pass's layers); NULL
  * without pattern tables. */
 const ts_anatomy *ts_layers_anatomy(const ts_layers *l);
+
+/* Saved partials (docs/partial-format.md), after ts_layers_finish: what
+ * the reports read (passes, stage totals and kernel rows, layer
+ * statistics, counts, the anatomy). ts_layers_load adds them to l (which
+ * must not be finished after: its totals are whole); kmap sends a saved
+ * kernel row to l's (nk of them, TS_INTERN_NONE: (other)), opmap a saved
+ * op row and wlmap a workload row (NULL: none kept). The typical-layer
+ * samples of compare and --debug-layers listings are not saved.
+ * TS_ERR_PARTIAL with r->err set, or TS_ERR_NOMEM. */
+void ts_layers_save(const ts_layers *l, ts_wbuf *w);
+ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
+			 const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap, uint32_t nwl);
 
 /* Layer indices whose mean time is off the stage's typical layer (the
  * median of the per-index means) by more than TS_OUTLIER_PCT percent,

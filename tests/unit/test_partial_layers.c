@@ -1,0 +1,126 @@
+/*
+ * Saved partials, the layers part: the bundled sample trace analysed once,
+ * its aggregates and layers saved, and loaded twice into empty ones (two
+ * ranks of the same trace): passes, stage totals, layer statistics and the
+ * per-stage kernel rows are exactly twice the single analysis's, and the
+ * means and percentiles are the same.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline.h"
+#include "unit.h"
+
+int main(void)
+{
+	ts_patterns_source src = { .builtin_dir = TS_SOURCE_PATTERNS };
+	ts_patterns *pats;
+	char errs[2][512];
+	size_t nerr;
+	if (ts_patterns_load(&src, &pats, errs, 2, &nerr) != TS_OK) {
+		printf("not ok - the built-in tables load\n");
+		return 1;
+	}
+	ts_pipeline_opts po = { .limits = ts_limits_default(), .patterns = pats };
+	ts_result res;
+	ts_status st = ts_pipeline_run("tests/data/sample_trace.json.gz", &po, &res);
+	CHECK(st == TS_OK && ts_layers_npasses(res.layers) > 0, "the sample trace analyses (%zu passes)",
+	      res.layers ? ts_layers_npasses(res.layers) : 0);
+	if (st != TS_OK)
+		return 1;
+	ts_wbuf wa = { 0 }, wl = { 0 };
+	ts_agg_save(res.agg, &wa);
+	ts_layers_save(res.layers, &wl);
+	CHECK(!wa.nomem && !wl.nomem, "its aggregates and layers save (%zu and %zu bytes)", wa.n, wl.n);
+
+	ts_agg *agg = ts_agg_new(&po.limits, pats);
+	ts_layers *lay = ts_layers_new(pats, &po.layers);
+	int bad = 0;
+	for (int k = 0; k < 2; k++) {
+		uint32_t *map, nmap;
+		ts_rbuf ra = { .p = wa.p, .n = wa.n }, rl = { .p = wl.p, .n = wl.n };
+		bad += ts_agg_load(agg, &ra, &map, &nmap) != TS_OK;
+		bad += ts_layers_load(lay, &rl, map, nmap, NULL, 0, NULL, 0) != TS_OK || rl.at != rl.n;
+		free(map);
+	}
+	CHECK(bad == 0, "and load twice into empty ones");
+
+	const ts_layers *one = res.layers;
+	CHECK(ts_layers_npasses(lay) == 2 * ts_layers_npasses(one) &&
+	      ts_layers_per_pass(lay) == ts_layers_per_pass(one),
+	      "twice the passes, the same layers per pass (%zu, %u)", ts_layers_npasses(lay),
+	      ts_layers_per_pass(lay));
+	size_t n1 = ts_layers_npasses(one);
+	bad = 0;
+	for (size_t i = 0; i < n1; i++) {
+		const ts_pass *a = ts_layers_pass(one, i), *b = ts_layers_pass(lay, n1 + i);
+		bad += b->index != a->index + n1 || b->stage != a->stage || b->gpu_ns != a->gpu_ns ||
+		       b->layers != a->layers || b->kernels != a->kernels ||
+		       b->idle.busy_ns != a->idle.busy_ns;
+		const char *an = ts_layers_annotation_name(one, a->annotation),
+			   *bn = ts_layers_annotation_name(lay, b->annotation);
+		bad += (an == NULL) != (bn == NULL) || (an && strcmp(an, bn) != 0);
+	}
+	CHECK(bad == 0, "the second copy's passes follow the first's, numbered on, each as it was");
+	bad = 0;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_stage_total *a = ts_layers_stage(one, (ts_pstage)s), *b = ts_layers_stage(lay, (ts_pstage)s);
+		bad += b->passes != 2 * a->passes || b->layers != 2 * a->layers ||
+		       b->gpu_ns != 2 * a->gpu_ns || b->idle.idle_ns != 2 * a->idle.idle_ns;
+		bad += ts_layers_max_index(lay, (ts_pstage)s) != ts_layers_max_index(one, (ts_pstage)s);
+		for (uint32_t i = 0; i < ts_layers_max_index(one, (ts_pstage)s); i++) {
+			const ts_stat *x = &ts_layers_stat(one, (ts_pstage)s, i)->time,
+				      *y = &ts_layers_stat(lay, (ts_pstage)s, i)->time;
+			bad += y->count != 2 * x->count || y->total != 2 * x->total ||
+			       ts_stat_quantile(y, 0.5) != ts_stat_quantile(x, 0.5);
+		}
+		const ts_stat *ao, *aa, *bo, *ba;
+		const ts_stat *ar = ts_layers_stage_rows(one, (ts_pstage)s, &ao, &aa);
+		const ts_stat *br = ts_layers_stage_rows(lay, (ts_pstage)s, &bo, &ba);
+		bad += ba->count != 2 * aa->count || ba->total != 2 * aa->total;
+		for (uint32_t row = 0; ar && row < ts_intern_count(res.agg->names); row++) {
+			size_t len;
+			const char *name = ts_intern_str(res.agg->names, row, &len);
+			uint32_t to = ts_intern_find(agg->names, name, len);
+			uint64_t want = ar[row].count * 2;
+			uint64_t got = br && to != TS_INTERN_NONE ? br[to].count : 0;
+			bad += got != want;
+		}
+	}
+	CHECK(bad == 0, "per stage: totals, idle time, every layer position and every kernel row twice over, percentiles the same");
+	bad = 0;
+	const ts_anatomy *a1 = ts_layers_anatomy(one), *a2 = ts_layers_anatomy(lay);
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		bad += ts_anatomy_layers(a2, s) != 2 * ts_anatomy_layers(a1, s) ||
+		       ts_anatomy_passes(a2, s) != 2 * ts_anatomy_passes(a1, s) ||
+		       ts_anatomy_total(a2, s)->ns != 2 * ts_anatomy_total(a1, s)->ns ||
+		       ts_stat_quantile(ts_anatomy_layer_time(a2, s), 0.5) !=
+			       ts_stat_quantile(ts_anatomy_layer_time(a1, s), 0.5);
+		for (int t = 0; t < TS_TYPE_COUNT; t++)
+			bad += ts_anatomy_type(a2, s, t)->sum.ns != 2 * ts_anatomy_type(a1, s, t)->sum.ns;
+		for (size_t c = 0; c <= ts_anatomy_ncategories(a1); c++)
+			bad += ts_anatomy_category(a2, s, (int)c - 1)->count !=
+			       2 * ts_anatomy_category(a1, s, (int)c - 1)->count;
+		size_t r1, r2;
+		uint32_t *o1 = ts_anatomy_rows(a1, s, &r1), *o2 = ts_anatomy_rows(a2, s, &r2);
+		bad += r1 != r2;
+		for (size_t i = 0; i < r1 && i < r2; i++) {
+			size_t l1, l2;
+			const char *x = ts_intern_str(res.agg->names, o1[i], &l1);
+			const char *y = ts_intern_str(agg->names, o2[i], &l2);
+			bad += l1 != l2 || memcmp(x, y, l1) != 0 ||
+			       ts_anatomy_row(a2, s, o2[i])->sum.ns != 2 * ts_anatomy_row(a1, s, o1[i])->sum.ns;
+		}
+		free(o1);
+		free(o2);
+	}
+	CHECK(bad == 0, "the typical layer (anatomy): layers, passes, time by type and category, its kernel rows in the same order, twice over");
+	ts_wbuf_free(&wa);
+	ts_wbuf_free(&wl);
+	ts_agg_free(agg);
+	ts_layers_free(lay);
+	ts_result_free(&res);
+	ts_patterns_free(pats);
+	return unit_failed != 0;
+}
