@@ -43,6 +43,8 @@
 #include "hist.h"
 #include "patterns.h"
 #include "stat.h"
+#include "status.h"
+#include "wire.h"
 
 #define TS_ATTRIB_LOOKAHEAD 16384   /* kernels waiting for their launch */
 #define TS_ATTRIB_MAX_OPS 65536     /* distinct op names with a row */
@@ -173,6 +175,17 @@ size_t *ts_attrib_workload_order(const ts_attrib *a, int view, size_t *n);
 const char *ts_attrib_workload_name(const ts_attrib *a, size_t i, size_t *len,
 				    const char **dtype);
 const ts_oprule *ts_attrib_workload_rule(const ts_attrib *a, size_t i);
+
+/* Saved partials (docs/partial-format.md), after ts_attrib_finish: totals,
+ * op rows and workload rows of every view, call sites, the op each kernel
+ * row came from. Categories and operator rules go by name (category) and
+ * by kind and template (rule). ts_attrib_load adds them to a, sending
+ * saved kernel rows through kmap, and gives the op row and workload row
+ * each saved one became (*opmap, *wlmap: free them; TS_INTERN_NONE past
+ * the caps). TS_ERR_PARTIAL with r->err set, or TS_ERR_NOMEM. */
+void ts_attrib_save(const ts_attrib *a, ts_wbuf *w);
+ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
+			 uint32_t **opmap, uint32_t *nop, uint32_t **wlmap, uint32_t *nwl);
 
 #define TS_JOIN_MEM_DEFAULT (64u << 20)
 

@@ -167,3 +167,20 @@ const ts_callsite_totals *ts_callsites_totals(const ts_callsites *c)
 {
 	return &c->t;
 }
+
+uint32_t ts_callsites_intern(ts_callsites *c, const char *name, size_t len)
+{
+	uint32_t id;
+	return ts_intern_put(c->names, name, len, &id) == TS_OK ? id : TS_INTERN_NONE;
+}
+
+void ts_callsites_add_totals(ts_callsites *c, const ts_callsite_totals *t)
+{
+	c->t.frames += t->frames;
+	c->t.kept += t->kept;
+	c->t.dropped += t->dropped;
+	c->t.out_of_order += t->out_of_order;
+	c->t.lookups += t->lookups;
+	c->t.found += t->found;
+	c->t.index_bytes += t->index_bytes;
+}

@@ -44,4 +44,10 @@ uint32_t ts_callsites_at(ts_callsites *c, int64_t pid, int64_t tid, int64_t ts);
 const char *ts_callsites_name(const ts_callsites *c, uint32_t id, size_t *len);
 const ts_callsite_totals *ts_callsites_totals(const ts_callsites *c);
 
+/* A call-site name from elsewhere (a saved partial): its id here, or
+ * TS_INTERN_NONE past the name cap. */
+uint32_t ts_callsites_intern(ts_callsites *c, const char *name, size_t len);
+/* Add another run's totals (a saved partial). */
+void ts_callsites_add_totals(ts_callsites *c, const ts_callsite_totals *t);
+
 #endif

@@ -108,3 +108,40 @@ size_t ts_hist_bytes(const ts_hist *h)
 			n += TS_HIST_SUB * sizeof(uint64_t);
 	return n;
 }
+
+/* The histogram: its count, the mask of pages in use, each page. */
+void ts_hist_save(const ts_hist *h, ts_wbuf *w)
+{
+	ts_w_u64(w, h->count);
+	ts_w_u64(w, h->used);
+	for (uint64_t u = h->used; u; u &= u - 1)
+		for (int i = 0; i < TS_HIST_SUB; i++)
+			ts_w_u64(w, h->page[__builtin_ctzll(u)][i]);
+}
+
+ts_status ts_hist_load(ts_hist *h, ts_rbuf *r)
+{
+	uint64_t count = ts_r_u64(r), used = ts_r_u64(r), sum = 0;
+	if (!r->err && (used >> TS_HIST_PAGES))
+		ts_r_fail(r, "a histogram page past the last");
+	for (uint64_t u = used; u && !r->err; u &= u - 1) {
+		int p = __builtin_ctzll(u);
+		uint64_t v[TS_HIST_SUB];
+		for (int i = 0; i < TS_HIST_SUB; i++)
+			sum += v[i] = ts_r_u64(r);
+		if (r->err)
+			break;
+		if (!h->page[p]) {
+			if (!(h->page[p] = calloc(TS_HIST_SUB, sizeof(uint64_t))))
+				return TS_ERR_NOMEM;
+			h->used |= 1ull << p;
+		}
+		for (int i = 0; i < TS_HIST_SUB; i++)
+			h->page[p][i] += v[i];
+	}
+	if (!r->err && sum != count)
+		ts_r_fail(r, "a histogram whose buckets do not add up to its count");
+	h->count += count;
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
+

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "status.h"
+#include "wire.h"
 
 #define TS_HIST_SUB 64      /* buckets per page */
 #define TS_HIST_PAGES 58    /* pages 0-1: exact 0..127; page p>=2: octave p+5 */
@@ -38,6 +39,12 @@ void ts_hist_clear(ts_hist *h); /* frees pages; the histogram is empty again */
  * it. 0 for an empty histogram. Callers clamp to the exact min and max.
  */
 int64_t ts_hist_quantile(const ts_hist *h, double q);
+
+/* Saved partials: the count, the mask of pages in use, each page.
+ * ts_hist_load adds the saved counters to h (TS_ERR_PARTIAL with r->err
+ * set when they do not add up, or TS_ERR_NOMEM). */
+void ts_hist_save(const ts_hist *h, ts_wbuf *w);
+ts_status ts_hist_load(ts_hist *h, ts_rbuf *r);
 
 /* Bytes of counter pages held. */
 size_t ts_hist_bytes(const ts_hist *h);

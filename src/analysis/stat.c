@@ -67,42 +67,6 @@ int64_t ts_stat_quantile(const ts_stat *s, double q)
 	return v < s->min ? s->min : v > s->max ? s->max : v;
 }
 
-/* The histogram: its count, the mask of pages in use, each page. */
-static void hist_save(const ts_hist *h, ts_wbuf *w)
-{
-	ts_w_u64(w, h->count);
-	ts_w_u64(w, h->used);
-	for (uint64_t u = h->used; u; u &= u - 1)
-		for (int i = 0; i < TS_HIST_SUB; i++)
-			ts_w_u64(w, h->page[__builtin_ctzll(u)][i]);
-}
-
-static ts_status hist_load(ts_hist *h, ts_rbuf *r)
-{
-	uint64_t count = ts_r_u64(r), used = ts_r_u64(r), sum = 0;
-	if (!r->err && (used >> TS_HIST_PAGES))
-		ts_r_fail(r, "a histogram page past the last");
-	for (uint64_t u = used; u && !r->err; u &= u - 1) {
-		int p = __builtin_ctzll(u);
-		uint64_t v[TS_HIST_SUB];
-		for (int i = 0; i < TS_HIST_SUB; i++)
-			sum += v[i] = ts_r_u64(r);
-		if (r->err)
-			break;
-		if (!h->page[p]) {
-			if (!(h->page[p] = calloc(TS_HIST_SUB, sizeof(uint64_t))))
-				return TS_ERR_NOMEM;
-			h->used |= 1ull << p;
-		}
-		for (int i = 0; i < TS_HIST_SUB; i++)
-			h->page[p][i] += v[i];
-	}
-	if (!r->err && sum != count)
-		ts_r_fail(r, "a histogram whose buckets do not add up to its count");
-	h->count += count;
-	return r->err ? TS_ERR_PARTIAL : TS_OK;
-}
-
 void ts_stat_save(const ts_stat *s, ts_wbuf *w)
 {
 	ts_w_u64(w, s->count);
@@ -111,7 +75,7 @@ void ts_stat_save(const ts_stat *s, ts_wbuf *w)
 	ts_w_i64(w, s->max);
 	ts_w_f64(w, s->mean);
 	ts_w_f64(w, s->m2);
-	hist_save(&s->hist, w);
+	ts_hist_save(&s->hist, w);
 }
 
 ts_status ts_stat_load(ts_stat *dst, ts_rbuf *r)
@@ -123,7 +87,7 @@ ts_status ts_stat_load(ts_stat *dst, ts_rbuf *r)
 	t.max = ts_r_i64(r);
 	t.mean = ts_r_f64(r);
 	t.m2 = ts_r_f64(r);
-	ts_status st = hist_load(&t.hist, r);
+	ts_status st = ts_hist_load(&t.hist, r);
 	if (st == TS_OK && (t.hist.count != t.count || t.min > t.max || !(t.m2 >= 0) ||
 			    t.mean != t.mean)) {
 		ts_r_fail(r, "a statistic that does not hold together");

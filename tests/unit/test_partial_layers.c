@@ -1,9 +1,11 @@
 /*
- * Saved partials, the layers part: the bundled sample trace analysed once,
- * its aggregates and layers saved, and loaded twice into empty ones (two
- * ranks of the same trace): passes, stage totals, layer statistics and the
- * per-stage kernel rows are exactly twice the single analysis's, and the
- * means and percentiles are the same.
+ * Saved partials, the analysis sections: a trace analysed once, its
+ * aggregates, attribution and layers saved, and loaded twice into empty
+ * ones (two ranks of the same trace): passes, stage totals, layer
+ * statistics, the per-stage kernel rows, the anatomy, op rows, workloads
+ * and call sites are exactly twice the single analysis's, and the means
+ * and percentiles are the same. Traces: the bundled sample, and
+ * tests/attrib/calls.json (ops with shapes, call sites, workloads).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -11,6 +13,89 @@
 
 #include "pipeline.h"
 #include "unit.h"
+
+static void ops_twice(const ts_attrib *one, const ts_attrib *two)
+{
+	int bad = 0;
+	const ts_attrib_totals *t1 = ts_attrib_get_totals(one), *t2 = ts_attrib_get_totals(two);
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		bad += t2->kernels[b] != 2 * t1->kernels[b] || t2->ns[b] != 2 * t1->ns[b];
+	bad += t2->workload_calls != 2 * t1->workload_calls;
+	bad += ts_attrib_callsite_totals(two)->found != 2 * ts_attrib_callsite_totals(one)->found;
+	size_t checked = 0;
+	for (int v = 0; v <= TS_ATTRIB_ALL; v++) {
+		size_t n1, n2;
+		size_t *o1 = ts_attrib_op_order(one, v, &n1), *o2 = ts_attrib_op_order(two, v, &n2);
+		bad += n1 != n2;
+		for (size_t i = 0; i < n1 && i < n2; i++) {
+			size_t l1, l2, c1 = 0, c2 = 0;
+			const char *a = ts_attrib_op_name(one, o1[i], &l1), *b = ts_attrib_op_name(two, o2[i], &l2);
+			const ts_op_row *x = ts_attrib_op(one, v, o1[i]), *y = ts_attrib_op(two, v, o2[i]);
+			const char *ca = ts_attrib_op_callsite(one, o1[i], &c1), *cb = ts_attrib_op_callsite(two, o2[i], &c2);
+			bad += l1 != l2 || memcmp(a, b, l1) != 0 || y->calls != 2 * x->calls ||
+			       y->ns != 2 * x->ns || y->cats[0].ns != 2 * x->cats[0].ns ||
+			       ts_attrib_op_via(one, o1[i]) != ts_attrib_op_via(two, o2[i]) ||
+			       (ca == NULL) != (cb == NULL) || c1 != c2 || (ca && memcmp(ca, cb, c1) != 0);
+			checked++;
+		}
+		free(o1);
+		free(o2);
+		o1 = ts_attrib_workload_order(one, v, &n1);
+		o2 = ts_attrib_workload_order(two, v, &n2);
+		bad += n1 != n2;
+		for (size_t i = 0; i < n1 && i < n2; i++) {
+			size_t l1, l2;
+			const char *d1, *d2;
+			const char *a = ts_attrib_workload_name(one, o1[i], &l1, &d1);
+			const char *b = ts_attrib_workload_name(two, o2[i], &l2, &d2);
+			const ts_wl_row *x = ts_attrib_workload(one, v, o1[i]), *y = ts_attrib_workload(two, v, o2[i]);
+			bad += l1 != l2 || memcmp(a, b, l1) != 0 || strcmp(d1, d2) != 0 ||
+			       y->calls != 2 * x->calls || y->ns != 2 * x->ns || y->flops != 2 * x->flops ||
+			       ts_wl_tokens_quantile(y, 0.5) != ts_wl_tokens_quantile(x, 0.5) ||
+			       ts_attrib_workload_rule(one, o1[i]) != ts_attrib_workload_rule(two, o2[i]);
+			checked++;
+		}
+		free(o1);
+		free(o2);
+	}
+	CHECK(bad == 0 && checked > 0, "buckets, op rows (calls, time, categories, call sites) and workloads (calls, FLOPs, tokens, rule) of every view twice over, in the same order (%zu rows)", checked);
+}
+
+/* Save what one analysis of path found, load it twice into empty ones. */
+static int round_trip(const char *path, const ts_patterns *pats, ts_result *res, ts_agg **agg,
+		      ts_attrib **att, ts_layers **lay)
+{
+	ts_pipeline_opts po = { .limits = ts_limits_default(), .patterns = pats };
+	ts_status st = ts_pipeline_run(path, &po, res);
+	CHECK(st == TS_OK, "%s analyses", path);
+	if (st != TS_OK)
+		return 1;
+	ts_wbuf wa = { 0 }, wt = { 0 }, wl = { 0 };
+	ts_agg_save(res->agg, &wa);
+	ts_attrib_save(res->attrib, &wt);
+	ts_layers_save(res->layers, &wl);
+	CHECK(!wa.nomem && !wt.nomem && !wl.nomem, "its aggregates, attribution and layers save (%zu, %zu and %zu bytes)",
+	      wa.n, wt.n, wl.n);
+	*agg = ts_agg_new(&po.limits, pats);
+	*att = ts_attrib_new(pats, 0);
+	*lay = ts_layers_new(pats, &po.layers);
+	int bad = 0;
+	for (int k = 0; k < 2; k++) {
+		uint32_t *map, nmap, *opm, nop, *wlm, nwl;
+		ts_rbuf ra = { .p = wa.p, .n = wa.n }, rt = { .p = wt.p, .n = wt.n }, rl = { .p = wl.p, .n = wl.n };
+		bad += ts_agg_load(*agg, &ra, &map, &nmap) != TS_OK;
+		bad += ts_attrib_load(*att, &rt, map, nmap, &opm, &nop, &wlm, &nwl) != TS_OK || rt.at != rt.n;
+		bad += ts_layers_load(*lay, &rl, map, nmap, opm, nop, wlm, nwl) != TS_OK || rl.at != rl.n;
+		free(map);
+		free(opm);
+		free(wlm);
+	}
+	CHECK(bad == 0, "and load twice into empty ones");
+	ts_wbuf_free(&wa);
+	ts_wbuf_free(&wt);
+	ts_wbuf_free(&wl);
+	return 0;
+}
 
 int main(void)
 {
@@ -22,29 +107,26 @@ int main(void)
 		printf("not ok - the built-in tables load\n");
 		return 1;
 	}
-	ts_pipeline_opts po = { .limits = ts_limits_default(), .patterns = pats };
-	ts_result res;
-	ts_status st = ts_pipeline_run("tests/data/sample_trace.json.gz", &po, &res);
-	CHECK(st == TS_OK && ts_layers_npasses(res.layers) > 0, "the sample trace analyses (%zu passes)",
-	      res.layers ? ts_layers_npasses(res.layers) : 0);
-	if (st != TS_OK)
+	ts_result calls;
+	ts_agg *cagg;
+	ts_attrib *catt;
+	ts_layers *clay;
+	if (round_trip("tests/attrib/calls.json", pats, &calls, &cagg, &catt, &clay))
 		return 1;
-	ts_wbuf wa = { 0 }, wl = { 0 };
-	ts_agg_save(res.agg, &wa);
-	ts_layers_save(res.layers, &wl);
-	CHECK(!wa.nomem && !wl.nomem, "its aggregates and layers save (%zu and %zu bytes)", wa.n, wl.n);
+	ops_twice(calls.attrib, catt);
+	ts_agg_free(cagg);
+	ts_attrib_free(catt);
+	ts_layers_free(clay);
+	ts_result_free(&calls);
 
-	ts_agg *agg = ts_agg_new(&po.limits, pats);
-	ts_layers *lay = ts_layers_new(pats, &po.layers);
+	ts_result res;
+	ts_agg *agg;
+	ts_attrib *att;
+	ts_layers *lay;
+	if (round_trip("tests/data/sample_trace.json.gz", pats, &res, &agg, &att, &lay))
+		return 1;
+	ops_twice(res.attrib, att);
 	int bad = 0;
-	for (int k = 0; k < 2; k++) {
-		uint32_t *map, nmap;
-		ts_rbuf ra = { .p = wa.p, .n = wa.n }, rl = { .p = wl.p, .n = wl.n };
-		bad += ts_agg_load(agg, &ra, &map, &nmap) != TS_OK;
-		bad += ts_layers_load(lay, &rl, map, nmap, NULL, 0, NULL, 0) != TS_OK || rl.at != rl.n;
-		free(map);
-	}
-	CHECK(bad == 0, "and load twice into empty ones");
 
 	const ts_layers *one = res.layers;
 	CHECK(ts_layers_npasses(lay) == 2 * ts_layers_npasses(one) &&
@@ -116,9 +198,8 @@ int main(void)
 		free(o2);
 	}
 	CHECK(bad == 0, "the typical layer (anatomy): layers, passes, time by type and category, its kernel rows in the same order, twice over");
-	ts_wbuf_free(&wa);
-	ts_wbuf_free(&wl);
 	ts_agg_free(agg);
+	ts_attrib_free(att);
 	ts_layers_free(lay);
 	ts_result_free(&res);
 	ts_patterns_free(pats);
