@@ -26,6 +26,7 @@
 #include "gpu.h"
 #include "multi.h"
 #include "outfile.h"
+#include "partial.h"
 #include "patterns.h"
 #include "pipeline.h"
 #include "report.h"
@@ -72,12 +73,15 @@ typedef struct {
 	double threshold_us, threshold_pct;
 	double fail_if_slower;         /* -1: no gate */
 	int multi;                     /* several TRACEs or a directory: ranks */
+	int merge;                     /* tracestream merge PART... */
+	const char *save_state;        /* --save-state FILE */
 	int jobs;                      /* -j: analyses at a time (0: the cores) */
 } options;
 
 static const char usage_text[] =
 	"Usage: tracestream [options] TRACE\n"
 	"       tracestream [options] TRACE TRACE... | DIR   (one job, a trace per rank)\n"
+	"       tracestream merge [options] PART...   (partials from --save-state)\n"
 	"       tracestream ops [options] TRACE\n"
 	"       tracestream compare [options] A B\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'\n"
@@ -137,6 +141,8 @@ static const char usage_text[] =
 	"      --threshold-pct N    gaps of at most N%% of A are similar (default 5)\n"
 	"      --fail-if-slower PCT exit 5 when B's kernel time (of --stage) is more\n"
 	"                       than PCT%% above A's\n"
+	"  merge PART...        one report from saved partials (--save-state), as if\n"
+	"                       their traces were analysed in one run; any grouping\n"
 	"  ops TRACE            operator workloads (gemm_n4096_k4096, ...) with calls,\n"
 	"                       tokens min/p50/max, kernel time and dtype; CPU ops\n"
 	"  patterns list        model families and kernel categories with their rules\n"
@@ -144,6 +150,8 @@ static const char usage_text[] =
 	"  patterns explain NAME    which rule classifies a kernel name, and how\n"
 	"                       (--event gpu_memcpy|gpu_memset for memory operations)\n"
 	"  -j, --jobs N         ranks analysed at a time (default: the cores)\n"
+	"      --save-state FILE    also save the analysis as a partial that\n"
+	"                       tracestream merge reads (the ranks' summaries too)\n"
 	"  -v, --verbose        print throughput and peak memory to stderr\n"
 	"  -q, --quiet          do not print warnings\n"
 	"  -h, --help           show this help\n"
@@ -229,7 +237,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS,
+	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
 };
 
@@ -278,6 +286,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "threshold-pct", required_argument, NULL, OPT_THRESHOLD_PCT },
 		{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "save-state", required_argument, NULL, OPT_SAVE_STATE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -323,6 +332,9 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case 'j':
 			o->jobs = (int)parse_long("--jobs", optarg, 1, 1024);
+			break;
+		case OPT_SAVE_STATE:
+			o->save_state = optarg;
 			break;
 		case 'w':
 			o->width = (int)parse_long("--width", optarg, 0, 100000);
@@ -442,6 +454,16 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->nargs == 0)
 			usage_error("%s", "ops needs a TRACE (a file, or - for standard input)");
 	}
+	if (o->nargs > 0 && strcmp(o->args[0], "merge") == 0) {
+		o->merge = 1;
+		if (o->nargs < 2)
+			usage_error("%s", "merge needs saved partials: tracestream merge PART... "
+				    "(made with --save-state)");
+		if (o->format != FMT_TEXT && o->format != FMT_JSON)
+			usage_error("%s", "merge reports as text or json");
+		o->path = o->args[1];
+		return;
+	}
 	if (o->nargs > 0 && strcmp(o->args[0], "compare") == 0) {
 		o->compare = 1;
 		if (o->nargs != 3)
@@ -450,9 +472,9 @@ static void parse_options(int argc, char **argv, options *o)
 		o->path_b = o->args[2];
 		if (strcmp(o->path, "-") == 0 && strcmp(o->path_b, "-") == 0)
 			usage_error("%s", "compare: only one side can be standard input ('-')");
-		if (o->verify_ops || o->debug || o->show_layers)
-			usage_error("%s", "compare: --verify-ops, --debug-layers and --show-layers "
-				    "apply to one trace; run them on each");
+		if (o->verify_ops || o->debug || o->show_layers || o->save_state)
+			usage_error("%s", "compare: --verify-ops, --debug-layers, --show-layers and "
+				    "--save-state apply to one trace; run them on each");
 		if (o->format == FMT_XLSX)
 			usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
 				    "text, json, html or csv (--table ops or layers)");
@@ -945,6 +967,72 @@ static void print_rank_errors(const ts_multi *m)
 	}
 }
 
+/* Write the saved partial of res (standing for ranks) to path, whole or
+ * not at all. */
+static bool save_state(const char *path, const ts_result *res, const ts_rank_summary *ranks,
+		       size_t nranks)
+{
+	ts_wbuf w = { 0 };
+	ts_status st = ts_partial_save(res, ranks, nranks, &w);
+	ts_outfile of;
+	bool ok = st == TS_OK;
+	if (!ok) {
+		fprintf(stderr, "tracestream: --save-state: %s\n", ts_strerror(st));
+	} else if (!ts_outfile_open(&of, path)) {
+		fprintf(stderr, "tracestream: --save-state: %s\n", of.err);
+		ok = false;
+	} else {
+		bool wrote = fwrite(w.p, 1, w.n, of.f) == w.n;
+		if (!ts_outfile_close(&of, wrote)) {
+			fprintf(stderr, "tracestream: --save-state: %s\n", of.err);
+			ok = false;
+		}
+	}
+	ts_wbuf_free(&w);
+	return ok;
+}
+
+/* The report of a job: the merged result with its rank table and skew. */
+static int report_job(const options *o, ts_multi *m)
+{
+	ts_report_opts ro = { .top = o->top, .width = text_width(o), .full_names = o->full_names,
+			      .filter_stage = o->stage > 0,
+			      .stage = o->stage > 0 ? (ts_pstage)(o->stage - 1) : TS_PSTAGE_UNKNOWN,
+			      .ranks = m };
+	int code = TS_EXIT_OK;
+	ts_outfile of;
+	if (!ts_outfile_open(&of, o->output)) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		return TS_EXIT_USAGE_IO;
+	}
+	int wr = o->format == FMT_JSON ? ts_report_json(of.f, &m->job, &ro)
+				       : ts_report_text(of.f, &m->job, &ro);
+	if (!ts_outfile_close(&of, wr == 0)) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		code = TS_EXIT_USAGE_IO;
+	}
+	if (o->save_state && !save_state(o->save_state, &m->job, m->ranks, m->n))
+		code = TS_EXIT_USAGE_IO;
+	if (!o->quiet) {
+		char lines[16][TS_WARN_LEN];
+		size_t n = ts_report_warnings(&m->job, lines, 16);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "tracestream: warning: %s\n", lines[i]);
+	}
+	return code;
+}
+
+/* The worst rank decides: unreadable (2) over bad trace (1). */
+static int ranks_exit(const ts_multi *m, int code)
+{
+	for (size_t i = 0; i < m->n && code != TS_EXIT_USAGE_IO; i++) {
+		int c = ts_exit_code(m->ranks[i].status);
+		if (c > code)
+			code = c;
+	}
+	return code;
+}
+
 /* Several traces, the ranks of one job: a pipeline each, -j at a time. */
 static int run_multi(const options *o, const ts_pipeline_opts *po)
 {
@@ -963,35 +1051,72 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 		}
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int jobs = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
+	char label[64];
+	snprintf(label, sizeof label, "%zu traces", n);
 	ts_multi m;
-	ts_status st = ts_multi_run(paths, n, po, jobs, &m);
+	ts_status st = ts_multi_run(paths, n, po, jobs, label, &m);
 	int code = TS_EXIT_OK;
 	if (st != TS_OK) {
 		fprintf(stderr, "tracestream: %s\n", ts_strerror(st));
 		code = TS_EXIT_USAGE_IO;
 	} else {
-		ts_outfile of;
-		if (!ts_outfile_open(&of, o->output)) {
-			fprintf(stderr, "tracestream: %s\n", of.err);
-			code = TS_EXIT_USAGE_IO;
-		} else {
-			int wr = o->format == FMT_JSON ? ts_report_ranks_json(of.f, &m)
-						       : ts_report_ranks_text(of.f, &m);
-			if (!ts_outfile_close(&of, wr == 0)) {
-				fprintf(stderr, "tracestream: %s\n", of.err);
-				code = TS_EXIT_USAGE_IO;
-			}
-		}
+		code = report_job(o, &m);
 		print_rank_errors(&m);
-		/* the worst rank decides: unreadable (2) over bad trace (1) */
-		for (size_t i = 0; i < m.n && code != TS_EXIT_USAGE_IO; i++) {
-			int c = ts_exit_code(m.ranks[i].status);
-			if (c > code)
-				code = c;
-		}
+		code = ranks_exit(&m, code);
 	}
 	ts_multi_free(&m);
 	ts_multi_paths_free(paths, n);
+	return code;
+}
+
+/* tracestream merge PART...: saved partials into one report. */
+static int run_merge(const options *o, const ts_pipeline_opts *po)
+{
+	ts_multi m;
+	memset(&m, 0, sizeof m);
+	char label[64];
+	snprintf(label, sizeof label, "%d partials", o->nargs - 1);
+	if (ts_result_empty(po, label, &m.job) != TS_OK) {
+		fprintf(stderr, "tracestream: merge: out of memory\n");
+		return TS_EXIT_USAGE_IO;
+	}
+	ts_partial_ranks pr = { 0 };
+	int code = TS_EXIT_OK;
+	for (int i = 1; i < o->nargs && code == TS_EXIT_OK; i++) {
+		const char *path = o->args[i];
+		unsigned char *p;
+		size_t n;
+		char err[400];
+		uint64_t at = 0;
+		ts_status st = ts_partial_read_file(path, &p, &n, err, sizeof err);
+		if (st != TS_OK) {
+			fprintf(stderr, "tracestream: %s: %s\n", path, err);
+			code = TS_EXIT_USAGE_IO;
+			break;
+		}
+		st = ts_partial_merge(&m.job, p, n, &pr, err, sizeof err, &at);
+		free(p);
+		if (st != TS_OK) {
+			fprintf(stderr, "tracestream: %s: byte %" PRIu64 ": bad saved partial: %s\n", path,
+				at, err);
+			code = st == TS_ERR_PARTIAL ? TS_EXIT_TRACE : TS_EXIT_USAGE_IO;
+		}
+	}
+	m.ranks = pr.r;
+	m.n = pr.n;
+	for (size_t i = 0; i < m.n; i++)
+		m.ranks[i].order = (int64_t)i;
+	if (code == TS_EXIT_OK) {
+		ts_result_settle(&m.job, po);
+		if (ts_multi_finish(&m) != TS_OK) {
+			fprintf(stderr, "tracestream: merge: out of memory\n");
+			code = TS_EXIT_USAGE_IO;
+		} else {
+			code = report_job(o, &m);
+			code = ranks_exit(&m, code);
+		}
+	}
+	ts_multi_free(&m);
 	return code;
 }
 
@@ -1004,7 +1129,7 @@ int main(int argc, char **argv)
 	if (!o.path)
 		return run_patterns(&o);
 
-	if (!o.multi && (strcmp(o.path, "-") == 0 || (o.path_b && strcmp(o.path_b, "-") == 0)) &&
+	if (!o.multi && !o.merge && (strcmp(o.path, "-") == 0 || (o.path_b && strcmp(o.path_b, "-") == 0)) &&
 	    isatty(STDIN_FILENO)) {
 		fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n"
 				"hint: pipe a trace in (zcat trace.json.gz | tracestream -) or name a file\n");
@@ -1032,6 +1157,11 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 	ts_pipeline_opts po = pipeline_opts(&o, patterns);
+	if (o.merge) {
+		int rc = run_merge(&o, &po);
+		ts_patterns_free(patterns);
+		return rc;
+	}
 	if (o.multi) {
 		int rc = run_multi(&o, &po);
 		if (regex_limits(patterns) && rc == TS_EXIT_OK)
@@ -1084,6 +1214,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tracestream: %s\n", of.err);
 			written = false;
 		}
+	}
+	if (written && o.save_state) {
+		ts_rank_summary sum;
+		written = ts_rank_summarize(&res, 0, &sum) == TS_OK &&
+			  save_state(o.save_state, &res, &sum, 1);
+		ts_rank_summary_free(&sum);
 	}
 	if (!written) {
 		ts_result_free(&res);

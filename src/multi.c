@@ -2,6 +2,7 @@
  * multi.c - many traces, a pool of pipelines (see multi.h).
  */
 #include "multi.h"
+#include "partial.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -124,15 +125,47 @@ void ts_multi_paths_free(char **paths, size_t n)
 	free(paths);
 }
 
+/* One rank on its way to the merge: its partial's bytes, or (a trace that
+ * could not be read at all) its summary alone. */
+typedef struct {
+	bool done;
+	ts_wbuf bytes;
+	ts_rank_summary alone;
+	bool has_alone;
+	ts_status st;                 /* TS_ERR_NOMEM when saving failed */
+} slot;
+
 typedef struct {
 	char *const *paths;
 	size_t n;
 	const ts_pipeline_opts *po;
-	ts_multi *m;
+	slot *slots;
 	pthread_mutex_t lock;
+	pthread_cond_t ready;
 	size_t next;               /* the next path to take */
-	ts_status st;              /* TS_ERR_NOMEM when a summary failed */
 } pool;
+
+static void analyse(pool *p, size_t i)
+{
+	slot *s = &p->slots[i];
+	ts_result res;
+	ts_pipeline_run(p->paths[i], p->po, &res);
+	ts_rank_summary sum;
+	ts_status st = ts_rank_summarize(&res, (int64_t)i, &sum);
+	if (st == TS_OK && res.agg && res.layers && res.attrib) {
+		st = ts_partial_save(&res, &sum, 1, &s->bytes);
+		ts_rank_summary_free(&sum);
+	} else if (st == TS_OK) {
+		s->alone = sum;
+		s->has_alone = true;
+	}
+	ts_result_free(&res);
+	pthread_mutex_lock(&p->lock);
+	s->st = st;
+	s->done = true;
+	pthread_cond_broadcast(&p->ready);
+	pthread_mutex_unlock(&p->lock);
+}
 
 static void *worker(void *arg)
 {
@@ -143,30 +176,39 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (i == p->n)
 			return NULL;
-		ts_result res;
-		ts_pipeline_run(p->paths[i], p->po, &res);
-		ts_status st = ts_rank_summarize(&res, (int64_t)i, &p->m->ranks[i]);
-		ts_result_free(&res);
-		if (st != TS_OK) {
-			pthread_mutex_lock(&p->lock);
-			p->st = st;
-			pthread_mutex_unlock(&p->lock);
-		}
+		analyse(p, i);
 	}
 }
 
+static ts_status append_rank(ts_partial_ranks *pr, const ts_rank_summary *s)
+{
+	if (pr->n == pr->cap) {
+		size_t c = pr->cap ? pr->cap * 2 : 8;
+		ts_rank_summary *g = realloc(pr->r, c * sizeof *g);
+		if (!g)
+			return TS_ERR_NOMEM;
+		pr->r = g;
+		pr->cap = c;
+	}
+	pr->r[pr->n++] = *s;
+	return TS_OK;
+}
+
 ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,
-		       ts_multi *m)
+		       const char *label, ts_multi *m)
 {
 	memset(m, 0, sizeof *m);
-	m->ranks = calloc(n ? n : 1, sizeof *m->ranks);
-	if (!m->ranks)
-		return TS_ERR_NOMEM;
-	m->n = n;
 	ts_pipeline_opts one = *po;
 	one.progress = NULL;
-	pool p = { .paths = paths, .n = n, .po = &one, .m = m, .st = TS_OK };
+	ts_status st = ts_result_empty(&one, label, &m->job);
+	slot *slots = calloc(n ? n : 1, sizeof *slots);
+	if (st != TS_OK || !slots) {
+		free(slots);
+		return TS_ERR_NOMEM;
+	}
+	pool p = { .paths = paths, .n = n, .po = &one, .slots = slots };
 	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.ready, NULL);
 	if (jobs < 1)
 		jobs = 1;
 	if ((size_t)jobs > n)
@@ -178,14 +220,51 @@ ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po,
 			started++;
 	if (started == 0)
 		worker(&p);           /* no thread to be had: do it here */
+	/* merge in command-line order as the ranks finish, so that the
+	 * report does not depend on which thread was quicker */
+	ts_partial_ranks pr = { 0 };
+	for (size_t i = 0; i < n; i++) {
+		pthread_mutex_lock(&p.lock);
+		while (!slots[i].done)
+			pthread_cond_wait(&p.ready, &p.lock);
+		pthread_mutex_unlock(&p.lock);
+		slot *s = &slots[i];
+		if (st == TS_OK && s->st != TS_OK)
+			st = s->st;
+		if (st == TS_OK && s->has_alone) {
+			st = append_rank(&pr, &s->alone);
+			if (st == TS_OK)
+				s->has_alone = false;
+		} else if (st == TS_OK) {
+			char err[300];
+			uint64_t at;
+			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, err, sizeof err, &at);
+		}
+		if (s->has_alone)
+			ts_rank_summary_free(&s->alone);
+		ts_wbuf_free(&s->bytes);
+	}
 	for (int k = 0; k < started; k++)
 		pthread_join(t[k], NULL);
 	free(t);
+	free(slots);
+	pthread_cond_destroy(&p.ready);
 	pthread_mutex_destroy(&p.lock);
-	if (p.st != TS_OK)
-		return p.st;
-	m->own_ranks = ts_ranks_number(m->ranks, n);
-	m->skew = ts_skew_new(m->ranks, n);
+	m->ranks = pr.r;
+	m->n = pr.n;
+	for (size_t i = 0; i < m->n; i++)
+		m->ranks[i].order = (int64_t)i;
+	if (st != TS_OK)
+		return st == TS_ERR_PARTIAL ? TS_ERR_NOMEM : st;
+	ts_result_settle(&m->job, &one);
+	return ts_multi_finish(m);
+}
+
+ts_status ts_multi_finish(ts_multi *m)
+{
+	m->own_ranks = ts_ranks_number(m->ranks, m->n);
+	ts_skew_free(m->skew);
+	m->skew = ts_skew_new(m->ranks, m->n);
 	return m->skew ? TS_OK : TS_ERR_NOMEM;
 }
 
@@ -197,5 +276,6 @@ void ts_multi_free(ts_multi *m)
 		ts_rank_summary_free(&m->ranks[i]);
 	free(m->ranks);
 	ts_skew_free(m->skew);
+	ts_result_free(&m->job);
 	memset(m, 0, sizeof *m);
 }

@@ -1,8 +1,11 @@
 /*
  * multi.h - many traces of one job (one per rank): each analysed by its own
- * pipeline, at most `jobs` at a time on threads of their own, and kept as a
- * rank summary (ranks.h) once done, so memory is that of `jobs` analyses
- * plus a few kilobytes a rank.
+ * pipeline, at most `jobs` at a time on threads of their own; once done, a
+ * rank is saved as a partial (partial.h: a rank summary and its
+ * aggregates, some hundred kilobytes) and its analysis freed, and the
+ * partials are merged, in command-line order, into one result for the
+ * whole job. Memory is that of `jobs` analyses plus the partials waiting
+ * for their turn.
  */
 #ifndef TS_MULTI_H
 #define TS_MULTI_H
@@ -18,6 +21,7 @@ typedef struct {
 	size_t n;
 	bool own_ranks;             /* numbered by their distributedInfo ranks */
 	ts_skew *skew;
+	ts_result job;              /* every rank merged; job.agg NULL: none */
 } ts_multi;
 
 /*
@@ -33,11 +37,15 @@ void ts_multi_paths_free(char **paths, size_t n);
 /* Whether any argument names a directory (it makes a run over ranks). */
 bool ts_multi_any_dir(char *const *args, size_t nargs);
 
-/* Analyse every path with po (progress is not drawn), jobs at a time.
- * TS_ERR_NOMEM when the run could not be set up; each rank's own status is
- * in its summary. */
+/* Analyse every path with po (progress is not drawn), jobs at a time, and
+ * merge them into m->job (settled, labelled label). TS_ERR_NOMEM when the
+ * run could not be set up or merged; each rank's own status is in its
+ * summary. */
 ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,
-		       ts_multi *m);
+		       const char *label, ts_multi *m);
+
+/* Number the ranks and measure their skew (after filling m->ranks). */
+ts_status ts_multi_finish(ts_multi *m);
 void ts_multi_free(ts_multi *m);
 
 #endif

@@ -177,6 +177,70 @@ static void pump(ts_reader *r, ts_parser *p, char *buf,
 			  false);
 }
 
+/* The analysis objects of a result; false when memory ran out. */
+static bool make_objects(ts_result *res, const ts_pipeline_opts *o)
+{
+	res->agg = ts_agg_new(&o->limits, o->patterns);
+	res->patterns = o->patterns;
+	res->attrib = ts_attrib_new(o->patterns, o->join_mem);
+	res->ctx = ts_ctx_new(o->patterns);
+	/* kernels reach the attribution's stage views through the layer
+	 * machine, which knows their stage when their pass ends */
+	ts_layers_opts lo = o->layers;
+	lo.staged = on_staged;
+	lo.staged_ctx = res->attrib;
+	res->layers = ts_layers_new(o->patterns, &lo);
+	return res->agg && res->layers && res->attrib && res->ctx;
+}
+
+void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
+{
+	framework_decide(res);
+	res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
+	/* The caller has checked a forced family name against the tables. */
+	ts_model_choose(o->patterns, res->agg, o->model, &res->model);
+	res->gpu = NULL;
+	res->gpu_how = NULL;
+	if (o->patterns && o->gpu) {
+		res->gpu = ts_gpu_named(o->patterns, o->gpu);
+		res->gpu_how = "--device";
+	} else if (o->patterns) {
+		const ts_devprop *d = ts_result_devprop(res);
+		if (d)
+			res->gpu = ts_gpu_find(o->patterns, d->name, (d->has & 4) ? d->sm_count : 0,
+					       (d->has & 8) ? d->memory_bytes : 0, res->platform,
+					       &res->gpu_how);
+	}
+}
+
+ts_status ts_result_empty(const ts_pipeline_opts *o, const char *label, ts_result *res)
+{
+	memset(res, 0, sizeof *res);
+	res->path = label;
+	res->input_size = -1;
+	res->platform_source = "none";
+	res->opened = true;
+	if (!make_objects(res, o)) {
+		res->status = TS_ERR_NOMEM;
+		snprintf(res->error, sizeof res->error, "out of memory");
+		return res->status;
+	}
+	return TS_OK;
+}
+
+const char *ts_framework_named(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof framework_names / sizeof *framework_names; i++)
+		if (strlen(framework_names[i]) == n && memcmp(framework_names[i], s, n) == 0)
+			return framework_names[i];
+	return NULL;
+}
+
+size_t ts_framework_count(void)
+{
+	return sizeof framework_names / sizeof *framework_names;
+}
+
 ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 			  ts_result *res)
 {
@@ -201,19 +265,10 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	if (o->progress)
 		ts_progress_set_total(o->progress, res->input_size);
 
-	res->agg = ts_agg_new(&o->limits, o->patterns);
-	res->patterns = o->patterns;
-	res->attrib = ts_attrib_new(o->patterns, o->join_mem);
-	res->ctx = ts_ctx_new(o->patterns);
-	/* kernels reach the attribution's stage views through the layer
-	 * machine, which knows their stage when their pass ends */
-	ts_layers_opts lo = o->layers;
-	lo.staged = on_staged;
-	lo.staged_ctx = res->attrib;
-	res->layers = ts_layers_new(o->patterns, &lo);
-	ts_parser *p = res->agg ? ts_parser_new(on_event, res, &res->meta) : NULL;
+	bool made = make_objects(res, o);
+	ts_parser *p = made ? ts_parser_new(on_event, res, &res->meta) : NULL;
 	char *buf = malloc(CHUNK);
-	if (!res->agg || !res->layers || !res->attrib || !res->ctx || !p || !buf) {
+	if (!made || !p || !buf) {
 		free(buf);
 		ts_parser_free(p);
 		ts_reader_free(r);
@@ -228,23 +283,10 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 
 	ts_attrib_finish(res->attrib);
 	ts_layers_finish(res->layers, ts_intern_count(res->agg->names));
-	framework_decide(res);
 	res->input_bytes = ts_reader_in_bytes(r);
 	res->json_bytes = ts_reader_out_bytes(r);
 	res->pstats = *ts_parser_get_stats(p);
-	res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
-	/* The caller has checked a forced family name against the tables. */
-	ts_model_choose(o->patterns, res->agg, o->model, &res->model);
-	if (o->patterns && o->gpu) {
-		res->gpu = ts_gpu_named(o->patterns, o->gpu);
-		res->gpu_how = "--device";
-	} else if (o->patterns) {
-		const ts_devprop *d = ts_result_devprop(res);
-		if (d)
-			res->gpu = ts_gpu_find(o->patterns, d->name, (d->has & 4) ? d->sm_count : 0,
-					       (d->has & 8) ? d->memory_bytes : 0, res->platform,
-					       &res->gpu_how);
-	}
+	ts_result_settle(res, o);
 	res->seconds = now() - t0;
 	free(buf);
 	ts_parser_free(p);

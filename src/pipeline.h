@@ -72,6 +72,16 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 
 void ts_result_free(ts_result *res);
 
+/* An empty result to merge saved partials into (partial.h): the objects of
+ * a run, no input read; path is the label reports show. */
+ts_status ts_result_empty(const ts_pipeline_opts *o, const char *label, ts_result *res);
+/* What a run decides at its end from what it holds: framework, platform,
+ * model family, GPU peaks (a run calls it; so does a merge). */
+void ts_result_settle(ts_result *res, const ts_pipeline_opts *o);
+/* The framework names a result can give, and one by name (NULL unknown). */
+const char *ts_framework_named(const char *s, size_t n);
+size_t ts_framework_count(void);
+
 /* The deviceProperties entry of the device the kernels ran on (the busiest
  * one), or NULL when the trace has none. */
 const ts_devprop *ts_result_devprop(const ts_result *res);

@@ -27,11 +27,11 @@ static void collectives(const ts_agg *a, ts_rank_summary *s)
 			continue;
 		size_t len;
 		const char *name = ts_intern_str(a->names, r, &len);
-		ts_rank_coll c = { .hash = ts_hash_bytes(name, len), .count = a->rows[r].count,
-				   .ns = a->rows[r].total };
+		ts_rank_coll c = { .count = a->rows[r].count, .ns = a->rows[r].total };
 		size_t keep = len < TS_RANK_NAME - 1 ? len : TS_RANK_NAME - 1;
 		memcpy(c.name, name, keep);
 		c.name[keep] = '\0';
+		c.hash = ts_hash_bytes(c.name, keep);
 		s->comm_ns = ts_sat_add(s->comm_ns, c.ns);
 		if (s->ncoll < TS_RANK_COLLS) {
 			s->coll[s->ncoll++] = c;
@@ -113,6 +113,116 @@ void ts_rank_summary_free(ts_rank_summary *s)
 		s->layer_ns[st] = NULL;
 		s->nlayer[st] = 0;
 	}
+	free(s->path_buf);
+	s->path_buf = NULL;
+}
+
+void ts_rank_summary_save(const ts_rank_summary *s, ts_wbuf *w)
+{
+	ts_w_str(w, s->path, strlen(s->path));
+	ts_w_i64(w, s->trace_rank);
+	ts_w_i64(w, s->world_size);
+	ts_w_u32(w, (uint32_t)s->status);
+	ts_w_u8(w, s->partial);
+	ts_w_u8(w, s->opened);
+	ts_w_u8(w, s->gzip);
+	ts_w_u8(w, s->error_in_compressed);
+	ts_w_i64(w, s->open_errno);
+	ts_w_str(w, s->error, strlen(s->error));
+	ts_w_u64(w, s->error_byte);
+	ts_w_str(w, s->gpu, strlen(s->gpu));
+	ts_w_u64(w, s->kernels);
+	ts_w_i64(w, s->kernel_ns);
+	ts_w_i64(w, s->busy_ns);
+	ts_w_i64(w, s->span_ns);
+	ts_w_i64(w, s->comm_ns);
+	ts_w_u64(w, s->passes);
+	ts_w_u32(w, s->layers_per_pass);
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		ts_w_i64(w, s->stage_ns[st]);
+		ts_w_u64(w, s->stage_passes[st]);
+		ts_w_u64(w, s->nlayer[st]);
+		for (uint32_t i = 0; i < s->nlayer[st]; i++)
+			ts_w_i64(w, s->layer_ns[st][i]);
+	}
+	ts_w_u64(w, s->ncoll);
+	for (size_t c = 0; c < s->ncoll; c++) {
+		ts_w_str(w, s->coll[c].name, strlen(s->coll[c].name));
+		ts_w_u64(w, s->coll[c].count);
+		ts_w_i64(w, s->coll[c].ns);
+	}
+	ts_w_i64(w, s->coll_rest_ns);
+}
+
+/* A string into a fixed field, cut to fit. */
+static void field(char *dst, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+ts_status ts_rank_summary_load(ts_rank_summary *s, ts_rbuf *r)
+{
+	memset(s, 0, sizeof *s);
+	size_t n;
+	const char *path = ts_r_str(r, &n);
+	if (r->err)
+		return TS_ERR_PARTIAL;
+	if (!(s->path_buf = malloc(n + 1)))
+		return TS_ERR_NOMEM;
+	memcpy(s->path_buf, path, n);
+	s->path_buf[n] = '\0';
+	s->path = s->path_buf;
+	s->trace_rank = ts_r_i64(r);
+	s->world_size = ts_r_i64(r);
+	uint32_t st = ts_r_u32(r);
+	s->status = st <= TS_ERR_PARTIAL ? (ts_status)st : TS_ERR_PARTIAL;
+	s->partial = ts_r_u8(r);
+	s->opened = ts_r_u8(r);
+	s->gzip = ts_r_u8(r);
+	s->error_in_compressed = ts_r_u8(r);
+	s->open_errno = (int)ts_r_i64(r);
+	const char *e = ts_r_str(r, &n);
+	field(s->error, sizeof s->error, e, n);
+	s->error_byte = ts_r_u64(r);
+	const char *g = ts_r_str(r, &n);
+	field(s->gpu, sizeof s->gpu, g, n);
+	s->kernels = ts_r_u64(r);
+	s->kernel_ns = ts_r_i64(r);
+	s->busy_ns = ts_r_i64(r);
+	s->span_ns = ts_r_i64(r);
+	s->comm_ns = ts_r_i64(r);
+	s->passes = ts_r_u64(r);
+	s->layers_per_pass = ts_r_u32(r);
+	for (int k = 0; k < TS_PSTAGE_COUNT && !r->err; k++) {
+		s->stage_ns[k] = ts_r_i64(r);
+		s->stage_passes[k] = ts_r_u64(r);
+		uint64_t nl = ts_r_count(r, 8);
+		if (nl > TS_MAX_LAYERS) {
+			ts_r_fail(r, "more layer positions than a pass holds");
+			break;
+		}
+		if (nl && !(s->layer_ns[k] = calloc(nl, sizeof *s->layer_ns[k])))
+			return TS_ERR_NOMEM;
+		s->nlayer[k] = (uint32_t)nl;
+		for (uint32_t i = 0; i < nl; i++)
+			s->layer_ns[k][i] = ts_r_i64(r);
+	}
+	uint64_t nc = ts_r_count(r, 4 + 16);
+	if (nc > TS_RANK_COLLS)
+		ts_r_fail(r, "more collectives than a rank keeps");
+	for (uint64_t c = 0; c < nc && !r->err; c++) {
+		const char *name = ts_r_str(r, &n);
+		field(s->coll[c].name, sizeof s->coll[c].name, name, n);
+		s->coll[c].hash = ts_hash_bytes(s->coll[c].name, strlen(s->coll[c].name));
+		s->coll[c].count = ts_r_u64(r);
+		s->coll[c].ns = ts_r_i64(r);
+		s->ncoll = (size_t)c + 1;
+	}
+	s->coll_rest_ns = ts_r_i64(r);
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 
 static int cmp_i64(const void *pa, const void *pb)

@@ -21,19 +21,23 @@
 
 #include "layers.h"
 #include "pipeline.h"
+#include "wire.h"
 
 #define TS_RANK_COLLS 64        /* collective kernel names kept per rank */
 #define TS_RANK_NAME 160        /* bytes of a collective's name kept */
 
 typedef struct {
 	char name[TS_RANK_NAME];     /* NUL-terminated, cut at TS_RANK_NAME - 1 */
-	uint64_t hash;               /* of the whole name */
+	uint64_t hash;               /* of the name as kept (collectives match
+				      * across ranks by their first
+				      * TS_RANK_NAME - 1 bytes) */
 	uint64_t count;
 	int64_t ns;
 } ts_rank_coll;
 
 typedef struct {
-	const char *path;            /* borrowed: as given */
+	const char *path;            /* as given (borrowed), or path_buf */
+	char *path_buf;              /* owned, for a summary read from a partial */
 	int64_t order;               /* position on the command line */
 	int64_t trace_rank;          /* distributedInfo rank, -1 none */
 	int64_t world_size;          /* distributedInfo world size, -1 none */
@@ -63,6 +67,12 @@ typedef struct {
  * TS_ERR_NOMEM when the per-position arrays cannot be had. */
 ts_status ts_rank_summarize(const ts_result *res, int64_t order, ts_rank_summary *s);
 void ts_rank_summary_free(ts_rank_summary *s);
+
+/* Saved partials (docs/partial-format.md): a summary's bytes; the loaded
+ * one owns its path and arrays. TS_ERR_PARTIAL with r->err set, or
+ * TS_ERR_NOMEM. */
+void ts_rank_summary_save(const ts_rank_summary *s, ts_wbuf *w);
+ts_status ts_rank_summary_load(ts_rank_summary *s, ts_rbuf *r);
 
 /* Number the ranks: their distributedInfo ranks when every one has one and
  * no two are equal, else their order. Returns true when the trace's own

@@ -27,6 +27,8 @@ typedef struct {
 	bool verify_ops;   /* the OPERATOR COVERAGE section */
 	bool ops_only;     /* text: the ops command (workloads and ops only) */
 	bool brief;        /* text: the first screen only */
+	const ts_multi *ranks; /* a job over ranks: its rank table and skew
+				* follow (text) or join (JSON) the report */
 } ts_report_opts;
 
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o);
@@ -211,9 +213,11 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		    const ts_kview *v, const ts_breakdown *b);
 
-/* A job over many ranks (multi.h): the rank table, skew, straggler. */
+/* A job over many ranks (multi.h): the rank table, skew, straggler, as a
+ * text section, and as the JSON members "ranks" and "skew" (each line
+ * indented, the last without a comma). */
 int ts_report_ranks_text(FILE *out, const ts_multi *m);
-int ts_report_ranks_json(FILE *out, const ts_multi *m);
+void ts_report_ranks_json(FILE *out, const ts_multi *m);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

@@ -854,7 +854,7 @@ static void put_memory(FILE *out, const ts_agg *a)
 	fputs(first ? "],\n" : "\n  ],\n", out);
 }
 
-static void put_warnings(FILE *out, const ts_result *res)
+static void put_warnings(FILE *out, const ts_result *res, bool more)
 {
 	char lines[16][TS_WARN_LEN];
 	size_t n = ts_report_warnings(res, lines, 16);
@@ -863,7 +863,7 @@ static void put_warnings(FILE *out, const ts_result *res)
 		fputs(i ? ", " : "", out);
 		put_cstr(out, lines[i]);
 	}
-	fputs("]\n", out);
+	fputs(more ? "],\n" : "]\n", out);
 }
 
 int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
@@ -906,7 +906,9 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (!v.staged)
 		put_memory(out, res->agg);
 	ts_breakdown_free(&b);
-	put_warnings(out, res);
+	put_warnings(out, res, o->ranks != NULL);
+	if (o->ranks)
+		ts_report_ranks_json(out, o->ranks);
 	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;
 }

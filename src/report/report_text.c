@@ -732,6 +732,8 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (ts_report_breakdown(res, &v, &b) != 0)
 		return -1;
 	ts_report_brief(out, res, o, &v, &b);
+	if (o->ranks)           /* a job: which rank is slow, right after the summary */
+		ts_report_ranks_text(out, o->ranks);
 	if (o->brief) {
 		ts_breakdown_free(&b);
 		return ferror(out) ? -1 : 0;

@@ -1,0 +1,383 @@
+/*
+ * partial.c - the saved-partial file: header, sections, checksum (see
+ * partial.h and docs/partial-format.md). Each section's fields are written
+ * and merged by its own module (agg.c, attrib.c, layers.c, ranks.c); the
+ * trace facts are here.
+ */
+#include "partial.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "satmath.h"
+
+static const unsigned char magic[8] = { 0x89, 'T', 'S', 'P', 'A', 'R', 'T', '\n' };
+#define ENDIAN_MARK 0x01020304u
+#define HEADER_BYTES (8 + 4 + 4 + 8)
+
+enum { SEC_META = 1, SEC_AGG, SEC_ATTRIB, SEC_LAYERS, SEC_RANKS, SEC_COUNT };
+static const char *const sec_names[SEC_COUNT] = {
+	[SEC_META] = "meta", [SEC_AGG] = "aggregates", [SEC_ATTRIB] = "attribution",
+	[SEC_LAYERS] = "layers", [SEC_RANKS] = "ranks",
+};
+
+/* ------------------------------------------------------------ writing */
+
+/* Start a section: its tag and a length patched by end_section. */
+static size_t begin_section(ts_wbuf *w, uint32_t tag)
+{
+	ts_w_u32(w, tag);
+	ts_w_u64(w, 0);
+	return w->n;
+}
+
+static void end_section(ts_wbuf *w, size_t start)
+{
+	if (w->nomem)
+		return;
+	uint64_t len = w->n - start;
+	for (int i = 0; i < 8; i++)
+		w->p[start - 8 + (size_t)i] = (unsigned char)(len >> (8 * i));
+}
+
+static void meta_save(const ts_result *res, ts_wbuf *w)
+{
+	ts_w_str(w, res->path ? res->path : "", res->path ? strlen(res->path) : 0);
+	ts_w_u32(w, (uint32_t)res->status);
+	ts_w_u8(w, res->partial);
+	ts_w_str(w, res->error, strlen(res->error));
+	ts_w_u64(w, res->error_byte);
+	ts_w_u8(w, res->error_in_compressed);
+	ts_w_u8(w, res->gzip);
+	ts_w_u64(w, res->input_bytes);
+	ts_w_u64(w, res->json_bytes);
+	ts_w_i64(w, res->input_size);
+	ts_w_f64(w, res->seconds);
+	const ts_meta *m = &res->meta;
+	ts_w_u64(w, (uint64_t)m->ndev);
+	for (int i = 0; i < m->ndev; i++) {
+		const ts_devprop *d = &m->dev[i];
+		ts_w_i64(w, d->id);
+		ts_w_str(w, d->name, strnlen(d->name, sizeof d->name));
+		ts_w_i64(w, d->sm_count);
+		ts_w_i64(w, d->memory_bytes);
+		ts_w_i64(w, d->warp_size);
+		ts_w_u32(w, d->has);
+	}
+	ts_w_u64(w, (uint64_t)m->devprops_dropped);
+	ts_w_u64(w, (uint64_t)m->nvidia_keys);
+	ts_w_u64(w, (uint64_t)m->amd_keys);
+	ts_w_i64(w, m->world_size);
+	ts_w_i64(w, m->rank);
+	ts_w_i64(w, m->base_time_ns);
+	ts_w_u32(w, m->has);
+	ts_w_u8(w, m->saw_trace_events != 0);
+	const ts_parser_stats *p = &res->pstats;
+	ts_w_u64(w, p->events);
+	ts_w_u64(w, p->bad_items);
+	ts_w_u64(w, p->bad_numbers);
+	ts_w_u64(w, p->bad_times);
+	ts_w_u64(w, p->bad_time_byte);
+	ts_w_u64(w, p->long_names);
+	ts_w_str(w, res->framework ? res->framework : "", res->framework ? strlen(res->framework) : 0);
+	size_t nf = ts_framework_count();
+	ts_w_u64(w, nf);
+	for (size_t i = 0; i < nf; i++)
+		ts_w_u32(w, res->framework_hits[i]);
+}
+
+ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, size_t nranks,
+			  ts_wbuf *w)
+{
+	ts_w_bytes(w, magic, sizeof magic);
+	ts_w_u32(w, TS_PARTIAL_VERSION);
+	ts_w_u32(w, ENDIAN_MARK);
+	ts_w_u64(w, 0);                 /* payload length, patched below */
+	size_t s = begin_section(w, SEC_META);
+	meta_save(res, w);
+	end_section(w, s);
+	s = begin_section(w, SEC_AGG);
+	ts_agg_save(res->agg, w);
+	end_section(w, s);
+	s = begin_section(w, SEC_ATTRIB);
+	ts_attrib_save(res->attrib, w);
+	end_section(w, s);
+	s = begin_section(w, SEC_LAYERS);
+	ts_layers_save(res->layers, w);
+	end_section(w, s);
+	s = begin_section(w, SEC_RANKS);
+	ts_w_u64(w, nranks);
+	for (size_t i = 0; i < nranks; i++)
+		ts_rank_summary_save(&ranks[i], w);
+	end_section(w, s);
+	if (w->nomem)
+		return TS_ERR_NOMEM;
+	uint64_t payload = w->n - HEADER_BYTES;
+	for (int i = 0; i < 8; i++)
+		w->p[16 + i] = (unsigned char)(payload >> (8 * i));
+	ts_w_u32(w, (uint32_t)crc32(0, w->p, (uInt)w->n));
+	return w->nomem ? TS_ERR_NOMEM : TS_OK;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static ts_status fail(char *err, size_t errlen, uint64_t *err_at, uint64_t at, const char *fmt,
+		      const char *what)
+{
+	snprintf(err, errlen, fmt, what);
+	*err_at = at;
+	return TS_ERR_PARTIAL;
+}
+
+static void meta_merge(ts_result *res, ts_rbuf *r)
+{
+	size_t n;
+	(void)ts_r_str(r, &n);      /* the trace's path: the rank summaries keep it */
+	uint32_t st = ts_r_u32(r);
+	bool partial = ts_r_u8(r);
+	const char *e = ts_r_str(r, &n);
+	uint64_t eb = ts_r_u64(r);
+	bool ec = ts_r_u8(r);
+	res->gzip |= ts_r_u8(r);
+	res->input_bytes += ts_r_u64(r);
+	res->json_bytes += ts_r_u64(r);
+	int64_t size = ts_r_i64(r);
+	res->input_size = res->input_size < 0 || size < 0 ? -1 : res->input_size + size;
+	res->seconds += ts_r_f64(r);
+	if (r->err)
+		return;
+	if (st > TS_ERR_PARTIAL) {
+		ts_r_fail(r, "a status out of range");
+		return;
+	}
+	res->partial |= partial;
+	if (st != TS_OK && res->status == TS_OK) {
+		res->status = (ts_status)st;
+		size_t k = n < sizeof res->error - 1 ? n : sizeof res->error - 1;
+		memcpy(res->error, e, k);
+		res->error[k] = '\0';
+		res->error_byte = eb;
+		res->error_in_compressed = ec;
+	}
+	ts_meta *m = &res->meta;
+	uint64_t ndev = ts_r_count(r, 8 + 4 + 8 * 3 + 4);
+	for (uint64_t i = 0; i < ndev && !r->err; i++) {
+		ts_devprop d = { 0 };
+		d.id = ts_r_i64(r);
+		const char *name = ts_r_str(r, &n);
+		size_t k = n < sizeof d.name - 1 ? n : sizeof d.name - 1;
+		memcpy(d.name, name, k);
+		d.sm_count = ts_r_i64(r);
+		d.memory_bytes = ts_r_i64(r);
+		d.warp_size = ts_r_i64(r);
+		d.has = ts_r_u32(r);
+		bool have = false;
+		for (int j = 0; j < m->ndev; j++)
+			have |= m->dev[j].id == d.id && strcmp(m->dev[j].name, d.name) == 0;
+		if (have)
+			continue;
+		if (m->ndev < TS_MAX_DEVPROPS)
+			m->dev[m->ndev++] = d;
+		else
+			m->devprops_dropped++;
+	}
+	m->devprops_dropped += (int)ts_r_u64(r);
+	m->nvidia_keys += (int)ts_r_u64(r);
+	m->amd_keys += (int)ts_r_u64(r);
+	int64_t world = ts_r_i64(r), rank = ts_r_i64(r), base = ts_r_i64(r);
+	uint32_t has = ts_r_u32(r);
+	if ((has & 1) && !(m->has & 1))
+		m->world_size = world;
+	if ((has & 2) && !(m->has & 2))
+		m->rank = rank;
+	if ((has & 4) && (!(m->has & 4) || base < m->base_time_ns))
+		m->base_time_ns = base;
+	m->has |= has & 7;
+	m->saw_trace_events |= ts_r_u8(r);
+	ts_parser_stats *p = &res->pstats;
+	p->events += ts_r_u64(r);
+	p->bad_items += ts_r_u64(r);
+	p->bad_numbers += ts_r_u64(r);
+	uint64_t bt = ts_r_u64(r), btb = ts_r_u64(r);
+	if (bt && !p->bad_times)
+		p->bad_time_byte = btb;
+	p->bad_times += bt;
+	p->long_names += ts_r_u64(r);
+	const char *fw = ts_r_str(r, &n);
+	const char *known = ts_framework_named(fw, n);
+	if (known && !res->framework)
+		res->framework = known;
+	uint64_t nf = ts_r_count(r, 4);
+	for (uint64_t i = 0; i < nf; i++) {
+		uint32_t h = ts_r_u32(r);
+		if (i < ts_framework_count() && i < sizeof res->framework_hits / sizeof *res->framework_hits)
+			res->framework_hits[i] += h;
+	}
+}
+
+static ts_status ranks_load(ts_partial_ranks *ranks, ts_rbuf *r)
+{
+	uint64_t n = ts_r_count(r, 64);
+	for (uint64_t i = 0; i < n && !r->err; i++) {
+		if (ranks->n == ranks->cap) {
+			size_t c = ranks->cap ? ranks->cap * 2 : 8;
+			ts_rank_summary *g = realloc(ranks->r, c * sizeof *g);
+			if (!g)
+				return TS_ERR_NOMEM;
+			ranks->r = g;
+			ranks->cap = c;
+		}
+		ts_rank_summary *s = &ranks->r[ranks->n];
+		ts_status st = ts_rank_summary_load(s, r);
+		if (st != TS_OK) {
+			ts_rank_summary_free(s);
+			return st;
+		}
+		s->order = (int64_t)ranks->n;
+		ranks->n++;
+	}
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
+
+static uint64_t le(const unsigned char *p, int bytes)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < bytes; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
+			   ts_partial_ranks *ranks, char *err, size_t errlen, uint64_t *err_at)
+{
+	if (n < sizeof magic || memcmp(p, magic, sizeof magic) != 0)
+		return fail(err, errlen, err_at, 0, "%s", "not a tracestream partial (no magic number)");
+	if (n < HEADER_BYTES + 4)
+		return fail(err, errlen, err_at, n, "%s", "cut short: the header is not whole");
+	uint32_t version = (uint32_t)le(p + 8, 4), mark = (uint32_t)le(p + 12, 4);
+	if (mark != ENDIAN_MARK)
+		return fail(err, errlen, err_at, 12, "%s",
+			    "written with another byte order (or corrupt): bad endianness mark");
+	if (version != TS_PARTIAL_VERSION) {
+		char v[80];
+		snprintf(v, sizeof v, "version %u; this build reads version %d", version,
+			 TS_PARTIAL_VERSION);
+		return fail(err, errlen, err_at, 8, "%s", v);
+	}
+	uint64_t payload = le(p + 16, 8);
+	if (payload > n - HEADER_BYTES - 4 || payload + HEADER_BYTES + 4 != n) {
+		char v[120];
+		snprintf(v, sizeof v, "cut short or extended: the header says %llu bytes, the file has %zu",
+			 (unsigned long long)(payload + HEADER_BYTES + 4), n);
+		return fail(err, errlen, err_at, n, "%s", v);
+	}
+	uint32_t want = (uint32_t)le(p + n - 4, 4);
+	if ((uint32_t)crc32(0, p, (uInt)(n - 4)) != want)
+		return fail(err, errlen, err_at, n - 4, "%s", "checksum mismatch: the file is corrupt");
+	/* the sections, each once, in order */
+	size_t at = HEADER_BYTES, end = n - 4;
+	uint32_t *kmap = NULL, nk = 0, *opmap = NULL, nop = 0, *wlmap = NULL, nwl = 0;
+	ts_status st = TS_OK;
+	for (uint32_t tag = SEC_META; tag < SEC_COUNT && st == TS_OK; tag++) {
+		if (end - at < 12) {
+			st = fail(err, errlen, err_at, at, "the %s section is missing", sec_names[tag]);
+			break;
+		}
+		uint32_t got = (uint32_t)le(p + at, 4);
+		uint64_t len = le(p + at + 4, 8);
+		if (got != tag || len > end - at - 12) {
+			st = fail(err, errlen, err_at, at, "the %s section is missing or damaged",
+				  sec_names[tag]);
+			break;
+		}
+		ts_rbuf r = { .p = p + at + 12, .n = (size_t)len, .base = at + 12 };
+		switch (tag) {
+		case SEC_META:
+			meta_merge(res, &r);
+			st = r.err ? TS_ERR_PARTIAL : TS_OK;
+			break;
+		case SEC_AGG:
+			st = ts_agg_load(res->agg, &r, &kmap, &nk);
+			break;
+		case SEC_ATTRIB:
+			st = ts_attrib_load(res->attrib, &r, kmap, nk, &opmap, &nop, &wlmap, &nwl);
+			break;
+		case SEC_LAYERS:
+			st = ts_layers_load(res->layers, &r, kmap, nk, opmap, nop, wlmap, nwl);
+			break;
+		case SEC_RANKS:
+			st = ranks_load(ranks, &r);
+			break;
+		}
+		if (st == TS_OK && r.at != r.n)
+			ts_r_fail(&r, "bytes left over at its end");
+		if (r.err) {
+			char what[160];
+			snprintf(what, sizeof what, "the %s section: %s", sec_names[tag], r.err);
+			st = fail(err, errlen, err_at, r.err_at, "%s", what);
+		} else if (st == TS_ERR_NOMEM) {
+			snprintf(err, errlen, "out of memory");
+			*err_at = at;
+		}
+		at += 12 + (size_t)len;
+	}
+	if (st == TS_OK && at != end)
+		st = fail(err, errlen, err_at, at, "%s", "bytes after the last section");
+	free(kmap);
+	free(opmap);
+	free(wlmap);
+	return st;
+}
+
+void ts_partial_ranks_free(ts_partial_ranks *ranks)
+{
+	for (size_t i = 0; i < ranks->n; i++)
+		ts_rank_summary_free(&ranks->r[i]);
+	free(ranks->r);
+	*ranks = (ts_partial_ranks){ 0 };
+}
+
+ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, char *err,
+			       size_t errlen)
+{
+	*p = NULL;
+	*n = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "cannot open: %s", strerror(errno));
+		return TS_ERR_IO;
+	}
+	size_t cap = 1 << 16, len = 0;
+	unsigned char *buf = malloc(cap);
+	size_t got;
+	while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += got;
+		if (len == cap) {
+			unsigned char *g = realloc(buf, cap * 2);
+			if (!g) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = g;
+			cap *= 2;
+		}
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return TS_ERR_NOMEM;
+	}
+	if (bad) {
+		free(buf);
+		snprintf(err, errlen, "read error");
+		return TS_ERR_IO;
+	}
+	*p = buf;
+	*n = len;
+	return TS_OK;
+}

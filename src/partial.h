@@ -1,0 +1,48 @@
+/*
+ * partial.h - saved partials: a finished analysis (or a merge of several)
+ * as a small binary file that `tracestream merge` reads back, in any
+ * number and any grouping, into one report (docs/partial-format.md).
+ *
+ * A partial holds the result's trace facts, kernel aggregates, attribution
+ * and layers (every report reads only those), and the rank summaries of
+ * the traces it stands for, so that merging partials of partials gives
+ * the report of merging the traces' own partials.
+ */
+#ifndef TS_PARTIAL_H
+#define TS_PARTIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipeline.h"
+#include "ranks.h"
+#include "wire.h"
+
+#define TS_PARTIAL_VERSION 1
+
+/* The file's bytes for res and the rank summaries it stands for. */
+ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, size_t nranks,
+			  ts_wbuf *w);
+
+/* Rank summaries read from partials, owned (ts_partial_ranks_free). */
+typedef struct {
+	ts_rank_summary *r;
+	size_t n, cap;
+} ts_partial_ranks;
+
+/*
+ * Merge the n bytes of a partial into res (from ts_result_empty) and append
+ * its rank summaries to *ranks. TS_ERR_PARTIAL with what is wrong in err
+ * (not a partial, another version or byte order, cut short, a checksum
+ * mismatch, a section that does not hold together) and the byte in
+ * *err_at; TS_ERR_NOMEM. Call ts_result_settle after the last merge.
+ */
+ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
+			   ts_partial_ranks *ranks, char *err, size_t errlen, uint64_t *err_at);
+void ts_partial_ranks_free(ts_partial_ranks *ranks);
+
+/* A whole file into memory (*p, free it); TS_ERR_IO with errno's message. */
+ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, char *err,
+			       size_t errlen);
+
+#endif
