@@ -1075,7 +1075,7 @@ static int run_merge(const options *o, const ts_pipeline_opts *po)
 	ts_multi m;
 	memset(&m, 0, sizeof m);
 	char label[64];
-	snprintf(label, sizeof label, "%d partials", o->nargs - 1);
+	snprintf(label, sizeof label, "%d partial%s", o->nargs - 1, o->nargs == 2 ? "" : "s");
 	if (ts_result_empty(po, label, &m.job) != TS_OK) {
 		fprintf(stderr, "tracestream: merge: out of memory\n");
 		return TS_EXIT_USAGE_IO;
