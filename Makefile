@@ -5,6 +5,7 @@
 #                   same under AddressSanitizer + UBSan (build/san)
 #   make sample     run tracestream on the bundled sample trace
 #   make bench      benchmarks (bench/run.sh; figures in bench/RESULTS.md)
+#   make test-slurm scripts/slurm-ranks.sh on a single-node Slurm here
 #   make fuzz       libFuzzer (clang) on each tests/fuzz target for
 #                   FUZZ_SECONDS (default 60); `make test` replays the corpus
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -51,7 +52,7 @@ else
 BIN := tracestream
 endif
 
-.PHONY: all unit test sample bench install clean deps fuzz fuzz-build
+.PHONY: all unit test test-slurm sample bench install clean deps fuzz fuzz-build
 
 all: $(BIN)
 
@@ -104,6 +105,11 @@ test:
 	$(MAKE) WERROR=1 all unit
 	$(MAKE) WERROR=1 SAN=1 all unit
 	bash tests/run.sh
+
+# scripts/slurm-ranks.sh against a single-node Slurm on this machine
+# (installs slurm-wlm and munge as root; skips where it cannot)
+test-slurm: all
+	bash tests/slurm/run.sh
 
 sample: deps
 	$(MAKE) all
