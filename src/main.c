@@ -1094,7 +1094,7 @@ static int run_merge(const options *o, const ts_pipeline_opts *po)
 			code = TS_EXIT_USAGE_IO;
 			break;
 		}
-		st = ts_partial_merge(&m.job, p, n, &pr, err, sizeof err, &at);
+		st = ts_partial_merge(&m.job, p, n, &pr, 0, err, sizeof err, &at);
 		free(p);
 		if (st != TS_OK) {
 			fprintf(stderr, "tracestream: %s: byte %" PRIu64 ": bad saved partial: %s\n", path,

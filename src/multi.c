@@ -238,7 +238,7 @@ ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po,
 		} else if (st == TS_OK) {
 			char err[300];
 			uint64_t at;
-			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, err, sizeof err, &at);
+			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, 0, err, sizeof err, &at);
 		}
 		if (s->has_alone)
 			ts_rank_summary_free(&s->alone);

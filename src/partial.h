@@ -38,7 +38,12 @@ typedef struct {
  * *err_at; TS_ERR_NOMEM. Call ts_result_settle after the last merge.
  */
 ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
-			   ts_partial_ranks *ranks, char *err, size_t errlen, uint64_t *err_at);
+			   ts_partial_ranks *ranks, unsigned flags, char *err, size_t errlen,
+			   uint64_t *err_at);
+
+/* flags: the fuzz target reads past a wrong checksum, to reach the
+ * sections (a crafted file can carry a right one). */
+#define TS_PARTIAL_NO_CHECKSUM 1u
 void ts_partial_ranks_free(ts_partial_ranks *ranks);
 
 /* A whole file into memory (*p, free it); TS_ERR_IO with errno's message. */

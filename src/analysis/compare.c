@@ -9,6 +9,7 @@
  * steps for kernels that do one job together.
  */
 #include "compare.h"
+#include "satmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -190,7 +191,7 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 	}
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < pl[s].n; i++)
-			gns[s][pl[s].v[i].group] += pl[s].v[i].p.ns;
+			gns[s][pl[s].v[i].group] = ts_sat_add(gns[s][pl[s].v[i].group], pl[s].v[i].p.ns);
 
 	/* fusions: one side runs the fused kernels, the other none of them
 	 * but at least two of the parts */
@@ -316,7 +317,7 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 				continue;
 			ts_cmp_op *r = &c->ops[p->row];
 			r->count[s] += p->p.count;
-			r->ns[s] += p->p.ns;
+			r->ns[s] = ts_sat_add(r->ns[s], p->p.ns);
 			r->nk[s]++;
 		}
 		for (size_t r = 0; r < c->nops; r++) {

@@ -1,4 +1,5 @@
 #include "insight.h"
+#include "satmath.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ void ts_insight_busy(const ts_result *res, ts_busy_summary *b)
 	b->outside_kernels = ts_layers_outside(res->layers, &b->outside_ns);
 	/* stray kernels cut off the ends of passes are outside them too */
 	b->outside_kernels += b->in_passes.stray_kernels;
-	b->outside_ns += b->in_passes.stray_ns;
+	b->outside_ns = ts_sat_add(b->outside_ns, b->in_passes.stray_ns);
 }
 
 /* Keep the max largest opportunities, by time at stake. */

@@ -195,7 +195,7 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
 		int64_t all = 0;
 		for (int b = 0; b < TS_ATTR_COUNT; b++)
-			all += t->ns[b];
+			all = ts_sat_add(all, t->ns[b]);
 		if (t->ops_dropped)
 			WARN("%" PRIu64 " CPU ops past --join-mem (%zu bytes, %" PRIu64
 			     " ops) were not indexed; their kernels count as launch or unlinked",

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "insight.h"
+#include "satmath.h"
 #include "report.h"
 #include "version.h"
 
@@ -212,7 +213,7 @@ static void put_anatomy(screen *s, const ts_result *res)
 			if (k + strlen(part) + 2 > (size_t)s->width - 16 && i + 1 < n) {
 				int64_t rest = 0;
 				for (int j = i; j < n; j++)
-					rest += sh[j].ns;
+					rest = ts_sat_add(rest, sh[j].ns);
 				snprintf(buf + k, sizeof buf - k, ", rest %.1f%%",
 					 100.0 * (double)rest / (double)tot->ns);
 				k = strlen(buf);

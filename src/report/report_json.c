@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "insight.h"
+#include "satmath.h"
 #include "report.h"
 #include "roofline.h"
 #include "version.h"
@@ -248,7 +249,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v)
 static void put_row_tail(FILE *out, uint64_t count, int64_t total, int64_t all,
 			 int64_t *cum)
 {
-	*cum += total;
+	*cum = ts_sat_add(*cum, total);
 	fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", count);
 	put_us(out, total);
 	fprintf(out, ", \"pct\": %.2f, \"cum_pct\": %.2f}",
@@ -681,7 +682,7 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 	const ts_callsite_totals *cs = ts_attrib_callsite_totals(at);
 	int64_t all = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		all += t->ns[b];
+		all = ts_sat_add(all, t->ns[b]);
 	fputs("  \"attribution\": {", out);
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		fprintf(out, "\"%s_pct\": %.2f, ", ts_attr_bucket_name((ts_attr_bucket)b),
@@ -718,7 +719,7 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 		const ts_op_row *rc = ts_attrib_op(at, TS_ATTRIB_ALL, order[i]);
 		size_t len;
 		const char *name = ts_attrib_op_name(at, order[i], &len);
-		cum += r->ns;
+		cum = ts_sat_add(cum, r->ns);
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
 		put_str(out, name, len);
 		fprintf(out, ", \"via\": \"%s\", \"calls\": %" PRIu64 ", \"kernels\": %" PRIu64

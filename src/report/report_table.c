@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "satmath.h"
 #include "roofline.h"
 
 const char *const ts_report_tables[] = {
@@ -131,7 +132,7 @@ static int t_buckets(const ts_result *res, const ts_kview *v, const ts_table_sin
 	int64_t cum = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const ts_bucket *x = &bk[idx[i]];
-		cum += x->total_ns;
+		cum = ts_sat_add(cum, x->total_ns);
 		ts_cell tail[] = { c_uint(x->count), c_us(x->total_ns), c_num(share(x->total_ns, b.total_ns), 2),
 				   c_num(share(cum, b.total_ns), 2) };
 		if (cats) {
@@ -179,7 +180,7 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 	const ts_attrib_totals *t = ts_attrib_get_totals(at);
 	int64_t all = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		all += t->ns[b];
+		all = ts_sat_add(all, t->ns[b]);
 	int view = ts_report_attrib_view(v);
 	int64_t base = v->staged ? v->all->total : all;
 	size_t n;
@@ -191,7 +192,7 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 		size_t len, slen = 0;
 		const char *name = ts_attrib_op_name(at, order[i], &len);
 		const char *site = ts_attrib_op_callsite(at, order[i], &slen);
-		cum += r->ns;
+		cum = ts_sat_add(cum, r->ns);
 		ts_cell row[] = { c_cstr(stage), c_str(name, len),
 				  c_cstr(ts_attr_bucket_name(ts_attrib_op_via(at, order[i]))),
 				  c_uint(r->calls), c_uint(r->kernels), c_us(r->ns),

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "insight.h"
+#include "satmath.h"
 #include "report.h"
 #include "roofline.h"
 #include "version.h"
@@ -159,7 +160,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	for (size_t i = 0; i < n; i++) {
 		const ts_stat *s = ts_report_row(v, order[i]);
 		if (i >= shown) {
-			rest += s->total;
+			rest = ts_sat_add(rest, s->total);
 			continue;
 		}
 		char t[32], md[32], mn[32], mx[32];
@@ -191,7 +192,7 @@ static void put_bucket_row(FILE *out, const char *label, const char *type,
 			   const ts_bucket *b, int64_t all, int64_t *cum)
 {
 	char t[32];
-	*cum += b->total_ns;
+	*cum = ts_sat_add(*cum, b->total_ns);
 	fprintf(out, " %-26s %-14s %9" PRIu64 " %14s %7.1f %7.1f\n", label, type,
 		b->count, us(t, sizeof t, b->total_ns),
 		all ? 100.0 * (double)b->total_ns / (double)all : 0.0,
@@ -463,7 +464,7 @@ static void put_buckets(FILE *out, const ts_result *res)
 	const ts_callsite_totals *cs = ts_attrib_callsite_totals(res->attrib);
 	int64_t all = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		all += t->ns[b];
+		all = ts_sat_add(all, t->ns[b]);
 	fputs("\nAttribution (kernel time by what launched it)\n", out);
 	for (int b = 0; b < TS_ATTR_COUNT; b++) {
 		static const char *const what[TS_ATTR_COUNT] = {
@@ -495,7 +496,7 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 	int view = ts_report_attrib_view(v);
 	int64_t base = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		base += t->ns[b];
+		base = ts_sat_add(base, t->ns[b]);
 	if (v->staged)
 		base = v->all->total;
 	size_t n;
@@ -513,7 +514,7 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 	for (size_t i = 0; i < n; i++) {
 		const ts_op_row *r = ts_attrib_op(at, view, order[i]);
 		const ts_op_row *rc = ts_attrib_op(at, TS_ATTRIB_ALL, order[i]);
-		cum += r->ns;
+		cum = ts_sat_add(cum, r->ns);
 		if (i >= shown)
 			continue;
 		char label[128], tb[32];

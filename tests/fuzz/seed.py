@@ -78,6 +78,19 @@ for kind, n in [('nest', 3000), ('nulnames', None), ('names', 50), ('ids', 200),
 put('trace', 'empty', b'')
 put('trace', 'whitespace', b' \n\t\r\n')
 
+# --- partial: saved partials of the fixtures (needs ./tracestream built)
+if os.path.exists('./tracestream'):
+    for f in ['tests/cli/tiny.json', 'tests/attrib/calls.json', 'tests/fixtures/amd_single_line.json',
+              'tests/fixtures/nvidia_pretty2.json']:
+        tmp = os.path.join(out, 'partial.tmp')
+        subprocess.run(['./tracestream', '-q', '--save-state', tmp, f], check=True,
+                       stdout=subprocess.DEVNULL)
+        data = open(tmp, 'rb').read()
+        os.unlink(tmp)
+        put('partial', os.path.basename(f).replace('.json', ''), data)
+else:
+    print('seed: ./tracestream is not built: no partial seeds', file=sys.stderr)
+
 # --- patterns: one byte (0: a top-level table, 1: a model family), the file
 for f in sorted(glob.glob('patterns/*.yaml')):
     put('patterns', os.path.basename(f).replace('.yaml', ''), b'\0' + open(f, 'rb').read())
