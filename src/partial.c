@@ -184,18 +184,23 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 		else
 			m->devprops_dropped++;
 	}
-	m->devprops_dropped += (int)ts_r_u64(r);
-	m->nvidia_keys += (int)ts_r_u64(r);
-	m->amd_keys += (int)ts_r_u64(r);
+	ts_r_add_int(r, &m->devprops_dropped);
+	ts_r_add_int(r, &m->nvidia_keys);
+	ts_r_add_int(r, &m->amd_keys);
 	int64_t world = ts_r_i64(r), rank = ts_r_i64(r), base = ts_r_i64(r);
 	uint32_t has = ts_r_u32(r);
 	if ((has & 1) && !(m->has & 1))
 		m->world_size = world;
-	if ((has & 2) && !(m->has & 2))
+	/* parts of other ranks: the merge is no one rank */
+	bool other_rank = (has & 2) && (m->has & 2) && rank != m->rank;
+	if ((has & 2) && !(m->has & 2) && !m->saw_trace_events)
 		m->rank = rank;
 	if ((has & 4) && (!(m->has & 4) || base < m->base_time_ns))
 		m->base_time_ns = base;
-	m->has |= has & 7;
+	bool first = !m->saw_trace_events;
+	m->has |= has & (first ? 7u : 5u);
+	if (other_rank)
+		m->has &= ~2u;
 	m->saw_trace_events |= ts_r_u8(r);
 	ts_parser_stats *p = &res->pstats;
 	p->events += ts_r_u64(r);

@@ -506,8 +506,8 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap)
 			a->k_last = kl;
 		a->has_kspan = true;
 	}
-	a->nvidia_names += (int)ts_r_u64(r);
-	a->amd_names += (int)ts_r_u64(r);
+	ts_r_add_int(r, &a->nvidia_names);
+	ts_r_add_int(r, &a->amd_names);
 	a->nvidia_runtime += ts_r_u64(r);
 	a->amd_runtime += ts_r_u64(r);
 	return r->err ? TS_ERR_PARTIAL : TS_OK;

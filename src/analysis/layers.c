@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1970,8 +1971,10 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	ok &= stage_ok(ref);
 	p->duration_ref = (ts_pstage)ref;
 	p->confidence = ts_r_f64(r);
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
-		p->votes[s] = (int)ts_r_i64(r);
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		int64_t v = ts_r_i64(r);
+		p->votes[s] = v < 0 ? 0 : v > INT_MAX ? INT_MAX : (int)v;
+	}
 	p->complete = ts_r_u8(r);
 	p->cut_start = ts_r_u8(r);
 	p->cut_end = ts_r_u8(r);

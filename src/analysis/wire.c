@@ -3,6 +3,7 @@
  */
 #include "wire.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,4 +132,11 @@ uint64_t ts_r_count(ts_rbuf *r, size_t min_item)
 		return 0;
 	}
 	return r->err ? 0 : n;
+}
+
+void ts_r_add_int(ts_rbuf *r, int *dst)
+{
+	uint64_t v = ts_r_u64(r);
+	uint64_t room = *dst < 0 ? (uint64_t)INT_MAX : (uint64_t)(INT_MAX - *dst);
+	*dst = v > room ? INT_MAX : *dst + (int)v;
 }

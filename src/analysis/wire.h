@@ -46,6 +46,10 @@ const char *ts_r_str(ts_rbuf *r, size_t *len);
 /* A count of items of at least min_item bytes each: more than the bytes
  * left could hold is corrupt (so a bad count never allocates). */
 uint64_t ts_r_count(ts_rbuf *r, size_t min_item);
+/* A saved count added to an int counter, saturating at INT_MAX (the
+ * counters a partial can make grow past what the trace could). */
+void ts_r_add_int(ts_rbuf *r, int *dst);
+
 /* Record a problem at the current byte (the first one stands). */
 void ts_r_fail(ts_rbuf *r, const char *what);
 
