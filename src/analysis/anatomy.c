@@ -227,12 +227,16 @@ const ts_anat_sum *ts_anatomy_other_rows(const ts_anatomy *a, int s)
 	return &a->st[s].other_rows;
 }
 
-static const ts_anat_row *sort_rows;
+/* A row with its sort keys: earliest position, then order of first sight. */
+typedef struct {
+	uint32_t pos;
+	uint64_t first;
+	uint32_t row;
+} row_key;
 
 static int by_position(const void *x, const void *y)
 {
-	const ts_anat_row *a = &sort_rows[*(const uint32_t *)x];
-	const ts_anat_row *b = &sort_rows[*(const uint32_t *)y];
+	const row_key *a = x, *b = y;
 	if (a->pos != b->pos)
 		return a->pos < b->pos ? -1 : 1;
 	return a->first < b->first ? -1 : a->first > b->first;
@@ -246,15 +250,20 @@ uint32_t *ts_anatomy_rows(const ts_anatomy *a, int s, size_t *n)
 	for (uint32_t i = 0; i < a->rows_cap; i++)
 		k += rows[i].sum.count > 0;
 	uint32_t *out = malloc((k ? k : 1) * sizeof *out);
-	if (!out)
+	row_key *keys = malloc((k ? k : 1) * sizeof *keys);
+	if (!out || !keys) {
+		free(out);
+		free(keys);
 		return NULL;
+	}
 	k = 0;
 	for (uint32_t i = 0; i < a->rows_cap; i++)
 		if (rows[i].sum.count)
-			out[k++] = i;
-	sort_rows = rows;
-	qsort(out, k, sizeof *out, by_position);
-	sort_rows = NULL;
+			keys[k++] = (row_key){ rows[i].pos, rows[i].first, i };
+	qsort(keys, k, sizeof *keys, by_position);
+	for (size_t i = 0; i < k; i++)
+		out[i] = keys[i].row;
+	free(keys);
 	*n = k;
 	return out;
 }
