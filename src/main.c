@@ -76,6 +76,8 @@ typedef struct {
 	int merge;                     /* tracestream merge PART... */
 	const char *save_state;        /* --save-state FILE */
 	int jobs;                      /* -j: analyses at a time (0: the cores) */
+	const char *captures[64];      /* --capture FILE|DIR, in order */
+	size_t ncaptures;
 } options;
 
 static const char usage_text[] =
@@ -128,6 +130,10 @@ static const char usage_text[] =
 	"      --join-mem SIZE      memory for each join index (default 64M): kernel ->\n"
 	"                       CPU op, about 2.3 bytes per op; launch -> Python frame,\n"
 	"                       24 bytes per frame kept; entries past it are counted\n"
+	"      --capture FILE|DIR   graph-capture traces of the same run (repeatable;\n"
+	"                       a directory: its *.json, *.json.gz): replayed graph\n"
+	"                       kernels get the op, call site and workload of their\n"
+	"                       captured node; GRAPH REPLAYS says what matched\n"
 	"      --verify-ops         print OPERATOR COVERAGE: the model family's required\n"
 	"                       and optional operators found in the trace; exit 4\n"
 	"                       when a required one is missing\n"
@@ -237,7 +243,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE,
+	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
 };
 
@@ -287,6 +293,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "save-state", required_argument, NULL, OPT_SAVE_STATE },
+		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -335,6 +342,11 @@ static void parse_options(int argc, char **argv, options *o)
 			break;
 		case OPT_SAVE_STATE:
 			o->save_state = optarg;
+			break;
+		case OPT_CAPTURE:
+			if (o->ncaptures == sizeof o->captures / sizeof *o->captures)
+				usage_error("--capture: at most 64 ('%s'); name a directory", optarg);
+			o->captures[o->ncaptures++] = optarg;
 			break;
 		case 'w':
 			o->width = (int)parse_long("--width", optarg, 0, 100000);
@@ -803,6 +815,62 @@ static void print_verbose(const ts_result *res)
 		res->agg ? (double)ts_agg_bytes(res->agg) / 1024.0 : 0.0);
 }
 
+/* --capture: read every capture trace, recording its graphs. Errors are
+ * printed; graphs of the windows read before one are kept. Returns the map
+ * (NULL: out of memory, or a capture that could not be opened) and in
+ * *bad whether a capture trace was bad. */
+static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, bool *bad)
+{
+	char **paths = NULL;
+	size_t n = 0;
+	char err[600];
+	*bad = false;
+	if (!ts_multi_paths((char *const *)o->captures, o->ncaptures, &paths, &n, err, sizeof err)) {
+		fprintf(stderr, "tracestream: --capture: %s\n", err);
+		return NULL;
+	}
+	ts_capmap *map = ts_capmap_new();
+	if (!map) {
+		fprintf(stderr, "tracestream: --capture: out of memory\n");
+		ts_multi_paths_free(paths, n);
+		return NULL;
+	}
+	ts_pipeline_opts po = *base;
+	po.progress = NULL;
+	po.captures = NULL;
+	po.record = map;
+	po.layers.debug = 0;
+	for (size_t i = 0; i < n; i++) {
+		ts_result res;
+		ts_status st = ts_pipeline_run(paths[i], &po, &res);
+		if (!res.opened || st == TS_ERR_NOMEM) {
+			print_error(&res, "--capture");
+			ts_result_free(&res);
+			ts_capmap_free(map);
+			ts_multi_paths_free(paths, n);
+			return NULL;
+		}
+		if (st != TS_OK) {
+			print_error(&res, "--capture");
+			fprintf(stderr, "tracestream: --capture: the graphs captured before that point are used\n");
+			*bad = true;
+		}
+		ts_result_free(&res);
+	}
+	ts_multi_paths_free(paths, n);
+	const ts_capture_totals *t = ts_capmap_totals(map);
+	if (!ts_capmap_ngraphs(map) && !o->quiet)
+		fprintf(stderr, "tracestream: warning: --capture: no graph captures found "
+			"(no StreamBeginCapture .. StreamEndCapture window with kernel launches) "
+			"in %u file%s\n", t->files, t->files == 1 ? "" : "s");
+	if (o->verbose)
+		fprintf(stderr, "tracestream: --capture: %llu graphs (%zu distinct, %zu kernel nodes) "
+			"from %u file%s, %.1f KB\n", (unsigned long long)t->graphs,
+			ts_capmap_ngraphs(map), ts_capmap_nnodes(map), t->files,
+			t->files == 1 ? "" : "s", (double)ts_capmap_bytes(map) / 1024.0);
+	return map;
+}
+
 static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
 {
 	ts_pipeline_opts po = { .read_size = o->read_size, .limits = o->limits,
@@ -1120,6 +1188,8 @@ static int run_merge(const options *o, const ts_pipeline_opts *po)
 	return code;
 }
 
+static int run_main(const options *o_, ts_pipeline_opts *pop, ts_patterns *patterns);
+
 int main(int argc, char **argv)
 {
 	options o;
@@ -1157,6 +1227,28 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 	ts_pipeline_opts po = pipeline_opts(&o, patterns);
+	ts_capmap *captures = NULL;
+	bool capture_bad = false;
+	if (o.ncaptures && !o.merge) {
+		captures = read_captures(&o, &po, &capture_bad);
+		if (!captures) {
+			ts_patterns_free(patterns);
+			return TS_EXIT_USAGE_IO;
+		}
+		po.captures = captures;
+	}
+	int rc = run_main(&o, &po, patterns);
+	ts_capmap_free(captures);
+	if (capture_bad && rc == TS_EXIT_OK)
+		rc = TS_EXIT_TRACE;
+	return rc;
+}
+
+/* The command after the tables and captures are read. */
+static int run_main(const options *o_, ts_pipeline_opts *pop, ts_patterns *patterns)
+{
+	options o = *o_;
+	ts_pipeline_opts po = *pop;
 	if (o.merge) {
 		int rc = run_merge(&o, &po);
 		ts_patterns_free(patterns);

@@ -71,6 +71,48 @@ static void framework_decide(ts_result *res)
 		}
 }
 
+/* A kernel past the aggregates: its attribution (from a captured graph's
+ * node when the replay matcher found one), its meaning where it ran, then
+ * the layer machine. */
+static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts_kclass *cls,
+		      size_t node)
+{
+	ts_kref ref;
+	if (node != SIZE_MAX)
+		ts_attrib_captured(res->attrib, ev, row, cls, ts_replay_map(res->replay), node, &ref);
+	else
+		ts_attrib_kernel(res->attrib, ev, row, cls, &ref);
+	/* the kernel's meaning where it ran: its op, its place */
+	bool in_ctx = false;
+	if (res->ctx && row != TS_INTERN_NONE && (ev->has & TS_HAS_DUR)) {
+		uint32_t op = ref.op == TS_INTERN_NONE ? TS_INTERN_NONE : ref.op & ~TS_KREF_FIRST;
+		size_t oplen = 0;
+		const char *opname = op == TS_INTERN_NONE ? NULL
+				   : ts_attrib_op_name(res->attrib, op, &oplen);
+		int ci = ts_ctx_kernel(res->ctx, row, cls, ev->name, ev->name_len,
+				       op, opname, oplen);
+		const ts_kclass *in = ci < 0 ? NULL
+			: ts_agg_context(res->agg, row,
+					 ts_patterns_context(res->patterns, (size_t)ci)->category,
+					 ev->dur_ns);
+		if (in) {
+			cls = in;
+			in_ctx = true;
+		}
+	}
+	ts_layers_kernel(res->layers, ev, row, cls, &ref, in_ctx);
+}
+
+/* Kernels the replay matcher lets go, in order. */
+static void drain(ts_result *res, bool flush)
+{
+	ts_event ev;
+	uint32_t row;
+	size_t node;
+	while (ts_replay_next(res->replay, flush, &ev, &row, &node))
+		kernel_on(res, &ev, row, ts_agg_class(res->agg, row), node);
+}
+
 /* The stages after the parser: aggregates (classifying each new kernel
  * name), then the layer machine with the kernel's class. */
 static ts_status on_event(void *ud, const ts_event *ev)
@@ -80,29 +122,15 @@ static ts_status on_event(void *ud, const ts_event *ev)
 	if (st != TS_OK || !res->layers || !res->attrib)
 		return st;
 	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class) {
-		ts_kref ref;
 		uint32_t row = res->agg->last_row;
-		const ts_kclass *cls = res->agg->last_class;
-		ts_attrib_kernel(res->attrib, ev, row, cls, &ref);
-		/* the kernel's meaning where it ran: its op, its place */
-		bool in_ctx = false;
-		if (res->ctx && row != TS_INTERN_NONE && (ev->has & TS_HAS_DUR)) {
-			uint32_t op = ref.op == TS_INTERN_NONE ? TS_INTERN_NONE : ref.op & ~TS_KREF_FIRST;
-			size_t oplen = 0;
-			const char *opname = op == TS_INTERN_NONE ? NULL
-					   : ts_attrib_op_name(res->attrib, op, &oplen);
-			int ci = ts_ctx_kernel(res->ctx, row, cls, ev->name, ev->name_len,
-					       op, opname, oplen);
-			const ts_kclass *in = ci < 0 ? NULL
-				: ts_agg_context(res->agg, row,
-						 ts_patterns_context(res->patterns, (size_t)ci)->category,
-						 ev->dur_ns);
-			if (in) {
-				cls = in;
-				in_ctx = true;
-			}
+		if (res->replay &&
+		    ts_replay_kernel(res->replay, ev, row, ts_attrib_link(res->attrib, ev))) {
+			drain(res, false);
+			return TS_OK;
 		}
-		ts_layers_kernel(res->layers, ev, row, cls, &ref, in_ctx);
+		if (res->replay)
+			drain(res, true);   /* out of memory: keep the order */
+		kernel_on(res, ev, row, res->agg->last_class, SIZE_MAX);
 	} else if (ev->cat == TS_CAT_CPU_OP) {
 		ts_attrib_cpu_op(res->attrib, ev);
 		ts_layers_cpu_event(res->layers, ev);
@@ -113,9 +141,21 @@ static ts_status on_event(void *ud, const ts_event *ev)
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
 		ts_attrib_runtime(res->attrib, ev);
 		ts_layers_cpu_event(res->layers, ev);
+		if (res->replay && (ev->has & TS_HAS_CORRELATION)) {
+			ts_link k = ts_attrib_corr_link(res->attrib, ev->correlation);
+			if (k != TS_LINK_WAIT) {
+				bool graph = k == TS_LINK_GRAPH;
+				ts_replay_launch(res->replay, ev->correlation, graph,
+						 graph && (ev->has & TS_HAS_TS)
+						 ? ts_layers_step_size(res->layers, ev->ts_ns) : -1);
+				drain(res, false);
+			}
+		}
 	} else if (ev->cat == TS_CAT_USER_ANNOTATION ||
 		 ev->cat == TS_CAT_GPU_USER_ANNOTATION) {
 		ts_layers_annotation(res->layers, ev);
+		if (res->record)
+			ts_capmap_annotation(res->record, ev);
 		if (!res->framework)
 			framework_of(res, ev);
 	}
@@ -190,7 +230,13 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o)
 	lo.staged = on_staged;
 	lo.staged_ctx = res->attrib;
 	res->layers = ts_layers_new(o->patterns, &lo);
-	return res->agg && res->layers && res->attrib && res->ctx;
+	if (o->captures)
+		res->replay = ts_replay_new(o->captures);
+	res->record = o->record;
+	if (res->attrib && o->record)
+		ts_attrib_record(res->attrib, o->record);
+	return res->agg && res->layers && res->attrib && res->ctx &&
+	       (!o->captures || res->replay);
 }
 
 void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
@@ -277,11 +323,18 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 		return res->status;
 	}
 
+	if (o->record)
+		ts_capmap_begin_file(o->record, path);
 	pump(r, p, buf, o, res);
 	if (o->progress)
 		ts_progress_clear(o->progress);
 
+	if (res->replay)
+		drain(res, true);
 	ts_attrib_finish(res->attrib);
+	if (o->record && ts_capmap_end_file(o->record, ts_attrib_op_info, res->attrib) != TS_OK &&
+	    res->status == TS_OK)
+		set_error(res, TS_ERR_NOMEM, "out of memory", 0, false);
 	ts_layers_finish(res->layers, ts_intern_count(res->agg->names));
 	res->input_bytes = ts_reader_in_bytes(r);
 	res->json_bytes = ts_reader_out_bytes(r);
@@ -319,6 +372,8 @@ void ts_result_free(ts_result *res)
 	ts_attrib_free(res->attrib);
 	ts_ctx_free(res->ctx);
 	res->ctx = NULL;
+	ts_replay_free(res->replay);
+	res->replay = NULL;
 	res->attrib = NULL;
 	res->layers = NULL;
 }

@@ -21,6 +21,7 @@
 #include "model.h"
 #include "parser.h"
 #include "progress.h"
+#include "replay.h"
 #include "status.h"
 
 typedef struct {
@@ -32,6 +33,11 @@ typedef struct {
 	ts_layers_opts layers;
 	size_t join_mem;        /* --join-mem (0: default) */
 	const char *gpu;        /* --device NAME (checked by the caller), or NULL */
+	/* --capture: graphs captured, read-only; replays in this trace are
+	 * matched to them (NULL: none, and nothing changes) */
+	const ts_capmap *captures;
+	/* reading a capture trace: record its graphs here (NULL: not one) */
+	ts_capmap *record;
 } ts_pipeline_opts;
 
 typedef struct {
@@ -54,6 +60,8 @@ typedef struct {
 	ts_layers *layers;
 	ts_attrib *attrib;
 	ts_ctx *ctx;                /* context rules (kernel meaning by position) */
+	ts_replay *replay;          /* graph replays matched to --capture, or NULL */
+	ts_capmap *record;          /* recording a capture trace's graphs, or NULL */
 	ts_platform platform;
 	const char *platform_source;
 	const ts_patterns *patterns;  /* as given in the options */

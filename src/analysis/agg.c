@@ -279,6 +279,11 @@ size_t ts_agg_bytes(const ts_agg *a)
 	return n;
 }
 
+const ts_kclass *ts_agg_class(const ts_agg *a, uint32_t row)
+{
+	return row == TS_INTERN_NONE || row >= a->rows_cap ? &ts_other_class : &a->classes[row];
+}
+
 const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t dur)
 {
 	if (row >= a->rows_cap || category < 0 || !a->patterns)

@@ -98,6 +98,8 @@ typedef struct ts_agg {
 
 /* patterns (borrowed, may be NULL) classify each distinct name once. */
 ts_agg *ts_agg_new(const ts_limits *lim, const ts_patterns *patterns);
+/* The class of a kernel row (TS_INTERN_NONE: the (other) row's). */
+const ts_kclass *ts_agg_class(const ts_agg *a, uint32_t row);
 void ts_agg_free(ts_agg *a);
 
 /* Account one event. TS_ERR_NOMEM is the only failure. */

@@ -8,7 +8,7 @@
 #include "opindex.h"
 
 static const char *const bucket_names[TS_ATTR_COUNT] = {
-	"op", "graph", "launch", "unlinked",
+	"op", "graph", "launch", "unlinked", "graph_op",
 };
 
 const char *ts_attr_bucket_name(ts_attr_bucket b)
@@ -251,6 +251,12 @@ struct ts_attrib {
 	int nseq;
 	thread_state *th;        /* TS_THREADS */
 	uint64_t th_clock;
+	ts_capmap *rec;          /* recording a capture trace, or NULL */
+	/* per node of the capture map in use: its op row, workload row and
+	 * call site here, made when a replayed kernel first needs them */
+	const ts_capmap *cap_map;
+	uint32_t (*cap_ids)[3];
+	size_t cap_ids_n;
 	ts_attrib_totals t;
 };
 
@@ -307,6 +313,7 @@ void ts_attrib_free(ts_attrib *a)
 	ts_intern_free(a->names);
 	ts_intern_free(a->wl_names);
 	ts_callsites_free(a->cs);
+	free(a->cap_ids);
 	free(a);
 }
 
@@ -820,11 +827,32 @@ static void retire_wait(ts_attrib *a, corr_table *t)
 	ct_clear(t);
 }
 
+void ts_attrib_record(ts_attrib *a, ts_capmap *m)
+{
+	a->rec = m;
+}
+
+/* A runtime call of a capture trace, with the call site of a launch. */
+static void record(ts_attrib *a, const ts_event *ev, int kind)
+{
+	const char *site = NULL;
+	size_t sl = 0;
+	if (kind == RT_LAUNCH && (ev->has & TS_HAS_TS) && ts_callsites_totals(a->cs)->kept) {
+		uint32_t cs = ts_callsites_at(a->cs, ev->has & TS_HAS_PID ? ev->pid : -1,
+					      ev->has & TS_HAS_TID ? ev->tid : -1, ev->ts_ns);
+		if (cs != TS_INTERN_NONE)
+			site = ts_callsites_name(a->cs, cs, &sl);
+	}
+	ts_capmap_runtime(a->rec, ev, site, sl);
+}
+
 void ts_attrib_runtime(ts_attrib *a, const ts_event *ev)
 {
+	int kind = runtime_kind(ev->name, ev->name_len);
+	if (a->rec)
+		record(a, ev, kind);
 	if (!(ev->has & TS_HAS_CORRELATION) && !(ev->has & TS_HAS_EXTERNAL_ID))
 		return;
-	int kind = runtime_kind(ev->name, ev->name_len);
 	uint32_t cs = TS_INTERN_NONE;
 	const ts_oprec *op = (ev->has & TS_HAS_EXTERNAL_ID) ? find_op(a, ev->external_id) : NULL;
 	if ((kind || op) && (ev->has & TS_HAS_TS) && ts_callsites_totals(a->cs)->kept)
@@ -954,7 +982,7 @@ static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, ts_kref *ref)
 {
-	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0, 0, 0 };
+	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0, 0, 0, 0 };
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	int64_t dur = ev->dur_ns;
@@ -976,7 +1004,7 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		ref->op = op->name | (first ? TS_KREF_FIRST : 0);
 		ref->wl = op->wl;
 		ref->heads = op->heads;
-		ref->cont = op->cont;
+		ref->cont = (uint8_t)op->cont;
 		ref->flops = op->flops;
 		ref->bytes = op->bytes;
 		if (op->wl != TS_INTERN_NONE) {
@@ -1008,6 +1036,129 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 	ct_add(&a->wait[0], ev->correlation, dur);
 }
 
+ts_link ts_attrib_corr_link(const ts_attrib *a, int64_t correlation)
+{
+	for (int g = 0; g < 2; g++) {
+		size_t i = ct_find(&a->rt[g], correlation);
+		if (i != SIZE_MAX)
+			return rt_kind(a->rt[g].val[i]) == RT_GRAPH ? TS_LINK_GRAPH : TS_LINK_LAUNCH;
+	}
+	return TS_LINK_WAIT;
+}
+
+ts_link ts_attrib_link(const ts_attrib *a, const ts_event *ev)
+{
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
+		return TS_LINK_NONE;
+	if ((ev->has & TS_HAS_EXTERNAL_ID) && find_op(a, ev->external_id))
+		return TS_LINK_OP;
+	if (!(ev->has & TS_HAS_CORRELATION))
+		return TS_LINK_NONE;
+	return ts_attrib_corr_link(a, ev->correlation);
+}
+
+bool ts_attrib_op_info(void *ctx, int64_t ext, ts_opinfo *out)
+{
+	const ts_attrib *a = ctx;
+	const ts_oprec *op = find_op(a, ext);
+	if (!op || op->name == TS_INTERN_NONE)
+		return false;
+	*out = (ts_opinfo){ 0 };
+	out->op = ts_intern_str(a->names, op->name, &out->op_len);
+	if (op->wl != TS_INTERN_NONE) {
+		out->wl = ts_intern_str(a->wl_names, op->wl, &out->wl_len);
+		out->rule = a->wl_rule[op->wl];
+	}
+	out->m = op->m & M_MASK;
+	out->heads = op->heads;
+	out->cont = (uint8_t)op->cont;
+	out->flops = op->flops;
+	out->bytes = op->bytes;
+	return true;
+}
+
+/* The op row, workload row and call site here of a capture node. */
+static const uint32_t *capture_ids(ts_attrib *a, const ts_capmap *m, size_t node)
+{
+	size_t n = ts_capmap_nnodes(m);
+	if (a->cap_map != m || !a->cap_ids) {
+		free(a->cap_ids);
+		a->cap_ids = malloc((n ? n : 1) * sizeof *a->cap_ids);
+		if (!a->cap_ids)
+			return NULL;
+		/* UINT32_MAX - 1: not made yet */
+		for (size_t i = 0; i < n; i++)
+			a->cap_ids[i][0] = a->cap_ids[i][1] = a->cap_ids[i][2] = UINT32_MAX - 1;
+		a->cap_map = m;
+		a->cap_ids_n = n;
+	}
+	if (node >= a->cap_ids_n)
+		return NULL;
+	uint32_t *id = a->cap_ids[node];
+	if (id[0] != UINT32_MAX - 1)
+		return id;
+	const ts_capnode *nd = ts_capmap_node(m, node);
+	size_t len;
+	const char *s = ts_capmap_str(m, nd->op, &len);
+	id[0] = s ? name_row(a, s, len, TS_ATTR_OP) : TS_INTERN_NONE;
+	id[1] = TS_INTERN_NONE;
+	size_t nr = a->patterns ? ts_patterns_noprules(a->patterns) : 0;
+	s = ts_capmap_str(m, nd->wl, &len);
+	if (s && nd->rule < nr) {
+		uint32_t before = ts_intern_count(a->wl_names), w;
+		if (ts_intern_put(a->wl_names, s, len, &w) == TS_OK &&
+		    grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)w + 1,
+				sizeof *a->wl_rule) && wl_row(a, TS_ATTRIB_ALL, w)) {
+			if (w == before)
+				a->wl_rule[w] = nd->rule;
+			id[1] = w;
+		} else {
+			a->t.workloads_dropped++;
+		}
+	}
+	s = ts_capmap_str(m, nd->cs, &len);
+	id[2] = s ? ts_callsites_intern(a->cs, s, len) : TS_INTERN_NONE;
+	return id;
+}
+
+void ts_attrib_captured(ts_attrib *a, const ts_event *ev, uint32_t row, const ts_kclass *c,
+			const ts_capmap *map, size_t node, ts_kref *ref)
+{
+	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0, 0, 0, 0 };
+	const uint32_t *id = capture_ids(a, map, node);
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
+		return;
+	if (!id || id[0] == TS_INTERN_NONE) {
+		/* no row for it here: a graph kernel as it was */
+		ts_attrib_kernel(a, ev, row, c, ref);
+		return;
+	}
+	const ts_capnode *nd = ts_capmap_node(map, node);
+	int64_t dur = ev->dur_ns;
+	bucket_n(a, TS_ATTR_GRAPH_OP, 1, dur);
+	ts_op_row *r = &a->rows[TS_ATTRIB_ALL][id[0]];
+	r->calls += nd->first;
+	r->kernels++;
+	r->ns = ts_sat_add(r->ns, dur);
+	r->graph_kernels++;
+	r->graph_ns = ts_sat_add(r->graph_ns, dur);
+	add_cat(r, c ? c->category : -1, dur);
+	vote_parent(a, row, id[0]);
+	vote_callsite(&a->info[id[0]].cs, id[2], 1);
+	ref->op = id[0] | (nd->first ? TS_KREF_FIRST : 0);
+	ref->wl = id[1];
+	ref->m = nd->m & M_MASK;
+	ref->heads = nd->heads;
+	ref->cont = nd->cont;
+	ref->graph = 1;
+	ref->flops = nd->flops;
+	ref->bytes = nd->bytes;
+	if (id[1] != TS_INTERN_NONE) {
+		add_workload(&a->wl[TS_ATTRIB_ALL][id[1]], ref, dur);
+		a->t.workload_calls += TS_KREF_OPENS(ref);
+	}
+}
+
 void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 {
 	if (stage < 0 || stage >= TS_ATTRIB_STAGES || ref->op == TS_INTERN_NONE)
@@ -1018,6 +1169,10 @@ void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 		r->calls += first;
 		r->kernels++;
 		r->ns = ts_sat_add(r->ns, dur);
+		if (ref->graph) {
+			r->graph_kernels++;
+			r->graph_ns = ts_sat_add(r->graph_ns, dur);
+		}
 	}
 	if (ref->wl == TS_INTERN_NONE)
 		return;
@@ -1261,6 +1416,8 @@ static void oprow_save(const ts_attrib *a, const ts_op_row *r, ts_wbuf *w)
 		}
 	}
 	ts_w_i64(w, r->other_cat_ns);
+	ts_w_u64(w, r->graph_kernels);
+	ts_w_i64(w, r->graph_ns);
 }
 
 static void oprow_load(ts_attrib *a, ts_op_row *r, ts_rbuf *r_)
@@ -1291,6 +1448,8 @@ static void oprow_load(ts_attrib *a, ts_op_row *r, ts_rbuf *r_)
 		r->cats[k].ns = ts_sat_add(r->cats[k].ns, ns);
 	}
 	r->other_cat_ns = ts_sat_add(r->other_cat_ns, ts_r_i64(r_));
+	r->graph_kernels += ts_r_u64(r_);
+	r->graph_ns = ts_sat_add(r->graph_ns, ts_r_i64(r_));
 }
 
 static void wlrow_save(const ts_wl_row *x, ts_wbuf *w)

@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "callsite.h"
+#include "capture.h"
 #include "classify.h"
 #include "event.h"
 #include "hist.h"
@@ -55,8 +56,11 @@
 #define TS_ATTRIB_ALL TS_ATTRIB_STAGES   /* the view of all kernels */
 #define TS_ATTRIB_VIEWS (TS_ATTRIB_STAGES + 1)
 
+/* graph_op: replayed from a graph, its op found in a capture trace
+ * (--capture; replay.h). Last, so that the others keep their numbers. */
 typedef enum {
-	TS_ATTR_OP, TS_ATTR_GRAPH, TS_ATTR_LAUNCH, TS_ATTR_UNLINKED, TS_ATTR_COUNT
+	TS_ATTR_OP, TS_ATTR_GRAPH, TS_ATTR_LAUNCH, TS_ATTR_UNLINKED, TS_ATTR_GRAPH_OP,
+	TS_ATTR_COUNT
 } ts_attr_bucket;
 
 const char *ts_attr_bucket_name(ts_attr_bucket b);
@@ -74,6 +78,8 @@ typedef struct {
 	int64_t ns;
 	ts_op_cat cats[TS_ATTRIB_OP_CATS]; /* by first seen; the rest in other_cat_ns */
 	int64_t other_cat_ns;
+	uint64_t graph_kernels;  /* of them, graph-replayed with the op from a capture */
+	int64_t graph_ns;
 } ts_op_row;
 
 /* One workload definition and dtype. */
@@ -109,7 +115,8 @@ typedef struct {
 	uint32_t wl;             /* workload row, TS_INTERN_NONE none */
 	uint32_t m;              /* tokens (M) of the op, 0 unknown */
 	uint16_t heads;          /* a per-head op: heads per token, else 0 */
-	uint16_t cont;           /* 1: a later op of a sequence call */
+	uint8_t cont;            /* 1: a later op of a sequence call */
+	uint8_t graph;           /* 1: graph-replayed, the op from a capture */
 	uint64_t flops, bytes;   /* of the op call, 0 unknown */
 } ts_kref;
 
@@ -148,6 +155,25 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, ts_kref *ref);
 /* A kernel's pass got its stage (0 .. TS_ATTRIB_STAGES-1). */
 void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur);
+/* What a kernel is linked to so far (the replay matcher holds kernels
+ * until it knows): an op, a launch, a graph launch, a launch not seen yet
+ * (NVIDIA writes kernels first), or nothing (unlinked). */
+typedef enum { TS_LINK_NONE, TS_LINK_OP, TS_LINK_LAUNCH, TS_LINK_GRAPH, TS_LINK_WAIT } ts_link;
+ts_link ts_attrib_link(const ts_attrib *a, const ts_event *ev);
+/* The runtime call of a correlation, once seen: TS_LINK_GRAPH, _LAUNCH, or
+ * TS_LINK_WAIT when not seen (yet). */
+ts_link ts_attrib_corr_link(const ts_attrib *a, int64_t correlation);
+/* A graph-replayed kernel whose node of a captured graph was found: it
+ * takes that node's op, call site and workload (bucket graph_op). */
+void ts_attrib_captured(ts_attrib *a, const ts_event *ev, uint32_t row, const ts_kclass *c,
+			const ts_capmap *map, size_t node, ts_kref *ref);
+
+/* Recording a capture trace: every runtime call goes to m with its call
+ * site; ts_attrib_op_info (a ts_opinfo_fn, ctx the attribution) gives the
+ * op of a launch's External id at the end. */
+void ts_attrib_record(ts_attrib *a, ts_capmap *m);
+bool ts_attrib_op_info(void *a, int64_t ext, ts_opinfo *out);
+
 /* End of input: kernels still waiting for a launch are unlinked. */
 void ts_attrib_finish(ts_attrib *a);
 

@@ -612,6 +612,15 @@ static int annotation_at(const ts_layers *l, int64_t ts, bool gpu)
 	return best;
 }
 
+int64_t ts_layers_step_size(const ts_layers *l, int64_t ts)
+{
+	int i = annotation_at(l, ts, false);
+	if (i < 0 || l->ann[i].end < ts)
+		return -1;
+	const annotation *b = &l->ann[l->group_best[l->ann[i].group]];
+	return b->tokens >= 0 ? b->tokens : b->batch;
+}
+
 /* The CPU step annotation with the greatest External id <= ext: External
  * ids count up as the CPU records ops, so a kernel whose op has id ext was
  * launched after that step began. -1: none. */

@@ -140,6 +140,9 @@ const ts_layers_opts *ts_layers_options(const ts_layers *l);
 /* CPU ops and runtime calls: what says a trace is a graph capture or a
  * training step (for the note when there is no complete pass). */
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
+/* The size (tokens, else batch) the CPU step annotation open at ts names,
+ * or -1: what a graph launched then was captured for. */
+int64_t ts_layers_step_size(const ts_layers *l, int64_t ts);
 /* (runtime calls also give the launch times of idle.h) */
 
 /* CPU-side user annotations (step windows); other events are ignored. */

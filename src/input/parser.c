@@ -24,6 +24,7 @@ typedef enum {
 	K_PH, K_CAT, K_NAME, K_TS, K_DUR, K_PID, K_TID, K_ID, K_ARGS,
 	/* args */
 	K_DEVICE, K_STREAM, K_CORRELATION, K_EXTERNAL_ID, K_BYTES, K_GRID, K_BLOCK,
+	K_KERNEL,
 	K_INPUT_DIMS, K_INPUT_TYPE, K_CONCRETE,
 	/* deviceProperties item */
 	K_DEV_ID, K_DEV_NAME, K_DEV_SMS, K_DEV_MEM, K_DEV_WARP,
@@ -39,7 +40,7 @@ typedef enum {
  */
 typedef enum {
 	A_SKIP, A_SLOW, A_DIM, A_PH, A_CAT, A_NAME, A_TS, A_DUR, A_ID, A_PID,
-	A_TID, A_ARG_NUM, A_GRID, A_BLOCK, A_TYPE, A_CONC,
+	A_TID, A_ARG_NUM, A_GRID, A_BLOCK, A_TYPE, A_CONC, A_KNAME,
 } action;
 
 #define MAX_DEPTH 8
@@ -60,6 +61,7 @@ struct ts_parser {
 	bool top_seen;
 	ts_event ev;               /* event under construction */
 	char *name;                /* TS_NAME_MAX bytes */
+	char *kname;               /* TS_NAME_MAX bytes: a launch's args.kernel */
 	ts_parser_stats stats;
 	ts_status st;              /* why we cancelled, when we did */
 	uint64_t fed;              /* bytes fed before the current span */
@@ -145,6 +147,8 @@ static key args_key(const char *s, size_t len)
 			return K_DEVICE;
 		if (KEY_IS("stream"))
 			return K_STREAM;
+		if (KEY_IS("kernel"))
+			return K_KERNEL;
 		break;
 	case 10:
 		if (KEY_IS("Input Dims"))
@@ -241,6 +245,7 @@ static bool wants_number(role r, key k)
 	case R_EVENT:
 		return k == K_TS || k == K_DUR || k == K_ID || k == K_PID || k == K_TID;
 	case R_ARGS:
+		return k != K_OTHER && k != K_KERNEL;
 	case R_DIST:
 		return k != K_OTHER;
 	case R_DEVPROP:
@@ -602,6 +607,17 @@ static int cat_str(ts_parser *p, const char *s, size_t len)
 	return 1;
 }
 
+/* The kernel a runtime launch names (HIP writes it; CUDA does not), cut
+ * where event names are cut so that the two compare. */
+static int kname_str(ts_parser *p, const char *s, size_t len)
+{
+	size_t n = len > TS_NAME_MAX ? TS_NAME_MAX : len;
+	memcpy(p->kname, s, n);
+	p->ev.kname_len = n;
+	p->ev.has |= TS_HAS_KERNEL;
+	return 1;
+}
+
 static int name_str(ts_parser *p, const char *s, size_t len)
 {
 	ts_event *ev = &p->ev;
@@ -737,7 +753,7 @@ static const scalar_fn on_number[] = {
 	[A_TS] = time_value, [A_DUR] = time_value, [A_ID] = int_num,
 	[A_PID] = int_num, [A_TID] = int_num, [A_ARG_NUM] = int_num,
 	[A_GRID] = grid_num, [A_BLOCK] = grid_num, [A_TYPE] = type_num,
-	[A_CONC] = conc_num,
+	[A_CONC] = conc_num, [A_KNAME] = skip_value,
 };
 
 static const scalar_fn on_string[] = {
@@ -746,7 +762,7 @@ static const scalar_fn on_string[] = {
 	[A_TS] = time_value, [A_DUR] = time_value, [A_ID] = int_str,
 	[A_PID] = int_str, [A_TID] = int_str, [A_ARG_NUM] = int_str,
 	[A_GRID] = grid_str, [A_BLOCK] = grid_str, [A_TYPE] = type_str,
-	[A_CONC] = conc_str,
+	[A_CONC] = conc_str, [A_KNAME] = kname_str,
 };
 
 /* null and booleans: absent values, which still count as items of the
@@ -882,6 +898,10 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 		case K_BYTES:
 			p->act = A_ARG_NUM;
 			break;
+		case K_KERNEL:
+			p->act = (p->ev.has & TS_HAS_CAT) && p->ev.cat != TS_CAT_CUDA_RUNTIME &&
+				 p->ev.cat != TS_CAT_CUDA_DRIVER ? A_SKIP : A_KNAME;
+			break;
 		default:
 			p->act = A_SLOW;   /* grid, dims, ... as scalars */
 			break;
@@ -911,6 +931,8 @@ static void reset_event(ts_parser *p)
 	ev->nconcrete = 0;
 	ev->name = p->name;
 	ev->name_len = 0;
+	ev->kname = p->kname;
+	ev->kname_len = 0;
 }
 
 /* The role of a container opening inside the current one. */
@@ -1080,8 +1102,9 @@ ts_parser *ts_parser_new(ts_event_fn fn, void *ud, ts_meta *meta)
 	if (!p)
 		return NULL;
 	p->name = malloc(TS_NAME_MAX);
+	p->kname = malloc(TS_NAME_MAX);
 	p->h = yajl_alloc(&callbacks, NULL, p);
-	if (!p->name || !p->h) {
+	if (!p->name || !p->kname || !p->h) {
 		ts_parser_free(p);
 		return NULL;
 	}
@@ -1104,6 +1127,7 @@ void ts_parser_free(ts_parser *p)
 		yajl_free(p->h);
 	free(p->held);
 	free(p->name);
+	free(p->kname);
 	free(p);
 }
 

@@ -234,6 +234,22 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 			WARN("%.1f%% of kernel time was replayed from CUDA/HIP graphs with no CPU op detail",
 			     100.0 * (double)t->ns[TS_ATTR_GRAPH] / (double)all);
 	}
+	if (res->replay) {
+		const ts_replay_totals *rt = ts_replay_get_totals(res->replay);
+		const ts_capture_totals *ct = ts_capmap_totals(ts_replay_map(res->replay));
+		if (rt->refused)
+			WARN("%" PRIu64 " of %" PRIu64 " graph replays matched no captured graph and keep no op (the reasons: GRAPH REPLAYS)",
+			     rt->refused, rt->replays);
+		if (rt->forced)
+			WARN("%" PRIu64 " graph replays were decided before they were complete: more than %d kernels waited",
+			     rt->forced, TS_REPLAY_HOLD);
+		if (ct->unclosed || ct->overlapping)
+			WARN("--capture: %" PRIu64 " capture windows with no end and %" PRIu64 " begun while another thread's was open were left out",
+			     ct->unclosed, ct->overlapping);
+		if (ct->nodes_dropped)
+			WARN("--capture: %" PRIu64 " kernel nodes past %u (or out of memory) were left out, with their graphs",
+			     ct->nodes_dropped, TS_CAPTURE_MAX_NODES);
+	}
 	if (res->meta.devprops_dropped)
 		WARN("%d deviceProperties entries past the first %d were ignored",
 		     res->meta.devprops_dropped, TS_MAX_DEVPROPS);
@@ -400,6 +416,12 @@ size_t ts_report_sort_buckets(const ts_bucket *b, size_t n, size_t *idx)
 			idx[j - 1] = t;
 		}
 	return k;
+}
+
+int ts_report_nbuckets(const ts_result *res)
+{
+	bool some = res->attrib && ts_attrib_get_totals(res->attrib)->kernels[TS_ATTR_GRAPH_OP];
+	return res->replay || some ? TS_ATTR_COUNT : TS_ATTR_GRAPH_OP;
 }
 
 int ts_report_attrib_view(const ts_kview *v)

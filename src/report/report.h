@@ -136,6 +136,9 @@ uint32_t *ts_report_unclassified(const ts_kview *v, size_t *n);
 
 /* The attribution view of a kernel view: TS_ATTRIB_ALL or its stage. */
 int ts_report_attrib_view(const ts_kview *v);
+/* Attribution buckets a report lists: graph_op (the last) only with
+ * --capture, or a merged result that has some. */
+int ts_report_nbuckets(const ts_result *res);
 
 /* An op row's label: "aten::mm", "[graph] hipGraphLaunch", "(unlinked)". */
 void ts_report_op_label(const ts_attrib *a, size_t i, char *buf, size_t n);

@@ -675,24 +675,90 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 	fputs(any ? "\n  ],\n" : "],\n", out);
 }
 
+/* --capture: the captured graphs, and each kind of replay with the graph
+ * it took or why none. */
+static void put_replays(FILE *out, const ts_result *res)
+{
+	const ts_replay *rp = res->replay;
+	const ts_capmap *m = ts_replay_map(rp);
+	const ts_replay_totals *t = ts_replay_get_totals(rp);
+	const ts_capture_totals *ct = ts_capmap_totals(m);
+	fprintf(out, "  \"graph_replays\": {\"captures\": {\"files\": %u, \"windows\": %" PRIu64
+		     ", \"graphs\": %" PRIu64 ", \"distinct\": %zu, \"kernel_nodes\": %zu"
+		     ", \"launches\": %" PRIu64 ", \"nodes_no_op\": %" PRIu64
+		     ", \"nodes_dropped\": %" PRIu64 ", \"unclosed\": %" PRIu64
+		     ", \"overlapping\": %" PRIu64 ", \"bytes\": %zu,\n      \"list\": [",
+		ct->files, ct->windows, ct->graphs, ts_capmap_ngraphs(m), ts_capmap_nnodes(m),
+		ct->launches, ct->nodes_no_op, ct->nodes_dropped, ct->unclosed, ct->overlapping,
+		ts_capmap_bytes(m));
+	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+		const ts_capgraph *g = ts_capmap_graph(m, i);
+		size_t len;
+		const char *s = ts_capmap_str(m, g->file, &len);
+		fputs(i ? ",\n        {\"file\": " : "\n        {\"file\": ", out);
+		put_str(out, s ? s : "", s ? len : 0);
+		fprintf(out, ", \"index\": %u, \"size\": %lld, \"kernels\": %u, \"copies\": %u, "
+			     "\"annotation\": ", g->index, (long long)g->size, g->nnodes, g->copies);
+		s = ts_capmap_str(m, g->ann, &len);
+		if (s)
+			put_str(out, s, len);
+		else
+			fputs("null", out);
+		fputs("}", out);
+	}
+	fprintf(out, "]},\n    \"replays\": %" PRIu64 ", \"matched\": %" PRIu64
+		     ", \"refused\": %" PRIu64 ", \"kernels\": %" PRIu64
+		     ", \"kernels_matched\": %" PRIu64 ", \"time_us\": ",
+		t->replays, t->matched, t->refused, t->kernels, t->kernels_matched);
+	put_us(out, t->ns);
+	fputs(", \"matched_us\": ", out);
+	put_us(out, t->ns_matched);
+	fprintf(out, ", \"late_kernels\": %" PRIu64 ", \"forced\": %" PRIu64
+		     ", \"held_max\": %" PRIu64 ", \"kinds_dropped\": %" PRIu64 ",\n    \"kinds\": [",
+		t->late, t->forced, t->held_max, t->rows_dropped);
+	for (size_t i = 0; i < ts_replay_nrows(rp); i++) {
+		const ts_replay_row *w = ts_replay_row_at(rp, i);
+		fprintf(out, "%s{\"size\": %lld, \"matched_size\": %lld, \"kernels\": %u, "
+			     "\"replays\": %" PRIu64 ", \"total_us\": ",
+			i ? ",\n      " : "\n      ", (long long)w->size, (long long)w->matched_size,
+			w->nkernels, w->replays);
+		put_us(out, w->ns);
+		fputs(", \"first_kernel\": ", out);
+		put_cstr(out, w->first);
+		fprintf(out, ", \"fits\": %u, \"graph\": ", w->fits);
+		if (w->graph >= 0)
+			fprintf(out, "%ld", w->graph);
+		else
+			fputs("null", out);
+		fputs(", \"reason\": ", out);
+		if (w->graph >= 0)
+			fputs("null", out);
+		else
+			put_cstr(out, w->reason);
+		fputs("}", out);
+	}
+	fputs("]},\n", out);
+}
+
 static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	const ts_attrib *at = res->attrib;
 	const ts_attrib_totals *t = ts_attrib_get_totals(at);
 	const ts_callsite_totals *cs = ts_attrib_callsite_totals(at);
 	int64_t all = 0;
+	int nb = ts_report_nbuckets(res);
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		all = ts_sat_add(all, t->ns[b]);
 	fputs("  \"attribution\": {", out);
-	for (int b = 0; b < TS_ATTR_COUNT; b++)
+	for (int b = 0; b < nb; b++)
 		fprintf(out, "\"%s_pct\": %.2f, ", ts_attr_bucket_name((ts_attr_bucket)b),
 			all ? 100.0 * (double)t->ns[b] / (double)all : 0.0);
 	fputs("\"kernels\": {", out);
-	for (int b = 0; b < TS_ATTR_COUNT; b++)
+	for (int b = 0; b < nb; b++)
 		fprintf(out, "%s\"%s\": %" PRIu64, b ? ", " : "",
 			ts_attr_bucket_name((ts_attr_bucket)b), t->kernels[b]);
 	fputs("}, \"time\": {", out);
-	for (int b = 0; b < TS_ATTR_COUNT; b++) {
+	for (int b = 0; b < nb; b++) {
 		fprintf(out, "%s\"%s_us\": ", b ? ", " : "", ts_attr_bucket_name((ts_attr_bucket)b));
 		put_us(out, t->ns[b]);
 	}
@@ -734,6 +800,12 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 			put_str(out, site, len);
 		else
 			fputs("null", out);
+		if (nb == TS_ATTR_COUNT) {
+			/* --capture: what of it was graph replay given back its op */
+			fprintf(out, ", \"graph_op_kernels\": %" PRIu64 ", \"graph_op_us\": ",
+				r->graph_kernels);
+			put_us(out, r->graph_ns);
+		}
 		fputs(", \"categories\": [", out);
 		for (int c = 0; c < TS_ATTRIB_OP_CATS && rc->cats[c].count; c++) {
 			fputs(c ? ", {\"category\": " : "{\"category\": ", out);
@@ -902,6 +974,8 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	if (res->attrib)
 		put_attribution(out, res, &v);
+	if (res->replay)
+		put_replays(out, res);
 	if (res->attrib && o->verify_ops)
 		put_coverage(out, res, &v);
 	if (!v.staged)

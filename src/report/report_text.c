@@ -466,12 +466,13 @@ static void put_buckets(FILE *out, const ts_result *res)
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		all = ts_sat_add(all, t->ns[b]);
 	fputs("\nAttribution (kernel time by what launched it)\n", out);
-	for (int b = 0; b < TS_ATTR_COUNT; b++) {
+	for (int b = 0; b < ts_report_nbuckets(res); b++) {
 		static const char *const what[TS_ATTR_COUNT] = {
 			"linked to a CPU op (External id)",
 			"replayed from a CUDA/HIP graph, no op",
 			"a runtime launch, no op",
 			"linked to nothing",
+			"replayed from a graph, its op from the capture (--capture)",
 		};
 		char us_buf[32];
 		fprintf(out, " %-9s %6.1f%% %9" PRIu64 " kernels %15s us  %s\n",
@@ -486,6 +487,61 @@ static void put_buckets(FILE *out, const ts_result *res)
 	else
 		fputs(" python    no python_function events (capture with with_stack=True for call sites)\n",
 		      out);
+}
+
+/* --capture: what each kind of replay took, or why it took nothing. */
+static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	const ts_replay *rp = res->replay;
+	const ts_capmap *m = ts_replay_map(rp);
+	const ts_replay_totals *t = ts_replay_get_totals(rp);
+	const ts_capture_totals *ct = ts_capmap_totals(m);
+	int64_t all = res->agg->all.total;
+	char a[32], b[32];
+	fprintf(out, "\nGraph replays (--capture: %" PRIu64 " graphs captured in %u file%s, %zu distinct,"
+		     " %zu kernel nodes)\n", ct->graphs, ct->files, ct->files == 1 ? "" : "s",
+		ts_capmap_ngraphs(m), ts_capmap_nnodes(m));
+	fprintf(out, " %" PRIu64 " replays: %" PRIu64 " matched a captured graph (%" PRIu64
+		     " kernels, %s us, %.1f%% of kernel time), %" PRIu64 " matched none (%s us)\n",
+		t->replays, t->matched, t->kernels_matched, us(a, sizeof a, t->ns_matched),
+		all ? 100.0 * (double)t->ns_matched / (double)all : 0.0, t->refused,
+		us(b, sizeof b, t->ns - t->ns_matched));
+	size_t n = ts_replay_nrows(rp);
+	if (!n)
+		return;
+	fprintf(out, " %7s %7s %8s %14s  %s\n", "Replays", "Kernels", "Size", "Total (us)",
+		"Captured graph taken, or why none");
+	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
+	for (size_t i = 0; i < shown; i++) {
+		const ts_replay_row *w = ts_replay_row_at(rp, i);
+		char sz[24] = "-";
+		if (w->size >= 0)
+			snprintf(sz, sizeof sz, "%lld", (long long)w->size);
+		fprintf(out, " %7" PRIu64 " %7u %8s %14s  ", w->replays, w->nkernels, sz,
+			us(a, sizeof a, w->ns));
+		if (w->graph >= 0) {
+			const ts_capgraph *g = ts_capmap_graph(m, (size_t)w->graph);
+			size_t fl, al;
+			const char *f = ts_capmap_str(m, g->file, &fl);
+			const char *an = ts_capmap_str(m, g->ann, &al);
+			const char *base = f ? strrchr(f, '/') : NULL;
+			base = base ? base + 1 : f ? f : "?";
+			fprintf(out, "graph %u of %s", g->index, base);
+			if (an)
+				fprintf(out, " (%.*s)", (int)(al < 60 ? al : 60), an);
+			if (g->copies > 1)
+				fprintf(out, ", captured %u times alike", g->copies);
+			if (w->fits > 1)
+				fprintf(out, ", one of %u that fit alike", w->fits);
+			if (w->matched_size != w->size && w->matched_size >= 0)
+				fprintf(out, ", the closest captured size %lld", (long long)w->matched_size);
+			fputc('\n', out);
+		} else {
+			fprintf(out, "none: %s\n", w->reason);
+		}
+	}
+	if (shown < n)
+		fprintf(out, " (%zu more kinds: --top)\n", n - shown);
 }
 
 static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
@@ -530,9 +586,15 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 		fputc('\n', out);
 		size_t len;
 		const char *site = ts_attrib_op_callsite(at, order[i], &len);
+		/* [graph]: a graph launch's row, or an op whose kernels came
+		 * mostly from graph replays (--capture) */
+		bool graph = ts_attrib_op_via(at, order[i]) == TS_ATTR_GRAPH ||
+			     (rc->graph_kernels && 2 * rc->graph_ns >= rc->ns);
 		if (site)
 			fprintf(out, " %44s at %.*s%s\n", "", (int)(len < 160 ? len : 160), site,
-				ts_attrib_op_via(at, order[i]) == TS_ATTR_GRAPH ? " [graph]" : "");
+				graph ? " [graph]" : "");
+		else if (rc->graph_kernels && graph)
+			fprintf(out, " %44s at [graph]\n", "");
 	}
 	free(order);
 }
@@ -764,6 +826,8 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (res->attrib) {
 		if (!v.staged)
 			put_buckets(out, res);
+		if (res->replay && !v.staged)
+			put_replays(out, res, o);
 		put_ops(out, res, &v, o);
 		put_workloads(out, res, &v, o);
 		if (o->verify_ops)

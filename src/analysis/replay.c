@@ -1,0 +1,587 @@
+#include "replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "intern.h"
+#include "satmath.h"
+
+#define NONE UINT32_MAX
+#define STREAMS 64
+
+/* A kernel waiting, with the event fields the stages after us read. */
+typedef struct {
+	int64_t ts, dur, pid, tid, device, stream, correlation, external_id, id, bytes;
+	int32_t grid[3], block[3];
+	uint32_t has;
+	uint32_t row;
+	uint32_t group;          /* its replay (or launch-to-come), NONE */
+	uint64_t khash;          /* hash of its name */
+	char *name;
+	size_t name_len;
+} held;
+
+enum { G_WAIT, G_LAUNCH, G_GRAPH };
+
+/* The kernels of one correlation while some wait. */
+typedef struct {
+	int64_t corr;
+	int64_t size;
+	int64_t device, stream;
+	uint32_t n;              /* kernels seen */
+	uint32_t pending;        /* of them, still held */
+	uint32_t pos;            /* of them, gone on */
+	uint8_t kind;
+	bool ended, decided, live;
+	long graph;              /* the captured graph taken, -1 none */
+	int64_t max_nodes;       /* the largest candidate graph; -1 not known yet */
+} group;
+
+typedef struct {
+	int64_t device, stream;
+	uint32_t last;           /* the group of its latest kernel, NONE */
+	bool used;
+} stream_state;
+
+struct ts_replay {
+	const ts_capmap *map;
+	held *q;                 /* ring of TS_REPLAY_HOLD */
+	size_t head, n;
+	group *pool;
+	uint32_t *free_ids;
+	size_t nfree, pool_cap;
+	uint32_t *slots;         /* open addressing: corr -> pool id */
+	size_t slots_cap;
+	stream_state st[STREAMS];
+	ts_replay_row *rows;
+	size_t nrows;
+	char *name_out;          /* the name of the kernel handed out last */
+	ts_replay_totals t;
+};
+
+#define POOL (2 * TS_REPLAY_HOLD)
+
+ts_replay *ts_replay_new(const ts_capmap *map)
+{
+	ts_replay *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->map = map;
+	r->q = malloc(TS_REPLAY_HOLD * sizeof *r->q);
+	r->pool = malloc(POOL * sizeof *r->pool);
+	r->free_ids = malloc(POOL * sizeof *r->free_ids);
+	r->slots_cap = 2 * POOL;
+	r->slots = malloc(r->slots_cap * sizeof *r->slots);
+	r->rows = calloc(TS_REPLAY_ROWS, sizeof *r->rows);
+	if (!r->q || !r->pool || !r->free_ids || !r->slots || !r->rows) {
+		ts_replay_free(r);
+		return NULL;
+	}
+	for (size_t i = 0; i < r->slots_cap; i++)
+		r->slots[i] = NONE;
+	for (size_t i = 0; i < POOL; i++)
+		r->free_ids[i] = (uint32_t)(POOL - 1 - i);
+	r->nfree = POOL;
+	r->pool_cap = POOL;
+	return r;
+}
+
+void ts_replay_free(ts_replay *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; r->q && i < r->n; i++)
+		free(r->q[(r->head + i) % TS_REPLAY_HOLD].name);
+	free(r->q);
+	free(r->pool);
+	free(r->free_ids);
+	free(r->slots);
+	free(r->rows);
+	free(r->name_out);
+	free(r);
+}
+
+/* ------------------------------------------------------------- groups */
+
+static size_t slot_of(const ts_replay *r, int64_t corr)
+{
+	uint64_t h = (uint64_t)corr * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 17) & (r->slots_cap - 1);
+}
+
+static uint32_t group_find(const ts_replay *r, int64_t corr)
+{
+	for (size_t i = slot_of(r, corr);; i = (i + 1) & (r->slots_cap - 1)) {
+		uint32_t g = r->slots[i];
+		if (g == NONE)
+			return NONE;
+		if (r->pool[g].corr == corr)
+			return g;
+	}
+}
+
+/* Forget a group: backward-shift deletion keeps probe chains whole. */
+static void group_drop(ts_replay *r, uint32_t id)
+{
+	size_t i = slot_of(r, r->pool[id].corr);
+	while (r->slots[i] != id)
+		i = (i + 1) & (r->slots_cap - 1);
+	size_t j = i;
+	for (;;) {
+		j = (j + 1) & (r->slots_cap - 1);
+		if (r->slots[j] == NONE)
+			break;
+		size_t k = slot_of(r, r->pool[r->slots[j]].corr);
+		/* move j back to i when its home is not in (i, j] */
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			r->slots[i] = r->slots[j];
+			i = j;
+		}
+	}
+	r->slots[i] = NONE;
+	for (int s = 0; s < STREAMS; s++)
+		if (r->st[s].used && r->st[s].last == id)
+			r->st[s].last = NONE;
+	r->pool[id].live = false;
+	r->free_ids[r->nfree++] = id;
+}
+
+/* Launch notes whose kernels never came make room. */
+static void sweep(ts_replay *r)
+{
+	for (uint32_t id = 0; id < r->pool_cap; id++)
+		if (r->pool[id].live && r->pool[id].pending == 0)
+			group_drop(r, id);
+}
+
+static uint32_t group_make(ts_replay *r, int64_t corr, uint8_t kind)
+{
+	if (!r->nfree)
+		sweep(r);
+	if (!r->nfree)
+		return NONE;
+	uint32_t id = r->free_ids[--r->nfree];
+	r->pool[id] = (group){ .corr = corr, .size = -1, .kind = kind, .live = true,
+			       .graph = -1, .max_nodes = -1, .device = INT64_MIN,
+			       .stream = INT64_MIN };
+	size_t i = slot_of(r, corr);
+	while (r->slots[i] != NONE)
+		i = (i + 1) & (r->slots_cap - 1);
+	r->slots[i] = id;
+	return id;
+}
+
+/* ---------------------------------------------------------- candidates */
+
+/* The captured size a replay of this size is held against: its own when
+ * captured, else the closest (the larger on a tie); -1: any. */
+static int64_t size_for(const ts_capmap *m, int64_t size)
+{
+	if (size < 0)
+		return -1;
+	int64_t best = -1;
+	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+		int64_t s = ts_capmap_graph(m, i)->size;
+		if (s < 0)
+			continue;
+		if (s == size)
+			return s;
+		int64_t d = s > size ? s - size : size - s;
+		int64_t bd = best > size ? best - size : size - best;
+		if (best < 0 || d < bd || (d == bd && s > best))
+			best = s;
+	}
+	return best;
+}
+
+static bool candidate(const ts_capgraph *g, int64_t used)
+{
+	return used < 0 || g->size == used || g->size < 0;
+}
+
+static int64_t max_nodes(const ts_capmap *m, int64_t used)
+{
+	int64_t mx = -1;
+	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+		const ts_capgraph *g = ts_capmap_graph(m, i);
+		if (candidate(g, used) && (int64_t)g->nnodes > mx)
+			mx = g->nnodes;
+	}
+	return mx;
+}
+
+/* ------------------------------------------------------------ deciding */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static void cut_name(char *dst, size_t cap, const char *s, size_t len)
+{
+	size_t n = len < cap - 1 ? len : cap - 1;
+	for (size_t i = 0; i < n; i++)
+		dst[i] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+	dst[n] = '\0';
+	if (len > n && n > 3)
+		memcpy(dst + n - 3, "...", 3);
+}
+
+static ts_replay_row *row_for(ts_replay *r, int64_t size, int64_t used, uint32_t n, uint64_t seq)
+{
+	for (size_t i = 0; i < r->nrows; i++) {
+		ts_replay_row *w = &r->rows[i];
+		if (w->size == size && w->matched_size == used && w->nkernels == n && w->seq == seq)
+			return w;
+	}
+	if (r->nrows == TS_REPLAY_ROWS)
+		return NULL;
+	ts_replay_row *w = &r->rows[r->nrows++];
+	memset(w, 0, sizeof *w);
+	w->size = size;
+	w->matched_size = used;
+	w->nkernels = n;
+	w->seq = seq;
+	w->graph = -1;
+	return w;
+}
+
+/* The kernels of group id, in order (all still held: none goes on before
+ * its replay is decided). */
+static size_t kernels_of(const ts_replay *r, uint32_t id, const held **out, size_t cap)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < r->n && k < cap; i++) {
+		const held *h = &r->q[(r->head + i) % TS_REPLAY_HOLD];
+		if (h->group == id)
+			out[k++] = h;
+	}
+	return k;
+}
+
+/* Why no graph of the size fits: the kernel counts there are, or the first
+ * kernel that differs in the graph that agreed longest. */
+static void refuse(ts_replay *r, char *buf, size_t cap, const held *const *k, size_t n,
+		   int64_t used, long best, size_t at)
+{
+	const ts_capmap *m = r->map;
+	char sz[40];
+	if (used >= 0)
+		snprintf(sz, sizeof sz, "of size %lld", (long long)used);
+	else
+		snprintf(sz, sizeof sz, "of any size");
+	if (best < 0) {
+		/* the distinct node counts, ascending, a few */
+		uint32_t cnt[6];
+		size_t nc = 0;
+		bool more = false;
+		for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+			const ts_capgraph *g = ts_capmap_graph(m, i);
+			if (!candidate(g, used))
+				continue;
+			size_t j = 0;
+			while (j < nc && cnt[j] != g->nnodes)
+				j++;
+			if (j < nc)
+				continue;
+			if (nc == 6) {
+				more = true;
+				continue;
+			}
+			cnt[nc++] = g->nnodes;
+		}
+		for (size_t i = 1; i < nc; i++)
+			for (size_t j = i; j > 0 && cnt[j - 1] > cnt[j]; j--) {
+				uint32_t x = cnt[j];
+				cnt[j] = cnt[j - 1];
+				cnt[j - 1] = x;
+			}
+		char list[80] = "";
+		size_t o = 0;
+		for (size_t i = 0; i < nc && o < sizeof list; i++)
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%u", i ? ", " : "", cnt[i]);
+		if (more && o < sizeof list)
+			snprintf(list + o, sizeof list - o, ", ...");
+		if (nc)
+			snprintf(buf, cap, "%zu kernels replayed; the captured graphs %s have %s", n, sz,
+				 list);
+		else
+			snprintf(buf, cap, "no graph %s was captured", sz);
+		return;
+	}
+	const ts_capgraph *g = ts_capmap_graph(m, (size_t)best);
+	const ts_capnode *nd = ts_capmap_node(m, g->node0 + at);
+	const held *h = k[at];
+	char got[72], want[72];
+	cut_name(got, sizeof got, h->name, h->name_len);
+	size_t wl = 0;
+	const char *ws = ts_capmap_str(m, nd->kname, &wl);
+	if (nd->khash && h->khash != nd->khash) {
+		cut_name(want, sizeof want, ws ? ws : "?", ws ? wl : 1);
+		snprintf(buf, cap, "kernel %zu of %zu differs: replayed %s, captured %s", at + 1, n,
+			 got, want);
+	} else {
+		snprintf(buf, cap, "kernel %zu of %zu (%s) has grid %d,%d,%d; captured %d,%d,%d",
+			 at + 1, n, got, h->grid[0], h->grid[1], h->grid[2], nd->grid[0],
+			 nd->grid[1], nd->grid[2]);
+	}
+}
+
+static void decide(ts_replay *r, uint32_t id, bool forced)
+{
+	group *g = &r->pool[id];
+	const ts_capmap *m = r->map;
+	g->decided = true;
+	size_t n = g->pending;
+	const held **k = malloc((n ? n : 1) * sizeof *k);
+	if (!k)
+		return;   /* graph = -1: kept as graph kernels */
+	n = kernels_of(r, id, k, n);
+	int64_t used = size_for(m, g->size);
+	uint64_t seq = mix(0, n);
+	int64_t ns = 0;
+	for (size_t i = 0; i < n; i++) {
+		seq = mix(seq, k[i]->khash);
+		ns = ts_sat_add(ns, k[i]->dur);
+	}
+	long first_fit = -1, best = -1;
+	size_t best_at = 0, fits = 0;
+	bool agree = true;
+	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+		const ts_capgraph *c = ts_capmap_graph(m, i);
+		if (!candidate(c, used) || c->nnodes != n)
+			continue;
+		size_t at = 0;
+		for (; at < n; at++) {
+			const ts_capnode *nd = ts_capmap_node(m, c->node0 + at);
+			const held *h = k[at];
+			if (nd->khash && h->khash != nd->khash)
+				break;
+			if (nd->grid[0] > 0 && (h->has & TS_HAS_GRID) && h->grid[0] > 0 &&
+			    memcmp(nd->grid, h->grid, sizeof h->grid) != 0)
+				break;
+		}
+		if (at == n) {
+			if (first_fit < 0)
+				first_fit = (long)i;
+			else if (ts_capmap_graph(m, (size_t)first_fit)->attr != c->attr)
+				agree = false;
+			fits++;
+		} else if (best < 0 || at > best_at) {
+			best = (long)i;
+			best_at = at;
+		}
+	}
+	ts_replay_row *w = row_for(r, g->size, used, (uint32_t)n, seq);
+	r->t.replays++;
+	r->t.kernels += n;
+	r->t.ns = ts_sat_add(r->t.ns, ns);
+	r->t.forced += forced;
+	if (first_fit >= 0 && agree) {
+		g->graph = first_fit;
+		r->t.matched++;
+		r->t.kernels_matched += n;
+		r->t.ns_matched = ts_sat_add(r->t.ns_matched, ns);
+	} else {
+		r->t.refused++;
+	}
+	if (!w) {
+		r->t.rows_dropped++;
+		free(k);
+		return;
+	}
+	if (!w->replays) {
+		if (n)
+			cut_name(w->first, sizeof w->first, k[0]->name, k[0]->name_len);
+		w->graph = g->graph;
+		w->fits = (uint32_t)fits;
+		if (g->graph < 0 && fits)
+			snprintf(w->reason, sizeof w->reason,
+				 "%zu captured graphs fit, with different ops: none is taken", fits);
+		else if (g->graph < 0)
+			refuse(r, w->reason, sizeof w->reason, k, n, used, best, best_at);
+	}
+	w->replays++;
+	w->kernels += n;
+	w->ns = ts_sat_add(w->ns, ns);
+	free(k);
+}
+
+/* ------------------------------------------------------------- feeding */
+
+static stream_state *stream_of(ts_replay *r, int64_t device, int64_t stream)
+{
+	stream_state *free_slot = NULL;
+	for (int i = 0; i < STREAMS; i++) {
+		stream_state *s = &r->st[i];
+		if (s->used && s->device == device && s->stream == stream)
+			return s;
+		if (!s->used && !free_slot)
+			free_slot = s;
+	}
+	if (!free_slot)
+		return NULL;
+	*free_slot = (stream_state){ device, stream, NONE, true };
+	return free_slot;
+}
+
+/* A graph replay is complete once it has as many kernels as the largest
+ * graph it could be. */
+static void check_full(ts_replay *r, group *g)
+{
+	if (g->kind != G_GRAPH || g->decided)
+		return;
+	if (g->max_nodes < 0)
+		g->max_nodes = max_nodes(r->map, size_for(r->map, g->size));
+	if ((int64_t)g->n >= g->max_nodes)
+		g->ended = true;
+}
+
+bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link link)
+{
+	if (r->n == TS_REPLAY_HOLD)
+		return false;   /* the caller drains first; never reached */
+	held h = {
+		.ts = ev->ts_ns, .dur = ev->dur_ns, .pid = ev->pid, .tid = ev->tid,
+		.device = ev->device, .stream = ev->stream, .correlation = ev->correlation,
+		.external_id = ev->external_id, .id = ev->id, .bytes = ev->bytes,
+		.has = ev->has, .row = row, .group = NONE,
+	};
+	memcpy(h.grid, ev->grid, sizeof h.grid);
+	memcpy(h.block, ev->block, sizeof h.block);
+	h.name = malloc(ev->name_len ? ev->name_len : 1);
+	if (!h.name)
+		return false;
+	memcpy(h.name, ev->name, ev->name_len);
+	h.name_len = ev->name_len;
+	h.khash = ts_hash_bytes(ev->name, ev->name_len) | 1;
+	if ((link == TS_LINK_GRAPH || link == TS_LINK_WAIT) && (ev->has & TS_HAS_CORRELATION)) {
+		uint32_t id = group_find(r, ev->correlation);
+		if (id == NONE)
+			id = group_make(r, ev->correlation, link == TS_LINK_GRAPH ? G_GRAPH : G_WAIT);
+		if (id != NONE) {
+			group *g = &r->pool[id];
+			if (g->decided) {
+				r->t.late++;
+			} else {
+				if (link == TS_LINK_GRAPH)
+					g->kind = G_GRAPH;
+				g->n++;
+			}
+			g->pending++;
+			h.group = id;
+		}
+	}
+	/* another correlation on this stream: the replay before it is over */
+	int64_t dev = ev->has & TS_HAS_DEVICE ? ev->device : -1;
+	int64_t str = ev->has & TS_HAS_STREAM ? ev->stream : -1;
+	stream_state *s = stream_of(r, dev, str);
+	if (s) {
+		if (s->last != NONE && s->last != h.group)
+			r->pool[s->last].ended = true;
+		s->last = h.group;
+	}
+	if (h.group != NONE)
+		check_full(r, &r->pool[h.group]);
+	r->q[(r->head + r->n) % TS_REPLAY_HOLD] = h;
+	r->n++;
+	if (r->n > r->t.held_max)
+		r->t.held_max = r->n;
+	return true;
+}
+
+void ts_replay_launch(ts_replay *r, int64_t corr, bool graph, int64_t size)
+{
+	uint32_t id = group_find(r, corr);
+	if (id == NONE) {
+		if (!graph)
+			return;
+		id = group_make(r, corr, G_GRAPH);
+		if (id == NONE)
+			return;
+	}
+	group *g = &r->pool[id];
+	if (g->decided)
+		return;
+	g->kind = graph ? G_GRAPH : G_LAUNCH;
+	g->size = size;
+	g->max_nodes = -1;
+	check_full(r, g);
+}
+
+bool ts_replay_next(ts_replay *r, bool flush, ts_event *ev, uint32_t *row, size_t *node)
+{
+	if (!r->n)
+		return false;
+	held *h = &r->q[r->head];
+	bool must = flush || r->n == TS_REPLAY_HOLD;
+	*node = SIZE_MAX;
+	if (h->group != NONE) {
+		group *g = &r->pool[h->group];
+		if (g->kind == G_WAIT && !must)
+			return false;
+		if (g->kind == G_GRAPH && !g->decided) {
+			if (!g->ended && !must)
+				return false;
+			decide(r, h->group, !g->ended && !flush);
+		}
+		if (g->kind == G_GRAPH && g->graph >= 0) {
+			const ts_capgraph *c = ts_capmap_graph(r->map, (size_t)g->graph);
+			if (g->pos < c->nnodes)
+				*node = c->node0 + g->pos;
+		}
+		g->pos++;
+		if (--g->pending == 0 && (g->decided || g->kind != G_GRAPH))
+			group_drop(r, h->group);
+	}
+	free(r->name_out);
+	r->name_out = h->name;
+	ev->cat = TS_CAT_KERNEL;
+	ev->ph = 'X';
+	ev->has = h->has;
+	ev->name = h->name;
+	ev->name_len = h->name_len;
+	ev->kname = NULL;
+	ev->kname_len = 0;
+	ev->ts_ns = h->ts;
+	ev->dur_ns = h->dur;
+	ev->pid = h->pid;
+	ev->tid = h->tid;
+	ev->id = h->id;
+	ev->device = h->device;
+	ev->stream = h->stream;
+	ev->correlation = h->correlation;
+	ev->external_id = h->external_id;
+	ev->bytes = h->bytes;
+	memcpy(ev->grid, h->grid, sizeof h->grid);
+	memcpy(ev->block, h->block, sizeof h->block);
+	ev->noperands = 0;
+	ev->ntypes = 0;
+	ev->nconcrete = 0;
+	*row = h->row;
+	r->head = (r->head + 1) % TS_REPLAY_HOLD;
+	r->n--;
+	return true;
+}
+
+const ts_replay_totals *ts_replay_get_totals(const ts_replay *r)
+{
+	return &r->t;
+}
+
+size_t ts_replay_nrows(const ts_replay *r)
+{
+	return r->nrows;
+}
+
+const ts_replay_row *ts_replay_row_at(const ts_replay *r, size_t i)
+{
+	return &r->rows[i];
+}
+
+const ts_capmap *ts_replay_map(const ts_replay *r)
+{
+	return r->map;
+}
