@@ -851,6 +851,7 @@ static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, 
 			return NULL;
 		}
 		if (st != TS_OK) {
+			res.partial = false;   /* it is the capture that was cut, not the report */
 			print_error(&res, "--capture");
 			fprintf(stderr, "tracestream: --capture: the graphs captured before that point are used\n");
 			*bad = true;

@@ -164,7 +164,7 @@ typedef struct {
 } parent_vote;
 
 /* The most frequent call sites of a row: a space-saving top 4. */
-#define CS_TOP 4
+#define CS_TOP TS_ATTRIB_CALLSITES
 typedef struct {
 	uint32_t id[CS_TOP];
 	uint64_t w[CS_TOP];
@@ -1298,6 +1298,30 @@ const char *ts_attrib_op_callsite(const ts_attrib *a, size_t i, size_t *len)
 		if (t->w[k] && (best < 0 || t->w[k] > t->w[best]))
 			best = k;
 	return best < 0 ? NULL : ts_callsites_name(a->cs, t->id[best], len);
+}
+
+size_t ts_attrib_op_callsites(const ts_attrib *a, size_t i, const char **name, size_t *len,
+			      uint64_t *weight)
+{
+	if (i >= a->info_cap)
+		return 0;
+	const cs_top *t = &a->info[i].cs;
+	size_t n = 0;
+	for (int k = 0; k < CS_TOP; k++)
+		if (t->w[k]) {
+			name[n] = ts_callsites_name(a->cs, t->id[k], &len[n]);
+			weight[n++] = t->w[k];
+		}
+	/* heaviest first */
+	for (size_t x = 1; x < n; x++)
+		for (size_t y = x; y > 0 && weight[y] > weight[y - 1]; y--) {
+			const char *sn = name[y];
+			size_t sl = len[y];
+			uint64_t sw = weight[y];
+			name[y] = name[y - 1], len[y] = len[y - 1], weight[y] = weight[y - 1];
+			name[y - 1] = sn, len[y - 1] = sl, weight[y - 1] = sw;
+		}
+	return n;
 }
 
 long ts_attrib_parent_op(const ts_attrib *a, uint32_t row)

@@ -189,6 +189,12 @@ const char *ts_attrib_op_name(const ts_attrib *a, size_t i, size_t *len);
 ts_attr_bucket ts_attrib_op_via(const ts_attrib *a, size_t i);
 /* The call site most of a row's launches came from, or NULL. */
 const char *ts_attrib_op_callsite(const ts_attrib *a, size_t i, size_t *len);
+/* A row's most frequent call sites (up to 4; a space-saving count, exact
+ * while a row has at most 4): names and weights (launches, or replayed
+ * kernels), heaviest first; how many. */
+#define TS_ATTRIB_CALLSITES 4
+size_t ts_attrib_op_callsites(const ts_attrib *a, size_t i, const char **name, size_t *len,
+			      uint64_t *weight);
 /* The op most of a kernel row's time came from (a majority vote), or -1. */
 long ts_attrib_parent_op(const ts_attrib *a, uint32_t row);
 

@@ -28,14 +28,12 @@ enum { G_WAIT, G_LAUNCH, G_GRAPH };
 typedef struct {
 	int64_t corr;
 	int64_t size;
-	int64_t device, stream;
 	uint32_t n;              /* kernels seen */
 	uint32_t pending;        /* of them, still held */
 	uint32_t pos;            /* of them, gone on */
 	uint8_t kind;
 	bool ended, decided, live;
 	long graph;              /* the captured graph taken, -1 none */
-	int64_t max_nodes;       /* the largest candidate graph; -1 not known yet */
 } group;
 
 typedef struct {
@@ -163,8 +161,7 @@ static uint32_t group_make(ts_replay *r, int64_t corr, uint8_t kind)
 		return NONE;
 	uint32_t id = r->free_ids[--r->nfree];
 	r->pool[id] = (group){ .corr = corr, .size = -1, .kind = kind, .live = true,
-			       .graph = -1, .max_nodes = -1, .device = INT64_MIN,
-			       .stream = INT64_MIN };
+			       .graph = -1 };
 	size_t i = slot_of(r, corr);
 	while (r->slots[i] != NONE)
 		i = (i + 1) & (r->slots_cap - 1);
@@ -198,17 +195,6 @@ static int64_t size_for(const ts_capmap *m, int64_t size)
 static bool candidate(const ts_capgraph *g, int64_t used)
 {
 	return used < 0 || g->size == used || g->size < 0;
-}
-
-static int64_t max_nodes(const ts_capmap *m, int64_t used)
-{
-	int64_t mx = -1;
-	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
-		const ts_capgraph *g = ts_capmap_graph(m, i);
-		if (candidate(g, used) && (int64_t)g->nnodes > mx)
-			mx = g->nnodes;
-	}
-	return mx;
 }
 
 /* ------------------------------------------------------------ deciding */
@@ -427,18 +413,6 @@ static stream_state *stream_of(ts_replay *r, int64_t device, int64_t stream)
 	return free_slot;
 }
 
-/* A graph replay is complete once it has as many kernels as the largest
- * graph it could be. */
-static void check_full(ts_replay *r, group *g)
-{
-	if (g->kind != G_GRAPH || g->decided)
-		return;
-	if (g->max_nodes < 0)
-		g->max_nodes = max_nodes(r->map, size_for(r->map, g->size));
-	if ((int64_t)g->n >= g->max_nodes)
-		g->ended = true;
-}
-
 bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link link)
 {
 	if (r->n == TS_REPLAY_HOLD)
@@ -483,8 +457,6 @@ bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link li
 			r->pool[s->last].ended = true;
 		s->last = h.group;
 	}
-	if (h.group != NONE)
-		check_full(r, &r->pool[h.group]);
 	r->q[(r->head + r->n) % TS_REPLAY_HOLD] = h;
 	r->n++;
 	if (r->n > r->t.held_max)
@@ -507,8 +479,6 @@ void ts_replay_launch(ts_replay *r, int64_t corr, bool graph, int64_t size)
 		return;
 	g->kind = graph ? G_GRAPH : G_LAUNCH;
 	g->size = size;
-	g->max_nodes = -1;
-	check_full(r, g);
 }
 
 bool ts_replay_next(ts_replay *r, bool flush, ts_event *ev, uint32_t *row, size_t *node)

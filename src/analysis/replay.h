@@ -16,8 +16,8 @@
  * replay keeps no op and its kind says why. Nothing is guessed.
  *
  * The kernels of a replay must wait until the replay is complete (the
- * next kernel on its stream is another's, or it has as many kernels as the
- * largest graph of its size) and, on NVIDIA, until their launch is seen
+ * next kernel on its stream is another's, or the input ends) and, on
+ * NVIDIA, until their launch is seen
  * (written after them). So while a capture map is in use the pipeline
  * hands every kernel here and takes them back in the same order, each
  * with its node; a kernel that needs no waiting (an op of its own, a

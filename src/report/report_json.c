@@ -805,6 +805,17 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 			fprintf(out, ", \"graph_op_kernels\": %" PRIu64 ", \"graph_op_us\": ",
 				r->graph_kernels);
 			put_us(out, r->graph_ns);
+			const char *sn[TS_ATTRIB_CALLSITES];
+			size_t sl[TS_ATTRIB_CALLSITES];
+			uint64_t sw[TS_ATTRIB_CALLSITES];
+			size_t ns = ts_attrib_op_callsites(at, order[i], sn, sl, sw);
+			fputs(", \"callsites\": [", out);
+			for (size_t k = 0; k < ns; k++) {
+				fputs(k ? ", {\"site\": " : "{\"site\": ", out);
+				put_str(out, sn[k], sl[k]);
+				fprintf(out, ", \"weight\": %" PRIu64 "}", sw[k]);
+			}
+			fputs("]", out);
 		}
 		fputs(", \"categories\": [", out);
 		for (int c = 0; c < TS_ATTRIB_OP_CATS && rc->cats[c].count; c++) {

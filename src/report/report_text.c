@@ -498,8 +498,8 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 	const ts_capture_totals *ct = ts_capmap_totals(m);
 	int64_t all = res->agg->all.total;
 	char a[32], b[32];
-	fprintf(out, "\nGraph replays (--capture: %" PRIu64 " graphs captured in %u file%s, %zu distinct,"
-		     " %zu kernel nodes)\n", ct->graphs, ct->files, ct->files == 1 ? "" : "s",
+	fprintf(out, "\nGraph replays (--capture: %" PRIu64 " graph%s captured in %u file%s, %zu distinct,"
+		     " %zu kernel nodes)\n", ct->graphs, ct->graphs == 1 ? "" : "s", ct->files, ct->files == 1 ? "" : "s",
 		ts_capmap_ngraphs(m), ts_capmap_nnodes(m));
 	fprintf(out, " %" PRIu64 " replays: %" PRIu64 " matched a captured graph (%" PRIu64
 		     " kernels, %s us, %.1f%% of kernel time), %" PRIu64 " matched none (%s us)\n",

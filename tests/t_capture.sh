@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# --capture: replayed graph kernels get the op, call site and workload of
+# their captured node. Hand-made captures and replays with known answers
+# (tests/capture/mkcapture.py: HIP and CUDA forms, two sizes, an unmatched
+# replay, a capture whose sequence differs, two captures that disagree),
+# errors, no change without --capture, and the shared vLLM piecewise pair
+# against an independent Python oracle (tests/capture/oracle.py).
+set -u
+TS=${TS:-./tracestream}
+SHARED=${SHARED:-../shared/traces}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+python3 tests/capture/mkcapture.py "$tmp"
+mkdir "$tmp/dir" && cp "$tmp/capture_hip.json" "$tmp/dir/"
+
+for form in hip cuda; do
+	"$TS" --format json --capture "$tmp/capture_$form.json" "$tmp/replay_$form.json" \
+		>"$tmp/$form.json" 2>"$tmp/$form.err"
+	echo "rc=$?" >>"$tmp/$form.err"
+done
+"$TS" --format json --capture "$tmp/dir" "$tmp/replay_hip.json" >"$tmp/dir.json" 2>/dev/null
+"$TS" --format json --capture "$tmp/capture_diff.json" "$tmp/replay_hip.json" >"$tmp/diff.json" 2>/dev/null
+"$TS" --format json --capture "$tmp/capture_hip.json" --capture "$tmp/capture_ops.json" \
+	"$tmp/replay_hip.json" >"$tmp/amb.json" 2>/dev/null
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+def line(ok, msg, got=None):
+    print('%s - capture fixture: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+for form in ('hip', 'cuda'):
+    r = json.load(open('%s/%s.json' % (d, form)))
+    err = open('%s/%s.err' % (d, form)).read()
+    a = r['attribution']
+    want = {'op': 1, 'graph': 4, 'launch': 0, 'unlinked': 0, 'graph_op': 9}
+    line(a['kernels'] == want and a['time']['graph_op_us'] == 58.0 and a['time']['graph_us'] == 20.0,
+         '%s: 9 replayed kernels (58 us) take their captured ops, the 4 of the unmatched replay stay graph' % form,
+         (a['kernels'], a['time']))
+    ops = {o['name']: (o['via'], o['calls'], o['kernels'], o['total_us'], o['graph_op_kernels'],
+                       o['graph_op_us'], o['callsite'], [(c['site'], c['weight']) for c in o['callsites']])
+           for o in r['ops'] if o['via'] == 'op'}
+    want = {'aten::mm': ('op', 3, 3, 41.0, 3, 41.0, 'layers/linear.py(20): forward',
+                         [('layers/linear.py(20): forward', 3)]),
+            'aten::silu': ('op', 3, 3, 13.0, 3, 13.0, 'layers/act.py(5): forward',
+                           [('layers/act.py(5): forward', 3)]),
+            'aten::add': ('op', 3, 3, 4.0, 3, 4.0, 'model.py(10): forward',
+                          [('model.py(10): forward', 3)]),
+            'aten::mul': ('op', 1, 1, 2.0, 0, 0.0, None, [])}
+    line(ops == want, '%s: ops with calls, kernels, time and capture call sites (torch frames skipped)' % form, ops)
+    wl = {w['name']: (w['calls'], w['kernels'], w['total_us'], w['tokens']) for w in r['workloads']}
+    want = {'gemm_n128_k64': (3, 3, 41.0, {'min': 16, 'p50': 16, 'max': 32}),
+            'silu_h256': (3, 3, 13.0, {'min': 16, 'p50': 16, 'max': 32})}
+    line(wl == want, '%s: workloads from the captured shapes: gemm_n128_k64 and silu_h256, M 16..32' % form, wl)
+    g = r['graph_replays']
+    kinds = [(k['size'], k['matched_size'], k['kernels'], k['replays'], k['total_us'], k['graph'], k['reason'])
+             for k in g['kinds']]
+    want = [(16, 16, 3, 2, 30.0, 0, None), (32, 32, 3, 1, 28.0, 1, None),
+            (64, 32, 4, 1, 20.0, None, '4 kernels replayed; the captured graphs of size 32 have 3')]
+    line(kinds == want and (g['replays'], g['matched'], g['refused']) == (4, 3, 1),
+         '%s: sizes 16 (twice) and 32 take their graphs; 64 takes none, with the reason' % form, kinds)
+    line('1 of 4 graph replays matched no captured graph' in err and 'rc=0' in err,
+         '%s: the unmatched replay is warned, exit 0' % form, err)
+    c = g['captures']
+    line((c['files'], c['graphs'], c['distinct'], c['kernel_nodes'], c['nodes_no_op']) == (1, 2, 2, 6, 0) and
+         [(x['size'], x['kernels'], x['annotation']) for x in c['list']] ==
+         [(16, 3, 'capture_16_DECODE'), (32, 3, 'capture_32_DECODE')],
+         '%s: 2 graphs captured, sized by their capture annotations' % form, c)
+r = json.load(open(d + '/dir.json'))
+h = json.load(open(d + '/hip.json'))
+line(r['attribution'] == h['attribution'] and r['graph_replays']['kinds'] == h['graph_replays']['kinds'],
+     '--capture DIR reads the captures in it')
+r = json.load(open(d + '/diff.json'))
+reasons = [(k['size'], k['reason']) for k in r['graph_replays']['kinds']]
+want = [(16, 'kernel 3 of 3 differs: replayed add_k, captured other_k'),
+        (32, 'kernel 1 of 3 (gemm_a) has grid 32,1,1; captured 16,1,1'),
+        (64, '4 kernels replayed; the captured graphs of size 16 have 3')]
+line(reasons == want and r['attribution']['kernels']['graph_op'] == 0,
+     'a capture whose sequence differs is refused, with the kernel, name or grid that differs', reasons)
+r = json.load(open(d + '/amb.json'))
+k = {x['size']: (x['graph'], x['fits'], x['reason']) for x in r['graph_replays']['kinds']}
+line(k.get(16) == (None, 2, '2 captured graphs fit, with different ops: none is taken') and k.get(32)[0] == 1,
+     'two captured graphs that fit but disagree on the ops: neither is taken', k)
+PY
+
+# No change without --capture: no graph_op bucket, no replay section.
+"$TS" --format json "$tmp/replay_hip.json" >"$tmp/plain.json" 2>/dev/null
+"$TS" "$tmp/replay_hip.json" >"$tmp/plain.txt" 2>/dev/null
+grep -q 'graph_op\|graph_replays' "$tmp/plain.json" || grep -q 'graph_op\|Graph replays' "$tmp/plain.txt" &&
+	echo "not ok - capture fixture: without --capture the reports have no graph_op or replay section" ||
+	echo "ok - capture fixture: without --capture the reports have no graph_op or replay section"
+python3 - "$tmp/plain.json" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))['attribution']
+ok = a['kernels'] == {'op': 1, 'graph': 13, 'launch': 0, 'unlinked': 0}
+print('%s - capture fixture: without --capture every replayed kernel is graph (got %s)' % ('ok' if ok else 'not ok', a['kernels']))
+PY
+# Standard input, the text report.
+cat "$tmp/replay_hip.json" | "$TS" --capture "$tmp/capture_hip.json" - >"$tmp/stdin.txt" 2>/dev/null
+grep -q "graph 1 of capture_hip.json (capture_16_DECODE)" "$tmp/stdin.txt" &&
+	grep -q "at layers/linear.py(20): forward \[graph\]" "$tmp/stdin.txt" &&
+	echo "ok - capture fixture: a replay through standard input; GRAPH REPLAYS and [graph] call sites in text" ||
+	echo "not ok - capture fixture: a replay through standard input: $(head -c 600 "$tmp/stdin.txt")"
+# Errors: a capture that cannot be read (exit 2, nothing printed), a cut one
+# (its error with the byte; the graphs before it are used; exit 1).
+"$TS" --capture "$tmp/nope.json" "$tmp/replay_hip.json" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ $rc -eq 2 ] && grep -q "nope.json" "$tmp/e" && [ ! -s "$tmp/o" ] &&
+	echo "ok - capture fixture: a missing capture: exit 2, named" ||
+	echo "not ok - capture fixture: a missing capture (exit $rc): $(cat "$tmp/e")"
+python3 - "$tmp/capture_hip.json" "$tmp/cut.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+# cut in the middle of the second window (after its begin capture)
+ev = t['traceEvents']
+second = [i for i, e in enumerate(ev) if e['name'].endswith('BeginCapture')][1]
+text = json.dumps({'traceEvents': ev[:second + 3]})
+open(sys.argv[2], 'w').write(text[:-3])
+PY
+"$TS" --format json --capture "$tmp/cut.json" "$tmp/replay_hip.json" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+python3 - "$tmp/o" "$tmp/e" $rc <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+err, rc = open(sys.argv[2]).read(), int(sys.argv[3])
+g = r['graph_replays']
+ok = (rc == 1 and 'cut.json: byte' in err and 'graphs captured before that point are used' in err
+      and g['captures']['graphs'] == 1 and g['captures']['unclosed'] == 1 and g['matched'] == 2)
+print('%s - capture fixture: a cut capture: its byte, exit 1, the complete graph before it used, the open one left out (got rc %d, %s, %s)'
+      % ('ok' if ok else 'not ok', rc, err.strip()[:300], g['captures']))
+PY
+
+# The shared vLLM piecewise pair: the capture of the batch-8192 graphs and
+# the trace that replays them.
+cap=$(ls "$SHARED"/vllm_mi300x_graph_capture_bs8192_piecewise.pt.trace.json* 2>/dev/null | head -1)
+rep=$(ls "$SHARED"/vllm_mi300x_mixed_prefilldecode_piecewise_graph.json* 2>/dev/null | head -1)
+if [ -z "$cap" ] || [ -z "$rep" ]; then
+	echo "skip - vllm piecewise pair: $SHARED has not the capture and replay traces"
+	exit 0
+fi
+python3 tests/capture/oracle.py "$cap" "$rep" >"$tmp/oracle.json"
+"$TS" --format json "$rep" >"$tmp/v0.json" 2>/dev/null
+"$TS" --format json --capture "$cap" "$rep" >"$tmp/v1.json" 2>"$tmp/v1.err"
+"$TS" --format json --stage mixed --capture "$cap" "$rep" >"$tmp/v1m.json" 2>/dev/null
+"$TS" --format json --stage mixed "$rep" >"$tmp/v0m.json" 2>/dev/null
+python3 - "$tmp/oracle.json" "$tmp/v0.json" "$tmp/v1.json" "$tmp/v1m.json" "$tmp/v0m.json" <<'PY'
+import json, sys
+o, v0, v1, v1m, v0m = (json.load(open(p)) for p in sys.argv[1:6])
+def line(ok, msg, got=None):
+    print('%s - vllm piecewise pair: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+a0, a1 = v0['attribution'], v1['attribution']
+line(a1['kernels']['graph_op'] == o['graph_op']['kernels'] == 361 and
+     round(a1['time']['graph_op_us'] * 1000) == o['graph_op']['ns'] and a1['kernels']['graph'] == 0,
+     'all 361 replayed kernels (%.1f%% of kernel time) take a captured op, as the oracle finds; graph with no op %.1f%% -> %.1f%%'
+     % (a1['graph_op_pct'], a0['graph_pct'], a1['graph_pct']), (a1['kernels'], o['graph_op']))
+g = v1['graph_replays']
+line((g['replays'], g['matched'], g['refused']) == (25, 25, 0) and o['unmatched'] == [] and
+     g['captures']['graphs'] == 25 and g['captures']['distinct'] == 3,
+     '25 replays match the 25 captured graphs (3 distinct: first piece, 23 alike, last)', g)
+ops = {x['name']: x for x in v1['ops']}
+bad = []
+for name, want in o['ops'].items():
+    x = ops.get(name)
+    if not x or x['graph_op_kernels'] != want['kernels'] or round(x['graph_op_us'] * 1000) != want['ns']:
+        bad.append((name, want['kernels'], x and x['graph_op_kernels']))
+        continue
+    got_sites = {c['site']: c['weight'] for c in x['callsites']}
+    if x['graph_op_kernels'] == x['kernels'] and got_sites != want['sites']:
+        bad.append((name, want['sites'], got_sites))
+extra = [x['name'] for x in v1['ops'] if x.get('graph_op_kernels') and x['name'] not in o['ops']]
+line(not bad and not extra,
+     'every op: replayed kernels, their time and call sites (per kernel) equal the oracle\'s (%d ops)' % len(o['ops']),
+     (bad, extra))
+w0 = sum(w['total_us'] for w in v0['workloads'])
+w1 = sum(w['total_us'] for w in v1['workloads'])
+line(w1 > w0 + 140000 and len(v1['workloads']) > len(v0['workloads']),
+     'workloads gain the replayed time: %.0f us -> %.0f us, %d -> %d definitions'
+     % (w0, w1, len(v0['workloads']), len(v1['workloads'])))
+m0 = sum(x['total_us'] for x in v0m['ops'] if x['via'] == 'op')
+m1 = sum(x['total_us'] for x in v1m['ops'] if x['via'] == 'op')
+line(m1 > m0 + 140000 and not any(x['via'] == 'graph' for x in v1m['ops']),
+     'the mixed stage view\'s ops gain the replayed time: %.0f us -> %.0f us' % (m0, m1))
+moe = [w for w in v1['workloads'] if w['kind'] == 'gemm']
+line(any(w['tokens'] and w['tokens']['max'] == 8192 for w in moe),
+     'GEMM workloads carry the captured graphs\' 8192 tokens', [(w['name'], w['tokens']) for w in moe])
+PY
