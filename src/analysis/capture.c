@@ -49,7 +49,7 @@ ts_capmap *ts_capmap_new(void)
 	ts_capmap *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
-	m->strs = ts_intern_new(1u << 20, 256u << 20);
+	m->strs = ts_intern_new(1u << 20, 64u << 20);
 	if (!m->strs) {
 		free(m);
 		return NULL;
@@ -177,6 +177,16 @@ void ts_capmap_runtime(ts_capmap *m, const ts_event *ev, const char *site, size_
 		m->t.windows++;
 		if (w->node0 == UINT32_MAX)
 			return;   /* lost to the node cap, or overlapping */
+		if (m->nnodes == w->node0) {
+			m->t.empty++;
+			return;
+		}
+		if (m->ngraphs + m->npend >= TS_CAPTURE_MAX_GRAPHS) {
+			m->t.graphs_dropped++;
+			m->t.nodes_dropped += m->nnodes - w->node0;
+			m->nnodes = w->node0;
+			return;
+		}
 		if (!reserve((void **)&m->pend, &m->pend_cap, m->npend + 1, sizeof *m->pend)) {
 			m->t.nodes_dropped += m->nnodes - w->node0;
 			m->nnodes = w->node0;

@@ -24,8 +24,10 @@
  * id), and 64 bytes per node of each distinct graph after: identical
  * graphs (same size, same nodes, same attribution; the 23 middle pieces of
  * a piecewise capture) are kept once with a count. Strings (op names, call
- * sites, workloads, kernel names) once each. Nodes past TS_CAPTURE_MAX_NODES
- * are counted, their graphs dropped whole, never cut.
+ * sites, workloads, kernel names) once each, at most 64 MB. Nodes past
+ * TS_CAPTURE_MAX_NODES and graphs past TS_CAPTURE_MAX_GRAPHS are counted,
+ * their graphs dropped whole, never cut; windows with no kernel launch are
+ * counted, not kept.
  */
 #ifndef TS_CAPTURE_H
 #define TS_CAPTURE_H
@@ -37,7 +39,8 @@
 #include "event.h"
 #include "status.h"
 
-#define TS_CAPTURE_MAX_NODES (1u << 22)   /* kernel nodes recorded, all files */
+#define TS_CAPTURE_MAX_NODES (1u << 20)   /* kernel nodes recorded, all files */
+#define TS_CAPTURE_MAX_GRAPHS 16384       /* graphs kept, all files */
 #define TS_CAPTURE_THREADS 64             /* threads with a capture open at once */
 #define TS_CAPTURE_ANNOTATIONS 65536      /* capture annotations per file */
 
@@ -75,6 +78,8 @@ typedef struct {
 	uint64_t nodes_no_op;    /* of them, with no CPU op found */
 	uint64_t nodes_dropped;  /* past TS_CAPTURE_MAX_NODES, or memory */
 	uint64_t graphs;         /* graphs recorded (before folding) */
+	uint64_t graphs_dropped; /* past TS_CAPTURE_MAX_GRAPHS (their nodes too) */
+	uint64_t empty;          /* windows with no kernel launch */
 	uint64_t annotations_dropped;
 	uint32_t files;
 } ts_capture_totals;

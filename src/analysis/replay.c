@@ -330,37 +330,47 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 	int64_t ns = 0;
 	for (size_t i = 0; i < n; i++) {
 		seq = mix(seq, k[i]->khash);
+		if ((k[i]->has & TS_HAS_GRID) && k[i]->grid[0] > 0)
+			seq = mix(seq, (uint64_t)(uint32_t)k[i]->grid[0] << 32 ^
+				       (uint64_t)(uint32_t)k[i]->grid[1] << 16 ^ (uint32_t)k[i]->grid[2]);
 		ns = ts_sat_add(ns, k[i]->dur);
 	}
+	/* A kind of replay seen before was decided the same way: its size,
+	 * names and grids are the whole input of the decision. */
+	ts_replay_row *w = row_for(r, g->size, used, (uint32_t)n, seq);
 	long first_fit = -1, best = -1;
 	size_t best_at = 0, fits = 0;
 	bool agree = true;
-	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
-		const ts_capgraph *c = ts_capmap_graph(m, i);
-		if (!candidate(c, used) || c->nnodes != n)
-			continue;
-		size_t at = 0;
-		for (; at < n; at++) {
-			const ts_capnode *nd = ts_capmap_node(m, c->node0 + at);
-			const held *h = k[at];
-			if (nd->khash && h->khash != nd->khash)
-				break;
-			if (nd->grid[0] > 0 && (h->has & TS_HAS_GRID) && h->grid[0] > 0 &&
-			    memcmp(nd->grid, h->grid, sizeof h->grid) != 0)
-				break;
-		}
-		if (at == n) {
-			if (first_fit < 0)
-				first_fit = (long)i;
-			else if (ts_capmap_graph(m, (size_t)first_fit)->attr != c->attr)
-				agree = false;
-			fits++;
-		} else if (best < 0 || at > best_at) {
-			best = (long)i;
-			best_at = at;
+	if (w && w->replays) {
+		first_fit = w->graph;
+		fits = w->fits;
+	} else {
+		for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+			const ts_capgraph *c = ts_capmap_graph(m, i);
+			if (!candidate(c, used) || c->nnodes != n)
+				continue;
+			size_t at = 0;
+			for (; at < n; at++) {
+				const ts_capnode *nd = ts_capmap_node(m, c->node0 + at);
+				const held *h = k[at];
+				if (nd->khash && h->khash != nd->khash)
+					break;
+				if (nd->grid[0] > 0 && (h->has & TS_HAS_GRID) && h->grid[0] > 0 &&
+				    memcmp(nd->grid, h->grid, sizeof h->grid) != 0)
+					break;
+			}
+			if (at == n) {
+				if (first_fit < 0)
+					first_fit = (long)i;
+				else if (ts_capmap_graph(m, (size_t)first_fit)->attr != c->attr)
+					agree = false;
+				fits++;
+			} else if (best < 0 || at > best_at) {
+				best = (long)i;
+				best_at = at;
+			}
 		}
 	}
-	ts_replay_row *w = row_for(r, g->size, used, (uint32_t)n, seq);
 	r->t.replays++;
 	r->t.kernels += n;
 	r->t.ns = ts_sat_add(r->t.ns, ns);

@@ -247,8 +247,8 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 			WARN("--capture: %" PRIu64 " capture windows with no end and %" PRIu64 " begun while another thread's was open were left out",
 			     ct->unclosed, ct->overlapping);
 		if (ct->nodes_dropped)
-			WARN("--capture: %" PRIu64 " kernel nodes past %u (or out of memory) were left out, with their graphs",
-			     ct->nodes_dropped, TS_CAPTURE_MAX_NODES);
+			WARN("--capture: %" PRIu64 " kernel nodes past %u nodes or %u graphs (or out of memory) were left out, with their graphs",
+			     ct->nodes_dropped, TS_CAPTURE_MAX_NODES, TS_CAPTURE_MAX_GRAPHS);
 	}
 	if (res->meta.devprops_dropped)
 		WARN("%d deviceProperties entries past the first %d were ignored",

@@ -687,10 +687,11 @@ static void put_replays(FILE *out, const ts_result *res)
 		     ", \"graphs\": %" PRIu64 ", \"distinct\": %zu, \"kernel_nodes\": %zu"
 		     ", \"launches\": %" PRIu64 ", \"nodes_no_op\": %" PRIu64
 		     ", \"nodes_dropped\": %" PRIu64 ", \"unclosed\": %" PRIu64
-		     ", \"overlapping\": %" PRIu64 ", \"bytes\": %zu,\n      \"list\": [",
+		     ", \"overlapping\": %" PRIu64 ", \"empty\": %" PRIu64 ", \"graphs_dropped\": %" PRIu64
+		     ", \"bytes\": %zu,\n      \"list\": [",
 		ct->files, ct->windows, ct->graphs, ts_capmap_ngraphs(m), ts_capmap_nnodes(m),
 		ct->launches, ct->nodes_no_op, ct->nodes_dropped, ct->unclosed, ct->overlapping,
-		ts_capmap_bytes(m));
+		ct->empty, ct->graphs_dropped, ts_capmap_bytes(m));
 	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
 		const ts_capgraph *g = ts_capmap_graph(m, i);
 		size_t len;
