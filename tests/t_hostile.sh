@@ -201,4 +201,44 @@ for form in '' ' ' $'\n\t  \r\n'; do
 		bad "empty input (${#form} bytes): rc $rc: $(cat "$tmp/h.err")"
 	fi
 done
+# --capture with more graphs than kept: 20,000 capture windows of one launch
+# each, every one a distinct graph; the first 16,384 are kept, the rest
+# counted and warned; 2,000 replays matched against them, in bounded memory.
+python3 - "$tmp/cap.json" "$big" <<'PY'
+import json, sys
+n = 20000 if sys.argv[2] == '1' else 17000
+ev, t = [], 0
+for i in range(n):
+    ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'hipStreamBeginCapture', 'pid': 1, 'tid': 1, 'ts': t, 'dur': 1, 'args': {'correlation': 3 * i}})
+    ev.append({'ph': 'X', 'cat': 'cpu_op', 'name': 'op%d' % i, 'pid': 1, 'tid': 1, 'ts': t + 2, 'dur': 2, 'args': {'External id': i + 1}})
+    ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'hipLaunchKernel', 'pid': 1, 'tid': 1, 'ts': t + 3, 'dur': 1,
+               'args': {'External id': i + 1, 'correlation': 3 * i + 1, 'kernel': 'k%d' % i, 'grid': [1, 1, 1]}})
+    ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'hipStreamEndCapture', 'pid': 1, 'tid': 1, 'ts': t + 5, 'dur': 1, 'args': {'correlation': 3 * i + 2}})
+    t += 10
+gpu = []
+for r in range(2000):
+    ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'hipGraphLaunch', 'pid': 1, 'tid': 1, 'ts': t, 'dur': 1, 'args': {'correlation': 10**7 + r}})
+    gpu.append({'ph': 'X', 'cat': 'kernel', 'name': 'k%d' % (r * 7), 'pid': 0, 'tid': 7, 'ts': 10**9 + 10 * r, 'dur': 2,
+                'args': {'correlation': 10**7 + r, 'device': 0, 'stream': 7}})
+    t += 10
+json.dump({'traceEvents': ev + gpu}, open(sys.argv[1], 'w'), separators=(',', ':'))
+PY
+lim64 timeout 600 "$TS" --no-progress -f json --capture "$tmp/cap.json" "$tmp/cap.json" > "$tmp/h.json" 2> "$tmp/h.err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/h.json" "$tmp/h.err" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); err = open(sys.argv[2]).read()
+c = d['graph_replays']['captures']
+g = d['graph_replays']
+kept = 16384
+ok = (c['distinct'] == kept and c['graphs_dropped'] == c['windows'] - kept and
+      'were left out, with their graphs' in err and g['replays'] == 2000 and
+      g['matched'] == sum(1 for r in range(2000) if r * 7 < kept))
+sys.exit(0 if ok else 1)
+PY
+then
+	ok "--capture with more graphs than kept: 16,384 kept, the rest counted and warned; replays matched to those kept, under 64 MB"
+else
+	bad "--capture with more graphs than kept: rc $rc: $(head -c 600 "$tmp/h.err")"
+fi
 exit $fail
