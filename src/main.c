@@ -473,6 +473,9 @@ static void parse_options(int argc, char **argv, options *o)
 				    "(made with --save-state)");
 		if (o->format != FMT_TEXT && o->format != FMT_JSON)
 			usage_error("%s", "merge reports as text or json");
+		if (o->ncaptures)
+			usage_error("%s", "merge: --capture applies to traces; give it when the partials "
+				    "are saved (--save-state)");
 		o->path = o->args[1];
 		return;
 	}

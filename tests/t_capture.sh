@@ -93,6 +93,11 @@ a = json.load(open(sys.argv[1]))['attribution']
 ok = a['kernels'] == {'op': 1, 'graph': 13, 'launch': 0, 'unlinked': 0}
 print('%s - capture fixture: without --capture every replayed kernel is graph (got %s)' % ('ok' if ok else 'not ok', a['kernels']))
 PY
+# merge takes partials, not captures: a usage error.
+"$TS" merge --capture "$tmp/capture_hip.json" a.tsp b.tsp >/dev/null 2>"$tmp/e"
+[ $? -eq 2 ] && grep -q "merge: --capture applies to traces" "$tmp/e" &&
+	echo "ok - capture fixture: merge --capture is a usage error (exit 2)" ||
+	echo "not ok - capture fixture: merge --capture: $(cat "$tmp/e")"
 # Standard input, the text report.
 cat "$tmp/replay_hip.json" | "$TS" --capture "$tmp/capture_hip.json" - >"$tmp/stdin.txt" 2>/dev/null
 grep -q "graph 1 of capture_hip.json (capture_16_DECODE)" "$tmp/stdin.txt" &&
@@ -124,8 +129,8 @@ err, rc = open(sys.argv[2]).read(), int(sys.argv[3])
 g = r['graph_replays']
 ok = (rc == 1 and 'cut.json: byte' in err and 'graphs captured before that point are used' in err
       and g['captures']['graphs'] == 1 and g['captures']['unclosed'] == 1 and g['matched'] == 2)
-print('%s - capture fixture: a cut capture: its byte, exit 1, the complete graph before it used, the open one left out (got rc %d, %s, %s)'
-      % ('ok' if ok else 'not ok', rc, err.strip()[:300], g['captures']))
+print('%s - capture fixture: a cut capture: its byte, exit 1, the complete graph before it used, the open one left out%s'
+      % ('ok' if ok else 'not ok', '' if ok else ' (got rc %d, %r, %s)' % (rc, err.strip()[:300], g['captures'])))
 PY
 
 # The shared vLLM piecewise pair: the capture of the batch-8192 graphs and
