@@ -4,8 +4,11 @@
 # partials merged into one report. No scheduler of ours: GNU parallel runs
 # the per-rank commands, `tracestream merge` reduces.
 #
-#   scripts/parallel-ranks.sh [-j N] [-S LOGINS] [-o REPORT] PARTS_DIR TRACE...
+#   scripts/parallel-ranks.sh [-j N] [-S LOGINS] [-c CAPTURE]... [-o REPORT] PARTS_DIR TRACE...
 #
+#   -c CAPTURE graph-capture traces (a file, a directory of them, or a
+#              partial saved with --capture) for every rank's --capture;
+#              repeatable
 #   -j N       per-rank analyses at a time on each machine (parallel's -j;
 #              default: its own, one per core)
 #   -S LOGINS  run on these machines (parallel's --sshlogin, e.g.
@@ -23,24 +26,25 @@
 #   tracestream merge parts/*.tsp
 set -u
 ts=${TRACESTREAM:-tracestream}
-jobs=() logins=() out=""
-while getopts "j:S:o:" opt; do
+jobs=() logins=() caps=() out=""
+while getopts "j:S:c:o:" opt; do
 	case $opt in
 	j) jobs=(-j "$OPTARG") ;;
+	c) caps+=(--capture "$(realpath "$OPTARG")") ;;
 	S) logins=(--sshlogin "$OPTARG") ;;
 	o) out=$OPTARG ;;
-	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,26p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,26p' "$0" >&2; exit 2; }
 parts=$1
 shift
 command -v parallel >/dev/null || { echo "parallel-ranks: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
 mkdir -p "$parts" || exit 2
 # {/} is the trace's file name; strip .gz and .json for the partial's name
 parallel --will-cite --halt never "${jobs[@]}" "${logins[@]}" \
-	"$ts" -q --no-progress --save-state "$parts/{= s:.*/::; s:\.gz\$::; s:\.json\$:: =}.tsp" {} '>' /dev/null ::: "$@"
+	"$ts" -q --no-progress "${caps[@]}" --save-state "$parts/{= s:.*/::; s:\.gz\$::; s:\.json\$:: =}.tsp" {} '>' /dev/null ::: "$@"
 rc=$?
 shopt -s nullglob
 set -- "$parts"/*.tsp

@@ -4,11 +4,14 @@
 # depends on the whole array and writes the report. Slurm schedules; we
 # only submit.
 #
-#   scripts/slurm-ranks.sh [-p PARTITION] [-t TIME] PARTS_DIR TRACE... | DIR
+#   scripts/slurm-ranks.sh [-p PARTITION] [-t TIME] [-c CAPTURE]... PARTS_DIR TRACE... | DIR
 #
 #   PARTS_DIR  on storage every node sees: partials (NAME.tsp), logs, and
 #              the merged report.txt and report.json when the merge job ends
 #   -p         the partition for both jobs; -t their time limit (sbatch -t)
+#   -c         graph-capture traces (a file, a directory of them, or a
+#              partial saved with --capture) for every task's --capture,
+#              on shared storage; repeatable
 #
 # Prints the two job ids (array, merge). The merge job runs after every
 # task has ended (afterany): a rank that failed is missing from the report
@@ -17,16 +20,17 @@
 # Every sbatch option can also come from SBATCH_* variables (man sbatch).
 set -u
 ts=${TRACESTREAM:-tracestream}
-opts=()
-while getopts "p:t:" opt; do
+opts=() caps=""
+while getopts "p:t:c:" opt; do
 	case $opt in
+	c) caps="$caps --capture '$(realpath "$OPTARG")'" ;;
 	p) opts+=(-p "$OPTARG") ;;
 	t) opts+=(-t "$OPTARG") ;;
-	*) sed -n '2,19p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,19p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
 command -v sbatch >/dev/null || { echo "slurm-ranks: sbatch not found (not a Slurm client)" >&2; exit 2; }
 parts=$(realpath -m "$1")
 shift
@@ -47,7 +51,7 @@ cat > "$parts/rank.sh" <<SH
 # one array task: one trace -> one partial
 trace=\$(sed -n "\$((SLURM_ARRAY_TASK_ID + 1))p" "$list")
 name=\$(basename "\$trace"); name=\${name%.gz}; name=\${name%.json}
-exec "$ts" -q --no-progress --save-state "$parts/\$name.tsp" "\$trace" > /dev/null
+exec "$ts" -q --no-progress$caps --save-state "$parts/\$name.tsp" "\$trace" > /dev/null
 SH
 cat > "$parts/merge.sh" <<SH
 #!/bin/bash

@@ -131,9 +131,10 @@ static const char usage_text[] =
 	"                       CPU op, about 2.3 bytes per op; launch -> Python frame,\n"
 	"                       24 bytes per frame kept; entries past it are counted\n"
 	"      --capture FILE|DIR   graph-capture traces of the same run (repeatable;\n"
-	"                       a directory: its *.json, *.json.gz): replayed graph\n"
-	"                       kernels get the op, call site and workload of their\n"
-	"                       captured node; GRAPH REPLAYS says what matched\n"
+	"                       a directory: its *.json, *.json.gz; or a partial\n"
+	"                       saved with --capture): replayed graph kernels get\n"
+	"                       the op, call site and workload of their captured\n"
+	"                       node; GRAPH REPLAYS says what matched\n"
 	"      --verify-ops         print OPERATOR COVERAGE: the model family's required\n"
 	"                       and optional operators found in the trace; exit 4\n"
 	"                       when a required one is missing\n"
@@ -818,10 +819,60 @@ static void print_verbose(const ts_result *res)
 		res->agg ? (double)ts_agg_bytes(res->agg) / 1024.0 : 0.0);
 }
 
-/* --capture: read every capture trace, recording its graphs. Errors are
- * printed; graphs of the windows read before one are kept. Returns the map
- * (NULL: out of memory, or a capture that could not be opened) and in
- * *bad whether a capture trace was bad. */
+/* Does the file begin as a saved partial does? */
+static bool is_partial_file(const char *path)
+{
+	unsigned char head[8];
+	if (strcmp(path, "-") == 0)
+		return false;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	size_t got = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return ts_partial_is(head, got);
+}
+
+/* --capture PARTIAL: the capture map a partial saved with --capture
+ * carries. false: it could not be read (*fatal) or was bad (printed). */
+static bool take_partial_captures(ts_capmap *map, const char *path, const ts_patterns *patterns,
+				  bool *fatal)
+{
+	unsigned char *p;
+	size_t n;
+	char err[400];
+	uint64_t at = 0;
+	bool present = false;
+	ts_status st = ts_partial_read_file(path, &p, &n, err, sizeof err);
+	if (st != TS_OK) {
+		fprintf(stderr, "tracestream: --capture: %s: %s\n", path, err);
+		*fatal = true;
+		return false;
+	}
+	st = ts_partial_captures(map, patterns, p, n, &present, err, sizeof err, &at);
+	free(p);
+	if (st == TS_ERR_NOMEM) {
+		fprintf(stderr, "tracestream: --capture: %s: out of memory\n", path);
+		*fatal = true;
+		return false;
+	}
+	if (st != TS_OK) {
+		fprintf(stderr, "tracestream: --capture: %s: byte %" PRIu64 ": bad saved partial: %s\n",
+			path, at, err);
+		return false;
+	}
+	if (!present) {
+		fprintf(stderr, "tracestream: --capture: %s: a saved partial with no capture map "
+			"(its run had no --capture)\n", path);
+		return false;
+	}
+	return true;
+}
+
+/* --capture: read every capture trace, recording its graphs, and the
+ * capture maps of saved partials. Errors are printed; graphs of the windows
+ * read before one are kept. Returns the map (NULL: out of memory, or a
+ * capture that could not be opened) and in *bad whether a capture was bad. */
 static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, bool *bad)
 {
 	char **paths = NULL;
@@ -844,6 +895,17 @@ static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, 
 	po.record = map;
 	po.layers.debug = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (is_partial_file(paths[i])) {
+			bool fatal = false;
+			if (!take_partial_captures(map, paths[i], base->patterns, &fatal))
+				*bad = true;
+			if (fatal) {
+				ts_capmap_free(map);
+				ts_multi_paths_free(paths, n);
+				return NULL;
+			}
+			continue;
+		}
 		ts_result res;
 		ts_status st = ts_pipeline_run(paths[i], &po, &res);
 		if (!res.opened || st == TS_ERR_NOMEM) {

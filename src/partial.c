@@ -18,10 +18,12 @@ static const unsigned char magic[8] = { 0x89, 'T', 'S', 'P', 'A', 'R', 'T', '\n'
 #define ENDIAN_MARK 0x01020304u
 #define HEADER_BYTES (8 + 4 + 4 + 8)
 
-enum { SEC_META = 1, SEC_AGG, SEC_ATTRIB, SEC_LAYERS, SEC_RANKS, SEC_COUNT };
+enum { SEC_META = 1, SEC_AGG, SEC_ATTRIB, SEC_LAYERS, SEC_RANKS, SEC_CAPTURES, SEC_REPLAYS,
+       SEC_COUNT };
 static const char *const sec_names[SEC_COUNT] = {
 	[SEC_META] = "meta", [SEC_AGG] = "aggregates", [SEC_ATTRIB] = "attribution",
-	[SEC_LAYERS] = "layers", [SEC_RANKS] = "ranks",
+	[SEC_LAYERS] = "layers", [SEC_RANKS] = "ranks", [SEC_CAPTURES] = "captures",
+	[SEC_REPLAYS] = "replays",
 };
 
 /* ------------------------------------------------------------ writing */
@@ -112,6 +114,19 @@ ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, si
 	ts_w_u64(w, nranks);
 	for (size_t i = 0; i < nranks; i++)
 		ts_rank_summary_save(&ranks[i], w);
+	end_section(w, s);
+	/* --capture: the capture map (so a later run can take it again) and
+	 * what the replays took from it */
+	const ts_capmap *cm = res->replay ? ts_replay_map(res->replay) : NULL;
+	s = begin_section(w, SEC_CAPTURES);
+	ts_w_u8(w, cm != NULL);
+	if (cm)
+		ts_capmap_save(cm, res->patterns, w);
+	end_section(w, s);
+	s = begin_section(w, SEC_REPLAYS);
+	ts_w_u8(w, cm != NULL);
+	if (cm)
+		ts_replay_save(res->replay, w);
 	end_section(w, s);
 	if (w->nomem)
 		return TS_ERR_NOMEM;
@@ -247,6 +262,44 @@ static ts_status ranks_load(ts_partial_ranks *ranks, ts_rbuf *r)
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 
+/* The captures section into res: its map (made with the replay table on
+ * the first partial that has one). *present: the partial's run had
+ * --capture. */
+static ts_status captures_merge(ts_result *res, ts_rbuf *r, long **gmap, size_t *ngmap,
+				bool *present)
+{
+	uint8_t has = ts_r_u8(r);
+	*present = has == 1;
+	if (r->err || has > 1) {
+		ts_r_fail(r, "a bad captures flag");
+		return TS_ERR_PARTIAL;
+	}
+	if (!has)
+		return TS_OK;
+	if (!res->merged_captures) {
+		if (res->replay) {
+			ts_r_fail(r, "captures merged into a run's own");
+			return TS_ERR_PARTIAL;
+		}
+		res->merged_captures = ts_capmap_new();
+		res->replay = res->merged_captures ? ts_replay_new(res->merged_captures) : NULL;
+		if (!res->replay)
+			return TS_ERR_NOMEM;
+	}
+	return ts_capmap_merge(res->merged_captures, res->patterns, r, gmap, ngmap);
+}
+
+static ts_status replays_merge(ts_result *res, ts_rbuf *r, const long *gmap, size_t ngmap,
+			       bool present)
+{
+	uint8_t has = ts_r_u8(r);
+	if (!r->err && has != present)
+		ts_r_fail(r, "the replays do not go with the captures section");
+	if (r->err)
+		return TS_ERR_PARTIAL;
+	return has ? ts_replay_merge(res->replay, r, gmap, ngmap) : TS_OK;
+}
+
 static uint64_t le(const unsigned char *p, int bytes)
 {
 	uint64_t v = 0;
@@ -255,9 +308,16 @@ static uint64_t le(const unsigned char *p, int bytes)
 	return v;
 }
 
-ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
-			   ts_partial_ranks *ranks, unsigned flags, char *err, size_t errlen,
-			   uint64_t *err_at)
+/* What a section reader gets: the section's tag and bytes. */
+typedef ts_status (*section_fn)(void *ctx, uint32_t tag, ts_rbuf *r);
+
+/*
+ * Check a partial's header, length and checksum, then hand each section,
+ * in order, to fn; stop at the first problem, with what and where in err
+ * and *err_at.
+ */
+static ts_status walk(const unsigned char *p, size_t n, unsigned flags, section_fn fn, void *ctx,
+		      char *err, size_t errlen, uint64_t *err_at)
 {
 	if (n < sizeof magic || memcmp(p, magic, sizeof magic) != 0)
 		return fail(err, errlen, err_at, 0, "%s", "not a tracestream partial (no magic number)");
@@ -285,7 +345,6 @@ ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
 		return fail(err, errlen, err_at, n - 4, "%s", "checksum mismatch: the file is corrupt");
 	/* the sections, each once, in order */
 	size_t at = HEADER_BYTES, end = n - 4;
-	uint32_t *kmap = NULL, nk = 0, *opmap = NULL, nop = 0, *wlmap = NULL, nwl = 0;
 	ts_status st = TS_OK;
 	for (uint32_t tag = SEC_META; tag < SEC_COUNT && st == TS_OK; tag++) {
 		if (end - at < 12) {
@@ -300,24 +359,7 @@ ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
 			break;
 		}
 		ts_rbuf r = { .p = p + at + 12, .n = (size_t)len, .base = at + 12 };
-		switch (tag) {
-		case SEC_META:
-			meta_merge(res, &r);
-			st = r.err ? TS_ERR_PARTIAL : TS_OK;
-			break;
-		case SEC_AGG:
-			st = ts_agg_load(res->agg, &r, &kmap, &nk);
-			break;
-		case SEC_ATTRIB:
-			st = ts_attrib_load(res->attrib, &r, kmap, nk, &opmap, &nop, &wlmap, &nwl);
-			break;
-		case SEC_LAYERS:
-			st = ts_layers_load(res->layers, &r, kmap, nk, opmap, nop, wlmap, nwl);
-			break;
-		case SEC_RANKS:
-			st = ranks_load(ranks, &r);
-			break;
-		}
+		st = fn(ctx, tag, &r);
 		if (st == TS_OK && r.at != r.n)
 			ts_r_fail(&r, "bytes left over at its end");
 		if (r.err) {
@@ -332,10 +374,100 @@ ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
 	}
 	if (st == TS_OK && at != end)
 		st = fail(err, errlen, err_at, at, "%s", "bytes after the last section");
-	free(kmap);
-	free(opmap);
-	free(wlmap);
 	return st;
+}
+
+/* Merging a whole partial: the maps one section makes for the next. */
+typedef struct {
+	ts_result *res;
+	ts_partial_ranks *ranks;
+	uint32_t *kmap, nk, *opmap, nop, *wlmap, nwl;
+	long *gmap;
+	size_t ngmap;
+	bool captures;
+} merging;
+
+static ts_status merge_section(void *ctx, uint32_t tag, ts_rbuf *r)
+{
+	merging *g = ctx;
+	ts_result *res = g->res;
+	switch (tag) {
+	case SEC_META:
+		meta_merge(res, r);
+		return r->err ? TS_ERR_PARTIAL : TS_OK;
+	case SEC_AGG:
+		return ts_agg_load(res->agg, r, &g->kmap, &g->nk);
+	case SEC_ATTRIB:
+		return ts_attrib_load(res->attrib, r, g->kmap, g->nk, &g->opmap, &g->nop, &g->wlmap,
+				      &g->nwl);
+	case SEC_LAYERS:
+		return ts_layers_load(res->layers, r, g->kmap, g->nk, g->opmap, g->nop, g->wlmap,
+				      g->nwl);
+	case SEC_RANKS:
+		return ranks_load(g->ranks, r);
+	case SEC_CAPTURES:
+		return captures_merge(res, r, &g->gmap, &g->ngmap, &g->captures);
+	case SEC_REPLAYS:
+		return replays_merge(res, r, g->gmap, g->ngmap, g->captures);
+	}
+	return TS_OK;
+}
+
+ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
+			   ts_partial_ranks *ranks, unsigned flags, char *err, size_t errlen,
+			   uint64_t *err_at)
+{
+	merging g = { .res = res, .ranks = ranks };
+	ts_status st = walk(p, n, flags, merge_section, &g, err, errlen, err_at);
+	free(g.kmap);
+	free(g.opmap);
+	free(g.wlmap);
+	free(g.gmap);
+	return st;
+}
+
+/* --capture PARTIAL: the captures section alone, into a map. */
+typedef struct {
+	ts_capmap *map;
+	const ts_patterns *patterns;
+	bool present;
+} taking;
+
+static ts_status take_captures(void *ctx, uint32_t tag, ts_rbuf *r)
+{
+	taking *t = ctx;
+	if (tag != SEC_CAPTURES) {
+		r->at = r->n;   /* not read */
+		return TS_OK;
+	}
+	uint8_t has = ts_r_u8(r);
+	if (r->err || has > 1) {
+		ts_r_fail(r, "a bad captures flag");
+		return TS_ERR_PARTIAL;
+	}
+	t->present = has;
+	if (!has)
+		return TS_OK;
+	long *gmap = NULL;
+	size_t ng;
+	ts_status st = ts_capmap_merge(t->map, t->patterns, r, &gmap, &ng);
+	free(gmap);
+	return st;
+}
+
+ts_status ts_partial_captures(ts_capmap *map, const ts_patterns *patterns,
+			      const unsigned char *p, size_t n, bool *present, char *err,
+			      size_t errlen, uint64_t *err_at)
+{
+	taking t = { .map = map, .patterns = patterns };
+	ts_status st = walk(p, n, 0, take_captures, &t, err, errlen, err_at);
+	*present = t.present;
+	return st;
+}
+
+bool ts_partial_is(const unsigned char *p, size_t n)
+{
+	return n >= sizeof magic && memcmp(p, magic, sizeof magic) == 0;
 }
 
 void ts_partial_ranks_free(ts_partial_ranks *ranks)

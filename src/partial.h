@@ -18,7 +18,7 @@
 #include "ranks.h"
 #include "wire.h"
 
-#define TS_PARTIAL_VERSION 2
+#define TS_PARTIAL_VERSION 3
 
 /* The file's bytes for res and the rank summaries it stands for. */
 ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, size_t nranks,
@@ -45,6 +45,18 @@ ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
  * sections (a crafted file can carry a right one). */
 #define TS_PARTIAL_NO_CHECKSUM 1u
 void ts_partial_ranks_free(ts_partial_ranks *ranks);
+
+/*
+ * --capture PARTIAL: add the capture map a partial carries (saved by a run
+ * with --capture) to map. The whole file is checked as by a merge; only
+ * its captures section is read. *present false: the partial's run had no
+ * --capture (it carries no map). Errors as ts_partial_merge's.
+ */
+ts_status ts_partial_captures(ts_capmap *map, const ts_patterns *patterns,
+			      const unsigned char *p, size_t n, bool *present, char *err,
+			      size_t errlen, uint64_t *err_at);
+/* Do these first bytes begin a partial (its magic number)? */
+bool ts_partial_is(const unsigned char *p, size_t n);
 
 /* A whole file into memory (*p, free it); TS_ERR_IO with errno's message. */
 ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, char *err,

@@ -218,7 +218,7 @@ static void pump(ts_reader *r, ts_parser *p, char *buf,
 }
 
 /* The analysis objects of a result; false when memory ran out. */
-static bool make_objects(ts_result *res, const ts_pipeline_opts *o)
+static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 {
 	res->agg = ts_agg_new(&o->limits, o->patterns);
 	res->patterns = o->patterns;
@@ -230,13 +230,13 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o)
 	lo.staged = on_staged;
 	lo.staged_ctx = res->attrib;
 	res->layers = ts_layers_new(o->patterns, &lo);
-	if (o->captures)
+	if (run && o->captures)
 		res->replay = ts_replay_new(o->captures);
-	res->record = o->record;
-	if (res->attrib && o->record)
-		ts_attrib_record(res->attrib, o->record);
+	res->record = run ? o->record : NULL;
+	if (res->attrib && res->record)
+		ts_attrib_record(res->attrib, res->record);
 	return res->agg && res->layers && res->attrib && res->ctx &&
-	       (!o->captures || res->replay);
+	       (!run || !o->captures || res->replay);
 }
 
 void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
@@ -266,7 +266,7 @@ ts_status ts_result_empty(const ts_pipeline_opts *o, const char *label, ts_resul
 	res->input_size = -1;
 	res->platform_source = "none";
 	res->opened = true;
-	if (!make_objects(res, o)) {
+	if (!make_objects(res, o, false)) {
 		res->status = TS_ERR_NOMEM;
 		snprintf(res->error, sizeof res->error, "out of memory");
 		return res->status;
@@ -311,7 +311,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	if (o->progress)
 		ts_progress_set_total(o->progress, res->input_size);
 
-	bool made = make_objects(res, o);
+	bool made = make_objects(res, o, true);
 	ts_parser *p = made ? ts_parser_new(on_event, res, &res->meta) : NULL;
 	char *buf = malloc(CHUNK);
 	if (!made || !p || !buf) {
@@ -374,6 +374,8 @@ void ts_result_free(ts_result *res)
 	res->ctx = NULL;
 	ts_replay_free(res->replay);
 	res->replay = NULL;
+	ts_capmap_free(res->merged_captures);
+	res->merged_captures = NULL;
 	res->attrib = NULL;
 	res->layers = NULL;
 }

@@ -62,6 +62,8 @@ typedef struct {
 	ts_ctx *ctx;                /* context rules (kernel meaning by position) */
 	ts_replay *replay;          /* graph replays matched to --capture, or NULL */
 	ts_capmap *record;          /* recording a capture trace's graphs, or NULL */
+	ts_capmap *merged_captures; /* merged partials: their captures (owned;
+				     * res->replay reads them), or NULL */
 	ts_platform platform;
 	const char *platform_source;
 	const ts_patterns *patterns;  /* as given in the options */
@@ -81,7 +83,8 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 void ts_result_free(ts_result *res);
 
 /* An empty result to merge saved partials into (partial.h): the objects of
- * a run, no input read; path is the label reports show. */
+ * a run, no input read; path is the label reports show. Graph replays come
+ * from the partials (o->captures is not used). */
 ts_status ts_result_empty(const ts_pipeline_opts *o, const char *label, ts_result *res);
 /* What a run decides at its end from what it holds: framework, platform,
  * model family, GPU peaks (a run calls it; so does a merge). */

@@ -133,6 +133,83 @@ print('%s - capture fixture: a cut capture: its byte, exit 1, the complete graph
       % ('ok' if ok else 'not ok', '' if ok else ' (got rc %d, %r, %s)' % (rc, err.strip()[:300], g['captures'])))
 PY
 
+# Many ranks, saved partials and merge: the replay table and the captures
+# travel with the partials. Two ranks replaying through one capture list it
+# once and count every replay; saving and merging gives the same; a partial
+# saved with --capture gives its capture map to a later --capture.
+"$TS" --format json --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" "$tmp/replay_hip.json" \
+	>"$tmp/two.json" 2>/dev/null
+"$TS" -q --save-state "$tmp/h.tsp" --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" >/dev/null 2>&1
+"$TS" -q --save-state "$tmp/c.tsp" --capture "$tmp/capture_cuda.json" "$tmp/replay_cuda.json" >/dev/null 2>&1
+"$TS" -q --save-state "$tmp/plain.tsp" "$tmp/replay_hip.json" >/dev/null 2>&1
+"$TS" --format json merge "$tmp/h.tsp" "$tmp/h.tsp" >"$tmp/m2.json" 2>/dev/null
+"$TS" --format json merge "$tmp/h.tsp" "$tmp/c.tsp" >"$tmp/mhc.json" 2>/dev/null
+"$TS" --format json merge "$tmp/plain.tsp" "$tmp/plain.tsp" >"$tmp/mplain.json" 2>/dev/null
+"$TS" --format json --capture "$tmp/h.tsp" "$tmp/replay_hip.json" >"$tmp/fromp.json" 2>/dev/null
+"$TS" --format json --capture "$tmp/plain.tsp" "$tmp/replay_hip.json" >"$tmp/fromplain.json" 2>"$tmp/fromplain.err"
+echo "rc=$?" >>"$tmp/fromplain.err"
+python3 - "$tmp/h.tsp" "$tmp/flip.tsp" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read()); b[len(b) // 2] ^= 0x10
+open(sys.argv[2], 'wb').write(b)
+PY
+"$TS" --format json --capture "$tmp/flip.tsp" "$tmp/replay_hip.json" >"$tmp/fromflip.json" 2>"$tmp/fromflip.err"
+echo "rc=$?" >>"$tmp/fromflip.err"
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+def line(ok, msg, got=None):
+    print('%s - capture ranks and partials: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+def kinds(r):
+    return [(k['size'], k['matched_size'], k['kernels'], k['replays'], k['total_us'], k['graph'], k['reason'])
+            for k in r['graph_replays']['kinds']]
+def counts(r):
+    g = r['graph_replays']
+    return (g['replays'], g['matched'], g['refused'], g['kernels'], g['kernels_matched'], g['time_us'], g['matched_us'])
+one = json.load(open(d + '/hip.json'))
+two = json.load(open(d + '/two.json'))
+want = [(16, 16, 3, 4, 60.0, 0, None), (32, 32, 3, 2, 56.0, 1, None),
+        (64, 32, 4, 2, 40.0, None, '4 kernels replayed; the captured graphs of size 32 have 3')]
+c = two['graph_replays']['captures']
+line(kinds(two) == want and counts(two) == (8, 6, 2, 26, 18, 156.0, 116.0) and
+     (c['files'], c['graphs'], c['distinct'], c['kernel_nodes']) == (1, 2, 2, 6) and
+     c['list'] == one['graph_replays']['captures']['list'],
+     'two ranks through one capture: every replay counted (8, 6 matched), the capture listed once',
+     (kinds(two), counts(two), c))
+line(two['attribution']['kernels']['graph_op'] == 18 and two['attribution']['time']['graph_op_us'] == 116.0,
+     'two ranks: 18 kernels (116 us) take their captured ops', two['attribution'])
+m2 = json.load(open(d + '/m2.json'))
+line(m2['graph_replays'] == two['graph_replays'] and m2['attribution'] == two['attribution'],
+     'a partial saved with --capture, merged twice: the replay table and captures of the two-rank run')
+mhc = json.load(open(d + '/mhc.json'))
+c = mhc['graph_replays']['captures']
+files = sorted({x['file'].split('/')[-1] for x in c['list']})
+line((c['files'], c['graphs'], c['distinct']) == (2, 4, 4) and files == ['capture_cuda.json', 'capture_hip.json'] and
+     counts(mhc)[:3] == (8, 6, 2) and len(mhc['graph_replays']['kinds']) == 5 and
+     kinds(mhc)[2][3] == 2,
+     'partials of other captures (HIP and CUDA): both files listed; kinds kept apart by the graph they took, the refused kind one row',
+     (c, kinds(mhc)))
+mp = json.load(open(d + '/mplain.json'))
+line('graph_replays' not in mp and 'graph_op' not in mp['attribution']['kernels'],
+     'partials saved without --capture merge with no graph_op bucket and no replay section', mp['attribution'])
+fp = json.load(open(d + '/fromp.json'))
+cp, ch = dict(fp['graph_replays']['captures']), dict(one['graph_replays']['captures'])
+cp.pop('bytes'); ch.pop('bytes')
+line(fp['attribution'] == one['attribution'] and fp['ops'] == one['ops'] and
+     fp['workloads'] == one['workloads'] and kinds(fp) == kinds(one) and cp == ch,
+     '--capture PARTIAL: the capture map it saved matches the replays as the capture trace did')
+err = open(d + '/fromplain.err').read()
+r = json.load(open(d + '/fromplain.json'))
+line('plain.tsp: a saved partial with no capture map (its run had no --capture)' in err and 'rc=1' in err and
+     r['graph_replays']['matched'] == 0,
+     '--capture of a partial saved without --capture: said, exit 1, no replay matched', err)
+err = open(d + '/fromflip.err').read()
+r = json.load(open(d + '/fromflip.json'))
+line('flip.tsp: byte' in err and 'bad saved partial' in err and 'rc=1' in err and
+     r['graph_replays']['captures']['graphs'] == 0 and r['attribution']['kernels']['graph'] == 13,
+     '--capture of a corrupt partial: its byte, exit 1, nothing taken from it', err)
+PY
+
 # The shared vLLM piecewise pair: the capture of the batch-8192 graphs and
 # the trace that replays them.
 cap=$(ls "$SHARED"/vllm_mi300x_graph_capture_bs8192_piecewise.pt.trace.json* 2>/dev/null | head -1)

@@ -43,4 +43,21 @@ rc=$?
 	python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["ranks"]) == 1' "$tmp/part.json" &&
 	echo "ok - parallel: a rank that fails is named, the others are merged, exit 1" ||
 	{ echo "not ok - parallel: a failing rank (rc $rc): $(cat "$tmp/err")"; fail=1; }
+# -c: every rank's --capture; the merged replay table is the direct run's
+python3 "$here/capture/mkcapture.py" "$tmp/cap"
+mkdir "$tmp/capjob"
+cp "$tmp/cap/replay_hip.json" "$tmp/capjob/r0.json"
+cp "$tmp/cap/replay_hip.json" "$tmp/capjob/r1.json"
+"$TS" --no-progress -q -f json --capture "$tmp/cap/capture_hip.json" "$tmp/capjob" > "$tmp/capdirect.json"
+TRACESTREAM=$TS bash "$here/../scripts/parallel-ranks.sh" -j 2 -c "$tmp/cap/capture_hip.json" \
+	-o "$tmp/cap.json" "$tmp/parts4" "$tmp"/capjob/*.json
+rc=$?
+[ $rc -eq 0 ] && python3 - "$tmp/capdirect.json" "$tmp/cap.json" <<'PY' &&
+import json, sys
+d, m = (json.load(open(p)) for p in sys.argv[1:3])
+assert d['graph_replays'] == m['graph_replays'] and d['attribution'] == m['attribution']
+assert m['graph_replays']['matched'] == 6 and m['graph_replays']['captures']['files'] == 1
+PY
+	echo "ok - parallel: -c gives each rank the capture; the merged replay table and attribution are the direct run's" ||
+	{ echo "not ok - parallel: -c capture (rc $rc)"; fail=1; }
 exit $fail

@@ -1551,26 +1551,6 @@ static ts_status wlrow_load(ts_wl_row *x, ts_rbuf *r)
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 
-static bool rule_is(const ts_oprule *r, const char *kind, size_t kn, const char *tmpl, size_t tn)
-{
-	return strlen(r->kind) == kn && memcmp(r->kind, kind, kn) == 0 &&
-	       strlen(r->workload) == tn && memcmp(r->workload, tmpl, tn) == 0;
-}
-
-/* An operator rule: the saved index when the rule there has the saved kind
- * and workload template (the same tables), else the first that has. */
-static long rule_index(const ts_attrib *a, uint32_t at, const char *kind, size_t kn,
-		       const char *tmpl, size_t tn)
-{
-	size_t n = a->patterns ? ts_patterns_noprules(a->patterns) : 0;
-	if (at < n && rule_is(ts_patterns_oprule(a->patterns, at), kind, kn, tmpl, tn))
-		return (long)at;
-	for (size_t i = 0; i < n; i++)
-		if (rule_is(ts_patterns_oprule(a->patterns, i), kind, kn, tmpl, tn))
-			return (long)i;
-	return -1;
-}
-
 void ts_attrib_save(const ts_attrib *a, ts_wbuf *w)
 {
 	const ts_attrib_totals *t = &a->t;
@@ -1735,7 +1715,7 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 		const char *tmpl = ts_r_str(r, &tl);
 		if (r->err)
 			return TS_ERR_PARTIAL;
-		long ri = rule_index(a, at, kind, kl, tmpl, tl);
+		long ri = ts_patterns_oprule_find(a->patterns, at, kind, kl, tmpl, tl);
 		uint32_t before = ts_intern_count(a->wl_names), id = TS_INTERN_NONE;
 		if (ri < 0 || ts_intern_put(a->wl_names, name, len, &id) != TS_OK ||
 		    !grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,

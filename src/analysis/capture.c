@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "intern.h"
+#include "patterns.h"
 
 /* A window open on one thread: the graph being recorded. */
 typedef struct {
@@ -24,6 +25,14 @@ typedef struct {
 	uint32_t name;
 } capture_ann;
 
+/* A capture trace read (or merged from a partial): what it alone counted,
+ * and its graphs (consecutive in graphs[]: files are read one at a time). */
+typedef struct {
+	uint32_t path;           /* string id */
+	ts_capture_totals t;     /* t.files 1 */
+	uint32_t graph0, ngraphs;
+} capfile;
+
 struct ts_capmap {
 	ts_intern *strs;
 	ts_capnode *nodes;
@@ -41,7 +50,11 @@ struct ts_capmap {
 	capture_ann *ann;
 	size_t nann, ann_cap;
 	uint32_t file_graphs;
-	ts_capture_totals t;
+	size_t file_graph0;      /* its first graph */
+	ts_capture_totals at_begin;   /* the totals when the file began */
+	capfile *files;
+	size_t nfiles, files_cap;
+	ts_capture_totals t;     /* of every file */
 };
 
 ts_capmap *ts_capmap_new(void)
@@ -67,6 +80,7 @@ void ts_capmap_free(ts_capmap *m)
 	free(m->graphs);
 	free(m->pend);
 	free(m->ann);
+	free(m->files);
 	free(m);
 }
 
@@ -85,6 +99,28 @@ static bool reserve(void **arr, size_t *cap, size_t need, size_t elem)
 	return true;
 }
 
+/* The counters of ts_capture_totals, for adding and taking apart. */
+#define TOTALS_U64(X) X(windows) X(unclosed) X(overlapping) X(launches) X(nodes_no_op) \
+	X(nodes_dropped) X(graphs) X(graphs_dropped) X(empty) X(annotations_dropped)
+
+static void totals_add(ts_capture_totals *d, const ts_capture_totals *a)
+{
+#define ADD(f) d->f = d->f + a->f < d->f ? UINT64_MAX : d->f + a->f;
+	TOTALS_U64(ADD)
+#undef ADD
+	d->files = d->files + a->files < d->files ? UINT32_MAX : d->files + a->files;
+}
+
+static ts_capture_totals totals_since(const ts_capture_totals *now, const ts_capture_totals *then)
+{
+	ts_capture_totals d = { 0 };
+#define SUB(f) d.f = now->f - then->f;
+	TOTALS_U64(SUB)
+#undef SUB
+	d.files = now->files - then->files;
+	return d;
+}
+
 static uint32_t str_id(ts_capmap *m, const char *s, size_t len)
 {
 	uint32_t id;
@@ -99,7 +135,9 @@ ts_status ts_capmap_begin_file(ts_capmap *m, const char *path)
 	m->npend = m->nann = 0;
 	m->file_graphs = 0;
 	m->file_node0 = m->nnodes;
+	m->file_graph0 = m->ngraphs;
 	m->file = str_id(m, path, strlen(path));
+	m->at_begin = m->t;
 	m->t.files++;
 	return TS_OK;
 }
@@ -421,6 +459,11 @@ ts_status ts_capmap_end_file(ts_capmap *m, ts_opinfo_fn info, void *ctx)
 	free(m->ext);
 	m->ext = NULL;
 	m->ext_cap = 0;
+	if (!reserve((void **)&m->files, &m->files_cap, m->nfiles + 1, sizeof *m->files))
+		return TS_ERR_NOMEM;
+	m->files[m->nfiles++] = (capfile){ m->file, totals_since(&m->t, &m->at_begin),
+					   (uint32_t)m->file_graph0,
+					   (uint32_t)(m->ngraphs - m->file_graph0) };
 	return TS_OK;
 }
 
@@ -462,5 +505,309 @@ const ts_capture_totals *ts_capmap_totals(const ts_capmap *m)
 size_t ts_capmap_bytes(const ts_capmap *m)
 {
 	return sizeof *m + m->nodes_cap * sizeof *m->nodes + m->graphs_cap * sizeof *m->graphs +
-	       ts_intern_bytes(m->strs);
+	       m->files_cap * sizeof *m->files + ts_intern_bytes(m->strs);
+}
+
+/* ------------------------------------------------------- saved partials */
+
+#define NODE_BYTES (3 * 8 + 3 * 4 + 7 * 4 + 2)
+#define GRAPH_BYTES (8 + 4 + 4 + 4 + 8)
+#define FILE_BYTES (4 + 10 * 8 + 8)
+
+void ts_capmap_save(const ts_capmap *m, const ts_patterns *p, ts_wbuf *w)
+{
+	uint32_t ns = ts_intern_count(m->strs);
+	ts_w_u64(w, ns);
+	for (uint32_t i = 0; i < ns; i++) {
+		size_t len;
+		const char *s = ts_intern_str(m->strs, i, &len);
+		ts_w_str(w, s, len);
+	}
+	/* the operator rules the workloads name, by kind and template, so
+	 * that other tables find theirs (ts_patterns_oprule_find) */
+	size_t nr = p ? ts_patterns_noprules(p) : 0;
+	uint32_t *pos = calloc(nr ? nr : 1, sizeof *pos);
+	if (!pos) {
+		w->nomem = true;
+		return;
+	}
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (m->nodes[i].wl != TS_INTERN_NONE && m->nodes[i].rule < nr)
+			pos[m->nodes[i].rule] = 1;
+	uint32_t used = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (pos[i])
+			pos[i] = ++used;
+	ts_w_u64(w, used);
+	for (size_t i = 0; i < nr; i++) {
+		if (!pos[i])
+			continue;
+		const ts_oprule *r = ts_patterns_oprule(p, i);
+		ts_w_u32(w, (uint32_t)i);
+		ts_w_str(w, r->kind, strlen(r->kind));
+		ts_w_str(w, r->workload, strlen(r->workload));
+	}
+	ts_w_u64(w, m->nfiles);
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const capfile *cf = &m->files[f];
+		ts_w_u32(w, cf->path);
+#define PUT(x) ts_w_u64(w, cf->t.x);
+		TOTALS_U64(PUT)
+#undef PUT
+		ts_w_u64(w, cf->ngraphs);
+		for (uint32_t gi = cf->graph0; gi < cf->graph0 + cf->ngraphs; gi++) {
+			const ts_capgraph *g = &m->graphs[gi];
+			ts_w_i64(w, g->size);
+			ts_w_u32(w, g->index);
+			ts_w_u32(w, g->ann);
+			ts_w_u32(w, g->copies);
+			ts_w_u64(w, g->nnodes);
+			for (uint32_t k = 0; k < g->nnodes; k++) {
+				const ts_capnode *nd = &m->nodes[g->node0 + k];
+				ts_w_u64(w, nd->khash);
+				ts_w_u64(w, nd->flops);
+				ts_w_u64(w, nd->bytes);
+				for (int d = 0; d < 3; d++)
+					ts_w_u32(w, (uint32_t)nd->grid[d]);
+				ts_w_u32(w, nd->kname);
+				ts_w_u32(w, nd->op);
+				ts_w_u32(w, nd->cs);
+				ts_w_u32(w, nd->wl);
+				ts_w_u32(w, nd->wl != TS_INTERN_NONE && nd->rule < nr
+						    ? pos[nd->rule] - 1 : TS_INTERN_NONE);
+				ts_w_u32(w, nd->m);
+				ts_w_u32(w, nd->heads);
+				ts_w_u8(w, nd->first);
+				ts_w_u8(w, nd->cont);
+			}
+		}
+	}
+	free(pos);
+}
+
+/* A section read whole before anything is added to the map. */
+typedef struct {
+	uint32_t *smap;          /* saved string id -> id here */
+	uint64_t nstr;
+	long *rmap;              /* saved rule -> rule here, -1 none */
+	uint64_t nrules;
+	capfile *files;          /* graph0: into graphs */
+	uint64_t nfiles;
+	ts_capgraph *graphs;     /* node0: into nodes; file: its path here */
+	uint64_t ngraphs;
+	ts_capnode *nodes;
+	uint64_t nnodes;
+	size_t nodes_cap;
+} loaded;
+
+static void loaded_free(loaded *l)
+{
+	free(l->smap);
+	free(l->rmap);
+	free(l->files);
+	free(l->graphs);
+	free(l->nodes);
+}
+
+/* A saved string id: one of the section's, or none. */
+static uint32_t sid(ts_rbuf *r, const loaded *l)
+{
+	uint32_t v = ts_r_u32(r);
+	if (v == TS_INTERN_NONE)
+		return v;
+	if (v >= l->nstr) {
+		ts_r_fail(r, "a string index past the strings saved");
+		return TS_INTERN_NONE;
+	}
+	return l->smap[v];
+}
+
+static ts_status load_nodes(ts_rbuf *r, loaded *l, ts_capgraph *g, uint64_t nn)
+{
+	if (!reserve((void **)&l->nodes, &l->nodes_cap, l->nnodes + nn, sizeof *l->nodes))
+		return TS_ERR_NOMEM;
+	g->node0 = (uint32_t)l->nnodes;
+	g->nnodes = (uint32_t)nn;
+	for (uint64_t k = 0; k < nn && !r->err; k++) {
+		ts_capnode *nd = &l->nodes[l->nnodes + k];
+		memset(nd, 0, sizeof *nd);
+		nd->khash = ts_r_u64(r);
+		nd->flops = ts_r_u64(r);
+		nd->bytes = ts_r_u64(r);
+		for (int d = 0; d < 3; d++)
+			nd->grid[d] = (int32_t)ts_r_u32(r);
+		nd->kname = sid(r, l);
+		nd->op = sid(r, l);
+		nd->cs = sid(r, l);
+		nd->wl = sid(r, l);
+		uint32_t rule = ts_r_u32(r);
+		nd->m = ts_r_u32(r);
+		uint32_t heads = ts_r_u32(r);
+		uint8_t first = ts_r_u8(r), cont = ts_r_u8(r);
+		if (heads > UINT16_MAX || first > 1 || cont > 1) {
+			ts_r_fail(r, "a kernel node out of range");
+			break;
+		}
+		nd->heads = (uint16_t)heads;
+		nd->first = first;
+		nd->cont = cont;
+		if (rule != TS_INTERN_NONE && rule >= l->nrules) {
+			ts_r_fail(r, "a rule index past the rules saved");
+			break;
+		}
+		/* a workload whose rule these tables do not have is left out */
+		long here = rule == TS_INTERN_NONE ? -1 : l->rmap[rule];
+		if (here < 0)
+			nd->wl = TS_INTERN_NONE;
+		nd->rule = here < 0 ? 0 : (uint32_t)here;
+	}
+	l->nnodes += nn;
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
+
+static ts_status load_section(ts_capmap *m, const ts_patterns *p, ts_rbuf *r, loaded *l)
+{
+	l->nstr = ts_r_count(r, 4);
+	l->smap = malloc((l->nstr ? l->nstr : 1) * sizeof *l->smap);
+	if (!l->smap)
+		return TS_ERR_NOMEM;
+	for (uint64_t i = 0; i < l->nstr && !r->err; i++) {
+		size_t len;
+		const char *s = ts_r_str(r, &len);
+		l->smap[i] = r->err ? TS_INTERN_NONE : str_id(m, s, len);
+	}
+	l->nrules = ts_r_count(r, 12);
+	l->rmap = malloc((l->nrules ? l->nrules : 1) * sizeof *l->rmap);
+	if (!l->rmap)
+		return TS_ERR_NOMEM;
+	for (uint64_t i = 0; i < l->nrules && !r->err; i++) {
+		size_t kl, tl;
+		uint32_t at = ts_r_u32(r);
+		const char *kind = ts_r_str(r, &kl);
+		const char *tmpl = ts_r_str(r, &tl);
+		l->rmap[i] = r->err ? -1 : ts_patterns_oprule_find(p, at, kind, kl, tmpl, tl);
+	}
+	l->nfiles = ts_r_count(r, FILE_BYTES);
+	l->files = calloc(l->nfiles ? l->nfiles : 1, sizeof *l->files);
+	if (!l->files)
+		return TS_ERR_NOMEM;
+	size_t gcap = 0;
+	for (uint64_t f = 0; f < l->nfiles && !r->err; f++) {
+		capfile *cf = &l->files[f];
+		cf->path = sid(r, l);
+#define GET(x) cf->t.x = ts_r_u64(r);
+		TOTALS_U64(GET)
+#undef GET
+		cf->t.files = 1;
+		uint64_t ng = ts_r_count(r, GRAPH_BYTES);
+		if (!reserve((void **)&l->graphs, &gcap, l->ngraphs + ng, sizeof *l->graphs))
+			return TS_ERR_NOMEM;
+		cf->graph0 = (uint32_t)l->ngraphs;
+		cf->ngraphs = (uint32_t)ng;
+		for (uint64_t k = 0; k < ng && !r->err; k++) {
+			ts_capgraph *g = &l->graphs[l->ngraphs++];
+			memset(g, 0, sizeof *g);
+			g->file = cf->path;
+			g->size = ts_r_i64(r);
+			g->index = ts_r_u32(r);
+			g->ann = sid(r, l);
+			g->copies = ts_r_u32(r);
+			uint64_t nn = ts_r_count(r, NODE_BYTES);
+			if (!r->err && (nn == 0 || nn > TS_CAPTURE_MAX_NODES || g->copies == 0)) {
+				ts_r_fail(r, "a captured graph with no kernel node, too many, or no copy");
+				break;
+			}
+			ts_status st = load_nodes(r, l, g, nn);
+			if (st == TS_ERR_NOMEM)
+				return st;
+		}
+	}
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
+
+/* The file of the map that is this one: the same path, counts and graphs
+ * (a capture read by several ranks of one run, or merged twice). */
+static long same_file(const ts_capmap *m, const loaded *l, const capfile *cf)
+{
+	for (size_t f = 0; f < m->nfiles; f++) {
+		const capfile *e = &m->files[f];
+		if (e->path != cf->path || e->ngraphs != cf->ngraphs ||
+		    e->t.windows != cf->t.windows || e->t.launches != cf->t.launches ||
+		    e->t.graphs != cf->t.graphs)
+			continue;
+		bool same = true;
+		for (uint32_t k = 0; k < cf->ngraphs && same; k++) {
+			const ts_capgraph *a = &m->graphs[e->graph0 + k];
+			const ts_capgraph *b = &l->graphs[cf->graph0 + k];
+			same = a->size == b->size && a->index == b->index && a->ann == b->ann &&
+			       a->copies == b->copies && a->nnodes == b->nnodes &&
+			       same_nodes(m->nodes + a->node0, l->nodes + b->node0, a->nnodes);
+		}
+		if (same)
+			return (long)f;
+	}
+	return -1;
+}
+
+ts_status ts_capmap_merge(ts_capmap *m, const ts_patterns *p, ts_rbuf *r, long **gmap,
+			  size_t *ngmap)
+{
+	*gmap = NULL;
+	*ngmap = 0;
+	loaded l = { 0 };
+	ts_status st = load_section(m, p, r, &l);
+	long *map = st == TS_OK ? malloc((l.ngraphs ? l.ngraphs : 1) * sizeof *map) : NULL;
+	if (st == TS_OK && !map)
+		st = TS_ERR_NOMEM;
+	for (uint64_t f = 0; f < l.nfiles && st == TS_OK; f++) {
+		capfile cf = l.files[f];
+		long dup = same_file(m, &l, &cf);
+		if (dup >= 0) {
+			for (uint32_t k = 0; k < cf.ngraphs; k++)
+				map[cf.graph0 + k] = (long)m->files[dup].graph0 + k;
+			continue;
+		}
+		if (!reserve((void **)&m->files, &m->files_cap, m->nfiles + 1, sizeof *m->files)) {
+			st = TS_ERR_NOMEM;
+			break;
+		}
+		capfile kept = cf;
+		kept.graph0 = (uint32_t)m->ngraphs;
+		kept.ngraphs = 0;
+		for (uint32_t k = 0; k < cf.ngraphs; k++) {
+			const ts_capgraph *g = &l.graphs[cf.graph0 + k];
+			map[cf.graph0 + k] = -1;
+			if (m->ngraphs >= TS_CAPTURE_MAX_GRAPHS ||
+			    m->nnodes + g->nnodes > TS_CAPTURE_MAX_NODES ||
+			    !reserve((void **)&m->graphs, &m->graphs_cap, m->ngraphs + 1,
+				     sizeof *m->graphs) ||
+			    !reserve((void **)&m->nodes, &m->nodes_cap, m->nnodes + g->nnodes,
+				     sizeof *m->nodes)) {
+				/* left out whole, as when recording */
+				kept.t.graphs_dropped++;
+				kept.t.nodes_dropped += g->nnodes;
+				continue;
+			}
+			ts_capgraph *d = &m->graphs[m->ngraphs];
+			*d = *g;
+			d->node0 = (uint32_t)m->nnodes;
+			memcpy(m->nodes + m->nnodes, l.nodes + g->node0, g->nnodes * sizeof *m->nodes);
+			d->attr = mix(0, g->nnodes);
+			for (uint32_t k2 = 0; k2 < g->nnodes; k2++)
+				d->attr = mix(d->attr, node_attr(&m->nodes[m->nnodes + k2]));
+			m->nnodes += g->nnodes;
+			map[cf.graph0 + k] = (long)m->ngraphs++;
+			kept.ngraphs++;
+		}
+		m->files[m->nfiles++] = kept;
+		totals_add(&m->t, &kept.t);
+	}
+	if (st == TS_OK) {
+		*gmap = map;
+		*ngmap = l.ngraphs;
+	} else {
+		free(map);
+	}
+	loaded_free(&l);
+	return st;
 }

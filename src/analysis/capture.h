@@ -37,7 +37,9 @@
 #include <stdint.h>
 
 #include "event.h"
+#include "patterns.h"
 #include "status.h"
+#include "wire.h"
 
 #define TS_CAPTURE_MAX_NODES (1u << 20)   /* kernel nodes recorded, all files */
 #define TS_CAPTURE_MAX_GRAPHS 16384       /* graphs kept, all files */
@@ -123,5 +125,19 @@ size_t ts_capmap_nnodes(const ts_capmap *m);
 const char *ts_capmap_str(const ts_capmap *m, uint32_t id, size_t *len);
 const ts_capture_totals *ts_capmap_totals(const ts_capmap *m);
 size_t ts_capmap_bytes(const ts_capmap *m);
+
+/*
+ * Saved partials (docs/partial-format.md, captures section): the map's
+ * strings, the operator rules its workloads name (by kind and template),
+ * and per capture file its counts, graphs and their kernel nodes.
+ * ts_capmap_merge adds a saved map to m: a file that m already has (the
+ * same path, counts, graphs and nodes: one capture given to several ranks
+ * of a run) is not added twice; graphs past the limits are left out whole
+ * and counted. *gmap (free it) sends each saved graph, in order, to its
+ * index in m, -1 left out. TS_ERR_PARTIAL with r's error; TS_ERR_NOMEM.
+ */
+void ts_capmap_save(const ts_capmap *m, const ts_patterns *p, ts_wbuf *w);
+ts_status ts_capmap_merge(ts_capmap *m, const ts_patterns *p, ts_rbuf *r, long **gmap,
+			  size_t *ngmap);
 
 #endif

@@ -66,15 +66,34 @@ ts_replay *ts_replay_new(const ts_capmap *map)
 	if (!r)
 		return NULL;
 	r->map = map;
-	r->q = malloc(TS_REPLAY_HOLD * sizeof *r->q);
+	r->rows = calloc(TS_REPLAY_ROWS, sizeof *r->rows);
+	if (!r->rows) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* What holding kernels takes, made when the first one comes (a result that
+ * only merges saved partials never needs it). */
+static bool armed(ts_replay *r)
+{
+	if (r->q)
+		return true;
+	held *q = malloc(TS_REPLAY_HOLD * sizeof *q);
 	r->pool = malloc(POOL * sizeof *r->pool);
 	r->free_ids = malloc(POOL * sizeof *r->free_ids);
 	r->slots_cap = 2 * POOL;
 	r->slots = malloc(r->slots_cap * sizeof *r->slots);
-	r->rows = calloc(TS_REPLAY_ROWS, sizeof *r->rows);
-	if (!r->q || !r->pool || !r->free_ids || !r->slots || !r->rows) {
-		ts_replay_free(r);
-		return NULL;
+	if (!q || !r->pool || !r->free_ids || !r->slots) {
+		free(q);
+		free(r->pool);
+		free(r->free_ids);
+		free(r->slots);
+		r->pool = NULL;
+		r->free_ids = NULL;
+		r->slots = NULL;
+		return false;
 	}
 	for (size_t i = 0; i < r->slots_cap; i++)
 		r->slots[i] = NONE;
@@ -82,7 +101,8 @@ ts_replay *ts_replay_new(const ts_capmap *map)
 		r->free_ids[i] = (uint32_t)(POOL - 1 - i);
 	r->nfree = POOL;
 	r->pool_cap = POOL;
-	return r;
+	r->q = q;
+	return true;
 }
 
 void ts_replay_free(ts_replay *r)
@@ -425,7 +445,7 @@ static stream_state *stream_of(ts_replay *r, int64_t device, int64_t stream)
 
 bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link link)
 {
-	if (r->n == TS_REPLAY_HOLD)
+	if (!armed(r) || r->n == TS_REPLAY_HOLD)
 		return false;   /* the caller drains first; never reached */
 	held h = {
 		.ts = ev->ts_ns, .dur = ev->dur_ns, .pid = ev->pid, .tid = ev->tid,
@@ -476,6 +496,8 @@ bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link li
 
 void ts_replay_launch(ts_replay *r, int64_t corr, bool graph, int64_t size)
 {
+	if (!armed(r))
+		return;
 	uint32_t id = group_find(r, corr);
 	if (id == NONE) {
 		if (!graph)
@@ -564,4 +586,139 @@ const ts_replay_row *ts_replay_row_at(const ts_replay *r, size_t i)
 const ts_capmap *ts_replay_map(const ts_replay *r)
 {
 	return r->map;
+}
+
+/* ------------------------------------------------------- saved partials */
+
+void ts_replay_save(const ts_replay *r, ts_wbuf *w)
+{
+	const ts_replay_totals *t = &r->t;
+	ts_w_u64(w, t->replays);
+	ts_w_u64(w, t->matched);
+	ts_w_u64(w, t->refused);
+	ts_w_u64(w, t->kernels);
+	ts_w_u64(w, t->kernels_matched);
+	ts_w_i64(w, t->ns);
+	ts_w_i64(w, t->ns_matched);
+	ts_w_u64(w, t->late);
+	ts_w_u64(w, t->forced);
+	ts_w_u64(w, t->held_max);
+	ts_w_u64(w, t->rows_dropped);
+	ts_w_u64(w, r->nrows);
+	for (size_t i = 0; i < r->nrows; i++) {
+		const ts_replay_row *x = &r->rows[i];
+		ts_w_i64(w, x->size);
+		ts_w_i64(w, x->matched_size);
+		ts_w_u32(w, x->nkernels);
+		ts_w_u64(w, x->seq);
+		ts_w_u64(w, x->replays);
+		ts_w_u64(w, x->kernels);
+		ts_w_i64(w, x->ns);
+		ts_w_i64(w, x->graph);
+		ts_w_u32(w, x->fits);
+		ts_w_str(w, x->first, strlen(x->first));
+		ts_w_str(w, x->reason, x->graph >= 0 ? 0 : strlen(x->reason));
+	}
+}
+
+static uint64_t add_u64(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ngmap)
+{
+	ts_replay_totals t = { 0 };
+	t.replays = ts_r_u64(rb);
+	t.matched = ts_r_u64(rb);
+	t.refused = ts_r_u64(rb);
+	t.kernels = ts_r_u64(rb);
+	t.kernels_matched = ts_r_u64(rb);
+	t.ns = ts_r_i64(rb);
+	t.ns_matched = ts_r_i64(rb);
+	t.late = ts_r_u64(rb);
+	t.forced = ts_r_u64(rb);
+	t.held_max = ts_r_u64(rb);
+	t.rows_dropped = ts_r_u64(rb);
+	if (!rb->err && (t.matched > t.replays || t.refused > t.replays || t.ns < 0 ||
+			 t.ns_matched < 0 || t.kernels_matched > t.kernels))
+		ts_r_fail(rb, "replay totals that do not add up");
+	uint64_t n = ts_r_count(rb, 8 + 8 + 4 + 8 + 8 + 8 + 8 + 8 + 4 + 4 + 4);
+	/* read whole before adding: a partial is never half merged */
+	ts_replay_row *in = calloc(n ? n : 1, sizeof *in);
+	if (!in)
+		return TS_ERR_NOMEM;
+	for (uint64_t i = 0; i < n && !rb->err; i++) {
+		ts_replay_row *x = &in[i];
+		size_t len;
+		x->size = ts_r_i64(rb);
+		x->matched_size = ts_r_i64(rb);
+		x->nkernels = ts_r_u32(rb);
+		x->seq = ts_r_u64(rb);
+		x->replays = ts_r_u64(rb);
+		x->kernels = ts_r_u64(rb);
+		x->ns = ts_r_i64(rb);
+		int64_t g = ts_r_i64(rb);
+		x->fits = ts_r_u32(rb);
+		const char *s = ts_r_str(rb, &len);
+		cut_name(x->first, sizeof x->first, s, len);
+		s = ts_r_str(rb, &len);
+		cut_name(x->reason, sizeof x->reason, s, len);
+		if (rb->err)
+			break;
+		if (g < -1 || (g >= 0 && (uint64_t)g >= ngmap) || x->ns < 0 || x->size < -1 ||
+		    x->matched_size < -1) {
+			ts_r_fail(rb, "a kind of replay out of range");
+			break;
+		}
+		x->graph = g < 0 ? -1 : gmap[g];
+		if (g >= 0 && x->graph < 0)
+			snprintf(x->reason, sizeof x->reason,
+				 "its captured graph was left out of the merged captures (past their limits)");
+	}
+	if (rb->err) {
+		free(in);
+		return TS_ERR_PARTIAL;
+	}
+	r->t.replays = add_u64(r->t.replays, t.replays);
+	r->t.matched = add_u64(r->t.matched, t.matched);
+	r->t.refused = add_u64(r->t.refused, t.refused);
+	r->t.kernels = add_u64(r->t.kernels, t.kernels);
+	r->t.kernels_matched = add_u64(r->t.kernels_matched, t.kernels_matched);
+	r->t.ns = ts_sat_add(r->t.ns, t.ns);
+	r->t.ns_matched = ts_sat_add(r->t.ns_matched, t.ns_matched);
+	r->t.late = add_u64(r->t.late, t.late);
+	r->t.forced = add_u64(r->t.forced, t.forced);
+	if (t.held_max > r->t.held_max)
+		r->t.held_max = t.held_max;
+	r->t.rows_dropped = add_u64(r->t.rows_dropped, t.rows_dropped);
+	for (uint64_t i = 0; i < n; i++) {
+		const ts_replay_row *x = &in[i];
+		ts_replay_row *w = NULL;
+		/* the same kind decided the same way */
+		for (size_t j = 0; j < r->nrows && !w; j++) {
+			ts_replay_row *y = &r->rows[j];
+			if (y->size == x->size && y->matched_size == x->matched_size &&
+			    y->nkernels == x->nkernels && y->seq == x->seq && y->graph == x->graph &&
+			    (x->graph >= 0 || strcmp(y->reason, x->reason) == 0))
+				w = y;
+		}
+		if (!w && r->nrows < TS_REPLAY_ROWS) {
+			w = &r->rows[r->nrows++];
+			*w = *x;
+			w->replays = w->kernels = 0;
+			w->ns = 0;
+		}
+		if (!w) {
+			r->t.rows_dropped = add_u64(r->t.rows_dropped, x->replays);
+			continue;
+		}
+		w->replays = add_u64(w->replays, x->replays);
+		w->kernels = add_u64(w->kernels, x->kernels);
+		w->ns = ts_sat_add(w->ns, x->ns);
+		if (x->fits > w->fits)
+			w->fits = x->fits;
+	}
+	free(in);
+	return TS_OK;
 }

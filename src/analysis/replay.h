@@ -36,6 +36,7 @@
 #include "attrib.h"
 #include "capture.h"
 #include "event.h"
+#include "wire.h"
 
 #define TS_REPLAY_HOLD 65536   /* kernels held back at most */
 #define TS_REPLAY_ROWS 256     /* kinds of replay reported */
@@ -85,5 +86,16 @@ const ts_replay_totals *ts_replay_get_totals(const ts_replay *r);
 size_t ts_replay_nrows(const ts_replay *r);
 const ts_replay_row *ts_replay_row_at(const ts_replay *r, size_t i);
 const ts_capmap *ts_replay_map(const ts_replay *r);
+
+/*
+ * Saved partials (docs/partial-format.md, replays section): the totals and
+ * each kind of replay, its graph an index of the partial's captures.
+ * ts_replay_merge adds them to r (whose map the captures were merged into:
+ * gmap, from ts_capmap_merge, sends each saved graph to its index there):
+ * the same kind decided the same way adds to one row. TS_ERR_PARTIAL with
+ * rb's error (nothing added), TS_ERR_NOMEM.
+ */
+void ts_replay_save(const ts_replay *r, ts_wbuf *w);
+ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ngmap);
 
 #endif

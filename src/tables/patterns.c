@@ -1841,6 +1841,24 @@ const char *ts_patterns_dir(const ts_patterns *p, size_t i) { return p->dirs[i];
 
 size_t ts_patterns_noprules(const ts_patterns *p) { return p->noprules; }
 const ts_oprule *ts_patterns_oprule(const ts_patterns *p, size_t i) { return &p->oprules[i]; }
+
+static bool oprule_is(const ts_oprule *r, const char *kind, size_t kn, const char *tmpl, size_t tn)
+{
+	return strlen(r->kind) == kn && memcmp(r->kind, kind, kn) == 0 &&
+	       strlen(r->workload) == tn && memcmp(r->workload, tmpl, tn) == 0;
+}
+
+long ts_patterns_oprule_find(const ts_patterns *p, uint32_t at, const char *kind, size_t kn,
+			     const char *tmpl, size_t tn)
+{
+	size_t n = p ? p->noprules : 0;
+	if (at < n && oprule_is(&p->oprules[at], kind, kn, tmpl, tn))
+		return (long)at;
+	for (size_t i = 0; i < n; i++)
+		if (oprule_is(&p->oprules[i], kind, kn, tmpl, tn))
+			return (long)i;
+	return -1;
+}
 size_t ts_patterns_nskips(const ts_patterns *p) { return p->nskips; }
 
 const ts_selectors *ts_patterns_token_grids(const ts_patterns *p)

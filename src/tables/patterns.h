@@ -267,6 +267,11 @@ const ts_family *ts_patterns_family(const ts_patterns *p, size_t i);
 const ts_family *ts_patterns_find_family(const ts_patterns *p, const char *name);
 size_t ts_patterns_noprules(const ts_patterns *p);
 const ts_oprule *ts_patterns_oprule(const ts_patterns *p, size_t i);
+/* An operator rule saved elsewhere by index, kind and workload template:
+ * the index when the rule there has that kind and template (the same
+ * tables), else the first rule that has; -1 none (p may be NULL). */
+long ts_patterns_oprule_find(const ts_patterns *p, uint32_t at, const char *kind, size_t kn,
+			     const char *tmpl, size_t tn);
 size_t ts_patterns_nskips(const ts_patterns *p);
 /* Is a python_function frame name one that is never a call site (builtins,
  * torch internals, the standard library)? */

@@ -16,8 +16,10 @@ import gzip
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
 os.chdir(root)
@@ -88,6 +90,14 @@ if os.path.exists('./tracestream'):
         data = open(tmp, 'rb').read()
         os.unlink(tmp)
         put('partial', os.path.basename(f).replace('.json', ''), data)
+    # a partial with a capture map and replay table (--capture)
+    cap = tempfile.mkdtemp()
+    subprocess.run([sys.executable, 'tests/capture/mkcapture.py', cap], check=True)
+    subprocess.run([os.path.abspath('tracestream'), '-q', '--save-state', 'p.tsp', '--capture',
+                    'capture_hip.json', 'replay_hip.json'],
+                   check=True, stdout=subprocess.DEVNULL, cwd=cap)
+    put('partial', 'capture-hip', open(os.path.join(cap, 'p.tsp'), 'rb').read())
+    shutil.rmtree(cap)
 else:
     print('seed: ./tracestream is not built: no partial seeds', file=sys.stderr)
 

@@ -98,4 +98,29 @@ else
 	echo "not ok - slurm: no merged report equal to the direct run: $(cat "$tmp/submit"; tail -5 "$tmp/parts/logs/"*.log 2>/dev/null; tail -5 "$tmp/slurmctld.log")"
 	fail=1
 fi
+
+# -c: each task's --capture (the hand-made capture and two ranks replaying it)
+python3 tests/capture/mkcapture.py "$tmp/cap"
+mkdir "$tmp/capjob"
+cp "$tmp/cap/replay_hip.json" "$tmp/capjob/r0.json"
+cp "$tmp/cap/replay_hip.json" "$tmp/capjob/r1.json"
+"$TS" --no-progress -q -f json --capture "$tmp/cap/capture_hip.json" "$tmp/capjob" > "$tmp/capdirect.json"
+TRACESTREAM=$TS bash scripts/slurm-ranks.sh -p ts -c "$tmp/cap/capture_hip.json" "$tmp/capparts" "$tmp/capjob" \
+	> "$tmp/capsubmit" 2>&1 || { echo "not ok - slurm: submitting with -c failed: $(cat "$tmp/capsubmit")"; exit 1; }
+for _ in $(seq 120); do
+	[ -z "$(squeue -h 2>/dev/null)" ] && break
+	sleep 1
+done
+if [ -s "$tmp/capparts/report.json" ] && python3 - "$tmp/capdirect.json" "$tmp/capparts/report.json" <<'PY'
+import json, sys
+d, m = (json.load(open(p)) for p in sys.argv[1:3])
+assert d['graph_replays'] == m['graph_replays'] and d['attribution'] == m['attribution']
+assert m['graph_replays']['matched'] == 6
+PY
+then
+	echo "ok - slurm: -c gives each task the capture: the merged replay table is the direct run's"
+else
+	echo "not ok - slurm: -c: $(cat "$tmp/capsubmit"; tail -5 "$tmp/capparts/logs/"*.log 2>/dev/null)"
+	fail=1
+fi
 exit $fail
