@@ -757,6 +757,8 @@ static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts 
 	}
 	const char *const *names = c ? ts_report_compare_tables : ts_report_tables;
 	for (size_t i = 0; names[i]; i++) {
+		if (!c && !ts_report_table_applies(res, names[i]))
+			continue;
 		char path[PATH_MAX];
 		if (snprintf(path, sizeof path, "%s/%s.csv", dir, names[i]) >= (int)sizeof path) {
 			fprintf(stderr, "tracestream: %s: path too long\n", dir);

@@ -210,6 +210,56 @@ line('flip.tsp: byte' in err and 'bad saved partial' in err and 'rc=1' in err an
      '--capture of a corrupt partial: its byte, exit 1, nothing taken from it', err)
 PY
 
+# Tables and the first screen with --capture: the replays table and the ops
+# table's graph_op columns hold the JSON report's figures; --csv-dir, the
+# workbook and the page have the replays table only with --capture.
+"$TS" -f csv --table replays --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" >"$tmp/replays.csv" 2>/dev/null
+"$TS" -f csv --table ops --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" >"$tmp/ops.csv" 2>/dev/null
+"$TS" -q --csv-dir "$tmp/csv1" --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" >/dev/null 2>&1
+"$TS" -q --csv-dir "$tmp/csv0" "$tmp/replay_hip.json" >/dev/null 2>&1
+"$TS" -f html -o "$tmp/p1.html" --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" 2>/dev/null
+"$TS" -f html -o "$tmp/p0.html" "$tmp/replay_hip.json" 2>/dev/null
+"$TS" -f xlsx -o "$tmp/w1.xlsx" --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" 2>/dev/null
+"$TS" -f xlsx -o "$tmp/w0.xlsx" "$tmp/replay_hip.json" 2>/dev/null
+"$TS" --brief --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" >"$tmp/brief1" 2>/dev/null
+"$TS" --brief "$tmp/replay_hip.json" >"$tmp/brief0" 2>/dev/null
+python3 - "$tmp" <<'PY'
+import csv, json, os, sys, zipfile
+d = sys.argv[1]
+def line(ok, msg, got=None):
+    print('%s - capture tables: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+r = json.load(open(d + '/hip.json'))
+rows = list(csv.DictReader(open(d + '/replays.csv', newline='')))
+lst = r['graph_replays']['captures']['list']
+want = [(k['size'], k['matched_size'], k['kernels'], k['replays'], k['total_us'],
+         lst[k['graph']]['index'] if k['graph'] is not None else None, k['reason'] or '')
+        for k in r['graph_replays']['kinds']]
+got = [(int(x['size']), int(x['matched_size']), int(x['kernels']), int(x['replays']), float(x['total_us']),
+        int(x['graph_index']) if x['graph_index'] else None, x['reason']) for x in rows]
+line(got == want, 'the replays table: one row per kind, as JSON graph_replays.kinds', got)
+ops = {x['op']: (int(x['graph_op_kernels']), float(x['graph_op_us'])) for x in csv.DictReader(open(d + '/ops.csv', newline=''))}
+want = {o['name']: (o['graph_op_kernels'], o['graph_op_us']) for o in r['ops']}
+line(ops == want, 'the ops table gains graph_op_kernels and graph_op_us, as JSON', ops)
+line(sorted(os.listdir(d + '/csv1')) == sorted(os.listdir(d + '/csv0') + ['replays.csv']) and
+     'replays.csv' not in os.listdir(d + '/csv0') and
+     'graph_op' not in open(d + '/csv0/ops.csv').read(),
+     '--csv-dir: replays.csv and the graph_op columns only with --capture')
+p1, p0 = open(d + '/p1.html').read(), open(d + '/p0.html').read()
+line('id="t-replays"' in p1 and 'capture_16_DECODE' in p1 and 'id="t-replays"' not in p0 and
+     '--capture: 3 of 4 graph replays matched (1 none); ops for 72.5% of GPU time' in p1,
+     'the page: the replays table and the first-screen line only with --capture')
+def sheets(p):
+    return [n for n in zipfile.ZipFile(p).namelist() if n.startswith('xl/worksheets/sheet')]
+line(len(sheets(d + '/w1.xlsx')) == len(sheets(d + '/w0.xlsx')) + 1 and
+     'replays' in zipfile.ZipFile(d + '/w1.xlsx').read('xl/workbook.xml').decode() and
+     'replays' not in zipfile.ZipFile(d + '/w0.xlsx').read('xl/workbook.xml').decode(),
+     'the workbook: a replays sheet only with --capture')
+b1, b0 = open(d + '/brief1').read(), open(d + '/brief0').read()
+line('  --capture: 3 of 4 graph replays matched (1 none); ops for 72.5% of GPU time\n' in b1 and
+     '--capture' not in b0 and len(b1.splitlines()) <= 25,
+     'the first screen says how much of the replay got its ops back (72.5% = 58 of 80 us)', b1)
+PY
+
 # The shared vLLM piecewise pair: the capture of the batch-8192 graphs and
 # the trace that replays them.
 cap=$(ls "$SHARED"/vllm_mi300x_graph_capture_bs8192_piecewise.pt.trace.json* 2>/dev/null | head -1)

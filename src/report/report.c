@@ -238,7 +238,7 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		const ts_replay_totals *rt = ts_replay_get_totals(res->replay);
 		const ts_capture_totals *ct = ts_capmap_totals(ts_replay_map(res->replay));
 		if (rt->refused)
-			WARN("%" PRIu64 " of %" PRIu64 " graph replays matched no captured graph and keep no op (the reasons: GRAPH REPLAYS)",
+			WARN("%" PRIu64 " of %" PRIu64 " graph replays matched no captured graph and keep no op (the reasons: Graph replays)",
 			     rt->refused, rt->replays);
 		if (rt->forced)
 			WARN("%" PRIu64 " graph replays were decided before they were complete: more than %d kernels waited",

@@ -1,8 +1,9 @@
 /*
- * report_brief.c - the first screen of the text report: what the trace is,
- * the time per pass by stage with its busy and idle share, the typical
- * layer of each stage taken apart, the top categories and kernels, and
- * the largest opportunities (insight.h). At most TS_BRIEF_LINES lines, none
+ * report_brief.c - the first screen of the text report: what the trace is
+ * (and, with --capture, how much graph replay got its ops back), the time
+ * per pass by stage with its busy and idle share, the typical layer of
+ * each stage taken apart, the top categories and kernels, and the largest
+ * opportunities (insight.h). At most TS_BRIEF_LINES lines, none
  * wider than the report width (80 columns when it has none); --brief
  * prints only this.
  */
@@ -135,6 +136,24 @@ static void put_what(screen *s, const ts_result *res)
 			ts_layers_note(res->layers, note, sizeof note);
 		line(s, "  %" PRIu64 " kernels, %s of GPU time; %s", res->agg->kernels, kt, note);
 	}
+}
+
+/* --capture: how much of the graph replay got its ops back. */
+static void put_replays(screen *s, const ts_result *res)
+{
+	if (!res->replay || !res->attrib)
+		return;
+	const ts_replay_totals *rt = ts_replay_get_totals(res->replay);
+	const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
+	int64_t all = 0;
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		all = ts_sat_add(all, t->ns[b]);
+	char none[48] = "";
+	if (rt->refused)
+		snprintf(none, sizeof none, " (%" PRIu64 " none)", rt->refused);
+	line(s, "  --capture: %" PRIu64 " of %" PRIu64 " graph replays matched%s; ops for %.1f%% of GPU time",
+	     rt->matched, rt->replays, none,
+	     all ? 100.0 * (double)t->ns[TS_ATTR_GRAPH_OP] / (double)all : 0.0);
 }
 
 static void put_pass_times(screen *s, const ts_result *res)
@@ -305,6 +324,7 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 	if (res->partial)
 		line(&s, "PARTIAL REPORT: %s", res->error);
 	put_what(&s, res);
+	put_replays(&s, res);
 	put_pass_times(&s, res);
 	put_anatomy(&s, res);
 	put_categories(&s, res, b);

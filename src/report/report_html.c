@@ -637,7 +637,8 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 	html_tab t = { out, 0, 0, NULL };
 	ts_table_sink sink = { &t, h_begin, h_row, h_end };
 	for (size_t i = 0; ts_report_tables[i]; i++)
-		if (ts_report_table(res, o, ts_report_tables[i], &sink) != 0)
+		if (ts_report_table_applies(res, ts_report_tables[i]) &&
+		    ts_report_table(res, o, ts_report_tables[i], &sink) != 0)
 			return -1;
 	fputs("<h3 id=\"t-warnings\">warnings</h3>\n<ul class=\"warn\">", out);
 	warnings(out, res, NULL);

@@ -2,7 +2,8 @@
  * report_table.c - the report's tables as rows of typed cells.
  *
  * One place says what each table holds (kernels, types, categories, ops,
- * workloads, layers, passes, stages, memory, unclassified); the formats
+ * workloads, layers, passes, stages, memory, unclassified, and with
+ * --capture the graph replays); the formats
  * that are tables (CSV, and the spreadsheet and web page formats that
  * build on them) render the cells. Figures are those of the JSON report:
  * the same helpers, the same view (--stage), the same order.
@@ -17,7 +18,7 @@
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",
-	"layers", "passes", "stages", "memory", NULL,
+	"layers", "passes", "stages", "memory", "replays", NULL,
 };
 
 /* ------------------------------------------------------------- cells */
@@ -173,7 +174,12 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 {
 	static const char *const cols[] = { "stage", "op", "via", "calls", "kernels", "total_us",
 					    "pct", "cum_pct", "callsite" };
-	int rc = BEGIN(k, "ops", cols);
+	/* --capture: what of each op was graph replay given back its op */
+	static const char *const gcols[] = { "stage", "op", "via", "calls", "kernels", "total_us",
+					     "pct", "cum_pct", "callsite", "graph_op_kernels",
+					     "graph_op_us" };
+	bool g = res->replay != NULL;
+	int rc = g ? BEGIN(k, "ops", gcols) : BEGIN(k, "ops", cols);
 	const ts_attrib *at = res->attrib;
 	if (!at || rc)
 		return rc;
@@ -197,10 +203,40 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 				  c_cstr(ts_attr_bucket_name(ts_attrib_op_via(at, order[i]))),
 				  c_uint(r->calls), c_uint(r->kernels), c_us(r->ns),
 				  c_num(share(r->ns, base), 2), c_num(share(cum, base), 2),
-				  c_str(site, slen) };
-		rc = ROW(k, row);
+				  c_str(site, slen), c_uint(r->graph_kernels), c_us(r->graph_ns) };
+		rc = k->row(k->ctx, row, g ? 11 : 9);
 	}
 	free(order);
+	return rc;
+}
+
+/* --capture: each kind of replay, the captured graph it took or why none
+ * (the JSON report's graph_replays.kinds). */
+static int t_replays(const ts_result *res, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "size", "matched_size", "kernels", "replays",
+					    "total_us", "pct", "first_kernel", "graph_file",
+					    "graph_index", "graph_annotation", "graph_copies", "fits",
+					    "reason" };
+	int rc = BEGIN(k, "replays", cols);
+	if (!res->replay || rc)
+		return rc;
+	const ts_capmap *m = ts_replay_map(res->replay);
+	for (size_t i = 0; i < ts_replay_nrows(res->replay) && rc == 0; i++) {
+		const ts_replay_row *w = ts_replay_row_at(res->replay, i);
+		const ts_capgraph *g = w->graph >= 0 ? ts_capmap_graph(m, (size_t)w->graph) : NULL;
+		size_t fl = 0, al = 0;
+		const char *f = g ? ts_capmap_str(m, g->file, &fl) : NULL;
+		const char *an = g ? ts_capmap_str(m, g->ann, &al) : NULL;
+		ts_cell row[] = { c_opt_int(w->size >= 0, w->size),
+				  c_opt_int(w->matched_size >= 0, w->matched_size),
+				  c_uint(w->nkernels), c_uint(w->replays), c_us(w->ns),
+				  c_num(share(w->ns, res->agg->all.total), 2), c_cstr(w->first),
+				  c_str(f, fl), g ? c_uint(g->index) : c_null(), c_str(an, al),
+				  g ? c_uint(g->copies) : c_null(), c_uint(w->fits),
+				  g ? c_null() : c_cstr(w->reason) };
+		rc = ROW(k, row);
+	}
 	return rc;
 }
 
@@ -370,9 +406,16 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 		rc = t_stages(res, sink);
 	else if (strcmp(name, "memory") == 0)
 		rc = t_memory(res, &v, sink);
+	else if (strcmp(name, "replays") == 0)
+		rc = t_replays(res, sink);
 	else
 		return -2;
 	return rc || sink->end(sink->ctx) ? -1 : 0;
+}
+
+bool ts_report_table_applies(const ts_result *res, const char *name)
+{
+	return strcmp(name, "replays") != 0 || res->replay != NULL;
 }
 
 bool ts_report_table_known(const char *name)
