@@ -133,6 +133,36 @@ print('%s - capture fixture: a cut capture: its byte, exit 1, the complete graph
       % ('ok' if ok else 'not ok', '' if ok else ' (got rc %d, %r, %s)' % (rc, err.strip()[:300], g['captures'])))
 PY
 
+# Replays of sizes not captured: padded up to the next captured size (the
+# size below when there is none above); on HIP the grids tell a replay that
+# ran the smaller graph, on CUDA the count alone cannot.
+for form in hip cuda; do
+	"$TS" --format json --capture "$tmp/capture_$form.json" "$tmp/replay_pad_$form.json" \
+		>"$tmp/pad_$form.json" 2>/dev/null
+done
+"$TS" --capture "$tmp/capture_hip.json" "$tmp/replay_pad_hip.json" >"$tmp/pad.txt" 2>/dev/null
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+def line(ok, msg, got=None):
+    print('%s - capture padding: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+for form, last in (('hip', (24, 16, 0)), ('cuda', (24, 32, 1))):
+    r = json.load(open('%s/pad_%s.json' % (d, form)))
+    kinds = [(k['size'], k['matched_size'], k['graph']) for k in r['graph_replays']['kinds']]
+    want = [(20, 32, 1), (10, 16, 0), (40, 32, 1), (24, 32, 1), last]
+    line(kinds == want and r['graph_replays']['matched'] == 5,
+         '%s: bs=20 and 24 take the size-32 graph, bs=10 the size-16, bs=40 the size below (32); '
+         'the bs=24 replay of the size-16 graph takes %s' % (form, 'it (its grids)' if form == 'hip' else
+                                                            'size 32 (CUDA records no grid at capture)'), kinds)
+    wl = {w['name']: w['tokens'] for w in r['workloads']}
+    want_max = 32
+    line(wl['gemm_n128_k64']['max'] == want_max and wl['gemm_n128_k64']['min'] == 16,
+         '%s: the workloads take the captured graph\'s tokens (16..32), not the step\'s' % form, wl)
+t = open(d + '/pad.txt').read()
+line('padded up to the captured size 32' in t and 'the captured size below, 32' in t,
+     'the text report says which replays were padded up and which took the size below', t[-900:])
+PY
+
 # Many ranks, saved partials and merge: the replay table and the captures
 # travel with the partials. Two ranks replaying through one capture list it
 # once and count every replay; saving and merging gives the same; a partial

@@ -191,25 +191,38 @@ static uint32_t group_make(ts_replay *r, int64_t corr, uint8_t kind)
 
 /* ---------------------------------------------------------- candidates */
 
-/* The captured size a replay of this size is held against: its own when
- * captured, else the closest (the larger on a tie); -1: any. */
-static int64_t size_for(const ts_capmap *m, int64_t size)
+/*
+ * The captured sizes a replay of this size is held against, in order: its
+ * own when it was captured; else the smallest captured size above it (a
+ * framework pads a batch up to the next size it captured: vLLM's
+ * execute_<tokens> annotation counts the tokens before padding), then the
+ * largest below. One -1: any size (the replay's size is unknown, or no
+ * captured graph has one). Returns how many.
+ */
+static int sizes_for(const ts_capmap *m, int64_t size, int64_t out[2])
 {
-	if (size < 0)
-		return -1;
-	int64_t best = -1;
-	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+	int64_t above = -1, below = -1;
+	for (size_t i = 0; size >= 0 && i < ts_capmap_ngraphs(m); i++) {
 		int64_t s = ts_capmap_graph(m, i)->size;
 		if (s < 0)
 			continue;
-		if (s == size)
-			return s;
-		int64_t d = s > size ? s - size : size - s;
-		int64_t bd = best > size ? best - size : size - best;
-		if (best < 0 || d < bd || (d == bd && s > best))
-			best = s;
+		if (s == size) {
+			out[0] = s;
+			return 1;
+		}
+		if (s > size && (above < 0 || s < above))
+			above = s;
+		if (s < size && s > below)
+			below = s;
 	}
-	return best;
+	int n = 0;
+	if (above >= 0)
+		out[n++] = above;
+	if (below >= 0)
+		out[n++] = below;
+	if (!n)
+		out[n++] = -1;
+	return n;
 }
 
 static bool candidate(const ts_capgraph *g, int64_t used)
@@ -235,11 +248,13 @@ static void cut_name(char *dst, size_t cap, const char *s, size_t len)
 		memcpy(dst + n - 3, "...", 3);
 }
 
-static ts_replay_row *row_for(ts_replay *r, int64_t size, int64_t used, uint32_t n, uint64_t seq)
+/* The row of a kind of replay: its size, kernel count and sequence are the
+ * whole input of its decision, so a kind seen before is decided alike. */
+static ts_replay_row *row_for(ts_replay *r, int64_t size, uint32_t n, uint64_t seq)
 {
 	for (size_t i = 0; i < r->nrows; i++) {
 		ts_replay_row *w = &r->rows[i];
-		if (w->size == size && w->matched_size == used && w->nkernels == n && w->seq == seq)
+		if (w->size == size && w->nkernels == n && w->seq == seq)
 			return w;
 	}
 	if (r->nrows == TS_REPLAY_ROWS)
@@ -247,7 +262,7 @@ static ts_replay_row *row_for(ts_replay *r, int64_t size, int64_t used, uint32_t
 	ts_replay_row *w = &r->rows[r->nrows++];
 	memset(w, 0, sizeof *w);
 	w->size = size;
-	w->matched_size = used;
+	w->matched_size = -1;
 	w->nkernels = n;
 	w->seq = seq;
 	w->graph = -1;
@@ -335,6 +350,46 @@ static void refuse(ts_replay *r, char *buf, size_t cap, const held *const *k, si
 	}
 }
 
+/* What the captured graphs of one size make of a replay's kernels. */
+typedef struct {
+	long first;              /* the first graph that fits, -1 none */
+	size_t fits;
+	bool agree;              /* every graph that fits attributes alike */
+	long best;               /* of those that do not, the one that agreed longest */
+	size_t best_at;          /* where it differs */
+} fit;
+
+static fit scan(const ts_capmap *m, const held *const *k, size_t n, int64_t used)
+{
+	fit f = { -1, 0, true, -1, 0 };
+	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
+		const ts_capgraph *c = ts_capmap_graph(m, i);
+		if (!candidate(c, used) || c->nnodes != n)
+			continue;
+		size_t at = 0;
+		for (; at < n; at++) {
+			const ts_capnode *nd = ts_capmap_node(m, c->node0 + at);
+			const held *h = k[at];
+			if (nd->khash && h->khash != nd->khash)
+				break;
+			if (nd->grid[0] > 0 && (h->has & TS_HAS_GRID) && h->grid[0] > 0 &&
+			    memcmp(nd->grid, h->grid, sizeof h->grid) != 0)
+				break;
+		}
+		if (at == n) {
+			if (f.first < 0)
+				f.first = (long)i;
+			else if (ts_capmap_graph(m, (size_t)f.first)->attr != c->attr)
+				f.agree = false;
+			f.fits++;
+		} else if (f.best < 0 || at > f.best_at) {
+			f.best = (long)i;
+			f.best_at = at;
+		}
+	}
+	return f;
+}
+
 static void decide(ts_replay *r, uint32_t id, bool forced)
 {
 	group *g = &r->pool[id];
@@ -345,7 +400,6 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 	if (!k)
 		return;   /* graph = -1: kept as graph kernels */
 	n = kernels_of(r, id, k, n);
-	int64_t used = size_for(m, g->size);
 	uint64_t seq = mix(0, n);
 	int64_t ns = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -355,48 +409,37 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 				       (uint64_t)(uint32_t)k[i]->grid[1] << 16 ^ (uint32_t)k[i]->grid[2]);
 		ns = ts_sat_add(ns, k[i]->dur);
 	}
-	/* A kind of replay seen before was decided the same way: its size,
-	 * names and grids are the whole input of the decision. */
-	ts_replay_row *w = row_for(r, g->size, used, (uint32_t)n, seq);
-	long first_fit = -1, best = -1;
-	size_t best_at = 0, fits = 0;
-	bool agree = true;
+	ts_replay_row *w = row_for(r, g->size, (uint32_t)n, seq);
+	fit f = { -1, 0, true, -1, 0 };
+	int64_t sizes[2], used;
+	int nsizes = sizes_for(m, g->size, sizes);
+	fit first = f;
 	if (w && w->replays) {
-		first_fit = w->graph;
-		fits = w->fits;
+		f.first = w->graph;
+		f.fits = w->fits;
+		used = w->matched_size;
 	} else {
-		for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
-			const ts_capgraph *c = ts_capmap_graph(m, i);
-			if (!candidate(c, used) || c->nnodes != n)
-				continue;
-			size_t at = 0;
-			for (; at < n; at++) {
-				const ts_capnode *nd = ts_capmap_node(m, c->node0 + at);
-				const held *h = k[at];
-				if (nd->khash && h->khash != nd->khash)
-					break;
-				if (nd->grid[0] > 0 && (h->has & TS_HAS_GRID) && h->grid[0] > 0 &&
-				    memcmp(nd->grid, h->grid, sizeof h->grid) != 0)
-					break;
-			}
-			if (at == n) {
-				if (first_fit < 0)
-					first_fit = (long)i;
-				else if (ts_capmap_graph(m, (size_t)first_fit)->attr != c->attr)
-					agree = false;
-				fits++;
-			} else if (best < 0 || at > best_at) {
-				best = (long)i;
-				best_at = at;
+		/* the preferred size first; the next only when no graph of the
+		 * first has as many kernels in the same order */
+		used = sizes[0];
+		for (int c = 0; c < nsizes; c++) {
+			f = scan(m, k, n, sizes[c]);
+			if (c == 0)
+				first = f;
+			if (f.fits) {
+				used = sizes[c];
+				break;
 			}
 		}
+		if (!f.fits)
+			f = first;
 	}
 	r->t.replays++;
 	r->t.kernels += n;
 	r->t.ns = ts_sat_add(r->t.ns, ns);
 	r->t.forced += forced;
-	if (first_fit >= 0 && agree) {
-		g->graph = first_fit;
+	if (f.first >= 0 && f.agree) {
+		g->graph = f.first;
 		r->t.matched++;
 		r->t.kernels_matched += n;
 		r->t.ns_matched = ts_sat_add(r->t.ns_matched, ns);
@@ -412,12 +455,19 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 		if (n)
 			cut_name(w->first, sizeof w->first, k[0]->name, k[0]->name_len);
 		w->graph = g->graph;
-		w->fits = (uint32_t)fits;
-		if (g->graph < 0 && fits)
+		w->fits = (uint32_t)f.fits;
+		w->matched_size = used;
+		if (g->graph < 0 && f.fits) {
 			snprintf(w->reason, sizeof w->reason,
-				 "%zu captured graphs fit, with different ops: none is taken", fits);
-		else if (g->graph < 0)
-			refuse(r, w->reason, sizeof w->reason, k, n, used, best, best_at);
+				 "%zu captured graphs fit, with different ops: none is taken", f.fits);
+		} else if (g->graph < 0) {
+			refuse(r, w->reason, sizeof w->reason, k, n, used, f.best, f.best_at);
+			size_t len = strlen(w->reason);
+			if (nsizes > 1 && len < sizeof w->reason)
+				snprintf(w->reason + len, sizeof w->reason - len,
+					 "; the size below, %lld, fits no better",
+					 (long long)sizes[1]);
+		}
 	}
 	w->replays++;
 	w->kernels += n;

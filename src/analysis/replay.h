@@ -7,7 +7,9 @@
  * graph was launched the trace does not say, so a replay is matched by what
  * it holds: its size (the step annotation open at the launch: vLLM
  * execute_<tokens>_..., SGLang step[... bs=N]) picks the captured graphs of
- * that size, else of the closest size; of those, the ones with as many
+ * that size, else of the next captured size above (frameworks pad a batch
+ * up to a captured size; vLLM's annotation counts the tokens before
+ * padding), else of the size below; of those, the ones with as many
  * kernel nodes as the replay has kernels, each node agreeing with the
  * kernel at its place (the name and grid where the capture has them: HIP
  * launches name their kernel, CUDA's do not). When every graph that fits

@@ -533,8 +533,11 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 				fprintf(out, ", captured %u times alike", g->copies);
 			if (w->fits > 1)
 				fprintf(out, ", one of %u that fit alike", w->fits);
-			if (w->matched_size != w->size && w->matched_size >= 0)
-				fprintf(out, ", the closest captured size %lld", (long long)w->matched_size);
+			if (w->matched_size > w->size && w->size >= 0)
+				fprintf(out, ", padded up to the captured size %lld",
+					(long long)w->matched_size);
+			else if (w->matched_size != w->size && w->matched_size >= 0)
+				fprintf(out, ", the captured size below, %lld", (long long)w->matched_size);
 			fputc('\n', out);
 		} else {
 			fprintf(out, "none: %s\n", w->reason);

@@ -13,6 +13,11 @@
                       with no kernel name or grid
   replay_cuda.json    the replays as CUDA writes them: kernels first, their
                       cudaGraphLaunch after
+  replay_pad_hip.json, replay_pad_cuda.json
+                      replays whose step size was not captured: bs=20 and
+                      bs=24 running the size-32 graph (padded up), bs=10 the
+                      size-16 graph, bs=40 the size-32 graph (no size above),
+                      and bs=24 running the size-16 graph (HIP's grids tell)
 
 Usage: mkcapture.py DIR
 """
@@ -78,12 +83,21 @@ def nodes(size, std=STD):
     return [(op, k, [size * (i + 1), 1, 1]) for i, (op, k, _) in enumerate(std)]
 
 
-def replay(hip=True):
+def run16(d=0):
+    return [('gemm_a', 10 + d, 16), ('silu_k', 3 + d, 32), ('add_k', 1 + d, 48)]
+
+
+def run32(d=0):
+    return [('gemm_a', 20 + d, 32), ('silu_k', 6 + d, 64), ('add_k', 2 + d, 96)]
+
+
+STD_REPLAYS = [(16, run16()), (32, run32()), (16, [('gemm_a', 11, 16), ('silu_k', 4, 32), ('add_k', 1, 48)]),
+               (64, [('gemm_a', 5, 64), ('silu_k', 5, 128), ('add_k', 5, 192), ('add_k', 5, 192)])]
+PAD_REPLAYS = [(20, run32()), (10, run16()), (40, run32(1)), (24, run32(2)), (24, run16(2))]
+
+
+def replay(hip=True, reps=STD_REPLAYS):
     """Replays: (size, kernels [(name, dur, grid)])"""
-    reps = [(16, [('gemm_a', 10, 16), ('silu_k', 3, 32), ('add_k', 1, 48)]),
-            (32, [('gemm_a', 20, 32), ('silu_k', 6, 64), ('add_k', 2, 96)]),
-            (16, [('gemm_a', 11, 16), ('silu_k', 4, 32), ('add_k', 1, 48)]),
-            (64, [('gemm_a', 5, 64), ('silu_k', 5, 128), ('add_k', 5, 192), ('add_k', 5, 192)])]
     cpu, gpu, t, gt, corr = [], [], 1000, 50000, 500
     glaunch = 'hipGraphLaunch' if hip else 'cudaGraphLaunch'
     for size, ks in reps:
@@ -131,6 +145,8 @@ def main():
         'capture_cuda.json': capture([(16, nodes(16)), (32, nodes(32))], hip=False),
         'replay_hip.json': replay(),
         'replay_cuda.json': replay(hip=False),
+        'replay_pad_hip.json': replay(reps=PAD_REPLAYS),
+        'replay_pad_cuda.json': replay(hip=False, reps=PAD_REPLAYS),
     }
     for name, tr in files.items():
         with open(os.path.join(d, name), 'w') as f:

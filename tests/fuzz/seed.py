@@ -82,6 +82,10 @@ put('trace', 'whitespace', b' \n\t\r\n')
 
 # --- partial: saved partials of the fixtures (needs ./tracestream built)
 if os.path.exists('./tracestream'):
+    # made again each time (a partial holds its run's wall time, so its
+    # name changes): the old ones go, and a stale format cannot stay
+    for f in glob.glob(os.path.join(out, 'partial', '*')):
+        os.unlink(f)
     for f in ['tests/cli/tiny.json', 'tests/attrib/calls.json', 'tests/fixtures/amd_single_line.json',
               'tests/fixtures/nvidia_pretty2.json']:
         tmp = os.path.join(out, 'partial.tmp')
@@ -100,6 +104,18 @@ if os.path.exists('./tracestream'):
     shutil.rmtree(cap)
 else:
     print('seed: ./tracestream is not built: no partial seeds', file=sys.stderr)
+
+# --- capture: one input holds a capture and the replays of it
+# (tests/fuzz/corpus/capture/{hip,cuda,diff}.json were written by hand)
+import json  # noqa: E402
+cap = tempfile.mkdtemp()
+subprocess.run([sys.executable, 'tests/capture/mkcapture.py', cap], check=True)
+for form in ('hip', 'cuda'):
+    ev = []
+    for f in ('capture_%s.json' % form, 'replay_pad_%s.json' % form):
+        ev += json.load(open(os.path.join(cap, f)))['traceEvents']
+    put('capture', 'pad-' + form, json.dumps({'traceEvents': ev}, separators=(',', ':')))
+shutil.rmtree(cap)
 
 # --- patterns: one byte (0: a top-level table, 1: a model family), the file
 for f in sorted(glob.glob('patterns/*.yaml')):
