@@ -163,6 +163,30 @@ line('padded up to the captured size 32' in t and 'the captured size below, 32' 
      'the text report says which replays were padded up and which took the size below', t[-900:])
 PY
 
+# A graph on two streams: its kernels finish in another order than they
+# were launched; HIP's names and grids pair each with its node.
+"$TS" --format json --capture "$tmp/capture_hip.json" "$tmp/replay_order_hip.json" >"$tmp/order.json" 2>/dev/null
+"$TS" --capture "$tmp/capture_hip.json" "$tmp/replay_order_hip.json" >"$tmp/order.txt" 2>/dev/null
+"$TS" --format json --capture "$tmp/capture_diff.json" "$tmp/replay_order_hip.json" >"$tmp/order_diff.json" 2>/dev/null
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+def line(ok, msg, got=None):
+    print('%s - capture order: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+r = json.load(open(d + '/order.json'))
+kinds = [(k['size'], k['graph'], k['reordered']) for k in r['graph_replays']['kinds']]
+ops = {o['name']: (o['graph_op_kernels'], o['graph_op_us']) for o in r['ops'] if o['via'] == 'op'}
+line(kinds == [(16, 0, True), (32, 1, False)] and
+     ops == {'aten::mm': (2, 30.0), 'aten::silu': (2, 9.0), 'aten::add': (2, 3.0), 'aten::mul': (0, 0.0)},
+     'the size-16 replay whose silu_k finished first: each kernel takes the op of its own node', (kinds, ops))
+t = open(d + '/order.txt').read()
+line('its kernels in another order (paired by name and grid)' in t, 'the text report says the kernels were paired, not in order', t[-700:])
+r = json.load(open(d + '/order_diff.json'))
+k = r['graph_replays']['kinds'][0]
+line(k['graph'] is None and k['reason'].startswith('kernel 1 of 3 differs: replayed silu_k, captured gemm_a'),
+     'kernels that no order pairs (other_k captured): refused with the first that differs', k)
+PY
+
 # Many ranks, saved partials and merge: the replay table and the captures
 # travel with the partials. Two ranks replaying through one capture list it
 # once and count every replay; saving and merging gives the same; a partial

@@ -17,6 +17,7 @@ typedef struct {
 	uint32_t has;
 	uint32_t row;
 	uint32_t group;          /* its replay (or launch-to-come), NONE */
+	uint32_t node;           /* the captured node it replays, NONE */
 	uint64_t khash;          /* hash of its name */
 	char *name;
 	size_t name_len;
@@ -30,7 +31,6 @@ typedef struct {
 	int64_t size;
 	uint32_t n;              /* kernels seen */
 	uint32_t pending;        /* of them, still held */
-	uint32_t pos;            /* of them, gone on */
 	uint8_t kind;
 	bool ended, decided, live;
 	long graph;              /* the captured graph taken, -1 none */
@@ -271,11 +271,11 @@ static ts_replay_row *row_for(ts_replay *r, int64_t size, uint32_t n, uint64_t s
 
 /* The kernels of group id, in order (all still held: none goes on before
  * its replay is decided). */
-static size_t kernels_of(const ts_replay *r, uint32_t id, const held **out, size_t cap)
+static size_t kernels_of(ts_replay *r, uint32_t id, held **out, size_t cap)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < r->n && k < cap; i++) {
-		const held *h = &r->q[(r->head + i) % TS_REPLAY_HOLD];
+		held *h = &r->q[(r->head + i) % TS_REPLAY_HOLD];
 		if (h->group == id)
 			out[k++] = h;
 	}
@@ -284,7 +284,7 @@ static size_t kernels_of(const ts_replay *r, uint32_t id, const held **out, size
 
 /* Why no graph of the size fits: the kernel counts there are, or the first
  * kernel that differs in the graph that agreed longest. */
-static void refuse(ts_replay *r, char *buf, size_t cap, const held *const *k, size_t n,
+static void refuse(ts_replay *r, char *buf, size_t cap, held *const *k, size_t n,
 		   int64_t used, long best, size_t at)
 {
 	const ts_capmap *m = r->map;
@@ -350,18 +350,71 @@ static void refuse(ts_replay *r, char *buf, size_t cap, const held *const *k, si
 	}
 }
 
+/*
+ * A graph whose nodes all name their kernel (HIP) also fits a replay of the
+ * same kernels in another order: the kernels of a graph on several streams
+ * finish interleaved. Each kernel takes a node of its name and grid, the
+ * i-th kernel of a name and grid the i-th such node. perm[i]: kernel i's
+ * node in the graph. false: the names and grids are not the same.
+ */
+typedef struct {
+	uint64_t h;
+	int32_t g[3];
+	uint32_t i;
+} keyed;
+
+static int cmp_keyed(const void *pa, const void *pb)
+{
+	const keyed *a = pa, *b = pb;
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	int c = memcmp(a->g, b->g, sizeof a->g);
+	if (c)
+		return c;
+	return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static bool pair_unordered(const ts_capmap *m, const ts_capgraph *c, held *const *k, size_t n,
+			   uint32_t *perm)
+{
+	keyed *a = malloc((n ? n : 1) * sizeof *a), *b = malloc((n ? n : 1) * sizeof *b);
+	bool ok = a && b && c->nnodes == n;
+	for (size_t i = 0; ok && i < n; i++) {
+		const ts_capnode *nd = ts_capmap_node(m, c->node0 + i);
+		ok = nd->khash != 0;
+		b[i] = (keyed){ nd->khash, { 0, 0, 0 }, (uint32_t)i };
+		if (nd->grid[0] > 0)
+			memcpy(b[i].g, nd->grid, sizeof b[i].g);
+		a[i] = (keyed){ k[i]->khash, { 0, 0, 0 }, (uint32_t)i };
+		if ((k[i]->has & TS_HAS_GRID) && k[i]->grid[0] > 0 && nd->grid[0] > 0)
+			memcpy(a[i].g, k[i]->grid, sizeof a[i].g);
+	}
+	if (ok) {
+		qsort(a, n, sizeof *a, cmp_keyed);
+		qsort(b, n, sizeof *b, cmp_keyed);
+	}
+	for (size_t i = 0; ok && i < n; i++) {
+		ok = a[i].h == b[i].h && memcmp(a[i].g, b[i].g, sizeof a[i].g) == 0;
+		perm[a[i].i] = b[i].i;
+	}
+	free(a);
+	free(b);
+	return ok;
+}
+
 /* What the captured graphs of one size make of a replay's kernels. */
 typedef struct {
 	long first;              /* the first graph that fits, -1 none */
+	bool reordered;          /* it fits with the kernels in another order */
 	size_t fits;
 	bool agree;              /* every graph that fits attributes alike */
 	long best;               /* of those that do not, the one that agreed longest */
 	size_t best_at;          /* where it differs */
 } fit;
 
-static fit scan(const ts_capmap *m, const held *const *k, size_t n, int64_t used)
+static fit scan(const ts_capmap *m, held *const *k, size_t n, int64_t used, uint32_t *scratch)
 {
-	fit f = { -1, 0, true, -1, 0 };
+	fit f = { -1, false, 0, true, -1, 0 };
 	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
 		const ts_capgraph *c = ts_capmap_graph(m, i);
 		if (!candidate(c, used) || c->nnodes != n)
@@ -376,11 +429,14 @@ static fit scan(const ts_capmap *m, const held *const *k, size_t n, int64_t used
 			    memcmp(nd->grid, h->grid, sizeof h->grid) != 0)
 				break;
 		}
-		if (at == n) {
-			if (f.first < 0)
+		bool reordered = at < n && scratch && pair_unordered(m, c, k, n, scratch);
+		if (at == n || reordered) {
+			if (f.first < 0) {
 				f.first = (long)i;
-			else if (ts_capmap_graph(m, (size_t)f.first)->attr != c->attr)
+				f.reordered = reordered;
+			} else if (ts_capmap_graph(m, (size_t)f.first)->attr != c->attr) {
 				f.agree = false;
+			}
 			f.fits++;
 		} else if (f.best < 0 || at > f.best_at) {
 			f.best = (long)i;
@@ -396,9 +452,13 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 	const ts_capmap *m = r->map;
 	g->decided = true;
 	size_t n = g->pending;
-	const held **k = malloc((n ? n : 1) * sizeof *k);
-	if (!k)
+	held **k = malloc((n ? n : 1) * sizeof *k);
+	uint32_t *perm = malloc((n ? n : 1) * sizeof *perm);
+	if (!k || !perm) {
+		free(k);
+		free(perm);
 		return;   /* graph = -1: kept as graph kernels */
+	}
 	n = kernels_of(r, id, k, n);
 	uint64_t seq = mix(0, n);
 	int64_t ns = 0;
@@ -410,20 +470,21 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 		ns = ts_sat_add(ns, k[i]->dur);
 	}
 	ts_replay_row *w = row_for(r, g->size, (uint32_t)n, seq);
-	fit f = { -1, 0, true, -1, 0 };
+	fit f = { -1, false, 0, true, -1, 0 };
 	int64_t sizes[2], used;
 	int nsizes = sizes_for(m, g->size, sizes);
 	fit first = f;
 	if (w && w->replays) {
 		f.first = w->graph;
 		f.fits = w->fits;
+		f.reordered = w->reordered;
 		used = w->matched_size;
 	} else {
 		/* the preferred size first; the next only when no graph of the
-		 * first has as many kernels in the same order */
+		 * first has these kernels */
 		used = sizes[0];
 		for (int c = 0; c < nsizes; c++) {
-			f = scan(m, k, n, sizes[c]);
+			f = scan(m, k, n, sizes[c], perm);
 			if (c == 0)
 				first = f;
 			if (f.fits) {
@@ -439,6 +500,12 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 	r->t.ns = ts_sat_add(r->t.ns, ns);
 	r->t.forced += forced;
 	if (f.first >= 0 && f.agree) {
+		const ts_capgraph *c = ts_capmap_graph(m, (size_t)f.first);
+		if (!f.reordered || !pair_unordered(m, c, k, n, perm))
+			for (size_t i = 0; i < n; i++)
+				perm[i] = (uint32_t)i;
+		for (size_t i = 0; i < n; i++)
+			k[i]->node = c->node0 + perm[i];
 		g->graph = f.first;
 		r->t.matched++;
 		r->t.kernels_matched += n;
@@ -446,6 +513,7 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 	} else {
 		r->t.refused++;
 	}
+	free(perm);
 	if (!w) {
 		r->t.rows_dropped++;
 		free(k);
@@ -456,6 +524,7 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 			cut_name(w->first, sizeof w->first, k[0]->name, k[0]->name_len);
 		w->graph = g->graph;
 		w->fits = (uint32_t)f.fits;
+		w->reordered = g->graph >= 0 && f.reordered;
 		w->matched_size = used;
 		if (g->graph < 0 && f.fits) {
 			snprintf(w->reason, sizeof w->reason,
@@ -501,7 +570,7 @@ bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link li
 		.ts = ev->ts_ns, .dur = ev->dur_ns, .pid = ev->pid, .tid = ev->tid,
 		.device = ev->device, .stream = ev->stream, .correlation = ev->correlation,
 		.external_id = ev->external_id, .id = ev->id, .bytes = ev->bytes,
-		.has = ev->has, .row = row, .group = NONE,
+		.has = ev->has, .row = row, .group = NONE, .node = NONE,
 	};
 	memcpy(h.grid, ev->grid, sizeof h.grid);
 	memcpy(h.block, ev->block, sizeof h.block);
@@ -579,12 +648,8 @@ bool ts_replay_next(ts_replay *r, bool flush, ts_event *ev, uint32_t *row, size_
 				return false;
 			decide(r, h->group, !g->ended && !flush);
 		}
-		if (g->kind == G_GRAPH && g->graph >= 0) {
-			const ts_capgraph *c = ts_capmap_graph(r->map, (size_t)g->graph);
-			if (g->pos < c->nnodes)
-				*node = c->node0 + g->pos;
-		}
-		g->pos++;
+		if (g->kind == G_GRAPH && g->graph >= 0 && h->node != NONE)
+			*node = h->node;
 		if (--g->pending == 0 && (g->decided || g->kind != G_GRAPH))
 			group_drop(r, h->group);
 	}
@@ -666,6 +731,7 @@ void ts_replay_save(const ts_replay *r, ts_wbuf *w)
 		ts_w_i64(w, x->ns);
 		ts_w_i64(w, x->graph);
 		ts_w_u32(w, x->fits);
+		ts_w_u8(w, x->reordered);
 		ts_w_str(w, x->first, strlen(x->first));
 		ts_w_str(w, x->reason, x->graph >= 0 ? 0 : strlen(x->reason));
 	}
@@ -693,7 +759,7 @@ ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ng
 	if (!rb->err && (t.matched > t.replays || t.refused > t.replays || t.ns < 0 ||
 			 t.ns_matched < 0 || t.kernels_matched > t.kernels))
 		ts_r_fail(rb, "replay totals that do not add up");
-	uint64_t n = ts_r_count(rb, 8 + 8 + 4 + 8 + 8 + 8 + 8 + 8 + 4 + 4 + 4);
+	uint64_t n = ts_r_count(rb, 8 + 8 + 4 + 8 + 8 + 8 + 8 + 8 + 4 + 1 + 4 + 4);
 	/* read whole before adding: a partial is never half merged */
 	ts_replay_row *in = calloc(n ? n : 1, sizeof *in);
 	if (!in)
@@ -710,6 +776,7 @@ ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ng
 		x->ns = ts_r_i64(rb);
 		int64_t g = ts_r_i64(rb);
 		x->fits = ts_r_u32(rb);
+		uint8_t ro = ts_r_u8(rb);
 		const char *s = ts_r_str(rb, &len);
 		cut_name(x->first, sizeof x->first, s, len);
 		s = ts_r_str(rb, &len);
@@ -717,11 +784,12 @@ ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ng
 		if (rb->err)
 			break;
 		if (g < -1 || (g >= 0 && (uint64_t)g >= ngmap) || x->ns < 0 || x->size < -1 ||
-		    x->matched_size < -1) {
+		    x->matched_size < -1 || ro > 1 || (ro && g < 0)) {
 			ts_r_fail(rb, "a kind of replay out of range");
 			break;
 		}
 		x->graph = g < 0 ? -1 : gmap[g];
+		x->reordered = ro && x->graph >= 0;
 		if (g >= 0 && x->graph < 0)
 			snprintf(x->reason, sizeof x->reason,
 				 "its captured graph was left out of the merged captures (past their limits)");
@@ -750,6 +818,7 @@ ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ng
 			ts_replay_row *y = &r->rows[j];
 			if (y->size == x->size && y->matched_size == x->matched_size &&
 			    y->nkernels == x->nkernels && y->seq == x->seq && y->graph == x->graph &&
+			    y->reordered == x->reordered &&
 			    (x->graph >= 0 || strcmp(y->reason, x->reason) == 0))
 				w = y;
 		}

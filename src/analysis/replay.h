@@ -12,7 +12,9 @@
  * padding), else of the size below; of those, the ones with as many
  * kernel nodes as the replay has kernels, each node agreeing with the
  * kernel at its place (the name and grid where the capture has them: HIP
- * launches name their kernel, CUDA's do not). When every graph that fits
+ * launches name their kernel, CUDA's do not); on HIP a graph also fits a
+ * replay of its kernels in another order (a graph on several streams),
+ * each kernel paired with a node of its name and grid in turn. When every graph that fits
  * attributes the same (the identical layer pieces of a piecewise capture),
  * the replay takes it; when none fits, or several that disagree, the
  * replay keeps no op and its kind says why. Nothing is guessed.
@@ -53,6 +55,9 @@ typedef struct {
 	int64_t ns;
 	long graph;              /* the captured graph it took (ts_capmap_graph), -1 none */
 	uint32_t fits;           /* graphs that fit (identical attribution when it took one) */
+	bool reordered;          /* its kernels ran in another order than the
+				  * graph's launches (several streams): paired
+				  * by name and grid */
 	char first[80];          /* its first kernel's name, cut */
 	char reason[240];        /* why it took none */
 } ts_replay_row;

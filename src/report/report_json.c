@@ -726,7 +726,8 @@ static void put_replays(FILE *out, const ts_result *res)
 		put_us(out, w->ns);
 		fputs(", \"first_kernel\": ", out);
 		put_cstr(out, w->first);
-		fprintf(out, ", \"fits\": %u, \"graph\": ", w->fits);
+		fprintf(out, ", \"fits\": %u, \"reordered\": %s, \"graph\": ", w->fits,
+			w->reordered ? "true" : "false");
 		if (w->graph >= 0)
 			fprintf(out, "%ld", w->graph);
 		else

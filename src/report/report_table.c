@@ -217,7 +217,7 @@ static int t_replays(const ts_result *res, const ts_table_sink *k)
 	static const char *const cols[] = { "size", "matched_size", "kernels", "replays",
 					    "total_us", "pct", "first_kernel", "graph_file",
 					    "graph_index", "graph_annotation", "graph_copies", "fits",
-					    "reason" };
+					    "reordered", "reason" };
 	int rc = BEGIN(k, "replays", cols);
 	if (!res->replay || rc)
 		return rc;
@@ -234,7 +234,7 @@ static int t_replays(const ts_result *res, const ts_table_sink *k)
 				  c_num(share(w->ns, res->agg->all.total), 2), c_cstr(w->first),
 				  c_str(f, fl), g ? c_uint(g->index) : c_null(), c_str(an, al),
 				  g ? c_uint(g->copies) : c_null(), c_uint(w->fits),
-				  g ? c_null() : c_cstr(w->reason) };
+				  c_uint(w->reordered), g ? c_null() : c_cstr(w->reason) };
 		rc = ROW(k, row);
 	}
 	return rc;

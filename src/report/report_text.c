@@ -533,6 +533,8 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 				fprintf(out, ", captured %u times alike", g->copies);
 			if (w->fits > 1)
 				fprintf(out, ", one of %u that fit alike", w->fits);
+			if (w->reordered)
+				fputs(", its kernels in another order (paired by name and grid)", out);
 			if (w->matched_size > w->size && w->size >= 0)
 				fprintf(out, ", padded up to the captured size %lld",
 					(long long)w->matched_size);

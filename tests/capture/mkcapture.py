@@ -18,6 +18,10 @@
                       bs=24 running the size-32 graph (padded up), bs=10 the
                       size-16 graph, bs=40 the size-32 graph (no size above),
                       and bs=24 running the size-16 graph (HIP's grids tell)
+  replay_order_hip.json
+                      the size-16 graph on two streams: its kernels finish
+                      in another order than they were launched (silu_k on
+                      stream 8 first), then a size-32 replay in order
 
 Usage: mkcapture.py DIR
 """
@@ -94,6 +98,7 @@ def run32(d=0):
 STD_REPLAYS = [(16, run16()), (32, run32()), (16, [('gemm_a', 11, 16), ('silu_k', 4, 32), ('add_k', 1, 48)]),
                (64, [('gemm_a', 5, 64), ('silu_k', 5, 128), ('add_k', 5, 192), ('add_k', 5, 192)])]
 PAD_REPLAYS = [(20, run32()), (10, run16()), (40, run32(1)), (24, run32(2)), (24, run16(2))]
+ORDER_REPLAYS = [(16, [('silu_k', 3, 32, 8), ('gemm_a', 10, 16), ('add_k', 1, 48)]), (32, run32())]
 
 
 def replay(hip=True, reps=STD_REPLAYS):
@@ -108,9 +113,10 @@ def replay(hip=True, reps=STD_REPLAYS):
         launch = {'ph': 'X', 'cat': 'cuda_runtime', 'name': glaunch, 'pid': 1, 'tid': 1,
                   'ts': t + 10, 'dur': 5, 'args': {'correlation': corr}}
         kern = []
-        for name, dur, g in ks:
-            kern.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': 7, 'ts': gt,
-                         'dur': dur, 'args': {'correlation': corr, 'device': 0, 'stream': 7,
+        for name, dur, g, *stream in ks:
+            st = stream[0] if stream else 7
+            kern.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': st, 'ts': gt,
+                         'dur': dur, 'args': {'correlation': corr, 'device': 0, 'stream': st,
                                               'grid': [g, 1, 1], 'block': [256, 1, 1]}})
             gt += dur + 1
         if hip:
@@ -147,6 +153,7 @@ def main():
         'replay_cuda.json': replay(hip=False),
         'replay_pad_hip.json': replay(reps=PAD_REPLAYS),
         'replay_pad_cuda.json': replay(hip=False, reps=PAD_REPLAYS),
+        'replay_order_hip.json': replay(reps=ORDER_REPLAYS),
     }
     for name, tr in files.items():
         with open(os.path.join(d, name), 'w') as f:
