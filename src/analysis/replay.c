@@ -412,9 +412,22 @@ typedef struct {
 	size_t best_at;          /* where it differs */
 } fit;
 
+/* Graphs that fit in launch order are preferred: those that fit only with
+ * the kernels paired out of order count when no graph fits in order. */
+static void add_fit(fit *f, const ts_capmap *m, size_t i, bool reordered)
+{
+	if (f->first < 0) {
+		f->first = (long)i;
+		f->reordered = reordered;
+	} else if (ts_capmap_graph(m, (size_t)f->first)->attr != ts_capmap_graph(m, i)->attr) {
+		f->agree = false;
+	}
+	f->fits++;
+}
+
 static fit scan(const ts_capmap *m, held *const *k, size_t n, int64_t used, uint32_t *scratch)
 {
-	fit f = { -1, false, 0, true, -1, 0 };
+	fit f = { -1, false, 0, true, -1, 0 }, out_of_order = f;
 	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
 		const ts_capgraph *c = ts_capmap_graph(m, i);
 		if (!candidate(c, used) || c->nnodes != n)
@@ -429,19 +442,23 @@ static fit scan(const ts_capmap *m, held *const *k, size_t n, int64_t used, uint
 			    memcmp(nd->grid, h->grid, sizeof h->grid) != 0)
 				break;
 		}
-		bool reordered = at < n && scratch && pair_unordered(m, c, k, n, scratch);
-		if (at == n || reordered) {
-			if (f.first < 0) {
-				f.first = (long)i;
-				f.reordered = reordered;
-			} else if (ts_capmap_graph(m, (size_t)f.first)->attr != c->attr) {
-				f.agree = false;
-			}
-			f.fits++;
-		} else if (f.best < 0 || at > f.best_at) {
+		if (at == n) {
+			add_fit(&f, m, i, false);
+			continue;
+		}
+		if (!f.fits && pair_unordered(m, c, k, n, scratch)) {
+			add_fit(&out_of_order, m, i, true);
+			continue;
+		}
+		if (f.best < 0 || at > f.best_at) {
 			f.best = (long)i;
 			f.best_at = at;
 		}
+	}
+	if (!f.fits && out_of_order.fits) {
+		out_of_order.best = f.best;
+		out_of_order.best_at = f.best_at;
+		return out_of_order;
 	}
 	return f;
 }
