@@ -16,7 +16,7 @@
 #              traces must be at the same paths there (shared storage), and
 #              tracestream on each machine's PATH (or TRACESTREAM=path)
 #   -o REPORT  write the merged report there (default: standard output);
-#              a name ending .json gets JSON
+#              a name ending .json gets JSON, .html a page, .xlsx a workbook
 #
 # Each rank writes PARTS_DIR/NAME.tsp (NAME: the trace's file name without
 # .json/.json.gz); a rank that fails is reported by name and the merge
@@ -50,7 +50,11 @@ shopt -s nullglob
 set -- "$parts"/*.tsp
 [ $# -gt 0 ] || { echo "parallel-ranks: no partial was written" >&2; exit 1; }
 fmt=()
-case $out in *.json) fmt=(-f json) ;; esac
+case $out in
+*.json) fmt=(-f json) ;;
+*.html) fmt=(-f html) ;;
+*.xlsx) fmt=(-f xlsx) ;;
+esac
 if [ -n "$out" ]; then
 	"$ts" -q "${fmt[@]}" -o "$out" merge "$@"
 else

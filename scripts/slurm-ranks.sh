@@ -7,7 +7,8 @@
 #   scripts/slurm-ranks.sh [-p PARTITION] [-t TIME] [-c CAPTURE]... PARTS_DIR TRACE... | DIR
 #
 #   PARTS_DIR  on storage every node sees: partials (NAME.tsp), logs, and
-#              the merged report.txt and report.json when the merge job ends
+#              the merged report.txt, report.json and report.html when the
+#              merge job ends
 #   -p         the partition for both jobs; -t their time limit (sbatch -t)
 #   -c         graph-capture traces (a file, a directory of them, or a
 #              partial saved with --capture) for every task's --capture,
@@ -26,11 +27,11 @@ while getopts "p:t:c:" opt; do
 	c) caps="$caps --capture '$(realpath "$OPTARG")'" ;;
 	p) opts+=(-p "$OPTARG") ;;
 	t) opts+=(-t "$OPTARG") ;;
-	*) sed -n '2,20p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,21p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 2 ] || { sed -n '2,20p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,21p' "$0" >&2; exit 2; }
 command -v sbatch >/dev/null || { echo "slurm-ranks: sbatch not found (not a Slurm client)" >&2; exit 2; }
 parts=$(realpath -m "$1")
 shift
@@ -61,7 +62,8 @@ set -- "$parts"/*.tsp
 echo "merging \$# of $n ranks" > "$parts/report.txt"
 [ \$# -gt 0 ] || exit 1
 "$ts" -q merge "\$@" >> "$parts/report.txt" &&
-	"$ts" -q -f json -o "$parts/report.json" merge "\$@"
+	"$ts" -q -f json -o "$parts/report.json" merge "\$@" &&
+	"$ts" -q -f html -o "$parts/report.html" merge "\$@"
 SH
 chmod +x "$parts/rank.sh" "$parts/merge.sh"
 array=$(sbatch --parsable "${opts[@]}" --job-name=tracestream-ranks --array=0-$((n - 1)) \
@@ -69,4 +71,4 @@ array=$(sbatch --parsable "${opts[@]}" --job-name=tracestream-ranks --array=0-$(
 array=${array%%;*}
 merge=$(sbatch --parsable "${opts[@]}" --job-name=tracestream-merge --dependency=afterany:"$array" \
 	--output="$parts/logs/merge.log" "$parts/merge.sh") || exit 1
-echo "array $array ($n ranks), merge ${merge%%;*}: $parts/report.txt and report.json"
+echo "array $array ($n ranks), merge ${merge%%;*}: $parts/report.txt, report.json and report.html"

@@ -99,7 +99,8 @@ static const char usage_text[] =
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
-	"                       passes, stages or memory\n"
+	"                       passes, stages, memory, replays (--capture), ranks\n"
+	"                       or skew (several traces)\n"
 	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
 	"  -n, --top N          kernel rows in the text report (default 20, 0 = all)\n"
 	"  -w, --width N        shorten kernel names to fit N columns\n"
@@ -261,6 +262,20 @@ static double parse_double(const char *opt, const char *s, double lo, double hi)
 	return v;
 }
 
+
+/* The output format's own needs: csv one --table, xlsx a file. */
+static void check_formats(const options *o)
+{
+	if (o->format == FMT_CSV && !o->table)
+		usage_error("%s", "--format csv writes one table: name it with --table "
+			    "(or write them all with --csv-dir DIR)");
+	if (o->table && o->format != FMT_CSV)
+		usage_error("%s", "--table goes with --format csv");
+	if (o->format == FMT_XLSX && (!o->output || strcmp(o->output, "-") == 0) &&
+	    isatty(STDOUT_FILENO))
+		usage_error("%s", "--format xlsx writes a binary workbook: name the file with -o FILE");
+}
+
 static void parse_options(int argc, char **argv, options *o)
 {
 	static const struct option longs[] = {
@@ -329,7 +344,8 @@ static void parse_options(int argc, char **argv, options *o)
 		case OPT_TABLE:
 			if (!ts_report_table_known(optarg))
 				usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
-					    "ops, workloads, layers, passes, stages or memory", optarg);
+					    "ops, workloads, layers, passes, stages, memory, replays, ranks "
+					    "or skew", optarg);
 			o->table = optarg;
 			break;
 		case OPT_CSV_DIR:
@@ -472,11 +488,13 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->nargs < 2)
 			usage_error("%s", "merge needs saved partials: tracestream merge PART... "
 				    "(made with --save-state)");
-		if (o->format != FMT_TEXT && o->format != FMT_JSON)
-			usage_error("%s", "merge reports as text or json");
 		if (o->ncaptures)
 			usage_error("%s", "merge: --capture applies to traces; give it when the partials "
 				    "are saved (--save-state)");
+		if (o->verify_ops || o->debug || o->show_layers || o->brief)
+			usage_error("%s", "merge: --verify-ops, --debug-layers, --show-layers and --brief "
+				    "apply to one trace");
+		check_formats(o);
 		o->path = o->args[1];
 		return;
 	}
@@ -505,14 +523,7 @@ static void parse_options(int argc, char **argv, options *o)
 	}
 	if (o->names[0] || o->fail_if_slower >= 0)
 		usage_error("%s", "--names and --fail-if-slower apply to compare only");
-	if (o->format == FMT_CSV && !o->table)
-		usage_error("%s", "--format csv writes one table: name it with --table "
-			    "(or write them all with --csv-dir DIR)");
-	if (o->table && o->format != FMT_CSV)
-		usage_error("%s", "--table goes with --format csv");
-	if (o->format == FMT_XLSX && (!o->output || strcmp(o->output, "-") == 0) &&
-	    isatty(STDOUT_FILENO))
-		usage_error("%s", "--format xlsx writes a binary workbook: name the file with -o FILE");
+	check_formats(o);
 	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
 	o->path = o->args[0];
@@ -520,11 +531,9 @@ static void parse_options(int argc, char **argv, options *o)
 		o->multi = 1;
 		if (o->ops_command)
 			usage_error("%s", "ops reads one TRACE at a time");
-		if (o->format != FMT_TEXT && o->format != FMT_JSON)
-			usage_error("%s", "several traces (ranks) are reported as text or json");
-		if (o->csv_dir || o->verify_ops || o->debug || o->show_layers || o->brief)
-			usage_error("%s", "--csv-dir, --verify-ops, --debug-layers, --show-layers and "
-				    "--brief apply to one trace; run them on each");
+		if (o->verify_ops || o->debug || o->show_layers || o->brief)
+			usage_error("%s", "--verify-ops, --debug-layers, --show-layers and --brief "
+				    "apply to one trace; run them on each");
 	}
 }
 
@@ -757,7 +766,7 @@ static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts 
 	}
 	const char *const *names = c ? ts_report_compare_tables : ts_report_tables;
 	for (size_t i = 0; names[i]; i++) {
-		if (!c && !ts_report_table_applies(res, names[i]))
+		if (!c && !ts_report_table_applies(res, ro, names[i]))
 			continue;
 		char path[PATH_MAX];
 		if (snprintf(path, sizeof path, "%s/%s.csv", dir, names[i]) >= (int)sizeof path) {
@@ -1129,24 +1138,42 @@ static bool save_state(const char *path, const ts_result *res, const ts_rank_sum
 }
 
 /* The report of a job: the merged result with its rank table and skew. */
+/* The report of res (one trace, or a job: ro->ranks) in o's format to o's
+ * output (written whole or not at all), after the --csv-dir tables. false:
+ * a write failed (said on stderr). */
+static bool write_report(const options *o, const ts_result *res, const ts_report_opts *ro)
+{
+	if (o->csv_dir && !write_csv_dir(o->csv_dir, res, ro))
+		return false;
+	ts_outfile of;
+	bool named = o->format == FMT_XLSX;
+	if (!(named ? ts_outfile_open_named(&of, o->output) : ts_outfile_open(&of, o->output))) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		return false;
+	}
+	if (named && of.f != stdout) {
+		fclose(of.f);   /* the library writes the file by its name */
+		of.f = NULL;
+	}
+	int wr = o->format == FMT_JSON   ? ts_report_json(of.f, res, ro)
+		 : o->format == FMT_CSV  ? ts_report_csv(of.f, res, ro, o->table)
+		 : o->format == FMT_XLSX ? ts_report_xlsx(of.tmp, res, ro)
+		 : o->format == FMT_HTML ? ts_report_html(of.f, res, ro)
+					 : ts_report_text(of.f, res, ro);
+	if (!ts_outfile_close(&of, wr == 0)) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		return false;
+	}
+	return true;
+}
+
 static int report_job(const options *o, ts_multi *m)
 {
 	ts_report_opts ro = { .top = o->top, .width = text_width(o), .full_names = o->full_names,
 			      .filter_stage = o->stage > 0,
 			      .stage = o->stage > 0 ? (ts_pstage)(o->stage - 1) : TS_PSTAGE_UNKNOWN,
 			      .ranks = m };
-	int code = TS_EXIT_OK;
-	ts_outfile of;
-	if (!ts_outfile_open(&of, o->output)) {
-		fprintf(stderr, "tracestream: %s\n", of.err);
-		return TS_EXIT_USAGE_IO;
-	}
-	int wr = o->format == FMT_JSON ? ts_report_json(of.f, &m->job, &ro)
-				       : ts_report_text(of.f, &m->job, &ro);
-	if (!ts_outfile_close(&of, wr == 0)) {
-		fprintf(stderr, "tracestream: %s\n", of.err);
-		code = TS_EXIT_USAGE_IO;
-	}
+	int code = write_report(o, &m->job, &ro) ? TS_EXIT_OK : TS_EXIT_USAGE_IO;
 	if (o->save_state && !save_state(o->save_state, &m->job, m->ranks, m->n))
 		code = TS_EXIT_USAGE_IO;
 	if (!o->quiet) {
@@ -1354,27 +1381,7 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, ts_patterns *patte
 			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN,
 			      .verify_ops = o.verify_ops, .ops_only = o.ops_command,
 			      .brief = o.brief };
-	bool written = !o.csv_dir || write_csv_dir(o.csv_dir, &res, &ro);
-	ts_outfile of;
-	bool named = o.format == FMT_XLSX;
-	if (written && !(named ? ts_outfile_open_named(&of, o.output) : ts_outfile_open(&of, o.output))) {
-		fprintf(stderr, "tracestream: %s\n", of.err);
-		written = false;
-	} else if (written) {
-		if (named && of.f != stdout) {
-			fclose(of.f);   /* the library writes the file by its name */
-			of.f = NULL;
-		}
-		int wr = o.format == FMT_JSON   ? ts_report_json(of.f, &res, &ro)
-			 : o.format == FMT_CSV  ? ts_report_csv(of.f, &res, &ro, o.table)
-			 : o.format == FMT_XLSX ? ts_report_xlsx(of.tmp, &res, &ro)
-			 : o.format == FMT_HTML ? ts_report_html(of.f, &res, &ro)
-						: ts_report_text(of.f, &res, &ro);
-		if (!ts_outfile_close(&of, wr == 0)) {
-			fprintf(stderr, "tracestream: %s\n", of.err);
-			written = false;
-		}
-	}
+	bool written = write_report(&o, &res, &ro);
 	if (written && o.save_state) {
 		ts_rank_summary sum;
 		written = ts_rank_summarize(&res, 0, &sum) == TS_OK &&

@@ -125,6 +125,34 @@ PY
 }
 
 page "sample trace" "$here/data/sample_trace.json.gz"
+
+# a job over ranks (tests/ranks/mkranks.py: rank 2 the straggler) and a
+# trace with --capture (tests/capture/mkcapture.py): their own sections
+python3 "$here/ranks/mkranks.py" "$tmp/job" "$tmp/job-truth.json"
+python3 "$here/capture/mkcapture.py" "$tmp/cap"
+mkdir -p "$tmp/wj" "$tmp/wcap"
+"$TS" --no-progress -q -f html -o "$tmp/job.html" "$tmp/job" 2>/dev/null
+"$TS" --no-progress -q -f json -o "$tmp/job.json" "$tmp/job" 2>/dev/null
+"$TS" --no-progress -q -f html -o "$tmp/cap.html" --capture "$tmp/cap/capture_hip.json" "$tmp/cap/replay_hip.json" 2>/dev/null
+if load "$tmp/wj" "$tmp/job.html" && python3 - "$tmp/wj/dom" "$tmp/job.json" <<'PY'
+import json, re, sys
+dom = open(sys.argv[1]).read(); j = json.load(open(sys.argv[2]))
+m = re.search(r'<svg id="chart-ranks"[^>]*>(.*?)</svg>', dom, re.S)
+assert m and len(re.findall(r'class="bar rank"', m.group(1))) == len(j['ranks']) == 4
+assert 'rank %d (straggler)' % j['skew']['straggler']['rank'] in m.group(1)
+assert 'data-table="ranks"' in dom and 'data-table="skew"' in dom and 'straggler: rank 2 is the slowest' in dom
+PY
+then
+	ok "a job over 4 ranks renders with no console error: the Job section, a bar per rank with the straggler named, the ranks and skew tables"
+else
+	bad "job page: $(grep CONSOLE "$tmp/wj/console" | head -3)"
+fi
+if load "$tmp/wcap" "$tmp/cap.html" && grep -q 'data-table="replays"' "$tmp/wcap/dom" &&
+	grep -q -- '--capture: 3 of 4 graph replays matched' "$tmp/wcap/dom"; then
+	ok "a trace with --capture renders with no console error: the replays table and the first-screen line"
+else
+	bad "capture page: $(grep CONSOLE "$tmp/wcap/console" | head -3)"
+fi
 shared="$here/../../shared/traces"
 if [ ! -d "$shared" ]; then
 	echo "ok - html: shared traces # SKIP ../shared/traces is absent"

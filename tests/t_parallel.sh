@@ -60,4 +60,10 @@ assert m['graph_replays']['matched'] == 6 and m['graph_replays']['captures']['fi
 PY
 	echo "ok - parallel: -c gives each rank the capture; the merged replay table and attribution are the direct run's" ||
 	{ echo "not ok - parallel: -c capture (rc $rc)"; fail=1; }
+# -o NAME.html: the merged job as a page (its ranks table and chart)
+TRACESTREAM=$TS bash "$here/../scripts/parallel-ranks.sh" -j 2 -o "$tmp/job.html" "$tmp/parts5" "$tmp"/job/*.json
+rc=$?
+[ $rc -eq 0 ] && grep -q 'data-table="ranks"' "$tmp/job.html" && grep -q 'id="chart-ranks"' "$tmp/job.html" &&
+	echo "ok - parallel: -o NAME.html writes the merged job as a page" ||
+	{ echo "not ok - parallel: -o job.html (rc $rc)"; fail=1; }
 exit $fail

@@ -109,7 +109,56 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q "standard input ('-') can be given once" "$tmp/err" &&
 	ok "'-' twice: exit 2" || bad "stdin twice: rc $rc: $(cat "$tmp/err")"
-"$TS" --no-progress -f html "$tmp/job" > /dev/null 2> "$tmp/err"
+"$TS" --no-progress -f csv "$tmp/job" > /dev/null 2> "$tmp/err"
 rc=$?
-[ $rc -eq 2 ] && ok "several traces with --format html: a usage error (text or json)" || bad "html ranks: rc $rc"
+[ $rc -eq 2 ] && grep -q "name it with --table" "$tmp/err" &&
+	ok "several traces with --format csv and no --table: a usage error" || bad "csv ranks: rc $rc"
+# The job in every format: the ranks and skew tables (CSV, --csv-dir, the
+# workbook, the page) hold the JSON report's figures; merge writes them too.
+"$TS" --no-progress -q -f csv --table ranks $order > "$tmp/ranks.csv" 2>/dev/null
+"$TS" --no-progress -q -f csv --table skew $order > "$tmp/skew.csv" 2>/dev/null
+"$TS" --no-progress -q --csv-dir "$tmp/csvdir" -f xlsx -o "$tmp/job.xlsx" $order 2>/dev/null
+"$TS" --no-progress -q --csv-dir "$tmp/csv1" "$tmp/job/trace_rank_0.json" > /dev/null 2>&1
+for r in $order; do "$TS" --no-progress -q --save-state "$tmp/$(basename "$r").tsp" "$r" > /dev/null 2>&1; done
+"$TS" --no-progress -q -f csv --table ranks merge "$tmp"/*.tsp > "$tmp/mranks.csv" 2>/dev/null
+"$TS" --no-progress -q -f html -o "$tmp/merge.html" merge "$tmp"/*.tsp 2>/dev/null
+python3 - "$tmp" <<'PY' && ok "the job as tables: ranks and skew as CSV (--table, --csv-dir), workbook sheets and merge's, each equal to the JSON report; a single trace has neither" || bad "job tables"
+import csv, json, os, sys, zipfile
+d = sys.argv[1]
+j = json.load(open(d + '/j3.json'))
+rows = list(csv.DictReader(open(d + '/ranks.csv', newline='')))
+assert [int(r['rank']) for r in rows] == [r['rank'] for r in j['ranks']]
+for r, g in zip(rows, j['ranks']):
+    assert float(r['kernel_time_us']) == g['kernel_time_us'] and float(r['comm_us']) == g['comm_us']
+    assert float(r['wait_us']) == g['wait_us'] and int(r['passes']) == g['passes'], (r, g)
+    for st, v in g['stages'].items():
+        assert float(r[st + '_us']) == v['gpu_us'] and int(r[st + '_passes']) == v['passes']
+    assert r['straggler'] == ('1' if g['rank'] == j['skew']['straggler']['rank'] else '0')
+sk = list(csv.DictReader(open(d + '/skew.csv', newline='')))
+def spread(r):
+    return (float(r['min_us']), float(r['median_us']), float(r['max_us']), int(r['slowest_rank']))
+def js(s):
+    return (s['min_us'], s['median_us'], s['max_us'], s['slowest_rank'])
+by = {(r['figure'], r['stage'], r['layer']): spread(r) for r in sk}
+assert by[('kernel_time', '', '')] == js(j['skew']['kernel_time'])
+assert by[('busy', '', '')] == js(j['skew']['busy'])
+for st, s in j['skew']['stages'].items():
+    assert by[('stage', st, '')] == js(s)
+n = 0
+for st, pos in j['skew']['layers'].items():
+    for p in pos:
+        assert by[('layer', st, str(p['index']))] == js(p['spread'])
+        n += 1
+assert len(sk) == 2 + len(j['skew']['stages']) + n
+assert open(d + '/csvdir/ranks.csv').read() == open(d + '/ranks.csv').read()
+assert open(d + '/csvdir/skew.csv').read() == open(d + '/skew.csv').read()
+wb = zipfile.ZipFile(d + '/job.xlsx').read('xl/workbook.xml').decode()
+assert 'name="ranks"' in wb and 'name="skew"' in wb
+assert not {'ranks.csv', 'skew.csv'} & set(os.listdir(d + '/csv1'))
+m = list(csv.DictReader(open(d + '/mranks.csv', newline='')))
+key = lambda r: {k: v for k, v in r.items() if k != 'path'}
+assert sorted(map(lambda r: tuple(key(r).items()), m)) == sorted(map(lambda r: tuple(key(r).items()), rows))
+h = open(d + '/merge.html').read()
+assert 'id="chart-ranks"' in h and 'data-table="ranks"' in h
+PY
 exit $fail

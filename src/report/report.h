@@ -185,10 +185,11 @@ typedef struct {
 /* The table names, NULL-terminated: kernels, types, categories, ... */
 extern const char *const ts_report_tables[];
 bool ts_report_table_known(const char *name);
-/* Does the result have this table to show? replays: only with --capture
- * (--csv-dir, the workbook and the page leave the others' files, sheets
- * and sections as they were without it; --table replays gives its header). */
-bool ts_report_table_applies(const ts_result *res, const char *name);
+/* Does the result have this table to show? replays: only with --capture;
+ * ranks and skew: only for a job over ranks (o->ranks). --csv-dir, the
+ * workbook and the page leave out those that do not apply; --table NAME
+ * gives their header alone. */
+bool ts_report_table_applies(const ts_result *res, const ts_report_opts *o, const char *name);
 /* Send one table of the report (o's view) to sink: 0, -1 when the sink
  * failed, -2 for an unknown name. */
 int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *name,

@@ -10,7 +10,10 @@
  * tables of report_table.c, sortable by clicking a header (the page reads
  * the same without script). Colours are the Okabe-Ito palette, which
  * colour-blind readers can tell apart. The page's size depends on the
- * distinct kernels, ops and layers, never on the number of events.
+ * distinct kernels, ops and layers, never on the number of events. A job
+ * over several ranks adds a Job section after the first screen: the rank
+ * table, skew and straggler as the terminal shows them, and each rank's
+ * kernel time (at most RANK_BARS drawn; the ranks table has them all).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,6 +30,7 @@ static const char *const palette[] = {
 };
 #define NPAL (sizeof palette / sizeof *palette)
 #define GREY "#999999"
+#define RANK_BARS 64
 
 /* ------------------------------------------------------------ escaping */
 
@@ -596,6 +600,57 @@ static void warnings(FILE *out, const ts_result *res, const char *side)
 	}
 }
 
+/* Each rank's kernel time, the straggler in another colour. */
+static void chart_ranks(FILE *out, const ts_multi *m)
+{
+	size_t n = m->n < RANK_BARS ? m->n : RANK_BARS;
+	hbar *b = calloc(n ? n : 1, sizeof *b);
+	char (*names)[32] = calloc(n ? n : 1, sizeof *names);
+	char (*tips)[96] = calloc(n ? n : 1, sizeof *tips);
+	if (!b || !names || !tips) {
+		free(b);
+		free(names);
+		free(tips);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const ts_rank_summary *r = &m->ranks[i];
+		const ts_rank_wait *w = &m->skew->wait[i];
+		bool slow = m->skew->straggler >= 0 && (size_t)m->skew->straggler == i;
+		snprintf(names[i], sizeof names[i], "rank %" PRId64 "%s", r->rank, slow ? " (straggler)" : "");
+		snprintf(tips[i], sizeof tips[i], "collectives %.3f ms, of it waiting %.3f ms",
+			 (double)w->comm_ns / 1e6, (double)w->wait_ns / 1e6);
+		b[i] = (hbar){ names[i], strlen(names[i]), (double)r->kernel_ns / 1e3,
+			       slow ? palette[3] : palette[0], tips[i] };
+	}
+	char what[160];
+	snprintf(what, sizeof what, "Kernel time of each rank%s; hover for its collectives and "
+		 "the time it waited in them.", m->n > n ? " (the first 64)" : "");
+	hbars(out, "chart-ranks", "Kernel time by rank", what, b, n, "bar rank");
+	free(b);
+	free(names);
+	free(tips);
+}
+
+static void job_section(FILE *out, const ts_multi *m)
+{
+	fputs("<h2>Job</h2>\n", out);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	if (mem) {
+		ts_report_ranks_text(mem, m);
+		fclose(mem);
+		fputs("<pre class=\"first\">", out);
+		/* without the blank line it opens with */
+		size_t skip = len && text[0] == '\n' ? 1 : 0;
+		esc(out, text + skip, len - skip);
+		fputs("</pre>\n", out);
+		free(text);
+	}
+	chart_ranks(out, m);
+}
+
 int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	const char *trace = strcmp(res->path, "-") == 0 ? "<stdin>" : res->path;
@@ -624,6 +679,8 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		fputs("</pre>\n", out);
 		free(first);
 	}
+	if (o->ranks)
+		job_section(out, o->ranks);
 	fputs("<h2>Charts</h2>\n", out);
 	if (res->layers) {
 		chart_stages(out, res);
@@ -637,7 +694,7 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 	html_tab t = { out, 0, 0, NULL };
 	ts_table_sink sink = { &t, h_begin, h_row, h_end };
 	for (size_t i = 0; ts_report_tables[i]; i++)
-		if (ts_report_table_applies(res, ts_report_tables[i]) &&
+		if (ts_report_table_applies(res, o, ts_report_tables[i]) &&
 		    ts_report_table(res, o, ts_report_tables[i], &sink) != 0)
 			return -1;
 	fputs("<h3 id=\"t-warnings\">warnings</h3>\n<ul class=\"warn\">", out);

@@ -225,7 +225,7 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 	int rc = 0;
 	for (size_t i = 0; ts_report_tables[i] && rc == 0; i++) {
 		const char *t = ts_report_tables[i];
-		if (!ts_report_table_applies(res, t))
+		if (!ts_report_table_applies(res, o, t))
 			continue;
 		rc = ts_report_table(res, o, t, &sink);
 		/* the ops of each stage that has kernels, after all ops */

@@ -93,7 +93,12 @@ assert d['skew']['straggler'] == m['skew']['straggler'] and d['skew']['layers'] 
 assert {k['name']: k['count'] for k in d['kernels']} == {k['name']: k['count'] for k in m['kernels']}
 PY
 then
-	echo "ok - slurm: a job array of 4 ranks and a merge job after it (single-node Slurm): the direct run's report ($(head -1 "$tmp/parts/report.txt"))"
+	if grep -q 'data-table="ranks"' "$tmp/parts/report.html"; then
+		echo "ok - slurm: a job array of 4 ranks and a merge job after it (single-node Slurm): the direct run's report ($(head -1 "$tmp/parts/report.txt")), and report.html"
+	else
+		echo "not ok - slurm: no report.html with the ranks table"
+		fail=1
+	fi
 else
 	echo "not ok - slurm: no merged report equal to the direct run: $(cat "$tmp/submit"; tail -5 "$tmp/parts/logs/"*.log 2>/dev/null; tail -5 "$tmp/slurmctld.log")"
 	fail=1
