@@ -5,6 +5,7 @@
 
 #include "intern.h"
 #include "patterns.h"
+#include "satmath.h"
 
 /* A window open on one thread: the graph being recorded. */
 typedef struct {
@@ -105,7 +106,7 @@ static bool reserve(void **arr, size_t *cap, size_t need, size_t elem)
 
 static void totals_add(ts_capture_totals *d, const ts_capture_totals *a)
 {
-#define ADD(f) d->f = d->f + a->f < d->f ? UINT64_MAX : d->f + a->f;
+#define ADD(f) d->f = ts_sat_addu(d->f, a->f);
 	TOTALS_U64(ADD)
 #undef ADD
 	d->files = d->files + a->files < d->files ? UINT32_MAX : d->files + a->files;

@@ -754,11 +754,6 @@ void ts_replay_save(const ts_replay *r, ts_wbuf *w)
 	}
 }
 
-static uint64_t add_u64(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
-
 ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ngmap)
 {
 	ts_replay_totals t = { 0 };
@@ -815,18 +810,18 @@ ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ng
 		free(in);
 		return TS_ERR_PARTIAL;
 	}
-	r->t.replays = add_u64(r->t.replays, t.replays);
-	r->t.matched = add_u64(r->t.matched, t.matched);
-	r->t.refused = add_u64(r->t.refused, t.refused);
-	r->t.kernels = add_u64(r->t.kernels, t.kernels);
-	r->t.kernels_matched = add_u64(r->t.kernels_matched, t.kernels_matched);
+	r->t.replays = ts_sat_addu(r->t.replays, t.replays);
+	r->t.matched = ts_sat_addu(r->t.matched, t.matched);
+	r->t.refused = ts_sat_addu(r->t.refused, t.refused);
+	r->t.kernels = ts_sat_addu(r->t.kernels, t.kernels);
+	r->t.kernels_matched = ts_sat_addu(r->t.kernels_matched, t.kernels_matched);
 	r->t.ns = ts_sat_add(r->t.ns, t.ns);
 	r->t.ns_matched = ts_sat_add(r->t.ns_matched, t.ns_matched);
-	r->t.late = add_u64(r->t.late, t.late);
-	r->t.forced = add_u64(r->t.forced, t.forced);
+	r->t.late = ts_sat_addu(r->t.late, t.late);
+	r->t.forced = ts_sat_addu(r->t.forced, t.forced);
 	if (t.held_max > r->t.held_max)
 		r->t.held_max = t.held_max;
-	r->t.rows_dropped = add_u64(r->t.rows_dropped, t.rows_dropped);
+	r->t.rows_dropped = ts_sat_addu(r->t.rows_dropped, t.rows_dropped);
 	for (uint64_t i = 0; i < n; i++) {
 		const ts_replay_row *x = &in[i];
 		ts_replay_row *w = NULL;
@@ -846,11 +841,11 @@ ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ng
 			w->ns = 0;
 		}
 		if (!w) {
-			r->t.rows_dropped = add_u64(r->t.rows_dropped, x->replays);
+			r->t.rows_dropped = ts_sat_addu(r->t.rows_dropped, x->replays);
 			continue;
 		}
-		w->replays = add_u64(w->replays, x->replays);
-		w->kernels = add_u64(w->kernels, x->kernels);
+		w->replays = ts_sat_addu(w->replays, x->replays);
+		w->kernels = ts_sat_addu(w->kernels, x->kernels);
 		w->ns = ts_sat_add(w->ns, x->ns);
 		if (x->fits > w->fits)
 			w->fits = x->fits;

@@ -18,4 +18,10 @@ static inline int64_t ts_sat_add(int64_t a, int64_t b)
 	return r;
 }
 
+/* Counts added from saved partials stop at UINT64_MAX too. */
+static inline uint64_t ts_sat_addu(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
 #endif
