@@ -78,6 +78,8 @@ typedef struct {
 	int jobs;                      /* -j: analyses at a time (0: the cores) */
 	const char *captures[64];      /* --capture FILE|DIR, in order */
 	size_t ncaptures;
+	const char *captures_b[64];    /* compare: --capture-b, B's own */
+	size_t ncaptures_b;
 } options;
 
 static const char usage_text[] =
@@ -136,6 +138,7 @@ static const char usage_text[] =
 	"                       saved with --capture): replayed graph kernels get\n"
 	"                       the op, call site and workload of their captured\n"
 	"                       node; GRAPH REPLAYS says what matched\n"
+	"      --capture-b FILE|DIR compare: B's own captures (then --capture is A's)\n"
 	"      --verify-ops         print OPERATOR COVERAGE: the model family's required\n"
 	"                       and optional operators found in the trace; exit 4\n"
 	"                       when a required one is missing\n"
@@ -245,7 +248,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE,
+	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE, OPT_CAPTURE_B,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
 };
 
@@ -310,6 +313,7 @@ static void parse_options(int argc, char **argv, options *o)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "save-state", required_argument, NULL, OPT_SAVE_STATE },
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
+		{ "capture-b", required_argument, NULL, OPT_CAPTURE_B },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -364,6 +368,11 @@ static void parse_options(int argc, char **argv, options *o)
 			if (o->ncaptures == sizeof o->captures / sizeof *o->captures)
 				usage_error("--capture: at most 64 ('%s'); name a directory", optarg);
 			o->captures[o->ncaptures++] = optarg;
+			break;
+		case OPT_CAPTURE_B:
+			if (o->ncaptures_b == sizeof o->captures_b / sizeof *o->captures_b)
+				usage_error("--capture-b: at most 64 ('%s'); name a directory", optarg);
+			o->captures_b[o->ncaptures_b++] = optarg;
 			break;
 		case 'w':
 			o->width = (int)parse_long("--width", optarg, 0, 100000);
@@ -488,7 +497,7 @@ static void parse_options(int argc, char **argv, options *o)
 		if (o->nargs < 2)
 			usage_error("%s", "merge needs saved partials: tracestream merge PART... "
 				    "(made with --save-state)");
-		if (o->ncaptures)
+		if (o->ncaptures || o->ncaptures_b)
 			usage_error("%s", "merge: --capture applies to traces; give it when the partials "
 				    "are saved (--save-state)");
 		if (o->verify_ops || o->debug || o->show_layers || o->brief)
@@ -521,8 +530,8 @@ static void parse_options(int argc, char **argv, options *o)
 			usage_error("%s", "--table goes with --format csv");
 		return;
 	}
-	if (o->names[0] || o->fail_if_slower >= 0)
-		usage_error("%s", "--names and --fail-if-slower apply to compare only");
+	if (o->names[0] || o->fail_if_slower >= 0 || o->ncaptures_b)
+		usage_error("%s", "--names, --fail-if-slower and --capture-b apply to compare only");
 	check_formats(o);
 	if (o->nargs == 0)
 		usage_error("%s", "no TRACE given (a file, or - for standard input)");
@@ -846,8 +855,8 @@ static bool is_partial_file(const char *path)
 
 /* --capture PARTIAL: the capture map a partial saved with --capture
  * carries. false: it could not be read (*fatal) or was bad (printed). */
-static bool take_partial_captures(ts_capmap *map, const char *path, const ts_patterns *patterns,
-				  bool *fatal)
+static bool take_partial_captures(ts_capmap *map, const char *flag, const char *path,
+				  const ts_patterns *patterns, bool *fatal)
 {
 	unsigned char *p;
 	size_t n;
@@ -856,47 +865,49 @@ static bool take_partial_captures(ts_capmap *map, const char *path, const ts_pat
 	bool present = false;
 	ts_status st = ts_partial_read_file(path, &p, &n, err, sizeof err);
 	if (st != TS_OK) {
-		fprintf(stderr, "tracestream: --capture: %s: %s\n", path, err);
+		fprintf(stderr, "tracestream: %s: %s: %s\n", flag, path, err);
 		*fatal = true;
 		return false;
 	}
 	st = ts_partial_captures(map, patterns, p, n, &present, err, sizeof err, &at);
 	free(p);
 	if (st == TS_ERR_NOMEM) {
-		fprintf(stderr, "tracestream: --capture: %s: out of memory\n", path);
+		fprintf(stderr, "tracestream: %s: %s: out of memory\n", flag, path);
 		*fatal = true;
 		return false;
 	}
 	if (st != TS_OK) {
-		fprintf(stderr, "tracestream: --capture: %s: byte %" PRIu64 ": bad saved partial: %s\n",
-			path, at, err);
+		fprintf(stderr, "tracestream: %s: %s: byte %" PRIu64 ": bad saved partial: %s\n",
+			flag, path, at, err);
 		return false;
 	}
 	if (!present) {
-		fprintf(stderr, "tracestream: --capture: %s: a saved partial with no capture map "
-			"(its run had no --capture)\n", path);
+		fprintf(stderr, "tracestream: %s: %s: a saved partial with no capture map "
+			"(its run had no --capture)\n", flag, path);
 		return false;
 	}
 	return true;
 }
 
-/* --capture: read every capture trace, recording its graphs, and the
- * capture maps of saved partials. Errors are printed; graphs of the windows
- * read before one are kept. Returns the map (NULL: out of memory, or a
- * capture that could not be opened) and in *bad whether a capture was bad. */
-static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, bool *bad)
+/* --capture (or compare's --capture-b, the flag named in messages): read
+ * every capture trace of the list, recording its graphs, and the capture
+ * maps of saved partials. Errors are printed; graphs of the windows read
+ * before one are kept. Returns the map (NULL: out of memory, or a capture
+ * that could not be opened) and in *bad whether a capture was bad. */
+static ts_capmap *read_captures(const options *o, const char *flag, const char *const *list,
+				size_t nlist, const ts_pipeline_opts *base, bool *bad)
 {
 	char **paths = NULL;
 	size_t n = 0;
 	char err[600];
 	*bad = false;
-	if (!ts_multi_paths((char *const *)o->captures, o->ncaptures, &paths, &n, err, sizeof err)) {
-		fprintf(stderr, "tracestream: --capture: %s\n", err);
+	if (!ts_multi_paths((char *const *)list, nlist, &paths, &n, err, sizeof err)) {
+		fprintf(stderr, "tracestream: %s: %s\n", flag, err);
 		return NULL;
 	}
 	ts_capmap *map = ts_capmap_new();
 	if (!map) {
-		fprintf(stderr, "tracestream: --capture: out of memory\n");
+		fprintf(stderr, "tracestream: %s: out of memory\n", flag);
 		ts_multi_paths_free(paths, n);
 		return NULL;
 	}
@@ -908,7 +919,7 @@ static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, 
 	for (size_t i = 0; i < n; i++) {
 		if (is_partial_file(paths[i])) {
 			bool fatal = false;
-			if (!take_partial_captures(map, paths[i], base->patterns, &fatal))
+			if (!take_partial_captures(map, flag, paths[i], base->patterns, &fatal))
 				*bad = true;
 			if (fatal) {
 				ts_capmap_free(map);
@@ -920,7 +931,7 @@ static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, 
 		ts_result res;
 		ts_status st = ts_pipeline_run(paths[i], &po, &res);
 		if (!res.opened || st == TS_ERR_NOMEM) {
-			print_error(&res, "--capture");
+			print_error(&res, flag);
 			ts_result_free(&res);
 			ts_capmap_free(map);
 			ts_multi_paths_free(paths, n);
@@ -928,8 +939,9 @@ static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, 
 		}
 		if (st != TS_OK) {
 			res.partial = false;   /* it is the capture that was cut, not the report */
-			print_error(&res, "--capture");
-			fprintf(stderr, "tracestream: --capture: the graphs captured before that point are used\n");
+			print_error(&res, flag);
+			fprintf(stderr, "tracestream: %s: the graphs captured before that point are used\n",
+				flag);
 			*bad = true;
 		}
 		ts_result_free(&res);
@@ -937,12 +949,12 @@ static ts_capmap *read_captures(const options *o, const ts_pipeline_opts *base, 
 	ts_multi_paths_free(paths, n);
 	const ts_capture_totals *t = ts_capmap_totals(map);
 	if (!ts_capmap_ngraphs(map) && !o->quiet)
-		fprintf(stderr, "tracestream: warning: --capture: no graph captures found "
+		fprintf(stderr, "tracestream: warning: %s: no graph captures found "
 			"(no StreamBeginCapture .. StreamEndCapture window with kernel launches) "
-			"in %u file%s\n", t->files, t->files == 1 ? "" : "s");
+			"in %u file%s\n", flag, t->files, t->files == 1 ? "" : "s");
 	if (o->verbose)
-		fprintf(stderr, "tracestream: --capture: %llu graphs (%zu distinct, %zu kernel nodes) "
-			"from %u file%s, %.1f KB\n", (unsigned long long)t->graphs,
+		fprintf(stderr, "tracestream: %s: %llu graphs (%zu distinct, %zu kernel nodes) "
+			"from %u file%s, %.1f KB\n", flag, (unsigned long long)t->graphs,
 			ts_capmap_ngraphs(map), ts_capmap_nnodes(map), t->files,
 			t->files == 1 ? "" : "s", (double)ts_capmap_bytes(map) / 1024.0);
 	return map;
@@ -985,12 +997,17 @@ static const char *label_of(const char *path)
 }
 
 /* tracestream compare A B: both analyses at once, one report. */
-static int run_compare(const options *o, const ts_pipeline_opts *base)
+/* compare A B: both analysed at once; --capture serves both, unless B has
+ * its own (--capture-b). */
+static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_capmap *captures_b)
 {
 	ts_pipeline_opts po = *base;
 	po.layers.sample = true;
 	po.progress = NULL;     /* two progress lines would fight over stderr */
-	side_run side[2] = { { .path = o->path, .po = &po }, { .path = o->path_b, .po = &po } };
+	ts_pipeline_opts po_b = po;
+	if (captures_b)
+		po_b.captures = captures_b;
+	side_run side[2] = { { .path = o->path, .po = &po }, { .path = o->path_b, .po = &po_b } };
 	pthread_t th;
 	bool threaded = pthread_create(&th, NULL, run_side, &side[1]) == 0;
 	run_side(&side[0]);
@@ -1283,7 +1300,8 @@ static int run_merge(const options *o, const ts_pipeline_opts *po)
 	return code;
 }
 
-static int run_main(const options *o_, ts_pipeline_opts *pop, ts_patterns *patterns);
+static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *captures_b,
+		    ts_patterns *patterns);
 
 int main(int argc, char **argv)
 {
@@ -1322,25 +1340,37 @@ int main(int argc, char **argv)
 		return TS_EXIT_USAGE_IO;
 	}
 	ts_pipeline_opts po = pipeline_opts(&o, patterns);
-	ts_capmap *captures = NULL;
-	bool capture_bad = false;
+	ts_capmap *captures = NULL, *captures_b = NULL;
+	bool capture_bad = false, capture_b_bad = false;
 	if (o.ncaptures && !o.merge) {
-		captures = read_captures(&o, &po, &capture_bad);
+		captures = read_captures(&o, "--capture", o.captures, o.ncaptures, &po, &capture_bad);
 		if (!captures) {
 			ts_patterns_free(patterns);
 			return TS_EXIT_USAGE_IO;
 		}
 		po.captures = captures;
 	}
-	int rc = run_main(&o, &po, patterns);
+	if (o.ncaptures_b) {
+		captures_b = read_captures(&o, "--capture-b", o.captures_b, o.ncaptures_b, &po,
+					   &capture_b_bad);
+		if (!captures_b) {
+			ts_capmap_free(captures);
+			ts_patterns_free(patterns);
+			return TS_EXIT_USAGE_IO;
+		}
+		capture_bad |= capture_b_bad;
+	}
+	int rc = run_main(&o, &po, captures_b, patterns);
 	ts_capmap_free(captures);
+	ts_capmap_free(captures_b);
 	if (capture_bad && rc == TS_EXIT_OK)
 		rc = TS_EXIT_TRACE;
 	return rc;
 }
 
 /* The command after the tables and captures are read. */
-static int run_main(const options *o_, ts_pipeline_opts *pop, ts_patterns *patterns)
+static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *captures_b,
+		    ts_patterns *patterns)
 {
 	options o = *o_;
 	ts_pipeline_opts po = *pop;
@@ -1357,7 +1387,7 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, ts_patterns *patte
 		return rc;
 	}
 	if (o.compare) {
-		int rc = run_compare(&o, &po);
+		int rc = run_compare(&o, &po, captures_b);
 		ts_patterns_free(patterns);
 		free(o.names[0]);
 		return rc;

@@ -264,6 +264,31 @@ line('flip.tsp: byte' in err and 'bad saved partial' in err and 'rc=1' in err an
      '--capture of a corrupt partial: its byte, exit 1, nothing taken from it', err)
 PY
 
+# compare: --capture serves both sides; --capture-b gives B its own (two
+# runs whose captures name other ops for the same kernels).
+"$TS" -f json compare --capture "$tmp/capture_hip.json" --capture-b "$tmp/capture_ops.json" \
+	"$tmp/replay_hip.json" "$tmp/replay_hip.json" >"$tmp/cmpb.json" 2>/dev/null
+"$TS" -f json compare --capture "$tmp/capture_hip.json" --capture "$tmp/capture_ops.json" \
+	"$tmp/replay_hip.json" "$tmp/replay_hip.json" >"$tmp/cmp2.json" 2>/dev/null
+"$TS" --capture-b "$tmp/capture_ops.json" "$tmp/replay_hip.json" >/dev/null 2>"$tmp/e"
+echo "rc=$?" >>"$tmp/e"
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+def line(ok, msg, got=None):
+    print('%s - capture compare: %s%s' % ('ok' if ok else 'not ok', msg, '' if ok else ' (got %s)' % (got,)))
+c = json.load(open(d + '/cmpb.json'))
+ops = [(o['a_op'], o['b_op']) for o in c['ops']]
+line(('aten::mm', 'aten::matmul') in ops,
+     'with --capture-b, A takes its ops from --capture and B from its own (aten::mm against aten::matmul)', ops)
+c = json.load(open(d + '/cmp2.json'))
+ops = [(o['a_op'], o['b_op']) for o in c['ops']]
+line(all('aten::matmul' not in x for x in ops) and all(a == b for a, b in ops),
+     'one --capture for both with two captures that disagree on size 16: neither side takes either', ops)
+e = open(d + '/e').read()
+line('rc=2' in e and '--capture-b apply to compare only' in e, '--capture-b without compare: a usage error', e)
+PY
+
 # Tables and the first screen with --capture: the replays table and the ops
 # table's graph_op columns hold the JSON report's figures; --csv-dir, the
 # workbook and the page have the replays table only with --capture.
