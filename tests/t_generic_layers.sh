@@ -70,6 +70,17 @@ case_ "dense N=7 tp=1 prefill-middle bs=8" --layers 7 --prefill 1049 --decode 6 
 case_ "dense N=7 tp=4 sglang" --layers 7 --tp 4 --prefill 1049 --decode 4 --annotate sglang
 case_ "moe N=7 tp=4 sglang graph bs=8" --moe --layers 7 --tp 4 --prefill 1049 --decode 4 --batch 8 \
 	--annotate sglang --graph --order prefill-last
+# A kernel typed attention by its name that runs once per pass (FA3's varlen
+# scheduler, launched by the metadata op): never a layer's attention, so
+# the pass has N layers, not N+1, wherever it runs; it counts among the
+# pass's orphans and each layer holds exactly its own kernels. torch.compile
+# leaves no embedding kernel to start a pass by name.
+for w in head tail front; do
+	case_ "dense N=80 tp=4 once-per-pass attention at the $w, compiled" --layers 80 --tp 4 \
+		--prefill 1049 --decode 2 --once-attn "$w" --compiled-embed --graph
+done
+case_ "dense N=7 tp=1 once-per-pass attention, one pass" --layers 7 --prefill 300 --once-attn head
+case_ "moe N=7 tp=4 once-per-pass attention, eager" --moe --layers 7 --tp 4 --decode 3 --once-attn head
 
 "$PY" - "$tmp" <<'PY'
 import glob, json, os, sys
@@ -128,6 +139,14 @@ def check(d):
         line(tot + 1e-6 >= t['moe_expert_us'],
              'type moe total_us >= the %d expert GEMMs (%.3f us)' % (t['moe_expert_kernels'], t['moe_expert_us']),
              '>= %.3f' % t['moe_expert_us'], '%.3f' % tot)
+    if t.get('once_attn'):
+        want = sum(t['orphans_per_pass'])
+        line(L.get('orphan_kernels') == want, 'orphan kernels, the once-per-pass kernel among them',
+             want, L.get('orphan_kernels'))
+        for st in sorted(set(t['stages'])):
+            per = [c for s, c in zip(t['stages'], t['layer_kernels']) if s == st][0]
+            got = [x.get('kernels') for x in r.get('layer_table', []) if x.get('stage') == st]
+            line(got == per, '%s layers hold their own kernels' % st, short(per), short(got))
     if ann:
         got = [p.get('kernels') for p in passes]
         line(got == t['kernels_per_pass'], 'kernels per pass', short(t['kernels_per_pass']), short(got))

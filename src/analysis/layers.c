@@ -51,6 +51,8 @@ enum {
 	M_SAMPLE = 1u << 7,
 	M_GEMM = 1u << 8,       /* a GEMM (type gemm) */
 	M_TOKENS = 1u << 9,     /* its grid x counts the batch's tokens */
+	M_ENDS = 1u << 10,      /* other or communication: ends an attention unit */
+	M_ONCE = 1u << 11,      /* typed attention, but runs once per pass: no unit */
 	M_KNOWN = 1u << 15,     /* computed */
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN)
@@ -86,6 +88,20 @@ typedef struct {
 #define MAX_GAP 4096            /* kernels of one gap held (oldest dropped) */
 #define MAX_PRE 256             /* tail of the pass preamble held */
 
+/* An attention row of the pass in progress: in how many units it ran.
+ * A unit whose every kernel runs once per pass, where other units repeat,
+ * is a per-pass helper (a varlen scheduler, a planner), never a layer. */
+typedef struct {
+	uint32_t row;
+	uint32_t units;          /* units it ran in */
+	uint32_t last_unit;      /* the last of them */
+	uint32_t kernels;
+} arow_ent;
+
+#define MAX_AROWS 64            /* distinct attention rows of a pass held */
+#define MAX_UNITS 8192          /* units of a pass counted one by one */
+#define MAX_ONCE 64             /* rows demoted for the trace */
+
 /* A pass the trace's own signals left unknown waits, with its kernels,
  * for the relative signals: the passes of known stage around it. Bounded:
  * past the caps the oldest is decided with what is known by then. */
@@ -98,6 +114,7 @@ typedef struct {
 	ts_kref ref;             /* what attribution linked it to */
 	int64_t dur;
 	bool ctx;                /* ran in a context (its row's context class) */
+	uint16_t marks;          /* what it meant to the machine (M_*) */
 } kernel_ent;
 
 typedef struct {
@@ -170,6 +187,20 @@ struct ts_layers {
 	uint64_t structural;     /* boundaries placed by structure (all passes) */
 	uint64_t attn_units;     /* attention units in the whole trace */
 	uint64_t kernels_seen;
+	uint64_t skernels;       /* kernels the machine has taken in this pass */
+	int64_t sns;             /* and their time */
+	uint64_t pass_structural; /* boundaries placed by structure in this pass */
+	bool replaying;          /* relayer_pass is feeding the pass again */
+	size_t kbuf0;            /* where this pass's kernels begin in kbuf */
+	bool dbg_all;            /* the listing holds every kernel of the pass */
+	/* attention rows of the pass, per unit: what runs once per pass */
+	arow_ent arows[MAX_AROWS];
+	uint32_t narows;
+	bool arows_full;         /* more distinct rows than held: no verdict */
+	uint32_t *unit_kern;     /* attention kernels per unit, MAX_UNITS */
+	uint32_t once_rows[MAX_ONCE];  /* rows demoted for the whole trace */
+	uint32_t nonce;
+	uint64_t once_units;     /* units not counted as layers (all passes) */
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
 	uint64_t backward_ops;   /* autograd backward ops: a training step */
 
@@ -235,6 +266,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->layers = calloc(TS_MAX_LAYERS, sizeof *l->layers);
 	l->gap = calloc(MAX_GAP, sizeof *l->gap);
 	l->pre = calloc(MAX_PRE, sizeof *l->pre);
+	l->unit_kern = calloc(MAX_UNITS, sizeof *l->unit_kern);
 	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
 	l->last_kernel_ts = l->compacted_at = INT64_MIN;
 	l->last_step = -1;
@@ -250,7 +282,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	if (p)
 		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
 	l->idle = ts_idle_new();
-	bool ok = l->idle && l->layers && l->gap && l->pre && l->ann_names &&
+	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->ann_names &&
 		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
 		  (!p || l->anatomy);
 	if (!ok) {
@@ -298,6 +330,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->layers);
 	free(l->gap);
 	free(l->pre);
+	free(l->unit_kern);
 	free(l->passes);
 	free(l->dbg_cur);
 	free(l->dbg_kept);
@@ -712,6 +745,12 @@ static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
 	return (uint16_t)(m | M_KNOWN);
 }
 
+/* A kernel typed attention that runs once per pass: plain work. */
+static uint16_t demoted(uint16_t m)
+{
+	return (m & M_ATTN) ? (uint16_t)((m & ~M_ATTN) | M_ONCE) : m;
+}
+
 static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 			  const char *name, size_t len, bool in_ctx)
 {
@@ -734,8 +773,12 @@ static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 	}
 	/* a name has one class in context (see ts_agg_context) */
 	uint16_t *cache = in_ctx ? l->ctx_marks : l->marks;
-	if (!(cache[row] & M_KNOWN))
+	if (!(cache[row] & M_KNOWN)) {
 		cache[row] = compute_marks(l, c, name, len);
+		for (uint32_t i = 0; i < l->nonce; i++)
+			if (l->once_rows[i] == row)
+				cache[row] = demoted(cache[row]);
+	}
 	return cache[row];
 }
 
@@ -770,8 +813,9 @@ static void close_span(ts_layers *l)
 	 * inside a layer, so the pass is not whole. */
 	if (l->nlayers == 0 && !l->seen_boundary && (s->marks & (M_ATTN | M_MLP)))
 		l->cur.cut_start = true;
-	if (!is_layer(l, s->marks))
-		l->ndbg_cur = l->dbg_span;   /* not a layer: not in the listing */
+	if (!is_layer(l, s->marks))   /* not a layer: no layer in the listing */
+		for (size_t i = l->dbg_span; i < l->ndbg_cur; i++)
+			l->dbg_cur[i].layer = UINT32_MAX;
 	l->dbg_span = l->ndbg_cur;
 	if (is_layer(l, s->marks)) {
 		/* GEMMs after the attention beyond its output projection: an
@@ -884,10 +928,18 @@ static void structural_boundary(ts_layers *l)
 			l->seg.kernels -= pk;
 			l->cur.orphan_kernels += pk;
 			l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, pns);
-			if (l->track)
-				for (size_t i = 0; i < l->ndbg_cur && i < l->dbg_pre_end; i++)
-					if (i + h < l->dbg_pre_end)
+			if (l->track) {
+				/* the last h listed before the unit are the head */
+				size_t i = l->dbg_pre_end < l->ndbg_cur ? l->dbg_pre_end : l->ndbg_cur;
+				for (uint32_t k = 0; i-- > 0;) {
+					if (l->dbg_cur[i].layer == UINT32_MAX)
+						continue;
+					if (k < h)
+						k++;
+					else
 						l->dbg_cur[i].layer = UINT32_MAX;
+				}
+			}
 			uint32_t same = 0;
 			while (same < b && h + same < l->npre &&
 			       l->pre[l->npre - 1 - h - same].key == l->gap[b - 1 - same].key)
@@ -905,6 +957,26 @@ static void structural_boundary(ts_layers *l)
 	l->seg = head;
 	l->tail_len = (int32_t)b;
 	l->structural++;
+	l->pass_structural++;
+}
+
+/* The layer machine's state at the start of a pass. */
+static void reset_structure(ts_layers *l)
+{
+	l->nlayers = 0;
+	l->layers_dropped = 0;
+	l->seg = (cur_layer){ 0 };
+	l->seen_boundary = false;
+	l->ndbg_cur = l->dbg_span = 0;
+	l->ngap = l->npre = l->pre_len = l->units = l->since_start = 0;
+	l->pre_ns = 0;
+	l->dbg_pre_end = 0;
+	l->in_attn = l->start_after_attn = false;
+	l->pre_start = l->tail_len = -1;
+	l->marks_at_gap = 0;
+	l->skernels = 0;
+	l->sns = 0;
+	l->pass_structural = 0;
 }
 
 static void start_pass(ts_layers *l, const ts_event *ev)
@@ -917,23 +989,18 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 			    .kv_grid = -1 };
 	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
 		l->cur.signal[sg] = TS_PSTAGE_UNKNOWN;
-	l->nlayers = 0;
-	l->seg = (cur_layer){ 0 };
-	l->seen_boundary = false;
+	reset_structure(l);
 	l->after_sampling = false;
 	l->hint_prefill = l->hint_decode = 0;
 	l->gemm_small = l->gemm_large = 0;
-	l->ndbg_cur = l->dbg_span = 0;
 	l->dbg_lost = false;
+	l->dbg_all = true;
 	l->step = -1;
 	l->step_ann = -1;
 	l->tokens_max = -1;
-	l->ngap = l->npre = l->pre_len = l->units = l->since_start = 0;
-	l->pre_ns = 0;
-	l->dbg_pre_end = 0;
-	l->in_attn = l->start_after_attn = false;
-	l->pre_start = l->tail_len = -1;
-	l->marks_at_gap = 0;
+	l->kbuf0 = l->nkbuf;
+	l->narows = 0;
+	l->arows_full = false;
 }
 
 /* The stage with most votes and its share; a tie or none: unknown. */
@@ -1310,6 +1377,200 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 	return true;
 }
 
+/* An attention kernel of unit l->units - 1: count its row's units. */
+static void track_unit(ts_layers *l, uint32_t row)
+{
+	uint32_t u = l->units - 1;
+	if (u < MAX_UNITS) {
+		if (l->in_attn)
+			l->unit_kern[u]++;
+		else
+			l->unit_kern[u] = 1;
+	}
+	if (row == TS_INTERN_NONE) {
+		l->arows_full = true;   /* a name past the cap: no verdict */
+		return;
+	}
+	for (uint32_t i = 0; i < l->narows; i++) {
+		arow_ent *a = &l->arows[i];
+		if (a->row != row)
+			continue;
+		if (a->last_unit != u) {
+			a->units++;
+			a->last_unit = u;
+		}
+		a->kernels++;
+		return;
+	}
+	if (l->narows == MAX_AROWS)
+		l->arows_full = true;
+	else
+		l->arows[l->narows++] = (arow_ent){ row, 1, u, 1 };
+}
+
+/* Rows of the pass that ran once while other attention repeated, and make
+ * up a unit of their own: demoted for the rest of the trace. Returns how
+ * many units they made (0: the pass stands as it is). A pass of fewer
+ * than three units, or where most units are of once-run kernels (every
+ * layer names its attention apart), has no such helper. */
+static uint32_t demote_once_units(ts_layers *l)
+{
+	uint32_t units = l->units;
+	if (units < 3 || units > MAX_UNITS || l->arows_full || l->opts.split_half_layers)
+		return 0;
+	bool repeats = false;
+	for (uint32_t i = 0; i < l->narows; i++)
+		repeats |= l->arows[i].units >= 2;
+	if (!repeats)
+		return 0;
+	uint32_t once[MAX_AROWS], nonce = 0;
+	for (uint32_t i = 0; i < l->narows; i++) {
+		const arow_ent *a = &l->arows[i];
+		if (a->units != 1)
+			continue;
+		/* its unit holds nothing but once-run kernels */
+		uint32_t k = 0;
+		for (uint32_t j = 0; j < l->narows; j++)
+			if (l->arows[j].units == 1 && l->arows[j].last_unit == a->last_unit)
+				k += l->arows[j].kernels;
+		if (k == l->unit_kern[a->last_unit])
+			once[nonce++] = i;
+	}
+	uint32_t nunits = 0;
+	for (uint32_t i = 0; i < nonce; i++) {
+		bool first = true;
+		for (uint32_t j = 0; j < i; j++)
+			if (l->arows[once[j]].last_unit == l->arows[once[i]].last_unit)
+				first = false;
+		nunits += first;
+	}
+	if (nunits == 0 || 4 * nunits > units)
+		return 0;
+	for (uint32_t i = 0; i < nonce && l->nonce < MAX_ONCE; i++) {
+		uint32_t row = l->arows[once[i]].row;
+		l->once_rows[l->nonce++] = row;
+		if (row < l->marks_cap) {
+			l->marks[row] = demoted(l->marks[row]);
+			l->ctx_marks[row] = demoted(l->ctx_marks[row]);
+		}
+		for (size_t k = l->kbuf0; k < l->nkbuf; k++)
+			if (l->kbuf[k].row == row)
+				l->kbuf[k].marks = demoted(l->kbuf[k].marks);
+	}
+	return nunits;
+}
+
+/* The layer machine proper: one kernel of the pass in progress, by its
+ * row, marks and duration; online, or replayed by relayer_pass. */
+static bool structure_kernel(ts_layers *l, uint32_t row, uint16_t m, int64_t dur)
+{
+	/* Once per pass: the pass's own overhead, in no layer. */
+	if (m & M_ONCE) {
+		l->cur.orphan_kernels++;
+		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, dur);
+		return false;
+	}
+	/* Layer boundary at a start marker (a residual norm) after MLP work. */
+	uint16_t seen = l->seg.marks;
+	bool boundary = (m & M_START) &&
+			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
+	/* The first start kernel of a pass, before any layer work, also opens
+	 * a layer: what came before it is the pass's preamble. */
+	if (boundary || ((m & M_START) && !l->seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
+		close_span(l);
+		l->seen_boundary = true;
+		l->since_start = 0;
+	}
+	uint16_t work = (uint16_t)(m & (M_ATTN | M_MLP));
+	if (m & M_ATTN) {
+		/* Attention kernels in a row are one unit (compute and its
+		 * combine / reduce): one per layer. */
+		if (!l->in_attn) {
+			if (l->units == 0) {
+				/* the segment before the first unit: layer 0's head */
+				uint32_t k = l->ngap < MAX_PRE ? l->ngap : MAX_PRE;
+				memcpy(l->pre, l->gap + (l->ngap - k), k * sizeof *l->pre);
+				l->npre = k;
+				l->pre_len = l->skernels;
+				l->pre_ns = l->sns;
+				l->pre_start = l->seen_boundary ? (int32_t)l->since_start : -1;
+				l->dbg_pre_end = l->ndbg_cur;
+			} else if (l->seg.marks & M_ATTN) {
+				structural_boundary(l);
+			}
+			l->units++;
+			l->attn_units++;
+		}
+		if (!l->replaying)
+			track_unit(l, row);
+		l->ngap = 0;
+		l->in_attn = true;
+	} else {
+		if (l->in_attn || (l->ngap == 0 && !(l->seg.marks & M_ATTN)))
+			l->marks_at_gap = l->seg.marks;
+		/* Layer work (a GEMM, MLP, a norm, a collective) or a kernel
+		 * no rule knows ends the attention unit; a copy, cache write
+		 * or elementwise kernel between two attention kernels (the two
+		 * runs of a mixed batch, a merge of cascade states) does not. */
+		if (m & (M_GEMM | M_MLP | M_START | M_EMBED | M_SAMPLE | M_ENDS))
+			l->in_attn = false;
+		if (l->seg.marks & M_ATTN) {
+			/* after the attention, a GEMM that follows a norm is MLP work */
+			if (m & M_START)
+				l->start_after_attn = true;
+			else if ((m & M_GEMM) && l->start_after_attn && !l->opts.split_half_layers)
+				work |= M_FC;
+		}
+		if (l->ngap == MAX_GAP) {   /* keep the newest half */
+			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
+			l->ngap = MAX_GAP / 2;
+		}
+		l->gap[l->ngap++] = (gap_ent){ dur, row, (uint16_t)(m | work) };
+	}
+	if ((m & M_GEMM) && (l->seg.marks & M_ATTN))
+		l->seg.post_gemms++;
+	l->since_start++;
+	l->seg.kernels++;
+	l->seg.ns = ts_sat_add(l->seg.ns, dur);
+	l->seg.marks |= work;
+	l->skernels++;
+	l->sns = ts_sat_add(l->sns, dur);
+	return true;
+}
+
+/* Feed the pass's kernels through the machine again (its rows' marks have
+ * changed); false when the pass's kernels are not all held. The listing
+ * keeps its entries and takes the new layer of each. */
+static bool relayer_pass(ts_layers *l)
+{
+	size_t n = l->nkbuf - l->kbuf0;
+	if (l->cur.kernels != n)
+		return false;
+	size_t listed = l->ndbg_cur;
+	bool relabel = l->track && l->dbg_all && listed == n;
+	l->structural -= l->pass_structural;
+	l->attn_units -= l->units;
+	reset_structure(l);
+	l->cur.cut_start = false;
+	l->cur.orphan_kernels = 0;
+	l->cur.orphan_ns = 0;
+	l->replaying = true;
+	for (size_t i = 0; i < n; i++) {
+		const kernel_ent *k = &l->kbuf[l->kbuf0 + i];
+		bool in = structure_kernel(l, k->row, k->marks, k->dur);
+		if (relabel) {
+			l->dbg_cur[i].layer = in ? l->nlayers : UINT32_MAX;
+			l->ndbg_cur = i + 1;
+		}
+	}
+	l->replaying = false;
+	if (!relabel) {
+		l->ndbg_cur = listed;
+		l->dbg_lost = true;   /* no anatomy or sample from this pass */
+	}
+	return true;
+}
+
 /* carry: the next kernel is in the same step as this pass. */
 static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 {
@@ -1317,6 +1578,11 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		return;
 	l->in_pass = false;
 	ts_idle_end(l->idle, &l->cur.idle);
+	/* A kernel typed attention that ran once in the pass is not a layer's
+	 * attention: lay the pass out again without it. */
+	uint32_t once = demote_once_units(l);
+	if (once && relayer_pass(l))
+		l->once_units += once;
 	/* The open span: the pass tail (final norm, LM head) when it holds no
 	 * layer work; a layer cut off by the end of the capture otherwise.
 	 * With no marker after the last attention, the last layer keeps as
@@ -1433,7 +1699,11 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	l->last_kernel_ts = ev->ts_ns;
 	l->kernels_seen++;
 	uint16_t m = marks_for(l, row, c, ev->name, ev->name_len, in_context);
-	bool has_work = l->nlayers > 0 || (l->seg.marks & (M_ATTN | M_MLP));
+	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
+	 * lone attention kernel before the embedding is the pass's metadata
+	 * step, not a layer of the previous pass). */
+	bool has_work = l->nlayers > 0 || (l->seg.marks & M_MLP) ||
+			((l->seg.marks & M_ATTN) && l->seg.post_gemms);
 
 	/* Step annotations split passes (see kernel_step). */
 	int an = l->nann ? kernel_step(l, ev) : -1;
@@ -1461,68 +1731,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (m & M_SAMPLE)
 		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
 
-	/* Layer boundary at a start marker (a residual norm) after MLP work. */
-	uint16_t seen = l->seg.marks;
-	bool boundary = (m & M_START) &&
-			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
-	/* The first start kernel of a pass, before any layer work, also opens
-	 * a layer: what came before it is the pass's preamble. */
-	if (boundary || ((m & M_START) && !l->seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
-		close_span(l);
-		l->seen_boundary = true;
-		l->since_start = 0;
-	}
-	uint16_t work = (uint16_t)(m & (M_ATTN | M_MLP));
-	if (m & M_ATTN) {
-		/* Attention kernels in a row are one unit (compute and its
-		 * combine / reduce): one per layer. */
-		if (!l->in_attn) {
-			if (l->units == 0) {
-				/* the segment before the first unit: layer 0's head */
-				uint32_t k = l->ngap < MAX_PRE ? l->ngap : MAX_PRE;
-				memcpy(l->pre, l->gap + (l->ngap - k), k * sizeof *l->pre);
-				l->npre = k;
-				l->pre_len = (uint32_t)l->cur.kernels;
-				l->pre_ns = l->cur.gpu_ns;
-				l->pre_start = l->seen_boundary ? (int32_t)l->since_start : -1;
-				l->dbg_pre_end = l->ndbg_cur;
-			} else if (l->seg.marks & M_ATTN) {
-				structural_boundary(l);
-			}
-			l->units++;
-			l->attn_units++;
-		}
-		l->ngap = 0;
-		l->in_attn = true;
-	} else {
-		if (l->in_attn || (l->ngap == 0 && !(l->seg.marks & M_ATTN)))
-			l->marks_at_gap = l->seg.marks;
-		/* Layer work (a GEMM, MLP, a norm, a collective) or a kernel
-		 * no rule knows ends the attention unit; a copy, cache write
-		 * or elementwise kernel between two attention kernels (the two
-		 * runs of a mixed batch, a merge of cascade states) does not. */
-		if ((m & (M_GEMM | M_MLP | M_START | M_EMBED | M_SAMPLE)) ||
-		    c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
-			l->in_attn = false;
-		if (l->seg.marks & M_ATTN) {
-			/* after the attention, a GEMM that follows a norm is MLP work */
-			if (m & M_START)
-				l->start_after_attn = true;
-			else if ((m & M_GEMM) && l->start_after_attn && !l->opts.split_half_layers)
-				work |= M_FC;
-		}
-		if (l->ngap == MAX_GAP) {   /* keep the newest half */
-			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
-			l->ngap = MAX_GAP / 2;
-		}
-		l->gap[l->ngap++] = (gap_ent){ ev->dur_ns, row, (uint16_t)(m | work) };
-	}
-	if ((m & M_GEMM) && (l->seg.marks & M_ATTN))
-		l->seg.post_gemms++;
-	l->since_start++;
-	l->seg.kernels++;
-	l->seg.ns = ts_sat_add(l->seg.ns, ev->dur_ns);
-	l->seg.marks |= work;
+	uint16_t km = (uint16_t)(m | (c->type == TS_TYPE_OTHER ||
+					 c->type == TS_TYPE_COMMUNICATION ? M_ENDS : 0));
+	bool in_span = structure_kernel(l, row, km, ev->dur_ns);
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
 		l->tokens_max = ev->grid[0];
 
@@ -1535,7 +1746,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		}
 	}
 	if (l->nkbuf < l->kbuf_cap) {
-		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, in_context };
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, in_context, km };
 	} else {
 		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, in_context);
 		l->stage_overflow++;
@@ -1568,10 +1779,12 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		if (reserve_items((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,
 				  sizeof *l->dbg_cur, TS_MAX_DEBUG_KERNELS))
 			l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
-				.layer = l->nlayers, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
+				.layer = in_span ? l->nlayers : UINT32_MAX, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
 				.ref = *ref, .cls = *c };
 		else
 			l->dbg_lost = true;
+	} else {
+		l->dbg_all = false;
 	}
 }
 

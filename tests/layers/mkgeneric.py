@@ -4,6 +4,7 @@
     mkgeneric.py [--layers N] [--tp 1|4] [--prefill T] [--decode K] [--batch B]
                  [--order prefill-first|prefill-last|prefill-middle]
                  [--annotate none|sglang] [--graph] [--moe] [--seed S]
+                 [--once-attn head|tail|front] [--compiled-embed]
                  [--truth | --truth-file FILE]
 
 The kernel names are the ones torch.compile (Inductor), cuBLAS, CUTLASS,
@@ -34,6 +35,16 @@ Options:
                  preamble fill, KV-cache write, attention (+ combine) and
                  sampling stay eager, with their ops
   --moe          MoE MLP instead of the dense one
+  --once-attn W  a kernel typed attention by name that runs once per pass
+                 (FlashAttention 3's varlen scheduler,
+                 prepare_varlen_num_blocks, launched by its metadata op):
+                 head = after the embedding, before the first layer's input
+                 norm; tail = after the last layer, before the final norm;
+                 front = before the embedding. It is no layer: the truth's
+                 layers are unchanged and it counts among the orphans
+  --compiled-embed  the embedding as torch.compile leaves it: an Inductor
+                 gather (triton_poi_fused_embedding_0), typed elementwise,
+                 so nothing by name starts a pass
   --seed S       seed of the duration jitter (default 1); same seed, same file
   --truth        print the truth (JSON, below) instead of the trace
   --truth-file F write the trace to stdout and the truth to F (one run for both)
@@ -142,6 +153,10 @@ TOPK = ('void vllm::moe::topkGatingSoftmax<8, 64, 4, 16, 32, int, 4>(float const
         'float*, int, int*, int*, int, int, int, bool)')
 ALIGN = 'moe_align_block_size_kernel'
 MOESUM = 'void vllm::moe::moe_sum_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16 const*, int)'
+PREPARE = ('void flash::prepare_varlen_num_blocks_kernel<1, true>(int, int, int, int const*, '
+           'int const*, int const*, int const*, int const*, int const*, int, int, int, int, int, '
+           'cutlass::FastDivmod, cutlass::FastDivmod, int*, int*, int*, int*, bool)')
+EMBED_COMPILED = 'triton_poi_fused_embedding_0'
 SAMPLE = ('void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, '
           'at::native::ArgMaxOps<float>, unsigned int, long, 4> >(at::native::ReduceOp<float, '
           'at::native::ArgMaxOps<float>, unsigned int, long, 4>)')
@@ -153,7 +168,7 @@ FLOP_PER_NS, BYTES_PER_NS, LINK_BYTES_PER_NS = 5e5, 3000.0, 200.0
 
 # roles replayed from a CUDA graph under --graph (everything in the
 # compiled pieces); the others stay eager
-GRAPH_ROLES = {'embed', 'norm_in', 'qkv', 'rope', 'oproj', 'ar', 'norm_post', 'gateup', 'silu',
+GRAPH_ROLES = {'embed', 'embed_c', 'norm_in', 'qkv', 'rope', 'oproj', 'ar', 'norm_post', 'gateup', 'silu',
                'down', 'router', 'topk', 'align', 'expert1', 'expert2', 'moesum', 'norm_final',
                'lmhead'}
 MOE_ROLES = {'topk', 'align', 'expert1', 'expert2', 'moesum'}
@@ -169,12 +184,14 @@ def usage(msg):
 def parse(argv):
     o = {'layers': 4, 'tp': 1, 'prefill': None, 'decode': 0, 'batch': 1,
          'order': 'prefill-first', 'annotate': 'none', 'graph': False, 'moe': False,
-         'seed': 1, 'truth': False, 'truth_file': None}
+         'seed': 1, 'truth': False, 'truth_file': None, 'once_attn': None,
+         'compiled_embed': False}
     valued = {'--layers': ('layers', int), '--tp': ('tp', int), '--prefill': ('prefill', int),
               '--decode': ('decode', int), '--batch': ('batch', int), '--order': ('order', str),
               '--annotate': ('annotate', str), '--seed': ('seed', int),
-              '--truth-file': ('truth_file', str)}
-    flags = {'--graph': 'graph', '--moe': 'moe', '--truth': 'truth'}
+              '--truth-file': ('truth_file', str), '--once-attn': ('once_attn', str)}
+    flags = {'--graph': 'graph', '--moe': 'moe', '--truth': 'truth',
+             '--compiled-embed': 'compiled_embed'}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -207,6 +224,8 @@ def parse(argv):
         usage('--order must be prefill-first, prefill-last or prefill-middle')
     if o['annotate'] not in ('none', 'sglang'):
         usage('--annotate must be none or sglang')
+    if o['once_attn'] not in (None, 'head', 'tail', 'front'):
+        usage('--once-attn must be head, tail or front')
     if o['prefill'] is None and o['decode'] == 0:
         usage('no pass: give --prefill T and/or --decode K')
     return o
@@ -247,7 +266,7 @@ def layer_roles(o, stage):
 
 def kernel_name(role, first):
     return {
-        'fill': FILL, 'embed': EMBED,
+        'fill': FILL, 'embed': EMBED, 'embed_c': EMBED_COMPILED, 'prepare': PREPARE,
         'norm_in': NORM_IN_FIRST if first else NORM_IN,
         'rope': ROPE_FIRST if first else ROPE,
         'norm_post': NORM_POST_FIRST if first else NORM_POST,
@@ -289,9 +308,11 @@ def shape(role, tok, seqs, ctx, tp):
         weights = n * k * 2 * (min(EXPERTS, m) if role in EXPERT_ROLES else 1)
         ns = 3000 + 2.0 * m * n * k / FLOP_PER_NS + weights / BYTES_PER_NS
         return [cdiv(n, tile), cdiv(m, tile), 1], [128 if tile == 64 else 256, 1, 1], ns
+    if role == 'prepare':
+        return [cdiv(seqs, 32), 1, 1], [32, 1, 1], 2100
     if role == 'fill':
         return [cdiv(seqs + 1, 512), 1, 1], [512, 1, 1], 1500
-    if role == 'embed':
+    if role in ('embed', 'embed_c'):
         return [min(65535, tok * 32), 1, 1], [128, 1, 1], 2500 + tok * HIDDEN * 4 / BYTES_PER_NS
     if role in ('norm_in', 'norm_post', 'norm_final'):
         return [tok, 1, 1], [512, 1, 1], 2500 + tok * HIDDEN * 6 / BYTES_PER_NS
@@ -327,6 +348,7 @@ def cpu_op(role):
     """Name of the op that launches an eager kernel of this role."""
     return {
         'fill': 'aten::fill_', 'embed': 'aten::embedding',
+        'prepare': '_vllm_fa3_C::get_scheduler_metadata',
         'qkv': 'aten::linear', 'oproj': 'aten::linear', 'gateup': 'aten::linear',
         'down': 'aten::linear', 'router': 'aten::linear', 'lmhead': 'aten::linear',
         'kvw': '_C_cache_ops::reshape_and_cache_flash', 'attn': '_vllm_fa3_C::fwd',
@@ -361,19 +383,26 @@ def build(o):
              'kernels_per_pass': [], 'layer_kernels': [], 'orphans_per_pass': [],
              'moe_expert_kernels': 0, 'moe_expert_ns': 0, 'moe_kernels': 0, 'moe_ns': 0,
              'kv_grid': [t for _, t in plan], 'tp': tp, 'graph': o['graph'],
-             'annotate': o['annotate'], 'moe': o['moe']}
+             'annotate': o['annotate'], 'moe': o['moe'], 'once_attn': o['once_attn']}
     ctx_len = o['prefill'] or 512   # context length the decodes attend to
 
     for pi, (stage, tok) in enumerate(plan):
         seqs = 1 if stage == 'prefill' else o['batch']
         ctx = tok if stage == 'prefill' else ctx_len + pi
         # (role, first layer?, layer index or None)
-        seq = [('fill', False, None), ('embed', False, None)]
+        embed = ('embed_c' if o['compiled_embed'] else 'embed', False, None)
+        seq = [('fill', False, None), embed]
+        if o['once_attn'] == 'front':
+            seq.insert(1, ('prepare', False, None))
+        elif o['once_attn'] == 'head':
+            seq.append(('prepare', False, None))
         counts = []
         for li in range(o['layers']):
             rs = layer_roles(o, stage)
             counts.append(len(rs))
             seq += [(r, li == 0, li) for r in rs]
+        if o['once_attn'] == 'tail':
+            seq.append(('prepare', False, None))
         seq += [('norm_final', False, None), ('lmhead', False, None), ('sample', False, None)]
         truth['kernels_per_pass'].append(len(seq))
         truth['layer_kernels'].append(counts)
