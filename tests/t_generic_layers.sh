@@ -157,6 +157,46 @@ def check(d):
 for d in sorted(glob.glob(sys.argv[1] + '/c[0-9][0-9][0-9]')):
     check(d)
 PY
+# --- the self-check -----------------------------------------------------------
+# One layer made three times slower (a straggling layer, or what a misplaced
+# boundary looks like): one warning naming its layer and pass, in the text
+# and in JSON layers.odd; the unchanged trace has none.
+"$PY" tests/layers/mkgeneric.py --layers 7 --prefill 300 --decode 2 \
+	--truth-file "$tmp/odd.truth" >"$tmp/odd.json"
+"$PY" - "$tmp/odd.json" "$tmp/odd.truth" "$tmp/odd2.json" <<'PY'
+import json, sys
+d, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+kern = sorted((e for e in d['traceEvents'] if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
+lo = t['kernels_per_pass'][0] + 2 + sum(t['layer_kernels'][1][:4])   # pass 1, layer 4
+hi = lo + t['layer_kernels'][1][4]
+add = 0.0
+for i, e in enumerate(kern):
+    e['ts'] = round(e['ts'] + add, 3)
+    if lo <= i < hi:
+        add += 2 * e['dur']
+        e['dur'] = round(3 * e['dur'], 3)
+json.dump(d, open(sys.argv[3], 'w'))
+PY
+for f in odd odd2; do
+	"$TS" --format json "$tmp/$f.json" >"$tmp/$f.out" 2>/dev/null
+	"$TS" "$tmp/$f.json" 2>"$tmp/$f.err" >/dev/null
+done
+"$PY" - "$tmp/odd.out" "$tmp/odd2.out" "$tmp/odd.err" "$tmp/odd2.err" <<'PY'
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+ea, eb = open(sys.argv[3]).read(), open(sys.argv[4]).read()
+la, lb = a['layers'], b['layers']
+print('%s - self-check: no odd layer in the unchanged trace (got %s, %r)' %
+      ('ok' if la['odd_total'] == 0 and la['odd'] == [] and 'far off' not in ea else 'not ok',
+       la['odd'], ea[:200]))
+want = [(1, 4, 'MHA+FC')]
+got = [(x['pass'], x['layer'], x['type']) for x in lb['odd']]
+ok = (lb['odd_total'] == 1 and got == want and lb['odd'][0]['us'] > 2.5 * lb['odd'][0]['typical_us']
+      and lb['per_pass'] == 7 and 'far off' in eb and 'layer 4 of pass 1' in eb
+      and any('layer 4 of pass 1' in w for w in b['warnings']))
+print('%s - self-check: the layer made 3x slower is named (layer 4 of pass 1) in text and JSON (got %s, %r)' %
+      ('ok' if ok else 'not ok', lb['odd'], eb[:300]))
+PY
 # --- relative stage signals -------------------------------------------------
 # Graph-replayed, no annotations: the KV-cache write grids are the only
 # absolute evidence. Take them away from one pass and it must get its stage

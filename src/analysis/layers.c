@@ -201,6 +201,10 @@ struct ts_layers {
 	uint32_t once_rows[MAX_ONCE];  /* rows demoted for the whole trace */
 	uint32_t nonce;
 	uint64_t once_units;     /* units not counted as layers (all passes) */
+	ts_odd_layer odd[TS_MAX_ODD];   /* the self-check's first findings */
+	size_t nodd;
+	uint64_t odd_total;
+	uint64_t *chk;           /* 2 x TS_MAX_LAYERS: its scratch */
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
 	uint64_t backward_ops;   /* autograd backward ops: a training step */
 
@@ -267,6 +271,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->gap = calloc(MAX_GAP, sizeof *l->gap);
 	l->pre = calloc(MAX_PRE, sizeof *l->pre);
 	l->unit_kern = calloc(MAX_UNITS, sizeof *l->unit_kern);
+	l->chk = calloc(2 * TS_MAX_LAYERS, sizeof *l->chk);
 	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
 	l->last_kernel_ts = l->compacted_at = INT64_MIN;
 	l->last_step = -1;
@@ -282,7 +287,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	if (p)
 		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
 	l->idle = ts_idle_new();
-	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->ann_names &&
+	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->chk && l->ann_names &&
 		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
 		  (!p || l->anatomy);
 	if (!ok) {
@@ -331,6 +336,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->gap);
 	free(l->pre);
 	free(l->unit_kern);
+	free(l->chk);
 	free(l->passes);
 	free(l->dbg_cur);
 	free(l->dbg_kept);
@@ -1571,6 +1577,66 @@ static bool relayer_pass(ts_layers *l)
 	return true;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the n values v (sorted in place). */
+static uint64_t median_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_u64);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static bool far_off(uint64_t x, uint64_t typical)
+{
+	return typical > 0 && (2 * x < typical || x > 2 * typical);
+}
+
+/* The self-check of a complete pass: each layer against the typical layer
+ * of its type in the pass. */
+static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
+{
+	uint64_t *ns = l->chk, *kn = l->chk + TS_MAX_LAYERS;
+	for (int t = 0; t < TS_LT_COUNT; t++) {
+		size_t k = 0;
+		for (uint32_t i = 0; i < n; i++)
+			if (layer_type(l->layers[i].marks) == (ts_ltype)t) {
+				ns[k] = (uint64_t)(l->layers[i].ns > 0 ? l->layers[i].ns : 0);
+				kn[k++] = l->layers[i].kernels;
+			}
+		if (k < 3)
+			continue;
+		uint64_t tns = median_u64(ns, k), tkn = median_u64(kn, k);
+		for (uint32_t i = 0; i < n; i++) {
+			const cur_layer *c = &l->layers[i];
+			if (layer_type(c->marks) != (ts_ltype)t ||
+			    !(far_off((uint64_t)(c->ns > 0 ? c->ns : 0), tns) || far_off(c->kernels, tkn)))
+				continue;
+			if (l->nodd < TS_MAX_ODD)
+				l->odd[l->nodd++] = (ts_odd_layer){
+					.pass = pass, .layer = i, .type = (ts_ltype)t, .ns = c->ns,
+					.typical_ns = (int64_t)tns, .kernels = c->kernels,
+					.typical_kernels = (uint32_t)tkn };
+			l->odd_total++;
+		}
+	}
+}
+
+size_t ts_layers_odd(const ts_layers *l, const ts_odd_layer **out, uint64_t *total)
+{
+	*out = l->odd;
+	*total = l->odd_total;
+	return l->nodd;
+}
+
+uint64_t ts_layers_once_units(const ts_layers *l)
+{
+	return l->once_units;
+}
+
 /* carry: the next kernel is in the same step as this pass. */
 static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 {
@@ -1629,9 +1695,11 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	vote(l, p);
 	for (uint32_t i = 0; i < l->nlayers && i < TS_MAX_LAYERS; i++)
 		l->type_count[layer_type(l->layers[i].marks)]++;
-	if (p->complete)
-		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
+	if (p->complete) {
+		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+		check_layers(l, p->index, n);
+	}
 	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
 		size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;
 		ts_pass *np = realloc(l->passes, cap * sizeof *np);

@@ -268,6 +268,24 @@ typedef struct {
 
 #define TS_OUTLIER_PCT 10.0
 
+/* The self-check: a layer of a complete pass whose time or kernel count is
+ * under half or over twice the typical layer of its type in that pass (the
+ * median; types with at least three layers), a sign that a boundary is
+ * misplaced. The first TS_MAX_ODD are kept; *total counts them all. */
+typedef struct {
+	uint32_t pass, layer;
+	ts_ltype type;
+	int64_t ns, typical_ns;
+	uint32_t kernels, typical_kernels;
+} ts_odd_layer;
+
+#define TS_MAX_ODD 16
+
+size_t ts_layers_odd(const ts_layers *l, const ts_odd_layer **out, uint64_t *total);
+/* Units of a kernel typed attention that ran once per pass and so were no
+ * layer (all passes). */
+uint64_t ts_layers_once_units(const ts_layers *l);
+
 size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out,
 			  size_t max, int64_t *typical_ns);
 

@@ -559,10 +559,24 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 		fprintf(out, "%s\"%s\": %" PRIu64, first ? "" : ", ", ts_ltype_name((ts_ltype)t), c);
 		first = 0;
 	}
-	fprintf(out, "}, \"structural_boundaries\": %" PRIu64 ", \"orphan_kernels\": %" PRIu64
-		     ", \"orphan_us\": ", ts_layers_structural(l), orphans);
+	fprintf(out, "}, \"structural_boundaries\": %" PRIu64 ", \"once_per_pass_units\": %" PRIu64
+		     ", \"orphan_kernels\": %" PRIu64 ", \"orphan_us\": ",
+		ts_layers_structural(l), ts_layers_once_units(l), orphans);
 	put_us(out, orphan_ns);
-	fputs("},\n", out);
+	const ts_odd_layer *odd;
+	uint64_t odd_total;
+	size_t nodd = ts_layers_odd(l, &odd, &odd_total);
+	fprintf(out, ", \"odd_total\": %" PRIu64 ", \"odd\": [", odd_total);
+	for (size_t i = 0; i < nodd; i++) {
+		fprintf(out, "%s{\"pass\": %" PRIu32 ", \"layer\": %" PRIu32 ", \"type\": \"%s\", \"us\": ",
+			i ? ", " : "", odd[i].pass, odd[i].layer, ts_ltype_name(odd[i].type));
+		put_us(out, odd[i].ns);
+		fputs(", \"typical_us\": ", out);
+		put_us(out, odd[i].typical_ns);
+		fprintf(out, ", \"kernels\": %" PRIu32 ", \"typical_kernels\": %" PRIu32 "}",
+			odd[i].kernels, odd[i].typical_kernels);
+	}
+	fputs("]},\n", out);
 
 	char note[300];
 	fputs("  \"passes_note\": ", out);
