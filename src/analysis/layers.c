@@ -193,6 +193,7 @@ struct ts_layers {
 	bool replaying;          /* relayer_pass is feeding the pass again */
 	size_t kbuf0;            /* where this pass's kernels begin in kbuf */
 	bool dbg_all;            /* the listing holds every kernel of the pass */
+	bool embed_first;        /* an embedding kernel before the pass's first unit */
 	/* attention rows of the pass, per unit: what runs once per pass */
 	arow_ent arows[MAX_AROWS];
 	uint32_t narows;
@@ -207,6 +208,8 @@ struct ts_layers {
 	uint64_t *chk;           /* 2 x TS_MAX_LAYERS: its scratch */
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
 	uint64_t backward_ops;   /* autograd backward ops: a training step */
+	uint64_t cpu_ops;        /* CPU ops seen */
+	uint64_t launches;       /* kernel and graph launch calls seen */
 
 	/* passes waiting for the relative signals */
 	pending_pass pending[MAX_PENDING];
@@ -227,6 +230,7 @@ struct ts_layers {
 	uint32_t lmax[TS_PSTAGE_COUNT];
 	uint64_t type_count[TS_LT_COUNT];
 	uint32_t count_hist[TS_MAX_LAYERS + 1];  /* layers per complete pass */
+	uint32_t all_hist[TS_MAX_LAYERS + 1];    /* layers per pass, complete or not */
 	uint64_t orphan_kernels;                 /* outside any pass */
 	int64_t orphan_ns;
 
@@ -522,11 +526,16 @@ static bool contains(const char *s, size_t n, const char *lit)
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 {
 	if (ev->cat == TS_CAT_CPU_OP) {
+		l->cpu_ops++;
 		if (starts_with(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
 			l->backward_ops++;
 		return;
 	}
 	ts_idle_runtime(l->idle, ev);
+	if (contains(ev->name, ev->name_len, "LaunchKernel") ||
+	    contains(ev->name, ev->name_len, "GraphLaunch") ||
+	    contains(ev->name, ev->name_len, "ModuleLaunch"))
+		l->launches++;
 	if (ev->name_len > 12 && ev->name_len < 64 &&
 		   contains(ev->name, ev->name_len, "StreamBeginCapture")) {
 		l->captures++;
@@ -1005,6 +1014,7 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->step_ann = -1;
 	l->tokens_max = -1;
 	l->kbuf0 = l->nkbuf;
+	l->embed_first = false;
 	l->narows = 0;
 	l->arows_full = false;
 }
@@ -1052,9 +1062,9 @@ static void vote(ts_layers *l, ts_pass *p)
 		if (a->name != TS_INTERN_NONE)
 			p->annotation = (int)a->name;
 	}
+	ts_pstage hints = TS_PSTAGE_UNKNOWN;
 	if (l->hint_prefill != l->hint_decode)
-		p->signal[TS_SIG_KERNEL_HINTS] = l->hint_prefill > l->hint_decode
-					       ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+		hints = l->hint_prefill > l->hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
 	/* Many tokens in the GEMMs: prefill, or mixed when the annotation says
 	 * the batch is mixed (a mixed batch has many tokens too). */
 	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
@@ -1068,6 +1078,15 @@ static void vote(ts_layers *l, ts_pass *p)
 	p->hints_decode = (uint32_t)l->hint_decode;
 	if (l->tokens_max > 0)
 		p->signal[TS_SIG_KV_GRID] = l->tokens_max <= decode_threshold(l) ? TS_PSTAGE_DECODE : many;
+	/* A kernel's name is weaker evidence than counts: names saying one
+	 * stage where the annotation or the token counts say another (a
+	 * FlashInfer "Prefill" kernel running decode) do not vote. */
+	bool overruled = false;
+	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_KV_GRID; sg++)
+		if (sg != TS_SIG_KERNEL_HINTS && p->signal[sg] != TS_PSTAGE_UNKNOWN &&
+		    p->signal[sg] != hints)
+			overruled = true;
+	p->signal[TS_SIG_KERNEL_HINTS] = overruled ? TS_PSTAGE_UNKNOWN : hints;
 	for (int sg = TS_SIG_KERNEL_HINTS; sg < TS_SIG_COUNT; sg++)
 		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
 			p->votes[p->signal[sg]]++;
@@ -1520,18 +1539,25 @@ static bool structure_kernel(ts_layers *l, uint32_t row, uint16_t m, int64_t dur
 		 * runs of a mixed batch, a merge of cascade states) does not. */
 		if (m & (M_GEMM | M_MLP | M_START | M_EMBED | M_SAMPLE | M_ENDS))
 			l->in_attn = false;
-		if (l->seg.marks & M_ATTN) {
-			/* after the attention, a GEMM that follows a norm is MLP work */
-			if (m & M_START)
+		if ((l->seg.marks & M_ATTN) && !l->opts.split_half_layers) {
+			/* MLP work comes after the post-attention norm, the norm
+			 * after the attention's output projection (a GEMM): a
+			 * norm or an activation inside the attention block (the
+			 * gated norm of a delta net, an output gate) is not it.
+			 * There a GEMM is MLP work too (the MLP of a model whose
+			 * activation hides in an Inductor fusion). */
+			if ((m & M_START) && l->seg.post_gemms)
 				l->start_after_attn = true;
-			else if ((m & M_GEMM) && l->start_after_attn && !l->opts.split_half_layers)
+			else if ((m & M_GEMM) && l->start_after_attn)
 				work |= M_FC;
+			else if (!l->start_after_attn)
+				work &= (uint16_t)~M_FC;
 		}
 		if (l->ngap == MAX_GAP) {   /* keep the newest half */
 			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
 			l->ngap = MAX_GAP / 2;
 		}
-		l->gap[l->ngap++] = (gap_ent){ dur, row, (uint16_t)(m | work) };
+		l->gap[l->ngap++] = (gap_ent){ dur, row, (uint16_t)((m & ~M_MLP) | work) };
 	}
 	if ((m & M_GEMM) && (l->seg.marks & M_ATTN))
 		l->seg.post_gemms++;
@@ -1690,6 +1716,21 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		l->nkbuf = 0;
 		return;
 	}
+	/* Evidence that a pass began at its start outweighs how its head looks:
+	 * it opened with its embedding, or it is the first pass of a step
+	 * annotation, or it is a later pass with at least as many layers as
+	 * the passes before it most often had (the same structure in every
+	 * pass is the model's; a profile window cuts its first pass). */
+	if (p->cut_start) {
+		uint32_t mode = 0;
+		for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
+			if (l->all_hist[i] >= l->all_hist[mode] && l->all_hist[i])   /* ties: the larger */
+				mode = i;
+		if (l->embed_first || (l->step >= 0 && l->step != l->last_step) ||
+		    (l->pass_count > 0 && l->all_hist[mode] && p->layers >= mode))
+			p->cut_start = false;
+	}
+	l->all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	p->complete = !p->cut_start && !p->cut_end;
 	p->index = l->pass_count++;
 	vote(l, p);
@@ -1798,6 +1839,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		       (m & (M_ATTN | M_MLP | M_GEMM)) != 0);
 	if (m & M_SAMPLE)
 		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
+	if ((m & M_EMBED) && l->units == 0)
+		l->embed_first = true;
 
 	uint16_t km = (uint16_t)(m | (c->type == TS_TYPE_OTHER ||
 					 c->type == TS_TYPE_COMMUNICATION ? M_ENDS : 0));
@@ -2047,9 +2090,10 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 
 bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
 {
-	uint64_t complete = 0, partial = 0, cut_start = 0, cut_end = 0;
+	uint64_t complete = 0, partial = 0, cut_start = 0, cut_end = 0, layers = 0;
 	for (size_t i = 0; i < l->npasses; i++) {
 		const ts_pass *p = &l->passes[i];
+		layers += p->layers;
 		complete += p->complete;
 		partial += !p->complete;
 		cut_start += p->cut_start;
@@ -2063,12 +2107,22 @@ bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
 	else if (l->backward_ops)
 		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops), not inference",
 			 l->backward_ops);
+	else if (l->kernels_seen == 0 && l->launches)
+		snprintf(buf, n, "no GPU kernels, though the CPU launched %" PRIu64 ": the profiler "
+			 "recorded no GPU activity (profile with ProfilerActivity.CUDA)", l->launches);
+	else if (l->kernels_seen == 0 && l->cpu_ops)
+		snprintf(buf, n, "no GPU kernels: this looks like a front-end process (%" PRIu64
+			 " CPU ops, no kernel launch), such as an API server; profile the worker "
+			 "that runs the model", l->cpu_ops);
 	else if (l->kernels_seen == 0)
 		snprintf(buf, n, "no kernels in the trace");
 	else if (l->attn_units == 0)
 		snprintf(buf, n, "no attention kernel among %" PRIu64 " kernels, so no transformer "
 			 "layer (see the unclassified kernels: an attention kernel no rule types?)",
 			 l->kernels_seen);
+	else if (partial && layers <= 2 && l->npasses == 1)
+		snprintf(buf, n, "no complete pass: the window holds %" PRIu64 " kernels, %s",
+			 l->kernels_seen, layers <= 1 ? "part of a layer" : "parts of two layers");
 	else if (partial)
 		snprintf(buf, n, "the profile window cuts every pass (%" PRIu64 " partial: %" PRIu64
 			 " began inside a layer, %" PRIu64 " ended inside one)",

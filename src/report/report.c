@@ -172,15 +172,27 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		char why[200];
 		long want = ts_layers_expected(l, f, strcmp(res->model.source, "forced") == 0,
 					       res->model.score, why, sizeof why);
-		uint32_t bad = 0, got = 0;
+		uint32_t bad = 0, got = 0, complete = 0;
+		bool agree = true;
 		for (size_t i = 0; i < ts_layers_npasses(l); i++) {
 			const ts_pass *p = ts_layers_pass(l, i);
-			if (p->complete && want > 0 && p->layers != (uint32_t)want) {
+			if (!p->complete)
+				continue;
+			if (complete++ && p->layers != ts_layers_per_pass(l))
+				agree = false;
+			if (want > 0 && p->layers != (uint32_t)want) {
 				bad++;
 				got = p->layers;
 			}
 		}
-		if (bad)
+		/* The family's count is a hint: passes that agree with each other
+		 * are more likely a size the table does not list. */
+		if (bad && agree && complete > 1 && ts_layers_options(l)->expect_layers <= 0)
+			WARN("every complete pass has %" PRIu32 " layers, where %s gives %ld%s: a size the "
+			     "table does not list (add it to num_hidden_layers) or a boundary misplaced alike "
+			     "in every pass", got, why, want,
+			     ts_layers_options(l)->split_half_layers ? " (two half-layers each)" : "");
+		else if (bad)
 			WARN("%" PRIu32 " complete passes have a layer count other than %ld (e.g. %" PRIu32
 			     "), the number expected from %s%s", bad, want, got, why,
 			     ts_layers_options(l)->split_half_layers ? ", counted as two half-layers each" : "");

@@ -124,16 +124,18 @@ static void put_what(screen *s, const ts_result *res)
 				      t->passes, ts_pstage_name((ts_pstage)st));
 	}
 	uint32_t per = res->layers ? ts_layers_per_pass(res->layers) : 0;
-	if (k) {
+	char note[300] = "no forward pass";
+	bool none = res->layers && ts_layers_note(res->layers, note, sizeof note);
+	if (k && none) {   /* passes, none of them complete: say so first */
+		line(s, "  %s; partial passes %s; %" PRIu64 " kernels, %s of GPU time", note, passes,
+		     res->agg->kernels, kt);
+	} else if (k) {
 		char lay[48] = "";
 		if (per)
 			snprintf(lay, sizeof lay, " of %" PRIu32 " layers", per);
 		line(s, "  passes %s%s; %" PRIu64 " kernels, %s of GPU time", passes, lay,
 		     res->agg->kernels, kt);
 	} else {
-		char note[300] = "no forward pass";
-		if (res->layers)
-			ts_layers_note(res->layers, note, sizeof note);
 		line(s, "  %" PRIu64 " kernels, %s of GPU time; %s", res->agg->kernels, kt, note);
 	}
 }

@@ -5,6 +5,7 @@
                  [--order prefill-first|prefill-last|prefill-middle]
                  [--annotate none|sglang] [--graph] [--moe] [--seed S]
                  [--once-attn head|tail|front] [--compiled-embed]
+                 [--hybrid K] [--plain-gemm] [--flashinfer]
                  [--truth | --truth-file FILE]
 
 The kernel names are the ones torch.compile (Inductor), cuBLAS, CUTLASS,
@@ -42,6 +43,15 @@ Options:
                  norm; tail = after the last layer, before the final norm;
                  front = before the embedding. It is no layer: the truth's
                  layers are unchanged and it counts among the orphans
+  --hybrid K     a linear-attention hybrid (Qwen3-Next style): K gated
+                 delta net layers (input norm, in-projection, causal conv,
+                 gating, the delta rule, its gated norm, out-projection)
+                 before each full-attention layer (which adds q/k norms and
+                 a sigmoid output gate); --layers counts both kinds
+  --plain-gemm   NVFP4 GEMMs as some builds name them, just `gemm`, each
+                 after an FP4 quantize kernel: no rule types a GEMM by name
+  --flashinfer   FlashInfer paged attention, whose kernel name says Prefill
+                 in decode passes too (the tensor-core decode path)
   --compiled-embed  the embedding as torch.compile leaves it: an Inductor
                  gather (triton_poi_fused_embedding_0), typed elementwise,
                  so nothing by name starts a pass
@@ -157,6 +167,27 @@ PREPARE = ('void flash::prepare_varlen_num_blocks_kernel<1, true>(int, int, int,
            'int const*, int const*, int const*, int const*, int const*, int, int, int, int, int, '
            'cutlass::FastDivmod, cutlass::FastDivmod, int*, int*, int*, int*, bool)')
 EMBED_COMPILED = 'triton_poi_fused_embedding_0'
+GDN_CONV_DEC = 'void causal_conv1d_update_kernel<__nv_bfloat16, 4, true>(ConvParamsBase)'
+GDN_CONV_PRE = '_causal_conv1d_fwd_kernel'
+GDN_GATING = 'fused_gdn_gating_kernel'
+GDN_DEC = 'fused_recurrent_gated_delta_rule_fwd_kernel'
+GDN_PRE = 'chunk_gated_delta_rule_fwd_kernel_h_blockdim64'
+GDN_NORM = '_layer_norm_fwd_1pass_kernel'
+QK_NORM = ('void vllm::rms_norm_kernel<c10::BFloat16, 8, 2>(c10::BFloat16*, c10::BFloat16 const*, '
+           'long, long, c10::BFloat16 const*, float, int, int)')
+SIGMOID = ('void at::native::vectorized_elementwise_kernel<4, at::native::sigmoid_kernel_cuda'
+           '(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda(c10::BFloat16)#1}, '
+           'std::array<char*, 2ul> >(int, at::native::sigmoid_kernel_cuda(at::TensorIteratorBase&)::'
+           '{lambda()#2}::operator()() const::{lambda(c10::BFloat16)#1}, std::array<char*, 2ul>)')
+FP4_QUANT = ('void cvt_fp16_to_fp4<__nv_bfloat16, false>(int, int, int const*, __nv_bfloat16 const*, '
+             'float const*, unsigned int*, unsigned int*)')
+PLAIN_GEMM = 'gemm'
+FLASHINFER = ('void flashinfer::BatchPrefillWithPagedKVCacheKernel<flashinfer::KernelTraits<'
+              '(flashinfer::MaskMode)0, 128u, 1u, 4u, 8u, 8u, 1u, 1u, (flashinfer::PosEncodingMode)0, '
+              '__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, int, flashinfer::DefaultAttention<'
+              'false, false, false, false> >, false, 1u, flashinfer::PagedParams<__nv_bfloat16, '
+              '__nv_bfloat16, __nv_bfloat16, int> >(flashinfer::PagedParams<__nv_bfloat16, '
+              '__nv_bfloat16, __nv_bfloat16, int>)')
 SAMPLE = ('void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, '
           'at::native::ArgMaxOps<float>, unsigned int, long, 4> >(at::native::ReduceOp<float, '
           'at::native::ArgMaxOps<float>, unsigned int, long, 4>)')
@@ -170,7 +201,7 @@ FLOP_PER_NS, BYTES_PER_NS, LINK_BYTES_PER_NS = 5e5, 3000.0, 200.0
 # compiled pieces); the others stay eager
 GRAPH_ROLES = {'embed', 'embed_c', 'norm_in', 'qkv', 'rope', 'oproj', 'ar', 'norm_post', 'gateup', 'silu',
                'down', 'router', 'topk', 'align', 'expert1', 'expert2', 'moesum', 'norm_final',
-               'lmhead'}
+               'lmhead', 'qknorm', 'gate', 'quant'}
 MOE_ROLES = {'topk', 'align', 'expert1', 'expert2', 'moesum'}
 EXPERT_ROLES = {'expert1', 'expert2'}
 
@@ -185,13 +216,15 @@ def parse(argv):
     o = {'layers': 4, 'tp': 1, 'prefill': None, 'decode': 0, 'batch': 1,
          'order': 'prefill-first', 'annotate': 'none', 'graph': False, 'moe': False,
          'seed': 1, 'truth': False, 'truth_file': None, 'once_attn': None,
-         'compiled_embed': False}
+         'compiled_embed': False, 'hybrid': 0, 'plain_gemm': False, 'flashinfer': False}
     valued = {'--layers': ('layers', int), '--tp': ('tp', int), '--prefill': ('prefill', int),
               '--decode': ('decode', int), '--batch': ('batch', int), '--order': ('order', str),
               '--annotate': ('annotate', str), '--seed': ('seed', int),
-              '--truth-file': ('truth_file', str), '--once-attn': ('once_attn', str)}
+              '--truth-file': ('truth_file', str), '--once-attn': ('once_attn', str),
+              '--hybrid': ('hybrid', int)}
     flags = {'--graph': 'graph', '--moe': 'moe', '--truth': 'truth',
-             '--compiled-embed': 'compiled_embed'}
+             '--compiled-embed': 'compiled_embed', '--plain-gemm': 'plain_gemm',
+             '--flashinfer': 'flashinfer'}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -245,12 +278,27 @@ def pass_plan(o):
     return dec[:half] + pre + dec[half:]
 
 
-def layer_roles(o, stage):
+GEMM_ROLES = ('qkv', 'oproj', 'gateup', 'down', 'router', 'lmhead', 'expert1', 'expert2')
+
+
+def is_linear(o, li):
+    """Whether layer li is a gated delta net layer of a --hybrid model."""
+    return o['hybrid'] > 0 and (li + 1) % (o['hybrid'] + 1) != 0
+
+
+def layer_roles(o, stage, li=0):
     """Roles of one layer, in launch order."""
     tp = o['tp'] > 1
-    r = ['norm_in', 'qkv', 'rope', 'kvw', 'attn']
-    if stage == 'decode':
+    if is_linear(o, li):
+        r = ['norm_in', 'qkv', 'conv', 'gating', 'gdn', 'gnorm']
+    elif o['hybrid']:
+        r = ['norm_in', 'qkv', 'qknorm', 'qknorm', 'rope', 'kvw', 'attn']
+    else:
+        r = ['norm_in', 'qkv', 'rope', 'kvw', 'attn']
+    if stage == 'decode' and 'attn' in r and not o['flashinfer']:
         r.append('combine')
+    if o['hybrid'] and 'attn' in r:
+        r.append('gate')      # the output gate: sigmoid(gate) * attention
     r.append('oproj')
     if tp:
         r.append('ar')
@@ -261,11 +309,29 @@ def layer_roles(o, stage):
         r += ['gateup', 'silu', 'down']
     if tp:
         r.append('ar')
+    if o['plain_gemm']:   # each GEMM takes FP4 activations
+        q = []
+        for x in r:
+            if x in GEMM_ROLES:
+                q.append('quant')
+            q.append(x)
+        r = q
     return r
 
 
-def kernel_name(role, first):
+def kernel_name(role, first, o=None, stage=None):
+    if o is not None:
+        if o['plain_gemm'] and role in GEMM_ROLES:
+            return PLAIN_GEMM
+        if o['flashinfer'] and role == 'attn':
+            return FLASHINFER
+        if role == 'conv':
+            return GDN_CONV_PRE if stage == 'prefill' else GDN_CONV_DEC
+        if role == 'gdn':
+            return GDN_PRE if stage == 'prefill' else GDN_DEC
     return {
+        'gating': GDN_GATING, 'gnorm': GDN_NORM, 'qknorm': QK_NORM, 'gate': SIGMOID,
+        'quant': FP4_QUANT,
         'fill': FILL, 'embed': EMBED, 'embed_c': EMBED_COMPILED, 'prepare': PREPARE,
         'norm_in': NORM_IN_FIRST if first else NORM_IN,
         'rope': ROPE_FIRST if first else ROPE,
@@ -308,6 +374,12 @@ def shape(role, tok, seqs, ctx, tp):
         weights = n * k * 2 * (min(EXPERTS, m) if role in EXPERT_ROLES else 1)
         ns = 3000 + 2.0 * m * n * k / FLOP_PER_NS + weights / BYTES_PER_NS
         return [cdiv(n, tile), cdiv(m, tile), 1], [128 if tile == 64 else 256, 1, 1], ns
+    if role in ('conv', 'gating', 'gdn', 'gnorm'):
+        return [cdiv(tok * heads, 4), 1, 1], [128, 1, 1], 3000 + tok * heads * HEAD_DIM * 8 / BYTES_PER_NS
+    if role == 'qknorm':
+        return [tok * heads, 1, 1], [128, 1, 1], 1800 + tok * heads * HEAD_DIM * 4 / BYTES_PER_NS
+    if role in ('gate', 'quant'):
+        return [cdiv(tok * HIDDEN, 1024), 1, 1], [256, 1, 1], 1500 + tok * HIDDEN * 4 / BYTES_PER_NS
     if role == 'prepare':
         return [cdiv(seqs, 32), 1, 1], [32, 1, 1], 2100
     if role == 'fill':
@@ -383,7 +455,9 @@ def build(o):
              'kernels_per_pass': [], 'layer_kernels': [], 'orphans_per_pass': [],
              'moe_expert_kernels': 0, 'moe_expert_ns': 0, 'moe_kernels': 0, 'moe_ns': 0,
              'kv_grid': [t for _, t in plan], 'tp': tp, 'graph': o['graph'],
-             'annotate': o['annotate'], 'moe': o['moe'], 'once_attn': o['once_attn']}
+             'annotate': o['annotate'], 'moe': o['moe'], 'once_attn': o['once_attn'],
+             'hybrid': o['hybrid'],
+             'linear_layers': sum(1 for li in range(o['layers']) if is_linear(o, li))}
     ctx_len = o['prefill'] or 512   # context length the decodes attend to
 
     for pi, (stage, tok) in enumerate(plan):
@@ -398,7 +472,7 @@ def build(o):
             seq.append(('prepare', False, None))
         counts = []
         for li in range(o['layers']):
-            rs = layer_roles(o, stage)
+            rs = layer_roles(o, stage, li)
             counts.append(len(rs))
             seq += [(r, li == 0, li) for r in rs]
         if o['once_attn'] == 'tail':
@@ -416,7 +490,7 @@ def build(o):
         moe_op = None            # the open vllm::moe_forward: [event, start ns]
         last_op = None           # the last op recorded: (event, start ns)
         for role, first, li in seq:
-            name = kernel_name(role, first)
+            name = kernel_name(role, first, o, stage)
             grid, block, base = shape(role, tok, seqs, ctx, tp)
             dur = max(500, int(base * rng.uniform(0.95, 1.05)))
             in_graph = o['graph'] and role in GRAPH_ROLES
