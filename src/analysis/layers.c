@@ -53,6 +53,7 @@ enum {
 	M_TOKENS = 1u << 9,     /* its grid x counts the batch's tokens */
 	M_ENDS = 1u << 10,      /* other or communication: ends an attention unit */
 	M_ONCE = 1u << 11,      /* typed attention, but runs once per pass: no unit */
+	M_TRAIN = 1u << 12,     /* only a training step runs it (training_kernels:) */
 	M_KNOWN = 1u << 15,     /* computed */
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN)
@@ -207,7 +208,8 @@ struct ts_layers {
 	uint64_t odd_total;
 	uint64_t *chk;           /* 2 x TS_MAX_LAYERS: its scratch */
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
-	uint64_t backward_ops;   /* autograd backward ops: a training step */
+	uint64_t backward_ops;   /* autograd backward ops and backward kernels
+				  * (training_kernels:): a training step */
 	uint64_t cpu_ops;        /* CPU ops seen */
 	uint64_t launches;       /* kernel and graph launch calls seen */
 
@@ -757,6 +759,8 @@ static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_GEMM;
 	if (p && ts_selectors_any(ts_patterns_token_grids(p), c->category, c->type, name, len))
 		m |= M_TOKENS;
+	if (p && ts_selectors_any(ts_patterns_training(p), c->category, c->type, name, len))
+		m |= M_TRAIN;
 	return (uint16_t)(m | M_KNOWN);
 }
 
@@ -1841,6 +1845,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
 	if ((m & M_EMBED) && l->units == 0)
 		l->embed_first = true;
+	if (m & M_TRAIN)
+		l->backward_ops++;
 
 	uint16_t km = (uint16_t)(m | (c->type == TS_TYPE_OTHER ||
 					 c->type == TS_TYPE_COMMUNICATION ? M_ENDS : 0));
@@ -1907,13 +1913,68 @@ static void add_stages(ts_layers *l)
 		add_stage(l, &l->passes[i]);
 }
 
+/* A training step: its forward kernels are no inference pass. Every pass
+ * found is undone: its kernels are outside any pass, stage unknown. */
+static void training_reset(ts_layers *l)
+{
+	for (size_t i = 0; i < l->npasses; i++) {
+		l->orphan_kernels += l->passes[i].kernels;
+		l->orphan_ns = ts_sat_add(l->orphan_ns, l->passes[i].gpu_ns);
+	}
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		if (s != TS_PSTAGE_UNKNOWN) {   /* dropped records' kernels */
+			l->orphan_kernels += l->stages[s].kernels;
+			l->orphan_ns = ts_sat_add(l->orphan_ns, l->stages[s].gpu_ns);
+		}
+		l->stages[s] = (ts_stage_total){ 0 };
+		for (uint32_t i = 0; l->lstat[s] && i < l->lmax[s]; i++)
+			ts_stat_clear(&l->lstat[s][i].time);
+		if (l->lstat[s])
+			memset(l->lstat[s], 0, l->lmax[s] * sizeof *l->lstat[s]);
+		l->lmax[s] = 0;
+		free(l->samples[s].k);
+		l->samples[s] = (ts_layer_sample){ 0 };
+		if (s == TS_PSTAGE_UNKNOWN)
+			continue;
+		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++) {
+			ts_stat_merge(&l->srows[TS_PSTAGE_UNKNOWN][i], &l->srows[s][i]);
+			ts_stat_clear(&l->srows[s][i]);
+			l->sctx[TS_PSTAGE_UNKNOWN][i].count += l->sctx[s][i].count;
+			l->sctx[TS_PSTAGE_UNKNOWN][i].ns = ts_sat_add(l->sctx[TS_PSTAGE_UNKNOWN][i].ns,
+								      l->sctx[s][i].ns);
+			l->sctx[s][i] = (ts_ctx_stat){ 0 };
+		}
+		ts_stat_merge(&l->sother[TS_PSTAGE_UNKNOWN], &l->sother[s]);
+		ts_stat_clear(&l->sother[s]);
+		ts_stat_merge(&l->sall[TS_PSTAGE_UNKNOWN], &l->sall[s]);
+		ts_stat_clear(&l->sall[s]);
+	}
+	l->npasses = 0;
+	l->passes_dropped = 0;
+	l->pass_count = 0;
+	memset(l->type_count, 0, sizeof l->type_count);
+	memset(l->count_hist, 0, sizeof l->count_hist);
+	memset(l->all_hist, 0, sizeof l->all_hist);
+	l->nodd = 0;
+	l->odd_total = 0;
+	l->structural = 0;
+	l->once_units = 0;
+	l->ndbg_kept = 0;
+	if (l->anatomy) {
+		ts_anatomy_free(l->anatomy);
+		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(l->patterns));
+	}
+}
+
 void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	end_pass(l, true, false);
 	while (l->npending)
 		resolve_pending(l, 0);
-	add_stages(l);
 	grow_srows(l, nrows);
+	if (l->backward_ops)
+		training_reset(l);
+	add_stages(l);
 }
 
 const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
@@ -2105,7 +2166,8 @@ bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
 		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " captures begun): its kernels "
 			 "ran while graphs were recorded, not as forward passes", l->captures);
 	else if (l->backward_ops)
-		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops), not inference",
+		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops and backward "
+			 "kernels), not inference: no inference pass, layer or stage is reported",
 			 l->backward_ops);
 	else if (l->kernels_seen == 0 && l->launches)
 		snprintf(buf, n, "no GPU kernels, though the CPU launched %" PRIu64 ": the profiler "

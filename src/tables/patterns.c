@@ -147,6 +147,8 @@ typedef struct {
 	unsigned callsite_skip_count;
 	y_sel *token_grids;
 	unsigned token_grids_count;
+	y_sel *training_kernels;
+	unsigned training_kernels_count;
 	y_context *contexts;
 	unsigned contexts_count;
 	y_group *groups;
@@ -362,6 +364,7 @@ static const cyaml_schema_field_t kernels_fields[] = {
 	CYAML_FIELD_SEQUENCE("callsite_skip", OPT, y_kernels, callsite_skip, &skip_schema, 0,
 			     CYAML_UNLIMITED),
 	SEL_SEQ("token_grids", y_kernels, token_grids),
+	SEL_SEQ("training_kernels", y_kernels, training_kernels),
 	CYAML_FIELD_SEQUENCE("contexts", OPT, y_kernels, contexts, &context_schema, 0,
 			     CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("groups", OPT, y_kernels, groups, &group_schema, 0,
@@ -458,6 +461,7 @@ struct ts_patterns {
 	ts_oprule *oprules;
 	size_t noprules, oprules_cap;
 	ts_selectors token_grids; /* kernels whose grid x counts tokens */
+	ts_selectors training;    /* kernels only a training step runs */
 	ts_context *contexts;
 	size_t ncontexts, contexts_cap;
 	ts_group *groups;
@@ -1214,26 +1218,37 @@ static bool convert_sels(ts_patterns *p, const char *file, const char *k1,
 	return convert_sels_at(p, file, pre, k2 ? 2 : 1, in, n, weighted, out);
 }
 
-/* token_grids: and contexts: of a kernel table. */
+/* A top-level selector list of a kernel table (key), added to *into. */
+static bool add_selector_list(ts_patterns *p, const char *file, const char *key,
+			      const y_sel *sels, unsigned n, ts_selectors *into)
+{
+	if (!n)
+		return true;
+	ts_selectors t;
+	ts_ypath pre[] = { { key, 0 } };
+	if (convert_sels_at(p, file, pre, 1, sels, n, false, &t) && t.n) {
+		ts_selector *v = own(p, calloc(into->n + t.n, sizeof *v));
+		if (!v) {
+			add_error(p, "%s: out of memory", file);
+			return false;
+		}
+		if (into->n)
+			memcpy(v, into->v, into->n * sizeof *v);
+		memcpy(v + into->n, t.v, t.n * sizeof *v);
+		into->v = v;
+		into->n += t.n;
+	}
+	return true;
+}
+
+/* token_grids:, training_kernels: and contexts: of a kernel table. */
 static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 {
-	if (k->token_grids_count) {
-		ts_selectors t;
-		ts_ypath pre[] = { { "token_grids", 0 } };
-		if (convert_sels_at(p, file, pre, 1, k->token_grids, k->token_grids_count,
-				    false, &t) && t.n) {
-			ts_selector *v = own(p, calloc(p->token_grids.n + t.n, sizeof *v));
-			if (!v) {
-				add_error(p, "%s: out of memory", file);
-				return;
-			}
-			if (p->token_grids.n)
-				memcpy(v, p->token_grids.v, p->token_grids.n * sizeof *v);
-			memcpy(v + p->token_grids.n, t.v, t.n * sizeof *v);
-			p->token_grids.v = v;
-			p->token_grids.n += t.n;
-		}
-	}
+	if (!add_selector_list(p, file, "token_grids", k->token_grids, k->token_grids_count,
+			       &p->token_grids) ||
+	    !add_selector_list(p, file, "training_kernels", k->training_kernels,
+			       k->training_kernels_count, &p->training))
+		return;
 	int *lines = item_lines(file, "contexts", k->contexts_count);
 	for (unsigned i = 0; i < k->contexts_count; i++) {
 		const y_context *y = &k->contexts[i];
@@ -1864,6 +1879,11 @@ size_t ts_patterns_nskips(const ts_patterns *p) { return p->nskips; }
 const ts_selectors *ts_patterns_token_grids(const ts_patterns *p)
 {
 	return &p->token_grids;
+}
+
+const ts_selectors *ts_patterns_training(const ts_patterns *p)
+{
+	return &p->training;
 }
 
 size_t ts_patterns_ngroups(const ts_patterns *p)

@@ -277,6 +277,9 @@ size_t ts_patterns_nskips(const ts_patterns *p);
  * torch internals, the standard library)? */
 /* Kernels whose launch grid x counts the tokens of the batch. */
 const ts_selectors *ts_patterns_token_grids(const ts_patterns *p);
+/* Kernels only a training step runs (training_kernels:): the backward of
+ * a layer, the optimizer. One of them says a trace is training. */
+const ts_selectors *ts_patterns_training(const ts_patterns *p);
 size_t ts_patterns_ncontexts(const ts_patterns *p);
 const ts_context *ts_patterns_context(const ts_patterns *p, size_t i);
 size_t ts_patterns_ngroups(const ts_patterns *p);

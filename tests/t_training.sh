@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# A training step told apart with no autograd op in the trace
+# (tests/layers/mktrain.py: a DeepSeek-V3-class expert-parallel MoE step on
+# DeepGEMM, DeepEP, FlashAttention 3 and rotary_kernel, kernels and runtime
+# launches only): backward kernels alone make it training, so it gets the
+# training note and no inference pass, layer, stage or layer opportunity;
+# the open DeepSeek stack is classified (>= 97% of kernel time), and
+# LayerNorm's ln_fwd_kernel is a norm, not Triton attention.
+set -u
+TS=${TS:-./tracestream}
+PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "$PY" ] || PY=python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$PY" tests/layers/mktrain.py --layers 6 --steps 2 >"$tmp/t.json"
+"$PY" tests/layers/mktrain.py --layers 6 --steps 2 --no-backward >"$tmp/f.json"
+"$TS" --format json "$tmp/t.json" >"$tmp/t.out" 2>"$tmp/t.err" || echo "not ok - training: exit status $?: $(head -c 300 "$tmp/t.err")"
+"$TS" "$tmp/t.json" >"$tmp/t.txt" 2>/dev/null
+"$TS" --format json "$tmp/f.json" >"$tmp/f.out" 2>/dev/null
+"$PY" - "$tmp/t.out" "$tmp/t.txt" "$tmp/f.out" <<'PY'
+import json, sys
+r, txt, f = json.load(open(sys.argv[1])), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+def line(ok, what, got):
+    print('%s - training step: %s%s' % ('ok' if ok else 'not ok', what, '' if ok else ' (got %s)' % (got,)))
+note = r.get('passes_note') or ''
+line('training step' in note and 'training step' in '\n'.join(txt.splitlines()[:3]),
+     'the training note, in JSON and on the first screen', note)
+line(r['passes'] == [] and r['layers']['per_pass'] == 0 and r['layers']['total'] == 0
+     and r['layers']['types'] == {} and r['layer_table'] == [] and r['layers']['odd'] == [],
+     'no inference pass or layer', (r['passes'][:1], r['layers']))
+st = r['stages']
+line(all(st[s]['passes'] == 0 for s in st) and all(st[s]['kernels'] == 0 for s in ('prefill', 'decode', 'mixed')),
+     'no stage but unknown', st)
+kinds = [o['kind'] for o in r['opportunities']]
+line(not any(k in ('slow_layer', 'idle', 'launch_bound') for k in kinds), 'no layer or pass opportunity', kinds)
+line(r['layers']['orphan_kernels'] == r['trace']['kernels'] if 'kernels' in r.get('trace', {})
+     else r['layers']['orphan_kernels'] == sum(k['count'] for k in r['kernels']),
+     'every kernel is outside any pass', r['layers']['orphan_kernels'])
+for doc, what in ((r, 'the step'), (f, 'its forward kernels alone')):
+    line(doc['classified_pct'] >= 97.0, '%s: >= 97%% of kernel time classified' % what, doc['classified_pct'])
+cat = {}
+for k in r['kernels']:
+    cat[k['name']] = k['category']
+want = {'ln_fwd_kernel': 'Norm-Layer', 'compute_attn_ws': 'Attention-Flash', 'rotary_kernel': 'RoPE',
+        'notify_dispatch': 'Comm-AllToAll', 'dispatch': 'Comm-AllToAll', 'combine': 'Comm-AllToAll',
+        'm_grouped_fp8_gemm_contiguous_kernel': 'MoE-GEMM', 'fp8_gemm_kernel': 'GEMM-FP8'}
+got = {}
+for name, c in cat.items():
+    for w in want:
+        if w in name and (w != 'dispatch' or 'notify' not in name) and (w != 'combine' or 'cached' not in name):
+            got.setdefault(w, c)
+line(got == want, 'the DeepSeek stack classified by its own names', got)
+PY
