@@ -1,6 +1,7 @@
 #include "attrib.h"
 #include "satmath.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -736,7 +737,19 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 {
 	if (!(ev->has & TS_HAS_EXTERNAL_ID))
 		return;
-	uint32_t name = name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
+	uint32_t name;
+	char buf[512];
+	if ((ev->has & TS_HAS_COLLECTIVE) && ev->kname_len &&
+	    ev->name_len + ev->kname_len + 3 <= sizeof buf) {
+		/* record_param_comms names its collective in an argument: the op
+		 * is known by both, record_param_comms(allreduce) */
+		int n = snprintf(buf, sizeof buf, "%.*s(%.*s)", (int)ev->name_len, ev->name,
+				 (int)ev->kname_len, ev->kname);
+		size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+		name = name_row(a, buf, len, TS_ATTR_OP);
+	} else {
+		name = name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
+	}
 	thread_state *t = thread_of(a, ev);
 	call_eval e = { TS_INTERN_NONE, rows_of(ev), 0, 0, 0 };
 	if (ev->has & TS_HAS_DIMS)

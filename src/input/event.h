@@ -56,6 +56,7 @@ enum {
 	TS_HAS_DIMS = 1u << 15,       /* args "Input Dims" */
 	TS_HAS_DTYPE = 1u << 16,      /* args "Input type" */
 	TS_HAS_KERNEL = 1u << 17,     /* a runtime launch's args "kernel" (HIP) */
+	TS_HAS_COLLECTIVE = 1u << 18, /* a CPU op's args "Collective name" (in kname) */
 };
 
 #define TS_MAX_OPERANDS 8      /* Input Dims entries kept */
@@ -70,7 +71,9 @@ typedef struct {
 	uint32_t has;            /* TS_HAS_* bits */
 	const char *name;        /* borrowed; not NUL-terminated */
 	size_t name_len;
-	const char *kname;       /* TS_HAS_KERNEL: the kernel a launch names; borrowed */
+	const char *kname;       /* TS_HAS_KERNEL: the kernel a launch names;
+				  * TS_HAS_COLLECTIVE: the collective of a
+				  * record_param_comms op; borrowed */
 	size_t kname_len;
 	int64_t ts_ns, dur_ns;
 	int64_t pid, tid;        /* string pid/tid ("Spans") leave TS_HAS_PID unset */

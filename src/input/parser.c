@@ -25,7 +25,7 @@ typedef enum {
 	/* args */
 	K_DEVICE, K_STREAM, K_CORRELATION, K_EXTERNAL_ID, K_BYTES, K_GRID, K_BLOCK,
 	K_KERNEL,
-	K_INPUT_DIMS, K_INPUT_TYPE, K_CONCRETE,
+	K_INPUT_DIMS, K_INPUT_TYPE, K_CONCRETE, K_COLLECTIVE,
 	/* deviceProperties item */
 	K_DEV_ID, K_DEV_NAME, K_DEV_SMS, K_DEV_MEM, K_DEV_WARP,
 	/* distributedInfo */
@@ -40,7 +40,7 @@ typedef enum {
  */
 typedef enum {
 	A_SKIP, A_SLOW, A_DIM, A_PH, A_CAT, A_NAME, A_TS, A_DUR, A_ID, A_PID,
-	A_TID, A_ARG_NUM, A_GRID, A_BLOCK, A_TYPE, A_CONC, A_KNAME,
+	A_TID, A_ARG_NUM, A_GRID, A_BLOCK, A_TYPE, A_CONC, A_KNAME, A_COLL,
 } action;
 
 #define MAX_DEPTH 8
@@ -165,6 +165,8 @@ static key args_key(const char *s, size_t len)
 	case 15:
 		if (KEY_IS("Concrete Inputs"))
 			return K_CONCRETE;
+		if (KEY_IS("Collective name"))
+			return K_COLLECTIVE;
 		break;
 	}
 	return K_OTHER;
@@ -614,7 +616,21 @@ static int kname_str(ts_parser *p, const char *s, size_t len)
 	size_t n = len > TS_NAME_MAX ? TS_NAME_MAX : len;
 	memcpy(p->kname, s, n);
 	p->ev.kname_len = n;
-	p->ev.has |= TS_HAS_KERNEL;
+	p->ev.has = (p->ev.has | TS_HAS_KERNEL) & ~(uint32_t)TS_HAS_COLLECTIVE;
+	return 1;
+}
+
+/* A CPU op's collective (record_param_comms: "allreduce", "allgather"...),
+ * kept where a launch keeps its kernel name (an event has one or the
+ * other). */
+static int coll_str(ts_parser *p, const char *s, size_t len)
+{
+	if (p->ev.has & TS_HAS_KERNEL)
+		return 1;
+	size_t n = len > TS_NAME_MAX ? TS_NAME_MAX : len;
+	memcpy(p->kname, s, n);
+	p->ev.kname_len = n;
+	p->ev.has |= TS_HAS_COLLECTIVE;
 	return 1;
 }
 
@@ -753,7 +769,7 @@ static const scalar_fn on_number[] = {
 	[A_TS] = time_value, [A_DUR] = time_value, [A_ID] = int_num,
 	[A_PID] = int_num, [A_TID] = int_num, [A_ARG_NUM] = int_num,
 	[A_GRID] = grid_num, [A_BLOCK] = grid_num, [A_TYPE] = type_num,
-	[A_CONC] = conc_num, [A_KNAME] = skip_value,
+	[A_CONC] = conc_num, [A_KNAME] = skip_value, [A_COLL] = skip_value,
 };
 
 static const scalar_fn on_string[] = {
@@ -762,7 +778,7 @@ static const scalar_fn on_string[] = {
 	[A_TS] = time_value, [A_DUR] = time_value, [A_ID] = int_str,
 	[A_PID] = int_str, [A_TID] = int_str, [A_ARG_NUM] = int_str,
 	[A_GRID] = grid_str, [A_BLOCK] = grid_str, [A_TYPE] = type_str,
-	[A_CONC] = conc_str, [A_KNAME] = kname_str,
+	[A_CONC] = conc_str, [A_KNAME] = kname_str, [A_COLL] = coll_str,
 };
 
 /* null and booleans: absent values, which still count as items of the
@@ -901,6 +917,9 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 		case K_KERNEL:
 			p->act = (p->ev.has & TS_HAS_CAT) && p->ev.cat != TS_CAT_CUDA_RUNTIME &&
 				 p->ev.cat != TS_CAT_CUDA_DRIVER ? A_SKIP : A_KNAME;
+			break;
+		case K_COLLECTIVE:
+			p->act = (p->ev.has & TS_HAS_CAT) && p->ev.cat != TS_CAT_CPU_OP ? A_SKIP : A_COLL;
 			break;
 		default:
 			p->act = A_SLOW;   /* grid, dims, ... as scalars */

@@ -7,7 +7,8 @@ Every timed kernel goes to one bucket: 'op' when its External id is the
 External id of a cpu_op; else 'graph' when its correlation is that of a
 runtime or driver call named *GraphLaunch*; else 'launch' when it is that
 of any runtime or driver call; else 'unlinked'. Per op name: calls
-(distinct External ids that launched kernels), kernels and kernel time.
+(distinct External ids that launched kernels), kernels and kernel time; an
+op with a "Collective name" argument is named NAME(COLLECTIVE).
 Compares with tracestream's JSON report and prints TAP-ish lines.
 """
 import gzip
@@ -37,7 +38,12 @@ def main():
     for e in ev:
         a = e.get('args') if isinstance(e.get('args'), dict) else {}
         if e.get('cat') == 'cpu_op' and isinstance(a.get('External id'), int):
-            ops[a['External id']] = e.get('name', '')
+            name = e.get('name', '')
+            # an op that names its collective in an argument (record_param_comms)
+            # is known by both: record_param_comms(allreduce)
+            if isinstance(a.get('Collective name'), str) and a['Collective name']:
+                name = '%s(%s)' % (name, a['Collective name'])
+            ops[a['External id']] = name
         if e.get('cat') in ('cuda_runtime', 'cuda_driver') and isinstance(a.get('correlation'), int):
             rt[a['correlation']] = 'graph' if 'GraphLaunch' in e.get('name', '') else 'launch'
     buckets = {b: [0, 0] for b in ('op', 'graph', 'launch', 'unlinked')}

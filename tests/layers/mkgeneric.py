@@ -5,7 +5,7 @@
                  [--order prefill-first|prefill-last|prefill-middle]
                  [--annotate none|sglang] [--graph] [--moe] [--seed S]
                  [--once-attn head|tail|front] [--compiled-embed]
-                 [--hybrid K] [--plain-gemm] [--flashinfer]
+                 [--hybrid K] [--plain-gemm] [--flashinfer] [--rccl]
                  [--truth | --truth-file FILE]
 
 The kernel names are the ones torch.compile (Inductor), cuBLAS, CUTLASS,
@@ -52,6 +52,10 @@ Options:
                  after an FP4 quantize kernel: no rule types a GEMM by name
   --flashinfer   FlashInfer paged attention, whose kernel name says Prefill
                  in decode passes too (the tensor-core decode path)
+  --rccl         the tensor-parallel all-reduces through RCCL, which names
+                 every collective ncclDevKernel_Generic_*: the kernel name
+                 hides the collective; its op, record_param_comms with args
+                 "Collective name": "allreduce" (eager), says it
   --compiled-embed  the embedding as torch.compile leaves it: an Inductor
                  gather (triton_poi_fused_embedding_0), typed elementwise,
                  so nothing by name starts a pass
@@ -182,6 +186,7 @@ SIGMOID = ('void at::native::vectorized_elementwise_kernel<4, at::native::sigmoi
 FP4_QUANT = ('void cvt_fp16_to_fp4<__nv_bfloat16, false>(int, int, int const*, __nv_bfloat16 const*, '
              'float const*, unsigned int*, unsigned int*)')
 PLAIN_GEMM = 'gemm'
+RCCL_GENERIC = 'ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)'
 FLASHINFER = ('void flashinfer::BatchPrefillWithPagedKVCacheKernel<flashinfer::KernelTraits<'
               '(flashinfer::MaskMode)0, 128u, 1u, 4u, 8u, 8u, 1u, 1u, (flashinfer::PosEncodingMode)0, '
               '__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, float, int, flashinfer::DefaultAttention<'
@@ -216,7 +221,8 @@ def parse(argv):
     o = {'layers': 4, 'tp': 1, 'prefill': None, 'decode': 0, 'batch': 1,
          'order': 'prefill-first', 'annotate': 'none', 'graph': False, 'moe': False,
          'seed': 1, 'truth': False, 'truth_file': None, 'once_attn': None,
-         'compiled_embed': False, 'hybrid': 0, 'plain_gemm': False, 'flashinfer': False}
+         'compiled_embed': False, 'hybrid': 0, 'plain_gemm': False, 'flashinfer': False,
+         'rccl': False}
     valued = {'--layers': ('layers', int), '--tp': ('tp', int), '--prefill': ('prefill', int),
               '--decode': ('decode', int), '--batch': ('batch', int), '--order': ('order', str),
               '--annotate': ('annotate', str), '--seed': ('seed', int),
@@ -224,7 +230,7 @@ def parse(argv):
               '--hybrid': ('hybrid', int)}
     flags = {'--graph': 'graph', '--moe': 'moe', '--truth': 'truth',
              '--compiled-embed': 'compiled_embed', '--plain-gemm': 'plain_gemm',
-             '--flashinfer': 'flashinfer'}
+             '--flashinfer': 'flashinfer', '--rccl': 'rccl'}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -325,6 +331,8 @@ def kernel_name(role, first, o=None, stage=None):
             return PLAIN_GEMM
         if o['flashinfer'] and role == 'attn':
             return FLASHINFER
+        if o['rccl'] and role == 'ar':
+            return RCCL_GENERIC
         if role == 'conv':
             return GDN_CONV_PRE if stage == 'prefill' else GDN_CONV_DEC
         if role == 'gdn':
@@ -456,7 +464,7 @@ def build(o):
              'moe_expert_kernels': 0, 'moe_expert_ns': 0, 'moe_kernels': 0, 'moe_ns': 0,
              'kv_grid': [t for _, t in plan], 'tp': tp, 'graph': o['graph'],
              'annotate': o['annotate'], 'moe': o['moe'], 'once_attn': o['once_attn'],
-             'hybrid': o['hybrid'],
+             'hybrid': o['hybrid'], 'rccl': o['rccl'],
              'linear_layers': sum(1 for li in range(o['layers']) if is_linear(o, li))}
     ctx_len = o['prefill'] or 512   # context length the decodes attend to
 
@@ -531,6 +539,9 @@ def build(o):
                             args['Input Dims'] = [[tok, k], [n, k], []]
                             args['Input type'] = ['c10::BFloat16', 'c10::BFloat16', '']
                         opname = cpu_op(role) or name
+                        if o['rccl'] and role == 'ar':
+                            opname = 'record_param_comms'
+                            args['Collective name'] = 'allreduce'
                         last_op = (x('cpu_op', opname, CPU_PID, CPU_TID, cpu_ts, 7000, args), cpu_ts)
                         pass_events_cpu.append(last_op[0])
                 kargs = {'External id': e, 'correlation': corr}
