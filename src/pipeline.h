@@ -2,7 +2,7 @@
  * pipeline.h - one analysis of one trace: reader -> parser -> aggregates.
  *
  * ts_pipeline_run reads the whole input once, in fixed memory, and fills a
- * ts_result that reporters read. All state lives in the result and the
+ * ts_result (analysis/result.h) that reporters read. All state lives in the result and the
  * objects it owns, so several analyses can run in one process. On a bad or
  * cut-short input the result holds everything read before the failure,
  * marked partial, with the error and its byte offset.
@@ -13,15 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agg.h"
-#include "attrib.h"
-#include "event.h"
-#include "context.h"
+#include "capture.h"
 #include "layers.h"
-#include "model.h"
 #include "parser.h"
 #include "progress.h"
-#include "replay.h"
+#include "result.h"
 #include "status.h"
 
 typedef struct {
@@ -40,47 +36,11 @@ typedef struct {
 	ts_capmap *record;
 } ts_pipeline_opts;
 
-typedef struct {
-	const char *path;           /* as given ("-" for stdin); borrowed */
-	ts_status status;           /* TS_OK or what ended the run */
-	bool opened;                /* false: the input could not be opened */
-	int open_errno;
-	bool partial;               /* the report covers only part of the input */
-	char error[600];            /* what went wrong, without the file prefix */
-	uint64_t error_byte;        /* where (see error_in_compressed) */
-	bool error_in_compressed;   /* offset counts gzip bytes, not JSON bytes */
-	bool gzip;
-	uint64_t input_bytes;       /* raw bytes read */
-	uint64_t json_bytes;        /* JSON bytes parsed */
-	int64_t input_size;         /* file size, -1 for pipes */
-	double seconds;             /* wall time of the run */
-	ts_meta meta;
-	ts_parser_stats pstats;
-	ts_agg *agg;
-	ts_layers *layers;
-	ts_attrib *attrib;
-	ts_ctx *ctx;                /* context rules (kernel meaning by position) */
-	ts_replay *replay;          /* graph replays matched to --capture, or NULL */
-	ts_capmap *record;          /* recording a capture trace's graphs, or NULL */
-	ts_capmap *merged_captures; /* merged partials: their captures (owned;
-				     * res->replay reads them), or NULL */
-	ts_platform platform;
-	const char *platform_source;
-	const ts_patterns *patterns;  /* as given in the options */
-	ts_model model;
-	const ts_gpu *gpu;          /* peaks for the roofline; NULL: unknown GPU */
-	const char *gpu_how;        /* "name", "sms and memory" or "--device" */
-	const char *framework;      /* SGLang, vLLM, ... from Python frames and
-				     * step annotations; NULL unknown */
-	uint32_t framework_hits[8];
-} ts_result;
 
 /* Run one analysis. Fills *res (free with ts_result_free). Returns
  * res->status. TS_ERR_NOMEM when the pipeline cannot be set up. */
 ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 			  ts_result *res);
-
-void ts_result_free(ts_result *res);
 
 /* An empty result to merge saved partials into (partial.h): the objects of
  * a run, no input read; path is the label reports show. Graph replays come
@@ -92,9 +52,5 @@ void ts_result_settle(ts_result *res, const ts_pipeline_opts *o);
 /* The framework names a result can give, and one by name (NULL unknown). */
 const char *ts_framework_named(const char *s, size_t n);
 size_t ts_framework_count(void);
-
-/* The deviceProperties entry of the device the kernels ran on (the busiest
- * one), or NULL when the trace has none. */
-const ts_devprop *ts_result_devprop(const ts_result *res);
 
 #endif

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "anatomy.h"
-#include "pipeline.h"
+#include "result.h"
 #include "roofline.h"
 
 #define TS_INSIGHT_TARGET_PCT 80.0  /* a workload's attainable share of its peak */

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "layers.h"
-#include "pipeline.h"
+#include "result.h"
 #include "wire.h"
 
 #define TS_RANK_COLLS 64        /* collective kernel names kept per rank */
