@@ -1440,7 +1440,7 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 		ts_opcov cov[TS_MAX_OPCOV];
 		int missing;
 		ts_kview v = ts_report_view(&res, &ro);
-		int n = ts_report_coverage(&res, &v, cov, &missing);
+		int n = ts_kview_coverage(&res, &v, cov, &missing);
 		if (n < 0 || missing) {
 			fprintf(stderr, "tracestream: --verify-ops: %s\n", n < 0
 				? "no model family detected; name one with --model"

@@ -12,10 +12,11 @@
 #include "satmath.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "kview.h"
 
 const char *ts_cmp_status_name(ts_cmp_status s)
 {
@@ -43,7 +44,7 @@ static ts_cmp_status status_of(const ts_cmp_opts *o, double a, double b)
 const char *ts_cmp_kernel_name(const ts_compare *c, int side, const ts_cmp_kernel *k,
 			       size_t *len)
 {
-	return ts_report_row_name(c->r[side]->agg, k->row, len);
+	return ts_kview_row_name(c->r[side]->agg, k->row, len);
 }
 
 /* ------------------------------------------------------------ the pieces */
@@ -67,7 +68,7 @@ static int group_of(const ts_compare *c, int side, const ts_piece *p)
 {
 	const ts_patterns *pt = c->patterns;
 	size_t len;
-	const char *name = ts_report_row_name(c->r[side]->agg, p->row, &len);
+	const char *name = ts_kview_row_name(c->r[side]->agg, p->row, &len);
 	for (int g = 0; g < c->ngroups; g++)
 		if (ts_selectors_any(&ts_patterns_group(pt, (size_t)g)->kernels,
 				     p->cls->category, p->cls->type, name, len))
@@ -94,7 +95,7 @@ static void collect(void *ctx, const ts_piece *p)
 static bool fused_piece(const ts_compare *c, int side, const ts_fusion *f, const piece *p)
 {
 	size_t len;
-	const char *name = ts_report_row_name(c->r[side]->agg, p->p.row, &len);
+	const char *name = ts_kview_row_name(c->r[side]->agg, p->p.row, &len);
 	return ts_selectors_any(&f->fused, p->p.cls->category, p->p.cls->type, name, len);
 }
 
@@ -413,7 +414,7 @@ static void describe(const ts_compare *c, int side, const ts_layer_sample *smp,
 		ts_piece p = { k->row == TS_INTERN_NONE ? TS_ROW_OTHER : k->row, &k->cls,
 			       1, k->dur, -1 };
 		size_t len;
-		const char *name = ts_report_row_name(c->r[side]->agg, p.row, &len);
+		const char *name = ts_kview_row_name(c->r[side]->agg, p.row, &len);
 		out[i] = (akernel){ .group = group_of(c, side, &p), .category = k->cls.category,
 				    .type = k->cls.type, .row = k->row, .fusion = -1 };
 		for (size_t f = 0; pt && f < ts_patterns_nfusions(pt); f++)
@@ -616,12 +617,11 @@ ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 	c->o = *o;
 	c->patterns = a->patterns;
 	c->ngroups = c->patterns ? (int)ts_patterns_ngroups(c->patterns) : 0;
-	ts_report_opts ro = { .filter_stage = o->staged, .stage = o->stage };
 	piece_list pl[2] = { { .c = c, .side = 0 }, { .c = c, .side = 1 } };
 	bool ok = true;
 	for (int s = 0; s < 2; s++) {
 		const ts_result *r = c->r[s];
-		ts_kview v = ts_report_view(r, &ro);
+		ts_kview v = ts_kview_of(r, o->staged, o->stage);
 		c->kernel_ns[s] = v.all->total;
 		c->kernels[s] = v.all->count;
 		for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
@@ -632,7 +632,7 @@ ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 			c->complete[s] += t->complete_passes;
 			c->layers[s] += t->layers;
 		}
-		ts_report_pieces(r, &v, false, collect, &pl[s]);
+		ts_kview_pieces(r, &v, false, collect, &pl[s]);
 		ok &= !pl[s].nomem;
 	}
 	c->per_pass = c->passes[0] && c->passes[1] && c->passes[0] != c->passes[1];

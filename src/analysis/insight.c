@@ -8,7 +8,7 @@
 
 #include "intern.h"
 #include "layers.h"
-#include "report.h"
+#include "kview.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
 	"roofline", "idle", "launch_bound", "slow_layer", "outside_passes",
@@ -107,7 +107,7 @@ static void kernel_label(const ts_result *res, uint32_t row, char *buf, size_t n
 		snprintf(buf, n, "(unknown)");
 		return;
 	}
-	const ts_kclass *c = ts_report_row_class(res->agg, row);
+	const ts_kclass *c = ts_kview_row_class(res->agg, row);
 	snprintf(buf, n, "%s", c ? c->short_name : "(unknown)");
 }
 

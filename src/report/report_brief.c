@@ -175,7 +175,7 @@ static void put_pass_times(screen *s, const ts_result *res)
 		if (d->gaps)
 			fmt_ms(lg, sizeof lg, (double)d->largest_ns);
 		const ts_kclass *c = d->gaps && d->largest_before != TS_INTERN_NONE
-				   ? ts_report_row_class(res->agg, d->largest_before) : NULL;
+				   ? ts_kview_row_class(res->agg, d->largest_before) : NULL;
 		double span = (double)d->span_ns;
 		line(s, " %-9s %11s %5.1f%% %4.1f%% %7.0f  %s%s%s", ts_pstage_name((ts_pstage)st), gt,
 		     span > 0 ? 100.0 * (double)d->busy_ns / span : 0.0,
@@ -253,7 +253,7 @@ static void put_categories(screen *s, const ts_result *res, const ts_breakdown *
 	size_t *idx = malloc((b->ncats + 1) * sizeof *idx);
 	if (!idx)
 		return;
-	size_t n = ts_report_sort_buckets(b->cats, b->ncats + 1, idx);
+	size_t n = ts_sort_buckets(b->cats, b->ncats + 1, idx);
 	char buf[512];
 	size_t k = (size_t)snprintf(buf, sizeof buf, "Top categories");
 	for (size_t i = 0; i < n && i < 6; i++) {
@@ -272,7 +272,7 @@ static void put_categories(screen *s, const ts_result *res, const ts_breakdown *
 static void put_top_kernels(screen *s, const ts_result *res, const ts_kview *v)
 {
 	size_t n;
-	uint32_t *order = ts_report_kernel_order(v, &n);
+	uint32_t *order = ts_kview_kernel_order(v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(res->agg);
 	if (!order || !shorts) {
 		free(order);
@@ -282,9 +282,9 @@ static void put_top_kernels(screen *s, const ts_result *res, const ts_kview *v)
 	if (n)
 		line(s, "Top kernels     GPU time  calls  category");
 	for (size_t i = 0; i < n && i < 3; i++) {
-		const ts_stat *st = ts_report_row(v, order[i]);
+		const ts_stat *st = ts_kview_row(v, order[i]);
 		const ts_kclass *c = order[i] == TS_ROW_OTHER ? NULL
-				   : ts_report_row_class(res->agg, order[i]);
+				   : ts_kview_row_class(res->agg, order[i]);
 		char t[32];
 		fmt_ms(t, sizeof t, (double)st->total);
 		const char *name = order[i] == TS_ROW_OTHER ? "(other)" : shorts[order[i]];

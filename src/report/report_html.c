@@ -180,7 +180,7 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 	all.filter_stage = false;
 	ts_kview v = ts_report_view(res, &all);
 	ts_breakdown b;
-	if (ts_report_breakdown(res, &v, &b) != 0)
+	if (ts_kview_breakdown(res, &v, &b) != 0)
 		return;
 	size_t nc = b.ncats + 1, top[NPAL - 1], ntop;
 	size_t *idx = malloc(nc * sizeof *idx);
@@ -188,7 +188,7 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 		ts_breakdown_free(&b);
 		return;
 	}
-	size_t k = ts_report_sort_buckets(b.cats, nc, idx);
+	size_t k = ts_sort_buckets(b.cats, nc, idx);
 	ntop = k < NPAL - 1 ? k : NPAL - 1;
 	memcpy(top, idx, ntop * sizeof *top);
 	int nstages = 0;
@@ -216,7 +216,7 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 		so.stage = (ts_pstage)s;
 		ts_kview sv = ts_report_view(res, &so);
 		ts_breakdown sb;
-		if (ts_report_breakdown(res, &sv, &sb) != 0)
+		if (ts_kview_breakdown(res, &sv, &sb) != 0)
 			continue;
 		int y = 10 + row++ * 30;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"lab\">%s</text>\n",
@@ -373,13 +373,13 @@ static void chart_kernels(FILE *out, const ts_result *res, const ts_report_opts 
 {
 	ts_kview v = ts_report_view(res, o);
 	size_t n;
-	uint32_t *order = ts_report_kernel_order(&v, &n);
+	uint32_t *order = ts_kview_kernel_order(&v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(res->agg);
 	hbar b[15];
 	size_t k = 0;
 	for (size_t i = 0; order && i < n && k < 15; i++) {
-		const ts_stat *s = ts_report_row(&v, order[i]);
-		const ts_kclass *c = ts_report_row_class(res->agg, order[i]);
+		const ts_stat *s = ts_kview_row(&v, order[i]);
+		const ts_kclass *c = ts_kview_row_class(res->agg, order[i]);
 		const char *name = order[i] == TS_ROW_OTHER || !shorts ? c->short_name : shorts[order[i]];
 		b[k++] = (hbar){ name, strlen(name), (double)s->total / 1e3, palette[c->type % NPAL],
 				 ts_kclass_category(res->patterns, c) };
@@ -400,7 +400,7 @@ static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts
 	if (!at || !g)
 		return;
 	ts_kview v = ts_report_view(res, o);
-	int view = ts_report_attrib_view(&v);
+	int view = ts_kview_attrib_view(&v);
 	size_t n;
 	size_t *order = ts_attrib_workload_order(at, view, &n);
 	double peak = g->tflops[TS_DT_BF16] > 0 ? g->tflops[TS_DT_BF16] : g->tflops[TS_DT_FP32];
@@ -669,7 +669,7 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		bo.width = 100;
 		ts_kview v = ts_report_view(res, &bo);
 		ts_breakdown b;
-		if (ts_report_breakdown(res, &v, &b) == 0) {
+		if (ts_kview_breakdown(res, &v, &b) == 0) {
 			ts_report_brief(mem, res, &bo, &v, &b);
 			ts_breakdown_free(&b);
 		}

@@ -187,14 +187,14 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v)
 	const ts_agg *a = res->agg;
 	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *order = ts_report_kernel_order(v, &n);
+	uint32_t *order = ts_kview_kernel_order(v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
 	fputs("  \"kernels\": [", out);
 	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_report_row(v, order[i]);
-		const ts_kclass *c = ts_report_row_class(a, order[i]);
+		const ts_stat *s = ts_kview_row(v, order[i]);
+		const ts_kclass *c = ts_kview_row_class(a, order[i]);
 		size_t len;
-		const char *name = ts_report_row_name(a, order[i], &len);
+		const char *name = ts_kview_row_name(a, order[i], &len);
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
 		put_str(out, name, len);
 		fputs(", \"short\": ", out);
@@ -260,7 +260,7 @@ static void put_row_tail(FILE *out, uint64_t count, int64_t total, int64_t all,
 static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b)
 {
 	size_t idx[TS_TYPE_COUNT];
-	size_t k = ts_report_sort_buckets(b->types, TS_TYPE_COUNT, idx);
+	size_t k = ts_sort_buckets(b->types, TS_TYPE_COUNT, idx);
 	int64_t cum = 0;
 	fputs("  \"types\": [", out);
 	for (size_t i = 0; i < k; i++) {
@@ -272,7 +272,7 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b
 	fputs(k ? "\n  ],\n" : "],\n", out);
 
 	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
-	k = cidx ? ts_report_sort_buckets(b->cats, b->ncats + 1, cidx) : 0;
+	k = cidx ? ts_sort_buckets(b->cats, b->ncats + 1, cidx) : 0;
 	cum = 0;
 	fputs("  \"categories\": [", out);
 	for (size_t i = 0; i < k; i++) {
@@ -292,10 +292,10 @@ static void put_unclassified(FILE *out, const ts_kview *v)
 	const ts_agg *a = v->agg;
 	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *rows = ts_report_unclassified(v, &n);
+	uint32_t *rows = ts_kview_unclassified(v, &n);
 	fputs("  \"unclassified\": [", out);
 	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_report_row(v, rows[i]);
+		const ts_stat *s = ts_kview_row(v, rows[i]);
 		size_t len;
 		const char *name = ts_intern_str(a->names, rows[i], &len);
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
@@ -340,7 +340,7 @@ static void put_kernel_name(FILE *out, const ts_result *res, uint32_t row)
 		return;
 	}
 	size_t len;
-	const char *n = ts_report_row_name(res->agg, row, &len);
+	const char *n = ts_kview_row_name(res->agg, row, &len);
 	put_str(out, n, len);
 }
 
@@ -463,7 +463,7 @@ static void put_anatomy(FILE *out, const ts_result *res, const ts_kview *v)
 		uint32_t *rows = ts_anatomy_rows(a, s, &nr);
 		for (size_t i = 0; rows && i < nr; i++) {
 			const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
-			const ts_kclass *c = ts_report_row_class(res->agg, rows[i]);
+			const ts_kclass *c = ts_kview_row_class(res->agg, rows[i]);
 			fprintf(out, "%s\n      {\"position\": %" PRIu32 ", \"name\": ", i ? "," : "", r->pos);
 			put_kernel_name(out, res, rows[i]);
 			fputs(", \"category\": ", out);
@@ -762,7 +762,7 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 	const ts_attrib_totals *t = ts_attrib_get_totals(at);
 	const ts_callsite_totals *cs = ts_attrib_callsite_totals(at);
 	int64_t all = 0;
-	int nb = ts_report_nbuckets(res);
+	int nb = ts_kview_nbuckets(res);
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		all = ts_sat_add(all, t->ns[b]);
 	fputs("  \"attribution\": {", out);
@@ -789,7 +789,7 @@ static void put_attribution(FILE *out, const ts_result *res, const ts_kview *v)
 		cs->out_of_order, cs->lookups, cs->found, cs->index_bytes);
 
 	/* ops of the view; shares of the view's kernel time */
-	int view = ts_report_attrib_view(v);
+	int view = ts_kview_attrib_view(v);
 	int64_t base = v->staged ? v->all->total : all;
 	size_t n;
 	size_t *order = ts_attrib_op_order(at, view, &n);
@@ -917,7 +917,7 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	ts_opcov c[TS_MAX_OPCOV];
 	int missing;
-	int n = ts_report_coverage(res, v, c, &missing);
+	int n = ts_kview_coverage(res, v, c, &missing);
 	fputs("  \"operator_coverage\": {\"family\": ", out);
 	if (res->model.family)
 		put_cstr(out, res->model.family->name);
@@ -972,7 +972,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 		TS_VERSION);
 	ts_kview v = ts_report_view(res, o);
 	ts_breakdown b;
-	if (ts_report_breakdown(res, &v, &b) != 0)
+	if (ts_kview_breakdown(res, &v, &b) != 0)
 		return -1;
 	fputs("  \"stage_filter\": ", out);
 	if (v.staged)
@@ -1225,7 +1225,7 @@ static void put_pair_side(FILE *out, const ts_compare *c, const ts_layer_sample 
 	for (uint32_t k = 0; k < n; k++) {
 		const ts_debug_kernel *d = &smp->k[k0 + k];
 		size_t len;
-		const char *nm = ts_report_row_name(c->r[s]->agg,
+		const char *nm = ts_kview_row_name(c->r[s]->agg,
 						    d->row == TS_INTERN_NONE ? TS_ROW_OTHER : d->row, &len);
 		fputs(k ? ", {\"name\": " : "{\"name\": ", out);
 		put_str(out, nm, len);

@@ -88,14 +88,14 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 	};
 	const ts_agg *a = res->agg;
 	size_t n;
-	uint32_t *order = ts_report_kernel_order(v, &n);
+	uint32_t *order = ts_kview_kernel_order(v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
 	int rc = BEGIN(k, "kernels", cols);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		const ts_stat *s = ts_report_row(v, order[i]);
-		const ts_kclass *c = ts_report_row_class(a, order[i]);
+		const ts_stat *s = ts_kview_row(v, order[i]);
+		const ts_kclass *c = ts_kview_row_class(a, order[i]);
 		size_t len, olen = 0;
-		const char *name = ts_report_row_name(a, order[i], &len);
+		const char *name = ts_kview_row_name(a, order[i], &len);
 		long op = res->attrib && order[i] != TS_ROW_OTHER
 			? ts_attrib_parent_op(res->attrib, order[i]) : -1;
 		const char *oname = op >= 0 ? ts_attrib_op_name(res->attrib, (size_t)op, &olen) : NULL;
@@ -124,12 +124,12 @@ static int t_buckets(const ts_result *res, const ts_kview *v, const ts_table_sin
 	static const char *const ccols[] = { "category", "type", "count", "total_us", "pct",
 					     "cum_pct" };
 	ts_breakdown b;
-	if (ts_report_breakdown(res, v, &b) != 0)
+	if (ts_kview_breakdown(res, v, &b) != 0)
 		return -1;
 	size_t nb = cats ? b.ncats + 1 : TS_TYPE_COUNT;
 	const ts_bucket *bk = cats ? b.cats : b.types;
 	size_t *idx = malloc(nb * sizeof *idx);
-	size_t n = idx ? ts_report_sort_buckets(bk, nb, idx) : 0;
+	size_t n = idx ? ts_sort_buckets(bk, nb, idx) : 0;
 	int rc = idx ? (cats ? BEGIN(k, "categories", ccols) : BEGIN(k, "types", tcols)) : -1;
 	int64_t cum = 0;
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -157,10 +157,10 @@ static int t_unclassified(const ts_kview *v, const ts_table_sink *k)
 {
 	static const char *const cols[] = { "name", "count", "total_us", "pct" };
 	size_t n;
-	uint32_t *rows = ts_report_unclassified(v, &n);
+	uint32_t *rows = ts_kview_unclassified(v, &n);
 	int rc = BEGIN(k, "unclassified", cols);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		const ts_stat *s = ts_report_row(v, rows[i]);
+		const ts_stat *s = ts_kview_row(v, rows[i]);
 		size_t len;
 		const char *name = ts_intern_str(v->agg->names, rows[i], &len);
 		ts_cell row[] = { c_str(name, len), c_uint(s->count), c_us(s->total),
@@ -188,7 +188,7 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 	int64_t all = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		all = ts_sat_add(all, t->ns[b]);
-	int view = ts_report_attrib_view(v);
+	int view = ts_kview_attrib_view(v);
 	int64_t base = v->staged ? v->all->total : all;
 	size_t n;
 	size_t *order = ts_attrib_op_order(at, view, &n);
@@ -252,7 +252,7 @@ static int t_workloads(const ts_result *res, const ts_kview *v, const ts_table_s
 	const ts_attrib *at = res->attrib;
 	if (!at || rc)
 		return rc;
-	int view = ts_report_attrib_view(v);
+	int view = ts_kview_attrib_view(v);
 	size_t n;
 	size_t *order = ts_attrib_workload_order(at, view, &n);
 	const char *stage = v->staged ? ts_pstage_name(v->stage) : "all";

@@ -144,7 +144,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	const ts_agg *a = res->agg;
 	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *order = ts_report_kernel_order(v, &n);
+	uint32_t *order = ts_kview_kernel_order(v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
 	int name_w = 0;
@@ -158,13 +158,13 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 		"Max (us)", "StdDev (us)", "Category", "Name");
 	int64_t rest = 0;
 	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_report_row(v, order[i]);
+		const ts_stat *s = ts_kview_row(v, order[i]);
 		if (i >= shown) {
 			rest = ts_sat_add(rest, s->total);
 			continue;
 		}
 		char t[32], md[32], mn[32], mx[32];
-		const ts_kclass *c = ts_report_row_class(a, order[i]);
+		const ts_kclass *c = ts_kview_row_class(a, order[i]);
 		fprintf(out, " %6.1f %14s %9" PRIu64 " %11.3f %11s %11s %11s %11.3f  %-24s ",
 			all ? 100.0 * (double)s->total / (double)all : 0.0,
 			us(t, sizeof t, s->total), s->count,
@@ -174,7 +174,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 			ts_stat_stddev(s) / 1000.0, ts_kclass_category(res->patterns, c));
 		if (o->full_names || !shorts) {
 			size_t len;
-			const char *name = ts_report_row_name(a, order[i], &len);
+			const char *name = ts_kview_row_name(a, order[i], &len);
 			put_name(out, name, len, name_w);
 		} else {
 			fputs(order[i] == TS_ROW_OTHER ? "(other)" : shorts[order[i]], out);
@@ -203,7 +203,7 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_breakdown *b)
 {
 	size_t idx[TS_TYPE_COUNT];
-	size_t k = ts_report_sort_buckets(b->types, TS_TYPE_COUNT, idx);
+	size_t k = ts_sort_buckets(b->types, TS_TYPE_COUNT, idx);
 	int64_t cum = 0;
 	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
 	fprintf(out, " %-26s %-14s %9s %14s %7s %7s\n",
@@ -214,7 +214,7 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
 	if (!cidx)
 		return;
-	k = ts_report_sort_buckets(b->cats, b->ncats + 1, cidx);
+	k = ts_sort_buckets(b->cats, b->ncats + 1, cidx);
 	cum = 0;
 	fprintf(out, "\nGPU time by category\n %-26s %-14s %9s %14s %7s %7s\n",
 		"Category", "Type", "Count", "Total (us)", "%", "Cum %");
@@ -230,7 +230,7 @@ static void put_unclassified(FILE *out, const ts_kview *v, const ts_report_opts 
 	const ts_agg *a = v->agg;
 	int64_t all = v->all->total;
 	size_t n;
-	uint32_t *rows = ts_report_unclassified(v, &n);
+	uint32_t *rows = ts_kview_unclassified(v, &n);
 	if (!rows || n == 0) {
 		fputs("\nUnclassified kernels: none\n", out);
 		free(rows);
@@ -242,7 +242,7 @@ static void put_unclassified(FILE *out, const ts_kview *v, const ts_report_opts 
 	fprintf(out, " %14s %9s %6s  %s\n", "Total (us)", "Count", "%", "Name");
 	int name_w = o->width > 0 ? (o->width - 35 > MIN_NAME ? o->width - 35 : MIN_NAME) : 0;
 	for (size_t i = 0; i < shown; i++) {
-		const ts_stat *s = ts_report_row(v, rows[i]);
+		const ts_stat *s = ts_kview_row(v, rows[i]);
 		char t[32];
 		size_t len;
 		const char *name = ts_intern_str(a->names, rows[i], &len);
@@ -377,14 +377,14 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 			w = 20;
 		for (size_t i = 0; rows && i < nr; i++) {
 			const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
-			const ts_kclass *c = ts_report_row_class(res->agg, rows[i]);
+			const ts_kclass *c = ts_kview_row_class(res->agg, rows[i]);
 			fprintf(out, " %4" PRIu32 " %10.3f %5.1f%% %6.2f  %-24.24s ", r->pos,
 				(double)r->sum.ns / L / 1000.0, 100.0 * (double)r->sum.ns / (double)tot->ns,
 				(double)r->sum.count / L, c ? ts_kclass_category(res->patterns, c) : "Other");
 			const char *nm = shorts[rows[i]];
 			size_t len = strlen(nm);
 			if (o->full_names)
-				nm = ts_report_row_name(res->agg, rows[i], &len);
+				nm = ts_kview_row_name(res->agg, rows[i], &len);
 			put_name(out, nm, len, w);
 			fputc('\n', out);
 		}
@@ -466,7 +466,7 @@ static void put_buckets(FILE *out, const ts_result *res)
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		all = ts_sat_add(all, t->ns[b]);
 	fputs("\nAttribution (kernel time by what launched it)\n", out);
-	for (int b = 0; b < ts_report_nbuckets(res); b++) {
+	for (int b = 0; b < ts_kview_nbuckets(res); b++) {
 		static const char *const what[TS_ATTR_COUNT] = {
 			"linked to a CPU op (External id)",
 			"replayed from a CUDA/HIP graph, no op",
@@ -554,7 +554,7 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 {
 	const ts_attrib *at = res->attrib;
 	const ts_attrib_totals *t = ts_attrib_get_totals(at);
-	int view = ts_report_attrib_view(v);
+	int view = ts_kview_attrib_view(v);
 	int64_t base = 0;
 	for (int b = 0; b < TS_ATTR_COUNT; b++)
 		base = ts_sat_add(base, t->ns[b]);
@@ -667,7 +667,7 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_report_opts *o)
 {
 	const ts_attrib *at = res->attrib;
-	int view = ts_report_attrib_view(v);
+	int view = ts_kview_attrib_view(v);
 	size_t n;
 	size_t *order = ts_attrib_workload_order(at, view, &n);
 	const ts_attrib_totals *t = ts_attrib_get_totals(at);
@@ -718,7 +718,7 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 {
 	ts_opcov c[TS_MAX_OPCOV];
 	int missing;
-	int n = ts_report_coverage(res, v, c, &missing);
+	int n = ts_kview_coverage(res, v, c, &missing);
 	fputs("\nOPERATOR COVERAGE", out);
 	if (n < 0) {
 		fputs(": no model family (detected or --model), so nothing to check against\n", out);
@@ -797,7 +797,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		return ferror(out) ? -1 : 0;
 	}
 	ts_breakdown b;
-	if (ts_report_breakdown(res, &v, &b) != 0)
+	if (ts_kview_breakdown(res, &v, &b) != 0)
 		return -1;
 	ts_report_brief(out, res, o, &v, &b);
 	if (o->ranks)           /* a job: which rank is slow, right after the summary */
