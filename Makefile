@@ -30,7 +30,8 @@ ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
 SRCDIRS  := src src/input src/tables src/analysis src/report
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(SRCDIRS:%=-I%) -MMD -MP \
+INCDIRS  := src
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(INCDIRS:%=-I%) -MMD -MP \
 	    -DTS_DATADIR='"$(DATADIR)"' -DTS_SOURCE_PATTERNS='"$(CURDIR)/patterns"'
 CFLAGS   ?=
 ALL_CFLAGS := -std=c11 $(OPT) $(WARN) $(CFLAGS)

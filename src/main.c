@@ -22,15 +22,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "classify.h"
-#include "gpu.h"
+#include "tables/classify.h"
+#include "tables/gpu.h"
 #include "multi.h"
-#include "outfile.h"
+#include "report/outfile.h"
 #include "partial.h"
-#include "patterns.h"
+#include "tables/patterns.h"
 #include "pipeline.h"
-#include "report.h"
-#include "version.h"
+#include "report/report.h"
+#include "report/version.h"
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML } out_format;
 

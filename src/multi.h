@@ -14,15 +14,8 @@
 #include <stddef.h>
 
 #include "pipeline.h"
-#include "ranks.h"
+#include "analysis/ranks.h"
 
-typedef struct {
-	ts_rank_summary *ranks;     /* in command-line order */
-	size_t n;
-	bool own_ranks;             /* numbered by their distributedInfo ranks */
-	ts_skew *skew;
-	ts_result job;              /* every rank merged; job.agg NULL: none */
-} ts_multi;
 
 /*
  * Expand the arguments: files and "-" as given, a directory into its trace

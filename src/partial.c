@@ -12,7 +12,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "satmath.h"
+#include "analysis/satmath.h"
 
 static const unsigned char magic[8] = { 0x89, 'T', 'S', 'P', 'A', 'R', 'T', '\n' };
 #define ENDIAN_MARK 0x01020304u

@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #include "pipeline.h"
-#include "ranks.h"
-#include "wire.h"
+#include "analysis/ranks.h"
+#include "analysis/wire.h"
 
 #define TS_PARTIAL_VERSION 3
 

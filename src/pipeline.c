@@ -1,15 +1,15 @@
 #include "pipeline.h"
 
-#include "gpu.h"
+#include "tables/gpu.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "gpu.h"
-#include "platform.h"
-#include "reader.h"
+#include "tables/gpu.h"
+#include "analysis/platform.h"
+#include "input/reader.h"
 
 #define CHUNK (256 * 1024)
 

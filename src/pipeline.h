@@ -13,12 +13,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "capture.h"
-#include "layers.h"
-#include "parser.h"
+#include "analysis/capture.h"
+#include "analysis/layers.h"
+#include "input/parser.h"
 #include "progress.h"
-#include "result.h"
-#include "status.h"
+#include "analysis/result.h"
+#include "input/status.h"
 
 typedef struct {
 	size_t read_size;       /* bytes per read (0: default) */

@@ -1,10 +1,10 @@
-#include "agg.h"
-#include "satmath.h"
+#include "analysis/agg.h"
+#include "analysis/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "platform.h"
+#include "analysis/platform.h"
 
 ts_limits ts_limits_default(void)
 {

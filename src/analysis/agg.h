@@ -17,13 +17,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "busy.h"
-#include "classify.h"
-#include "event.h"
-#include "intern.h"
-#include "stat.h"
-#include "status.h"
-#include "wire.h"
+#include "analysis/busy.h"
+#include "tables/classify.h"
+#include "input/event.h"
+#include "analysis/intern.h"
+#include "analysis/stat.h"
+#include "input/status.h"
+#include "analysis/wire.h"
 
 typedef struct {
 	uint32_t max_kernel_names;  /* distinct kernel names with their own row */

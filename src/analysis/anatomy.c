@@ -1,10 +1,10 @@
-#include "anatomy.h"
-#include "satmath.h"
+#include "analysis/anatomy.h"
+#include "analysis/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
+#include "analysis/intern.h"
 
 typedef struct {
 	uint64_t layers;

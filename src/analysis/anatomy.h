@@ -20,9 +20,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "patterns.h"
-#include "stat.h"
-#include "wire.h"
+#include "tables/patterns.h"
+#include "analysis/stat.h"
+#include "analysis/wire.h"
 
 #define TS_ANAT_STAGES 4        /* = TS_PSTAGE_COUNT, checked in layers.c */
 

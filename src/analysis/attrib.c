@@ -1,12 +1,12 @@
-#include "attrib.h"
-#include "satmath.h"
+#include "analysis/attrib.h"
+#include "analysis/satmath.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-#include "opindex.h"
+#include "analysis/intern.h"
+#include "analysis/opindex.h"
 
 static const char *const bucket_names[TS_ATTR_COUNT] = {
 	"op", "graph", "launch", "unlinked", "graph_op",

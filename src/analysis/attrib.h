@@ -37,15 +37,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "callsite.h"
-#include "capture.h"
-#include "classify.h"
-#include "event.h"
-#include "hist.h"
-#include "patterns.h"
-#include "stat.h"
-#include "status.h"
-#include "wire.h"
+#include "analysis/callsite.h"
+#include "analysis/capture.h"
+#include "tables/classify.h"
+#include "input/event.h"
+#include "analysis/hist.h"
+#include "tables/patterns.h"
+#include "analysis/stat.h"
+#include "input/status.h"
+#include "analysis/wire.h"
 
 #define TS_ATTRIB_LOOKAHEAD 16384   /* kernels waiting for their launch */
 #define TS_ATTRIB_MAX_OPS 65536     /* distinct op names with a row */

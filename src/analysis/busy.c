@@ -1,5 +1,5 @@
-#include "busy.h"
-#include "satmath.h"
+#include "analysis/busy.h"
+#include "analysis/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>

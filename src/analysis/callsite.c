@@ -1,9 +1,9 @@
-#include "callsite.h"
+#include "analysis/callsite.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
+#include "analysis/intern.h"
 
 /* One kept frame: 24 bytes. */
 typedef struct {

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "patterns.h"
+#include "input/event.h"
+#include "tables/patterns.h"
 
 #define TS_CALLSITE_THREADS 256      /* threads with frames kept */
 #define TS_CALLSITE_NAMES 65536      /* distinct call-site names */

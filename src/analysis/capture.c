@@ -1,11 +1,11 @@
-#include "capture.h"
+#include "analysis/capture.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-#include "patterns.h"
-#include "satmath.h"
+#include "analysis/intern.h"
+#include "tables/patterns.h"
+#include "analysis/satmath.h"
 
 /* A window open on one thread: the graph being recorded. */
 typedef struct {

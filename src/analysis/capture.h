@@ -36,10 +36,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "patterns.h"
-#include "status.h"
-#include "wire.h"
+#include "input/event.h"
+#include "tables/patterns.h"
+#include "input/status.h"
+#include "analysis/wire.h"
 
 #define TS_CAPTURE_MAX_NODES (1u << 20)   /* kernel nodes recorded, all files */
 #define TS_CAPTURE_MAX_GRAPHS 16384       /* graphs kept, all files */

@@ -8,15 +8,15 @@
  * distance over the kernels of each side's sample layer, with 1-to-many
  * steps for kernels that do one job together.
  */
-#include "compare.h"
-#include "satmath.h"
+#include "analysis/compare.h"
+#include "analysis/satmath.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kview.h"
+#include "analysis/kview.h"
 
 const char *ts_cmp_status_name(ts_cmp_status s)
 {

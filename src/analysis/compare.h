@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "analysis/result.h"
 
 typedef enum { TS_CMP_SIMILAR, TS_CMP_SLOWER, TS_CMP_FASTER } ts_cmp_status;
 

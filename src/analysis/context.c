@@ -1,10 +1,10 @@
-#include "context.h"
+#include "analysis/context.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
+#include "analysis/intern.h"
 
 /* What one kernel name is to every context rule (bit i: rule i). */
 typedef struct {

@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "classify.h"
-#include "patterns.h"
+#include "tables/classify.h"
+#include "tables/patterns.h"
 
 typedef struct ts_ctx ts_ctx;
 

@@ -1,4 +1,4 @@
-#include "hist.h"
+#include "analysis/hist.h"
 
 #include <math.h>
 #include <stdlib.h>

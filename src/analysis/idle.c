@@ -1,10 +1,10 @@
-#include "idle.h"
-#include "satmath.h"
+#include "analysis/idle.h"
+#include "analysis/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
+#include "analysis/intern.h"
 
 #define WINDOW 64               /* kernels held to put them in start order */
 #define LAUNCH_SLOTS 16384      /* per generation; swapped at half full */

@@ -32,7 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "input/event.h"
 
 #define TS_IDLE_GAPS 4096
 

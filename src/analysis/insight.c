@@ -1,14 +1,14 @@
-#include "insight.h"
-#include "satmath.h"
+#include "analysis/insight.h"
+#include "analysis/satmath.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-#include "layers.h"
-#include "kview.h"
+#include "analysis/intern.h"
+#include "analysis/layers.h"
+#include "analysis/kview.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
 	"roofline", "idle", "launch_bound", "slow_layer", "outside_passes",

@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "anatomy.h"
-#include "result.h"
-#include "roofline.h"
+#include "analysis/anatomy.h"
+#include "analysis/result.h"
+#include "analysis/roofline.h"
 
 #define TS_INSIGHT_TARGET_PCT 80.0  /* a workload's attainable share of its peak */
 #define TS_INSIGHT_MAX 16

@@ -1,4 +1,4 @@
-#include "intern.h"
+#include "analysis/intern.h"
 
 #include <stdlib.h>
 #include <string.h>

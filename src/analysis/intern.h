@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "status.h"
+#include "input/status.h"
 
 typedef struct ts_intern ts_intern;
 

@@ -1,5 +1,5 @@
-#include "kview.h"
-#include "satmath.h"
+#include "analysis/kview.h"
+#include "analysis/satmath.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "result.h"
+#include "analysis/result.h"
 
 typedef struct ts_breakdown ts_breakdown;
 typedef struct ts_kview ts_kview;

@@ -1,5 +1,5 @@
-#include "layers.h"
-#include "satmath.h"
+#include "analysis/layers.h"
+#include "analysis/satmath.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-#include "numtext.h"
+#include "analysis/intern.h"
+#include "input/numtext.h"
 
 static const char *const pstage_names[TS_PSTAGE_COUNT] = {
 	"prefill", "decode", "mixed", "unknown",

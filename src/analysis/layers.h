@@ -30,15 +30,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "anatomy.h"
-#include "attrib.h"
-#include "classify.h"
-#include "event.h"
-#include "idle.h"
-#include "patterns.h"
-#include "stat.h"
-#include "status.h"
-#include "wire.h"
+#include "analysis/anatomy.h"
+#include "analysis/attrib.h"
+#include "tables/classify.h"
+#include "input/event.h"
+#include "analysis/idle.h"
+#include "tables/patterns.h"
+#include "analysis/stat.h"
+#include "input/status.h"
+#include "analysis/wire.h"
 
 #define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
 #define TS_MAX_PASSES 16384     /* pass records kept for passes[] */

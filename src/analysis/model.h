@@ -9,8 +9,8 @@
 #ifndef TS_MODEL_H
 #define TS_MODEL_H
 
-#include "agg.h"
-#include "patterns.h"
+#include "analysis/agg.h"
+#include "tables/patterns.h"
 
 #define TS_EVIDENCE_MAX 8
 

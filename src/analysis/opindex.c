@@ -13,7 +13,7 @@
  * order or from interleaved threads, so fill blocks (2.2 bytes an id), and
  * ids spread far apart never cost a 580-byte block each.
  */
-#include "opindex.h"
+#include "analysis/opindex.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-#include "platform.h"
+#include "analysis/platform.h"
 
 #include <string.h>
 
-#include "agg.h"
+#include "analysis/agg.h"
 
 /* Substrings that only one vendor's libraries put in kernel names. The
  * pattern tables will take these over; until then they are few and safe. */

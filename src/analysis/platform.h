@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "event.h"
+#include "input/event.h"
 
 int ts_platform_kernel_evidence(const char *name, size_t len);
 int ts_platform_runtime_evidence(const char *name, size_t len);

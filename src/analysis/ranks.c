@@ -1,13 +1,13 @@
 /*
  * ranks.c - per-rank summaries and the skew between ranks (see ranks.h).
  */
-#include "ranks.h"
+#include "analysis/ranks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-#include "satmath.h"
+#include "analysis/intern.h"
+#include "analysis/satmath.h"
 
 static int by_ns_desc(const void *pa, const void *pb)
 {

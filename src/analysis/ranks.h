@@ -19,9 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "layers.h"
-#include "result.h"
-#include "wire.h"
+#include "analysis/layers.h"
+#include "analysis/result.h"
+#include "analysis/wire.h"
 
 #define TS_RANK_COLLS 64        /* collective kernel names kept per rank */
 #define TS_RANK_NAME 160        /* bytes of a collective's name kept */
@@ -109,5 +109,15 @@ typedef struct {
 /* NULL when out of memory. */
 ts_skew *ts_skew_new(const ts_rank_summary *r, size_t n);
 void ts_skew_free(ts_skew *k);
+
+/* A job over ranks once analysed: each rank's summary, the skew between
+ * them, and every rank merged into one result (multi.h runs it). */
+typedef struct {
+	ts_rank_summary *ranks;     /* in command-line order */
+	size_t n;
+	bool own_ranks;             /* numbered by their distributedInfo ranks */
+	ts_skew *skew;
+	ts_result job;              /* every rank merged; job.agg NULL: none */
+} ts_multi;
 
 #endif

@@ -1,11 +1,11 @@
-#include "replay.h"
+#include "analysis/replay.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
-#include "satmath.h"
+#include "analysis/intern.h"
+#include "analysis/satmath.h"
 
 #define NONE UINT32_MAX
 #define STREAMS 64

@@ -37,10 +37,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "attrib.h"
-#include "capture.h"
-#include "event.h"
-#include "wire.h"
+#include "analysis/attrib.h"
+#include "analysis/capture.h"
+#include "input/event.h"
+#include "analysis/wire.h"
 
 #define TS_REPLAY_HOLD 65536   /* kernels held back at most */
 #define TS_REPLAY_ROWS 256     /* kinds of replay reported */

@@ -1,4 +1,4 @@
-#include "result.h"
+#include "analysis/result.h"
 
 const ts_devprop *ts_result_devprop(const ts_result *res)
 {

@@ -13,17 +13,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "agg.h"
-#include "attrib.h"
-#include "capture.h"
-#include "context.h"
-#include "event.h"
-#include "gpu.h"
-#include "layers.h"
-#include "model.h"
-#include "parser.h"
-#include "replay.h"
-#include "status.h"
+#include "analysis/agg.h"
+#include "analysis/attrib.h"
+#include "analysis/capture.h"
+#include "analysis/context.h"
+#include "input/event.h"
+#include "tables/gpu.h"
+#include "analysis/layers.h"
+#include "analysis/model.h"
+#include "input/parser.h"
+#include "analysis/replay.h"
+#include "input/status.h"
 
 typedef struct {
 	const char *path;           /* as given ("-" for stdin); borrowed */

@@ -1,6 +1,6 @@
-#include "roofline.h"
+#include "analysis/roofline.h"
 
-#include "gpu.h"
+#include "tables/gpu.h"
 
 const char *ts_bound_name(ts_bound b)
 {

@@ -16,8 +16,8 @@
 
 #include <stdbool.h>
 
-#include "attrib.h"
-#include "patterns.h"
+#include "analysis/attrib.h"
+#include "tables/patterns.h"
 
 typedef enum { TS_BOUND_UNKNOWN, TS_BOUND_COMPUTE, TS_BOUND_MEMORY } ts_bound;
 

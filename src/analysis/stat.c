@@ -1,5 +1,5 @@
-#include "stat.h"
-#include "satmath.h"
+#include "analysis/stat.h"
+#include "analysis/satmath.h"
 
 #include <math.h>
 #include <stdlib.h>

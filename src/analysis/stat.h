@@ -9,9 +9,9 @@
 
 #include <stdint.h>
 
-#include "hist.h"
-#include "status.h"
-#include "wire.h"
+#include "analysis/hist.h"
+#include "input/status.h"
+#include "analysis/wire.h"
 
 typedef struct {
 	uint64_t count;

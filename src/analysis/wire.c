@@ -1,7 +1,7 @@
 /*
  * wire.c - little-endian bytes in and out (see wire.h).
  */
-#include "wire.h"
+#include "analysis/wire.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "event.h"
+#include "input/event.h"
 
 #include <string.h>
 

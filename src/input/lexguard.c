@@ -5,7 +5,7 @@
  * (it validates them) and dropping bytes it will never see (so we validate
  * them here, as its lexer would).
  */
-#include "lexguard.h"
+#include "input/lexguard.h"
 
 #include <stdbool.h>
 

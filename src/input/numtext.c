@@ -1,4 +1,4 @@
-#include "numtext.h"
+#include "input/numtext.h"
 
 #include <stdbool.h>
 #include <string.h>

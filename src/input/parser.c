@@ -1,5 +1,5 @@
-#include "parser.h"
-#include "lexguard.h"
+#include "input/parser.h"
+#include "input/lexguard.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
-#include "numtext.h"
+#include "input/numtext.h"
 
 /* Containers we track by role; anything deeper or elsewhere is R_SKIP. */
 typedef enum {

@@ -25,8 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
-#include "status.h"
+#include "input/event.h"
+#include "input/status.h"
 
 /* Receives each event; a status other than TS_OK stops the parse. */
 typedef ts_status (*ts_event_fn)(void *ud, const ts_event *ev);

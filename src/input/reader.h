@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "status.h"
+#include "input/status.h"
 
 typedef struct ts_reader ts_reader;
 

@@ -1,4 +1,4 @@
-#include "outfile.h"
+#include "report/outfile.h"
 
 #include <errno.h>
 #include <stdlib.h>

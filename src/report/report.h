@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "compare.h"
-#include "kview.h"
-#include "multi.h"
-#include "pipeline.h"
+#include "analysis/compare.h"
+#include "analysis/kview.h"
+#include "analysis/ranks.h"
+#include "analysis/result.h"
 
 typedef struct {
 	int top;     /* kernel rows in text (0 = all) */

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "insight.h"
-#include "satmath.h"
-#include "report.h"
-#include "version.h"
+#include "analysis/insight.h"
+#include "analysis/satmath.h"
+#include "report/report.h"
+#include "report/version.h"
 
 #define MAX_STAGE_ROWS 3       /* stages with passes shown per pass */
 #define MAX_ANAT_STAGES 2      /* stages whose typical layer is shown */

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 
 static void put_field(FILE *out, const char *s, size_t n)
 {

@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layers.h"
-#include "report.h"
-#include "roofline.h"
-#include "version.h"
+#include "analysis/layers.h"
+#include "report/report.h"
+#include "analysis/roofline.h"
+#include "report/version.h"
 
 static const char *const palette[] = {
 	"#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000",

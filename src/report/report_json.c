@@ -7,51 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "insight.h"
-#include "satmath.h"
-#include "report.h"
-#include "roofline.h"
-#include "version.h"
+#include "analysis/insight.h"
+#include "analysis/satmath.h"
+#include "report/report.h"
+#include "analysis/roofline.h"
+#include "report/version.h"
 
 /* A JSON string; bytes that are not UTF-8 are written as \u00XX. */
 static void put_str(FILE *out, const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = u[i];
-		if (c == '"' || c == '\\') {
-			fputc('\\', out);
-			fputc(c, out);
-			i++;
-		} else if (c < 0x20) {
-			switch (c) {
-			case '\n': fputs("\\n", out); break;
-			case '\t': fputs("\\t", out); break;
-			case '\r': fputs("\\r", out); break;
-			default: fprintf(out, "\\u%04x", c); break;
-			}
-			i++;
-		} else if (c < 0x80) {
-			fputc(c, out);
-			i++;
-		} else {
-			size_t k = ts_utf8_len(u + i, n - i);
-			if (k == 0) {
-				fprintf(out, "\\u%04x", c);
-				i++;
-			} else {
-				fwrite(u + i, 1, k, out);
-				i += k;
-			}
-		}
-	}
-	fputc('"', out);
-}
-
-void ts_json_str(FILE *out, const char *s, size_t n)
-{
-	put_str(out, s, n);
+	ts_json_str(out, s, n);
 }
 
 static void put_cstr(FILE *out, const char *s)

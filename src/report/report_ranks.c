@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "version.h"
+#include "report/report.h"
+#include "report/version.h"
 
 /* Layer positions listed in text (JSON has them all). */
 #define TEXT_POSITIONS 8

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "satmath.h"
-#include "roofline.h"
+#include "report/report.h"
+#include "analysis/satmath.h"
+#include "analysis/roofline.h"
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "insight.h"
-#include "satmath.h"
-#include "report.h"
-#include "roofline.h"
-#include "version.h"
+#include "analysis/insight.h"
+#include "analysis/satmath.h"
+#include "report/report.h"
+#include "analysis/roofline.h"
+#include "report/version.h"
 
 /* Width of the columns before Name in the kernel table. */
 #define FIXED_COLS 124

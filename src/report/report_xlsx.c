@@ -17,9 +17,9 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
-#include "layers.h"
-#include "report.h"
-#include "version.h"
+#include "analysis/layers.h"
+#include "report/report.h"
+#include "report/version.h"
 
 #define XLSX_CELL_MAX 32767
 #define XLSX_COLS 32

@@ -1,4 +1,4 @@
-#include "classify.h"
+#include "tables/classify.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "event.h"
-#include "patterns.h"
+#include "input/event.h"
+#include "tables/patterns.h"
 
 #define TS_SHORT_MAX 48
 

@@ -1,15 +1,7 @@
-#include "gpu.h"
+#include "tables/gpu.h"
 
 #include <string.h>
 #include <strings.h>
-
-const char *ts_dtclass_name(ts_dtclass c)
-{
-	static const char *const names[TS_DT_COUNT] = {
-		"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp6", "fp4",
-	};
-	return (unsigned)c < TS_DT_COUNT ? names[c] : "?";
-}
 
 int ts_dtype_class(const char *t)
 {

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "patterns.h"
+#include "tables/patterns.h"
 
 /* The dtype class of an "Input type" (c10::BFloat16 -> bf16, float ->
  * fp32, c10::Float8_e4m3fn -> fp8, c10::Float4_e2m1fn_x2 -> fp4); -1 for

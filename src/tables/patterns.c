@@ -1,6 +1,6 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 
-#include "patterns.h"
+#include "tables/patterns.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "numtext.h"
-#include "workload.h"
-#include "yamlpos.h"
+#include "input/numtext.h"
+#include "tables/workload.h"
+#include "tables/yamlpos.h"
 
 #ifndef TS_DATADIR
 #define TS_DATADIR "/usr/local/share/tracestream"
@@ -1990,4 +1990,12 @@ size_t ts_patterns_regex_limits(const ts_patterns *p, char (*lines)[TS_PATTERN_E
 			 r->file, line, col, r->src, (size_t)atomic_load(&r->limit_len));
 	}
 	return n;
+}
+
+const char *ts_dtclass_name(ts_dtclass c)
+{
+	static const char *const names[TS_DT_COUNT] = {
+		"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp6", "fp4",
+	};
+	return (unsigned)c < TS_DT_COUNT ? names[c] : "?";
 }

@@ -18,9 +18,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "event.h"
-#include "status.h"
-#include "workload.h"
+#include "input/event.h"
+#include "input/status.h"
+#include "tables/workload.h"
 
 /* Coarse kernel types; the order is the report order. */
 typedef enum {

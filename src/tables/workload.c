@@ -1,4 +1,4 @@
-#include "workload.h"
+#include "tables/workload.h"
 
 #include <ctype.h>
 #include <stdio.h>

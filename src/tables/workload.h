@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event.h"
+#include "input/event.h"
 
 enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST, TS_WT_CTX };
 

@@ -1,4 +1,4 @@
-#include "yamlpos.h"
+#include "tables/yamlpos.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "patterns.h"
+#include "tables/patterns.h"
 #include "pipeline.h"
 
 const ts_patterns *fuzz_builtin_patterns(void)

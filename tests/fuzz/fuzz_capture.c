@@ -15,7 +15,7 @@
 #include "pipeline.h"
 #include "fuzz.h"
 #include "partial.h"
-#include "report.h"
+#include "report/report.h"
 
 static FILE *sink;
 

@@ -11,7 +11,7 @@
 #include "fuzz.h"
 #include "multi.h"
 #include "partial.h"
-#include "report.h"
+#include "report/report.h"
 
 static FILE *sink;
 

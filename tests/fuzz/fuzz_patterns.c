@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "patterns.h"
+#include "tables/patterns.h"
 #include "pipeline.h"
 
 static char dir[64], models[80], top[96], fam[96], trace[96];

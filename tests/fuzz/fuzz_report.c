@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
+#include "analysis/compare.h"
 #include "fuzz.h"
 #include "pipeline.h"
-#include "report.h"
+#include "report/report.h"
 
 static FILE *sink;
 static ts_result ref;          /* the fixed side of the comparisons */

@@ -12,7 +12,7 @@
 
 #include "pipeline.h"
 #include "fuzz.h"
-#include "report.h"
+#include "report/report.h"
 
 static FILE *sink;
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "workload.h"
+#include "tables/workload.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "busy.h"
+#include "analysis/busy.h"
 #include "unit.h"
 
 static int64_t exact_union(int64_t (*iv)[2], size_t n)

@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "hist.h"
-#include "stat.h"
+#include "analysis/hist.h"
+#include "analysis/stat.h"
 #include "unit.h"
 
 static int cmp64(const void *a, const void *b)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lexguard.h"
-#include "parser.h"
+#include "input/lexguard.h"
+#include "input/parser.h"
 #include "unit.h"
 
 typedef struct {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "numtext.h"
+#include "input/numtext.h"
 #include "unit.h"
 
 static void expect(const char *text, int scale, int64_t want)

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "intern.h"
+#include "analysis/agg.h"
+#include "analysis/intern.h"
 #include "unit.h"
-#include "wire.h"
+#include "analysis/wire.h"
 
 static ts_event kernel(const char *name, int64_t ts, int64_t dur, int64_t dev)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "unit.h"
-#include "workload.h"
+#include "tables/workload.h"
 
 /* An op event with operands given as rank, dims...; -1 ends. */
 static ts_event op(int n, const int64_t (*dims)[TS_MAX_RANK + 1])

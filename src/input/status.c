@@ -1,4 +1,4 @@
-#include "status.h"
+#include "input/status.h"
 
 static const char *const messages[] = {
 	[TS_OK] = "ok",

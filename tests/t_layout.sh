@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The pipeline points downstream only: src/input < src/tables < src/analysis
+# < src/report < the command (src/*.c: main, pipeline, multi, partial,
+# progress). Every project include is written with its folder ("analysis/
+# agg.h", one -Isrc), so this reads each #include and fails on one that
+# points up a stage, or on a bare name that hides where it points.
+set -u
+cd "$(dirname "$0")/.."
+python3 - <<'PY'
+import glob, os, re
+rank = {'input': 0, 'tables': 1, 'analysis': 2, 'report': 3, '': 4}
+up, bare = [], []
+files = sorted(glob.glob('src/*.[ch]') + glob.glob('src/*/*.[ch]'))
+for f in files:
+    d = os.path.dirname(os.path.relpath(f, 'src'))
+    for m in re.finditer(r'#include "([^"]+)"', open(f).read()):
+        inc = m.group(1)
+        if not os.path.exists(os.path.join('src', inc)):
+            bare.append('%s: "%s"' % (f, inc))
+            continue
+        if rank.get(os.path.dirname(inc), 99) > rank.get(d, -1):
+            up.append('%s -> %s' % (f, inc))
+print('%s - every project include names its folder (%d files)%s' %
+      ('not ok' if bare else 'ok', len(files), ': ' + '; '.join(bare[:5]) if bare else ''))
+print('%s - no include points up the pipeline (input < tables < analysis < report < command)%s' %
+      ('not ok' if up else 'ok', ': ' + '; '.join(up[:5]) if up else ''))
+PY
