@@ -1,0 +1,745 @@
+/*
+ * job.c - the modes of the command: one trace, the ranks of a job, a merge
+ * of saved partials, a comparison, and the --capture traces they read
+ * first. Only the command prints diagnostics; each mode returns the exit
+ * code.
+ */
+#include "job.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "multi.h"
+#include "partial.h"
+#include "pipeline.h"
+#include "report/outfile.h"
+#include "report/report.h"
+#include "tables/classify.h"
+#include "tables/gpu.h"
+
+static bool want_progress(const options *o)
+{
+	if (o->progress >= 0)
+		return o->progress;
+	const char *ci = getenv("CI");
+	return isatty(STDERR_FILENO) && !(ci && *ci) && !o->quiet;
+}
+
+static int text_width(const options *o)
+{
+	if (o->width >= 0)
+		return o->width;
+	if (o->output && strcmp(o->output, "-") != 0)
+		return 0;
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
+}
+
+/* Regexes of the tables that gave up on a name (PCRE2's limits): a table
+ * error, after the report. */
+static bool regex_limits(const ts_patterns *p)
+{
+	char lines[8][TS_PATTERN_ERR_LEN];
+	size_t n = ts_patterns_regex_limits(p, lines, 8);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "tracestream: %s\n", lines[i]);
+	return n > 0;
+}
+
+/* --csv-dir DIR: every table (of a trace, or of compare c) as
+ * DIR/NAME.csv, DIR made when missing. */
+static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro,
+		    const ts_compare *c)
+{
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tracestream: %s: cannot make the directory: %s\n", dir, strerror(errno));
+		return false;
+	}
+	const char *const *names = c ? ts_report_compare_tables : ts_report_tables;
+	for (size_t i = 0; names[i]; i++) {
+		if (!c && !ts_report_table_applies(res, ro, names[i]))
+			continue;
+		char path[PATH_MAX];
+		if (snprintf(path, sizeof path, "%s/%s.csv", dir, names[i]) >= (int)sizeof path) {
+			fprintf(stderr, "tracestream: %s: path too long\n", dir);
+			return false;
+		}
+		ts_outfile of;
+		if (!ts_outfile_open(&of, path) ||
+		    !ts_outfile_close(&of, (c ? ts_report_compare_csv(of.f, c, names[i])
+					      : ts_report_csv(of.f, res, ro, names[i])) == 0)) {
+			fprintf(stderr, "tracestream: %s\n", of.err);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool write_csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro)
+{
+	return csv_dir(dir, res, ro, NULL);
+}
+
+static bool write_cmp_csv_dir(const char *dir, const ts_compare *c)
+{
+	return csv_dir(dir, NULL, NULL, c);
+}
+
+static void print_error(const ts_result *res, const char *side)
+{
+	char buf[PATH_MAX + 64];
+	const char *what = strcmp(res->path, "-") == 0 ? "<stdin>" : res->path;
+	if (side) {
+		snprintf(buf, sizeof buf, "%s: %s", side, what);
+		what = buf;
+	}
+	if (!res->opened) {
+		fprintf(stderr, "tracestream: %s: %s\n", what, res->error);
+		if (res->open_errno == ENOENT)
+			fprintf(stderr, "hint: check the path; use - to read standard input\n");
+		return;
+	}
+	if (res->error_in_compressed)
+		fprintf(stderr, "tracestream: %s: byte %" PRIu64 " (compressed): %s\n",
+			what, res->error_byte, res->error);
+	else
+		fprintf(stderr, "tracestream: %s: byte %" PRIu64 "%s: %s\n", what,
+			res->error_byte, res->gzip ? " (decompressed)" : "", res->error);
+	if (res->partial)
+		fprintf(stderr, "tracestream: the report covers only what was read before this point (marked partial)\n");
+}
+
+static void print_verbose(const ts_result *res)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	double mb = (double)res->json_bytes / 1e6;
+	fprintf(stderr,
+		"tracestream: %.1f MB of JSON in %.3f s (%.1f MB/s), peak RSS %.1f MB, tables %.1f KB\n",
+		mb, res->seconds, res->seconds > 0 ? mb / res->seconds : 0.0,
+		(double)ru.ru_maxrss / 1024.0,
+		res->agg ? (double)ts_agg_bytes(res->agg) / 1024.0 : 0.0);
+}
+
+/* Does the file begin as a saved partial does? */
+static bool is_partial_file(const char *path)
+{
+	unsigned char head[8];
+	if (strcmp(path, "-") == 0)
+		return false;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	size_t got = fread(head, 1, sizeof head, f);
+	fclose(f);
+	return ts_partial_is(head, got);
+}
+
+/* --capture PARTIAL: the capture map a partial saved with --capture
+ * carries. false: it could not be read (*fatal) or was bad (printed). */
+static bool take_partial_captures(ts_capmap *map, const char *flag, const char *path,
+				  const ts_patterns *patterns, bool *fatal)
+{
+	unsigned char *p;
+	size_t n;
+	char err[400];
+	uint64_t at = 0;
+	bool present = false;
+	ts_status st = ts_partial_read_file(path, &p, &n, err, sizeof err);
+	if (st != TS_OK) {
+		fprintf(stderr, "tracestream: %s: %s: %s\n", flag, path, err);
+		*fatal = true;
+		return false;
+	}
+	st = ts_partial_captures(map, patterns, p, n, &present, err, sizeof err, &at);
+	free(p);
+	if (st == TS_ERR_NOMEM) {
+		fprintf(stderr, "tracestream: %s: %s: out of memory\n", flag, path);
+		*fatal = true;
+		return false;
+	}
+	if (st != TS_OK) {
+		fprintf(stderr, "tracestream: %s: %s: byte %" PRIu64 ": bad saved partial: %s\n",
+			flag, path, at, err);
+		return false;
+	}
+	if (!present) {
+		fprintf(stderr, "tracestream: %s: %s: a saved partial with no capture map "
+			"(its run had no --capture)\n", flag, path);
+		return false;
+	}
+	return true;
+}
+
+/* --capture (or compare's --capture-b, the flag named in messages): read
+ * every capture trace of the list, recording its graphs, and the capture
+ * maps of saved partials. Errors are printed; graphs of the windows read
+ * before one are kept. Returns the map (NULL: out of memory, or a capture
+ * that could not be opened) and in *bad whether a capture was bad. */
+static ts_capmap *read_captures(const options *o, const char *flag, const char *const *list,
+				size_t nlist, const ts_pipeline_opts *base, bool *bad)
+{
+	char **paths = NULL;
+	size_t n = 0;
+	char err[600];
+	*bad = false;
+	if (!ts_multi_paths((char *const *)list, nlist, &paths, &n, err, sizeof err)) {
+		fprintf(stderr, "tracestream: %s: %s\n", flag, err);
+		return NULL;
+	}
+	ts_capmap *map = ts_capmap_new();
+	if (!map) {
+		fprintf(stderr, "tracestream: %s: out of memory\n", flag);
+		ts_multi_paths_free(paths, n);
+		return NULL;
+	}
+	ts_pipeline_opts po = *base;
+	po.progress = NULL;
+	po.captures = NULL;
+	po.record = map;
+	po.layers.debug = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (is_partial_file(paths[i])) {
+			bool fatal = false;
+			if (!take_partial_captures(map, flag, paths[i], base->patterns, &fatal))
+				*bad = true;
+			if (fatal) {
+				ts_capmap_free(map);
+				ts_multi_paths_free(paths, n);
+				return NULL;
+			}
+			continue;
+		}
+		ts_result res;
+		ts_status st = ts_pipeline_run(paths[i], &po, &res);
+		if (!res.opened || st == TS_ERR_NOMEM) {
+			print_error(&res, flag);
+			ts_result_free(&res);
+			ts_capmap_free(map);
+			ts_multi_paths_free(paths, n);
+			return NULL;
+		}
+		if (st != TS_OK) {
+			res.partial = false;   /* it is the capture that was cut, not the report */
+			print_error(&res, flag);
+			fprintf(stderr, "tracestream: %s: the graphs captured before that point are used\n",
+				flag);
+			*bad = true;
+		}
+		ts_result_free(&res);
+	}
+	ts_multi_paths_free(paths, n);
+	const ts_capture_totals *t = ts_capmap_totals(map);
+	if (!ts_capmap_ngraphs(map) && !o->quiet)
+		fprintf(stderr, "tracestream: warning: %s: no graph captures found "
+			"(no StreamBeginCapture .. StreamEndCapture window with kernel launches) "
+			"in %u file%s\n", flag, t->files, t->files == 1 ? "" : "s");
+	if (o->verbose)
+		fprintf(stderr, "tracestream: %s: %llu graphs (%zu distinct, %zu kernel nodes) "
+			"from %u file%s, %.1f KB\n", flag, (unsigned long long)t->graphs,
+			ts_capmap_ngraphs(map), ts_capmap_nnodes(map), t->files,
+			t->files == 1 ? "" : "s", (double)ts_capmap_bytes(map) / 1024.0);
+	return map;
+}
+
+static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
+{
+	ts_pipeline_opts po = { .read_size = o->read_size, .limits = o->limits,
+				.join_mem = o->join_mem,
+				.patterns = patterns, .model = o->model, .gpu = o->gpu,
+				.layers = { .split_half_layers = o->split_half_layers,
+					    .model = o->model, .expect_layers = o->expect_layers,
+					    .decode_threshold = o->decode_threshold,
+					    .debug = o->debug } };
+	memcpy(po.layers.debug_layers, o->debug_layers, sizeof po.layers.debug_layers);
+	return po;
+}
+
+/* One side of a comparison, run on its own thread. */
+typedef struct {
+	const char *path;
+	const ts_pipeline_opts *po;
+	ts_result res;
+	ts_status st;
+} side_run;
+
+static void *run_side(void *arg)
+{
+	side_run *s = arg;
+	s->st = ts_pipeline_run(s->path, s->po, &s->res);
+	return NULL;
+}
+
+static const char *label_of(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return "<stdin>";
+	const char *s = strrchr(path, '/');
+	return s && s[1] ? s + 1 : path;
+}
+
+/* tracestream compare A B: both analyses at once, one report. */
+/* compare A B: both analysed at once; --capture serves both, unless B has
+ * its own (--capture-b). */
+static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_capmap *captures_b)
+{
+	ts_pipeline_opts po = *base;
+	po.layers.sample = true;
+	po.progress = NULL;     /* two progress lines would fight over stderr */
+	ts_pipeline_opts po_b = po;
+	if (captures_b)
+		po_b.captures = captures_b;
+	side_run side[2] = { { .path = o->path, .po = &po }, { .path = o->path_b, .po = &po_b } };
+	pthread_t th;
+	bool threaded = pthread_create(&th, NULL, run_side, &side[1]) == 0;
+	run_side(&side[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		run_side(&side[1]);
+	const char *tag[2] = { "A", "B" };
+	int code = TS_EXIT_OK;
+	for (int s = 0; s < 2; s++)
+		if (!side[s].res.opened || !side[s].res.agg) {
+			print_error(&side[s].res, tag[s]);
+			code = ts_exit_code(side[s].st);
+		}
+	if (code != TS_EXIT_OK) {
+		ts_result_free(&side[0].res);
+		ts_result_free(&side[1].res);
+		return code;
+	}
+	ts_cmp_opts co = { .threshold_us = o->threshold_us, .threshold_pct = o->threshold_pct,
+			   .staged = o->stage > 0,
+			   .stage = o->stage > 0 ? (ts_pstage)(o->stage - 1) : TS_PSTAGE_UNKNOWN };
+	const char *na = o->names[0] ? o->names[0] : label_of(o->path);
+	const char *nb = o->names[1] ? o->names[1] : label_of(o->path_b);
+	ts_compare *c = ts_compare_new(&side[0].res, &side[1].res, na, nb, &co);
+	if (!c) {
+		fprintf(stderr, "tracestream: compare: out of memory\n");
+		ts_result_free(&side[0].res);
+		ts_result_free(&side[1].res);
+		return TS_EXIT_USAGE_IO;
+	}
+	ts_report_opts ro = { .top = o->top, .width = text_width(o), .full_names = o->full_names };
+	ts_outfile of;
+	if (o->csv_dir && !write_cmp_csv_dir(o->csv_dir, c)) {
+		code = TS_EXIT_USAGE_IO;
+	} else if (!ts_outfile_open(&of, o->output)) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		code = TS_EXIT_USAGE_IO;
+	} else {
+		int wr = o->format == FMT_JSON	 ? ts_report_compare_json(of.f, c, &ro)
+			 : o->format == FMT_HTML ? ts_report_compare_html(of.f, c, &ro)
+			 : o->format == FMT_CSV	 ? ts_report_compare_csv(of.f, c, o->table)
+						 : ts_report_compare_text(of.f, c, &ro);
+		if (!ts_outfile_close(&of, wr == 0)) {
+			fprintf(stderr, "tracestream: %s\n", of.err);
+			code = TS_EXIT_USAGE_IO;
+		}
+	}
+	for (int s = 0; s < 2 && code == TS_EXIT_OK; s++)
+		if (side[s].st != TS_OK)
+			print_error(&side[s].res, tag[s]);
+	for (int s = 0; s < 2; s++) {
+		if (side[s].st != TS_OK && code == TS_EXIT_OK)
+			code = ts_exit_code(side[s].st);
+		if (!o->quiet) {
+			char lines[16][TS_WARN_LEN];
+			size_t n = ts_report_warnings(&side[s].res, lines, 16);
+			for (size_t i = 0; i < n; i++)
+				fprintf(stderr, "tracestream: warning: %s: %s\n", tag[s], lines[i]);
+		}
+		if (o->verbose) {
+			double mb = (double)side[s].res.json_bytes / 1e6;
+			fprintf(stderr, "tracestream: %s: %.1f MB of JSON in %.3f s (%.1f MB/s)\n", tag[s],
+				mb, side[s].res.seconds,
+				side[s].res.seconds > 0 ? mb / side[s].res.seconds : 0.0);
+		}
+	}
+	if (o->verbose) {
+		struct rusage ru;
+		getrusage(RUSAGE_SELF, &ru);
+		fprintf(stderr, "tracestream: compare: peak RSS %.1f MB\n", (double)ru.ru_maxrss / 1024.0);
+	}
+	if (code == TS_EXIT_OK && o->fail_if_slower >= 0 && c->cmp_total[0] > 0) {
+		double pct = 100.0 * (c->cmp_total[1] - c->cmp_total[0]) / c->cmp_total[0];
+		if (pct > o->fail_if_slower) {
+			fprintf(stderr, "tracestream: compare: B's %skernel time is %.2f%% above A's "
+					"(more than %g%%)%s\n", co.staged ? "stage " : "", pct,
+				o->fail_if_slower, c->per_pass ? ", per pass" : "");
+			size_t shown = 0;
+			for (size_t i = 0; i < c->nops && shown < 5; i++)
+				if (c->ops[i].status == TS_CMP_SLOWER) {
+					char r[32];
+					if (c->ops[i].ratio < 0)
+						snprintf(r, sizeof r, "A has none");
+					else
+						snprintf(r, sizeof r, "%.2fx", c->ops[i].ratio);
+					fprintf(stderr, "tracestream:   %-34s %+.3f us (%s)\n", c->ops[i].name,
+						c->ops[i].gap / 1000.0, r);
+					shown++;
+				}
+			code = TS_EXIT_SLOWER;
+		}
+	}
+	if (regex_limits(base->patterns) && code == TS_EXIT_OK)
+		code = TS_EXIT_PATTERNS;
+	ts_compare_free(c);
+	ts_result_free(&side[0].res);
+	ts_result_free(&side[1].res);
+	return code;
+}
+
+/* Errors of the ranks, one line each, like print_error. */
+static void print_rank_errors(const ts_multi *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const ts_rank_summary *r = &m->ranks[i];
+		if (r->status == TS_OK)
+			continue;
+		const char *what = label_of(r->path);
+		if (!r->opened)
+			fprintf(stderr, "tracestream: %s: cannot open: %s\n", r->path,
+				r->status == TS_ERR_IO ? strerror(r->open_errno) : ts_strerror(r->status));
+		else if (r->error_in_compressed)
+			fprintf(stderr, "tracestream: %s: byte %" PRIu64 " (compressed): %s\n", what,
+				r->error_byte, r->error);
+		else
+			fprintf(stderr, "tracestream: %s: byte %" PRIu64 "%s: %s\n", what, r->error_byte,
+				r->gzip ? " (decompressed)" : "", r->error);
+	}
+}
+
+/* Write the saved partial of res (standing for ranks) to path, whole or
+ * not at all. */
+static bool save_state(const char *path, const ts_result *res, const ts_rank_summary *ranks,
+		       size_t nranks)
+{
+	ts_wbuf w = { 0 };
+	ts_status st = ts_partial_save(res, ranks, nranks, &w);
+	ts_outfile of;
+	bool ok = st == TS_OK;
+	if (!ok) {
+		fprintf(stderr, "tracestream: --save-state: %s\n", ts_strerror(st));
+	} else if (!ts_outfile_open(&of, path)) {
+		fprintf(stderr, "tracestream: --save-state: %s\n", of.err);
+		ok = false;
+	} else {
+		bool wrote = fwrite(w.p, 1, w.n, of.f) == w.n;
+		if (!ts_outfile_close(&of, wrote)) {
+			fprintf(stderr, "tracestream: --save-state: %s\n", of.err);
+			ok = false;
+		}
+	}
+	ts_wbuf_free(&w);
+	return ok;
+}
+
+/* The report of a job: the merged result with its rank table and skew. */
+/* The report of res (one trace, or a job: ro->ranks) in o's format to o's
+ * output (written whole or not at all), after the --csv-dir tables. false:
+ * a write failed (said on stderr). */
+static bool write_report(const options *o, const ts_result *res, const ts_report_opts *ro)
+{
+	if (o->csv_dir && !write_csv_dir(o->csv_dir, res, ro))
+		return false;
+	ts_outfile of;
+	bool named = o->format == FMT_XLSX;
+	if (!(named ? ts_outfile_open_named(&of, o->output) : ts_outfile_open(&of, o->output))) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		return false;
+	}
+	if (named && of.f != stdout) {
+		fclose(of.f);   /* the library writes the file by its name */
+		of.f = NULL;
+	}
+	int wr = o->format == FMT_JSON   ? ts_report_json(of.f, res, ro)
+		 : o->format == FMT_CSV  ? ts_report_csv(of.f, res, ro, o->table)
+		 : o->format == FMT_XLSX ? ts_report_xlsx(of.tmp, res, ro)
+		 : o->format == FMT_HTML ? ts_report_html(of.f, res, ro)
+					 : ts_report_text(of.f, res, ro);
+	if (!ts_outfile_close(&of, wr == 0)) {
+		fprintf(stderr, "tracestream: %s\n", of.err);
+		return false;
+	}
+	return true;
+}
+
+static int report_job(const options *o, ts_multi *m)
+{
+	ts_report_opts ro = { .top = o->top, .width = text_width(o), .full_names = o->full_names,
+			      .filter_stage = o->stage > 0,
+			      .stage = o->stage > 0 ? (ts_pstage)(o->stage - 1) : TS_PSTAGE_UNKNOWN,
+			      .ranks = m };
+	int code = write_report(o, &m->job, &ro) ? TS_EXIT_OK : TS_EXIT_USAGE_IO;
+	if (o->save_state && !save_state(o->save_state, &m->job, m->ranks, m->n))
+		code = TS_EXIT_USAGE_IO;
+	if (!o->quiet) {
+		char lines[16][TS_WARN_LEN];
+		size_t n = ts_report_warnings(&m->job, lines, 16);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "tracestream: warning: %s\n", lines[i]);
+	}
+	return code;
+}
+
+/* The worst rank decides: unreadable (2) over bad trace (1). */
+static int ranks_exit(const ts_multi *m, int code)
+{
+	for (size_t i = 0; i < m->n && code != TS_EXIT_USAGE_IO; i++) {
+		int c = ts_exit_code(m->ranks[i].status);
+		if (c > code)
+			code = c;
+	}
+	return code;
+}
+
+/* Several traces, the ranks of one job: a pipeline each, -j at a time. */
+static int run_multi(const options *o, const ts_pipeline_opts *po)
+{
+	char **paths;
+	size_t n;
+	char err[600];
+	if (!ts_multi_paths(o->args, (size_t)o->nargs, &paths, &n, err, sizeof err)) {
+		fprintf(stderr, "tracestream: %s\n", err);
+		return TS_EXIT_USAGE_IO;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
+			fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n");
+			ts_multi_paths_free(paths, n);
+			return TS_EXIT_USAGE_IO;
+		}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int jobs = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
+	char label[64];
+	snprintf(label, sizeof label, "%zu traces", n);
+	ts_multi m;
+	ts_status st = ts_multi_run(paths, n, po, jobs, label, &m);
+	int code = TS_EXIT_OK;
+	if (st != TS_OK) {
+		fprintf(stderr, "tracestream: %s\n", ts_strerror(st));
+		code = TS_EXIT_USAGE_IO;
+	} else {
+		code = report_job(o, &m);
+		print_rank_errors(&m);
+		code = ranks_exit(&m, code);
+	}
+	ts_multi_free(&m);
+	ts_multi_paths_free(paths, n);
+	return code;
+}
+
+/* tracestream merge PART...: saved partials into one report. */
+static int run_merge(const options *o, const ts_pipeline_opts *po)
+{
+	ts_multi m;
+	memset(&m, 0, sizeof m);
+	char label[64];
+	snprintf(label, sizeof label, "%d partial%s", o->nargs - 1, o->nargs == 2 ? "" : "s");
+	if (ts_result_empty(po, label, &m.job) != TS_OK) {
+		fprintf(stderr, "tracestream: merge: out of memory\n");
+		return TS_EXIT_USAGE_IO;
+	}
+	ts_partial_ranks pr = { 0 };
+	int code = TS_EXIT_OK;
+	for (int i = 1; i < o->nargs && code == TS_EXIT_OK; i++) {
+		const char *path = o->args[i];
+		unsigned char *p;
+		size_t n;
+		char err[400];
+		uint64_t at = 0;
+		ts_status st = ts_partial_read_file(path, &p, &n, err, sizeof err);
+		if (st != TS_OK) {
+			fprintf(stderr, "tracestream: %s: %s\n", path, err);
+			code = TS_EXIT_USAGE_IO;
+			break;
+		}
+		st = ts_partial_merge(&m.job, p, n, &pr, 0, err, sizeof err, &at);
+		free(p);
+		if (st != TS_OK) {
+			fprintf(stderr, "tracestream: %s: byte %" PRIu64 ": bad saved partial: %s\n", path,
+				at, err);
+			code = st == TS_ERR_PARTIAL ? TS_EXIT_TRACE : TS_EXIT_USAGE_IO;
+		}
+	}
+	m.ranks = pr.r;
+	m.n = pr.n;
+	for (size_t i = 0; i < m.n; i++)
+		m.ranks[i].order = (int64_t)i;
+	if (code == TS_EXIT_OK) {
+		ts_result_settle(&m.job, po);
+		if (ts_multi_finish(&m) != TS_OK) {
+			fprintf(stderr, "tracestream: merge: out of memory\n");
+			code = TS_EXIT_USAGE_IO;
+		} else {
+			code = report_job(o, &m);
+			code = ranks_exit(&m, code);
+		}
+	}
+	ts_multi_free(&m);
+	return code;
+}
+
+static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *captures_b,
+		    ts_patterns *patterns);
+
+int ts_job_run(const options *op)
+{
+	const options o = *op;
+
+	if (!o.multi && !o.merge && (strcmp(o.path, "-") == 0 || (o.path_b && strcmp(o.path_b, "-") == 0)) &&
+	    isatty(STDIN_FILENO)) {
+		fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n"
+				"hint: pipe a trace in (zcat trace.json.gz | tracestream -) or name a file\n");
+		return TS_EXIT_USAGE_IO;
+	}
+
+	ts_status pst;
+	ts_patterns *patterns = ts_job_load_patterns(o.pattern_dirs, o.npattern_dirs, &pst);
+	if (!patterns)
+		return pst == TS_ERR_IO ? TS_EXIT_USAGE_IO : TS_EXIT_PATTERNS;
+	if (o.model && !ts_patterns_find_family(patterns, o.model)) {
+		fprintf(stderr, "tracestream: --model: unknown model family '%s'; known:", o.model);
+		for (size_t i = 0; i < ts_patterns_nfamilies(patterns); i++)
+			fprintf(stderr, " %s", ts_patterns_family(patterns, i)->name);
+		fprintf(stderr, "\nhint: tracestream patterns list\n");
+		ts_patterns_free(patterns);
+		return TS_EXIT_USAGE_IO;
+	}
+	if (o.gpu && !ts_gpu_named(patterns, o.gpu)) {
+		fprintf(stderr, "tracestream: --device: unknown device '%s'; known:", o.gpu);
+		for (size_t i = 0; i < ts_patterns_ngpus(patterns); i++)
+			fprintf(stderr, " '%s'", ts_patterns_gpu(patterns, i)->name);
+		fprintf(stderr, "\nhint: the devices: table is patterns/devices.yaml\n");
+		ts_patterns_free(patterns);
+		return TS_EXIT_USAGE_IO;
+	}
+	ts_pipeline_opts po = pipeline_opts(&o, patterns);
+	ts_capmap *captures = NULL, *captures_b = NULL;
+	bool capture_bad = false, capture_b_bad = false;
+	if (o.ncaptures && !o.merge) {
+		captures = read_captures(&o, "--capture", o.captures, o.ncaptures, &po, &capture_bad);
+		if (!captures) {
+			ts_patterns_free(patterns);
+			return TS_EXIT_USAGE_IO;
+		}
+		po.captures = captures;
+	}
+	if (o.ncaptures_b) {
+		captures_b = read_captures(&o, "--capture-b", o.captures_b, o.ncaptures_b, &po,
+					   &capture_b_bad);
+		if (!captures_b) {
+			ts_capmap_free(captures);
+			ts_patterns_free(patterns);
+			return TS_EXIT_USAGE_IO;
+		}
+		capture_bad |= capture_b_bad;
+	}
+	int rc = run_main(&o, &po, captures_b, patterns);
+	ts_capmap_free(captures);
+	ts_capmap_free(captures_b);
+	if (capture_bad && rc == TS_EXIT_OK)
+		rc = TS_EXIT_TRACE;
+	return rc;
+}
+
+/* The command after the tables and captures are read. */
+static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *captures_b,
+		    ts_patterns *patterns)
+{
+	options o = *o_;
+	ts_pipeline_opts po = *pop;
+	if (o.merge) {
+		int rc = run_merge(&o, &po);
+		ts_patterns_free(patterns);
+		return rc;
+	}
+	if (o.multi) {
+		int rc = run_multi(&o, &po);
+		if (regex_limits(patterns) && rc == TS_EXIT_OK)
+			rc = TS_EXIT_PATTERNS;
+		ts_patterns_free(patterns);
+		return rc;
+	}
+	if (o.compare) {
+		int rc = run_compare(&o, &po, captures_b);
+		ts_patterns_free(patterns);
+		free(o.names[0]);
+		return rc;
+	}
+	if (want_progress(&o))
+		po.progress = ts_progress_new(stderr, -1);
+	ts_result res;
+	ts_status st = ts_pipeline_run(o.path, &po, &res);
+	ts_progress_free(po.progress);
+
+	if (!res.opened || !res.agg) {
+		print_error(&res, NULL);
+		ts_result_free(&res);
+		ts_patterns_free(patterns);
+		return ts_exit_code(st);
+	}
+
+	ts_report_opts ro = { .top = o.top, .width = text_width(&o),
+			      .full_names = o.full_names, .show_layers = o.show_layers,
+			      .debug_layers = o.debug, .filter_stage = o.stage > 0,
+			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN,
+			      .verify_ops = o.verify_ops, .ops_only = o.ops_command,
+			      .brief = o.brief };
+	bool written = write_report(&o, &res, &ro);
+	if (written && o.save_state) {
+		ts_rank_summary sum;
+		written = ts_rank_summarize(&res, 0, &sum) == TS_OK &&
+			  save_state(o.save_state, &res, &sum, 1);
+		ts_rank_summary_free(&sum);
+	}
+	if (!written) {
+		ts_result_free(&res);
+		ts_patterns_free(patterns);
+		return TS_EXIT_USAGE_IO;
+	}
+	if (st != TS_OK)
+		print_error(&res, NULL);
+	if (!o.quiet) {
+		char lines[16][TS_WARN_LEN];
+		size_t n = ts_report_warnings(&res, lines, 16);
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "tracestream: warning: %s\n", lines[i]);
+	}
+	if (o.verbose)
+		print_verbose(&res);
+	int code = ts_exit_code(st);
+	if (regex_limits(patterns) && code == TS_EXIT_OK)
+		code = TS_EXIT_PATTERNS;
+	if (code == TS_EXIT_OK && o.verify_ops) {
+		ts_opcov cov[TS_MAX_OPCOV];
+		int missing;
+		ts_kview v = ts_report_view(&res, &ro);
+		int n = ts_kview_coverage(&res, &v, cov, &missing);
+		if (n < 0 || missing) {
+			fprintf(stderr, "tracestream: --verify-ops: %s\n", n < 0
+				? "no model family detected; name one with --model"
+				: "a required operator is missing (see OPERATOR COVERAGE)");
+			code = TS_EXIT_VERIFY;
+		}
+	}
+	ts_result_free(&res);
+	ts_patterns_free(patterns);
+	return code;
+}
+

@@ -1,0 +1,68 @@
+/*
+ * options.h - the command line: what the user asked for, parsed and
+ * checked once (options.c); usage errors exit with status 2 there.
+ */
+#ifndef TS_OPTIONS_H
+#define TS_OPTIONS_H
+
+#include <stddef.h>
+
+#include "analysis/agg.h"
+#include "analysis/layers.h"
+
+typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML } out_format;
+
+/* Options are read-only once parsed. */
+typedef struct {
+	out_format format;
+	const char *output;            /* -o FILE; NULL: standard output */
+	const char *table;             /* --table NAME (csv) */
+	const char *csv_dir;           /* --csv-dir DIR */
+	int top;
+	int width;            /* -1: terminal width on a tty, else full names */
+	int progress;         /* -1 auto, 0 off, 1 on */
+	int verbose;
+	int quiet;
+	size_t read_size;
+	ts_limits limits;
+	const char *pattern_dirs[15];  /* --patterns DIR, in order */
+	size_t npattern_dirs;
+	const char *model;             /* --model NAME */
+	const char *gpu;               /* --device NAME */
+	int full_names;
+	int split_half_layers;
+	int show_layers;
+	int brief;
+	int debug;
+	char debug_layers[TS_MAX_LAYERS];
+	long expect_layers;
+	int stage;                     /* --stage: ts_pstage + 1, 0 all */
+	size_t join_mem;               /* --join-mem */
+	long decode_threshold;         /* --decode-threshold */
+	const char *event_cat;         /* patterns explain --event */
+	char **args;                   /* positional arguments */
+	int nargs;
+	const char *path;              /* the TRACE; NULL for a command */
+	int ops_command;               /* tracestream ops TRACE */
+	int verify_ops;                /* --verify-ops */
+	int compare;                   /* tracestream compare A B */
+	const char *path_b;            /* compare: B */
+	char *names[2];                /* --names A,B (one allocation, [0]) */
+	double threshold_us, threshold_pct;
+	double fail_if_slower;         /* -1: no gate */
+	int multi;                     /* several TRACEs or a directory: ranks */
+	int merge;                     /* tracestream merge PART... */
+	const char *save_state;        /* --save-state FILE */
+	int jobs;                      /* -j: analyses at a time (0: the cores) */
+	const char *captures[64];      /* --capture FILE|DIR, in order */
+	size_t ncaptures;
+	const char *captures_b[64];    /* compare: --capture-b, B's own */
+	size_t ncaptures_b;
+} options;
+
+/* Parse argv into *o; a usage error prints its message and exits 2. */
+void ts_options_parse(int argc, char **argv, options *o);
+/* Print "tracestream: " fmt (with arg) and the usage hint, exit 2. */
+void ts_usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
+
+#endif
