@@ -1,0 +1,154 @@
+/*
+ * layers_stages.c - a pass's stage from its signals' votes, and the passes that wait for
+ * the relative signals of the passes around them (layers_int.h).
+ */
+#include "analysis/layers_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intern.h"
+#include "analysis/satmath.h"
+#include "input/numtext.h"
+
+/* The stage with most votes and its share; a tie or none: unknown. */
+static void tally(ts_pass *p)
+{
+	int total = 0, best = TS_PSTAGE_UNKNOWN;
+	bool tie = false;
+	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++) {
+		total += p->votes[s];
+		if (p->votes[s] == 0)
+			continue;
+		if (best == TS_PSTAGE_UNKNOWN || p->votes[s] > p->votes[best]) {
+			best = s;
+			tie = false;
+		} else if (p->votes[s] == p->votes[best]) {
+			tie = true;
+		}
+	}
+	p->stage = tie ? TS_PSTAGE_UNKNOWN : (ts_pstage)best;
+	p->confidence = total && !tie && best != TS_PSTAGE_UNKNOWN
+		      ? (double)p->votes[best] / total : 0.0;
+}
+
+long ts_lay_decode_threshold(const ts_layers *l)
+{
+	return l->opts.decode_threshold > 0 ? l->opts.decode_threshold
+					    : TS_DECODE_THRESHOLD_DEFAULT;
+}
+
+void ts_lay_vote(ts_layers *l, ts_pass *p)
+{
+	/* the step whose window began last before the pass (its stray
+	 * kernels cut, idle.h) */
+	int64_t start = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
+	int an = l->step_ann >= 0 ? l->step_ann : ts_lay_annotation_at(l, start, false);
+	if (an >= 0) {
+		const annotation *a = &l->ann[l->group_best[l->ann[an].group]];
+		if (a->stage != TS_PSTAGE_UNKNOWN)
+			p->votes[a->stage] += 3;   /* outweighs both inferred signals */
+		p->signal[TS_SIG_ANNOTATION] = a->stage;
+		p->batch = a->batch;
+		p->tokens = a->tokens;
+		if (a->name != TS_INTERN_NONE)
+			p->annotation = (int)a->name;
+	}
+	ts_pstage hints = TS_PSTAGE_UNKNOWN;
+	if (l->hint_prefill != l->hint_decode)
+		hints = l->hint_prefill > l->hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	/* Many tokens in the GEMMs: prefill, or mixed when the annotation says
+	 * the batch is mixed (a mixed batch has many tokens too). */
+	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
+			 : TS_PSTAGE_PREFILL;
+	if (l->gemm_small != l->gemm_large)
+		p->signal[TS_SIG_GEMM_M] = l->gemm_small > l->gemm_large ? TS_PSTAGE_DECODE : many;
+	/* The grid of a KV-cache write has one block per token written: one
+	 * per sequence in decode, every prompt token in prefill. */
+	p->kv_grid = l->tokens_max;
+	p->hints_prefill = (uint32_t)l->hint_prefill;
+	p->hints_decode = (uint32_t)l->hint_decode;
+	if (l->tokens_max > 0)
+		p->signal[TS_SIG_KV_GRID] = l->tokens_max <= ts_lay_decode_threshold(l) ? TS_PSTAGE_DECODE : many;
+	/* A kernel's name is weaker evidence than counts: names saying one
+	 * stage where the annotation or the token counts say another (a
+	 * FlashInfer "Prefill" kernel running decode) do not vote. */
+	bool overruled = false;
+	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_KV_GRID; sg++)
+		if (sg != TS_SIG_KERNEL_HINTS && p->signal[sg] != TS_PSTAGE_UNKNOWN &&
+		    p->signal[sg] != hints)
+			overruled = true;
+	p->signal[TS_SIG_KERNEL_HINTS] = overruled ? TS_PSTAGE_UNKNOWN : hints;
+	for (int sg = TS_SIG_KERNEL_HINTS; sg < TS_SIG_COUNT; sg++)
+		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
+			p->votes[p->signal[sg]]++;
+	tally(p);
+}
+
+/* The relative signals of a waiting pass, against the passes whose own
+ * signals decided their stage. */
+void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
+{
+	/* Kernels (by name) staged so far in prefill passes only, or in
+	 * decode passes only: a prefill-only attention, a decode combine.
+	 * With passes of one stage known, an attention kernel they never ran
+	 * speaks for the other stage. */
+	bool kp = l->known_layers[TS_PSTAGE_PREFILL] > 0, kd = l->known_layers[TS_PSTAGE_DECODE] > 0;
+	for (size_t i = 0; i < pp->nkernels && (kp || kd); i++) {
+		uint32_t row = pp->kernels[i].row;
+		if (row == TS_INTERN_NONE || row >= l->srows_cap)
+			continue;
+		bool pre = l->srows[TS_PSTAGE_PREFILL][row].count > 0;
+		bool dec = l->srows[TS_PSTAGE_DECODE][row].count > 0;
+		if (kp && kd) {
+			p->only_prefill += pre && !dec;
+			p->only_decode += dec && !pre;
+		} else if (row < l->marks_cap && (l->marks[row] & M_ATTN) && !pre && !dec) {
+			if (kd)
+				p->only_prefill++;
+			else
+				p->only_decode++;
+		}
+	}
+	if (p->only_prefill != p->only_decode)
+		p->signal[TS_SIG_ONLY_IN] = p->only_prefill > p->only_decode
+					  ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	/* time per layer: a prefill layer processes many tokens */
+	if (p->layers) {
+		double t = (double)p->gpu_ns / p->layers;
+		double d = l->known_layers[TS_PSTAGE_DECODE]
+			 ? (double)l->known_ns[TS_PSTAGE_DECODE] / (double)l->known_layers[TS_PSTAGE_DECODE] : 0;
+		double f = l->known_layers[TS_PSTAGE_PREFILL]
+			 ? (double)l->known_ns[TS_PSTAGE_PREFILL] / (double)l->known_layers[TS_PSTAGE_PREFILL] : 0;
+		ts_pstage v = TS_PSTAGE_UNKNOWN;
+		if (d > 0 && f > 0 && t > 0) {
+			/* the nearer, on a log scale */
+			double rd = t > d ? t / d : d / t, rf = t > f ? t / f : f / t;
+			p->duration_ref = rd <= rf ? TS_PSTAGE_DECODE : TS_PSTAGE_PREFILL;
+			p->duration_ratio = t / (rd <= rf ? d : f);
+			if (rd != rf)
+				v = p->duration_ref;
+		} else if (d > 0) {
+			p->duration_ref = TS_PSTAGE_DECODE;
+			p->duration_ratio = t / d;
+			v = p->duration_ratio >= 4 ? TS_PSTAGE_PREFILL
+			  : p->duration_ratio <= 2 ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
+		} else if (f > 0) {
+			p->duration_ref = TS_PSTAGE_PREFILL;
+			p->duration_ratio = t / f;
+			v = p->duration_ratio <= 0.25 ? TS_PSTAGE_DECODE
+			  : p->duration_ratio >= 0.5 ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
+		}
+		p->signal[TS_SIG_DURATION] = v;
+	}
+	for (int sg = TS_SIG_ONLY_IN; sg <= TS_SIG_DURATION; sg++)
+		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
+			p->votes[p->signal[sg]]++;
+	tally(p);
+}
+
+
