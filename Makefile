@@ -15,6 +15,7 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/tracestream
+MANDIR  ?= $(PREFIX)/share/man
 
 ifeq ($(SAN),1)
 VARIANT  := san
@@ -125,6 +126,8 @@ install: all
 	install -d $(DESTDIR)$(DATADIR)/patterns/models
 	install -m 644 patterns/*.yaml patterns/README.md $(DESTDIR)$(DATADIR)/patterns/
 	install -m 644 patterns/models/*.yaml $(DESTDIR)$(DATADIR)/patterns/models/
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 644 docs/tracestream.1 $(DESTDIR)$(MANDIR)/man1/tracestream.1
 
 clean:
 	rm -rf build tracestream
