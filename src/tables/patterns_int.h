@@ -1,0 +1,243 @@
+/*
+ * patterns_int.h - the pattern tables' own state, shared by their files and
+ * by no one else: patterns.c (the loader: validation, errors with
+ * FILE:LINE:COLUMN, directories, regexes), patterns_schema.c (the libcyaml
+ * schema of the YAML documents) and patterns_query.c (what the tables
+ * answer once loaded).
+ */
+#ifndef TS_PATTERNS_INT_H
+#define TS_PATTERNS_INT_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include <cyaml/cyaml.h>
+#include <pcre2.h>
+
+#include "tables/patterns.h"
+#include "tables/yamlpos.h"
+
+#define MAX_FILES 256
+
+/* ----------------------------------------------------- raw YAML documents */
+
+typedef struct {
+	char *name, *type, *description;
+} y_category;
+
+typedef struct {
+	char *name, *match, *category, *stage, *short_tmpl;
+	char **events;
+	unsigned events_count;
+} y_rule;
+
+typedef struct {
+	char *kind, *op, *workload, *tokens, *flops, *bytes, *dtype, *description;
+	char *skip, *shapes, *heads;
+	char **ranks;
+	unsigned ranks_count;
+	char **steps;
+	unsigned steps_count;
+	char **where;
+	unsigned where_count;
+} y_operator;
+
+typedef struct {
+	char *match, *description;
+} y_skip;
+
+typedef struct {
+	char *category, *type, *match, *weight;
+} y_sel;
+
+typedef struct {
+	char *name, *op, *category, *description;
+	y_sel *kernels;
+	unsigned kernels_count;
+	y_sel *after;
+	unsigned after_count;
+	y_sel *until;
+	unsigned until_count;
+} y_context;
+
+typedef struct {
+	char *name, *description, *split;
+	y_sel *kernels;
+	unsigned kernels_count;
+} y_group;
+
+typedef struct {
+	char *name, *description;
+	y_sel *fused;
+	unsigned fused_count;
+	char **parts;
+	unsigned parts_count;
+} y_fusion;
+
+typedef struct {
+	char *same_category, *same_group, *fused, *join, *gap, *different;
+} y_align;
+
+typedef struct {
+	char *fp32, *tf32, *bf16, *fp16, *fp8, *int8, *fp6, *fp4;
+} y_peaks;
+
+typedef struct {
+	char *name, *vendor, *match, *sms, *memory_gb, *hbm_tbps, *source;
+	y_peaks *tflops;
+} y_device;
+
+typedef struct {
+	y_category *categories;
+	unsigned categories_count;
+	y_rule *rules;
+	unsigned rules_count;
+	y_operator *operators;
+	unsigned operators_count;
+	y_skip *callsite_skip;
+	unsigned callsite_skip_count;
+	y_sel *token_grids;
+	unsigned token_grids_count;
+	y_sel *training_kernels;
+	unsigned training_kernels_count;
+	y_context *contexts;
+	unsigned contexts_count;
+	y_group *groups;
+	unsigned groups_count;
+	y_fusion *fusions;
+	unsigned fusions_count;
+	y_align *align;
+	y_device *devices;
+	unsigned devices_count;
+} y_kernels;
+
+typedef struct {
+	y_sel *start;
+	unsigned start_count;
+	y_sel *attention;
+	unsigned attention_count;
+	y_sel *moe;
+	unsigned moe_count;
+	y_sel *fc;
+	unsigned fc_count;
+} y_layer;
+
+typedef struct {
+	y_sel *prefill;
+	unsigned prefill_count;
+	y_sel *decode;
+	unsigned decode_count;
+} y_stage;
+
+typedef struct {
+	char **required;
+	unsigned required_count;
+	char **optional;
+	unsigned optional_count;
+} y_opset;
+
+typedef struct {
+	char *family, *description, *attention, *mlp, *half_layers, *sure_score;
+	char **examples;
+	unsigned examples_count;
+	char **num_hidden_layers;
+	unsigned num_hidden_layers_count;
+	y_layer *layer;
+	y_stage *stage;
+	y_sel *detect;
+	unsigned detect_count;
+	y_opset *operators;
+} y_family;
+
+/* The schemas of a kernel table and of a model family file. */
+extern const cyaml_schema_value_t ts_pat_kernels_schema;
+extern const cyaml_schema_value_t ts_pat_family_schema;
+
+/* ------------------------------------------------------------ the tables */
+
+/* PCRE2's limits for one match: a pathological pattern such as (a+)+$
+ * gives up after this many steps instead of backtracking for seconds. The
+ * rules of the built-in tables need a few hundred. */
+#define TS_REGEX_MATCH_LIMIT 200000
+#define TS_REGEX_DEPTH_LIMIT 2000
+
+struct ts_regex {
+	pcre2_code *code;
+	const char *src;
+	const char *file;        /* where it was written, for the limit's error */
+	ts_ypath path[6];
+	int depth;
+	/* names it gave up on (the first stops further matching: no match) */
+	atomic_uint limit_hits;
+	atomic_size_t limit_len; /* the length of the first such name */
+};
+
+typedef struct {
+	char *path;
+	bool is_family;
+	void *doc;             /* y_kernels * or y_family *, freed by cyaml */
+} loaded_file;
+
+struct ts_patterns {
+	char *dirs[16];
+	size_t ndirs;
+	loaded_file files[MAX_FILES];
+	size_t nfiles;
+	ts_category *cats;
+	size_t ncats, cats_cap;
+	ts_rule *rules;
+	size_t nrules, rules_cap;
+	ts_family *fams;
+	size_t nfams, fams_cap;
+	ts_oprule *oprules;
+	size_t noprules, oprules_cap;
+	ts_selectors token_grids; /* kernels whose grid x counts tokens */
+	ts_selectors training;    /* kernels only a training step runs */
+	ts_context *contexts;
+	size_t ncontexts, contexts_cap;
+	ts_group *groups;
+	size_t ngroups, groups_cap;
+	ts_gpu *gpus;            /* devices: */
+	size_t ngpus, gpus_cap;
+	ts_fusion *fusions;
+	size_t nfusions, fusions_cap;
+	ts_align_costs align;
+	bool align_set;
+	ts_regex **skips;      /* call-site frames that are never call sites */
+	size_t nskips, skips_cap;
+	ts_regex **regexes;    /* every compiled regex, for freeing */
+	size_t nregexes, regexes_cap;
+	void **allocs;         /* other arrays we own */
+	size_t nallocs, allocs_cap;
+	/* error collection while loading */
+	char (*errors)[512];
+	size_t max_errors, nerrors;
+	cyaml_config_t cyaml;
+	char cyaml_log[2048];
+};
+
+/* --- shared between the tables' files --- */
+/* A rule's regex, compiled with flags, owned by the tables; NULL with the
+ * error at FILE:LINE:COLUMN of path. */
+ts_regex *ts_pat_compile_flags(ts_patterns *p, const char *src, uint32_t flags,
+			       const char *file, const ts_ypath *path, int depth);
+ts_regex *ts_pat_compile(ts_patterns *p, const char *src, const char *file,
+			 const ts_ypath *path, int depth);
+int ts_pat_capture_count(const ts_regex *re);
+/* Errors while loading: at the end of the list, or at a YAML path. */
+void ts_pat_add_error(ts_patterns *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void ts_pat_error_at(ts_patterns *p, const char *file, const ts_ypath *path, int depth,
+		     int col_offset, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+/* Room for need elements of elem bytes in *arr (capacity *cap). */
+bool ts_pat_grow(void **arr, size_t *cap, size_t need, size_t elem);
+/* A YAML document of file, read with schema (NULL with the errors added);
+ * libcyaml's log goes through ts_pat_cyaml_log into the tables' errors. */
+void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema);
+void ts_pat_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args);
+
+#endif
