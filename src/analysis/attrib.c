@@ -1,4 +1,4 @@
-#include "analysis/attrib.h"
+#include "analysis/attrib_int.h"
 #include "analysis/satmath.h"
 
 #include <stdio.h>
@@ -16,25 +16,6 @@ const char *ts_attr_bucket_name(ts_attr_bucket b)
 {
 	return (unsigned)b < TS_ATTR_COUNT ? bucket_names[b] : "unlinked";
 }
-
-#define M_MASK 0x7fffffffu
-
-/*
- * A small open-addressed table int64 -> int64 without deletion (a resolved
- * entry keeps its slot with val TS_GONE). Two generations make it a bounded
- * window: when the young one is full the old one is retired.
- */
-#define TS_GONE INT64_MIN
-
-typedef struct {
-	int64_t *key;            /* key + 1; 0 empty */
-	int64_t *val;
-	uint32_t *cnt;           /* kernels summed in val (a graph replays many) */
-	size_t cap, n;
-	size_t max;              /* cap grows by doubling up to max */
-} corr_table;
-
-#define CT_FIRST_CAP 1024
 
 /* Small traces never need the whole window: start small, grow to max. */
 static bool ct_init(corr_table *t, size_t max)
@@ -160,107 +141,6 @@ static uint32_t rt_row(int64_t v)
 }
 static uint32_t rt_cs(int64_t v) { return (uint32_t)((uint64_t)v >> 29); }
 
-typedef struct {
-	uint32_t cand, votes;    /* Boyer-Moore majority over kernels */
-} parent_vote;
-
-/* The most frequent call sites of a row: a space-saving top 4. */
-#define CS_TOP TS_ATTRIB_CALLSITES
-typedef struct {
-	uint32_t id[CS_TOP];
-	uint64_t w[CS_TOP];
-} cs_top;
-
-/* Per op name: its bucket, the operator rules its name matches (computed
- * once), its call sites. */
-typedef struct {
-	uint8_t via;             /* ts_attr_bucket */
-	uint8_t ncand;
-	uint16_t cand[6];        /* operator rule indexes, in rule order */
-	uint8_t seq_skip;        /* bit s: the skip of sequence s matches */
-	uint64_t seq_step;       /* bit s * 8 + k: step k of sequence s matches */
-	cs_top cs;
-} name_info;
-
-/*
- * Per CPU thread: the tokens of its latest GEMM (T in expressions: a QK
- * norm over tokens x heads rows learns its tokens from the QKV GEMM before
- * it) and the sequence rules in progress. Fixed: TS_THREADS threads, the
- * least recently seen one is forgotten for a new one.
- */
-#define TS_THREADS 8
-#define SEQ_MEMBERS 48
-
-typedef struct {
-	uint8_t k;               /* steps matched; 0: none */
-	uint8_t nmem;
-	uint16_t heads;
-	int64_t end;             /* end of the latest step or skipped op */
-	uint32_t wl, m;
-	uint64_t flops, bytes;
-	int64_t mem[SEQ_MEMBERS]; /* External ids of the ops so far; [0] step 0 */
-} seq_try;
-
-typedef struct {
-	int64_t tid;
-	uint64_t seen;           /* 0: free */
-	uint32_t tokens;         /* T */
-	seq_try s[TS_SEQ_RULES];
-} thread_state;
-
-/*
- * Workloads of recent shapes. Decode steps repeat the same op with the same
- * shapes thousands of times; the template evaluation (about 2,000
- * instructions) is remembered under a key made of the op's name row and
- * every event field the templates and rules read (operand ranks, dims,
- * dtypes, concrete inputs), compared whole, so a hit gives exactly the
- * result the evaluation would. Fixed size: WL_MEMO_SLOTS direct-mapped.
- */
-#define WL_MEMO_SLOTS 256
-#define WL_MEMO_KEY 800     /* 4 + 4 + 1 + 8 * (1 + 6 * 8) + 1 + 8 * 24 + 2 + 16 * 8 < 800 */
-
-typedef struct {
-	uint32_t len;            /* 0: empty */
-	uint32_t wl;             /* workload row, or TS_INTERN_NONE */
-	uint32_t m;              /* M after the rule (it depends on the key only) */
-	uint16_t heads;
-	uint64_t flops, bytes;   /* of the call, 0 unknown */
-	unsigned char key[WL_MEMO_KEY];
-} wl_memo;
-
-struct ts_attrib {
-	const ts_patterns *patterns;
-	size_t join_mem;
-	ts_opindex *ops;         /* External id -> op record */
-	ts_intern *names;
-	ts_op_row *rows[TS_ATTRIB_VIEWS];
-	name_info *info;
-	size_t rows_cap[TS_ATTRIB_VIEWS], info_cap;
-	ts_intern *wl_names;     /* "NAME\\x1fDTYPE" */
-	ts_wl_row *wl[TS_ATTRIB_VIEWS];
-	size_t wl_cap[TS_ATTRIB_VIEWS];
-	uint32_t *wl_rule;
-	size_t wl_rule_cap;
-	wl_memo *memo;           /* WL_MEMO_SLOTS */
-	parent_vote *parent;     /* per kernel row */
-	size_t parent_cap;
-	corr_table rt[2];        /* runtime correlation -> rt_pack(); [0] young */
-	corr_table wait[2];      /* kernels waiting for their launch: dur */
-	uint32_t unlinked_row;
-	ts_callsites *cs;
-	uint16_t seq_rule[TS_SEQ_RULES]; /* sequence s: its operator rule */
-	int nseq;
-	thread_state *th;        /* TS_THREADS */
-	uint64_t th_clock;
-	ts_capmap *rec;          /* recording a capture trace, or NULL */
-	/* per node of the capture map in use: its op row, workload row and
-	 * call site here, made when a replayed kernel first needs them */
-	const ts_capmap *cap_map;
-	uint32_t (*cap_ids)[3];
-	size_t cap_ids_n;
-	ts_attrib_totals t;
-};
-
 ts_attrib *ts_attrib_new(const ts_patterns *p, size_t join_mem)
 {
 	ts_attrib *a = calloc(1, sizeof *a);
@@ -321,7 +201,7 @@ void ts_attrib_free(ts_attrib *a)
 /* ---------------------------------------------------------------- rows */
 
 /* Grow a zeroed array of elem-byte entries to hold need. */
-static bool grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
+bool ts_att_grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
 		return true;
@@ -337,18 +217,18 @@ static bool grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
 	return true;
 }
 
-static ts_op_row *op_row(ts_attrib *a, int view, uint32_t name)
+ts_op_row *ts_att_op_row(ts_attrib *a, int view, uint32_t name)
 {
-	if (!grow_zeroed((void **)&a->rows[view], &a->rows_cap[view], (size_t)name + 1,
+	if (!ts_att_grow_zeroed((void **)&a->rows[view], &a->rows_cap[view], (size_t)name + 1,
 			 sizeof(ts_op_row)))
 		return NULL;
 	return &a->rows[view][name];
 }
 
-static ts_wl_row *wl_row(ts_attrib *a, int view, uint32_t wl)
+ts_wl_row *ts_att_wl_row(ts_attrib *a, int view, uint32_t wl)
 {
 	size_t old = a->wl_cap[view];
-	if (!grow_zeroed((void **)&a->wl[view], &a->wl_cap[view], (size_t)wl + 1,
+	if (!ts_att_grow_zeroed((void **)&a->wl[view], &a->wl_cap[view], (size_t)wl + 1,
 			 sizeof(ts_wl_row)))
 		return NULL;
 	for (size_t i = old; i < a->wl_cap[view]; i++)
@@ -377,13 +257,13 @@ static void find_candidates(ts_attrib *a, name_info *in, const char *s, size_t l
 }
 
 /* Intern an op (or runtime) name; TS_INTERN_NONE past the caps. */
-static uint32_t name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via)
+uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via)
 {
 	uint32_t before = ts_intern_count(a->names), id;
 	if (ts_intern_put(a->names, s, len, &id) != TS_OK)
 		return TS_INTERN_NONE;
-	if (!grow_zeroed((void **)&a->info, &a->info_cap, (size_t)id + 1, sizeof *a->info) ||
-	    !op_row(a, TS_ATTRIB_ALL, id))
+	if (!ts_att_grow_zeroed((void **)&a->info, &a->info_cap, (size_t)id + 1, sizeof *a->info) ||
+	    !ts_att_op_row(a, TS_ATTRIB_ALL, id))
 		return TS_INTERN_NONE;
 	if (id == before) {
 		a->info[id].via = (uint8_t)via;
@@ -393,7 +273,7 @@ static uint32_t name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket
 	return id;
 }
 
-static void vote_callsite(cs_top *t, uint32_t cs, uint64_t w)
+void ts_att_vote_callsite(cs_top *t, uint32_t cs, uint64_t w)
 {
 	if (cs == TS_INTERN_NONE)
 		return;
@@ -524,8 +404,8 @@ static uint32_t apply_rule(ts_attrib *a, uint32_t ri, const ts_event *ev, int64_
 	len += dl;
 	uint32_t before = ts_intern_count(a->wl_names), id;
 	if (ts_intern_put(a->wl_names, key, len, &id) != TS_OK ||
-	    !grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
-			 sizeof *a->wl_rule) || !wl_row(a, TS_ATTRIB_ALL, id)) {
+	    !ts_att_grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
+			 sizeof *a->wl_rule) || !ts_att_wl_row(a, TS_ATTRIB_ALL, id)) {
 		a->t.workloads_dropped++;
 		*cache = false;
 		return TS_INTERN_NONE;
@@ -746,9 +626,9 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 		int n = snprintf(buf, sizeof buf, "%.*s(%.*s)", (int)ev->name_len, ev->name,
 				 (int)ev->kname_len, ev->kname);
 		size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
-		name = name_row(a, buf, len, TS_ATTR_OP);
+		name = ts_att_name_row(a, buf, len, TS_ATTR_OP);
 	} else {
-		name = name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
+		name = ts_att_name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
 	}
 	thread_state *t = thread_of(a, ev);
 	call_eval e = { TS_INTERN_NONE, rows_of(ev), 0, 0, 0 };
@@ -814,14 +694,14 @@ static void resolve(ts_attrib *a, int64_t rt, bool new_call, uint64_t n, int64_t
 	r->calls += new_call;
 	r->kernels += n;
 	r->ns = ts_sat_add(r->ns, dur);
-	vote_callsite(&a->info[row].cs, rt_cs(rt), n);
+	ts_att_vote_callsite(&a->info[row].cs, rt_cs(rt), n);
 }
 
 static void unlinked(ts_attrib *a, uint64_t n, int64_t dur)
 {
 	bucket_n(a, TS_ATTR_UNLINKED, n, dur);
 	if (a->unlinked_row == TS_INTERN_NONE)
-		a->unlinked_row = name_row(a, "(unlinked)", 10, TS_ATTR_UNLINKED);
+		a->unlinked_row = ts_att_name_row(a, "(unlinked)", 10, TS_ATTR_UNLINKED);
 	if (a->unlinked_row != TS_INTERN_NONE) {
 		ts_op_row *r = &a->rows[TS_ATTRIB_ALL][a->unlinked_row];
 		r->kernels += n;
@@ -873,14 +753,14 @@ void ts_attrib_runtime(ts_attrib *a, const ts_event *ev)
 				     ev->has & TS_HAS_TID ? ev->tid : -1, ev->ts_ns);
 	/* the op's call site, voted per runtime call */
 	if (op && op->name != TS_INTERN_NONE)
-		vote_callsite(&a->info[op->name].cs, cs, 1);
+		ts_att_vote_callsite(&a->info[op->name].cs, cs, 1);
 	if (!(ev->has & TS_HAS_CORRELATION))
 		return;
 	/* any runtime call a kernel correlates with launched it (on AMD,
 	 * hipMemcpy's copy kernels) */
 	if (!kind)
 		kind = RT_LAUNCH;
-	uint32_t row = name_row(a, ev->name, ev->name_len,
+	uint32_t row = ts_att_name_row(a, ev->name, ev->name_len,
 				kind == RT_GRAPH ? TS_ATTR_GRAPH : TS_ATTR_LAUNCH);
 	/* A kernel written before its launch (NVIDIA) is waiting for it. */
 	bool used = false;
@@ -925,7 +805,7 @@ static void add_cat(ts_op_row *r, int32_t cat, int64_t dur)
 static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 {
 	if (row == TS_INTERN_NONE ||
-	    !grow_zeroed((void **)&a->parent, &a->parent_cap, (size_t)row + 1, sizeof *a->parent))
+	    !ts_att_grow_zeroed((void **)&a->parent, &a->parent_cap, (size_t)row + 1, sizeof *a->parent))
 		return;
 	parent_vote *v = &a->parent[row];
 	if (v->votes == 0) {
@@ -938,7 +818,7 @@ static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 	}
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
+uint64_t ts_att_sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
@@ -963,11 +843,11 @@ static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 			w->heads_max = ref->heads;
 	}
 	if (ref->flops) {
-		w->flops = sat_add(w->flops, ref->flops);
+		w->flops = ts_att_sat_add(w->flops, ref->flops);
 		w->flops_calls++;
 	}
 	if (ref->bytes) {
-		w->bytes = sat_add(w->bytes, ref->bytes);
+		w->bytes = ts_att_sat_add(w->bytes, ref->bytes);
 		w->bytes_calls++;
 	}
 	if (m) {
@@ -1113,15 +993,15 @@ static const uint32_t *capture_ids(ts_attrib *a, const ts_capmap *m, size_t node
 	const ts_capnode *nd = ts_capmap_node(m, node);
 	size_t len;
 	const char *s = ts_capmap_str(m, nd->op, &len);
-	id[0] = s ? name_row(a, s, len, TS_ATTR_OP) : TS_INTERN_NONE;
+	id[0] = s ? ts_att_name_row(a, s, len, TS_ATTR_OP) : TS_INTERN_NONE;
 	id[1] = TS_INTERN_NONE;
 	size_t nr = a->patterns ? ts_patterns_noprules(a->patterns) : 0;
 	s = ts_capmap_str(m, nd->wl, &len);
 	if (s && nd->rule < nr) {
 		uint32_t before = ts_intern_count(a->wl_names), w;
 		if (ts_intern_put(a->wl_names, s, len, &w) == TS_OK &&
-		    grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)w + 1,
-				sizeof *a->wl_rule) && wl_row(a, TS_ATTRIB_ALL, w)) {
+		    ts_att_grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)w + 1,
+				sizeof *a->wl_rule) && ts_att_wl_row(a, TS_ATTRIB_ALL, w)) {
 			if (w == before)
 				a->wl_rule[w] = nd->rule;
 			id[1] = w;
@@ -1157,7 +1037,7 @@ void ts_attrib_captured(ts_attrib *a, const ts_event *ev, uint32_t row, const ts
 	r->graph_ns = ts_sat_add(r->graph_ns, dur);
 	add_cat(r, c ? c->category : -1, dur);
 	vote_parent(a, row, id[0]);
-	vote_callsite(&a->info[id[0]].cs, id[2], 1);
+	ts_att_vote_callsite(&a->info[id[0]].cs, id[2], 1);
 	ref->op = id[0] | (nd->first ? TS_KREF_FIRST : 0);
 	ref->wl = id[1];
 	ref->m = nd->m & M_MASK;
@@ -1177,7 +1057,7 @@ void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 	if (stage < 0 || stage >= TS_ATTRIB_STAGES || ref->op == TS_INTERN_NONE)
 		return;
 	bool first = ref->op & TS_KREF_FIRST;
-	ts_op_row *r = op_row(a, stage, ref->op & ~TS_KREF_FIRST);
+	ts_op_row *r = ts_att_op_row(a, stage, ref->op & ~TS_KREF_FIRST);
 	if (r) {
 		r->calls += first;
 		r->kernels++;
@@ -1189,7 +1069,7 @@ void ts_attrib_staged(ts_attrib *a, int stage, const ts_kref *ref, int64_t dur)
 	}
 	if (ref->wl == TS_INTERN_NONE)
 		return;
-	ts_wl_row *w = wl_row(a, stage, ref->wl);
+	ts_wl_row *w = ts_att_wl_row(a, stage, ref->wl);
 	if (w)
 		add_workload(w, ref, dur);
 }
@@ -1202,576 +1082,4 @@ void ts_attrib_finish(ts_attrib *a)
 				unlinked(a, a->wait[g].cnt[i], a->wait[g].val[i]);
 				a->wait[g].val[i] = TS_GONE;
 			}
-}
-
-/* -------------------------------------------------------------- results */
-
-int64_t ts_wl_tokens_quantile(const ts_wl_row *w, double q)
-{
-	if (w->m_min < 0 || w->m.count == 0)
-		return -1;
-	uint64_t rank = (uint64_t)(q * (double)w->m.count + 0.999999);
-	if (rank < 1)
-		rank = 1;
-	if (!w->inexact) {
-		/* nearest rank over the distinct values, in value order */
-		uint64_t seen = 0;
-		uint32_t last = 0;
-		for (;;) {
-			int best = -1;
-			for (int i = 0; i < w->nexact; i++)
-				if (w->exact_v[i] > last && (best < 0 || w->exact_v[i] < w->exact_v[best]))
-					best = i;
-			if (best < 0)
-				return w->m_max;
-			seen += w->exact_n[best];
-			last = w->exact_v[best];
-			if (seen >= rank)
-				return last;
-		}
-	}
-	int64_t v = ts_hist_quantile(&w->m, q);
-	return v < w->m_min ? w->m_min : v > w->m_max ? w->m_max : v;
-}
-
-typedef struct {
-	int64_t ns;
-	size_t i;
-} op_key;
-
-static int by_time(const void *pa, const void *pb)
-{
-	const op_key *x = pa, *y = pb;
-	if (x->ns != y->ns)
-		return x->ns > y->ns ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);
-}
-
-size_t *ts_attrib_op_order(const ts_attrib *a, int view, size_t *n)
-{
-	size_t total = a->rows_cap[view] < ts_intern_count(a->names)
-		? a->rows_cap[view] : ts_intern_count(a->names), k = 0;
-	op_key *keys = malloc((total + 1) * sizeof *keys);
-	size_t *o = malloc((total + 1) * sizeof *o);
-	if (!keys || !o) {
-		free(keys);
-		free(o);
-		*n = 0;
-		return NULL;
-	}
-	for (size_t i = 0; i < total; i++)
-		if (a->rows[view][i].kernels)
-			keys[k++] = (op_key){ a->rows[view][i].ns, i };
-	qsort(keys, k, sizeof *keys, by_time);
-	for (size_t i = 0; i < k; i++)
-		o[i] = keys[i].i;
-	free(keys);
-	*n = k;
-	return o;
-}
-
-const ts_attrib_totals *ts_attrib_get_totals(const ts_attrib *a)
-{
-	return &a->t;
-}
-
-const ts_callsite_totals *ts_attrib_callsite_totals(const ts_attrib *a)
-{
-	return ts_callsites_totals(a->cs);
-}
-
-size_t ts_attrib_nops(const ts_attrib *a)
-{
-	return ts_intern_count(a->names);
-}
-
-const ts_op_row *ts_attrib_op(const ts_attrib *a, int view, size_t i)
-{
-	static const ts_op_row empty;
-	return i < a->rows_cap[view] ? &a->rows[view][i] : &empty;
-}
-
-const char *ts_attrib_op_name(const ts_attrib *a, size_t i, size_t *len)
-{
-	return ts_intern_str(a->names, (uint32_t)i, len);
-}
-
-ts_attr_bucket ts_attrib_op_via(const ts_attrib *a, size_t i)
-{
-	return i < a->info_cap ? (ts_attr_bucket)a->info[i].via : TS_ATTR_OP;
-}
-
-const char *ts_attrib_op_callsite(const ts_attrib *a, size_t i, size_t *len)
-{
-	if (i >= a->info_cap)
-		return NULL;
-	const cs_top *t = &a->info[i].cs;
-	int best = -1;
-	for (int k = 0; k < CS_TOP; k++)
-		if (t->w[k] && (best < 0 || t->w[k] > t->w[best]))
-			best = k;
-	return best < 0 ? NULL : ts_callsites_name(a->cs, t->id[best], len);
-}
-
-size_t ts_attrib_op_callsites(const ts_attrib *a, size_t i, const char **name, size_t *len,
-			      uint64_t *weight)
-{
-	if (i >= a->info_cap)
-		return 0;
-	const cs_top *t = &a->info[i].cs;
-	size_t n = 0;
-	for (int k = 0; k < CS_TOP; k++)
-		if (t->w[k]) {
-			name[n] = ts_callsites_name(a->cs, t->id[k], &len[n]);
-			weight[n++] = t->w[k];
-		}
-	/* heaviest first */
-	for (size_t x = 1; x < n; x++)
-		for (size_t y = x; y > 0 && weight[y] > weight[y - 1]; y--) {
-			const char *sn = name[y];
-			size_t sl = len[y];
-			uint64_t sw = weight[y];
-			name[y] = name[y - 1], len[y] = len[y - 1], weight[y] = weight[y - 1];
-			name[y - 1] = sn, len[y - 1] = sl, weight[y - 1] = sw;
-		}
-	return n;
-}
-
-long ts_attrib_parent_op(const ts_attrib *a, uint32_t row)
-{
-	if (row >= a->parent_cap || a->parent[row].votes == 0)
-		return -1;
-	return (long)a->parent[row].cand;
-}
-
-size_t ts_attrib_nworkloads(const ts_attrib *a)
-{
-	return ts_intern_count(a->wl_names);
-}
-
-const ts_wl_row *ts_attrib_workload(const ts_attrib *a, int view, size_t i)
-{
-	static const ts_wl_row empty = { .m_min = -1 };
-	return i < a->wl_cap[view] ? &a->wl[view][i] : &empty;
-}
-
-typedef struct {
-	size_t kind_rank;        /* the index of the kind's first rule */
-	const char *name;
-	size_t i;
-} wl_key;
-
-static int by_kind_name(const void *pa, const void *pb)
-{
-	const wl_key *x = pa, *y = pb;
-	if (x->kind_rank != y->kind_rank)
-		return x->kind_rank < y->kind_rank ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-size_t *ts_attrib_workload_order(const ts_attrib *a, int view, size_t *n)
-{
-	size_t total = ts_intern_count(a->wl_names), k = 0;
-	size_t *o = malloc((total + 1) * sizeof *o);
-	wl_key *keys = malloc((total + 1) * sizeof *keys);
-	if (!o || !keys) {
-		free(o);
-		free(keys);
-		*n = 0;
-		return NULL;
-	}
-	for (size_t i = 0; i < total && i < a->wl_cap[view]; i++) {
-		if (!a->wl[view][i].calls)
-			continue;
-		uint32_t r = a->wl_rule[i];
-		const char *kind = ts_patterns_oprule(a->patterns, r)->kind;
-		size_t first = r;
-		for (size_t j = 0; j < r; j++)
-			if (strcmp(ts_patterns_oprule(a->patterns, j)->kind, kind) == 0) {
-				first = j;
-				break;
-			}
-		keys[k++] = (wl_key){ first, ts_intern_str(a->wl_names, (uint32_t)i, NULL), i };
-	}
-	qsort(keys, k, sizeof *keys, by_kind_name);
-	for (size_t i = 0; i < k; i++)
-		o[i] = keys[i].i;
-	free(keys);
-	*n = k;
-	return o;
-}
-
-const char *ts_attrib_workload_name(const ts_attrib *a, size_t i, size_t *len,
-				    const char **dtype)
-{
-	size_t l;
-	const char *s = ts_intern_str(a->wl_names, (uint32_t)i, &l);
-	const char *sep = memchr(s, '\x1f', l);
-	*len = sep ? (size_t)(sep - s) : l;
-	if (dtype)
-		*dtype = sep ? sep + 1 : "";
-	return s;
-}
-
-const ts_oprule *ts_attrib_workload_rule(const ts_attrib *a, size_t i)
-{
-	return ts_patterns_oprule(a->patterns, a->wl_rule[i]);
-}
-
-/* ------------------------------------------------------ saved partials */
-
-static void name_save(const char *s, ts_wbuf *w)
-{
-	ts_w_str(w, s, strlen(s));
-}
-
-static const char *category_name(const ts_attrib *a, int32_t c)
-{
-	return c >= 0 && a->patterns ? ts_patterns_category(a->patterns, (size_t)c)->name : "";
-}
-
-static int32_t category_index(const ts_attrib *a, const char *s, size_t n)
-{
-	for (size_t i = 0; a->patterns && n && i < ts_patterns_ncategories(a->patterns); i++) {
-		const char *name = ts_patterns_category(a->patterns, i)->name;
-		if (strlen(name) == n && memcmp(name, s, n) == 0)
-			return (int32_t)i;
-	}
-	return -1;
-}
-
-static void oprow_save(const ts_attrib *a, const ts_op_row *r, ts_wbuf *w)
-{
-	ts_w_u64(w, r->calls);
-	ts_w_u64(w, r->kernels);
-	ts_w_i64(w, r->ns);
-	for (int i = 0; i < TS_ATTRIB_OP_CATS; i++) {
-		ts_w_u64(w, r->cats[i].count);
-		if (r->cats[i].count) {
-			name_save(category_name(a, r->cats[i].category), w);
-			ts_w_i64(w, r->cats[i].ns);
-		}
-	}
-	ts_w_i64(w, r->other_cat_ns);
-	ts_w_u64(w, r->graph_kernels);
-	ts_w_i64(w, r->graph_ns);
-}
-
-static void oprow_load(ts_attrib *a, ts_op_row *r, ts_rbuf *r_)
-{
-	r->calls += ts_r_u64(r_);
-	r->kernels += ts_r_u64(r_);
-	r->ns = ts_sat_add(r->ns, ts_r_i64(r_));
-	for (int i = 0; i < TS_ATTRIB_OP_CATS && !r_->err; i++) {
-		uint64_t count = ts_r_u64(r_);
-		if (!count)
-			continue;
-		size_t n;
-		const char *name = ts_r_str(r_, &n);
-		int64_t ns = ts_r_i64(r_);
-		if (r_->err)
-			break;
-		int32_t cat = category_index(a, name, n);
-		int k = 0;
-		while (k < TS_ATTRIB_OP_CATS && r->cats[k].count && r->cats[k].category != cat)
-			k++;
-		if (k == TS_ATTRIB_OP_CATS) {
-			r->other_cat_ns = ts_sat_add(r->other_cat_ns, ns);
-			continue;
-		}
-		if (!r->cats[k].count)
-			r->cats[k].category = cat;
-		r->cats[k].count += count;
-		r->cats[k].ns = ts_sat_add(r->cats[k].ns, ns);
-	}
-	r->other_cat_ns = ts_sat_add(r->other_cat_ns, ts_r_i64(r_));
-	r->graph_kernels += ts_r_u64(r_);
-	r->graph_ns = ts_sat_add(r->graph_ns, ts_r_i64(r_));
-}
-
-static void wlrow_save(const ts_wl_row *x, ts_wbuf *w)
-{
-	ts_w_u64(w, x->calls);
-	ts_w_u64(w, x->kernels);
-	ts_w_i64(w, x->ns);
-	ts_w_i64(w, x->m_min);
-	ts_w_i64(w, x->m_max);
-	ts_hist_save(&x->m, w);
-	ts_w_u8(w, x->inexact);
-	ts_w_u8(w, x->nexact);
-	for (int i = 0; i < x->nexact; i++) {
-		ts_w_u32(w, x->exact_v[i]);
-		ts_w_u64(w, x->exact_n[i]);
-	}
-	ts_w_u64(w, x->flops);
-	ts_w_u64(w, x->bytes);
-	ts_w_i64(w, x->flops_ns);
-	ts_w_i64(w, x->bytes_ns);
-	ts_w_u64(w, x->flops_calls);
-	ts_w_u64(w, x->bytes_calls);
-	ts_w_u32(w, x->heads_min);
-	ts_w_u32(w, x->heads_max);
-}
-
-static ts_status wlrow_load(ts_wl_row *x, ts_rbuf *r)
-{
-	x->calls += ts_r_u64(r);
-	x->kernels += ts_r_u64(r);
-	x->ns = ts_sat_add(x->ns, ts_r_i64(r));
-	int64_t mn = ts_r_i64(r), mx = ts_r_i64(r);
-	if (mn >= 0 && (x->m_min < 0 || mn < x->m_min))
-		x->m_min = mn;
-	if (mx > x->m_max)
-		x->m_max = mx;
-	ts_status st = ts_hist_load(&x->m, r);
-	if (st != TS_OK)
-		return st;
-	bool inexact = ts_r_u8(r);
-	uint8_t ne = ts_r_u8(r);
-	if (ne > TS_WL_EXACT) {
-		ts_r_fail(r, "more exact token counts than a workload keeps");
-		return TS_ERR_PARTIAL;
-	}
-	x->inexact |= inexact;
-	for (int i = 0; i < ne; i++) {
-		uint32_t v = ts_r_u32(r);
-		uint64_t n = ts_r_u64(r);
-		if (x->inexact)
-			continue;
-		unsigned k = 0;
-		while (k < x->nexact && x->exact_v[k] != v)
-			k++;
-		if (k < x->nexact) {
-			x->exact_n[k] += n;
-		} else if (x->nexact < TS_WL_EXACT) {
-			x->exact_v[x->nexact] = v;
-			x->exact_n[x->nexact++] = n;
-		} else {
-			x->inexact = true;
-		}
-	}
-	x->flops = sat_add(x->flops, ts_r_u64(r));
-	x->bytes = sat_add(x->bytes, ts_r_u64(r));
-	x->flops_ns = ts_sat_add(x->flops_ns, ts_r_i64(r));
-	x->bytes_ns = ts_sat_add(x->bytes_ns, ts_r_i64(r));
-	x->flops_calls += ts_r_u64(r);
-	x->bytes_calls += ts_r_u64(r);
-	uint32_t hmin = ts_r_u32(r), hmax = ts_r_u32(r);
-	if (hmin && hmin <= UINT16_MAX && (!x->heads_min || hmin < x->heads_min))
-		x->heads_min = (uint16_t)hmin;
-	if (hmax <= UINT16_MAX && hmax > x->heads_max)
-		x->heads_max = (uint16_t)hmax;
-	return r->err ? TS_ERR_PARTIAL : TS_OK;
-}
-
-void ts_attrib_save(const ts_attrib *a, ts_wbuf *w)
-{
-	const ts_attrib_totals *t = &a->t;
-	for (int b = 0; b < TS_ATTR_COUNT; b++) {
-		ts_w_u64(w, t->kernels[b]);
-		ts_w_i64(w, t->ns[b]);
-	}
-	ts_w_u64(w, t->ops_indexed);
-	ts_w_u64(w, t->ops_dropped);
-	ts_w_u64(w, t->lookahead_overflow);
-	ts_w_u64(w, t->op_names_dropped);
-	ts_w_u64(w, t->ops_with_shapes);
-	ts_w_u64(w, t->workload_calls);
-	ts_w_u64(w, t->sequence_calls);
-	ts_w_u64(w, t->workloads_dropped);
-	ts_w_u64(w, t->index_bytes);
-	const ts_callsite_totals *ct = ts_callsites_totals(a->cs);
-	ts_w_u64(w, ct->frames);
-	ts_w_u64(w, ct->kept);
-	ts_w_u64(w, ct->dropped);
-	ts_w_u64(w, ct->out_of_order);
-	ts_w_u64(w, ct->lookups);
-	ts_w_u64(w, ct->found);
-	ts_w_u64(w, ct->index_bytes);
-	uint32_t nops = ts_intern_count(a->names);
-	ts_w_u64(w, nops);
-	for (uint32_t i = 0; i < nops; i++) {
-		size_t len;
-		const char *name = ts_intern_str(a->names, i, &len);
-		ts_w_str(w, name, len);
-		const name_info *in = &a->info[i];
-		ts_w_u8(w, in->via);
-		for (int k = 0; k < CS_TOP; k++) {
-			ts_w_u64(w, in->cs.w[k]);
-			if (in->cs.w[k]) {
-				size_t cl;
-				const char *cs = ts_callsites_name(a->cs, in->cs.id[k], &cl);
-				ts_w_str(w, cs, cl);
-			}
-		}
-		for (int v = 0; v < TS_ATTRIB_VIEWS; v++) {
-			bool has = i < a->rows_cap[v] && a->rows[v][i].kernels;
-			ts_w_u8(w, has);
-			if (has)
-				oprow_save(a, &a->rows[v][i], w);
-		}
-	}
-	uint32_t nwl = ts_intern_count(a->wl_names);
-	ts_w_u64(w, nwl);
-	for (uint32_t i = 0; i < nwl; i++) {
-		size_t len;
-		const char *name = ts_intern_str(a->wl_names, i, &len);
-		ts_w_str(w, name, len);
-		const ts_oprule *r = ts_patterns_oprule(a->patterns, a->wl_rule[i]);
-		ts_w_u32(w, a->wl_rule[i]);
-		name_save(r->kind, w);
-		name_save(r->workload, w);
-		for (int v = 0; v < TS_ATTRIB_VIEWS; v++) {
-			bool has = i < a->wl_cap[v] && (a->wl[v][i].calls || a->wl[v][i].kernels);
-			ts_w_u8(w, has);
-			if (has)
-				wlrow_save(&a->wl[v][i], w);
-		}
-	}
-	uint64_t np = 0;
-	for (size_t i = 0; i < a->parent_cap; i++)
-		np += a->parent[i].votes > 0;
-	ts_w_u64(w, np);
-	for (size_t i = 0; i < a->parent_cap; i++)
-		if (a->parent[i].votes) {
-			ts_w_u32(w, (uint32_t)i);
-			ts_w_u32(w, a->parent[i].cand);
-			ts_w_u32(w, a->parent[i].votes);
-		}
-}
-
-ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
-			 uint32_t **opmap, uint32_t *nop, uint32_t **wlmap, uint32_t *nwl)
-{
-	*opmap = *wlmap = NULL;
-	*nop = *nwl = 0;
-	ts_attrib_totals *t = &a->t;
-	for (int b = 0; b < TS_ATTR_COUNT; b++) {
-		t->kernels[b] += ts_r_u64(r);
-		t->ns[b] = ts_sat_add(t->ns[b], ts_r_i64(r));
-	}
-	t->ops_indexed += ts_r_u64(r);
-	t->ops_dropped += ts_r_u64(r);
-	t->lookahead_overflow += ts_r_u64(r);
-	t->op_names_dropped += ts_r_u64(r);
-	t->ops_with_shapes += ts_r_u64(r);
-	t->workload_calls += ts_r_u64(r);
-	t->sequence_calls += ts_r_u64(r);
-	t->workloads_dropped += ts_r_u64(r);
-	t->index_bytes += ts_r_u64(r);
-	ts_callsite_totals ct;
-	ct.frames = ts_r_u64(r);
-	ct.kept = ts_r_u64(r);
-	ct.dropped = ts_r_u64(r);
-	ct.out_of_order = ts_r_u64(r);
-	ct.lookups = ts_r_u64(r);
-	ct.found = ts_r_u64(r);
-	ct.index_bytes = ts_r_u64(r);
-	if (!r->err)
-		ts_callsites_add_totals(a->cs, &ct);
-	uint64_t n = ts_r_count(r, 4 + 1 + CS_TOP * 8 + TS_ATTRIB_VIEWS);
-	if (r->err)
-		return TS_ERR_PARTIAL;
-	uint32_t *om = malloc((n ? n : 1) * sizeof *om);
-	if (!om)
-		return TS_ERR_NOMEM;
-	*opmap = om;
-	*nop = (uint32_t)n;
-	for (uint64_t i = 0; i < n; i++) {
-		size_t len;
-		const char *name = ts_r_str(r, &len);
-		uint8_t via = ts_r_u8(r);
-		if (r->err)
-			return TS_ERR_PARTIAL;
-		if (via >= TS_ATTR_COUNT) {
-			ts_r_fail(r, "an op row with no bucket");
-			return TS_ERR_PARTIAL;
-		}
-		uint32_t id = name_row(a, name, len, (ts_attr_bucket)via);
-		om[i] = id;
-		if (id == TS_INTERN_NONE)
-			t->op_names_dropped++;
-		if (via == TS_ATTR_UNLINKED && id != TS_INTERN_NONE && a->unlinked_row == TS_INTERN_NONE)
-			a->unlinked_row = id;
-		for (int k = 0; k < CS_TOP; k++) {
-			uint64_t wgt = ts_r_u64(r);
-			if (!wgt)
-				continue;
-			size_t cl;
-			const char *cs = ts_r_str(r, &cl);
-			if (!r->err && id != TS_INTERN_NONE)
-				vote_callsite(&a->info[id].cs, ts_callsites_intern(a->cs, cs, cl), wgt);
-		}
-		for (int v = 0; v < TS_ATTRIB_VIEWS && !r->err; v++) {
-			if (!ts_r_u8(r))
-				continue;
-			ts_op_row scratch = { 0 };
-			ts_op_row *row = id == TS_INTERN_NONE ? &scratch : op_row(a, v, id);
-			if (!row)
-				return TS_ERR_NOMEM;
-			oprow_load(a, row, r);
-		}
-	}
-	n = ts_r_count(r, 4 + 4 + 4 + 4 + TS_ATTRIB_VIEWS);
-	if (r->err)
-		return TS_ERR_PARTIAL;
-	uint32_t *wm = malloc((n ? n : 1) * sizeof *wm);
-	if (!wm)
-		return TS_ERR_NOMEM;
-	*wlmap = wm;
-	*nwl = (uint32_t)n;
-	for (uint64_t i = 0; i < n; i++) {
-		size_t len, kl, tl;
-		const char *name = ts_r_str(r, &len);
-		uint32_t at = ts_r_u32(r);
-		const char *kind = ts_r_str(r, &kl);
-		const char *tmpl = ts_r_str(r, &tl);
-		if (r->err)
-			return TS_ERR_PARTIAL;
-		long ri = ts_patterns_oprule_find(a->patterns, at, kind, kl, tmpl, tl);
-		uint32_t before = ts_intern_count(a->wl_names), id = TS_INTERN_NONE;
-		if (ri < 0 || ts_intern_put(a->wl_names, name, len, &id) != TS_OK ||
-		    !grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
-				 sizeof *a->wl_rule) || !wl_row(a, TS_ATTRIB_ALL, id))
-			id = TS_INTERN_NONE;
-		if (id != TS_INTERN_NONE && id == before)
-			a->wl_rule[id] = (uint32_t)ri;
-		wm[i] = id;
-		for (int v = 0; v < TS_ATTRIB_VIEWS && !r->err; v++) {
-			if (!ts_r_u8(r))
-				continue;
-			ts_wl_row scratch = { .m_min = -1 };
-			ts_wl_row *row = id == TS_INTERN_NONE ? &scratch : wl_row(a, v, id);
-			if (!row)
-				return TS_ERR_NOMEM;
-			if (id == TS_INTERN_NONE && v == TS_ATTRIB_ALL)
-				t->workloads_dropped++;
-			ts_status st = wlrow_load(row, r);
-			ts_hist_clear(&scratch.m);
-			if (st != TS_OK)
-				return st;
-		}
-	}
-	uint64_t np = ts_r_count(r, 12);
-	for (uint64_t i = 0; i < np && !r->err; i++) {
-		uint32_t row = ts_r_u32(r), cand = ts_r_u32(r), votes = ts_r_u32(r);
-		uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
-		uint32_t op = cand < *nop ? om[cand] : TS_INTERN_NONE;
-		if (r->err || to == TS_INTERN_NONE || op == TS_INTERN_NONE ||
-		    !grow_zeroed((void **)&a->parent, &a->parent_cap, (size_t)to + 1, sizeof *a->parent))
-			continue;
-		/* majority votes combine: the same candidate adds, another
-		 * cancels as many */
-		parent_vote *pv = &a->parent[to];
-		if (pv->votes == 0 || pv->cand == op) {
-			pv->cand = op;
-			pv->votes += votes;
-		} else if (votes > pv->votes) {
-			pv->cand = op;
-			pv->votes = votes - pv->votes;
-		} else {
-			pv->votes -= votes;
-		}
-	}
-	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
