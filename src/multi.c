@@ -2,6 +2,8 @@
  * multi.c - many traces, a pool of pipelines (see multi.h).
  */
 #include "multi.h"
+
+#include "input/grow.h"
 #include "partial.h"
 
 #include <dirent.h>
@@ -47,14 +49,8 @@ static int cmp_str(const void *a, const void *b)
 
 static bool push(char ***v, size_t *n, size_t *cap, const char *s)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		char **g = realloc(*v, c * sizeof *g);
-		if (!g)
-			return false;
-		*v = g;
-		*cap = c;
-	}
+	if (!ts_grow((void **)v, cap, *n + 1, sizeof **v, 16, SIZE_MAX, false))
+		return false;
 	if (!((*v)[*n] = strdup(s)))
 		return false;
 	(*n)++;
@@ -182,14 +178,8 @@ static void *worker(void *arg)
 
 static ts_status append_rank(ts_partial_ranks *pr, const ts_rank_summary *s)
 {
-	if (pr->n == pr->cap) {
-		size_t c = pr->cap ? pr->cap * 2 : 8;
-		ts_rank_summary *g = realloc(pr->r, c * sizeof *g);
-		if (!g)
-			return TS_ERR_NOMEM;
-		pr->r = g;
-		pr->cap = c;
-	}
+	if (!ts_grow((void **)&pr->r, &pr->cap, pr->n + 1, sizeof *pr->r, 8, SIZE_MAX, false))
+		return TS_ERR_NOMEM;
 	pr->r[pr->n++] = *s;
 	return TS_OK;
 }

@@ -6,6 +6,8 @@
  */
 #include "partial.h"
 
+#include "input/grow.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,14 +244,9 @@ static ts_status ranks_load(ts_partial_ranks *ranks, ts_rbuf *r)
 {
 	uint64_t n = ts_r_count(r, 64);
 	for (uint64_t i = 0; i < n && !r->err; i++) {
-		if (ranks->n == ranks->cap) {
-			size_t c = ranks->cap ? ranks->cap * 2 : 8;
-			ts_rank_summary *g = realloc(ranks->r, c * sizeof *g);
-			if (!g)
-				return TS_ERR_NOMEM;
-			ranks->r = g;
-			ranks->cap = c;
-		}
+		if (!ts_grow((void **)&ranks->r, &ranks->cap, ranks->n + 1, sizeof *ranks->r, 8,
+			     SIZE_MAX, false))
+			return TS_ERR_NOMEM;
 		ts_rank_summary *s = &ranks->r[ranks->n];
 		ts_status st = ts_rank_summary_load(s, r);
 		if (st != TS_OK) {

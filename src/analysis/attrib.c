@@ -1,4 +1,5 @@
 #include "analysis/attrib_int.h"
+#include "input/grow.h"
 #include "analysis/satmath.h"
 
 #include <stdio.h>
@@ -200,27 +201,10 @@ void ts_attrib_free(ts_attrib *a)
 
 /* ---------------------------------------------------------------- rows */
 
-/* Grow a zeroed array of elem-byte entries to hold need. */
-bool ts_att_grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	char *p = realloc(*arr, n * elem);
-	if (!p)
-		return false;
-	memset(p + *cap * elem, 0, (n - *cap) * elem);
-	*arr = p;
-	*cap = n;
-	return true;
-}
-
 ts_op_row *ts_att_op_row(ts_attrib *a, int view, uint32_t name)
 {
-	if (!ts_att_grow_zeroed((void **)&a->rows[view], &a->rows_cap[view], (size_t)name + 1,
-			 sizeof(ts_op_row)))
+	if (!ts_grow((void **)&a->rows[view], &a->rows_cap[view], (size_t)name + 1,
+			 sizeof(ts_op_row), 64, SIZE_MAX, true))
 		return NULL;
 	return &a->rows[view][name];
 }
@@ -228,8 +212,8 @@ ts_op_row *ts_att_op_row(ts_attrib *a, int view, uint32_t name)
 ts_wl_row *ts_att_wl_row(ts_attrib *a, int view, uint32_t wl)
 {
 	size_t old = a->wl_cap[view];
-	if (!ts_att_grow_zeroed((void **)&a->wl[view], &a->wl_cap[view], (size_t)wl + 1,
-			 sizeof(ts_wl_row)))
+	if (!ts_grow((void **)&a->wl[view], &a->wl_cap[view], (size_t)wl + 1,
+			 sizeof(ts_wl_row), 64, SIZE_MAX, true))
 		return NULL;
 	for (size_t i = old; i < a->wl_cap[view]; i++)
 		a->wl[view][i].m_min = -1;
@@ -262,7 +246,7 @@ uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket
 	uint32_t before = ts_intern_count(a->names), id;
 	if (ts_intern_put(a->names, s, len, &id) != TS_OK)
 		return TS_INTERN_NONE;
-	if (!ts_att_grow_zeroed((void **)&a->info, &a->info_cap, (size_t)id + 1, sizeof *a->info) ||
+	if (!ts_grow((void **)&a->info, &a->info_cap, (size_t)id + 1, sizeof *a->info, 64, SIZE_MAX, true) ||
 	    !ts_att_op_row(a, TS_ATTRIB_ALL, id))
 		return TS_INTERN_NONE;
 	if (id == before) {
@@ -404,8 +388,8 @@ static uint32_t apply_rule(ts_attrib *a, uint32_t ri, const ts_event *ev, int64_
 	len += dl;
 	uint32_t before = ts_intern_count(a->wl_names), id;
 	if (ts_intern_put(a->wl_names, key, len, &id) != TS_OK ||
-	    !ts_att_grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
-			 sizeof *a->wl_rule) || !ts_att_wl_row(a, TS_ATTRIB_ALL, id)) {
+	    !ts_grow((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
+			 sizeof *a->wl_rule, 64, SIZE_MAX, true) || !ts_att_wl_row(a, TS_ATTRIB_ALL, id)) {
 		a->t.workloads_dropped++;
 		*cache = false;
 		return TS_INTERN_NONE;
@@ -805,7 +789,7 @@ static void add_cat(ts_op_row *r, int32_t cat, int64_t dur)
 static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 {
 	if (row == TS_INTERN_NONE ||
-	    !ts_att_grow_zeroed((void **)&a->parent, &a->parent_cap, (size_t)row + 1, sizeof *a->parent))
+	    !ts_grow((void **)&a->parent, &a->parent_cap, (size_t)row + 1, sizeof *a->parent, 64, SIZE_MAX, true))
 		return;
 	parent_vote *v = &a->parent[row];
 	if (v->votes == 0) {
@@ -1000,8 +984,8 @@ static const uint32_t *capture_ids(ts_attrib *a, const ts_capmap *m, size_t node
 	if (s && nd->rule < nr) {
 		uint32_t before = ts_intern_count(a->wl_names), w;
 		if (ts_intern_put(a->wl_names, s, len, &w) == TS_OK &&
-		    ts_att_grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)w + 1,
-				sizeof *a->wl_rule) && ts_att_wl_row(a, TS_ATTRIB_ALL, w)) {
+		    ts_grow((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)w + 1,
+				sizeof *a->wl_rule, 64, SIZE_MAX, true) && ts_att_wl_row(a, TS_ATTRIB_ALL, w)) {
 			if (w == before)
 				a->wl_rule[w] = nd->rule;
 			id[1] = w;

@@ -132,7 +132,6 @@ struct ts_attrib {
 };
 
 /* --- shared between attribution's files --- */
-bool ts_att_grow_zeroed(void **arr, size_t *cap, size_t need, size_t elem);
 uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via);
 ts_op_row *ts_att_op_row(ts_attrib *a, int view, uint32_t name);
 ts_wl_row *ts_att_wl_row(ts_attrib *a, int view, uint32_t wl);

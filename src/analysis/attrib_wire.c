@@ -3,6 +3,7 @@
  * workload rows with their names, saved and merged (attrib_int.h).
  */
 #include "analysis/attrib_int.h"
+#include "input/grow.h"
 #include "analysis/satmath.h"
 
 #include <stdio.h>
@@ -322,8 +323,8 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 		long ri = ts_patterns_oprule_find(a->patterns, at, kind, kl, tmpl, tl);
 		uint32_t before = ts_intern_count(a->wl_names), id = TS_INTERN_NONE;
 		if (ri < 0 || ts_intern_put(a->wl_names, name, len, &id) != TS_OK ||
-		    !ts_att_grow_zeroed((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
-				 sizeof *a->wl_rule) || !ts_att_wl_row(a, TS_ATTRIB_ALL, id))
+		    !ts_grow((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
+				 sizeof *a->wl_rule, 64, SIZE_MAX, true) || !ts_att_wl_row(a, TS_ATTRIB_ALL, id))
 			id = TS_INTERN_NONE;
 		if (id != TS_INTERN_NONE && id == before)
 			a->wl_rule[id] = (uint32_t)ri;
@@ -349,7 +350,7 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 		uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
 		uint32_t op = cand < *nop ? om[cand] : TS_INTERN_NONE;
 		if (r->err || to == TS_INTERN_NONE || op == TS_INTERN_NONE ||
-		    !ts_att_grow_zeroed((void **)&a->parent, &a->parent_cap, (size_t)to + 1, sizeof *a->parent))
+		    !ts_grow((void **)&a->parent, &a->parent_cap, (size_t)to + 1, sizeof *a->parent, 64, SIZE_MAX, true))
 			continue;
 		/* majority votes combine: the same candidate adds, another
 		 * cancels as many */

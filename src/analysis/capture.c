@@ -1,4 +1,5 @@
 #include "analysis/capture.h"
+#include "input/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -83,21 +84,6 @@ void ts_capmap_free(ts_capmap *m)
 	free(m->ann);
 	free(m->files);
 	free(m);
-}
-
-static bool reserve(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*arr, n * elem);
-	if (!p)
-		return false;
-	*arr = p;
-	*cap = n;
-	return true;
 }
 
 /* The counters of ts_capture_totals, for adding and taking apart. */
@@ -226,7 +212,7 @@ void ts_capmap_runtime(ts_capmap *m, const ts_event *ev, const char *site, size_
 			m->nnodes = w->node0;
 			return;
 		}
-		if (!reserve((void **)&m->pend, &m->pend_cap, m->npend + 1, sizeof *m->pend)) {
+		if (!ts_grow((void **)&m->pend, &m->pend_cap, m->npend + 1, sizeof *m->pend, 64, SIZE_MAX, false)) {
 			m->t.nodes_dropped += m->nnodes - w->node0;
 			m->nnodes = w->node0;
 			return;
@@ -243,8 +229,8 @@ void ts_capmap_runtime(ts_capmap *m, const ts_event *ev, const char *site, size_
 		return;
 	}
 	if (m->nnodes >= TS_CAPTURE_MAX_NODES ||
-	    !reserve((void **)&m->nodes, &m->nodes_cap, m->nnodes + 1, sizeof *m->nodes) ||
-	    !reserve((void **)&m->ext, &m->ext_cap, m->nnodes - m->file_node0 + 1, sizeof *m->ext)) {
+	    !ts_grow((void **)&m->nodes, &m->nodes_cap, m->nnodes + 1, sizeof *m->nodes, 64, SIZE_MAX, false) ||
+	    !ts_grow((void **)&m->ext, &m->ext_cap, m->nnodes - m->file_node0 + 1, sizeof *m->ext, 64, SIZE_MAX, false)) {
 		/* the whole graph goes: a graph cut short would match wrongly */
 		m->t.nodes_dropped += m->nnodes - w->node0 + 1;
 		m->nnodes = w->node0;
@@ -306,7 +292,7 @@ void ts_capmap_annotation(ts_capmap *m, const ts_event *ev)
 	if (size < 0)
 		return;
 	if (m->nann >= TS_CAPTURE_ANNOTATIONS ||
-	    !reserve((void **)&m->ann, &m->ann_cap, m->nann + 1, sizeof *m->ann)) {
+	    !ts_grow((void **)&m->ann, &m->ann_cap, m->nann + 1, sizeof *m->ann, 64, SIZE_MAX, false)) {
 		m->t.annotations_dropped++;
 		return;
 	}
@@ -441,7 +427,7 @@ ts_status ts_capmap_end_file(ts_capmap *m, ts_opinfo_fn info, void *ctx)
 		}
 		if (folded)
 			continue;
-		if (!reserve((void **)&m->graphs, &m->graphs_cap, m->ngraphs + 1, sizeof *m->graphs)) {
+		if (!ts_grow((void **)&m->graphs, &m->graphs_cap, m->ngraphs + 1, sizeof *m->graphs, 64, SIZE_MAX, false)) {
 			m->t.nodes_dropped += pg->nnodes;
 			continue;
 		}
@@ -460,7 +446,7 @@ ts_status ts_capmap_end_file(ts_capmap *m, ts_opinfo_fn info, void *ctx)
 	free(m->ext);
 	m->ext = NULL;
 	m->ext_cap = 0;
-	if (!reserve((void **)&m->files, &m->files_cap, m->nfiles + 1, sizeof *m->files))
+	if (!ts_grow((void **)&m->files, &m->files_cap, m->nfiles + 1, sizeof *m->files, 64, SIZE_MAX, false))
 		return TS_ERR_NOMEM;
 	m->files[m->nfiles++] = (capfile){ m->file, totals_since(&m->t, &m->at_begin),
 					   (uint32_t)m->file_graph0,
@@ -625,7 +611,7 @@ static uint32_t sid(ts_rbuf *r, const loaded *l)
 
 static ts_status load_nodes(ts_rbuf *r, loaded *l, ts_capgraph *g, uint64_t nn)
 {
-	if (!reserve((void **)&l->nodes, &l->nodes_cap, l->nnodes + nn, sizeof *l->nodes))
+	if (!ts_grow((void **)&l->nodes, &l->nodes_cap, l->nnodes + nn, sizeof *l->nodes, 64, SIZE_MAX, false))
 		return TS_ERR_NOMEM;
 	g->node0 = (uint32_t)l->nnodes;
 	g->nnodes = (uint32_t)nn;
@@ -701,7 +687,7 @@ static ts_status load_section(ts_capmap *m, const ts_patterns *p, ts_rbuf *r, lo
 #undef GET
 		cf->t.files = 1;
 		uint64_t ng = ts_r_count(r, GRAPH_BYTES);
-		if (!reserve((void **)&l->graphs, &gcap, l->ngraphs + ng, sizeof *l->graphs))
+		if (!ts_grow((void **)&l->graphs, &gcap, l->ngraphs + ng, sizeof *l->graphs, 64, SIZE_MAX, false))
 			return TS_ERR_NOMEM;
 		cf->graph0 = (uint32_t)l->ngraphs;
 		cf->ngraphs = (uint32_t)ng;
@@ -768,7 +754,7 @@ ts_status ts_capmap_merge(ts_capmap *m, const ts_patterns *p, ts_rbuf *r, long *
 				map[cf.graph0 + k] = (long)m->files[dup].graph0 + k;
 			continue;
 		}
-		if (!reserve((void **)&m->files, &m->files_cap, m->nfiles + 1, sizeof *m->files)) {
+		if (!ts_grow((void **)&m->files, &m->files_cap, m->nfiles + 1, sizeof *m->files, 64, SIZE_MAX, false)) {
 			st = TS_ERR_NOMEM;
 			break;
 		}
@@ -780,10 +766,10 @@ ts_status ts_capmap_merge(ts_capmap *m, const ts_patterns *p, ts_rbuf *r, long *
 			map[cf.graph0 + k] = -1;
 			if (m->ngraphs >= TS_CAPTURE_MAX_GRAPHS ||
 			    m->nnodes + g->nnodes > TS_CAPTURE_MAX_NODES ||
-			    !reserve((void **)&m->graphs, &m->graphs_cap, m->ngraphs + 1,
-				     sizeof *m->graphs) ||
-			    !reserve((void **)&m->nodes, &m->nodes_cap, m->nnodes + g->nnodes,
-				     sizeof *m->nodes)) {
+			    !ts_grow((void **)&m->graphs, &m->graphs_cap, m->ngraphs + 1,
+				     sizeof *m->graphs, 64, SIZE_MAX, false) ||
+			    !ts_grow((void **)&m->nodes, &m->nodes_cap, m->nnodes + g->nnodes,
+				     sizeof *m->nodes, 64, SIZE_MAX, false)) {
 				/* left out whole, as when recording */
 				kept.t.graphs_dropped++;
 				kept.t.nodes_dropped += g->nnodes;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/kview.h"
+#include "input/grow.h"
 
 const char *ts_cmp_status_name(ts_cmp_status s)
 {
@@ -79,15 +80,9 @@ static int group_of(const ts_compare *c, int side, const ts_piece *p)
 static void collect(void *ctx, const ts_piece *p)
 {
 	piece_list *l = ctx;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		piece *v = realloc(l->v, cap * sizeof *v);
-		if (!v) {
-			l->nomem = true;
-			return;
-		}
-		l->v = v;
-		l->cap = cap;
+	if (!ts_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v, 64, SIZE_MAX, false)) {
+		l->nomem = true;
+		return;
 	}
 	l->v[l->n++] = (piece){ *p, group_of(l->c, l->side, p), -1 };
 }

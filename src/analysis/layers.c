@@ -1,4 +1,5 @@
 #include "analysis/layers_int.h"
+#include "input/grow.h"
 #include "analysis/satmath.h"
 
 #include <inttypes.h>
@@ -441,27 +442,6 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->arows_full = false;
 }
 
-/* Room for n items of size bytes in *v (capacity *cap, doubling from 256,
- * never past max): the pass listings stay small for small passes. */
-static bool reserve_items(void **v, size_t *cap, size_t n, size_t size, size_t max)
-{
-	if (n <= *cap)
-		return true;
-	if (n > max)
-		return false;
-	size_t c = *cap ? *cap : 256;
-	while (c < n)
-		c *= 2;
-	if (c > max)
-		c = max;
-	void *g = realloc(*v, c * size);
-	if (!g)
-		return false;
-	*v = g;
-	*cap = c;
-	return true;
-}
-
 /* Add one finished pass's layers to the statistics of a stage. */
 static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
 		       uint32_t n)
@@ -593,8 +573,8 @@ static bool anatomy_list(ts_layers *l, size_t *n)
 	*n = 0;
 	if (!l->anatomy || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost ||
 	    l->nlayers > TS_MAX_LAYERS ||
-	    !reserve_items((void **)&l->anat_tmp, &l->anat_cap, l->ndbg_cur, sizeof *l->anat_tmp,
-			   TS_MAX_DEBUG_KERNELS))
+	    !ts_grow((void **)&l->anat_tmp, &l->anat_cap, l->ndbg_cur, sizeof *l->anat_tmp, 256,
+			   TS_MAX_DEBUG_KERNELS, false))
 		return false;
 	size_t k = 0;
 	for (size_t i = 0; i < l->ndbg_cur; i++) {
@@ -1153,8 +1133,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	    (l->opts.sample || l->anatomy || l->opts.debug_layers[l->nlayers] ||
 	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
 	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS) {
-		if (reserve_items((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,
-				  sizeof *l->dbg_cur, TS_MAX_DEBUG_KERNELS))
+		if (ts_grow((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,
+				  sizeof *l->dbg_cur, 256, TS_MAX_DEBUG_KERNELS, false))
 			l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
 				.layer = in_span ? l->nlayers : UINT32_MAX, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
 				.ref = *ref, .cls = *c };

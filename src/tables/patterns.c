@@ -1,4 +1,5 @@
 #include "tables/patterns_int.h"
+#include "input/grow.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -121,24 +122,9 @@ void ts_pat_error_at(ts_patterns *p, const char *file, const ts_ypath *path,
 	ts_pat_add_error(p, "%s:%d:%d: %s", file, line, col + col_offset, msg);
 }
 
-bool ts_pat_grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 32;
-	while (n < need)
-		n *= 2;
-	void *a = realloc(*arr, n * elem);
-	if (!a)
-		return false;
-	*arr = a;
-	*cap = n;
-	return true;
-}
-
 static void *own(ts_patterns *p, void *mem)
 {
-	if (mem && ts_pat_grow((void **)&p->allocs, &p->allocs_cap, p->nallocs + 1, sizeof(void *)))
+	if (mem && ts_grow((void **)&p->allocs, &p->allocs_cap, p->nallocs + 1, sizeof(void *), 32, SIZE_MAX, false))
 		p->allocs[p->nallocs++] = mem;
 	return mem;
 }
@@ -200,7 +186,7 @@ static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 			}
 			continue;
 		}
-		if (!ts_pat_grow((void **)&p->cats, &p->cats_cap, p->ncats + 1, sizeof *p->cats)) {
+		if (!ts_grow((void **)&p->cats, &p->cats_cap, p->ncats + 1, sizeof *p->cats, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -302,7 +288,7 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 		}
 		if (!ok)
 			continue;
-		if (!ts_pat_grow((void **)&p->rules, &p->rules_cap, p->nrules + 1, sizeof *p->rules)) {
+		if (!ts_grow((void **)&p->rules, &p->rules_cap, p->nrules + 1, sizeof *p->rules, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -456,8 +442,8 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 		}
 		if (!ok)
 			continue;
-		if (!ts_pat_grow((void **)&p->oprules, &p->oprules_cap, p->noprules + 1,
-			  sizeof *p->oprules)) {
+		if (!ts_grow((void **)&p->oprules, &p->oprules_cap, p->noprules + 1,
+			  sizeof *p->oprules, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -478,7 +464,7 @@ static void add_skips(ts_patterns *p, const char *file, y_kernels *k)
 		ts_regex *re = ts_pat_compile(p, k->callsite_skip[i].match, file, path, 3);
 		if (!re)
 			continue;
-		if (!ts_pat_grow((void **)&p->skips, &p->skips_cap, p->nskips + 1, sizeof *p->skips)) {
+		if (!ts_grow((void **)&p->skips, &p->skips_cap, p->nskips + 1, sizeof *p->skips, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -674,8 +660,8 @@ static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 		}
 		if (!ok)
 			continue;
-		if (!ts_pat_grow((void **)&p->contexts, &p->contexts_cap, p->ncontexts + 1,
-			  sizeof *p->contexts)) {
+		if (!ts_grow((void **)&p->contexts, &p->contexts_cap, p->ncontexts + 1,
+			  sizeof *p->contexts, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -725,7 +711,7 @@ static void add_groups(ts_patterns *p, const char *file, y_kernels *k)
 			ts_pat_error_at(p, file, path, 2, 0, "more than %d groups", TS_MAX_GROUPS);
 			break;
 		}
-		if (!ts_pat_grow((void **)&p->groups, &p->groups_cap, p->ngroups + 1, sizeof *p->groups)) {
+		if (!ts_grow((void **)&p->groups, &p->groups_cap, p->ngroups + 1, sizeof *p->groups, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -824,8 +810,8 @@ static void add_devices(ts_patterns *p, const char *file, y_kernels *k)
 				 d.name, p->gpus[j].line);
 			continue;
 		}
-		if (j == p->ngpus && !ts_pat_grow((void **)&p->gpus, &p->gpus_cap, p->ngpus + 1,
-					      sizeof *p->gpus)) {
+		if (j == p->ngpus && !ts_grow((void **)&p->gpus, &p->gpus_cap, p->ngpus + 1,
+					      sizeof *p->gpus, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -902,7 +888,7 @@ static void add_fusions(ts_patterns *p, const char *file, y_kernels *k)
 			ts_pat_error_at(p, file, path, 2, 0, "more than %d fusions", TS_MAX_FUSIONS);
 			break;
 		}
-		if (!ts_pat_grow((void **)&p->fusions, &p->fusions_cap, p->nfusions + 1, sizeof *p->fusions)) {
+		if (!ts_grow((void **)&p->fusions, &p->fusions_cap, p->nfusions + 1, sizeof *p->fusions, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
 			break;
 		}
@@ -1008,7 +994,7 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 	}
 	if (!ok)
 		return;
-	if (!ts_pat_grow((void **)&p->fams, &p->fams_cap, p->nfams + 1, sizeof *p->fams)) {
+	if (!ts_grow((void **)&p->fams, &p->fams_cap, p->nfams + 1, sizeof *p->fams, 32, SIZE_MAX, false)) {
 		ts_pat_add_error(p, "%s: out of memory", file);
 		return;
 	}

@@ -233,8 +233,6 @@ void ts_pat_add_error(ts_patterns *p, const char *fmt, ...)
 void ts_pat_error_at(ts_patterns *p, const char *file, const ts_ypath *path, int depth,
 		     int col_offset, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
-/* Room for need elements of elem bytes in *arr (capacity *cap). */
-bool ts_pat_grow(void **arr, size_t *cap, size_t need, size_t elem);
 /* A YAML document of file, read with schema (NULL with the errors added);
  * libcyaml's log goes through ts_pat_cyaml_log into the tables' errors. */
 void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema);

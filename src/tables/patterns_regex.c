@@ -4,6 +4,7 @@
  * seconds, matched without allocation (patterns_int.h).
  */
 #include "tables/patterns_int.h"
+#include "input/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,8 @@ ts_regex *ts_pat_compile_flags(ts_patterns *p, const char *src, uint32_t flags,
 		return NULL;
 	}
 	ts_regex *r = calloc(1, sizeof *r);
-	if (!r || !ts_pat_grow((void **)&p->regexes, &p->regexes_cap, p->nregexes + 1,
-			 sizeof(void *))) {
+	if (!r || !ts_grow((void **)&p->regexes, &p->regexes_cap, p->nregexes + 1,
+			 sizeof(void *), 32, SIZE_MAX, false)) {
 		free(r);
 		pcre2_code_free(re);
 		ts_pat_add_error(p, "%s: out of memory", file);
