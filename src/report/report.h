@@ -111,6 +111,12 @@ bool ts_report_table_applies(const ts_result *res, const ts_report_opts *o, cons
 int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *name,
 		    const ts_table_sink *sink);
 
+/* One table as the JSON report's section key: an array of objects keyed by
+ * the table's columns, one a line, written with yajl_gen
+ * (report_jsontab.c). 0, or -1 when writing failed. */
+int ts_report_json_table(FILE *out, const ts_result *res, const ts_report_opts *o,
+			 const char *key, const char *name);
+
 /* compare's tables: ops (operation groups A against B) and layers. */
 extern const char *const ts_report_compare_tables[];
 int ts_report_compare_table(const ts_compare *c, const char *name, const ts_table_sink *sink);

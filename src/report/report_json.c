@@ -211,47 +211,6 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v)
 	free(shorts);
 }
 
-static void put_row_tail(FILE *out, uint64_t count, int64_t total, int64_t all,
-			 int64_t *cum)
-{
-	*cum = ts_sat_add(*cum, total);
-	fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", count);
-	put_us(out, total);
-	fprintf(out, ", \"pct\": %.2f, \"cum_pct\": %.2f}",
-		all ? 100.0 * (double)total / (double)all : 0.0,
-		all ? 100.0 * (double)*cum / (double)all : 0.0);
-}
-
-static void put_breakdown(FILE *out, const ts_result *res, const ts_breakdown *b)
-{
-	size_t idx[TS_TYPE_COUNT];
-	size_t k = ts_sort_buckets(b->types, TS_TYPE_COUNT, idx);
-	int64_t cum = 0;
-	fputs("  \"types\": [", out);
-	for (size_t i = 0; i < k; i++) {
-		fprintf(out, "%s\n    {\"type\": \"%s\"", i ? "," : "",
-			ts_ktype_name((ts_ktype)idx[i]));
-		put_row_tail(out, b->types[idx[i]].count, b->types[idx[i]].total_ns,
-			     b->total_ns, &cum);
-	}
-	fputs(k ? "\n  ],\n" : "],\n", out);
-
-	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
-	k = cidx ? ts_sort_buckets(b->cats, b->ncats + 1, cidx) : 0;
-	cum = 0;
-	fputs("  \"categories\": [", out);
-	for (size_t i = 0; i < k; i++) {
-		fputs(i ? ",\n    {\"category\": " : "\n    {\"category\": ", out);
-		put_cstr(out, ts_breakdown_cat_name(res, cidx[i]));
-		fprintf(out, ", \"type\": \"%s\"",
-			ts_ktype_name(ts_breakdown_cat_type(res, cidx[i])));
-		put_row_tail(out, b->cats[cidx[i]].count, b->cats[cidx[i]].total_ns,
-			     b->total_ns, &cum);
-	}
-	fputs(k ? "\n  ],\n" : "],\n", out);
-	free(cidx);
-}
-
 static void put_unclassified(FILE *out, const ts_kview *v)
 {
 	const ts_agg *a = v->agg;
@@ -492,7 +451,8 @@ static void put_insight(FILE *out, const ts_result *res)
 	fputs(n ? "\n  ],\n" : "],\n", out);
 }
 
-static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
+static void put_layers(FILE *out, const ts_result *res, const ts_report_opts *o,
+		       const ts_kview *v)
 {
 	const ts_layers *l = res->layers;
 	int64_t orphan_ns;
@@ -621,37 +581,7 @@ static void put_layers(FILE *out, const ts_result *res, const ts_kview *v)
 	}
 	fputs("},\n", out);
 
-	fputs("  \"layer_table\": [", out);
-	int any = 0;
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		if (v->staged && (ts_pstage)s != v->stage)
-			continue;
-		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
-		for (uint32_t i = 0; i < n; i++) {
-			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
-			if (!st->time.count)
-				continue;
-			int bt = TS_LT_UNKNOWN;
-			for (int t = 0; t < TS_LT_COUNT; t++)
-				if (st->type_count[t] > st->type_count[bt])
-					bt = t;
-			fprintf(out, "%s\n    {\"stage\": \"%s\", \"layer\": %" PRIu32
-				     ", \"type\": \"%s\", \"passes\": %" PRIu64 ", \"kernels\": %.1f, \"mean_us\": ",
-				any ? "," : "", ts_pstage_name((ts_pstage)s), i, ts_ltype_name((ts_ltype)bt),
-				st->time.count, (double)st->kernels / (double)st->time.count);
-			put_us_f(out, (double)st->time.total / (double)st->time.count);
-			fputs(", \"p50_us\": ", out);
-			put_us(out, ts_stat_quantile(&st->time, 0.5));
-			fputs(", \"p90_us\": ", out);
-			put_us(out, ts_stat_quantile(&st->time, 0.9));
-			const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
-			double pass_mean = t->complete_passes ? (double)t->gpu_ns / t->passes : 0;
-			fprintf(out, ", \"pass_pct\": %.2f}",
-				pass_mean > 0 ? 100.0 * ((double)st->time.total / (double)st->time.count) / pass_mean : 0.0);
-			any = 1;
-		}
-	}
-	fputs(any ? "\n  ],\n" : "],\n", out);
+	ts_report_json_table(out, res, o, "layer_table", "layers");
 }
 
 /* --capture: the captured graphs, and each kind of replay with the graph
@@ -900,25 +830,6 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 	fputs(n > 0 ? "\n  ]},\n" : "]},\n", out);
 }
 
-static void put_memory(FILE *out, const ts_agg *a)
-{
-	int first = 1;
-	fputs("  \"memory\": [", out);
-	for (int k = 0; k < TS_MEM_COUNT; k++) {
-		const ts_memrow *m = &a->mem[k];
-		if (!m->count)
-			continue;
-		fprintf(out, "%s\n    {\"kind\": \"%s\", \"count\": %" PRIu64 ", \"total_us\": ",
-			first ? "" : ",", ts_memkind_name((ts_memkind)k), m->count);
-		put_us(out, m->total_ns);
-		fputs(", \"bytes\": ", out);
-		put_opt_int(out, m->with_bytes > 0, m->bytes);
-		fputs("}", out);
-		first = 0;
-	}
-	fputs(first ? "],\n" : "\n  ],\n", out);
-}
-
 static void put_warnings(FILE *out, const ts_result *res, bool more)
 {
 	char lines[16][TS_WARN_LEN];
@@ -957,10 +868,12 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	fputs("]},\n", out);
 	put_events(out, res->agg);
 	put_kernels(out, res, &v);
-	put_breakdown(out, res, &b);
+	/* sections whose JSON is their table (report_table.c) */
+	ts_report_json_table(out, res, o, "types", "types");
+	ts_report_json_table(out, res, o, "categories", "categories");
 	put_unclassified(out, &v);
 	if (res->layers) {
-		put_layers(out, res, &v);
+		put_layers(out, res, o, &v);
 		put_anatomy(out, res, &v);
 		put_insight(out, res);
 	}
@@ -971,7 +884,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (res->attrib && o->verify_ops)
 		put_coverage(out, res, &v);
 	if (!v.staged)
-		put_memory(out, res->agg);
+		ts_report_json_table(out, res, o, "memory", "memory");
 	ts_breakdown_free(&b);
 	put_warnings(out, res, o->ranks != NULL);
 	if (o->ranks)
