@@ -211,28 +211,6 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v)
 	free(shorts);
 }
 
-static void put_unclassified(FILE *out, const ts_kview *v)
-{
-	const ts_agg *a = v->agg;
-	int64_t all = v->all->total;
-	size_t n;
-	uint32_t *rows = ts_kview_unclassified(v, &n);
-	fputs("  \"unclassified\": [", out);
-	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_kview_row(v, rows[i]);
-		size_t len;
-		const char *name = ts_intern_str(a->names, rows[i], &len);
-		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
-		put_str(out, name, len);
-		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", s->count);
-		put_us(out, s->total);
-		fprintf(out, ", \"pct\": %.2f}",
-			all ? 100.0 * (double)s->total / (double)all : 0.0);
-	}
-	fputs(n ? "\n  ],\n" : "],\n", out);
-	free(rows);
-}
-
 static void put_model(FILE *out, const ts_result *res)
 {
 	const ts_model *m = &res->model;
@@ -871,7 +849,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	/* sections whose JSON is their table (report_table.c) */
 	ts_report_json_table(out, res, o, "types", "types");
 	ts_report_json_table(out, res, o, "categories", "categories");
-	put_unclassified(out, &v);
+	ts_report_json_table(out, res, o, "unclassified", "unclassified");
 	if (res->layers) {
 		put_layers(out, res, o, &v);
 		put_anatomy(out, res, &v);
