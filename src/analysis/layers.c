@@ -176,6 +176,8 @@ static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_SAMPLE;
 	if (c->type == TS_TYPE_GEMM)
 		m |= M_GEMM;
+	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
+		m |= M_ENDS;
 	if (p && ts_selectors_any(ts_patterns_token_grids(p), c->category, c->type, name, len))
 		m |= M_TOKENS;
 	if (p && ts_selectors_any(ts_patterns_training(p), c->category, c->type, name, len))
@@ -859,20 +861,14 @@ static bool relayer_pass(ts_layers *l)
 	return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* The median of the n values v (sorted in place). */
-static uint64_t median_u64(uint64_t *v, size_t n)
+static int64_t median(int64_t *v, size_t n)
 {
-	qsort(v, n, sizeof *v, cmp_u64);
+	ts_sort_i64(v, n);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static bool far_off(uint64_t x, uint64_t typical)
+static bool far_off(int64_t x, int64_t typical)
 {
 	return typical > 0 && (2 * x < typical || x > 2 * typical);
 }
@@ -881,26 +877,26 @@ static bool far_off(uint64_t x, uint64_t typical)
  * of its type in the pass. */
 static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 {
-	uint64_t *ns = l->chk, *kn = l->chk + TS_MAX_LAYERS;
+	int64_t *ns = l->chk, *kn = l->chk + TS_MAX_LAYERS;
 	for (int t = 0; t < TS_LT_COUNT; t++) {
 		size_t k = 0;
 		for (uint32_t i = 0; i < n; i++)
 			if (layer_type(l->layers[i].marks) == (ts_ltype)t) {
-				ns[k] = (uint64_t)(l->layers[i].ns > 0 ? l->layers[i].ns : 0);
+				ns[k] = l->layers[i].ns > 0 ? l->layers[i].ns : 0;
 				kn[k++] = l->layers[i].kernels;
 			}
 		if (k < 3)
 			continue;
-		uint64_t tns = median_u64(ns, k), tkn = median_u64(kn, k);
+		int64_t tns = median(ns, k), tkn = median(kn, k);
 		for (uint32_t i = 0; i < n; i++) {
 			const cur_layer *c = &l->layers[i];
 			if (layer_type(c->marks) != (ts_ltype)t ||
-			    !(far_off((uint64_t)(c->ns > 0 ? c->ns : 0), tns) || far_off(c->kernels, tkn)))
+			    !(far_off(c->ns > 0 ? c->ns : 0, tns) || far_off(c->kernels, tkn)))
 				continue;
 			if (l->nodd < TS_MAX_ODD)
 				l->odd[l->nodd++] = (ts_odd_layer){
 					.pass = pass, .layer = i, .type = (ts_ltype)t, .ns = c->ns,
-					.typical_ns = (int64_t)tns, .kernels = c->kernels,
+					.typical_ns = tns, .kernels = c->kernels,
 					.typical_kernels = (uint32_t)tkn };
 			l->odd_total++;
 		}
@@ -1088,9 +1084,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (m & M_TRAIN)
 		l->backward_ops++;
 
-	uint16_t km = (uint16_t)(m | (c->type == TS_TYPE_OTHER ||
-					 c->type == TS_TYPE_COMMUNICATION ? M_ENDS : 0));
-	bool in_span = structure_kernel(l, row, km, ev->dur_ns);
+	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
 		l->tokens_max = ev->grid[0];
 
@@ -1103,7 +1097,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		}
 	}
 	if (l->nkbuf < l->kbuf_cap) {
-		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, in_context, km };
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, in_context, m };
 	} else {
 		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, in_context);
 		l->stage_overflow++;

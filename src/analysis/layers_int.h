@@ -178,7 +178,7 @@ struct ts_layers {
 	ts_odd_layer odd[TS_MAX_ODD];   /* the self-check's first findings */
 	size_t nodd;
 	uint64_t odd_total;
-	uint64_t *chk;           /* 2 x TS_MAX_LAYERS: its scratch */
+	int64_t *chk;            /* 2 x TS_MAX_LAYERS: its scratch */
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
 	uint64_t backward_ops;   /* autograd backward ops and backward kernels
 				  * (training_kernels:): a training step */

@@ -269,12 +269,6 @@ size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)
 	return l->ndbg_kept;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 static double deviation(double r)
 {
 	return r >= 1 ? r - 1 : 1 / r - 1;
@@ -298,7 +292,7 @@ size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out
 		free(means);
 		return 0;
 	}
-	qsort(means, k, sizeof *means, cmp_i64);
+	ts_sort_i64(means, k);
 	int64_t typ = means[(k - 1) / 2];
 	free(means);
 	*typical_ns = typ;

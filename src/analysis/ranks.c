@@ -225,12 +225,6 @@ ts_status ts_rank_summary_load(ts_rank_summary *s, ts_rbuf *r)
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-	return (a > b) - (a < b);
-}
-
 bool ts_ranks_number(ts_rank_summary *r, size_t n)
 {
 	bool own = n > 0;
@@ -266,7 +260,7 @@ static ts_spread spread(const int64_t *v, const bool *has, size_t n, int64_t *tm
 		tmp[s.n++] = v[i];
 	}
 	if (s.n) {
-		qsort(tmp, s.n, sizeof *tmp, cmp_i64);
+		ts_sort_i64(tmp, s.n);
 		s.median = tmp[(s.n - 1) / 2];
 	}
 	return s;

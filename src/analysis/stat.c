@@ -98,3 +98,14 @@ ts_status ts_stat_load(ts_stat *dst, ts_rbuf *r)
 	ts_hist_clear(&t.hist);
 	return st;
 }
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+	return (a > b) - (a < b);
+}
+
+void ts_sort_i64(int64_t *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_i64);
+}

@@ -36,4 +36,7 @@ double ts_stat_stddev(const ts_stat *s);
 /* Nearest-rank quantile from the histogram, clamped to [min, max]. */
 int64_t ts_stat_quantile(const ts_stat *s, double q);
 
+/* Sort n values ascending, in place (for medians of a few values). */
+void ts_sort_i64(int64_t *v, size_t n);
+
 #endif

@@ -131,13 +131,13 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		char why[200];
 		long want = ts_layers_expected(l, f, strcmp(res->model.source, "forced") == 0,
 					       res->model.score, why, sizeof why);
-		uint32_t bad = 0, got = 0, complete = 0;
+		uint32_t bad = 0, got = 0, complete = 0, per = ts_layers_per_pass(l);
 		bool agree = true;
 		for (size_t i = 0; i < ts_layers_npasses(l); i++) {
 			const ts_pass *p = ts_layers_pass(l, i);
 			if (!p->complete)
 				continue;
-			if (complete++ && p->layers != ts_layers_per_pass(l))
+			if (complete++ && p->layers != per)
 				agree = false;
 			if (want > 0 && p->layers != (uint32_t)want) {
 				bad++;

@@ -89,6 +89,11 @@ typedef struct {
 	double d;                  /* TS_CELL_NUM */
 } ts_cell;
 
+/* A numeric cell as its text, the same in every format (integers, exact
+ * microseconds with three decimals, fixed decimals, never an exponent):
+ * its length, or 0 when the cell is not a number (text, null, not finite). */
+size_t ts_cell_number(const ts_cell *c, char *buf, size_t n);
+
 /* Where a table goes: begin with its column names (units in the names:
  * total_us), one call per row, end. Each returns 0, or -1 to stop. */
 typedef struct {

@@ -7,8 +7,6 @@
  * Numbers are plain decimal, never exponents; microseconds are exact
  * (nanoseconds / 1000 with three decimals); an unknown value is empty.
  */
-#include <inttypes.h>
-#include <math.h>
 #include <string.h>
 
 #include "report/report.h"
@@ -34,27 +32,12 @@ static void put_field(FILE *out, const char *s, size_t n)
 static void put_cell(FILE *out, const ts_cell *c)
 {
 	char buf[64];
-	switch (c->kind) {
-	case TS_CELL_STR:
+	if (c->kind == TS_CELL_STR) {
 		put_field(out, c->s, c->len);
-		break;
-	case TS_CELL_INT:
-		fprintf(out, "%" PRId64, c->i);
-		break;
-	case TS_CELL_UINT:
-		fprintf(out, "%" PRIu64, c->u);
-		break;
-	case TS_CELL_US:
-		ts_fmt_us(buf, sizeof buf, c->i);
-		fputs(buf, out);
-		break;
-	case TS_CELL_NUM:
-		if (isfinite(c->d))
-			fprintf(out, "%.*f", c->decimals, c->d);
-		break;
-	default:
-		break;
+		return;
 	}
+	size_t n = ts_cell_number(c, buf, sizeof buf);
+	fwrite(buf, 1, n, out);
 }
 
 static int csv_begin(void *ctx, const char *table, const char *const *cols, size_t n)

@@ -10,8 +10,6 @@
  * ts_json_str writes as \u00XX); numbers are written as text, so they
  * read exactly as in CSV (microseconds with three decimals, no exponent).
  */
-#include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,35 +67,15 @@ static bool gen_text(yajl_gen g, const char *s)
 
 static bool gen_cell(jsontab *t, const ts_cell *c)
 {
-	char buf[64];
-	int n = -1;
-	switch (c->kind) {
-	case TS_CELL_STR: {
+	if (c->kind == TS_CELL_STR) {
 		const unsigned char *s;
 		size_t len;
 		return utf8_string(t, c->s, c->len, &s, &len) &&
 		       yajl_gen_string(t->g, s, len) == yajl_gen_status_ok;
 	}
-	case TS_CELL_INT:
-		n = snprintf(buf, sizeof buf, "%" PRId64, c->i);
-		break;
-	case TS_CELL_UINT:
-		n = snprintf(buf, sizeof buf, "%" PRIu64, c->u);
-		break;
-	case TS_CELL_US:
-		ts_fmt_us(buf, sizeof buf, c->i);
-		n = (int)strlen(buf);
-		break;
-	case TS_CELL_NUM:
-		if (isfinite(c->d))
-			n = snprintf(buf, sizeof buf, "%.*f", c->decimals, c->d);
-		break;
-	default:
-		break;
-	}
-	if (n <= 0 || (size_t)n >= sizeof buf)
-		return yajl_gen_null(t->g) == yajl_gen_status_ok;
-	return yajl_gen_number(t->g, buf, (size_t)n) == yajl_gen_status_ok;
+	char buf[64];
+	size_t n = ts_cell_number(c, buf, sizeof buf);
+	return (n ? yajl_gen_number(t->g, buf, n) : yajl_gen_null(t->g)) == yajl_gen_status_ok;
 }
 
 static int jt_begin(void *ctx, const char *table, const char *const *cols, size_t ncols)

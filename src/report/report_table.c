@@ -10,6 +10,7 @@
  * the same helpers, the same view (--stage), the same order.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -574,4 +575,28 @@ int ts_report_compare_table(const ts_compare *c, const char *name, const ts_tabl
 	else
 		return -2;
 	return rc || sink->end(sink->ctx) ? -1 : 0;
+}
+
+size_t ts_cell_number(const ts_cell *c, char *buf, size_t n)
+{
+	int k = -1;
+	switch (c->kind) {
+	case TS_CELL_INT:
+		k = snprintf(buf, n, "%" PRId64, c->i);
+		break;
+	case TS_CELL_UINT:
+		k = snprintf(buf, n, "%" PRIu64, c->u);
+		break;
+	case TS_CELL_US:
+		ts_fmt_us(buf, n, c->i);
+		k = (int)strlen(buf);
+		break;
+	case TS_CELL_NUM:
+		if (isfinite(c->d))
+			k = snprintf(buf, n, "%.*f", c->decimals, c->d);
+		break;
+	default:
+		break;
+	}
+	return k > 0 && (size_t)k < n ? (size_t)k : 0;
 }
