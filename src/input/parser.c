@@ -1,5 +1,4 @@
-#include "input/parser.h"
-#include "input/lexguard.h"
+#include "input/parser_int.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,73 +8,6 @@
 
 #include "input/numtext.h"
 
-/* Containers we track by role; anything deeper or elsewhere is R_SKIP. */
-typedef enum {
-	R_NONE, R_TOP, R_EVENTS, R_EVENT, R_ARGS, R_GRID, R_BLOCK,
-	R_DIMS, R_DIM, R_TYPES, R_CONC, R_DEVPROPS, R_DEVPROP, R_DIST, R_SKIP
-} role;
-
-/* Keys we act on, per containing role. */
-typedef enum {
-	K_OTHER,
-	/* top level */
-	K_TRACE_EVENTS, K_DEVPROPS, K_DIST, K_BASE_TIME, K_NVIDIA_VER, K_AMD_VER,
-	/* event */
-	K_PH, K_CAT, K_NAME, K_TS, K_DUR, K_PID, K_TID, K_ID, K_ARGS,
-	/* args */
-	K_DEVICE, K_STREAM, K_CORRELATION, K_EXTERNAL_ID, K_BYTES, K_GRID, K_BLOCK,
-	K_KERNEL,
-	K_INPUT_DIMS, K_INPUT_TYPE, K_CONCRETE, K_COLLECTIVE,
-	/* deviceProperties item */
-	K_DEV_ID, K_DEV_NAME, K_DEV_SMS, K_DEV_MEM, K_DEV_WARP,
-	/* distributedInfo */
-	K_RANK, K_WORLD_SIZE,
-} key;
-
-/*
- * What the next scalar does, decided once when its key arrives (maps) or
- * its container opens (arrays), so most scalars cost one test: A_SKIP for
- * values nobody reads, a direct store for the fields on every event, and
- * A_SLOW (on_scalar, which handles every case) for the rest.
- */
-typedef enum {
-	A_SKIP, A_SLOW, A_DIM, A_PH, A_CAT, A_NAME, A_TS, A_DUR, A_ID, A_PID,
-	A_TID, A_ARG_NUM, A_GRID, A_BLOCK, A_TYPE, A_CONC, A_KNAME, A_COLL,
-} action;
-
-#define MAX_DEPTH 8
-#define HOLD_AT 256            /* an open string this long at a chunk end... */
-#define HOLD_BUF (64 * 1024)   /* ...has small chunks gathered to this size */
-
-struct ts_parser {
-	yajl_handle h;
-	ts_event_fn fn;
-	void *ud;
-	ts_meta *meta;
-	int depth;                 /* open containers */
-	role roles[MAX_DEPTH];
-	role cur;                  /* role of the innermost container */
-	key cur_key;               /* last key of the innermost tracked map */
-	action act;                /* what the next scalar does */
-	int arr_idx;               /* position in grid/block arrays */
-	bool top_seen;
-	ts_event ev;               /* event under construction */
-	char *name;                /* TS_NAME_MAX bytes */
-	char *kname;               /* TS_NAME_MAX bytes: a launch's args.kernel */
-	ts_parser_stats stats;
-	ts_status st;              /* why we cancelled, when we did */
-	uint64_t fed;              /* bytes fed before the current span */
-	uint64_t err_off;
-	uint64_t cancel_off;       /* where a cancelling callback points, or 0 */
-	ts_lexguard lx;            /* lexical position at the end of the span */
-	bool cutting;              /* dropping the rest of an over-long string */
-	bool cut_begun;            /* ...and the escape yajl had begun is done */
-	bool closed;               /* an event closed in the current span */
-	size_t close_at;           /* span bytes yajl had taken at that close */
-	char *held;                /* HOLD_BUF bytes gathered for yajl, or NULL */
-	size_t nheld;
-	char err[512];
-};
 
 #define KEY_IS(lit) (len == sizeof(lit) - 1 && memcmp(s, lit, len) == 0)
 
@@ -208,20 +140,20 @@ static role role_at_depth(const ts_parser *p)
 	return p->depth <= MAX_DEPTH ? p->roles[p->depth - 1] : R_SKIP;
 }
 
-static int cancel(ts_parser *p, ts_status st, const char *msg)
+int ts_prs_cancel(ts_parser *p, ts_status st, const char *msg)
 {
 	p->st = st;
 	snprintf(p->err, sizeof p->err, "%s", msg);
 	return 0;
 }
 
-static int number_too_long(ts_parser *p, uint64_t start)
+int ts_prs_number_too_long(ts_parser *p, uint64_t start)
 {
 	char msg[96];
 	snprintf(msg, sizeof msg, "malformed JSON: a number longer than %d bytes",
 		 TS_NUMBER_MAX);
 	p->cancel_off = start + 1;
-	return cancel(p, TS_ERR_JSON, msg);
+	return ts_prs_cancel(p, TS_ERR_JSON, msg);
 }
 
 /* A number the span holds whole starts consumed - len bytes in; one begun
@@ -230,7 +162,7 @@ static int number_too_long(ts_parser *p, uint64_t start)
 __attribute__((noinline, cold)) static int long_number(ts_parser *p, size_t len)
 {
 	size_t used = yajl_get_bytes_consumed(p->h);
-	return number_too_long(p, used >= len ? p->fed + used - len : p->lx.start);
+	return ts_prs_number_too_long(p, used >= len ? p->fed + used - len : p->lx.start);
 }
 
 static ts_devprop *cur_dev(ts_parser *p)
@@ -397,11 +329,11 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 
 	switch (r) {
 	case R_NONE:
-		return cancel(p, TS_ERR_NOT_TRACE,
+		return ts_prs_cancel(p, TS_ERR_NOT_TRACE,
 			      "not a trace: the JSON value is not an object (a Kineto trace is an object with a traceEvents array)");
 	case R_TOP:
 		if (p->cur_key == K_TRACE_EVENTS)
-			return cancel(p, TS_ERR_NOT_TRACE,
+			return ts_prs_cancel(p, TS_ERR_NOT_TRACE,
 				      "not a trace: traceEvents is not an array");
 		if (p->cur_key == K_BASE_TIME && num_ok) {
 			p->meta->base_time_ns = v;
@@ -829,7 +761,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
 
 /* What a scalar does in a container of role r before any key (arrays);
  * on_scalar decides in the arrays we read. */
-static action role_action(role r)
+action ts_prs_role_action(role r)
 {
 	switch (r) {
 	case R_NONE:
@@ -941,7 +873,7 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 	return 1;
 }
 
-static void reset_event(ts_parser *p)
+void ts_prs_reset_event(ts_parser *p)
 {
 	ts_event *ev = &p->ev;
 	ev->cat = TS_CAT_OTHER;
@@ -1012,19 +944,19 @@ static int open_container(ts_parser *p, bool is_map)
 	}
 	if (p->depth == 0) {
 		if (r != R_TOP)
-			return cancel(p, TS_ERR_NOT_TRACE,
+			return ts_prs_cancel(p, TS_ERR_NOT_TRACE,
 				      "not a trace: the JSON value is an array, not an object with a traceEvents array");
 		p->top_seen = true;
 	}
 	if (cur_role(p) == R_TOP && p->cur_key == K_TRACE_EVENTS && r != R_EVENTS)
-		return cancel(p, TS_ERR_NOT_TRACE,
+		return ts_prs_cancel(p, TS_ERR_NOT_TRACE,
 			      "not a trace: traceEvents is not an array");
 	switch (r) {
 	case R_EVENTS:
 		p->meta->saw_trace_events = 1;
 		break;
 	case R_EVENT:
-		reset_event(p);
+		ts_prs_reset_event(p);
 		break;
 	case R_GRID:
 	case R_BLOCK:
@@ -1063,7 +995,7 @@ static int open_container(ts_parser *p, bool is_map)
 	p->depth++;
 	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
-	p->act = role_action(p->cur);
+	p->act = ts_prs_role_action(p->cur);
 	return 1;
 }
 
@@ -1073,7 +1005,7 @@ static int close_container(ts_parser *p)
 	p->depth--;
 	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
-	p->act = role_action(p->cur);
+	p->act = ts_prs_role_action(p->cur);
 	if (r == R_EVENT) {
 		ts_event *ev = &p->ev;
 		p->closed = true;
@@ -1083,7 +1015,7 @@ static int close_container(ts_parser *p)
 		p->stats.events++;
 		ts_status st = p->fn(p->ud, ev);
 		if (st != TS_OK)
-			return cancel(p, st, ts_strerror(st));
+			return ts_prs_cancel(p, st, ts_strerror(st));
 	}
 	return 1;
 }
@@ -1103,7 +1035,7 @@ static int cb_end(void *ctx)
 	return close_container(ctx);
 }
 
-static const yajl_callbacks callbacks = {
+const yajl_callbacks ts_prs_callbacks = {
 	.yajl_null = cb_null,
 	.yajl_boolean = cb_boolean,
 	.yajl_number = cb_number,
@@ -1114,236 +1046,3 @@ static const yajl_callbacks callbacks = {
 	.yajl_start_array = cb_start_array,
 	.yajl_end_array = cb_end,
 };
-
-ts_parser *ts_parser_new(ts_event_fn fn, void *ud, ts_meta *meta)
-{
-	ts_parser *p = calloc(1, sizeof *p);
-	if (!p)
-		return NULL;
-	p->name = malloc(TS_NAME_MAX);
-	p->kname = malloc(TS_NAME_MAX);
-	p->h = yajl_alloc(&callbacks, NULL, p);
-	if (!p->name || !p->kname || !p->h) {
-		ts_parser_free(p);
-		return NULL;
-	}
-	/* Names are bytes to us; UTF-8 checking costs time and rejects traces
-	 * that tools happily wrote. */
-	yajl_config(p->h, yajl_dont_validate_strings, 1);
-	p->fn = fn;
-	p->ud = ud;
-	p->meta = meta;
-	p->act = role_action(R_NONE);
-	reset_event(p);
-	return p;
-}
-
-void ts_parser_free(ts_parser *p)
-{
-	if (!p)
-		return;
-	if (p->h)
-		yajl_free(p->h);
-	free(p->held);
-	free(p->name);
-	free(p->kname);
-	free(p);
-}
-
-/* Where the parse stopped, in words, for truncation messages. */
-static const char *where(const ts_parser *p)
-{
-	for (int d = p->depth < MAX_DEPTH ? p->depth : MAX_DEPTH; d > 0; d--) {
-		if (p->roles[d - 1] == R_EVENTS)
-			return "inside the traceEvents array";
-	}
-	if (p->depth > 0)
-		return "inside the top-level object";
-	return "before any JSON value";
-}
-
-/*
- * Offsets are 1-based byte positions in the JSON text (as cmp(1) counts):
- * the byte at which yajl stopped, or for a cut-short input the last byte.
- */
-static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
-			      size_t len, bool at_end)
-{
-	p->err_off = at_end ? p->fed : p->fed + yajl_get_bytes_consumed(p->h);
-	if (ys == yajl_status_client_canceled) {
-		if (p->cancel_off)
-			p->err_off = p->cancel_off;
-		return p->st;
-	}
-	unsigned char *msg = yajl_get_error(p->h, 0, (const unsigned char *)chunk, len);
-	const char *m = (const char *)msg;
-	if (m && strncmp(m, "parse error: ", 13) == 0)
-		m += 13;
-	if (m && strncmp(m, "premature EOF", 13) == 0 && !p->top_seen) {
-		snprintf(p->err, sizeof p->err,
-			 "not a trace: the input is empty (no JSON value)");
-		p->st = TS_ERR_NOT_TRACE;
-	} else if ((m && strncmp(m, "premature EOF", 13) == 0) || (at_end && p->depth > 0)) {
-		/* an error only at the end, inside a value, is a token the input
-		 * cut in two ("1234." or "tru"): any bad byte would have failed
-		 * while feeding */
-		snprintf(p->err, sizeof p->err,
-			 "trace cut short: the JSON ends %s", where(p));
-		p->st = TS_ERR_TRUNCATED;
-	} else {
-		snprintf(p->err, sizeof p->err, "malformed JSON: %s", m ? m : "?");
-		size_t n = strlen(p->err);
-		while (n > 0 && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
-			p->err[--n] = '\0';
-		p->st = TS_ERR_JSON;
-	}
-	if (msg)
-		yajl_free_error(p->h, msg);
-	return p->st;
-}
-
-/* After bytes the guard has followed: a string past TS_STRING_KEEP is cut
- * from here on; a number past TS_NUMBER_MAX is an error at its start. */
-static ts_status after_span(ts_parser *p)
-{
-	if (p->lx.where == TS_LX_STR && p->lx.len >= TS_STRING_KEEP) {
-		p->cutting = true;
-		p->cut_begun = false;
-	} else if (p->lx.where == TS_LX_NUM && p->lx.len > TS_NUMBER_MAX) {
-		number_too_long(p, p->lx.start);
-		p->err_off = p->cancel_off;
-		return p->st;
-	}
-	return TS_OK;
-}
-
-/* Give yajl n bytes; with scan, follow them with the guard from the last
- * event close in them (a known point outside any token) or from their
- * start. */
-static ts_status feed_yajl(ts_parser *p, const char *b, size_t n, bool scan)
-{
-	p->closed = false;
-	yajl_status ys = yajl_parse(p->h, (const unsigned char *)b, n);
-	if (ys != yajl_status_ok)
-		return yajl_failure(p, ys, b, n, false);
-	if (scan) {
-		size_t from = 0;
-		if (p->closed) {
-			from = p->close_at;
-			p->lx.where = TS_LX_OUT;
-		}
-		ts_lexguard_scan(&p->lx, b + from, n - from, p->fed + from);
-	}
-	p->fed += n;
-	return scan ? after_span(p) : TS_OK;
-}
-
-static ts_status flush_held(ts_parser *p)
-{
-	size_t n = p->nheld;
-	p->nheld = 0;
-	return n ? feed_yajl(p, p->held, n, true) : TS_OK;
-}
-
-static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const char *msg)
-{
-	p->st = st;
-	p->err_off = off + 1;
-	snprintf(p->err, sizeof p->err, "malformed JSON: %s", msg);
-	return st;
-}
-
-/*
- * A chunk goes to yajl whole, with two exceptions for a string that is
- * still open at a chunk boundary (yajl lexes it again from its first byte
- * with every chunk):
- *  - past HOLD_AT bytes, small chunks are gathered into HOLD_BUF-byte spans
- *    first, so that the string is lexed again once per span, not per chunk;
- *  - past TS_STRING_KEEP bytes, the rest of it, up to the closing quote, is
- *    dropped (see lexguard.h).
- * Offsets count the input, dropped bytes included.
- */
-ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
-{
-	if (p->st != TS_OK)
-		return p->st;
-	ts_status st;
-	while (len > 0) {
-		size_t k;
-		if (p->cutting) {
-			/* an escape yajl has begun is finished by yajl, once;
-			 * escapes in the dropped part are checked by the guard */
-			k = p->cut_begun ? 0 : ts_lexguard_escape_tail(&p->lx, buf, len);
-			p->cut_begun = true;
-			if (k > 0) {
-				if ((st = feed_yajl(p, buf, k, false)) != TS_OK)
-					return st;
-			} else {
-				k = ts_lexguard_drop(&p->lx, buf, len, p->fed);
-				p->fed += k;
-				if (p->lx.bad)
-					return lex_failure(p, TS_ERR_JSON, p->lx.bad_off,
-							   p->lx.bad == TS_LX_CTRL
-							   ? "a control character inside a string"
-							   : "an invalid escape inside a string");
-				if (k < len)
-					p->cutting = false;   /* at the closing quote */
-			}
-		} else if (p->nheld > 0 ||
-			   (p->lx.where == TS_LX_STR && p->lx.len >= HOLD_AT && len < HOLD_BUF)) {
-			if (!p->held && !(p->held = malloc(HOLD_BUF))) {
-				p->err_off = p->fed;
-				return cancel(p, TS_ERR_NOMEM, "out of memory"), p->st;
-			}
-			k = len < HOLD_BUF - p->nheld ? len : HOLD_BUF - p->nheld;
-			memcpy(p->held + p->nheld, buf, k);
-			p->nheld += k;
-			if (p->nheld == HOLD_BUF && (st = flush_held(p)) != TS_OK)
-				return st;
-		} else {
-			if ((st = feed_yajl(p, buf, len, true)) != TS_OK)
-				return st;
-			k = len;
-		}
-		buf += k;
-		len -= k;
-	}
-	return TS_OK;
-}
-
-ts_status ts_parser_finish(ts_parser *p)
-{
-	if (p->st != TS_OK)
-		return p->st;
-	if (flush_held(p) != TS_OK)
-		return p->st;
-	yajl_status ys = yajl_complete_parse(p->h);
-	if (ys != yajl_status_ok)
-		return yajl_failure(p, ys, NULL, 0, true);
-	p->err_off = p->fed;
-	if (!p->top_seen) {
-		p->st = TS_ERR_NOT_TRACE;
-		snprintf(p->err, sizeof p->err,
-			 "not a trace: the input is empty (no JSON value)");
-	} else if (!p->meta->saw_trace_events) {
-		p->st = TS_ERR_NOT_TRACE;
-		snprintf(p->err, sizeof p->err,
-			 "not a trace: no traceEvents array in the top-level object");
-	}
-	return p->st;
-}
-
-const char *ts_parser_error(const ts_parser *p)
-{
-	return p->err;
-}
-
-uint64_t ts_parser_error_offset(const ts_parser *p)
-{
-	return p->err_off;
-}
-
-const ts_parser_stats *ts_parser_get_stats(const ts_parser *p)
-{
-	return &p->stats;
-}

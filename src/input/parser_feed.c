@@ -1,0 +1,245 @@
+/*
+ * parser_feed.c - the parser's driver: bytes to yajl in spans (strings held
+ * open across small chunks gathered, over-long strings cut), the lexical
+ * guard over what yajl took, and every failure turned into a status, a
+ * message and the byte it is at. What each key and value does is
+ * parser.c's.
+ */
+#include "input/parser_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+ts_parser *ts_parser_new(ts_event_fn fn, void *ud, ts_meta *meta)
+{
+	ts_parser *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->name = malloc(TS_NAME_MAX);
+	p->kname = malloc(TS_NAME_MAX);
+	p->h = yajl_alloc(&ts_prs_callbacks, NULL, p);
+	if (!p->name || !p->kname || !p->h) {
+		ts_parser_free(p);
+		return NULL;
+	}
+	/* Names are bytes to us; UTF-8 checking costs time and rejects traces
+	 * that tools happily wrote. */
+	yajl_config(p->h, yajl_dont_validate_strings, 1);
+	p->fn = fn;
+	p->ud = ud;
+	p->meta = meta;
+	p->act = ts_prs_role_action(R_NONE);
+	ts_prs_reset_event(p);
+	return p;
+}
+
+void ts_parser_free(ts_parser *p)
+{
+	if (!p)
+		return;
+	if (p->h)
+		yajl_free(p->h);
+	free(p->held);
+	free(p->name);
+	free(p->kname);
+	free(p);
+}
+
+/* Where the parse stopped, in words, for truncation messages. */
+static const char *where(const ts_parser *p)
+{
+	for (int d = p->depth < MAX_DEPTH ? p->depth : MAX_DEPTH; d > 0; d--) {
+		if (p->roles[d - 1] == R_EVENTS)
+			return "inside the traceEvents array";
+	}
+	if (p->depth > 0)
+		return "inside the top-level object";
+	return "before any JSON value";
+}
+
+/*
+ * Offsets are 1-based byte positions in the JSON text (as cmp(1) counts):
+ * the byte at which yajl stopped, or for a cut-short input the last byte.
+ */
+static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
+			      size_t len, bool at_end)
+{
+	p->err_off = at_end ? p->fed : p->fed + yajl_get_bytes_consumed(p->h);
+	if (ys == yajl_status_client_canceled) {
+		if (p->cancel_off)
+			p->err_off = p->cancel_off;
+		return p->st;
+	}
+	unsigned char *msg = yajl_get_error(p->h, 0, (const unsigned char *)chunk, len);
+	const char *m = (const char *)msg;
+	if (m && strncmp(m, "parse error: ", 13) == 0)
+		m += 13;
+	if (m && strncmp(m, "premature EOF", 13) == 0 && !p->top_seen) {
+		snprintf(p->err, sizeof p->err,
+			 "not a trace: the input is empty (no JSON value)");
+		p->st = TS_ERR_NOT_TRACE;
+	} else if ((m && strncmp(m, "premature EOF", 13) == 0) || (at_end && p->depth > 0)) {
+		/* an error only at the end, inside a value, is a token the input
+		 * cut in two ("1234." or "tru"): any bad byte would have failed
+		 * while feeding */
+		snprintf(p->err, sizeof p->err,
+			 "trace cut short: the JSON ends %s", where(p));
+		p->st = TS_ERR_TRUNCATED;
+	} else {
+		snprintf(p->err, sizeof p->err, "malformed JSON: %s", m ? m : "?");
+		size_t n = strlen(p->err);
+		while (n > 0 && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
+			p->err[--n] = '\0';
+		p->st = TS_ERR_JSON;
+	}
+	if (msg)
+		yajl_free_error(p->h, msg);
+	return p->st;
+}
+
+/* After bytes the guard has followed: a string past TS_STRING_KEEP is cut
+ * from here on; a number past TS_NUMBER_MAX is an error at its start. */
+static ts_status after_span(ts_parser *p)
+{
+	if (p->lx.where == TS_LX_STR && p->lx.len >= TS_STRING_KEEP) {
+		p->cutting = true;
+		p->cut_begun = false;
+	} else if (p->lx.where == TS_LX_NUM && p->lx.len > TS_NUMBER_MAX) {
+		ts_prs_number_too_long(p, p->lx.start);
+		p->err_off = p->cancel_off;
+		return p->st;
+	}
+	return TS_OK;
+}
+
+/* Give yajl n bytes; with scan, follow them with the guard from the last
+ * event close in them (a known point outside any token) or from their
+ * start. */
+static ts_status feed_yajl(ts_parser *p, const char *b, size_t n, bool scan)
+{
+	p->closed = false;
+	yajl_status ys = yajl_parse(p->h, (const unsigned char *)b, n);
+	if (ys != yajl_status_ok)
+		return yajl_failure(p, ys, b, n, false);
+	if (scan) {
+		size_t from = 0;
+		if (p->closed) {
+			from = p->close_at;
+			p->lx.where = TS_LX_OUT;
+		}
+		ts_lexguard_scan(&p->lx, b + from, n - from, p->fed + from);
+	}
+	p->fed += n;
+	return scan ? after_span(p) : TS_OK;
+}
+
+static ts_status flush_held(ts_parser *p)
+{
+	size_t n = p->nheld;
+	p->nheld = 0;
+	return n ? feed_yajl(p, p->held, n, true) : TS_OK;
+}
+
+static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const char *msg)
+{
+	p->st = st;
+	p->err_off = off + 1;
+	snprintf(p->err, sizeof p->err, "malformed JSON: %s", msg);
+	return st;
+}
+
+/*
+ * A chunk goes to yajl whole, with two exceptions for a string that is
+ * still open at a chunk boundary (yajl lexes it again from its first byte
+ * with every chunk):
+ *  - past HOLD_AT bytes, small chunks are gathered into HOLD_BUF-byte spans
+ *    first, so that the string is lexed again once per span, not per chunk;
+ *  - past TS_STRING_KEEP bytes, the rest of it, up to the closing quote, is
+ *    dropped (see lexguard.h).
+ * Offsets count the input, dropped bytes included.
+ */
+ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
+{
+	if (p->st != TS_OK)
+		return p->st;
+	ts_status st;
+	while (len > 0) {
+		size_t k;
+		if (p->cutting) {
+			/* an escape yajl has begun is finished by yajl, once;
+			 * escapes in the dropped part are checked by the guard */
+			k = p->cut_begun ? 0 : ts_lexguard_escape_tail(&p->lx, buf, len);
+			p->cut_begun = true;
+			if (k > 0) {
+				if ((st = feed_yajl(p, buf, k, false)) != TS_OK)
+					return st;
+			} else {
+				k = ts_lexguard_drop(&p->lx, buf, len, p->fed);
+				p->fed += k;
+				if (p->lx.bad)
+					return lex_failure(p, TS_ERR_JSON, p->lx.bad_off,
+							   p->lx.bad == TS_LX_CTRL
+							   ? "a control character inside a string"
+							   : "an invalid escape inside a string");
+				if (k < len)
+					p->cutting = false;   /* at the closing quote */
+			}
+		} else if (p->nheld > 0 ||
+			   (p->lx.where == TS_LX_STR && p->lx.len >= HOLD_AT && len < HOLD_BUF)) {
+			if (!p->held && !(p->held = malloc(HOLD_BUF))) {
+				p->err_off = p->fed;
+				return ts_prs_cancel(p, TS_ERR_NOMEM, "out of memory"), p->st;
+			}
+			k = len < HOLD_BUF - p->nheld ? len : HOLD_BUF - p->nheld;
+			memcpy(p->held + p->nheld, buf, k);
+			p->nheld += k;
+			if (p->nheld == HOLD_BUF && (st = flush_held(p)) != TS_OK)
+				return st;
+		} else {
+			if ((st = feed_yajl(p, buf, len, true)) != TS_OK)
+				return st;
+			k = len;
+		}
+		buf += k;
+		len -= k;
+	}
+	return TS_OK;
+}
+
+ts_status ts_parser_finish(ts_parser *p)
+{
+	if (p->st != TS_OK)
+		return p->st;
+	if (flush_held(p) != TS_OK)
+		return p->st;
+	yajl_status ys = yajl_complete_parse(p->h);
+	if (ys != yajl_status_ok)
+		return yajl_failure(p, ys, NULL, 0, true);
+	p->err_off = p->fed;
+	if (!p->top_seen) {
+		p->st = TS_ERR_NOT_TRACE;
+		snprintf(p->err, sizeof p->err,
+			 "not a trace: the input is empty (no JSON value)");
+	} else if (!p->meta->saw_trace_events) {
+		p->st = TS_ERR_NOT_TRACE;
+		snprintf(p->err, sizeof p->err,
+			 "not a trace: no traceEvents array in the top-level object");
+	}
+	return p->st;
+}
+
+const char *ts_parser_error(const ts_parser *p)
+{
+	return p->err;
+}
+
+uint64_t ts_parser_error_offset(const ts_parser *p)
+{
+	return p->err_off;
+}
+
+const ts_parser_stats *ts_parser_get_stats(const ts_parser *p)
+{
+	return &p->stats;
+}
