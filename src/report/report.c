@@ -39,41 +39,6 @@ size_t ts_utf8_len(const unsigned char *s, size_t n)
 	return need;
 }
 
-void ts_json_str(FILE *out, const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = u[i];
-		if (c == '"' || c == '\\') {
-			fputc('\\', out);
-			fputc(c, out);
-			i++;
-		} else if (c < 0x20) {
-			switch (c) {
-			case '\n': fputs("\\n", out); break;
-			case '\t': fputs("\\t", out); break;
-			case '\r': fputs("\\r", out); break;
-			default: fprintf(out, "\\u%04x", c); break;
-			}
-			i++;
-		} else if (c < 0x80) {
-			fputc(c, out);
-			i++;
-		} else {
-			size_t k = ts_utf8_len(u + i, n - i);
-			if (k == 0) {
-				fprintf(out, "\\u%04x", c);
-				i++;
-			} else {
-				fwrite(u + i, 1, k, out);
-				i += k;
-			}
-		}
-	}
-	fputc('"', out);
-}
-
 void ts_fmt_us(char *buf, size_t n, int64_t ns)
 {
 	uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;

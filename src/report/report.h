@@ -61,9 +61,6 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
  * U+10FFFF are not. */
 size_t ts_utf8_len(const unsigned char *s, size_t n);
 
-/* A JSON string of n bytes, quoted; bytes that are not UTF-8 as \u00XX. */
-void ts_json_str(FILE *out, const char *s, size_t n);
-
 /* Exact microseconds from nanoseconds: "1234.567". */
 void ts_fmt_us(char *buf, size_t n, int64_t ns);
 
@@ -116,10 +113,18 @@ bool ts_report_table_applies(const ts_result *res, const ts_report_opts *o, cons
 int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *name,
 		    const ts_table_sink *sink);
 
-/* One table as the JSON report's section key: an array of objects keyed by
- * the table's columns, one a line, written with yajl_gen
- * (report_jsontab.c). 0, or -1 when writing failed. */
-int ts_report_json_table(FILE *out, const ts_result *res, const ts_report_opts *o,
+/* JSON documents are written through one writer (jsonw.h). */
+typedef struct ts_jw ts_jw;
+
+/* The members every JSON document of ours starts with: schema, mode (when
+ * not NULL), tool, version, stage_filter; the top-level object left open
+ * (report_json.c). */
+void ts_report_json_head(ts_jw *w, const char *mode, bool staged, ts_pstage stage);
+
+/* One table as the JSON report's member key: an array of objects keyed by
+ * the table's columns, one a line (report_jsontab.c). 0, or -1 when the
+ * table could not be written. */
+int ts_report_json_table(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 			 const char *key, const char *name);
 
 /* compare's tables: ops (operation groups A against B) and layers. */
@@ -149,10 +154,10 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		    const ts_kview *v, const ts_breakdown *b);
 
 /* A job over many ranks (multi.h): the rank table, skew, straggler, as a
- * text section, and as the JSON members "ranks" and "skew" (each line
- * indented, the last without a comma). */
+ * text section, and as the JSON members "ranks" and "skew" of the open
+ * top-level object. */
 int ts_report_ranks_text(FILE *out, const ts_multi *m);
-void ts_report_ranks_json(FILE *out, const ts_multi *m);
+void ts_report_ranks_json(ts_jw *w, const ts_multi *m);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

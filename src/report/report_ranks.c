@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/jsonw.h"
 #include "report/report.h"
 #include "report/version.h"
 
@@ -183,148 +184,154 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m)
 	return ferror(out) ? -1 : 0;
 }
 
-static void json_us(FILE *out, int64_t ns)
+static void json_spread(ts_jw *w, const char *k, const ts_multi *m, const ts_spread *s)
 {
-	char b[40];
-	ts_fmt_us(b, sizeof b, ns);
-	fputs(b, out);
-}
-
-static void json_spread(FILE *out, const ts_multi *m, const ts_spread *s)
-{
+	ts_jw_key(w, k);
 	if (s->n == 0) {
-		fputs("null", out);
+		ts_jw_null(w);
 		return;
 	}
-	fputs("{\"min_us\": ", out);
-	json_us(out, s->min);
-	fputs(", \"median_us\": ", out);
-	json_us(out, s->median);
-	fputs(", \"max_us\": ", out);
-	json_us(out, s->max);
-	fprintf(out, ", \"slowest_rank\": %" PRId64 ", \"ranks\": %zu}", m->ranks[s->slowest].rank, s->n);
+	ts_jw_obj(w);
+	ts_jw_kus(w, "min_us", s->min);
+	ts_jw_kus(w, "median_us", s->median);
+	ts_jw_kus(w, "max_us", s->max);
+	ts_jw_kint(w, "slowest_rank", m->ranks[s->slowest].rank);
+	ts_jw_kuint(w, "ranks", s->n);
+	ts_jw_end_obj(w);
 }
 
-static void json_rank(FILE *out, const ts_multi *m, size_t i)
+static void json_rank(ts_jw *w, const ts_multi *m, size_t i)
 {
 	const ts_rank_summary *r = &m->ranks[i];
-	const ts_rank_wait *w = &m->skew->wait[i];
-	fprintf(out, "    {\"rank\": %" PRId64 ", ", r->rank);
-	if (r->trace_rank >= 0)
-		fprintf(out, "\"trace_rank\": %" PRId64 ", ", r->trace_rank);
-	else
-		fputs("\"trace_rank\": null, ", out);
-	if (r->world_size >= 0)
-		fprintf(out, "\"world_size\": %" PRId64 ", ", r->world_size);
-	else
-		fputs("\"world_size\": null, ", out);
-	fputs("\"path\": ", out);
-	ts_json_str(out, r->path, strlen(r->path));
-	fprintf(out, ", \"status\": \"%s\", \"partial\": %s, \"error\": ",
-		r->status == TS_OK ? "ok" : ts_strerror(r->status), r->partial ? "true" : "false");
-	if (r->status != TS_OK)
-		ts_json_str(out, r->error, strlen(r->error));
-	else
-		fputs("null", out);
-	fputs(", \"gpu\": ", out);
-	if (r->gpu[0])
-		ts_json_str(out, r->gpu, strlen(r->gpu));
-	else
-		fputs("null", out);
-	fprintf(out, ",\n     \"kernels\": %" PRIu64 ", \"kernel_time_us\": ", r->kernels);
-	json_us(out, r->kernel_ns);
-	fputs(", \"busy_us\": ", out);
-	json_us(out, r->busy_ns);
-	fputs(", \"span_us\": ", out);
-	json_us(out, r->span_ns);
-	fputs(", \"comm_us\": ", out);
-	json_us(out, r->comm_ns);
-	fputs(", \"wait_us\": ", out);
-	json_us(out, w->wait_ns);
-	fprintf(out, ", \"wait_pct\": %.2f, \"passes\": %" PRIu64 ", \"layers_per_pass\": %" PRIu32
-		",\n     \"stages\": {", pct(w->wait_ns, r->comm_ns), r->passes, r->layers_per_pass);
-	bool first = true;
+	const ts_rank_wait *wt = &m->skew->wait[i];
+	ts_jw_nl(w, 4);
+	ts_jw_obj(w);
+	ts_jw_kint(w, "rank", r->rank);
+	ts_jw_kopt_int(w, "trace_rank", r->trace_rank >= 0, r->trace_rank);
+	ts_jw_kopt_int(w, "world_size", r->world_size >= 0, r->world_size);
+	ts_jw_kstr(w, "path", r->path);
+	ts_jw_kstr(w, "status", r->status == TS_OK ? "ok" : ts_strerror(r->status));
+	ts_jw_kbool(w, "partial", r->partial);
+	ts_jw_kstr(w, "error", r->status != TS_OK ? r->error : NULL);
+	ts_jw_kstr(w, "gpu", r->gpu[0] ? r->gpu : NULL);
+	ts_jw_nl(w, 5);
+	ts_jw_kuint(w, "kernels", r->kernels);
+	ts_jw_kus(w, "kernel_time_us", r->kernel_ns);
+	ts_jw_kus(w, "busy_us", r->busy_ns);
+	ts_jw_kus(w, "span_us", r->span_ns);
+	ts_jw_kus(w, "comm_us", r->comm_ns);
+	ts_jw_kus(w, "wait_us", wt->wait_ns);
+	ts_jw_knum(w, "wait_pct", "%.2f", pct(wt->wait_ns, r->comm_ns));
+	ts_jw_kuint(w, "passes", r->passes);
+	ts_jw_kuint(w, "layers_per_pass", r->layers_per_pass);
+	ts_jw_nl(w, 5);
+	ts_jw_key(w, "stages");
+	ts_jw_obj(w);
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
 		if (!r->stage_passes[st])
 			continue;
-		fprintf(out, "%s\"%s\": {\"passes\": %" PRIu64 ", \"gpu_us\": ", first ? "" : ", ",
-			ts_pstage_name((ts_pstage)st), r->stage_passes[st]);
-		json_us(out, r->stage_ns[st]);
-		fputc('}', out);
-		first = false;
+		ts_jw_key(w, ts_pstage_name((ts_pstage)st));
+		ts_jw_obj(w);
+		ts_jw_kuint(w, "passes", r->stage_passes[st]);
+		ts_jw_kus(w, "gpu_us", r->stage_ns[st]);
+		ts_jw_end_obj(w);
 	}
-	fputs("},\n     \"collectives\": [", out);
+	ts_jw_end_obj(w);
+	ts_jw_nl(w, 5);
+	ts_jw_key(w, "collectives");
+	ts_jw_arr(w);
 	for (size_t c = 0; c < r->ncoll; c++) {
-		fprintf(out, "%s{\"name\": ", c ? ", " : "");
-		ts_json_str(out, r->coll[c].name, strlen(r->coll[c].name));
-		fprintf(out, ", \"count\": %" PRIu64 ", \"total_us\": ", r->coll[c].count);
-		json_us(out, r->coll[c].ns);
-		fputc('}', out);
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "name", r->coll[c].name);
+		ts_jw_kuint(w, "count", r->coll[c].count);
+		ts_jw_kus(w, "total_us", r->coll[c].ns);
+		ts_jw_end_obj(w);
 	}
-	fputs("], \"collectives_rest_us\": ", out);
-	json_us(out, r->coll_rest_ns);
-	fputc('}', out);
+	ts_jw_end_arr(w);
+	ts_jw_kus(w, "collectives_rest_us", r->coll_rest_ns);
+	ts_jw_end_obj(w);
 }
 
-void ts_report_ranks_json(FILE *out, const ts_multi *m)
+static void json_skew(ts_jw *w, const ts_multi *m)
 {
 	const ts_skew *k = m->skew;
-	fputs("  \"ranks\": [\n", out);
-	for (size_t i = 0; i < m->n; i++) {
-		json_rank(out, m, i);
-		fputs(i + 1 < m->n ? ",\n" : "\n", out);
-	}
-	fprintf(out, "  ],\n  \"skew\": {\"ranks\": %zu, \"rank_source\": \"%s\",\n    \"kernel_time\": ",
-		m->n, m->own_ranks ? "trace" : "order");
-	json_spread(out, m, &k->kernel);
-	fputs(",\n    \"busy\": ", out);
-	json_spread(out, m, &k->busy);
-	fputs(",\n    \"stages\": {", out);
-	bool first = true;
-	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		if (!k->stage[st].n)
-			continue;
-		fprintf(out, "%s\"%s\": ", first ? "" : ", ", ts_pstage_name((ts_pstage)st));
-		json_spread(out, m, &k->stage[st]);
-		first = false;
-	}
-	fputs("},\n    \"layers\": {", out);
-	first = true;
+	ts_jw_nl(w, 2);
+	ts_jw_key(w, "skew");
+	ts_jw_obj(w);
+	ts_jw_kuint(w, "ranks", m->n);
+	ts_jw_kstr(w, "rank_source", m->own_ranks ? "trace" : "order");
+	ts_jw_nl(w, 4);
+	json_spread(w, "kernel_time", m, &k->kernel);
+	ts_jw_nl(w, 4);
+	json_spread(w, "busy", m, &k->busy);
+	ts_jw_nl(w, 4);
+	ts_jw_key(w, "stages");
+	ts_jw_obj(w);
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+		if (k->stage[st].n)
+			json_spread(w, ts_pstage_name((ts_pstage)st), m, &k->stage[st]);
+	ts_jw_end_obj(w);
+	ts_jw_nl(w, 4);
+	ts_jw_key(w, "layers");
+	ts_jw_obj(w);
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
 		if (!k->npos[st])
 			continue;
-		fprintf(out, "%s\n      \"%s\": [", first ? "" : ",", ts_pstage_name((ts_pstage)st));
+		ts_jw_nl(w, 6);
+		ts_jw_key(w, ts_pstage_name((ts_pstage)st));
+		ts_jw_arr(w);
 		for (uint32_t p = 0; p < k->npos[st]; p++) {
-			fprintf(out, "%s{\"index\": %" PRIu32 ", \"spread\": ", p ? ", " : "", p);
-			json_spread(out, m, &k->pos[st][p]);
-			fputc('}', out);
+			ts_jw_obj(w);
+			ts_jw_kuint(w, "index", p);
+			json_spread(w, "spread", m, &k->pos[st][p]);
+			ts_jw_end_obj(w);
 		}
-		fputc(']', out);
-		first = false;
+		ts_jw_end_arr(w);
 	}
-	fputs("},\n    \"collective_wait\": [", out);
+	ts_jw_end_obj(w);
+	ts_jw_nl(w, 4);
+	ts_jw_key(w, "collective_wait");
+	ts_jw_arr(w);
 	for (size_t i = 0; i < m->n; i++) {
-		fprintf(out, "%s{\"rank\": %" PRId64 ", \"comm_us\": ", i ? ", " : "", m->ranks[i].rank);
-		json_us(out, k->wait[i].comm_ns);
-		fputs(", \"wait_us\": ", out);
-		json_us(out, k->wait[i].wait_ns);
-		fprintf(out, ", \"wait_pct\": %.2f}", pct(k->wait[i].wait_ns, k->wait[i].comm_ns));
+		ts_jw_obj(w);
+		ts_jw_kint(w, "rank", m->ranks[i].rank);
+		ts_jw_kus(w, "comm_us", k->wait[i].comm_ns);
+		ts_jw_kus(w, "wait_us", k->wait[i].wait_ns);
+		ts_jw_knum(w, "wait_pct", "%.2f", pct(k->wait[i].wait_ns, k->wait[i].comm_ns));
+		ts_jw_end_obj(w);
 	}
-	fputs("],\n    \"notes\": [", out);
+	ts_jw_end_arr(w);
+	ts_jw_nl(w, 4);
+	ts_jw_key(w, "notes");
+	ts_jw_arr(w);
 	char notes[4][160];
 	size_t nn = job_notes(m, notes, 4);
-	for (size_t i = 0; i < nn; i++) {
-		if (i)
-			fputs(", ", out);
-		ts_json_str(out, notes[i], strlen(notes[i]));
+	for (size_t i = 0; i < nn; i++)
+		ts_jw_str(w, notes[i]);
+	ts_jw_end_arr(w);
+	ts_jw_nl(w, 4);
+	ts_jw_key(w, "straggler");
+	if (k->straggler >= 0) {
+		ts_jw_obj(w);
+		ts_jw_kint(w, "rank", m->ranks[k->straggler].rank);
+		ts_jw_kuint(w, "slowest_at", k->straggler_slowest);
+		ts_jw_kuint(w, "positions", k->straggler_positions);
+		ts_jw_knum(w, "over_median_pct", "%.2f", 100.0 * k->straggler_over_median);
+		ts_jw_end_obj(w);
+	} else {
+		ts_jw_null(w);
 	}
-	fputs("],\n    \"straggler\": ", out);
-	if (k->straggler >= 0)
-		fprintf(out, "{\"rank\": %" PRId64 ", \"slowest_at\": %" PRIu32
-			", \"positions\": %" PRIu32 ", \"over_median_pct\": %.2f}",
-			m->ranks[k->straggler].rank, k->straggler_slowest, k->straggler_positions,
-			100.0 * k->straggler_over_median);
-	else
-		fputs("null", out);
-	fputs("}\n", out);
+	ts_jw_end_obj(w);
+}
+
+void ts_report_ranks_json(ts_jw *w, const ts_multi *m)
+{
+	ts_jw_nl(w, 2);
+	ts_jw_key(w, "ranks");
+	ts_jw_arr(w);
+	for (size_t i = 0; i < m->n; i++)
+		json_rank(w, m, i);
+	ts_jw_nl(w, 2);
+	ts_jw_end_arr(w);
+	json_skew(w, m);
 }

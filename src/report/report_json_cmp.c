@@ -1,0 +1,349 @@
+/*
+ * report_json_cmp.c - compare's JSON document ("mode": "compare", schema 1,
+ * docs/compare.md): the two sides, the total, operation groups with their
+ * kernels, layers, and the kernels of a typical layer aligned. Written
+ * through yajl_gen (jsonw.h), laid out as the single-trace report is.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "report/jsonw.h"
+#include "report/report.h"
+
+static void section(ts_jw *w, const char *key)
+{
+	ts_jw_nl(w, 2);
+	ts_jw_key(w, key);
+}
+
+static void member(ts_jw *w, int indent, const char *key)
+{
+	ts_jw_nl(w, indent);
+	ts_jw_key(w, key);
+}
+
+/* A ratio, or null when A has none. */
+static void put_ratio(ts_jw *w, const char *k, double r)
+{
+	ts_jw_key(w, k);
+	if (r < 0)
+		ts_jw_null(w);
+	else
+		ts_jw_num(w, "%.4f", r);
+}
+
+/* "a_..." or "b_..." */
+static const char *side_key(char *buf, size_t n, int s, const char *what)
+{
+	snprintf(buf, n, "%c_%s", s ? 'b' : 'a', what);
+	return buf;
+}
+
+static void put_cmp_side(ts_jw *w, const ts_compare *c, int s)
+{
+	const ts_result *r = c->r[s];
+	const ts_devprop *d = ts_report_devprop(r);
+	section(w, s ? "b" : "a");
+	ts_jw_obj(w);
+	member(w, 4, "name");
+	ts_jw_str(w, c->name[s]);
+	member(w, 4, "path");
+	ts_jw_str(w, r->path);
+	member(w, 4, "partial");
+	ts_jw_bool(w, r->partial);
+	member(w, 4, "error");
+	ts_jw_str(w, r->status != TS_OK ? r->error : NULL);
+	member(w, 4, "platform");
+	ts_jw_str(w, ts_platform_name(r->platform));
+	member(w, 4, "gpu");
+	ts_jw_str(w, d ? d->name : "");
+	member(w, 4, "model");
+	ts_jw_str(w, r->model.family ? r->model.family->name : NULL);
+	member(w, 4, "kernels");
+	ts_jw_uint(w, c->kernels[s]);
+	member(w, 4, "kernel_time_us");
+	ts_jw_us(w, c->kernel_ns[s]);
+	member(w, 4, "busy_time_us");
+	ts_jw_us(w, ts_agg_busy_ns(r->agg));
+	int64_t mns = 0;
+	uint64_t mn = 0;
+	for (int k = 0; k < TS_MEM_COUNT; k++) {
+		mns += r->agg->mem[k].total_ns;
+		mn += r->agg->mem[k].count;
+	}
+	member(w, 4, "memory_ops");
+	ts_jw_uint(w, mn);
+	member(w, 4, "memory_ops_us");
+	ts_jw_us(w, mns);
+	member(w, 4, "passes");
+	ts_jw_uint(w, c->passes[s]);
+	member(w, 4, "complete_passes");
+	ts_jw_uint(w, c->complete[s]);
+	member(w, 4, "layers");
+	ts_jw_uint(w, c->layers[s]);
+	member(w, 4, "stages");
+	ts_jw_obj(w);
+	for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
+		if (c->o.staged && (ts_pstage)st != c->o.stage)
+			continue;
+		const ts_stage_total *t = ts_layers_stage(r->layers, (ts_pstage)st);
+		ts_jw_key(w, ts_pstage_name((ts_pstage)st));
+		ts_jw_obj(w);
+		ts_jw_kuint(w, "passes", t->passes);
+		ts_jw_kuint(w, "complete_passes", t->complete_passes);
+		ts_jw_kuint(w, "layers_per_pass", c->layer_count[st][s]);
+		ts_jw_kus(w, "kernel_time_us", t->gpu_ns);
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_obj(w);
+	ts_jw_nl(w, 2);
+	ts_jw_end_obj(w);
+}
+
+static void put_cmp_kernel_list(ts_jw *w, const ts_compare *c, const ts_cmp_op *r, int s,
+				char (*shorts)[TS_SHORT_MAX + 1])
+{
+	char k[32];
+	ts_jw_key(w, side_key(k, sizeof k, s, "kernels"));
+	ts_jw_arr(w);
+	for (size_t i = 0; i < r->nk[s]; i++) {
+		const ts_cmp_kernel *kn = &r->k[s][i];
+		size_t len;
+		const char *nm = ts_cmp_kernel_name(c, s, kn, &len);
+		ts_jw_obj(w);
+		ts_jw_kstrn(w, "name", nm, len);
+		ts_jw_kstr(w, "short", kn->row == UINT32_MAX || !shorts
+			   ? kn->cls->short_name : shorts[kn->row]);
+		ts_jw_kstr(w, "category", ts_kclass_category(c->patterns, kn->cls));
+		ts_jw_kuint(w, "count", kn->count);
+		ts_jw_kus(w, "total_us", kn->ns);
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_arr(w);
+	const ts_attrib *at = c->r[s]->attrib;
+	ts_jw_key(w, side_key(k, sizeof k, s, "op"));
+	if (r->op[s] >= 0 && at) {
+		char lab[300];
+		ts_report_op_label(at, (size_t)r->op[s], lab, sizeof lab);
+		ts_jw_str(w, lab);
+	} else {
+		ts_jw_null(w);
+	}
+	size_t cl = 0;
+	const char *cs = r->op[s] >= 0 && at ? ts_attrib_op_callsite(at, (size_t)r->op[s], &cl) : NULL;
+	ts_jw_kstrn(w, side_key(k, sizeof k, s, "callsite"), cs, cl);
+}
+
+static void put_cmp_op(ts_jw *w, const ts_compare *c, const ts_cmp_op *r,
+		       char (*shorts[2])[TS_SHORT_MAX + 1])
+{
+	char k[32];
+	ts_jw_nl(w, 4);
+	ts_jw_obj(w);
+	ts_jw_kstr(w, "op", r->name);
+	ts_jw_kuint(w, "a_count", r->count[0]);
+	ts_jw_kuint(w, "b_count", r->count[1]);
+	for (int s = 0; s < 2; s++) {
+		ts_jw_key(w, side_key(k, sizeof k, s, "per_layer"));
+		if (r->per_layer[s] >= 0)
+			ts_jw_num(w, "%.4f", r->per_layer[s]);
+		else
+			ts_jw_null(w);
+	}
+	for (int s = 0; s < 2; s++) {
+		ts_jw_key(w, side_key(k, sizeof k, s, "avg_us"));
+		if (r->count[s])
+			ts_jw_us_f(w, (double)r->ns[s] / (double)r->count[s]);
+		else
+			ts_jw_null(w);
+	}
+	ts_jw_kus(w, "a_total_us", r->ns[0]);
+	ts_jw_kus(w, "b_total_us", r->ns[1]);
+	put_ratio(w, "ratio", r->ratio);
+	ts_jw_kus_f(w, "gap_us", r->gap);
+	ts_jw_kstr(w, "status", ts_cmp_status_name(r->status));
+	ts_jw_key(w, "fused");
+	if (r->fusion >= 0) {
+		const ts_fusion *f = ts_patterns_fusion(c->patterns, (size_t)r->fusion);
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "fusion", f->name);
+		ts_jw_kstr(w, "side", r->fused_side ? "b" : "a");
+		ts_jw_kstr(w, "description", f->description);
+		ts_jw_end_obj(w);
+	} else {
+		ts_jw_null(w);
+	}
+	for (int s = 0; s < 2; s++)
+		put_cmp_kernel_list(w, c, r, s, shorts[s]);
+	ts_jw_end_obj(w);
+}
+
+static void put_cmp_ops(ts_jw *w, const ts_compare *c)
+{
+	char (*shorts[2])[TS_SHORT_MAX + 1];
+	for (int s = 0; s < 2; s++)
+		shorts[s] = ts_report_short_names(c->r[s]->agg);
+	section(w, "ops");
+	ts_jw_arr(w);
+	for (size_t i = 0; i < c->nops; i++)
+		put_cmp_op(w, c, &c->ops[i], shorts);
+	if (c->nops)
+		ts_jw_nl(w, 2);
+	ts_jw_end_arr(w);
+	free(shorts[0]);
+	free(shorts[1]);
+}
+
+static void put_cmp_layers(ts_jw *w, const ts_compare *c)
+{
+	char k[32];
+	section(w, "layer_counts");
+	ts_jw_arr(w);
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		uint32_t na = c->layer_count[st][0], nb = c->layer_count[st][1];
+		if (!na && !nb)
+			continue;
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "stage", ts_pstage_name((ts_pstage)st));
+		ts_jw_kuint(w, "a", na);
+		ts_jw_kuint(w, "b", nb);
+		ts_jw_kuint(w, "matched", na < nb ? na : nb);
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_arr(w);
+	section(w, "layers");
+	ts_jw_arr(w);
+	for (size_t i = 0; i < c->nlayers; i++) {
+		const ts_cmp_layer *L = &c->layers_rows[i];
+		ts_jw_nl(w, 4);
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "stage", ts_pstage_name(L->stage));
+		ts_jw_kuint(w, "layer", L->layer);
+		for (int s = 0; s < 2; s++) {
+			ts_jw_key(w, side_key(k, sizeof k, s, "us"));
+			if (L->has[s])
+				ts_jw_us_f(w, L->mean[s]);
+			else
+				ts_jw_null(w);
+			ts_jw_key(w, side_key(k, sizeof k, s, "p50_us"));
+			if (L->has[s])
+				ts_jw_us(w, L->p50[s]);
+			else
+				ts_jw_null(w);
+			ts_jw_key(w, side_key(k, sizeof k, s, "kernels"));
+			if (L->has[s])
+				ts_jw_num(w, "%.2f", L->kernels[s]);
+			else
+				ts_jw_null(w);
+		}
+		put_ratio(w, "ratio", L->ratio);
+		ts_jw_key(w, "gap_us");
+		if (L->has[0] && L->has[1])
+			ts_jw_us_f(w, L->gap);
+		else
+			ts_jw_null(w);
+		ts_jw_kstr(w, "status", L->has[0] && L->has[1] ? ts_cmp_status_name(L->status)
+			   : L->has[0] ? "a_only" : "b_only");
+		ts_jw_end_obj(w);
+	}
+	if (c->nlayers)
+		ts_jw_nl(w, 2);
+	ts_jw_end_arr(w);
+}
+
+static void put_pair_side(ts_jw *w, const ts_compare *c, const ts_layer_sample *smp,
+			  uint32_t k0, uint32_t n, int s)
+{
+	ts_jw_arr(w);
+	for (uint32_t k = 0; k < n; k++) {
+		const ts_debug_kernel *d = &smp->k[k0 + k];
+		size_t len;
+		const char *nm = ts_kview_row_name(c->r[s]->agg,
+						    d->row == TS_INTERN_NONE ? TS_ROW_OTHER : d->row, &len);
+		ts_jw_obj(w);
+		ts_jw_kstrn(w, "name", nm, len);
+		ts_jw_kstr(w, "short", d->cls.short_name);
+		ts_jw_kstr(w, "category", ts_kclass_category(c->patterns, &d->cls));
+		ts_jw_kus_f(w, "avg_us", (double)d->dur / (double)(smp->instances ? smp->instances : 1));
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_arr(w);
+}
+
+static void put_cmp_align(ts_jw *w, const ts_compare *c)
+{
+	section(w, "alignment");
+	ts_jw_arr(w);
+	size_t listed = 0;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		const ts_cmp_align *al = &c->align[st];
+		if (!al->pairs)
+			continue;
+		ts_jw_nl(w, 4);
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "stage", ts_pstage_name((ts_pstage)st));
+		ts_jw_kuint(w, "a_layer", al->s[0]->layer);
+		ts_jw_kuint(w, "b_layer", al->s[1]->layer);
+		ts_jw_kuint(w, "a_instances", al->s[0]->instances);
+		ts_jw_kuint(w, "b_instances", al->s[1]->instances);
+		ts_jw_kint(w, "cost", al->cost);
+		ts_jw_kbool(w, "truncated", al->truncated);
+		ts_jw_key(w, "pairs");
+		ts_jw_arr(w);
+		for (size_t i = 0; i < al->npairs; i++) {
+			const ts_cmp_pair *p = &al->pairs[i];
+			ts_jw_nl(w, 6);
+			ts_jw_obj(w);
+			ts_jw_kstr(w, "kind", ts_pair_kind_name(p->kind));
+			ts_jw_kstr(w, "fusion", p->fusion >= 0
+				   ? ts_patterns_fusion(c->patterns, (size_t)p->fusion)->name : NULL);
+			ts_jw_kus_f(w, "a_us", p->a_ns);
+			ts_jw_kus_f(w, "b_us", p->b_ns);
+			ts_jw_key(w, "a");
+			put_pair_side(w, c, al->s[0], p->a0, p->na, 0);
+			ts_jw_key(w, "b");
+			put_pair_side(w, c, al->s[1], p->b0, p->nb, 1);
+			ts_jw_end_obj(w);
+		}
+		ts_jw_end_arr(w);
+		ts_jw_end_obj(w);
+		listed++;
+	}
+	if (listed)
+		ts_jw_nl(w, 2);
+	ts_jw_end_arr(w);
+}
+
+int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts *o)
+{
+	(void)o;
+	ts_jw w;
+	if (!ts_jw_init(&w, out))
+		return -1;
+	ts_report_json_head(&w, "compare", c->o.staged, c->o.stage);
+	section(&w, "thresholds");
+	ts_jw_obj(&w);
+	ts_jw_knum(&w, "us", "%g", c->o.threshold_us);
+	ts_jw_knum(&w, "pct", "%g", c->o.threshold_pct);
+	ts_jw_end_obj(&w);
+	section(&w, "per_pass");
+	ts_jw_bool(&w, c->per_pass);
+	section(&w, "stages_differ");
+	ts_jw_bool(&w, c->stages_differ);
+	put_cmp_side(&w, c, 0);
+	put_cmp_side(&w, c, 1);
+	section(&w, "total");
+	ts_jw_obj(&w);
+	ts_jw_kus(&w, "a_us", c->kernel_ns[0]);
+	ts_jw_kus(&w, "b_us", c->kernel_ns[1]);
+	put_ratio(&w, "ratio", c->ratio);
+	ts_jw_kus_f(&w, "gap_us", c->gap);
+	ts_jw_kstr(&w, "status", ts_cmp_status_name(c->status));
+	ts_jw_end_obj(&w);
+	put_cmp_ops(&w, c);
+	put_cmp_layers(&w, c);
+	put_cmp_align(&w, c);
+	ts_jw_nl(&w, 0);
+	ts_jw_end_obj(&w);
+	return ts_jw_finish(&w);
+}
