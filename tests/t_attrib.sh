@@ -5,11 +5,7 @@
 # External id with no op), the --join-mem cap (a counted loss, never
 # silent), and, when ../shared/traces is present, every shared trace against
 # an independent Python oracle (tests/attrib/oracle.py).
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 "$TS" --format json tests/attrib/fixture.json >"$tmp/f.json" 2>"$tmp/err" ||
 	echo "not ok - attribution fixture: exit status $?: $(head -c 200 "$tmp/err")"

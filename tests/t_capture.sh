@@ -5,11 +5,7 @@
 # replay, a capture whose sequence differs, two captures that disagree),
 # errors, no change without --capture, and the shared vLLM piecewise pair
 # against an independent Python oracle (tests/capture/oracle.py).
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 python3 tests/capture/mkcapture.py "$tmp"
 mkdir "$tmp/dir" && cp "$tmp/capture_hip.json" "$tmp/dir/"
 

@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
 # CLI contract: options, exit codes and the one error message shape
 # (tracestream: FILE: byte N: reason), partial reports on bad input.
-set -u
-TS=${TS:-./tracestream}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+T=
+. "$(dirname "$0")/lib.sh"
 tiny=tests/cli/tiny.json
 
-ok() { echo "ok - $1"; }
 bad() { echo "not ok - $1: $2"; }
 
 # expect DESC RC STDERR_REGEX -- command...   (stdout -> $tmp/out, stderr -> $tmp/err)
@@ -25,9 +22,6 @@ expect() {
 	fi
 }
 
-json_get() { # file python-expression-on-d
-	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
-}
 
 # --- usage ---
 expect "--help prints usage to stdout, exit 0" 0 "" -- "$TS" --help

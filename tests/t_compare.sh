@@ -4,15 +4,8 @@
 # traces with different pass counts, the compare tables' loader errors, and,
 # when ../shared/traces is there, the Qwen3-30B-A3B B300 / MI300X pair
 # checked against the MANIFEST and an independent count (tests/oracle.py).
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - compare: $1"; }
-bad() { echo "not ok - compare: $1"; fail=1; }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (expected '$3', got '$2')"; fi; }
+T=compare
+. "$(dirname "$0")/lib.sh"
 
 gen="$here/layers/mkgeneric.py"
 python3 "$gen" --layers 4 --decode 3 --batch 8 --seed 1 > "$tmp/d3.json"

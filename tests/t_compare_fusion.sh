@@ -9,15 +9,11 @@
 # decode layer the fused kernel pairs with its two parts as one "fused"
 # pair and every other kernel pairs 1-to-1 as "same". Also: compare A A is
 # similar everywhere (ratio 1, gap 0), and compare B A mirrors compare A B.
-set -u
-TS=${TS:-./tracestream}
-fail=0
+. "$(dirname "$0")/lib.sh"
 GEN=tests/compare/mkfusion.py
 # the interpreter itself, not a version-manager shim (pyenv's costs ~0.5 s a call)
 PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # the generator itself: valid JSON, the same files on every run
 g=(--fuse add+norm --fused-side a --layers 3 --decode 2 --seed 7)

@@ -3,10 +3,7 @@
 # that runs both as a plain projection and between the MoE router and the
 # combine, in a hand-made trace whose answers are counted by hand; the same
 # kernels launched by a MoE op; and the loader's errors for context rules.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 # One decode pass, 2 layers. Per layer: norm, GEMM X (QKV, 10 us), attention,
 # GEMM X (O, 10 us), norm, router GEMM Y (5 us), top-k, GEMM X twice as

@@ -7,12 +7,9 @@
 # run with named all-reduce kernels pairs the all-reduces (no "A has none",
 # no Comm-Generic row), and Inductor's mul_silu fusion is the activation on
 # both sides.
-set -u
-TS=${TS:-./tracestream}
+. "$(dirname "$0")/lib.sh"
 PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 g=(--layers 7 --tp 4 --prefill 300 --decode 2)
 "$PY" tests/layers/mkgeneric.py "${g[@]}" --rccl --truth-file "$tmp/r.truth" >"$tmp/r.json"

@@ -4,10 +4,7 @@
 # groff renders without a warning; --help prints no printf escapes; every
 # relative link of README.md and docs/*.md names a file that exists;
 # `make install` puts the manual page where man finds it.
-set -u
-TS=${TS:-./tracestream}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 "$TS" --help >"$tmp/help" 2>&1
 missing=""
 for opt in $(grep -o -- '--[a-z][a-z-]*' "$tmp/help" | sort -u); do

@@ -4,9 +4,7 @@
 # Per fixture: the JSON report matches the answer, the text report exits 0.
 # Then: *_us values have 3 decimals, the answers agree with tests/oracle.py,
 # and --top does not cut the JSON kernel list.
-set -u
-TS=${TS:-./tracestream}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 fx=$here/fixtures
 
 if ! command -v python3 >/dev/null 2>&1; then
@@ -18,8 +16,6 @@ if [ ! -x "$TS" ]; then
     exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts_fixtures.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 : > "$tmp/list"
 for exp in "$fx"/*.expect.json; do

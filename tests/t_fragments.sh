@@ -5,12 +5,9 @@
 # decode"; a front-end process trace (CPU ops, no kernel launch, no GPU
 # activity) is told to profile the worker; CPU launches with no kernel
 # recorded say the GPU activity was not captured.
-set -u
-TS=${TS:-./tracestream}
+. "$(dirname "$0")/lib.sh"
 PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 "$PY" tests/layers/mkgeneric.py --layers 7 --decode 3 --tp 4 --truth-file "$tmp/t.truth" >"$tmp/t.json"
 "$PY" - "$tmp/t.json" "$tmp/t.truth" "$tmp" <<'PY'

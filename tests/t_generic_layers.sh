@@ -11,14 +11,11 @@
 # family-specific names: layers.expected is null, 0 or N, never a wrong
 # number, and no layer-count warning. With SGLang step annotations: the
 # kernels of every pass and the orphan kernels match the construction.
-set -u
-TS=${TS:-./tracestream}
+. "$(dirname "$0")/lib.sh"
 GEN=tests/layers/mkgeneric.py
 # the interpreter itself, not a version-manager shim (pyenv's costs ~0.5 s a call)
 PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # the generator itself: valid JSON, deterministic, --truth = --truth-file
 a=(--moe --layers 3 --tp 4 --prefill 17 --decode 2 --annotate sglang --graph)

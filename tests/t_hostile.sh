@@ -6,14 +6,8 @@
 # FILE:LINE:COL, exit 3), a YAML alias bomb and an oversized file (refused,
 # exit 3), tens of thousands of rules (loaded in linear time). Bounds are
 # checked with timeout and ulimit -v, never with timing assertions.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - hostile: $1"; }
-bad() { echo "not ok - hostile: $1"; fail=1; }
+T=hostile
+. "$(dirname "$0")/lib.sh"
 # the sanitizers reserve terabytes of address space: the memory bound is for
 # the release build
 lim() { case "$TS" in */san/*) "$@" ;; *) (ulimit -v 262144; "$@") ;; esac; }

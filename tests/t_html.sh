@@ -6,15 +6,9 @@
 # the number of events. Screenshots go to $TEST_OUT/html (default
 # build/test-out) for a person to look at. Skips with a message without
 # Chromium (scripts/deps.sh --test installs it as root).
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
+T=html
+. "$(dirname "$0")/lib.sh"
 out="${TEST_OUT:-$here/../build/test-out}/html"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - html: $1"; }
-bad() { echo "not ok - html: $1"; fail=1; }
 
 # the page itself, without a browser: self-contained, bounded
 "$TS" --no-progress -q -f html -o "$tmp/s.html" "$here/data/sample_trace.json.gz" 2> "$tmp/err" ||

@@ -5,10 +5,7 @@
 # trace.input_bytes and trace.compressed are removed (those three checked
 # separately), and the text report equal once its first line
 # ("tracestream VERSION: NAME") and the " (N KB gzip)" size are removed.
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 
 if ! command -v python3 >/dev/null 2>&1 || ! command -v gzip >/dev/null 2>&1; then
     echo "skip - input forms: python3 or gzip not found"
@@ -19,8 +16,6 @@ if [ ! -x "$TS" ]; then
     exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts_forms.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 size() { stat -c %s "$1"; }
 

@@ -6,14 +6,8 @@
 # there, every shared trace's anatomy must add up to its mean layer time,
 # every pass's busy + idle must equal its span, and the first screen must
 # fit 25 lines of 80 columns.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - insight: $1"; }
-bad() { echo "not ok - insight: $1"; fail=1; }
+T=insight
+. "$(dirname "$0")/lib.sh"
 
 python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"
 "$TS" --no-progress -f json "$tmp/idle.json" > "$tmp/idle.out" 2> "$tmp/err" ||

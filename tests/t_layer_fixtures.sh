@@ -6,11 +6,7 @@
 # with --split-half-layers). Then a trace written K times over
 # (tests/layers/repeat.py) gives exactly K times the passes, layers and
 # orphan kernels, on the bundled sample and, when present, the shared traces.
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 
 check() { # shape layers passes stage [options...]
 	local shape=$1 n=$2 p=$3 stage=$4

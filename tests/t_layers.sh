@@ -4,10 +4,7 @@
 # EXTEND): K steps give exactly K complete passes of 48 layers, and each
 # pass takes the stage of its own step annotation (steps 7, 15, ... are
 # EXTEND steps: bench/gen_trace.c, EXTEND_EVERY).
-set -u
-TS=${TS:-./tracestream}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
 cc -O1 -o "$tmp/gen_trace" bench/gen_trace.c 2>"$tmp/cc.err" || {
 	echo "not ok - building bench/gen_trace.c: $(head -c 300 "$tmp/cc.err")"
 	exit 0

@@ -8,16 +8,11 @@
 # that many layers. The same check runs on the original trace, so both can be
 # read side by side. A third line checks the rewrite itself: the same event
 # counts, the same attention launches, every other kernel renamed.
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
+. "$(dirname "$0")/lib.sh"
 if [ ! -d "$SHARED" ]; then
 	echo "skip - opaque kernel names on shared traces: $SHARED not found"
 	exit 0
 fi
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # stem  layers-per-complete-pass (../shared/traces/MANIFEST.md)
 list='vllm_gptoss120b_b200_tp8_eager_prefill.json 36

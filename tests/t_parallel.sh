@@ -4,16 +4,11 @@
 # -j and through the --sshlogin form (":" is this machine), then merged:
 # the report equals the direct run over the same ranks. Skips without GNU
 # parallel.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 if ! command -v parallel >/dev/null || ! parallel --version 2>/dev/null | grep -q "GNU parallel"; then
 	echo "skip - parallel: GNU parallel is not installed (sh scripts/deps.sh --test installs it)"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 python3 "$here/ranks/mkranks.py" "$tmp/job" "$tmp/truth.json"
 "$TS" --no-progress -q -f json "$tmp/job" > "$tmp/direct.json"
 same() {

@@ -6,14 +6,8 @@
 # merged give the direct run's rank table and skew; a partial that is cut,
 # corrupt, of another version or not a partial at all: which file, what is
 # wrong, at which byte, exit 1.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - partial: $1"; }
-bad() { echo "not ok - partial: $1"; fail=1; }
+T=partial
+. "$(dirname "$0")/lib.sh"
 strip() { grep -v '"path"\|"seconds"' "$1"; }
 
 f=$here/data/sample_trace.json.gz

@@ -2,12 +2,9 @@
 # Pattern tables: the built-ins load; every loader error is reported as
 # FILE:LINE:COLUMN: what, with exit 3; the search order; --model; and a new
 # YAML directory changes the analysis without recompiling.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+T=
+. "$(dirname "$0")/lib.sh"
 
-ok() { echo "ok - $1"; }
 bad() { echo "not ok - $1: $2"; }
 
 "$TS" patterns check >"$tmp/out" 2>"$tmp/err" && grep -q '^ok: [0-9]* categories, [0-9]* rules, [0-9]* operator rules, [0-9]* call-site skips, [0-9]* model families' "$tmp/out" \

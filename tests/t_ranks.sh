@@ -4,14 +4,8 @@
 # straggler, known collective waits, files given out of rank order); the
 # same numbers whatever -j; four copies of a shared trace; errors of one
 # rank.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - ranks: $1"; }
-bad() { echo "not ok - ranks: $1"; fail=1; }
+T=ranks
+. "$(dirname "$0")/lib.sh"
 
 python3 "$here/ranks/mkranks.py" "$tmp/job" "$tmp/truth.json"
 order=$(python3 -c 'import json,sys; print(" ".join("%s/trace_rank_%d.json" % (sys.argv[2], r) for r in json.load(open(sys.argv[1]))["order"]))' "$tmp/truth.json" "$tmp/job")

@@ -5,9 +5,7 @@
 # byte-identical stdout and stderr, and the same exit code, as the default read
 # size, in text and in JSON; also one gzip'ed fixture, so that the inflater is
 # fed 1..31 bytes at a time.  (yajl's test/parsing/run_tests.sh does the same.)
-set -u
-TS=${TS:-./tracestream}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 
 if [ ! -x "$TS" ]; then
     echo "not ok - read sizes: binary $TS not found or not executable"
@@ -19,8 +17,6 @@ SIZES="1 2 3 4 5 6 7 8 11 13 16 17 19 23 29 31"
 # happens: 1, 2 and 3 bytes, and primes up to 31)
 case "$TS" in */san/*) SIZES="1 2 3 5 7 13 16 31" ;; esac
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts_readsz.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 # sizes FMT FILE RESULT: the read sizes whose run differs, written to RESULT
 sizes() {

@@ -2,8 +2,7 @@
 # Whatever the input: no crash, no hang, a documented exit code, and valid
 # JSON on stdout. Deterministic mutations (bytes flipped, inserted, deleted,
 # cut) of small traces, plain and gzip'ed, run through the real binary.
-set -u
-TS=${TS:-./tracestream}
+. "$(dirname "$0")/lib.sh"
 python3 - "$TS" tests/cli/tiny.json <<'PY'
 import gzip, json, random, subprocess, sys
 

@@ -5,15 +5,8 @@
 # the devices: loader's errors; and, when ../shared/traces is there, the
 # Qwen3-8B prefill GEMMs' FLOPs exactly and every percentage on every
 # shared trace within (0, 100].
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - roofline: $1"; }
-bad() { echo "not ok - roofline: $1"; fail=1; }
-check() { if [ "$2" = "$3" ]; then ok "$1"; else bad "$1 (expected '$3', got '$2')"; fi; }
+T=roofline
+. "$(dirname "$0")/lib.sh"
 
 mk="$here/roofline/mkroof.py"
 python3 "$mk" > "$tmp/h100.json"

@@ -3,15 +3,11 @@
 # on every LLM inference trace, the right model family for each (truth:
 # ../shared/traces/MANIFEST.md), and every kernel's type as labeled by hand
 # in tests/classify/names.tsv.
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
+. "$(dirname "$0")/lib.sh"
 if [ ! -d "$SHARED" ]; then
 	echo "skip - classification on shared traces: $SHARED not found"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # file stem -> expected family ("-" = not an inference trace, "none" = no family)
 while read -r stem family; do

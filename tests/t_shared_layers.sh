@@ -3,15 +3,11 @@
 # ../shared/traces/MANIFEST.md: layers per complete pass, the stage of each
 # complete pass, the HF trace's 10-layer partial tail, and no layers on the
 # graph-capture and training traces.
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
+. "$(dirname "$0")/lib.sh"
 if [ ! -d "$SHARED" ]; then
 	echo "skip - layers on shared traces: $SHARED not found"
 	exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # stem  layers-per-complete-pass  stage-of-complete-passes  partial-passes(layers,...)
 while read -r stem want_layers want_stage want_partial; do

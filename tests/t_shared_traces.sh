@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # Every real trace in $SHARED against the independent oracle (tests/oracle.py)
 # and the facts in MANIFEST.md.  One line per trace per aspect group.
-set -u
-TS=${TS:-./tracestream}
-SHARED=${SHARED:-../shared/traces}
-here=$(cd "$(dirname "$0")" && pwd)
+. "$(dirname "$0")/lib.sh"
 
 if [ ! -d "$SHARED" ]; then
     echo "skip - shared traces: ../shared/traces not found"
@@ -19,8 +16,6 @@ if [ ! -x "$TS" ]; then
     exit 0
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts_shared.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
 
 # The oracle is slow (Python, whole file in memory): cache its answer per
 # (oracle version, file, size, mtime) so the second build's run is fast.

@@ -5,14 +5,8 @@
 # write leaves the old file and no temporary file). Runs on the bundled
 # sample trace and a hand-made one; on every shared trace when
 # ../shared/traces is there.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - tables: $1"; }
-bad() { echo "not ok - tables: $1"; fail=1; }
+T=tables
+. "$(dirname "$0")/lib.sh"
 
 # the CSV tables of a trace against its JSON report: rows, keys, totals
 check() { # label trace

@@ -6,12 +6,9 @@
 # training note and no inference pass, layer, stage or layer opportunity;
 # the open DeepSeek stack is classified (>= 97% of kernel time), and
 # LayerNorm's ln_fwd_kernel is a norm, not Triton attention.
-set -u
-TS=${TS:-./tracestream}
+. "$(dirname "$0")/lib.sh"
 PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PY" ] || PY=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 "$PY" tests/layers/mktrain.py --layers 6 --steps 2 >"$tmp/t.json"
 "$PY" tests/layers/mktrain.py --layers 6 --steps 2 --no-backward >"$tmp/f.json"

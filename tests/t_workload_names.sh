@@ -5,14 +5,8 @@
 # named causal prefill or decode from its arguments. A hand-made trace
 # (tests/attrib/mkseq.py) gives exact answers; on the shared HF trace an
 # independent Python count (tests/attrib/seq_oracle.py) must agree.
-set -u
-TS=$(realpath "${TS:-./tracestream}")
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-ok() { echo "ok - workload names: $1"; }
-bad() { echo "not ok - workload names: $1"; fail=1; }
+T='workload names'
+. "$(dirname "$0")/lib.sh"
 
 python3 "$here/attrib/mkseq.py" "$tmp/seq.json" "$tmp/truth.json"
 "$TS" --no-progress -f json "$tmp/seq.json" > "$tmp/out" 2> "$tmp/err" ||
