@@ -1,5 +1,6 @@
 /*
- * layers_results.c - what the layer machine found, as reports read it: passes, stages, layer
+ * layers_results.c - what the layer machine found, as reports read it: the
+ * names of stages, signals and layer types; passes, stages, layer
  * statistics, the expected count, notes, the self-check, outliers
  * (layers_int.h).
  */
@@ -15,6 +16,36 @@
 #include "analysis/intern.h"
 #include "analysis/satmath.h"
 #include "input/numtext.h"
+
+/* ------------------------------------------------------------ names */
+
+static const char *const pstage_names[TS_PSTAGE_COUNT] = {
+	"prefill", "decode", "mixed", "unknown",
+};
+
+static const char *const signal_names[TS_SIG_COUNT] = {
+	"annotation", "kernel_hints", "gemm_m", "kv_grid", "only_in", "duration",
+};
+
+const char *ts_signal_name(ts_signal s)
+{
+	return (unsigned)s < TS_SIG_COUNT ? signal_names[s] : "unknown";
+}
+
+const char *ts_pstage_name(ts_pstage s)
+{
+	return (unsigned)s < TS_PSTAGE_COUNT ? pstage_names[s] : "unknown";
+}
+
+static const char *const ltype_names[TS_LT_COUNT] = {
+	"MHA+MoE", "MHA+FC", "MLA+MoE", "MLA+FC", "GDN+MoE", "GDN+FC",
+	"Attn-only", "MoE-only", "FC-only", "unknown",
+};
+
+const char *ts_ltype_name(ts_ltype t)
+{
+	return (unsigned)t < TS_LT_COUNT ? ltype_names[t] : "unknown";
+}
 
 const ts_layers_opts *ts_layers_options(const ts_layers *l)
 {

@@ -1003,45 +1003,6 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 
 /* ------------------------------------------------------------ directories */
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The *.yaml files of dir, sorted; at most max. */
-static size_t list_yaml(const char *dir, char **out, size_t max)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL && n < max) {
-		size_t len = strlen(e->d_name);
-		if (e->d_name[0] == '.' || len < 6 ||
-		    (strcmp(e->d_name + len - 5, ".yaml") != 0 &&
-		     strcmp(e->d_name + len - 4, ".yml") != 0))
-			continue;
-		char path[PATH_MAX];
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		struct stat sb;
-		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-			continue;
-		out[n] = strdup(path);
-		if (out[n])
-			n++;
-	}
-	closedir(d);
-	qsort(out, n, sizeof *out, cmp_str);
-	return n;
-}
-
-static bool is_dir(const char *path)
-{
-	struct stat sb;
-	return path && *path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
 static loaded_file *new_file(ts_patterns *p, char *path, bool family)
 {
 	if (p->nfiles == MAX_FILES) {
@@ -1061,7 +1022,7 @@ static void load_dirs(ts_patterns *p)
 	size_t first_kernel_file = p->nfiles;
 	for (size_t d = 0; d < p->ndirs; d++) {
 		char *names[MAX_FILES];
-		size_t n = list_yaml(p->dirs[d], names, MAX_FILES);
+		size_t n = ts_pat_list_yaml(p->dirs[d], names, MAX_FILES);
 		for (size_t i = 0; i < n; i++) {
 			loaded_file *f = new_file(p, names[i], false);
 			if (f)
@@ -1088,7 +1049,7 @@ static void load_dirs(ts_patterns *p)
 		char models[PATH_MAX];
 		snprintf(models, sizeof models, "%s/models", p->dirs[d]);
 		char *names[MAX_FILES];
-		size_t n = list_yaml(models, names, MAX_FILES);
+		size_t n = ts_pat_list_yaml(models, names, MAX_FILES);
 		for (size_t i = 0; i < n; i++) {
 			loaded_file *f = new_file(p, names[i], true);
 			if (!f)
@@ -1108,9 +1069,9 @@ static const char *find_builtin(char *buf, size_t len)
 	if (env && *env)
 		return env;   /* explicit: used even if missing, so errors say so */
 	snprintf(buf, len, "%s/patterns", TS_DATADIR);
-	if (is_dir(buf))
+	if (ts_pat_is_dir(buf))
 		return buf;
-	if (is_dir(TS_SOURCE_PATTERNS)) {
+	if (ts_pat_is_dir(TS_SOURCE_PATTERNS)) {
 		snprintf(buf, len, "%s", TS_SOURCE_PATTERNS);
 		return buf;
 	}
@@ -1122,7 +1083,7 @@ static const char *find_builtin(char *buf, size_t len)
 		if (slash) {
 			*slash = '\0';
 			snprintf(buf, len, "%s/patterns", exe);
-			if (is_dir(buf))
+			if (ts_pat_is_dir(buf))
 				return buf;
 		}
 	}
@@ -1148,14 +1109,14 @@ ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
 				     .flags = CYAML_CFG_NO_ALIAS };
 	char buf[PATH_MAX];
 	for (size_t i = 0; i < src->nuser_dirs && p->ndirs < 15; i++) {
-		if (!is_dir(src->user_dirs[i])) {
+		if (!ts_pat_is_dir(src->user_dirs[i])) {
 			ts_pat_add_error(p, "%s: not a directory of pattern tables", src->user_dirs[i]);
 			continue;
 		}
 		p->dirs[p->ndirs++] = strdup(src->user_dirs[i]);
 	}
 	const char *builtin = src->builtin_dir ? src->builtin_dir : find_builtin(buf, sizeof buf);
-	if (!builtin || !is_dir(builtin)) {
+	if (!builtin || !ts_pat_is_dir(builtin)) {
 		ts_pat_add_error(p, "%s: built-in pattern tables not found%s",
 			  builtin ? builtin : "patterns",
 			  builtin ? "" : " (set TRACESTREAM_PATTERNS or use --patterns DIR)");

@@ -2,7 +2,7 @@
  * patterns_schema.c - the pattern tables' YAML documents: the libcyaml
  * schema of kernel tables (categories, rules, operators, contexts, devices,
  * ...) and model family files, and loading one, its errors at
- * FILE:LINE:COLUMN (patterns_int.h).
+ * FILE:LINE:COLUMN; the *.yaml files of a directory (patterns_int.h).
  */
 #include "tables/patterns_int.h"
 
@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #define OPT (CYAML_FLAG_POINTER | CYAML_FLAG_OPTIONAL)
@@ -345,4 +347,45 @@ void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value
 		return NULL;
 	}
 	return doc;
+}
+
+/* ------------------------------------------------------------ directories */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.yaml files of dir, sorted; at most max. */
+size_t ts_pat_list_yaml(const char *dir, char **out, size_t max)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL && n < max) {
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.' || len < 6 ||
+		    (strcmp(e->d_name + len - 5, ".yaml") != 0 &&
+		     strcmp(e->d_name + len - 4, ".yml") != 0))
+			continue;
+		char path[PATH_MAX];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		struct stat sb;
+		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+			continue;
+		out[n] = strdup(path);
+		if (out[n])
+			n++;
+	}
+	closedir(d);
+	qsort(out, n, sizeof *out, cmp_str);
+	return n;
+}
+
+bool ts_pat_is_dir(const char *path)
+{
+	struct stat sb;
+	return path && *path && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
 }
