@@ -3,7 +3,8 @@
 # < src/report < the command (src/*.c: main, pipeline, multi, partial,
 # progress). Every project include is written with its folder ("analysis/
 # agg.h", one -Isrc), so this reads each #include and fails on one that
-# points up a stage, or on a bare name that hides where it points.
+# points up a stage, or on a bare name that hides where it points; and on a
+# source file over 1,200 lines or a main.c over 600.
 set -u
 cd "$(dirname "$0")/.."
 python3 - <<'PY'
@@ -24,4 +25,11 @@ print('%s - every project include names its folder (%d files)%s' %
       ('not ok' if bare else 'ok', len(files), ': ' + '; '.join(bare[:5]) if bare else ''))
 print('%s - no include points up the pipeline (input < tables < analysis < report < command)%s' %
       ('not ok' if up else 'ok', ': ' + '; '.join(up[:5]) if up else ''))
+# rooms of a size one can read: a file splits along its own seams first
+big = ['%s (%d)' % (f, n) for f in files if f.endswith('.c')
+       for n in [sum(1 for _ in open(f))] if n > 1200]
+print('%s - no source file over 1,200 lines%s' %
+      ('not ok' if big else 'ok', ': ' + ', '.join(big) if big else ''))
+n = sum(1 for _ in open('src/main.c'))
+print('%s - main.c is the front door only (%d lines, at most 600)' % ('ok' if n <= 600 else 'not ok', n))
 PY
