@@ -688,7 +688,11 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 	ts_status st = ts_pipeline_run(o.path, &po, &res);
 	ts_progress_free(po.progress);
 
-	if (!res.opened || !res.agg) {
+	/* Nothing to report: not opened, or stopped before a single event (an
+	 * empty file, a binary one, JSON that is not a trace). The error alone
+	 * says it; an empty report marked partial would pass for a trace. */
+	if (!res.opened || !res.agg || (st != TS_OK && res.agg->events == 0)) {
+		res.partial = false;
 		print_error(&res, NULL);
 		ts_result_free(&res);
 		ts_patterns_free(patterns);

@@ -44,6 +44,8 @@ for k in range(300):
     if p.returncode not in (0, 1):
         failures.append((k, 'exit %d: %s' % (p.returncode, p.stderr[-300:])))
         continue
+    if p.returncode == 1 and p.stdout == b'' and p.stderr.startswith(b'tracestream: '):
+        continue                    # stopped before any event: the error alone
     try:
         doc = json.loads(p.stdout)
         if (p.returncode == 1) != doc['trace']['partial'] and b'not a trace' not in p.stderr:
@@ -58,5 +60,5 @@ if failures:
         print('# case %d: %s' % (k, why))
     print('not ok - %d mutated inputs: %d failures' % (cases, len(failures)))
 else:
-    print('ok - %d mutated inputs (plain and gzip): exit 0 or 1, valid JSON, one message shape' % cases)
+    print('ok - %d mutated inputs (plain and gzip): exit 0 or 1, valid JSON (or nothing when no event was read), one message shape' % cases)
 PY
