@@ -86,6 +86,33 @@ fi
 "$TS" "$tmp/malformed.json" >"$tmp/out" 2>/dev/null
 grep -q "^PARTIAL REPORT: malformed JSON" "$tmp/out" && ok "malformed JSON: text report marked PARTIAL" || bad "text partial" "$(head -3 "$tmp/out")"
 
+# --- a lexical error is named at the bad token's first byte, at any place
+# and any read size (the token may straddle two reads) ---
+python3 - "$TS" "$tmp" <<'PY'
+import subprocess, sys
+ts, tmp = sys.argv[1], sys.argv[2]
+ev = '{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2}, '
+bad = []
+n = 0
+for tok in ['12x', 'tru', 'nulx', '-}', '1.}', '1.5e]', 'bogus', 'x']:
+    for pad in (0, 1, 7, 40):
+        head = '{"traceEvents": [' + ev * (pad % 3) + ' ' * pad + '{"ph": '
+        doc = head + tok + '}]}'
+        want = len(head) + 1                    # 1-based first byte of tok
+        open(tmp + '/tok.json', 'w').write(doc)
+        for rs in (1, 2, 3, 5, 64):
+            p = subprocess.run([ts, '--no-progress', '--read-size', str(rs), tmp + '/tok.json'],
+                               capture_output=True, text=True)
+            n += 1
+            line = p.stderr.splitlines()[0] if p.stderr else ''
+            if p.returncode != 1 or (': byte %d: malformed JSON' % want) not in line:
+                bad.append('%r pad %d read %d: want byte %d: %s' % (tok, pad, rs, want, line))
+for b in bad[:3]:
+    print('# ' + b)
+print('%s - a lexical error names the bad token\'s first byte (%d runs: 8 tokens, 4 places, 5 read sizes)%s'
+      % ('not ok' if bad else 'ok', n, '' if not bad else ': %d wrong' % len(bad)))
+PY
+
 # --- truncated JSON ---
 head -c 120 "$tiny" >"$tmp/cut0.json"
 expect "cut before its first event: exit 1, cut short" 1 "^tracestream: $tmp/cut0.json: byte 120: trace cut short: the JSON ends inside" -- "$TS" --format json "$tmp/cut0.json"

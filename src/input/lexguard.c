@@ -64,6 +64,13 @@ void ts_lexguard_scan(ts_lexguard *g, const char *b, size_t n, uint64_t off)
 			if (!string_byte(g, c))
 				g->where = TS_LX_OUT;
 			break;
+		case TS_LX_WORD:
+			if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+				g->len++;
+				break;
+			}
+			g->where = TS_LX_OUT;
+			goto out;
 		case TS_LX_NUM:
 			if (in_number(c)) {
 				g->len++;
@@ -73,6 +80,7 @@ void ts_lexguard_scan(ts_lexguard *g, const char *b, size_t n, uint64_t off)
 			/* the byte after a number is outside it */
 			/* fall through */
 		case TS_LX_OUT:
+		out:
 			if (c == '"') {
 				g->where = TS_LX_STR;
 				g->esc = 0;
@@ -80,6 +88,10 @@ void ts_lexguard_scan(ts_lexguard *g, const char *b, size_t n, uint64_t off)
 				g->len = 0;
 			} else if (c == '-' || (c >= '0' && c <= '9')) {
 				g->where = TS_LX_NUM;
+				g->start = off + i;
+				g->len = 1;
+			} else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') {
+				g->where = TS_LX_WORD;
 				g->start = off + i;
 				g->len = 1;
 			}

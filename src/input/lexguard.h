@@ -30,13 +30,15 @@
 /* Longest number token accepted (bytes); longer is malformed input. */
 #define TS_NUMBER_MAX 1024
 
-enum { TS_LX_OUT, TS_LX_STR, TS_LX_NUM };
+/* where: outside tokens, in a string, in a number, in a literal (true,
+ * false, null, or letters yajl is about to refuse) */
+enum { TS_LX_OUT, TS_LX_STR, TS_LX_NUM, TS_LX_WORD };
 
 /* What was wrong with a dropped byte (ts_lexguard.bad). */
 enum { TS_LX_OK, TS_LX_CTRL, TS_LX_ESCAPE };
 
 typedef struct {
-	uint8_t where;     /* TS_LX_OUT, TS_LX_STR or TS_LX_NUM */
+	uint8_t where;     /* TS_LX_OUT, TS_LX_STR, TS_LX_NUM or TS_LX_WORD */
 	uint8_t esc;       /* in a string: 0, ESC_LETTER, or hex digits to come */
 	uint8_t bad;       /* set by ts_lexguard_drop */
 	uint64_t start;    /* input offset (0-based) of the open token */

@@ -58,9 +58,42 @@ static const char *where(const ts_parser *p)
 	return "before any JSON value";
 }
 
+static bool token_char(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       c == '-' || c == '+' || c == '.';
+}
+
+/* A lexical error is named at the first byte of the bad token ("12x",
+ * "tru", "-}"), not where yajl stopped inside it (a bad escape or byte
+ * inside a string is named where it is): back from the byte yajl
+ * stopped at (chunk[used - 1]) over the number or literal it is part of,
+ * into the span before through the lexical guard. 1-based, like every
+ * offset, and the same whatever the read size. */
+static uint64_t token_start(const ts_parser *p, const char *chunk, size_t used)
+{
+	/* a number or literal open when this chunk began (the guard's state at
+	 * the end of the span before): the token began there */
+	bool open = p->lx.where == TS_LX_NUM || p->lx.where == TS_LX_WORD;
+	uint64_t before = p->lx.start + 1;
+	if (used == 0)
+		return open ? before : p->fed + 1;
+	size_t k = used - 1;
+	if (!token_char(chunk[k])) {
+		if (k > 0 && token_char(chunk[k - 1]))
+			k--;
+		else
+			return k == 0 && open ? before : p->fed + k + 1;
+	}
+	while (k > 0 && token_char(chunk[k - 1]))
+		k--;
+	return k == 0 && open ? before : p->fed + k + 1;
+}
+
 /*
  * Offsets are 1-based byte positions in the JSON text (as cmp(1) counts):
- * the byte at which yajl stopped, or for a cut-short input the last byte.
+ * the byte at which yajl stopped (for a lexical error, the first byte of
+ * the bad token), or for a cut-short input the last byte.
  */
 static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 			      size_t len, bool at_end)
@@ -87,6 +120,8 @@ static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 			 "trace cut short: the JSON ends %s", where(p));
 		p->st = TS_ERR_TRUNCATED;
 	} else {
+		if (m && chunk && strncmp(m, "lexical error", 13) == 0 && !strstr(m, "inside"))
+			p->err_off = token_start(p, chunk, yajl_get_bytes_consumed(p->h));
 		snprintf(p->err, sizeof p->err, "malformed JSON: %s", m ? m : "?");
 		size_t n = strlen(p->err);
 		while (n > 0 && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
