@@ -149,59 +149,6 @@ static void put_events(ts_jw *w, const ts_agg *a)
 	ts_jw_end_obj(w);
 }
 
-static void put_kernels(ts_jw *w, const ts_result *res, const ts_kview *v)
-{
-	const ts_agg *a = res->agg;
-	int64_t all = v->all->total;
-	size_t n;
-	uint32_t *order = ts_kview_kernel_order(v, &n);
-	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
-	section(w, "kernels");
-	ts_jw_arr(w);
-	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_kview_row(v, order[i]);
-		const ts_kclass *c = ts_kview_row_class(a, order[i]);
-		size_t len;
-		const char *name = ts_kview_row_name(a, order[i], &len);
-		ts_jw_nl(w, 4);
-		ts_jw_obj(w);
-		ts_jw_kstrn(w, "name", name, len);
-		ts_jw_kstr(w, "short", order[i] == TS_ROW_OTHER || !shorts
-			   ? c->short_name : shorts[order[i]]);
-		ts_jw_kstr(w, "type", ts_ktype_name(c->type));
-		ts_jw_kstr(w, "category", ts_kclass_category(res->patterns, c));
-		ts_jw_kstr(w, "stage_hint", ts_stage_hint_name(c->stage));
-		/* type and category above are the main context's; the name's own
-		 * and the share of time in a context (contexts: in the tables) */
-		if (order[i] != TS_ROW_OTHER && a->ctx[order[i]].category >= 0) {
-			const ts_kclass *nc = &a->classes[order[i]];
-			ts_jw_kstr(w, "name_type", ts_ktype_name(nc->type));
-			ts_jw_kstr(w, "name_category", ts_kclass_category(res->patterns, nc));
-			ts_jw_knum(w, "context_pct", "%.2f",
-				   pct(a->ctx[order[i]].ns, a->rows[order[i]].total));
-		}
-		ts_jw_kuint(w, "count", s->count);
-		ts_jw_kus(w, "total_us", s->total);
-		ts_jw_kus_f(w, "avg_us", (double)s->total / (double)s->count);
-		ts_jw_kus(w, "min_us", s->min);
-		ts_jw_kus(w, "max_us", s->max);
-		ts_jw_kus_f(w, "stddev_us", ts_stat_stddev(s));
-		ts_jw_kus(w, "p50_us", ts_stat_quantile(s, 0.50));
-		ts_jw_kus(w, "p90_us", ts_stat_quantile(s, 0.90));
-		ts_jw_kus(w, "p99_us", ts_stat_quantile(s, 0.99));
-		long op = res->attrib && order[i] != TS_ROW_OTHER
-			? ts_attrib_parent_op(res->attrib, order[i]) : -1;
-		size_t olen = 0;
-		const char *oname = op >= 0 ? ts_attrib_op_name(res->attrib, (size_t)op, &olen) : NULL;
-		ts_jw_kstrn(w, "parent_op", oname, olen);
-		ts_jw_knum(w, "pct", "%.2f", pct(s->total, all));
-		ts_jw_end_obj(w);
-	}
-	end_rows(w, n, 2);
-	free(order);
-	free(shorts);
-}
-
 static void put_model(ts_jw *w, const ts_result *res)
 {
 	const ts_model *m = &res->model;
@@ -942,8 +889,8 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	ts_jw_end_arr(&w);
 	ts_jw_end_obj(&w);
 	put_events(&w, res->agg);
-	put_kernels(&w, res, &v);
 	/* sections whose JSON is their table (report_table.c) */
+	ts_report_json_table(&w, res, o, "kernels", "kernels");
 	ts_report_json_table(&w, res, o, "types", "types");
 	ts_report_json_table(&w, res, o, "categories", "categories");
 	ts_report_json_table(&w, res, o, "unclassified", "unclassified");

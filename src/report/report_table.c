@@ -86,6 +86,10 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 	static const char *const cols[] = {
 		"name", "short", "type", "category", "count", "total_us", "avg_us", "min_us",
 		"max_us", "stddev_us", "p50_us", "p90_us", "p99_us", "pct", "parent_op",
+		/* the kernel name's own stage hint; where a context rule (contexts:
+		 * in the tables) gave it another meaning, the name's own type and
+		 * category and the share of its time spent in a context */
+		"stage_hint", "name_type", "name_category", "context_pct",
 	};
 	const ts_agg *a = res->agg;
 	size_t n;
@@ -100,6 +104,9 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 		long op = res->attrib && order[i] != TS_ROW_OTHER
 			? ts_attrib_parent_op(res->attrib, order[i]) : -1;
 		const char *oname = op >= 0 ? ts_attrib_op_name(res->attrib, (size_t)op, &olen) : NULL;
+		bool ctx = order[i] != TS_ROW_OTHER && a->ctx[order[i]].category >= 0;
+		const ts_kclass *nc = ctx ? &a->classes[order[i]] : NULL;
+		int64_t whole = ctx ? a->rows[order[i]].total : 0;
 		ts_cell row[] = {
 			c_str(name, len),
 			c_cstr(order[i] == TS_ROW_OTHER || !shorts ? c->short_name : shorts[order[i]]),
@@ -110,6 +117,10 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 			c_num(ts_stat_stddev(s) / 1e3, 3), c_us(ts_stat_quantile(s, 0.50)),
 			c_us(ts_stat_quantile(s, 0.90)), c_us(ts_stat_quantile(s, 0.99)),
 			c_num(share(s->total, v->all->total), 2), c_str(oname, olen),
+			c_cstr(ts_stage_hint_name(c->stage)),
+			c_cstr(nc ? ts_ktype_name(nc->type) : NULL),
+			c_cstr(nc ? ts_kclass_category(res->patterns, nc) : NULL),
+			c_opt_num(ctx, ctx ? share(a->ctx[order[i]].ns, whole) : 0, 2),
 		};
 		rc = ROW(k, row);
 	}
