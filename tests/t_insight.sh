@@ -135,4 +135,45 @@ assert d["opportunities"][0]["kind"] in ("idle", "launch_bound"), d["opportuniti
 ' && ok "gpt-oss-120b eager TP8: most gaps are launch-bound, and idle time is the first opportunity" ||
 		bad "gpt-oss eager: launch-bound gaps"
 fi
+# --- the first screen: --stage reaches it; a pass row is for complete passes ---
+python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 3 > "$tmp/pd.json"
+"$TS" --no-progress --brief -w 100 "$tmp/pd.json" > "$tmp/pd.all" 2>/dev/null
+"$TS" --no-progress --brief -w 100 --stage decode "$tmp/pd.json" > "$tmp/pd.dec" 2>/dev/null
+if grep -q '^ prefill ' "$tmp/pd.all" && grep -q '^ decode ' "$tmp/pd.all" &&
+   ! grep -q 'prefill' "$tmp/pd.dec" && grep -q '^ decode ' "$tmp/pd.dec" &&
+   grep -q '^Typical decode layer' "$tmp/pd.dec" && grep -q 'passes 3 decode of 4 layers; decode: ' "$tmp/pd.dec"; then
+	ok "--stage decode: the first screen shows decode only (passes, pass row, typical layer, opportunities)"
+else
+	bad "--stage on the first screen: $(cat "$tmp/pd.dec")"
+fi
+# the same trace cut in the middle of its last decode pass: that pass is
+# partial, so the decode row is the mean of the 2 complete ones
+python3 - "$tmp/pd.json" "$tmp/cut.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d['traceEvents']
+k = [e for e in ev if e.get('cat') == 'kernel']
+last = max(e['ts'] for e in k)
+# the start of the last pass: its first kernel after the biggest ts jump
+ts = sorted(e['ts'] for e in k)
+gaps = sorted(range(1, len(ts)), key=lambda i: ts[i] - ts[i - 1])[-1]
+cut = (ts[gaps] + last) / 2
+d['traceEvents'] = [e for e in ev if e.get('cat') != 'kernel' or e['ts'] + e.get('dur', 0) < cut]
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" --no-progress -f json "$tmp/cut.json" > "$tmp/cut.out" 2>/dev/null
+"$TS" --no-progress --brief -w 100 "$tmp/cut.json" > "$tmp/cut.txt" 2>/dev/null
+python3 - "$tmp/cut.out" "$tmp/cut.txt" <<'PY' && ok "a partial pass is named beside the pass row, not averaged into it" || bad "partial pass in the first screen: $(sed -n 3,6p "$tmp/cut.txt")"
+import json, re, sys
+d = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read()
+dec = [p for p in d['passes'] if p['stage'] == 'decode']
+full = [p for p in dec if p['complete']]
+assert len(full) >= 1 and len(dec) > len(full), [(p['complete'], p['layers']) for p in dec]
+mean_ms = sum(p['gpu_time_us'] for p in full) / len(full) / 1000
+m = re.search(r'^ decode +([0-9.]+) (ms|us)', txt, re.M)
+got = float(m.group(1)) / (1 if m.group(2) == 'ms' else 1000)
+assert abs(got - mean_ms) <= 0.011 * max(mean_ms, 0.01) + 0.0051, (got, mean_ms)
+assert '%d decode (+%d partial)' % (len(full), len(dec) - len(full)) in txt, txt[:300]
+PY
+
 exit $fail

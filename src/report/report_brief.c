@@ -90,7 +90,47 @@ static void fmt_ms(char *buf, size_t n, double ns)
 		snprintf(buf, n, "%.1f us", ns / 1e3);
 }
 
-static void put_what(screen *s, const ts_result *res)
+/* Under --stage, only that stage's rows. */
+static bool shown_stage(const ts_report_opts *o, int st)
+{
+	return !o->filter_stage || (ts_pstage)st == o->stage;
+}
+
+/* A stage's passes as the per-pass row counts them: complete passes only,
+ * the partial ones (cut by the profile window) counted beside them. When
+ * there is no complete pass, the partial ones, marked so. */
+typedef struct {
+	uint32_t n, partial;
+	bool of_partials;
+	int64_t gpu_ns;
+	ts_idle_pass idle;
+} pass_sum;
+
+static void stage_passes(const ts_layers *l, int st, pass_sum *ps)
+{
+	memset(ps, 0, sizeof *ps);
+	for (int round = 0; round < 2 && ps->n == 0; round++) {
+		ps->of_partials = round == 1;
+		ps->partial = 0;
+		for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+			const ts_pass *p = ts_layers_pass(l, i);
+			if ((int)p->stage != st)
+				continue;
+			if (p->complete == ps->of_partials) {
+				ps->partial++;
+				continue;
+			}
+			ps->n++;
+			ps->gpu_ns = ts_sat_add(ps->gpu_ns, p->gpu_ns);
+			ts_idle_sum(&ps->idle, &p->idle);
+		}
+	}
+	if (ps->of_partials)
+		ps->partial = ps->n;
+}
+
+static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
+		     const ts_kview *v)
 {
 	const ts_devprop *d = ts_report_devprop(res);
 	const ts_meta *m = &res->meta;
@@ -112,31 +152,63 @@ static void put_what(screen *s, const ts_result *res)
 	const char *fam = res->model.family ? res->model.family->name : "unknown";
 	line(s, "  %s%s; model %s%s%s", gpu, rank, fam,
 	     res->framework ? "; " : "", res->framework ? res->framework : "");
-	char kt[32];
-	fmt_ms(kt, sizeof kt, (double)res->agg->all.total);
-	char passes[160] = "";
+	/* GPU time: busy time leads (the union of kernel intervals); kernel
+	 * time is named beside it when streams overlap */
+	char kt[96];
+	int64_t kns = v->all->total, busy = v->staged ? kns : ts_agg_busy_ns(res->agg);
+	fmt_ms(kt, sizeof kt, (double)busy);
+	if (busy < kns - kns / 100) {
+		char k2[32];
+		fmt_ms(k2, sizeof k2, (double)kns);
+		size_t kl = strlen(kt);
+		snprintf(kt + kl, sizeof kt - kl, " GPU busy (%s kernel time)", k2);
+	} else {
+		size_t kl = strlen(kt);
+		snprintf(kt + kl, sizeof kt - kl, " of GPU time");
+	}
+	char kn[64];
+	if (v->staged)
+		snprintf(kn, sizeof kn, "%s: %" PRIu64 " kernels", ts_pstage_name(o->stage),
+			 v->all->count);
+	else
+		snprintf(kn, sizeof kn, "%" PRIu64 " kernels", res->agg->kernels);
+	char passes[200] = "";
 	k = 0;
+	bool complete_any = false;
 	for (int st = 0; res->layers && st < TS_PSTAGE_COUNT; st++) {
-		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)st);
-		if (!t->passes || k >= sizeof passes)
+		pass_sum ps;
+		stage_passes(res->layers, st, &ps);
+		if (!ps.n || !shown_stage(o, st) || k >= sizeof passes)
 			continue;
-		k += (size_t)snprintf(passes + k, sizeof passes - k, "%s%" PRIu32 " %s", k ? ", " : "",
-				      t->passes, ts_pstage_name((ts_pstage)st));
+		complete_any |= !ps.of_partials;
+		if (ps.of_partials)
+			k += (size_t)snprintf(passes + k, sizeof passes - k, "%s%" PRIu32 " partial %s",
+					      k ? ", " : "", ps.n, ts_pstage_name((ts_pstage)st));
+		else if (ps.partial)
+			k += (size_t)snprintf(passes + k, sizeof passes - k, "%s%" PRIu32 " %s (+%" PRIu32
+					      " partial)", k ? ", " : "", ps.n,
+					      ts_pstage_name((ts_pstage)st), ps.partial);
+		else
+			k += (size_t)snprintf(passes + k, sizeof passes - k, "%s%" PRIu32 " %s",
+					      k ? ", " : "", ps.n, ts_pstage_name((ts_pstage)st));
 	}
 	uint32_t per = res->layers ? ts_layers_per_pass(res->layers) : 0;
 	char note[300] = "no forward pass";
 	bool none = res->layers && ts_layers_note(res->layers, note, sizeof note);
-	if (k && none) {   /* passes, none of them complete: say so first */
-		line(s, "  %s; partial passes %s; %" PRIu64 " kernels, %s of GPU time", note, passes,
-		     res->agg->kernels, kt);
+	if (k && (none || !complete_any)) {   /* no complete pass: say so first */
+		char *q;
+		while ((q = strstr(passes, " partial")) != NULL)
+			memmove(q, q + 8, strlen(q + 8) + 1);
+		line(s, "  %s; partial passes %s; %s, %s", note, passes, kn, kt);
 	} else if (k) {
 		char lay[48] = "";
 		if (per)
 			snprintf(lay, sizeof lay, " of %" PRIu32 " layers", per);
-		line(s, "  passes %s%s; %" PRIu64 " kernels, %s of GPU time", passes, lay,
-		     res->agg->kernels, kt);
+		line(s, "  passes %s%s; %s, %s", passes, lay, kn, kt);
 	} else {
-		line(s, "  %" PRIu64 " kernels, %s of GPU time; %s", res->agg->kernels, kt, note);
+		if (v->staged)
+			snprintf(note, sizeof note, "no %s pass", ts_pstage_name(o->stage));
+		line(s, "  %s, %s; %s", kn, kt, note);
 	}
 }
 
@@ -158,29 +230,32 @@ static void put_replays(screen *s, const ts_result *res)
 	     all ? 100.0 * (double)t->ns[TS_ATTR_GRAPH_OP] / (double)all : 0.0);
 }
 
-static void put_pass_times(screen *s, const ts_result *res)
+static void put_pass_times(screen *s, const ts_result *res, const ts_report_opts *o)
 {
 	if (!res->layers)
 		return;
 	int shown = 0;
 	for (int st = 0; st < TS_PSTAGE_COUNT && shown < MAX_STAGE_ROWS; st++) {
-		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)st);
-		if (!t->passes)
+		pass_sum ps;
+		stage_passes(res->layers, st, &ps);
+		if (!ps.n || !shown_stage(o, st))
 			continue;
 		if (!shown++)
 			line(s, "Per pass     GPU time   busy  idle    gaps  largest gap");
-		const ts_idle_pass *d = &t->idle;
-		char gt[32], lg[32] = "-";
-		fmt_ms(gt, sizeof gt, (double)t->gpu_ns / t->passes);
+		const ts_idle_pass *d = &ps.idle;
+		char gt[32], lg[32] = "-", name[24];
+		fmt_ms(gt, sizeof gt, (double)ps.gpu_ns / ps.n);
 		if (d->gaps)
 			fmt_ms(lg, sizeof lg, (double)d->largest_ns);
 		const ts_kclass *c = d->gaps && d->largest_before != TS_INTERN_NONE
 				   ? ts_kview_row_class(res->agg, d->largest_before) : NULL;
 		double span = (double)d->span_ns;
-		line(s, " %-9s %11s %5.1f%% %4.1f%% %7.0f  %s%s%s", ts_pstage_name((ts_pstage)st), gt,
+		snprintf(name, sizeof name, "%s%s", ts_pstage_name((ts_pstage)st),
+			 ps.of_partials ? "*" : "");
+		line(s, " %-9s %11s %5.1f%% %4.1f%% %7.0f  %s%s%s", name, gt,
 		     span > 0 ? 100.0 * (double)d->busy_ns / span : 0.0,
 		     span > 0 ? 100.0 * (double)d->idle_ns / span : 0.0,
-		     (double)d->gaps / t->passes, lg, c ? " before " : "", c ? c->short_name : "");
+		     (double)d->gaps / ps.n, lg, c ? " before " : "", c ? c->short_name : "");
 	}
 }
 
@@ -195,13 +270,13 @@ static int cmp_tshare(const void *a, const void *b)
 	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : x->type - y->type;
 }
 
-static void put_anatomy(screen *s, const ts_result *res)
+static void put_anatomy(screen *s, const ts_result *res, const ts_report_opts *o)
 {
 	const ts_anatomy *a = res->layers ? ts_layers_anatomy(res->layers) : NULL;
 	int shown = 0;
 	for (int st = 0; a && st < TS_PSTAGE_COUNT && shown < MAX_ANAT_STAGES; st++) {
 		uint64_t nl = ts_anatomy_layers(a, st);
-		if (!nl)
+		if (!nl || !shown_stage(o, st))
 			continue;
 		shown++;
 		const ts_anat_sum *tot = ts_anatomy_total(a, st);
@@ -248,7 +323,7 @@ static void put_anatomy(screen *s, const ts_result *res)
 
 static void put_categories(screen *s, const ts_result *res, const ts_breakdown *b)
 {
-	if (!res->patterns)
+	if (!res->patterns || b->total_ns == 0)
 		return;
 	size_t *idx = malloc((b->ncats + 1) * sizeof *idx);
 	if (!idx)
@@ -296,10 +371,14 @@ static void put_top_kernels(screen *s, const ts_result *res, const ts_kview *v)
 	free(shorts);
 }
 
-static void put_opportunities(screen *s, const ts_result *res)
+static void put_opportunities(screen *s, const ts_result *res, const ts_report_opts *o)
 {
-	ts_opportunity op[3];
-	size_t n = ts_insight_opportunities(res, op, 3);
+	ts_opportunity all[TS_INSIGHT_MAX], op[3];
+	size_t na = ts_insight_opportunities(res, all, TS_INSIGHT_MAX), n = 0;
+	for (size_t i = 0; i < na && n < 3; i++)
+		if (!o->filter_stage || (all[i].kind != TS_OPP_OUTSIDE &&
+					 (ts_pstage)all[i].stage == o->stage))
+			op[n++] = all[i];
 	if (!n)
 		return;
 	line(s, "Largest opportunities (GPU time at stake)");
@@ -325,12 +404,12 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 	line(&s, "tracestream %s: %s", TS_VERSION, base_name(res->path));
 	if (res->partial)
 		line(&s, "PARTIAL REPORT: %s", res->error);
-	put_what(&s, res);
+	put_what(&s, res, o, v);
 	put_replays(&s, res);
-	put_pass_times(&s, res);
-	put_anatomy(&s, res);
+	put_pass_times(&s, res, o);
+	put_anatomy(&s, res, o);
 	put_categories(&s, res, b);
 	put_top_kernels(&s, res, v);
-	put_opportunities(&s, res);
+	put_opportunities(&s, res, o);
 	return s.lines;
 }
