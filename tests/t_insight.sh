@@ -12,7 +12,7 @@ T=insight
 python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"
 "$TS" --no-progress -f json "$tmp/idle.json" > "$tmp/idle.out" 2> "$tmp/err" ||
 	bad "fixture: exit $?: $(head -c 300 "$tmp/err")"
-python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: span, busy, idle, 12 gaps, the 90 us gap and its kernel, 7 launch-bound gaps, the stray kernel, exact" || bad "fixture idle figures"
+python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: span, busy, idle, 12 gaps, the 90 us gap and its kernel, 7 launch-bound gaps (one opportunity with the idle time), the stray kernel, exact" || bad "fixture idle figures"
 import json, sys
 d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
 assert len(d['passes']) == 1, d['passes']
@@ -33,9 +33,14 @@ assert b['outside_passes'] == {'kernels': 1, 'gpu_time_us': 2.0}, b
 st = d['stages']['decode']['idle']
 assert st['idle_us'] == t['idle_us'] and st['gaps'] == t['gaps'], st
 kinds = [o['kind'] for o in d['opportunities']]
-assert 'idle' in kinds and 'launch_bound' in kinds, kinds
-o = [o for o in d['opportunities'] if o['kind'] == 'idle'][0]
-assert o['at_stake_us'] == t['idle_us'] and o['stage'] == 'decode', o
+# one opportunity for the idle time, its launch-bound gaps the cause inside
+# it (its kind when they are at least half of it), never two
+gap_opps = [o for o in d['opportunities'] if o['kind'] in ('idle', 'launch_bound')]
+assert len(gap_opps) == 1, kinds
+o = gap_opps[0]
+want = 'launch_bound' if 2 * t['launch_bound_us'] >= t['idle_us'] else 'idle'
+assert o['kind'] == want and o['at_stake_us'] == t['idle_us'] and o['stage'] == 'decode', o
+assert ('launch-bound, the CPU late: %d gaps' % t['launch_bound_gaps']) in o['text'], o['text']
 PY
 python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: the typical layer: 163 us, by type and kernel by kernel in order, adding up" || bad "fixture anatomy"
 import json, sys

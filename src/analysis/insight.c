@@ -125,26 +125,25 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 		if (res->attrib && stage_ns > 0)
 			roofline_opps(res, s, stage_ns, out, &n, max);
 		const ts_idle_pass *d = &t->idle;
+		/* Idle time is one opportunity; launch-bound gaps are a cause of
+		 * it, named inside it (and its kind when they are most of it), so
+		 * the same gap is never counted twice. */
 		if (t->passes && d->idle_ns > 0) {
 			char before[TS_SHORT_MAX + 1], after[TS_SHORT_MAX + 1];
 			kernel_label(res, d->largest_before, before, sizeof before);
 			kernel_label(res, d->largest_after, after, sizeof after);
-			ts_opportunity o = { TS_OPP_IDLE, s, d->idle_ns, 0, "" };
+			bool launch = d->launch_ns > 0 && 2 * d->launch_ns >= d->idle_ns;
+			ts_opportunity o = { launch ? TS_OPP_LAUNCH : TS_OPP_IDLE, s, d->idle_ns, 0, "" };
 			o.pct_of_stage = d->span_ns ? 100.0 * (double)d->idle_ns / (double)d->span_ns : 0;
+			char cause[96] = "";
+			if (d->launch_ns > 0)
+				snprintf(cause, sizeof cause, " (launch-bound, the CPU late: %" PRIu64
+					 " gaps, %.1f ms)", d->launch_gaps, ms(d->launch_ns));
 			snprintf(o.text, sizeof o.text,
-				 "%.1f%% of the pass time is idle: %" PRIu64 " gaps, %.1f ms; "
+				 "%.1f%% of the pass time is idle: %" PRIu64 " gaps, %.1f ms%s; "
 				 "largest %.0f us, after %s before %s",
-				 o.pct_of_stage, d->gaps, ms(d->idle_ns),
+				 o.pct_of_stage, d->gaps, ms(d->idle_ns), cause,
 				 (double)d->largest_ns / 1e3, after, before);
-			offer(out, &n, max, &o);
-		}
-		if (t->passes && d->launch_ns > 0) {
-			ts_opportunity o = { TS_OPP_LAUNCH, s, d->launch_ns, 0, "" };
-			o.pct_of_stage = d->span_ns ? 100.0 * (double)d->launch_ns / (double)d->span_ns : 0;
-			snprintf(o.text, sizeof o.text,
-				 "launch-bound: %" PRIu64 " of %" PRIu64 " gaps (%.1f ms) began "
-				 "before the CPU launched the next kernel",
-				 d->launch_gaps, d->gaps, ms(d->launch_ns));
 			offer(out, &n, max, &o);
 		}
 		ts_layer_outlier lo[4];

@@ -6,8 +6,9 @@
  * time at stake:
  *   - a workload well below the peak of what bounds it (the time it would
  *     save at TS_INSIGHT_TARGET_PCT of that peak);
- *   - idle time between kernels inside the passes of a stage;
- *   - gaps where the GPU waited for the CPU to launch (launch-bound);
+ *   - idle time between kernels inside the passes of a stage, with the
+ *     gaps where the GPU waited for the CPU to launch (launch-bound) as
+ *     its cause, not a second opportunity;
  *   - a layer index slower than the stage's typical layer;
  *   - kernels outside any forward pass (warm-up, stray kernels).
  * The reporters render them; nothing here prints.
@@ -28,7 +29,7 @@
 typedef enum {
 	TS_OPP_ROOFLINE,       /* a workload far below its peak */
 	TS_OPP_IDLE,           /* idle gaps inside the passes of a stage */
-	TS_OPP_LAUNCH,         /* the GPU waited for launches */
+	TS_OPP_LAUNCH,         /* the same, when launch-bound gaps are most of it */
 	TS_OPP_LAYER,          /* a layer slower than the typical one */
 	TS_OPP_OUTSIDE,        /* kernels outside any forward pass */
 	TS_OPP_COUNT
