@@ -155,4 +155,26 @@ assert sorted(map(lambda r: tuple(key(r).items()), m)) == sorted(map(lambda r: t
 h = open(d + '/merge.html').read()
 assert 'id="chart-ranks"' in h and 'data-table="ranks"' in h
 PY
+# --- a job over two GPUs on two clocks (the shared B300 and MI300X traces) ---
+A=$SHARED/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz
+B=$SHARED/sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz
+if [ -f "$A" ] && [ -f "$B" ]; then
+	"$TS" --no-progress -w 200 "$A" "$B" > "$tmp/two.txt" 2>/dev/null
+	"$TS" --no-progress -f json "$A" "$B" > "$tmp/two.json" 2>/dev/null
+	python3 - "$tmp/two.txt" "$tmp/two.json" <<'PY' && ok "two GPUs on two clocks: each GPU named with its rank, no span across clocks, the median of 2 ranks is their mean" || bad "a job over two GPUs"
+import json, sys
+txt = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+assert 'NVIDIA B300 SXM6 AC (rank 0), AMD Instinct MI300X (rank 1)' in txt.splitlines()[1], txt.splitlines()[1]
+assert 'kernel span' not in txt and 'summed over 2 ranks' in txt, [l for l in txt.splitlines() if 'GPU busy' in l]
+assert d['trace']['span_us'] is None and d['trace']['gpu_span_us'] is None, d['trace']
+k = d['skew']['kernel_time']
+want = float(k['min_us']) + (float(k['max_us']) - float(k['min_us'])) / 2
+assert abs(float(k['median_us']) - want) <= 0.001, k
+spans = [r['span_us'] for r in d['ranks']]
+assert all(s > 0 and s < 1e6 for s in spans), spans     # each on its own clock, ms long
+PY
+else
+	echo "skip - ranks: the shared B300 / MI300X traces are not here"
+fi
+
 exit $fail

@@ -241,8 +241,9 @@ bool ts_ranks_number(ts_rank_summary *r, size_t n)
 }
 
 /*
- * The spread of v[i] over the ranks where has[i]; the median is the lower
- * middle value (nearest rank). tmp holds n values. Ties for the slowest go
+ * The spread of v[i] over the ranks where has[i]; the median is the usual
+ * one (the mean of the two middle values for an even count, rounded down
+ * to the ns). tmp holds n values. Ties for the slowest go
  * to the lowest rank index.
  */
 static ts_spread spread(const int64_t *v, const bool *has, size_t n, int64_t *tmp)
@@ -261,7 +262,8 @@ static ts_spread spread(const int64_t *v, const bool *has, size_t n, int64_t *tm
 	}
 	if (s.n) {
 		ts_sort_i64(tmp, s.n);
-		s.median = tmp[(s.n - 1) / 2];
+		s.median = s.n % 2 ? tmp[s.n / 2]
+			 : tmp[s.n / 2 - 1] + (tmp[s.n / 2] - tmp[s.n / 2 - 1]) / 2;
 	}
 	return s;
 }

@@ -159,6 +159,11 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 int ts_report_ranks_text(FILE *out, const ts_multi *m);
 void ts_report_ranks_json(ts_jw *w, const ts_multi *m);
 
+/* A job's GPUs, each distinct name once with its ranks ("NVIDIA H100 80GB
+ * HBM3 (ranks 0-7)", "B300 (rank 0), MI300X (rank 1)"); "" for one rank or
+ * none. Returns how many distinct GPUs (0 when m is NULL or has one rank). */
+size_t ts_report_job_gpus(const ts_multi *m, char *buf, size_t n);
+
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);
 

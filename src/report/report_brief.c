@@ -134,7 +134,7 @@ static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
 {
 	const ts_devprop *d = ts_report_devprop(res);
 	const ts_meta *m = &res->meta;
-	char gpu[200] = "";
+	char gpu[512] = "";
 	size_t k = 0;
 	const char *vendor = ts_platform_name(res->platform);
 	const char *name = d && (d->has & 2) && d->name[0] ? d->name
@@ -150,6 +150,12 @@ static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
 	if ((m->has & 3) == 3)
 		snprintf(rank, sizeof rank, ", rank %" PRId64 "/%" PRId64, m->rank, m->world_size);
 	const char *fam = res->model.family ? res->model.family->name : "unknown";
+	/* a job: every distinct GPU with its ranks, not rank 0's alone */
+	char job[512];
+	if (ts_report_job_gpus(o->ranks, job, sizeof job) > 0) {
+		snprintf(gpu, sizeof gpu, "%s", job);
+		rank[0] = '\0';
+	}
 	line(s, "  %s%s; model %s%s%s", gpu, rank, fam,
 	     res->framework ? "; " : "", res->framework ? res->framework : "");
 	/* GPU time: busy time leads (the union of kernel intervals); kernel

@@ -76,7 +76,7 @@ static void put_peaks(ts_jw *w, const ts_result *res)
 	ts_jw_end_obj(w);
 }
 
-static void put_trace(ts_jw *w, const ts_result *res)
+static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 {
 	const ts_agg *a = res->agg;
 	const ts_meta *m = &res->meta;
@@ -132,10 +132,19 @@ static void put_trace(ts_jw *w, const ts_result *res)
 	ts_jw_us(w, a->all.total);
 	member(w, 4, "busy_time_us");
 	ts_jw_us(w, ts_agg_busy_ns(a));
+	/* a job of several ranks: each rank's span is on its own clock (ranks[]
+	 * .span_us); one across them would mean nothing */
+	bool job = o->ranks && o->ranks->n > 1;
 	member(w, 4, "span_us");
-	ts_jw_us(w, a->has_span ? a->last_end - a->first_ts : 0);
+	if (job)
+		ts_jw_null(w);
+	else
+		ts_jw_us(w, a->has_span ? a->last_end - a->first_ts : 0);
 	member(w, 4, "gpu_span_us");
-	ts_jw_us(w, a->has_kspan ? a->k_last - a->k_first : 0);
+	if (job)
+		ts_jw_null(w);
+	else
+		ts_jw_us(w, a->has_kspan ? a->k_last - a->k_first : 0);
 	ts_jw_nl(w, 2);
 	ts_jw_end_obj(w);
 }
@@ -876,7 +885,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 		return -1;
 	}
 	ts_report_json_head(&w, NULL, v.staged, v.stage);
-	put_trace(&w, res);
+	put_trace(&w, res, o);
 	put_model(&w, res);
 	section(&w, "classified_pct");
 	ts_jw_num(&w, "%.2f", pct(b.classified_ns, v.all->total));

@@ -71,8 +71,8 @@ static void put_name(FILE *out, const char *s, size_t n, int w)
 		fputs("(...)", out);
 }
 
-static void put_header(FILE *out, const ts_result *res, const ts_kview *v,
-		       const ts_breakdown *b)
+static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
+		       const ts_kview *v, const ts_breakdown *b)
 {
 	const ts_agg *a = res->agg;
 	const ts_meta *m = &res->meta;
@@ -89,6 +89,11 @@ static void put_header(FILE *out, const ts_result *res, const ts_kview *v,
 	const ts_devprop *d = ts_report_devprop(res);
 	fprintf(out, "  platform  %s (from %s)", ts_platform_name(res->platform),
 		res->platform_source);
+	char job[512];
+	if (ts_report_job_gpus(o->ranks, job, sizeof job) > 0) {
+		fprintf(out, "; GPUs %s", job);
+		d = NULL;
+	}
 	if (d) {
 		fprintf(out, "; GPU %s", (d->has & 2) && d->name[0] ? d->name : "(unnamed)");
 		if (d->has & 4)
@@ -97,7 +102,7 @@ static void put_header(FILE *out, const ts_result *res, const ts_kview *v,
 		if (d->has & 8)
 			fprintf(out, ", %.1f GiB", (double)d->memory_bytes / (1024.0 * 1024 * 1024));
 	}
-	if ((m->has & 3) == 3)
+	if ((m->has & 3) == 3 && !(o->ranks && o->ranks->n > 1))
 		fprintf(out, "; rank %" PRId64 " of %" PRId64, m->rank, m->world_size);
 	fputc('\n', out);
 
@@ -121,10 +126,16 @@ static void put_header(FILE *out, const ts_result *res, const ts_kview *v,
 			v->staged ? "the stage's " : "");
 	int64_t busy = ts_agg_busy_ns(a);
 	int64_t kspan = a->has_kspan ? a->k_last - a->k_first : 0;
-	fprintf(out, "  GPU busy  %s us (%.1f%% of the kernel span %s us; trace span %s us)\n",
-		us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
-		us(b2, sizeof b2, kspan),
-		us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
+	if (o->ranks && o->ranks->n > 1)
+		/* each rank's times are on its own clock: a span across ranks
+		 * means nothing; RANKS gives each rank's busy time */
+		fprintf(out, "  GPU busy  %s us summed over %zu ranks (each rank's span is on its own "
+			     "clock: see RANKS)\n", us(b1, sizeof b1, busy), o->ranks->n);
+	else
+		fprintf(out, "  GPU busy  %s us (%.1f%% of the kernel span %s us; trace span %s us)\n",
+			us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
+			us(b2, sizeof b2, kspan),
+			us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
 	if (res->layers && ts_layers_npasses(res->layers)) {
 		ts_busy_summary bs;
 		ts_insight_busy(res, &bs);
@@ -807,7 +818,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		return ferror(out) ? -1 : 0;
 	}
 	fputc('\n', out);
-	put_header(out, res, &v, &b);
+	put_header(out, res, o, &v, &b);
 	if (v.staged) {
 		char t[32];
 		fprintf(out, "  stage     %s only: %" PRIu64 " kernels, %s us, %.1f%% of kernel time\n",

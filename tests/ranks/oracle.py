@@ -7,7 +7,8 @@ files alone (and the generator's layer truth: which kernels make a layer):
 prints JSON: per rank (by distributedInfo rank) kernel time, all-reduce
 time and its wait (time beyond the least any rank spent in the same
 collective), per stage and layer position the mean layer time, and the
-spreads (min / lower median / max / slowest rank, ties to the first
+spreads (min / median (the mean of the middle two, in whole ns, for an
+even count) / max / slowest rank, ties to the first
 given) of kernel time and of every layer position. Times in ns.
 """
 import json
@@ -25,7 +26,9 @@ def spread(vals):
     for rv in vals:
         if rv[1] > slow[1]:
             slow = rv
-    return {'min': s[0], 'median': s[(len(s) - 1) // 2], 'max': s[-1], 'slowest': slow[0]}
+    n = len(s)
+    med = s[n // 2] if n % 2 else s[n // 2 - 1] + (s[n // 2] - s[n // 2 - 1]) // 2
+    return {'min': s[0], 'median': med, 'max': s[-1], 'slowest': slow[0]}
 
 
 def rank_view(path, gen):
