@@ -134,10 +134,16 @@ dom = open(sys.argv[1]).read(); j = json.load(open(sys.argv[2]))
 m = re.search(r'<svg id="chart-ranks"[^>]*>(.*?)</svg>', dom, re.S)
 assert m and len(re.findall(r'class="bar rank"', m.group(1))) == len(j['ranks']) == 4
 assert 'rank %d (straggler)' % j['skew']['straggler']['rank'] in m.group(1)
-assert 'data-table="ranks"' in dom and 'data-table="skew"' in dom and 'straggler: rank 2 is the slowest' in dom
+assert 'data-table="ranks"' in dom and 'data-table="skew"' in dom and '<b>Straggler:</b> rank 2 is the slowest' in dom
+# the Job section is tables, not a preformatted block; each rank's file in full
+job = dom[dom.index('<h2>Job</h2>'):dom.index('<h2>Charts</h2>')]
+assert '<pre' not in job and 'data-table="ranks"' in job, job[:300]
+for r in j['ranks']:
+    assert '>%s<' % r['path'] in job, r['path']
+assert dom.count('data-table="ranks"') == 1
 PY
 then
-	ok "a job over 4 ranks renders with no console error: the Job section, a bar per rank with the straggler named, the ranks and skew tables"
+	ok "a job over 4 ranks renders with no console error: the Job section (tables, no preformatted block, each rank's file in full), a bar per rank with the straggler named"
 else
 	bad "job page: $(grep CONSOLE "$tmp/wj/console" | head -3)"
 fi

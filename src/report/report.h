@@ -157,6 +157,9 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
  * text section, and as the JSON members "ranks" and "skew" of the open
  * top-level object. */
 int ts_report_ranks_text(FILE *out, const ts_multi *m);
+/* What makes the traces look like more or less than one job (world sizes
+ * differ, ranks missing, different GPUs): one line each, at most max. */
+size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max);
 void ts_report_ranks_json(ts_jw *w, const ts_multi *m);
 
 /* A job's GPUs, each distinct name once with its ranks ("NVIDIA H100 80GB

@@ -11,7 +11,8 @@
  * the same without script). Colours are the Okabe-Ito palette, which
  * colour-blind readers can tell apart. The page's size depends on the
  * distinct kernels, ops and layers, never on the number of events. A job
- * over several ranks adds a Job section after the first screen: the rank
+ * over several ranks adds a Job section after the first screen (notes,
+ * the straggler, the ranks and skew tables with each rank's file): the rank
  * table, skew and straggler as the terminal shows them, and each rank's
  * kernel time (at most RANK_BARS drawn; the ranks table has them all).
  */
@@ -632,23 +633,41 @@ static void chart_ranks(FILE *out, const ts_multi *m)
 	free(tips);
 }
 
-static void job_section(FILE *out, const ts_multi *m)
+/* A job: how its ranks were numbered, the notes, the straggler, then the
+ * ranks and skew tables (each rank's file in full) and the chart. */
+static int job_section(FILE *out, const ts_result *res, const ts_report_opts *o,
+		       const ts_table_sink *sink)
 {
-	fputs("<h2>Job</h2>\n", out);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (mem) {
-		ts_report_ranks_text(mem, m);
-		fclose(mem);
-		fputs("<pre class=\"first\">", out);
-		/* without the blank line it opens with */
-		size_t skip = len && text[0] == '\n' ? 1 : 0;
-		esc(out, text + skip, len - skip);
-		fputs("</pre>\n", out);
-		free(text);
+	const ts_multi *m = o->ranks;
+	const ts_skew *k = m->skew;
+	fprintf(out, "<h2>Job</h2>\n<p>%zu traces, one per rank (ranks %s).</p>\n", m->n,
+		m->own_ranks ? "from their distributedInfo"
+			     : "numbered by their order: the traces' own ranks are missing or repeat");
+	char notes[4][160];
+	size_t nn = ts_report_job_notes(m, notes, 4);
+	if (nn) {
+		fputs("<ul class=\"warn\">", out);
+		for (size_t i = 0; i < nn; i++) {
+			fputs("<li>", out);
+			escs(out, notes[i]);
+			fputs("</li>", out);
+		}
+		fputs("</ul>\n", out);
 	}
+	if (k->straggler >= 0)
+		fprintf(out, "<p><b>Straggler:</b> rank %" PRId64 " is the slowest at %" PRIu32 " of %"
+			PRIu32 " layer positions where the ranks differ, %.1f%% over the median on "
+			"average.</p>\n", m->ranks[k->straggler].rank, k->straggler_slowest,
+			k->straggler_positions, 100.0 * k->straggler_over_median);
+	else
+		fputs("<p><b>Straggler:</b> none (no rank is the slowest at two thirds of the layer "
+		      "positions where the ranks differ).</p>\n", out);
 	chart_ranks(out, m);
+	static const char *const job_tables[] = { "ranks", "skew" };
+	for (size_t i = 0; i < 2; i++)
+		if (ts_report_table(res, o, job_tables[i], sink) != 0)
+			return -1;
+	return 0;
 }
 
 int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
@@ -679,8 +698,10 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		fputs("</pre>\n", out);
 		free(first);
 	}
-	if (o->ranks)
-		job_section(out, o->ranks);
+	html_tab t = { out, 0, 0, NULL };
+	ts_table_sink sink = { &t, h_begin, h_row, h_end };
+	if (o->ranks && job_section(out, res, o, &sink) != 0)
+		return -1;
 	fputs("<h2>Charts</h2>\n", out);
 	if (res->layers) {
 		chart_stages(out, res);
@@ -691,10 +712,10 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 	chart_kernels(out, res, o);
 	chart_roofline(out, res, o);
 	fputs("<h2>Tables</h2>\n<p>Click a column header to sort. Times in microseconds.</p>\n", out);
-	html_tab t = { out, 0, 0, NULL };
-	ts_table_sink sink = { &t, h_begin, h_row, h_end };
 	for (size_t i = 0; ts_report_tables[i]; i++)
 		if (ts_report_table_applies(res, o, ts_report_tables[i]) &&
+		    !(o->ranks && (strcmp(ts_report_tables[i], "ranks") == 0 ||
+				   strcmp(ts_report_tables[i], "skew") == 0)) &&
 		    ts_report_table(res, o, ts_report_tables[i], &sink) != 0)
 			return -1;
 	fputs("<h3 id=\"t-warnings\">warnings</h3>\n<ul class=\"warn\">", out);

@@ -72,7 +72,7 @@ static int by_width(const void *pa, const void *pb)
 }
 
 /* What makes the traces look like more or less than one job. */
-static size_t job_notes(const ts_multi *m, char (*notes)[160], size_t max)
+size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max)
 {
 	size_t n = 0;
 	int64_t world = -1;
@@ -107,7 +107,7 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m)
 		m->own_ranks ? "from their distributedInfo"
 			     : "numbered by their order: the traces' own ranks are missing or repeat");
 	char notes[4][160];
-	size_t nn = job_notes(m, notes, 4);
+	size_t nn = ts_report_job_notes(m, notes, 4);
 	for (size_t i = 0; i < nn; i++)
 		fprintf(out, "note: %s\n", notes[i]);
 	fputc('\n', out);
@@ -305,7 +305,7 @@ static void json_skew(ts_jw *w, const ts_multi *m)
 	ts_jw_key(w, "notes");
 	ts_jw_arr(w);
 	char notes[4][160];
-	size_t nn = job_notes(m, notes, 4);
+	size_t nn = ts_report_job_notes(m, notes, 4);
 	for (size_t i = 0; i < nn; i++)
 		ts_jw_str(w, notes[i]);
 	ts_jw_end_arr(w);
