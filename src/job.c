@@ -263,7 +263,8 @@ static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patte
 				.layers = { .split_half_layers = o->split_half_layers,
 					    .model = o->model, .expect_layers = o->expect_layers,
 					    .decode_threshold = o->decode_threshold,
-					    .debug = o->debug } };
+					    .debug = o->debug, .debug_pass = o->debug_pass,
+					    .debug_stage = o->stage > 0 ? o->stage - 1 : -1 } };
 	memcpy(po.layers.debug_layers, o->debug_layers, sizeof po.layers.debug_layers);
 	return po;
 }

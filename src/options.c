@@ -60,7 +60,10 @@ static const char usage_text[] =
 	"                       time per pass, the typical layer, top categories\n"
 	"                       and kernels, the largest opportunities\n"
 	"      --debug-layers LIST  print the kernels of these layers of the first\n"
-	"                       complete pass (LIST like 0,1,5-7)\n"
+	"                       complete pass (of --stage) (LIST like 0,1,5-7;\n"
+	"                       a text listing)\n"
+	"      --pass N             --debug-layers lists pass N instead (its index\n"
+	"                       in PASSES, complete or not)\n"
 	"      --stage STAGE        only prefill, decode, mixed or unknown kernels,\n"
 	"                       passes and layers in every table (default all)\n"
 	"      --decode-threshold N GEMM ops with at most N token rows vote decode,\n"
@@ -183,7 +186,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE, OPT_CAPTURE_B,
+	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_PASS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE, OPT_CAPTURE_B,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
 };
 
@@ -204,6 +207,11 @@ static double parse_double(const char *opt, const char *s, double lo, double hi)
 /* The output format's own needs: csv one --table, xlsx a file. */
 static void check_formats(const options *o)
 {
+	if (o->debug && o->format != FMT_TEXT)
+		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "
+			    "(the passes and layers are in the JSON report's passes and layer_table)");
+	if (o->debug_pass >= 0 && !o->debug)
+		ts_usage_error("%s", "--pass N chooses the pass --debug-layers lists: give --debug-layers too");
 	if (o->format == FMT_CSV && !o->table)
 		ts_usage_error("%s", "--format csv writes one table: name it with --table "
 			    "(or write them all with --csv-dir DIR)");
@@ -237,6 +245,7 @@ void ts_options_parse(int argc, char **argv, options *o)
 		{ "show-layers", no_argument, NULL, OPT_SHOW_LAYERS },
 		{ "brief", no_argument, NULL, OPT_BRIEF },
 		{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
+		{ "pass", required_argument, NULL, OPT_PASS },
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
 		{ "decode-threshold", required_argument, NULL, OPT_DECODE_THRESHOLD },
@@ -255,7 +264,7 @@ void ts_options_parse(int argc, char **argv, options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	*o = (options){ .format = FMT_TEXT, .top = 20, .width = -1,
+	*o = (options){ .format = FMT_TEXT, .top = 20, .width = -1, .debug_pass = -1,
 			.progress = -1, .limits = ts_limits_default(),
 			.threshold_us = TS_CMP_THRESHOLD_US, .threshold_pct = TS_CMP_THRESHOLD_PCT,
 			.fail_if_slower = -1 };
@@ -351,6 +360,9 @@ void ts_options_parse(int argc, char **argv, options *o)
 		case OPT_DEBUG_LAYERS:
 			parse_layer_list(optarg, o->debug_layers);
 			o->debug = 1;
+			break;
+		case OPT_PASS:
+			o->debug_pass = parse_long("--pass", optarg, 0, LONG_MAX);
 			break;
 		case OPT_STAGE:
 			o->stage = 0;

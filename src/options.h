@@ -35,6 +35,7 @@ typedef struct {
 	int brief;
 	int debug;
 	char debug_layers[TS_MAX_LAYERS];
+	long debug_pass;               /* --pass N: that pass's layers; -1 the first complete one */
 	long expect_layers;
 	int stage;                     /* --stage: ts_pstage + 1, 0 all */
 	size_t join_mem;               /* --join-mem */

@@ -113,6 +113,22 @@ print('%s - a lexical error names the bad token\'s first byte (%d runs: 8 tokens
       % ('not ok' if bad else 'ok', n, '' if not bad else ': %d wrong' % len(bad)))
 PY
 
+# --- --debug-layers: of --stage, or of --pass N; a text listing only ---
+python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 3 > "$tmp/pd.json"
+"$TS" --no-progress --debug-layers 0 --stage decode "$tmp/pd.json" > "$tmp/dbg1" 2>/dev/null
+"$TS" --no-progress --debug-layers 1 --pass 3 "$tmp/pd.json" > "$tmp/dbg2" 2>/dev/null
+"$TS" --no-progress --debug-layers 1 --pass 9 "$tmp/pd.json" > "$tmp/dbg3" 2>/dev/null
+if grep -q '^Kernels of the requested layers (pass 1, decode)$' "$tmp/dbg1" &&
+   grep -q '^Kernels of the requested layers (pass 3, decode)$' "$tmp/dbg2" &&
+   grep -q 'none: the trace has no pass 9' "$tmp/dbg3" &&
+   [ "$(awk '/^Kernels of the requested/{f=1;next} f&&/^$/{f=0} f&&/^ +[0-9]+ /{print $1}' "$tmp/dbg2" | sort -u)" = 1 ]; then
+	ok "--debug-layers lists the first decode pass under --stage decode, pass N under --pass N (its layer only), none for a pass not there"
+else
+	bad "--debug-layers and --pass" "$(grep -A2 'Kernels of the requested' "$tmp/dbg1" "$tmp/dbg2" "$tmp/dbg3")"
+fi
+expect "--debug-layers with -f json is a usage error, not dropped" 2 "debug-layers prints a text listing" -- "$TS" -f json --debug-layers 1 "$tmp/pd.json"
+expect "--pass without --debug-layers is a usage error" 2 "give --debug-layers too" -- "$TS" --pass 1 "$tmp/pd.json"
+
 # --- truncated JSON ---
 head -c 120 "$tiny" >"$tmp/cut0.json"
 expect "cut before its first event: exit 1, cut short" 1 "^tracestream: $tmp/cut0.json: byte 120: trace cut short: the JSON ends inside" -- "$TS" --format json "$tmp/cut0.json"

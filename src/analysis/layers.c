@@ -996,7 +996,12 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 			add_stage(l, p);
 		l->last_stage = p->stage;
 	}
-	if (l->opts.debug && p->complete && !l->dbg_done) {
+	bool listed = l->opts.debug_pass >= 0 ? p->index == (uint64_t)l->opts.debug_pass
+		    : p->complete && (l->opts.debug_stage < 0 || (int)p->stage == l->opts.debug_stage);
+	if (l->opts.debug && listed && !l->dbg_done) {
+		l->dbg_index = p->index;
+		l->dbg_stage = p->stage;
+		l->dbg_complete = p->complete;
 		size_t k = 0;
 		for (size_t i = 0; i < l->ndbg_cur; i++) {
 			uint32_t li = l->dbg_cur[i].layer;

@@ -125,6 +125,9 @@ typedef struct {
 	long decode_threshold;      /* GEMM M (tokens) at or below: decode; 0: default */
 	char debug_layers[TS_MAX_LAYERS]; /* 1: keep the kernel sequence */
 	bool debug;
+	long debug_pass;            /* list this pass (index); -1: the first complete
+	                             * one of debug_stage */
+	int debug_stage;            /* ts_pstage, or -1 for any */
 	bool sample;                /* keep a typical layer per stage (compare) */
 	/* told every kernel's stage once its pass has one (or unknown) */
 	void (*staged)(void *ctx, int stage, const ts_kref *ref, int64_t dur);
@@ -222,6 +225,8 @@ typedef struct {
 #define TS_MAX_DEBUG_KERNELS 8192
 
 size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out);
+/* The pass --debug-layers listed: false when none was. */
+bool ts_layers_debug_pass(const ts_layers *l, uint32_t *index, ts_pstage *stage, bool *complete);
 
 /* A typical layer of a stage (opts.sample), for kernel alignment: the
  * kernels of the middle layer of the first complete pass of the stage, in

@@ -225,6 +225,9 @@ struct ts_layers {
 	bool dbg_lost;           /* a kernel of the pass did not fit */
 	size_t dbg_span;         /* where the open span's kernels begin */
 	bool dbg_done;
+	uint32_t dbg_index;         /* the pass listed */
+	ts_pstage dbg_stage;
+	bool dbg_complete;
 	bool track;              /* keep dbg_cur: --debug-layers or samples */
 	ts_layer_sample samples[TS_PSTAGE_COUNT];
 	ts_debug_kernel *samp_tmp; /* TS_MAX_SAMPLE_KERNELS: the pass's middle layer */

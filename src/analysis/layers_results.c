@@ -294,6 +294,16 @@ bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
 	return true;
 }
 
+bool ts_layers_debug_pass(const ts_layers *l, uint32_t *index, ts_pstage *stage, bool *complete)
+{
+	if (!l->dbg_done)
+		return false;
+	*index = l->dbg_index;
+	*stage = l->dbg_stage;
+	*complete = l->dbg_complete;
+	return true;
+}
+
 size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)
 {
 	*out = l->dbg_kept;

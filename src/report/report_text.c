@@ -453,9 +453,23 @@ static void put_debug_layers(FILE *out, const ts_result *res)
 {
 	const ts_debug_kernel *k;
 	size_t n = ts_layers_debug(res->layers, &k);
-	fprintf(out, "\nKernels of the requested layers (first complete pass)\n");
+	uint32_t pi;
+	ts_pstage ps;
+	bool complete;
+	if (!ts_layers_debug_pass(res->layers, &pi, &ps, &complete)) {
+		const ts_layers_opts *lo = ts_layers_options(res->layers);
+		fputs("\nKernels of the requested layers\n", out);
+		if (lo->debug_pass >= 0)
+			fprintf(out, " none: the trace has no pass %ld\n", lo->debug_pass);
+		else
+			fprintf(out, " none: no complete%s%s pass\n", lo->debug_stage >= 0 ? " " : "",
+				lo->debug_stage >= 0 ? ts_pstage_name((ts_pstage)lo->debug_stage) : "");
+		return;
+	}
+	fprintf(out, "\nKernels of the requested layers (pass %" PRIu32 ", %s%s)\n", pi,
+		ts_pstage_name(ps), complete ? "" : ", partial");
 	if (n == 0) {
-		fputs(" none: no complete pass has those layers\n", out);
+		fputs(" none: that pass has none of those layers\n", out);
 		return;
 	}
 	fprintf(out, " %5s %14s %11s  %-14s %-26s %s\n", "Layer", "Start (us)", "Dur (us)",
