@@ -181,4 +181,22 @@ assert abs(got - mean_ms) <= 0.011 * max(mean_ms, 0.01) + 0.0051, (got, mean_ms)
 assert '%d decode (+%d partial)' % (len(full), len(dec) - len(full)) in txt, txt[:300]
 PY
 
+# --- noisy kernels: the mean far above the median is said, with both ---
+python3 - "$tmp/noisy.json" <<'PY'
+import json, sys
+ev, t = [], 0
+for i in range(20):                     # steady: 5 us every call
+    ev.append({"ph": "X", "cat": "kernel", "name": "steady_kernel", "pid": 0, "tid": 7, "ts": t, "dur": 5, "args": {"device": 0}}); t += 10
+for i in range(10):                     # noisy: 9 calls of 2 us, one of 300 us
+    ev.append({"ph": "X", "cat": "kernel", "name": "spiky_kernel", "pid": 0, "tid": 7, "ts": t, "dur": 300 if i == 4 else 2, "args": {"device": 0}}); t += 400
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$TS" --no-progress --full-names -w 200 "$tmp/noisy.json" > "$tmp/noisy.txt" 2>/dev/null
+if grep -q '^    spiky_kernel: median 2.0 us, mean 31.8 us, max 300.0 us over 10 calls$' "$tmp/noisy.txt" &&
+   ! grep -q '^    steady_kernel' "$tmp/noisy.txt"; then
+	ok "a noisy kernel (9 calls of 2 us, one of 300 us) is named with its median and mean; a steady one is not"
+else
+	bad "noisy kernels: $(grep -A3 noisy "$tmp/noisy.txt")"
+fi
+
 exit $fail

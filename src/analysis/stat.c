@@ -109,3 +109,12 @@ void ts_sort_i64(int64_t *v, size_t n)
 {
 	qsort(v, n, sizeof *v, cmp_i64);
 }
+
+bool ts_stat_noisy(const ts_stat *s)
+{
+	if (s->count < 8)
+		return false;
+	double mean = (double)s->total / (double)s->count;
+	double p50 = (double)ts_stat_quantile(s, 0.5);
+	return mean > 2.0 * p50 && mean - p50 > 1000.0;
+}

@@ -37,6 +37,11 @@ double ts_stat_stddev(const ts_stat *s);
 int64_t ts_stat_quantile(const ts_stat *s, double q);
 
 /* Sort n values ascending, in place (for medians of a few values). */
+/* A noisy kernel: called often enough to tell (8 calls or more) and its
+ * mean more than twice its median and over 1 us above it, so that a few
+ * slow calls, not the typical one, make most of its time. */
+bool ts_stat_noisy(const ts_stat *s);
+
 void ts_sort_i64(int64_t *v, size_t n);
 
 #endif

@@ -195,6 +195,26 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	if (shown < n)
 		fprintf(out, "  ... %zu more kernel names, %.1f%% of kernel time (--top 0 lists all)\n",
 			n - shown, all ? 100.0 * (double)rest / (double)all : 0.0);
+	/* where a few slow calls make the mean: say so, the median is the
+	 * typical call */
+	size_t noisy = 0;
+	for (size_t i = 0; i < shown; i++) {
+		const ts_stat *s = ts_kview_row(v, order[i]);
+		if (order[i] == TS_ROW_OTHER || !ts_stat_noisy(s))
+			continue;
+		if (!noisy++)
+			fputs("  noisy (the mean is over twice the median: a few slow calls make most of "
+			      "the time; the median is the typical call):\n", out);
+		if (noisy > 5)
+			continue;
+		size_t len;
+		const char *name = shorts ? shorts[order[i]] : ts_kview_row_name(a, order[i], &len);
+		fprintf(out, "    %s: median %.1f us, mean %.1f us, max %.1f us over %" PRIu64 " calls\n",
+			name, (double)ts_stat_quantile(s, 0.5) / 1e3,
+			(double)s->total / (double)s->count / 1e3, (double)s->max / 1e3, s->count);
+	}
+	if (noisy > 5)
+		fprintf(out, "    ... and %zu more\n", noisy - 5);
 	free(order);
 	free(shorts);
 }
