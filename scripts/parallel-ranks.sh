@@ -20,7 +20,9 @@
 #
 # Each rank writes PARTS_DIR/NAME.tsp (NAME: the trace's file name without
 # .json/.json.gz); a rank that fails is reported by name and the merge
-# still runs on the others, exit status that of the worst.
+# still runs on the others. The exit status is tracestream's, of the worst
+# rank or of the merge: 1 a bad or cut trace, 2 a missing or unreadable
+# one (or bad usage), 3 the pattern tables.
 # The same by hand:
 #   parallel tracestream -q --save-state parts/{/.}.tsp {} '>' /dev/null ::: traces/*
 #   tracestream merge parts/*.tsp
@@ -43,12 +45,19 @@ shift
 command -v parallel >/dev/null || { echo "parallel-ranks: GNU parallel is not installed (apt-get install parallel)" >&2; exit 2; }
 mkdir -p "$parts" || exit 2
 # {/} is the trace's file name; strip .gz and .json for the partial's name
-parallel --will-cite --halt never "${jobs[@]}" "${logins[@]}" \
+log="$parts/.parallel-joblog"
+rm -f "$log"
+parallel --will-cite --halt never --joblog "$log" "${jobs[@]}" "${logins[@]}" \
 	"$ts" -q --no-progress "${caps[@]}" --save-state "$parts/{= s:.*/::; s:\.gz\$::; s:\.json\$:: =}.tsp" {} '>' /dev/null ::: "$@"
-rc=$?
+prc=$?
+# the worst rank's own exit status (parallel's is only how many failed);
+# a rank killed by a signal counts as an I/O failure (2)
+rc=$(awk 'NR > 1 { v = $7 + 0; if ($8 + 0 != 0 && v < 2) v = 2; if (v > w) w = v } END { print w + 0 }' "$log" 2>/dev/null)
+[ -n "$rc" ] || rc=$prc
+[ "$prc" -ne 0 ] && [ "$rc" -eq 0 ] && rc=2
 shopt -s nullglob
 set -- "$parts"/*.tsp
-[ $# -gt 0 ] || { echo "parallel-ranks: no partial was written" >&2; exit 1; }
+[ $# -gt 0 ] || { echo "parallel-ranks: no partial was written" >&2; [ "$rc" -ne 0 ] && exit "$rc"; exit 1; }
 fmt=()
 case $out in
 *.json) fmt=(-f json) ;;
@@ -61,7 +70,6 @@ else
 	"$ts" -q "${fmt[@]}" merge "$@"
 fi
 mrc=$?
-# parallel's status is the number of failed ranks: those are exit 1
-[ $mrc -ne 0 ] && exit $mrc
-[ $rc -ne 0 ] && exit 1
-exit 0
+# the worse of the merge's status and the worst rank's
+[ "$mrc" -gt "$rc" ] && exit "$mrc"
+exit "$rc"

@@ -121,22 +121,8 @@ static int explain_batch(const ts_patterns *p)
 	return TS_EXIT_OK;
 }
 
-static int patterns_explain(const ts_patterns *p, const options *o)
+static void explain_one(const ts_patterns *p, ts_cat cat, const char *name)
 {
-	if (o->nargs != 3)
-		ts_usage_error("%s", "patterns explain takes one kernel name (quote it)");
-	ts_cat cat = TS_CAT_KERNEL;
-	if (o->event_cat) {
-		if (strcmp(o->event_cat, "gpu_memcpy") == 0)
-			cat = TS_CAT_GPU_MEMCPY;
-		else if (strcmp(o->event_cat, "gpu_memset") == 0)
-			cat = TS_CAT_GPU_MEMSET;
-		else if (strcmp(o->event_cat, "kernel") != 0)
-			ts_usage_error("--event: '%s' is not kernel, gpu_memcpy or gpu_memset", o->event_cat);
-	}
-	const char *name = o->args[2];
-	if (strcmp(name, "-") == 0)
-		return explain_batch(p);
 	ts_kclass c;
 	ts_classify(p, cat, name, strlen(name), &c);
 	printf("name      %s\n", name);
@@ -151,6 +137,30 @@ static int patterns_explain(const ts_patterns *p, const options *o)
 	printf("category  %s\n", ts_kclass_category(p, &c));
 	printf("stage     %s\n", ts_stage_hint_name(c.stage));
 	printf("short     %s\n", c.short_name);
+}
+
+static int patterns_explain(const ts_patterns *p, const options *o)
+{
+	if (o->nargs < 3)
+		ts_usage_error("%s", "patterns explain takes kernel names (quote each), or - to read "
+			    "them from standard input");
+	ts_cat cat = TS_CAT_KERNEL;
+	if (o->event_cat) {
+		if (strcmp(o->event_cat, "gpu_memcpy") == 0)
+			cat = TS_CAT_GPU_MEMCPY;
+		else if (strcmp(o->event_cat, "gpu_memset") == 0)
+			cat = TS_CAT_GPU_MEMSET;
+		else if (strcmp(o->event_cat, "kernel") != 0)
+			ts_usage_error("--event: '%s' is not kernel, gpu_memcpy or gpu_memset", o->event_cat);
+	}
+	if (o->nargs == 3 && strcmp(o->args[2], "-") == 0)
+		return explain_batch(p);
+	/* one block per name, a blank line between */
+	for (int i = 2; i < o->nargs; i++) {
+		if (i > 2)
+			putchar('\n');
+		explain_one(p, cat, o->args[i]);
+	}
 	return TS_EXIT_OK;
 }
 

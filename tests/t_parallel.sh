@@ -34,9 +34,9 @@ rc=$?
 	{ echo "not ok - parallel: --sshlogin form (rc $rc)"; fail=1; }
 TRACESTREAM=$TS bash "$here/../scripts/parallel-ranks.sh" -o "$tmp/part.json" "$tmp/parts3" "$tmp/job/trace_rank_0.json" "$tmp/missing.json" 2> "$tmp/err"
 rc=$?
-[ $rc -eq 1 ] && grep -q "missing.json: cannot open" "$tmp/err" &&
+[ $rc -eq 2 ] && grep -q "missing.json: cannot open" "$tmp/err" &&
 	python3 -c 'import json,sys; assert len(json.load(open(sys.argv[1]))["ranks"]) == 1' "$tmp/part.json" &&
-	echo "ok - parallel: a rank that fails is named, the others are merged, exit 1" ||
+	echo "ok - parallel: a missing rank is named, the others are merged, exit 2 (tracestream's code for a missing file)" ||
 	{ echo "not ok - parallel: a failing rank (rc $rc): $(cat "$tmp/err")"; fail=1; }
 # -c: every rank's --capture; the merged replay table is the direct run's
 python3 "$here/capture/mkcapture.py" "$tmp/cap"

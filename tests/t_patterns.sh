@@ -179,6 +179,9 @@ else
 	bad "patterns explain" "$(cat "$tmp/out")"
 fi
 "$TS" patterns explain 'some_new_kernel_xyz' | grep -q '^rule      none' && ok "patterns explain says when no rule matches" || bad "explain no match" ""
+"$TS" patterns explain 'flash_fwd_kernel' 'some_new_kernel_xyz' 'ampere_sgemm_128x64_tn' >"$tmp/out"
+[ "$(grep -c '^name ' "$tmp/out")" = 3 ] && [ "$(awk '/^category/ {print $2}' "$tmp/out" | tr '\n' ' ')" = "Attention-Flash Other GEMM-cuBLAS " ] &&
+	ok "patterns explain takes several names: a block each, in order" || bad "explain several names" "$(cat "$tmp/out")"
 "$TS" patterns explain --event gpu_memcpy 'Memcpy HtoD (Pinned -> Device)' | grep -q '^category  Memcpy-HtoD' && ok "patterns explain --event gpu_memcpy" || bad "explain memcpy" ""
 "$TS" patterns list >"$tmp/out"
 for f in dense qwen3-moe deepseek-v3 grok-2 gpt-oss qwen3-next; do
