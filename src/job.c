@@ -740,6 +740,12 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 			fprintf(stderr, "tracestream: --verify-ops: %s\n", n < 0
 				? "no model family detected; name one with --model"
 				: "a required operator is missing (see OPERATOR COVERAGE)");
+			/* graph replay hides the ops: the capture gives them back */
+			const ts_attrib_totals *t = res.attrib ? ts_attrib_get_totals(res.attrib) : NULL;
+			if (n >= 0 && t && t->kernels[TS_ATTR_GRAPH] > 0 && !res.replay)
+				fprintf(stderr, "hint: %" PRIu64 " kernels were replayed from graphs with no op: "
+					"a trace of the graph capture given with --capture gives them "
+					"their ops back\n", t->kernels[TS_ATTR_GRAPH]);
 			code = TS_EXIT_VERIFY;
 		}
 	}
