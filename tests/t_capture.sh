@@ -389,3 +389,13 @@ moe = [w for w in v1['workloads'] if w['kind'] == 'gemm']
 line(any(w['tokens'] and w['tokens']['max'] == 8192 for w in moe),
      'GEMM workloads carry the captured graphs\' 8192 tokens', [(w['name'], w['tokens']) for w in moe])
 PY
+# without --capture, the warning about graph-replayed time says what gives
+# the ops back; with it, it does not
+"$TS" --no-progress "$tmp/replay_hip.json" 2>"$tmp/w1.err" >/dev/null
+"$TS" --no-progress --capture "$tmp/capture_hip.json" "$tmp/replay_hip.json" 2>"$tmp/w2.err" >/dev/null
+if grep -q 'replayed from CUDA/HIP graphs with no CPU op detail: a trace of the graph capture .* --capture' "$tmp/w1.err" &&
+   ! grep -q 'given with --capture gives' "$tmp/w2.err"; then
+	echo "ok - capture: the graph-replay warning points to --capture when none was given"
+else
+	echo "not ok - capture: graph-replay warning hint: $(cat "$tmp/w1.err" "$tmp/w2.err" | head -5)"
+fi
