@@ -127,7 +127,8 @@ for r, g in zip(rows, j['ranks']):
     assert float(r['wait_us']) == g['wait_us'] and int(r['passes']) == g['passes'], (r, g)
     for st, v in g['stages'].items():
         assert float(r[st + '_us']) == v['gpu_us'] and int(r[st + '_passes']) == v['passes']
-    assert r['straggler'] == ('1' if g['rank'] == j['skew']['straggler']['rank'] else '0')
+    assert r['straggler'] == ('true' if g['rank'] == j['skew']['straggler']['rank'] else 'false')
+    assert r['partial'] == ('true' if g['partial'] else 'false')
 sk = list(csv.DictReader(open(d + '/skew.csv', newline='')))
 def spread(r):
     return (float(r['min_us']), float(r['median_us']), float(r['max_us']), int(r['slowest_rank']))
@@ -148,6 +149,9 @@ assert open(d + '/csvdir/ranks.csv').read() == open(d + '/ranks.csv').read()
 assert open(d + '/csvdir/skew.csv').read() == open(d + '/skew.csv').read()
 wb = zipfile.ZipFile(d + '/job.xlsx').read('xl/workbook.xml').decode()
 assert 'name="ranks"' in wb and 'name="skew"' in wb
+# booleans are booleans in the workbook (t="b" cells), not 0/1 numbers
+sheets = [n for n in zipfile.ZipFile(d + '/job.xlsx').namelist() if n.startswith('xl/worksheets/sheet')]
+assert any('t="b"' in zipfile.ZipFile(d + '/job.xlsx').read(n).decode() for n in sheets)
 assert not {'ranks.csv', 'skew.csv'} & set(os.listdir(d + '/csv1'))
 m = list(csv.DictReader(open(d + '/mranks.csv', newline='')))
 key = lambda r: {k: v for k, v in r.items() if k != 'path'}

@@ -318,3 +318,8 @@ size_t ts_report_job_gpus(const ts_multi *m, char *buf, size_t n)
 	free(done);
 	return distinct;
 }
+
+const char *ts_report_dtype(const char *d)
+{
+	return strncmp(d, "c10::", 5) == 0 ? d + 5 : *d ? d : "-";
+}

@@ -74,7 +74,7 @@ char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1];
 /* --- the report's tables as typed cells (report_table.c) --- */
 
 typedef enum { TS_CELL_NULL, TS_CELL_STR, TS_CELL_INT, TS_CELL_UINT, TS_CELL_US,
-	       TS_CELL_NUM } ts_cell_kind;
+	       TS_CELL_NUM, TS_CELL_BOOL } ts_cell_kind;
 
 typedef struct {
 	ts_cell_kind kind;
@@ -82,13 +82,14 @@ typedef struct {
 	const char *s;             /* TS_CELL_STR: s[0..len), any bytes */
 	size_t len;
 	int64_t i;                 /* TS_CELL_INT; TS_CELL_US: nanoseconds */
-	uint64_t u;                /* TS_CELL_UINT */
+	uint64_t u;                /* TS_CELL_UINT; TS_CELL_BOOL: 0 or 1 */
 	double d;                  /* TS_CELL_NUM */
 } ts_cell;
 
 /* A numeric cell as its text, the same in every format (integers, exact
  * microseconds with three decimals, fixed decimals, never an exponent):
- * its length, or 0 when the cell is not a number (text, null, not finite). */
+ * its length, or 0 when the cell is not a number (text, null, not finite).
+ * A boolean is "true" or "false". */
 size_t ts_cell_number(const ts_cell *c, char *buf, size_t n);
 
 /* Where a table goes: begin with its column names (units in the names:
@@ -166,6 +167,10 @@ void ts_report_ranks_json(ts_jw *w, const ts_multi *m);
  * HBM3 (ranks 0-7)", "B300 (rank 0), MI300X (rank 1)"); "" for one rank or
  * none. Returns how many distinct GPUs (0 when m is NULL or has one rank). */
 size_t ts_report_job_gpus(const ts_multi *m, char *buf, size_t n);
+
+/* A dtype as the reports show it: "c10::BFloat16" -> "BFloat16", "" -> "-"
+ * (JSON keeps the trace's own text). */
+const char *ts_report_dtype(const char *d);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

@@ -526,6 +526,9 @@ static int h_row(void *ctx, const ts_cell *cells, size_t n)
 			else
 				fputs("<td>", t->out);
 			break;
+		case TS_CELL_BOOL:
+			fputs(c->u ? "<td>true" : "<td>false", t->out);
+			break;
 		default:
 			fputs("<td>", t->out);
 		}

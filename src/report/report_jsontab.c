@@ -26,6 +26,10 @@ static void put_cell(ts_jw *w, const ts_cell *c)
 		ts_jw_strn(w, c->s, c->len);
 		return;
 	}
+	if (c->kind == TS_CELL_BOOL) {
+		ts_jw_bool(w, c->u != 0);
+		return;
+	}
 	char buf[64];
 	size_t n = ts_cell_number(c, buf, sizeof buf);
 	if (n)

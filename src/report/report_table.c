@@ -45,6 +45,11 @@ static ts_cell c_uint(uint64_t v)
 	return (ts_cell){ .kind = TS_CELL_UINT, .u = v };
 }
 
+static ts_cell c_bool(bool b)
+{
+	return (ts_cell){ .kind = TS_CELL_BOOL, .u = b };
+}
+
 static ts_cell c_us(int64_t ns)
 {
 	return (ts_cell){ .kind = TS_CELL_US, .i = ns };
@@ -247,7 +252,7 @@ static int t_replays(const ts_result *res, const ts_table_sink *k)
 				  c_num(share(w->ns, res->agg->all.total), 2), c_cstr(w->first),
 				  c_str(f, fl), g ? c_uint(g->index) : c_null(), c_str(an, al),
 				  g ? c_uint(g->copies) : c_null(), c_uint(w->fits),
-				  c_uint(w->reordered), g ? c_null() : c_cstr(w->reason) };
+				  c_bool(w->reordered), g ? c_null() : c_cstr(w->reason) };
 		rc = ROW(k, row);
 	}
 	return rc;
@@ -278,7 +283,7 @@ static int t_workloads(const ts_result *res, const ts_kview *v, const ts_table_s
 		bool tok = w->m_min >= 0;
 		ts_cell row[] = {
 			c_cstr(stage), c_str(name, len), c_cstr(ts_attrib_workload_rule(at, order[i])->kind),
-			c_cstr(dtype), c_uint(w->calls), c_uint(w->kernels), c_us(w->ns),
+			c_cstr(ts_report_dtype(dtype)), c_uint(w->calls), c_uint(w->kernels), c_us(w->ns),
 			c_opt_int(tok, w->m_min), c_opt_int(tok, tok ? ts_wl_tokens_quantile(w, 0.5) : 0),
 			c_opt_int(tok, w->m_max), c_opt_int(w->heads_max > 0, w->heads_min),
 			c_opt_int(w->heads_max > 0, w->heads_max),
@@ -350,7 +355,7 @@ static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink
 			continue;
 		ts_cell row[] = {
 			c_int(p->index), c_cstr(ts_pstage_name(p->stage)), c_num(p->confidence, 2),
-			c_cstr(p->complete ? "true" : "false"), c_int(p->layers), c_uint(p->kernels),
+			c_bool(p->complete), c_int(p->layers), c_uint(p->kernels),
 			c_us(p->gpu_ns), c_us(p->first_ts), c_opt_int(p->batch >= 0, p->batch),
 			c_opt_int(p->tokens >= 0, p->tokens), IDLE_CELLS(&p->idle),
 			c_cstr(ts_layers_annotation_name(l, p->annotation)),
@@ -416,7 +421,7 @@ static int t_ranks(const ts_multi *m, const ts_table_sink *k)
 			c_int(r->rank), c_opt_int(r->trace_rank >= 0, r->trace_rank),
 			c_opt_int(r->world_size >= 0, r->world_size), c_cstr(r->path),
 			c_cstr(r->status == TS_OK ? "ok" : ts_strerror(r->status)),
-			c_uint(r->partial), r->gpu[0] ? c_cstr(r->gpu) : c_null(), c_uint(r->kernels),
+			c_bool(r->partial), r->gpu[0] ? c_cstr(r->gpu) : c_null(), c_uint(r->kernels),
 			c_us(r->kernel_ns), c_us(r->busy_ns), c_us(r->span_ns), c_us(r->comm_ns),
 			c_us(w->wait_ns), c_num(share(w->wait_ns, r->comm_ns), 2), c_uint(r->passes),
 			c_uint(r->layers_per_pass),
@@ -427,7 +432,7 @@ static int t_ranks(const ts_multi *m, const ts_table_sink *k)
 			row[at++] = c_uint(r->stage_passes[st]);
 			row[at++] = has ? c_us(r->stage_ns[st]) : c_null();
 		}
-		row[at] = c_uint(m->skew->straggler >= 0 && (size_t)m->skew->straggler == i);
+		row[at] = c_bool(m->skew->straggler >= 0 && (size_t)m->skew->straggler == i);
 		rc = ROW(k, row);
 	}
 	return rc;
@@ -605,6 +610,9 @@ size_t ts_cell_number(const ts_cell *c, char *buf, size_t n)
 	case TS_CELL_NUM:
 		if (isfinite(c->d))
 			k = snprintf(buf, n, "%.*f", c->decimals, c->d);
+		break;
+	case TS_CELL_BOOL:
+		k = snprintf(buf, n, "%s", c->u ? "true" : "false");
 		break;
 	default:
 		break;

@@ -649,12 +649,6 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 	free(order);
 }
 
-/* "c10::BFloat16" -> "BFloat16" */
-static const char *short_dtype(const char *d)
-{
-	return strncmp(d, "c10::", 5) == 0 ? d + 5 : *d ? d : "-";
-}
-
 /* Achieved rates of the workloads whose rules give FLOPs or bytes, against
  * the GPU's peaks. */
 static void put_roofline(FILE *out, const ts_result *res, const size_t *order, size_t n,
@@ -703,7 +697,7 @@ static void put_roofline(FILE *out, const ts_result *res, const size_t *order, s
 		else if (rf.exceeds_peak)
 			snprintf(pc, sizeof pc, ">100!");
 		fprintf(out, " %-44.*s %-10s %9s %8s %8s %7s %s\n", (int)len, name,
-			short_dtype(dtype), tf, tb, in, pc,
+			ts_report_dtype(dtype), tf, tb, in, pc,
 			rf.bound == TS_BOUND_UNKNOWN ? "-" : ts_bound_name(rf.bound));
 	}
 }
@@ -753,7 +747,7 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			snprintf(def, sizeof def, "%.*s", (int)len, name);
 		fprintf(out, " %-18s %-44s %-10s %7" PRIu64 " %23s %14s\n",
 			ts_attrib_workload_rule(at, order[i])->kind, def,
-			short_dtype(dtype), w->calls, tok, us(tb, sizeof tb, w->ns));
+			ts_report_dtype(dtype), w->calls, tok, us(tb, sizeof tb, w->ns));
 	}
 	put_roofline(out, res, order, shown, view);
 	free(order);

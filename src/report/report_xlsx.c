@@ -91,6 +91,13 @@ static void number_at(xlsx *x, uint32_t row, size_t col, double v)
 	widen(x, col, (double)snprintf(buf, sizeof buf, "%.6g", v) + 2);
 }
 
+static void bool_at(xlsx *x, uint32_t row, size_t col, bool v)
+{
+	if (worksheet_write_boolean(x->ws, row, (lxw_col_t)col, v, NULL) != LXW_NO_ERROR)
+		x->err = 1;
+	widen(x, col, 7);
+}
+
 static void sheet_end(xlsx *x)
 {
 	if (!x->ws)
@@ -139,6 +146,9 @@ static int x_row(void *ctx, const ts_cell *cells, size_t n)
 			break;
 		case TS_CELL_NUM:
 			number_at(x, x->row, c, v->d);
+			break;
+		case TS_CELL_BOOL:
+			bool_at(x, x->row, c, v->u != 0);
 			break;
 		default:
 			break;
