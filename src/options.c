@@ -207,6 +207,10 @@ static double parse_double(const char *opt, const char *s, double lo, double hi)
 /* The output format's own needs: csv one --table, xlsx a file. */
 static void check_formats(const options *o)
 {
+	if (o->table && !ts_report_table_known(o->table))
+		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
+			    "ops, workloads, layers, passes, stages, memory, replays, ranks "
+			    "or skew", o->table);
 	if (o->debug && o->format != FMT_TEXT)
 		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "
 			    "(the passes and layers are in the JSON report's passes and layer_table)");
@@ -289,11 +293,7 @@ void ts_options_parse(int argc, char **argv, options *o)
 		case 'o':
 			o->output = optarg;
 			break;
-		case OPT_TABLE:
-			if (!ts_report_table_known(optarg))
-				ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
-					    "ops, workloads, layers, passes, stages, memory, replays, ranks "
-					    "or skew", optarg);
+		case OPT_TABLE:     /* checked once the command is known */
 			o->table = optarg;
 			break;
 		case OPT_CSV_DIR:
@@ -467,9 +467,13 @@ void ts_options_parse(int argc, char **argv, options *o)
 				    "--save-state apply to one trace; run them on each");
 		if (o->format == FMT_XLSX)
 			ts_usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
-				    "text, json, html or csv (--table ops or layers)");
-		if (o->table && strcmp(o->table, "ops") != 0 && strcmp(o->table, "layers") != 0)
-			ts_usage_error("compare: --table '%s': compare's tables are ops and layers", o->table);
+				    "text, json, html or csv (--table ops, layers or alignment)");
+		bool known = !o->table;
+		for (size_t i = 0; o->table && ts_report_compare_tables[i]; i++)
+			known |= strcmp(o->table, ts_report_compare_tables[i]) == 0;
+		if (!known)
+			ts_usage_error("compare: --table '%s': compare's tables are ops, layers and "
+				    "alignment", o->table);
 		if (o->format == FMT_CSV && !o->table)
 			ts_usage_error("%s", "--format csv writes one table: name it with --table "
 				    "(or write them all with --csv-dir DIR)");

@@ -197,9 +197,18 @@ rows = [r for r in j['layers'] if r['stage'] == 'decode']
 na = sum(1 for r in rows if r['a_us'] is not None)
 assert len(re.findall(r'data-side="a" data-layer=', L)) == na, na
 assert 'data-table="ops"' in dom and 'data-table="layers"' in dom
+# everything the text compare shows: each op row's kernels, the alignment
+assert 'data-table="alignment"' in dom
+tab = dom[dom.index('data-table="alignment"'):]
+tab = tab[:tab.index('</table>')]
+pairs = [p for a in j['alignment'] for p in a['pairs']]
+assert len(re.findall(r'<tr><td>', tab)) == len(pairs), (len(pairs),)
+k0 = j['ops'][0]['a_kernels'][0]['short']
+ops_tab = dom[dom.index('data-table="ops"'):]
+assert k0 in ops_tab[:ops_tab.index('</table>')], k0
 PY
 	then
-		ok "compare of the Qwen3-30B pair renders with no console error: op groups side by side, the waterfall, layers side by side"
+		ok "compare of the Qwen3-30B pair renders with no console error: op groups side by side with their kernels, the waterfall, layers side by side, the kernel alignment"
 	else
 		bad "compare page: $(grep CONSOLE "$tmp/wc/console" | head -3)"
 	fi
