@@ -18,6 +18,16 @@ if grep -Eiq '<script[^>]+src=|<link|<img|<iframe|@import|url\(|https?://' "$tmp
 else
 	ok "the page loads nothing from outside it (no src, link, url() or http address)"
 fi
+python3 - "$tmp/s.html" <<'PY' && ok "tables lead with the short kernel name (the full one on hover and in the last column)" || bad "short names first"
+import re, sys
+h = open(sys.argv[1]).read()
+t = h[h.index('data-table="kernels"'):]
+t = t[:t.index('</table>')]
+heads = re.findall(r'<th>([^<]*)</th>', t)
+assert heads[0] == 'short' and heads[-1] == 'name', heads
+row = re.search(r'<tr><td title="([^"]*)">([^<]*)</td>', t)
+assert row and len(row.group(1)) >= len(row.group(2)), row
+PY
 python3 - "$tmp/s.html" <<'PY' && ok "the page is well-formed: tags balance, text is valid UTF-8" || bad "page structure"
 import sys
 from html.parser import HTMLParser
@@ -101,8 +111,11 @@ def svg(id_):
     m = re.search(r'<svg id="%s"[^>]*>(.*?)</svg>' % re.escape(id_), dom, re.S)
     return m.group(1) if m else None
 stages = [s for s, v in j['stages'].items() if v['kernels'] > 0]
+# a stage is drawn when it has time to draw (a row would not read 0.0 ms)
+drawn = [s for s in stages if float(j['stages'][s]['gpu_time_us']) >= 50]
 st = svg('chart-stages')
-assert st is not None and len(re.findall(r'class="bar stage"', st)) == len(stages), (stages,)
+assert st is not None and len(re.findall(r'class="bar stage"', st)) == len(drawn), (drawn,)
+assert '>0.0 ms<' not in st, st
 for s in stages:
     rows = [r for r in j['layer_table'] if r['stage'] == s]
     c = svg('chart-layers-' + s)

@@ -75,6 +75,7 @@ static void escs(FILE *out, const char *s)
 #define MAX_PASSES 200           /* passes drawn in the timeline */
 #define MAX_ROWS 300             /* rows of a table on the page */
 #define LEFT 190                 /* room for labels */
+#define ROOF_LABELS 8            /* roofline points named on the chart */
 
 static void chart_open(FILE *out, const char *id, int h, const char *title, const char *what)
 {
@@ -163,7 +164,8 @@ static void chart_stages(FILE *out, const ts_result *res)
 	size_t n = 0;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		int64_t ns;
-		if (!stage_count(res, (ts_pstage)s, &ns))
+		/* a row that would read 0.0 ms is not drawn */
+		if (!stage_count(res, (ts_pstage)s, &ns) || ns < 50000)
 			continue;
 		const char *name = ts_pstage_name((ts_pstage)s);
 		b[n++] = (hbar){ name, strlen(name), (double)ns / 1e3, palette[s % NPAL], NULL };
@@ -444,6 +446,16 @@ static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts
 			PY(pow(10, d)) + 4, pow(10, d));
 	fprintf(out, "\n<text x=\"60\" y=\"%d\" class=\"axis\">FLOPs per byte (log) &#8594; "
 		     "achieved TFLOP/s (log, left)</text>\n", H + 54);
+	/* the legend: what the colours and sizes say */
+	fprintf(out, "<g class=\"legend\"><circle cx=\"%d\" cy=\"12\" r=\"5\" fill=\"%s\"/>"
+		     "<text x=\"%d\" y=\"16\" class=\"val\">memory-bound</text>"
+		     "<circle cx=\"%d\" cy=\"12\" r=\"5\" fill=\"%s\"/>"
+		     "<text x=\"%d\" y=\"16\" class=\"val\">compute-bound</text>"
+		     "<text x=\"%d\" y=\"16\" class=\"val\">size: GPU time; labels: the %d "
+		     "largest</text></g>\n", 66, palette[1], 76, 176, palette[0], 186, 296, ROOF_LABELS);
+	size_t labelled = 0;
+	double placed[ROOF_LABELS][2];
+	size_t nplaced = 0;
 	for (size_t i = 0; order && i < n; i++) {
 		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
 		const char *dtype;
@@ -453,6 +465,31 @@ static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts
 		ts_roofline_of(w, dtype, g, &rf);
 		if (!(rf.intensity > 0 && rf.tflops > 0))
 			continue;
+		/* the largest workloads (the order is by time) get their name */
+		if (labelled++ < ROOF_LABELS) {
+			double lx = PX(fmin(fmax(rf.intensity, pow(10, x0)), pow(10, x1))) + 9;
+			double ly = PY(fmin(fmax(rf.tflops, pow(10, y0)), pow(10, y1)));
+			/* beside its point, moved down or up where an earlier label
+			 * is in the way; left out where all four places are taken */
+			static const double dy[] = { -6, 12, -20, 26 };
+			for (size_t t = 0; t < 4; t++) {
+				bool free_ = true;
+				for (size_t q = 0; q < nplaced && free_; q++)
+					free_ = fabs(placed[q][1] - (ly + dy[t])) >= 12 ||
+						fabs(placed[q][0] - lx) >= 140;
+				if (!free_)
+					continue;
+				if (lx > CW - 150)
+					lx = CW - 150;   /* the label stays on the chart */
+				placed[nplaced][0] = lx;
+				placed[nplaced++][1] = ly + dy[t];
+				fprintf(out, "<text class=\"val point-label\" x=\"%.1f\" y=\"%.1f\">",
+					lx, ly + dy[t]);
+				label(out, name, len, 24);
+				fputs("</text>\n", out);
+				break;
+			}
+		}
 		double x = fmin(fmax(rf.intensity, pow(10, x0)), pow(10, x1));
 		double y = fmin(fmax(rf.tflops, pow(10, y0)), pow(10, y1));
 		double r = 3 + fmin(8, log10(1 + (double)w->ns / 1e6) * 2);
@@ -473,20 +510,48 @@ static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts
 
 /* ------------------------------------------------------------- tables */
 
+#define MAX_COLS 64
+
+/* A table on the page: a table that has a kernel's full name and its short
+ * one leads with the short name (the full one on hover over it) and keeps
+ * the full name as its last column. */
 typedef struct {
 	FILE *out;
 	size_t rows, ncols;
 	const char *table;
+	size_t order[MAX_COLS];    /* the columns in the order shown */
+	long full;                 /* the full name's column, or -1 */
+	long brief;                /* the short name's column, or -1 */
 } html_tab;
 
 static int h_begin(void *ctx, const char *table, const char *const *cols, size_t n)
 {
 	html_tab *t = ctx;
+	if (n > MAX_COLS)
+		n = MAX_COLS;
+	t->full = t->brief = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(cols[i], "name") == 0)
+			t->full = (long)i;
+		else if (strcmp(cols[i], "short") == 0)
+			t->brief = (long)i;
+	}
+	size_t k = 0;
+	bool lead = t->full >= 0 && t->brief >= 0;
+	if (lead)
+		t->order[k++] = (size_t)t->brief;
+	for (size_t i = 0; i < n; i++)
+		if (!lead || ((long)i != t->full && (long)i != t->brief))
+			t->order[k++] = i;
+	if (lead)
+		t->order[k++] = (size_t)t->full;
+	else
+		t->full = t->brief = -1;
 	fprintf(t->out, "<h3 id=\"t-%s\">%s</h3>\n<div class=\"scroll\"><table class=\"sortable\" "
 			"data-table=\"%s\"><thead><tr>", table, table, table);
 	for (size_t i = 0; i < n; i++) {
 		fputs("<th>", t->out);
-		escs(t->out, cols[i]);
+		escs(t->out, cols[t->order[i]]);
 		fputs("</th>", t->out);
 	}
 	fputs("</tr></thead><tbody>\n", t->out);
@@ -503,11 +568,20 @@ static int h_row(void *ctx, const ts_cell *cells, size_t n)
 	if (t->rows++ >= MAX_ROWS)
 		return 0;                /* counted, not shown: the page stays small */
 	fputs("<tr>", t->out);
-	for (size_t i = 0; i < n; i++) {
+	if (n > t->ncols)
+		n = t->ncols;
+	for (size_t j = 0; j < n; j++) {
+		size_t i = t->order[j];
 		const ts_cell *c = &cells[i];
 		switch (c->kind) {
 		case TS_CELL_STR:
-			fputs("<td>", t->out);
+			if ((long)i == t->brief && cells[t->full].kind == TS_CELL_STR) {
+				fputs("<td title=\"", t->out);
+				esc(t->out, cells[t->full].s, cells[t->full].len);
+				fputs("\">", t->out);
+			} else {
+				fputs("<td>", t->out);
+			}
 			esc(t->out, c->s, c->len);
 			break;
 		case TS_CELL_INT:
@@ -554,7 +628,7 @@ static const char style[] =
 	"h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ddd}"
 	"h3{font-size:15px;margin:20px 0 6px}pre.first{background:#f6f6f6;padding:12px;"
 	"overflow-x:auto;font-size:12.5px}figure{margin:18px 0}figcaption{margin-bottom:4px}"
-	"svg.chart{max-width:100%;height:auto;background:#fff}.lab{font-size:11px}"
+	"svg.chart{width:100%;height:auto;background:#fff}.lab{font-size:11px}"
 	".val{font-size:10px;fill:#444}.axis{font-size:11px;fill:#444}.ax{stroke:#888}"
 	"div.scroll{max-height:420px;overflow:auto;border:1px solid #ddd}"
 	"table{border-collapse:collapse;font-size:12px}th,td{padding:3px 8px;border-bottom:1px solid #eee;"
@@ -701,7 +775,7 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		fputs("</pre>\n", out);
 		free(first);
 	}
-	html_tab t = { out, 0, 0, NULL };
+	html_tab t = { .out = out };
 	ts_table_sink sink = { &t, h_begin, h_row, h_end };
 	if (o->ranks && job_section(out, res, o, &sink) != 0)
 		return -1;
@@ -926,7 +1000,7 @@ int ts_report_compare_html(FILE *out, const ts_compare *c, const ts_report_opts 
 	chart_cmp_ops(out, c);
 	chart_cmp_layers(out, c);
 	fputs("<h2>Tables</h2>\n<p>Click a column header to sort. Times in microseconds.</p>\n", out);
-	html_tab t = { out, 0, 0, NULL };
+	html_tab t = { .out = out };
 	ts_table_sink sink = { &t, h_begin, h_row, h_end };
 	for (size_t i = 0; ts_report_compare_tables[i]; i++)
 		if (ts_report_compare_table(c, ts_report_compare_tables[i], &sink) != 0)
