@@ -149,4 +149,43 @@ for w in d['workloads']:
 PY
 done
 [ $bad_pct = 0 ] && ok "every pct_of_peak on every shared trace is in (0, 100] or null"
+# --- what an opportunity is measured against: the device's attainable
+# share of its peak (attainable: in the tables), or the default, said so ---
+mkdir -p "$tmp/att"
+cat > "$tmp/att/devices.yaml" <<'Y'
+devices:
+  - name: Test MI300X half
+    vendor: amd
+    match: 'MI300X'
+    hbm_tbps: 5.3
+    tflops: {bf16: 1307.4, fp16: 1307.4, fp8: 2614.9, fp32: 163.4}
+    source: 'test: the MI300X datasheet figures'
+    attainable: {compute: 0.5, memory: 0.9, source: 'test: a made-up attainable share'}
+Y
+pf="$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz"
+if [ -f "$pf" ]; then
+	"$TS" --no-progress -f json "$pf" > "$tmp/def.json" 2>/dev/null
+	"$TS" --no-progress -f json --patterns "$tmp/att" --device 'Test MI300X half' "$pf" > "$tmp/att.json" 2>/dev/null
+	python3 - "$tmp/def.json" "$tmp/att.json" <<'PY' && ok "roofline opportunities say what they are measured against: the default 80% of peak, or a device's attainable share (50%: less at stake)" || bad "attainable ceilings"
+import json, sys
+d = json.load(open(sys.argv[1])); a = json.load(open(sys.argv[2]))
+rd = [o for o in d['opportunities'] if o['kind'] == 'roofline']
+ra = [o for o in a['opportunities'] if o['kind'] == 'roofline']
+assert rd and all(o['ceiling_pct'] == 80.0 and o['ceiling_source'] == 'default' for o in rd), rd[:1]
+assert all('vs 80% of peak (default ceiling)' in o['text'] for o in rd if 'TFLOP/s' in o['text']), rd[:1]
+assert all(o['ceiling_source'].startswith('test: a made-up') for o in ra), ra[:1]
+comp_d = {o['text'].split(' ')[0]: o for o in rd if 'TFLOP/s' in o['text']}
+comp_a = {o['text'].split(' ')[0]: o for o in ra if 'TFLOP/s' in o['text']}
+for k, o in comp_a.items():
+    assert o['ceiling_pct'] == 50.0 and '(attainable)' in o['text'], o
+    if k in comp_d:                    # at 50% a GEMM at 35% has less at stake than at 80%
+        assert float(o['at_stake_us']) < float(comp_d[k]['at_stake_us']), (o, comp_d[k])
+assert comp_a, ra
+PY
+	printf 'devices:\n  - name: X\n    vendor: amd\n    match: X\n    hbm_tbps: 1\n    tflops: {bf16: 1}\n    source: s\n    attainable: {compute: 1.5, source: s}\n' > "$tmp/att/devices.yaml"
+	"$TS" --patterns "$tmp/att" patterns check > /dev/null 2> "$tmp/err"
+	[ $? -eq 3 ] && grep -q "devices.yaml:[0-9]*:[0-9]*: .*attainable compute '1.5' is not a share" "$tmp/err" &&
+		ok "an attainable share over 1 is a table error at its line" || bad "attainable check: $(cat "$tmp/err")"
+fi
+
 exit $fail

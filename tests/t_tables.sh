@@ -198,10 +198,13 @@ b="$here/data/sample_trace.json.gz"
 g="$here/data/sample_trace.json.gz"
 rm -rf "$tmp/ccsv"
 "$TS" --no-progress -q --csv-dir "$tmp/ccsv" -f json -o "$tmp/c.json" compare "$g" "$g" 2> "$tmp/err"
-python3 - "$tmp/ccsv" "$tmp/c.json" <<'PY' && ok "compare --csv-dir: ops.csv and layers.csv hold compare's op groups and layers, as its JSON" || bad "compare CSV: $(cat "$tmp/err")"
+python3 - "$tmp/ccsv" "$tmp/c.json" <<'PY' && ok "compare --csv-dir: ops.csv, layers.csv and alignment.csv hold compare's op groups, layers and kernel alignment, as its JSON" || bad "compare CSV: $(cat "$tmp/err")"
 import csv, json, os, sys
 d, j = sys.argv[1], json.load(open(sys.argv[2]))
-assert sorted(os.listdir(d)) == ['layers.csv', 'ops.csv'], os.listdir(d)
+assert sorted(os.listdir(d)) == ['alignment.csv', 'layers.csv', 'ops.csv'], os.listdir(d)
+al = list(csv.DictReader(open(os.path.join(d, 'alignment.csv'), newline='')))
+pairs = [(a['stage'], p['kind']) for a in j['alignment'] for p in a['pairs']]
+assert [(r['stage'], r['kind']) for r in al] == pairs, (al[:2], pairs[:2])
 ops = list(csv.DictReader(open(os.path.join(d, 'ops.csv'), newline='')))
 assert [r['op'] for r in ops] == [o['op'] for o in j['ops']], ops[:2]
 for r, o in zip(ops, j['ops']):
@@ -210,7 +213,7 @@ lay = list(csv.DictReader(open(os.path.join(d, 'layers.csv'), newline='')))
 assert len(lay) == len(j['layers']) and all(r['status'] == 'similar' for r in lay), lay[:2]
 PY
 "$TS" --no-progress -q -f csv --table kernels compare "$g" "$g" > /dev/null 2> "$tmp/err"
-[ $? -eq 2 ] && grep -q "compare's tables are ops and layers" "$tmp/err" &&
+[ $? -eq 2 ] && grep -q "compare's tables are ops, layers and alignment" "$tmp/err" &&
 	ok "compare --table kernels is a usage error naming compare's tables" || bad "compare --table kernels: $(cat "$tmp/err")"
 
 shared="$here/../../shared/traces"

@@ -81,21 +81,31 @@ static void roofline_opps(const ts_result *res, int s, int64_t stage_ns,
 		const char *name = ts_attrib_workload_name(res->attrib, order[i], &len, &dtype);
 		ts_roofline r;
 		ts_roofline_of(w, dtype, res->gpu, &r);
-		if (r.pct_of_peak < 0 || r.pct_of_peak >= TS_INSIGHT_TARGET_PCT)
+		/* measured against what the part can attain, not its datasheet */
+		const ts_gpu *g = res->gpu;
+		double target = 100.0 * (r.bound == TS_BOUND_COMPUTE ? g->attain_compute
+								   : g->attain_memory);
+		if (r.pct_of_peak < 0 || r.pct_of_peak >= target)
 			continue;
 		int64_t t = r.bound == TS_BOUND_COMPUTE ? w->flops_ns : w->bytes_ns;
-		ts_opportunity o = { TS_OPP_ROOFLINE, s, 0, 0, "" };
-		o.at_stake_ns = (int64_t)((double)t * (1.0 - r.pct_of_peak / TS_INSIGHT_TARGET_PCT));
+		ts_opportunity o = { TS_OPP_ROOFLINE, s, 0, 0, 0, NULL, "" };
+		o.at_stake_ns = (int64_t)((double)t * (1.0 - r.pct_of_peak / target));
 		o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
+		o.ceiling_pct = target;
+		o.ceiling_source = g->attain_source;
 		if (r.bound == TS_BOUND_COMPUTE)
 			snprintf(o.text, sizeof o.text,
-				 "%.*s at %.0f%% of %s peak (%.0f of %.0f TFLOP/s), %.1f ms",
+				 "%.*s at %.0f%% of %s peak (%.0f of %.0f TFLOP/s), %.1f ms; "
+				 "vs %.0f%% of peak%s",
 				 (int)len, name, r.pct_of_peak, ts_dtclass_name(r.dtclass),
-				 r.tflops, r.peak_tflops, ms(t));
+				 r.tflops, r.peak_tflops, ms(t), target,
+				 g->attain_source ? " (attainable)" : " (default ceiling)");
 		else
 			snprintf(o.text, sizeof o.text,
-				 "%.*s at %.0f%% of HBM bandwidth (%.2f of %.2f TB/s), %.1f ms",
-				 (int)len, name, r.pct_of_peak, r.tbps, r.peak_tbps, ms(t));
+				 "%.*s at %.0f%% of HBM bandwidth (%.2f of %.2f TB/s), %.1f ms; "
+				 "vs %.0f%% of it%s",
+				 (int)len, name, r.pct_of_peak, r.tbps, r.peak_tbps, ms(t), target,
+				 g->attain_source ? " (attainable)" : " (default ceiling)");
 		offer(out, n, max, &o);
 	}
 	free(order);
@@ -133,7 +143,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			kernel_label(res, d->largest_before, before, sizeof before);
 			kernel_label(res, d->largest_after, after, sizeof after);
 			bool launch = d->launch_ns > 0 && 2 * d->launch_ns >= d->idle_ns;
-			ts_opportunity o = { launch ? TS_OPP_LAUNCH : TS_OPP_IDLE, s, d->idle_ns, 0, "" };
+			ts_opportunity o = { launch ? TS_OPP_LAUNCH : TS_OPP_IDLE, s, d->idle_ns, 0, 0, NULL, "" };
 			o.pct_of_stage = d->span_ns ? 100.0 * (double)d->idle_ns / (double)d->span_ns : 0;
 			char cause[96] = "";
 			if (d->launch_ns > 0)
@@ -153,7 +163,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			if (lo[i].ratio <= 1.0)
 				continue;
 			const ts_layer_stat *ls = ts_layers_stat(res->layers, (ts_pstage)s, lo[i].index);
-			ts_opportunity o = { TS_OPP_LAYER, s, 0, 0, "" };
+			ts_opportunity o = { TS_OPP_LAYER, s, 0, 0, 0, NULL, "" };
 			o.at_stake_ns = (lo[i].mean_ns - typical) * (int64_t)ls->time.count;
 			o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
 			snprintf(o.text, sizeof o.text,
@@ -168,7 +178,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 	int64_t ons = bs.outside_ns;
 	uint64_t ok = bs.outside_kernels;
 	if (ok && ts_layers_npasses(res->layers)) {
-		ts_opportunity o = { TS_OPP_OUTSIDE, TS_PSTAGE_UNKNOWN, ons, 0, "" };
+		ts_opportunity o = { TS_OPP_OUTSIDE, TS_PSTAGE_UNKNOWN, ons, 0, 0, NULL, "" };
 		o.pct_of_stage = all ? 100.0 * (double)ons / (double)all : 0;
 		snprintf(o.text, sizeof o.text,
 			 "%" PRIu64 " kernels (%.1f ms, %.1f%% of kernel time) ran outside any "

@@ -5,7 +5,8 @@
  * the GPU's peaks) and finds the largest opportunities, each with the GPU
  * time at stake:
  *   - a workload well below the peak of what bounds it (the time it would
- *     save at TS_INSIGHT_TARGET_PCT of that peak);
+ *     save at the attainable share of that peak: the device's attainable:
+ *     in the tables, or TS_ATTAINABLE_DEFAULT);
  *   - idle time between kernels inside the passes of a stage, with the
  *     gaps where the GPU waited for the CPU to launch (launch-bound) as
  *     its cause, not a second opportunity;
@@ -23,7 +24,6 @@
 #include "analysis/result.h"
 #include "analysis/roofline.h"
 
-#define TS_INSIGHT_TARGET_PCT 80.0  /* a workload's attainable share of its peak */
 #define TS_INSIGHT_MAX 16
 
 typedef enum {
@@ -42,6 +42,10 @@ typedef struct {
 	int stage;                 /* ts_pstage; TS_PSTAGE_UNKNOWN for none */
 	int64_t at_stake_ns;       /* GPU time it could save (an estimate) */
 	double pct_of_stage;       /* at stake over the stage's kernel time */
+	double ceiling_pct;        /* roofline: the share of peak it is measured
+				    * against; 0 for the other kinds */
+	const char *ceiling_source;  /* where that share comes from (the device's
+				      * attainable: source), or NULL: the default */
 	char text[240];            /* one line, without the stage's own words */
 } ts_opportunity;
 

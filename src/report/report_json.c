@@ -392,6 +392,14 @@ static void put_insight(ts_jw *w, const ts_result *res)
 			   : ts_pstage_name((ts_pstage)op[i].stage));
 		ts_jw_kus(w, "at_stake_us", op[i].at_stake_ns);
 		ts_jw_knum(w, "pct_of_stage", "%.2f", op[i].pct_of_stage);
+		/* roofline: measured against this share of the peak, and whence */
+		ts_jw_key(w, "ceiling_pct");
+		if (op[i].kind == TS_OPP_ROOFLINE)
+			ts_jw_num(w, "%.1f", op[i].ceiling_pct);
+		else
+			ts_jw_null(w);
+		ts_jw_kstr(w, "ceiling_source", op[i].kind != TS_OPP_ROOFLINE ? NULL
+			   : op[i].ceiling_source ? op[i].ceiling_source : "default");
 		ts_jw_kstr(w, "text", op[i].text);
 		ts_jw_end_obj(w);
 	}

@@ -741,7 +741,9 @@ static void add_devices(ts_patterns *p, const char *file, y_kernels *k)
 		const y_device *y = &k->devices[i];
 		ts_ypath path[] = { { "devices", 0 }, { NULL, (int)i }, { "name", 0 } };
 		ts_gpu d = { .name = y->name, .source = y->source, .match = y->match,
-				.file = file, .line = lines ? lines[i] : 0 };
+			     .attain_compute = TS_ATTAINABLE_DEFAULT,
+			     .attain_memory = TS_ATTAINABLE_DEFAULT,
+			     .file = file, .line = lines ? lines[i] : 0 };
 		bool ok = true;
 		if (strcmp(y->vendor, "nvidia") == 0) {
 			d.vendor = TS_PLATFORM_NVIDIA;
@@ -798,6 +800,23 @@ static void add_devices(ts_patterns *p, const char *file, y_kernels *k)
 			path[2].key = "tflops";
 			ts_pat_error_at(p, file, path, 3, 0, "tflops: needs at least one dtype (fp32, bf16, fp8, ...)");
 			ok = false;
+		}
+		if (y->attainable) {
+			const y_attain *a = y->attainable;
+			ts_ypath ap[] = { { "devices", 0 }, { NULL, (int)i }, { "attainable", 0 },
+					  { "compute", 0 } };
+			if (a->compute && !parse_positive(a->compute, 1.0, &d.attain_compute)) {
+				ts_pat_error_at(p, file, ap, 4, 0, "attainable compute '%s' is not a share "
+						"of the peak above 0 and at most 1", a->compute);
+				ok = false;
+			}
+			ap[3].key = "memory";
+			if (a->memory && !parse_positive(a->memory, 1.0, &d.attain_memory)) {
+				ts_pat_error_at(p, file, ap, 4, 0, "attainable memory '%s' is not a share "
+						"of the peak above 0 and at most 1", a->memory);
+				ok = false;
+			}
+			d.attain_source = a->source;
 		}
 		if (!ok)
 			continue;

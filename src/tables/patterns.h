@@ -202,9 +202,16 @@ typedef struct {
 	double hbm_tbps;
 	double tflops[TS_DT_COUNT]; /* dense peaks; 0: the part has none */
 	const char *source;
+	/* The share of each peak a well-tuned kernel reaches on the part:
+	 * what an opportunity is measured against (attainable: in the
+	 * tables); TS_ATTAINABLE_DEFAULT and a NULL source when not given. */
+	double attain_compute, attain_memory;
+	const char *attain_source;
 	const char *file;
 	int line;
 } ts_gpu;
+
+#define TS_ATTAINABLE_DEFAULT 0.80
 
 #define TS_MAX_GROUPS 64
 #define TS_MAX_FUSIONS 32

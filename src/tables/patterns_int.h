@@ -86,8 +86,13 @@ typedef struct {
 } y_peaks;
 
 typedef struct {
+	char *compute, *memory, *source;
+} y_attain;
+
+typedef struct {
 	char *name, *vendor, *match, *sms, *memory_gb, *hbm_tbps, *source;
 	y_peaks *tflops;
+	y_attain *attainable;
 } y_device;
 
 typedef struct {

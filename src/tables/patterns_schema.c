@@ -154,6 +154,13 @@ static const cyaml_schema_field_t peaks_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t attain_fields[] = {
+	CYAML_FIELD_STRING_PTR("compute", OPT, y_attain, compute, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("memory", OPT, y_attain, memory, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("source", REQ, y_attain, source, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t device_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", REQ, y_device, name, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("vendor", REQ, y_device, vendor, 1, CYAML_UNLIMITED),
@@ -163,6 +170,7 @@ static const cyaml_schema_field_t device_fields[] = {
 	CYAML_FIELD_STRING_PTR("hbm_tbps", REQ, y_device, hbm_tbps, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("tflops", REQ, y_device, tflops, peaks_fields),
 	CYAML_FIELD_STRING_PTR("source", REQ, y_device, source, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_MAPPING_PTR("attainable", OPT, y_device, attainable, attain_fields),
 	CYAML_FIELD_END
 };
 
