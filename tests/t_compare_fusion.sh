@@ -164,7 +164,8 @@ def check(d):
         line(got == want, 'decode alignment: %d pairs, %d fused (%s) with its 2 parts, the rest same 1-to-1'
              % (len(want), nf, t['fusion']), 'the truth', 'pairs differ at (index, want kind, got kind) %s'
              % short(bad, 300))
-        # the times of the pairs: the sample layer's kernels averaged over the passes
+        # the times of the pairs: the sample layer's kernels averaged over
+        # every layer that runs the same kernels, in every pass
         la, lb = al.get('a_layer'), al.get('b_layer')
         ok_idx = la == lb and la in range(N)
         line(ok_idx, 'decode alignment: a_layer = b_layer, a layer index', '0..%d' % (N - 1), (la, lb))
@@ -173,10 +174,11 @@ def check(d):
             pos = {'a': 0, 'b': 0}
             for i, p in enumerate(pairs):
                 for s in 'ab':
-                    avg = t['layer_avg_ns'][s][la]
+                    names = t['layer_names'][s]
+                    like = [li for li in range(N) if names[li] == names[la]]
                     tot = D(0)
                     for k in p[s]:
-                        w = D(avg[pos[s]]) / K / 1000
+                        w = D(sum(t['layer_avg_ns'][s][li][pos[s]] for li in like)) / (K * len(like)) / 1000
                         pos[s] += 1
                         tot += w
                         if abs(k.get('avg_us') - w) > EPS:
@@ -185,6 +187,11 @@ def check(d):
                         bad.append((i, s + '_us', str(tot), str(p.get(s + '_us'))))
             line(not bad, 'decode alignment: avg_us of every kernel and a_us/b_us of every pair',
                  'the truth', short(bad, 400))
+            inst = {s: K * sum(1 for li in range(N) if t['layer_names'][s][li] == t['layer_names'][s][la])
+                    for s in 'ab'}
+            line(al.get('a_instances') == inst['a'] and al.get('b_instances') == inst['b'],
+                 'decode alignment: a mean over every like layer of every pass, not one layer',
+                 (inst['a'], inst['b']), (al.get('a_instances'), al.get('b_instances')))
 
     # compare A A: similar everywhere
     bad = []

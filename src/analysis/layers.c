@@ -494,7 +494,7 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 
 /* The middle layer of the pass just ended, from the kernel listing, into
  * samp_tmp; its kernel count, 0 when the listing does not hold all of it. */
-static size_t middle_layer(ts_layers *l, uint32_t *layer)
+static size_t middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances)
 {
 	if (!l->opts.sample || l->nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost)
 		return 0;
@@ -508,6 +508,26 @@ static size_t middle_layer(ts_layers *l, uint32_t *layer)
 		l->samp_tmp[n++] = l->dbg_cur[i];
 	}
 	*layer = mid;
+	*instances = n ? 1 : 0;
+	/* every other layer of the pass that ran the same kernel rows in the
+	 * same order is one more instance of it: its times join the sample's,
+	 * so one pass gives a mean over its like layers, not one layer */
+	for (size_t i = 0; n && i < l->ndbg_cur;) {
+		size_t j = i;
+		while (j < l->ndbg_cur && l->dbg_cur[j].layer == l->dbg_cur[i].layer)
+			j++;
+		bool same = l->dbg_cur[i].layer != mid && l->dbg_cur[i].layer != UINT32_MAX &&
+			    j - i == n;
+		for (size_t k = 0; same && k < n; k++)
+			same = l->dbg_cur[i + k].row == l->samp_tmp[k].row &&
+			       l->samp_tmp[k].row != TS_INTERN_NONE;
+		if (same) {
+			for (size_t k = 0; k < n; k++)
+				l->samp_tmp[k].dur += l->dbg_cur[i + k].dur;
+			(*instances)++;
+		}
+		i = j;
+	}
 	return n;
 }
 
@@ -527,7 +547,7 @@ static void offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
 		d->n = c->n;
 		d->layer = c->layer;
 		d->layers = c->layers;
-		d->instances = 1;
+		d->instances = c->instances;
 		return;
 	}
 	if (d->n != c->n || d->layer != c->layer || d->layers != c->layers)
@@ -537,7 +557,7 @@ static void offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
 			return;
 	for (size_t i = 0; i < c->n; i++)
 		d->k[i].dur += c->k[i].dur;
-	d->instances++;
+	d->instances += c->instances;
 }
 
 /* The layer kernels of the pass just ended, from the listing, into
@@ -615,12 +635,12 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 		} else if (na) {
 			pp->anat_skip = true;
 		}
-		uint32_t mid;
-		size_t k = middle_layer(l, &mid);
+		uint32_t mid, inst;
+		size_t k = middle_layer(l, &mid, &inst);
 		if (k && (pp->sample.k = malloc(k * sizeof *pp->sample.k)) != NULL) {
 			memcpy(pp->sample.k, l->samp_tmp, k * sizeof *pp->sample.k);
 			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->nlayers,
-							.instances = 1, .n = k, .k = pp->sample.k };
+							.instances = inst, .n = k, .k = pp->sample.k };
 		}
 	}
 	pp->kernels = l->kbuf;      /* handed over */
@@ -985,10 +1005,10 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 			else
 				ts_anatomy_skip(l->anatomy, p->stage);
 		}
-		uint32_t mid;
-		size_t k = p->complete ? middle_layer(l, &mid) : 0;
+		uint32_t mid, inst;
+		size_t k = p->complete ? middle_layer(l, &mid, &inst) : 0;
 		if (k) {
-			ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = 1,
+			ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = inst,
 					      .n = k, .k = l->samp_tmp };
 			offer_sample(l, p->stage, &c);
 		}

@@ -230,8 +230,9 @@ bool ts_layers_debug_pass(const ts_layers *l, uint32_t *index, ts_pstage *stage,
 
 /* A typical layer of a stage (opts.sample), for kernel alignment: the
  * kernels of the middle layer of the first complete pass of the stage, in
- * order, each dur summed over every complete pass of the stage whose same
- * layer ran the same kernel rows (instances of them). */
+ * order, each dur summed over every layer of that pass that ran the same
+ * kernel rows, and over every later complete pass of the stage whose
+ * middle layer did too (instances: how many layers were summed). */
 typedef struct {
 	uint32_t layer;           /* its index in the pass */
 	uint32_t layers;          /* layers of that pass */

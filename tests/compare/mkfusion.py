@@ -79,7 +79,9 @@ Truth (--truth), computed here from the construction:
     (the fused pair: the fused kernel on the fused side, the 2 separate
     kernels on the other, in launch order; every other kernel 1-to-1),
   layer_avg_ns: per side, per layer index, per kernel of that layer, its
-    duration summed over the K passes (divide by K for the average).
+    duration summed over the K passes (divide by K for the average),
+  layer_names: per side, per layer index, the kernel names of that layer
+    (the same in every pass).
 
 Durations are whole nanoseconds written with 3 decimals (microseconds), so
 every sum is exact.
@@ -373,7 +375,7 @@ def truth_of(o, passes):
     t = {'fusion': o['fuse'], 'fused_side': fs, 'layers': o['layers'], 'decode': o['decode'],
          'merged_row': merged_row, 'merged_groups': sorted(merged_groups, key=GROUP_ORDER.index),
          'merged': {}, 'rows': {}, 'kernel_time_ns': {}, 'kernel_time_us': {}, 'kernels': {},
-         'passes': {}, 'layers_total': {}, 'layer_avg_ns': {}}
+         'passes': {}, 'layers_total': {}, 'layer_avg_ns': {}, 'layer_names': {}}
     per_group = {}
     for side in ('a', 'b'):
         count, ns = {}, {}
@@ -399,6 +401,8 @@ def truth_of(o, passes):
                 sums = d if sums is None else [u + v for u, v in zip(sums, d)]
             lay.append(sums)
         t['layer_avg_ns'][side] = lay
+        t['layer_names'][side] = [[k[2] for k in passes[side][0] if k[1] == li]
+                                  for li in range(o['layers'])]
     names = set(per_group['a'][0]) | set(per_group['b'][0])
     for g in sorted(names, key=lambda g: GROUP_ORDER.index(g) if g in GROUP_ORDER else -1):
         row = {s: cell(per_group[s][0].get(g, 0), per_group[s][1].get(g, 0)) for s in ('a', 'b')}
