@@ -46,7 +46,7 @@ typedef struct {
 				    * against; 0 for the other kinds */
 	const char *ceiling_source;  /* where that share comes from (the device's
 				      * attainable: source), or NULL: the default */
-	char text[240];            /* one line, without the stage's own words */
+	char text[360];            /* one line, without the stage's own words */
 } ts_opportunity;
 
 /* Opportunities by time at stake (desc); returns how many (<= max). */
