@@ -492,74 +492,6 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 	ts_idle_sum(&t->idle, &p->idle);
 }
 
-/* The middle layer of the pass just ended, from the kernel listing, into
- * samp_tmp; its kernel count, 0 when the listing does not hold all of it. */
-static size_t middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances)
-{
-	if (!l->opts.sample || l->nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost)
-		return 0;
-	uint32_t mid = l->nlayers / 2;
-	size_t n = 0;
-	for (size_t i = 0; i < l->ndbg_cur; i++) {
-		if (l->dbg_cur[i].layer != mid)
-			continue;
-		if (n == TS_MAX_SAMPLE_KERNELS)
-			return 0;
-		l->samp_tmp[n++] = l->dbg_cur[i];
-	}
-	*layer = mid;
-	*instances = n ? 1 : 0;
-	/* every other layer of the pass that ran the same kernel rows in the
-	 * same order is one more instance of it: its times join the sample's,
-	 * so one pass gives a mean over its like layers, not one layer */
-	for (size_t i = 0; n && i < l->ndbg_cur;) {
-		size_t j = i;
-		while (j < l->ndbg_cur && l->dbg_cur[j].layer == l->dbg_cur[i].layer)
-			j++;
-		bool same = l->dbg_cur[i].layer != mid && l->dbg_cur[i].layer != UINT32_MAX &&
-			    j - i == n;
-		for (size_t k = 0; same && k < n; k++)
-			same = l->dbg_cur[i + k].row == l->samp_tmp[k].row &&
-			       l->samp_tmp[k].row != TS_INTERN_NONE;
-		if (same) {
-			for (size_t k = 0; k < n; k++)
-				l->samp_tmp[k].dur += l->dbg_cur[i + k].dur;
-			(*instances)++;
-		}
-		i = j;
-	}
-	return n;
-}
-
-/* A complete pass of stage s offers its middle layer: the first becomes
- * the stage's sample; later ones with the same layer and kernel rows add
- * their time to it. */
-static void offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
-{
-	ts_layer_sample *d = &l->samples[s];
-	if (c->n == 0)
-		return;
-	if (!d->k) {
-		d->k = malloc(c->n * sizeof *d->k);
-		if (!d->k)
-			return;
-		memcpy(d->k, c->k, c->n * sizeof *d->k);
-		d->n = c->n;
-		d->layer = c->layer;
-		d->layers = c->layers;
-		d->instances = c->instances;
-		return;
-	}
-	if (d->n != c->n || d->layer != c->layer || d->layers != c->layers)
-		return;
-	for (size_t i = 0; i < c->n; i++)
-		if (d->k[i].row != c->k[i].row || d->k[i].row == TS_INTERN_NONE)
-			return;
-	for (size_t i = 0; i < c->n; i++)
-		d->k[i].dur += c->k[i].dur;
-	d->instances += c->instances;
-}
-
 /* The layer kernels of the pass just ended, from the listing, into
  * anat_tmp (*n of them); false when the listing does not hold them all. */
 static bool anatomy_list(ts_layers *l, size_t *n)
@@ -595,7 +527,7 @@ static void resolve_pending(ts_layers *l, size_t k)
 	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
 	if (pp->layers)
 		add_layers(l, p->stage, pp->layers, pp->nlayers);
-	offer_sample(l, p->stage, &pp->sample);
+	ts_lay_offer_sample(l, p->stage, &pp->sample);
 	if (pp->anat_skip)
 		ts_anatomy_skip(l->anatomy, p->stage);
 	else if (pp->anat)
@@ -636,7 +568,7 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 			pp->anat_skip = true;
 		}
 		uint32_t mid, inst;
-		size_t k = middle_layer(l, &mid, &inst);
+		size_t k = ts_lay_middle_layer(l, &mid, &inst);
 		if (k && (pp->sample.k = malloc(k * sizeof *pp->sample.k)) != NULL) {
 			memcpy(pp->sample.k, l->samp_tmp, k * sizeof *pp->sample.k);
 			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->nlayers,
@@ -1006,11 +938,11 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 				ts_anatomy_skip(l->anatomy, p->stage);
 		}
 		uint32_t mid, inst;
-		size_t k = p->complete ? middle_layer(l, &mid, &inst) : 0;
+		size_t k = p->complete ? ts_lay_middle_layer(l, &mid, &inst) : 0;
 		if (k) {
 			ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = inst,
 					      .n = k, .k = l->samp_tmp };
-			offer_sample(l, p->stage, &c);
+			ts_lay_offer_sample(l, p->stage, &c);
 		}
 		if (!kept)
 			add_stage(l, p);

@@ -248,4 +248,10 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp);
 void ts_lay_vote(ts_layers *l, ts_pass *p);
 
 
+/* layers_stages.c: a stage's typical layer for compare's alignment: the
+ * middle layer of the pass just ended (samp_tmp, like layers summed in),
+ * offered to stage s's sample. */
+size_t ts_lay_middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances);
+void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
+
 #endif

@@ -1,6 +1,7 @@
 /*
- * layers_stages.c - a pass's stage from its signals' votes, and the passes that wait for
- * the relative signals of the passes around them (layers_int.h).
+ * layers_stages.c - a pass's stage from its signals' votes, the passes that wait for
+ * the relative signals of the passes around them, and each stage's typical
+ * layer for compare's kernel alignment (layers_int.h).
  */
 #include "analysis/layers_int.h"
 
@@ -151,4 +152,73 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 	tally(p);
 }
 
+/* ------------------------------------------------------ typical layers */
 
+/* The middle layer of the pass just ended, from the kernel listing, into
+ * samp_tmp (with every like layer of the pass summed in: *instances); its
+ * kernel count, 0 when the listing does not hold all of it. */
+size_t ts_lay_middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances)
+{
+	if (!l->opts.sample || l->nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost)
+		return 0;
+	uint32_t mid = l->nlayers / 2;
+	size_t n = 0;
+	for (size_t i = 0; i < l->ndbg_cur; i++) {
+		if (l->dbg_cur[i].layer != mid)
+			continue;
+		if (n == TS_MAX_SAMPLE_KERNELS)
+			return 0;
+		l->samp_tmp[n++] = l->dbg_cur[i];
+	}
+	*layer = mid;
+	*instances = n ? 1 : 0;
+	/* every other layer of the pass that ran the same kernel rows in the
+	 * same order is one more instance of it: its times join the sample's,
+	 * so one pass gives a mean over its like layers, not one layer */
+	for (size_t i = 0; n && i < l->ndbg_cur;) {
+		size_t j = i;
+		while (j < l->ndbg_cur && l->dbg_cur[j].layer == l->dbg_cur[i].layer)
+			j++;
+		bool same = l->dbg_cur[i].layer != mid && l->dbg_cur[i].layer != UINT32_MAX &&
+			    j - i == n;
+		for (size_t k = 0; same && k < n; k++)
+			same = l->dbg_cur[i + k].row == l->samp_tmp[k].row &&
+			       l->samp_tmp[k].row != TS_INTERN_NONE;
+		if (same) {
+			for (size_t k = 0; k < n; k++)
+				l->samp_tmp[k].dur += l->dbg_cur[i + k].dur;
+			(*instances)++;
+		}
+		i = j;
+	}
+	return n;
+}
+
+/* A complete pass of stage s offers its middle layer: the first becomes
+ * the stage's sample; later ones with the same layer and kernel rows add
+ * their time to it. */
+void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
+{
+	ts_layer_sample *d = &l->samples[s];
+	if (c->n == 0)
+		return;
+	if (!d->k) {
+		d->k = malloc(c->n * sizeof *d->k);
+		if (!d->k)
+			return;
+		memcpy(d->k, c->k, c->n * sizeof *d->k);
+		d->n = c->n;
+		d->layer = c->layer;
+		d->layers = c->layers;
+		d->instances = c->instances;
+		return;
+	}
+	if (d->n != c->n || d->layer != c->layer || d->layers != c->layers)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (d->k[i].row != c->k[i].row || d->k[i].row == TS_INTERN_NONE)
+			return;
+	for (size_t i = 0; i < c->n; i++)
+		d->k[i].dur += c->k[i].dur;
+	d->instances += c->instances;
+}

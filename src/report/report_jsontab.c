@@ -9,11 +9,29 @@
  * as text, so they read exactly as in CSV (microseconds with three
  * decimals, no exponent); an empty number cell is null.
  */
+#include <string.h>
+
 #include "report/jsonw.h"
 #include "report/report.h"
 
+/* Columns JSON leaves out of a row where they are null, as the JSON
+ * report always has: they apply to some rows only (a kernel's own class
+ * where a context rule gave it another), and readers test for the key. */
+static const char *const absent_when_null[][2] = {
+	{ "kernels", "name_type" }, { "kernels", "name_category" }, { "kernels", "context_pct" },
+};
+
+static bool omit_null(const char *table, const char *col)
+{
+	for (size_t i = 0; i < sizeof absent_when_null / sizeof *absent_when_null; i++)
+		if (strcmp(absent_when_null[i][0], table) == 0 && strcmp(absent_when_null[i][1], col) == 0)
+			return true;
+	return false;
+}
+
 typedef struct {
 	ts_jw *w;
+	const char *table;
 	const char *key;
 	const char *const *cols;
 	size_t ncols;
@@ -41,7 +59,7 @@ static void put_cell(ts_jw *w, const ts_cell *c)
 static int jt_begin(void *ctx, const char *table, const char *const *cols, size_t ncols)
 {
 	jsontab *t = ctx;
-	(void)table;
+	t->table = table;
 	t->cols = cols;
 	t->ncols = ncols;
 	t->rows = 0;
@@ -57,6 +75,8 @@ static int jt_row(void *ctx, const ts_cell *cells, size_t ncells)
 	ts_jw_nl(t->w, 4);
 	ts_jw_obj(t->w);
 	for (size_t i = 0; i < ncells && i < t->ncols; i++) {
+		if (cells[i].kind == TS_CELL_NULL && omit_null(t->table, t->cols[i]))
+			continue;
 		ts_jw_key(t->w, t->cols[i]);
 		put_cell(t->w, &cells[i]);
 	}
