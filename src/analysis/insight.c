@@ -83,9 +83,11 @@ static void roofline_opps(const ts_result *res, int s, int64_t stage_ns,
 		ts_roofline_of(w, dtype, res->gpu, &r);
 		/* measured against what the part can attain, not its datasheet */
 		const ts_gpu *g = res->gpu;
+		if (!g || r.pct_of_peak < 0)
+			continue;
 		double target = 100.0 * (r.bound == TS_BOUND_COMPUTE ? g->attain_compute
 								   : g->attain_memory);
-		if (r.pct_of_peak < 0 || r.pct_of_peak >= target)
+		if (r.pct_of_peak >= target)
 			continue;
 		int64_t t = r.bound == TS_BOUND_COMPUTE ? w->flops_ns : w->bytes_ns;
 		ts_opportunity o = { TS_OPP_ROOFLINE, s, 0, 0, 0, NULL, "" };
