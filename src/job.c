@@ -257,7 +257,7 @@ static ts_capmap *read_captures(const options *o, const char *flag, const char *
 
 static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
 {
-	ts_pipeline_opts po = { .read_size = o->read_size, .limits = o->limits,
+	ts_pipeline_opts po = { .read_size = o->read_size, .no_mmap = o->no_mmap, .limits = o->limits,
 				.join_mem = o->join_mem,
 				.patterns = patterns, .model = o->model, .gpu = o->gpu,
 				.layers = { .split_half_layers = o->split_half_layers,

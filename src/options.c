@@ -184,7 +184,7 @@ static void parse_layer_list(const char *arg, char *flags)
 }
 
 enum {
-	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_MAX_KERNELS,
+	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_NO_MMAP, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
 	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_PASS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE, OPT_CAPTURE_B,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
@@ -238,6 +238,7 @@ void ts_options_parse(int argc, char **argv, options *o)
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "read-size", required_argument, NULL, OPT_READ_SIZE },
+		{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
 		{ "max-kernels", required_argument, NULL, OPT_MAX_KERNELS },
 		{ "full-names", no_argument, NULL, OPT_FULL_NAMES },
 		{ "patterns", required_argument, NULL, 'p' },
@@ -329,6 +330,9 @@ void ts_options_parse(int argc, char **argv, options *o)
 			break;
 		case OPT_READ_SIZE:
 			o->read_size = (size_t)parse_long("--read-size", optarg, 1, 1 << 20);
+			break;
+		case OPT_NO_MMAP:   /* hidden: the read() path, for tests and the bench */
+			o->no_mmap = 1;
 			break;
 		case OPT_MAX_KERNELS:
 			o->limits.max_kernel_names =

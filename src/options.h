@@ -24,6 +24,7 @@ typedef struct {
 	int verbose;
 	int quiet;
 	size_t read_size;
+	int no_mmap;                   /* hidden --no-mmap: read plain files, not mapped */
 	ts_limits limits;
 	const char *pattern_dirs[15];  /* --patterns DIR, in order */
 	size_t npattern_dirs;

@@ -2,6 +2,7 @@
 
 #include "tables/gpu.h"
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,14 +181,15 @@ static void set_error(ts_result *res, ts_status st, const char *msg,
 }
 
 /* Feed the whole input to the parser; stops at the first failure. */
-static void pump(ts_reader *r, ts_parser *p, char *buf,
-		 const ts_pipeline_opts *o, ts_result *res)
+static void pump_chunks(ts_reader *r, ts_parser *p, char *buf,
+			const ts_pipeline_opts *o, ts_result *res)
 {
 	for (;;) {
 		size_t n;
-		ts_status rs = ts_reader_read(r, buf, CHUNK, &n);
+		const char *bytes;
+		ts_status rs = ts_reader_view(r, buf, CHUNK, &bytes, &n);
 		if (n > 0) {
-			ts_status ps = ts_parser_feed(p, buf, n);
+			ts_status ps = ts_parser_feed(p, bytes, n);
 			if (ps != TS_OK) {
 				set_error(res, ps, ts_parser_error(p),
 					  ts_parser_error_offset(p), false);
@@ -215,6 +217,28 @@ static void pump(ts_reader *r, ts_parser *p, char *buf,
 	if (ps != TS_OK)
 		set_error(res, ps, ts_parser_error(p), ts_parser_error_offset(p),
 			  false);
+}
+
+/* A mapped file is parsed under a guard: one cut shorter by someone else
+ * while it is read ends the parse as a cut trace, where a read would have
+ * seen its end, instead of killing the run. */
+static void pump(ts_reader *r, ts_parser *p, char *buf,
+		 const ts_pipeline_opts *o, ts_result *res)
+{
+	sigjmp_buf jb;
+	if (!ts_reader_mapped(r)) {
+		pump_chunks(r, p, buf, o, res);
+		return;
+	}
+	if (sigsetjmp(jb, 1)) {
+		ts_reader_unguard();
+		set_error(res, TS_ERR_TRUNCATED, "trace cut short: the file shrank while it was read",
+			  ts_reader_size_now(r), false);
+		return;
+	}
+	ts_reader_guard(&jb);
+	pump_chunks(r, p, buf, o, res);
+	ts_reader_unguard();
 }
 
 /* The analysis objects of a result; false when memory ran out. */
@@ -297,7 +321,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	double t0 = now();
 
 	ts_status st;
-	ts_reader *r = ts_reader_open(path, o->read_size, &st);
+	ts_reader *r = ts_reader_open(path, o->read_size, !o->no_mmap, &st);
 	if (!r) {
 		res->status = st;
 		res->open_errno = errno;

@@ -22,6 +22,7 @@
 
 typedef struct {
 	size_t read_size;       /* bytes per read (0: default) */
+	bool no_mmap;           /* read a plain file through a buffer, not mapped */
 	ts_limits limits;
 	ts_progress *progress;  /* NULL: no progress line */
 	const ts_patterns *patterns; /* borrowed; NULL: no classification */

@@ -158,6 +158,25 @@ PY
 
 check_trace "input forms (fixture nvidia_pretty2)" "$here/fixtures/nvidia_pretty2.json" fixture
 
+# a plain regular file is mapped, not read: every format the same as the
+# read() path (--no-mmap), whole, cut inside an event and malformed
+python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 5 > "$tmp/m.json"
+head -c $(( $(size "$tmp/m.json") * 2 / 3 )) "$tmp/m.json" > "$tmp/mcut.json"
+sed '0,/"dur": /s/"dur": /"dur": x/' "$tmp/m.json" > "$tmp/mbad.json"
+same=1
+for f in "$tmp/m.json" "$tmp/mcut.json" "$tmp/mbad.json"; do
+    for fmt in text json; do
+        "$TS" --no-progress -f $fmt "$f" > "$tmp/a.out" 2> "$tmp/a.err"; ra=$?
+        "$TS" --no-progress --no-mmap -f $fmt "$f" > "$tmp/b.out" 2> "$tmp/b.err"; rb=$?
+        if [ $ra -ne $rb ] || ! cmp -s "$tmp/a.out" "$tmp/b.out" || ! cmp -s "$tmp/a.err" "$tmp/b.err"; then
+            same=0
+            echo "# $(basename "$f") $fmt: rc $ra vs $rb; $(diff "$tmp/a.err" "$tmp/b.err" | head -3)"
+        fi
+    done
+done
+[ $same = 1 ] && echo "ok - input forms: a mapped plain file gives what the read() path gives (report, errors, offsets), whole, cut and malformed" ||
+    echo "not ok - input forms: the mapped file and the read() path differ"
+
 shared=$SHARED/sglang_qwen3-8b_mi300x_decode_bs32_cudagraph.json.gz
 if [ ! -d "$SHARED" ]; then
     echo "skip - input forms (shared trace): ../shared/traces not found"

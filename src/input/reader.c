@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -14,6 +17,7 @@
 #define IN_BUF (256 * 1024)
 #define MAX_READ_SIZE (1024 * 1024)
 #define NSLOT 4            /* inflated chunks in flight */
+#define MAP_DROP (4u << 20)    /* mapped bytes behind the parser given back */
 
 /*
  * Gzip input is inflated on a thread of its own, a chunk ahead of the
@@ -60,6 +64,9 @@ struct ts_reader {
 	bool done;         /* consumer: the worker's last slot was taken */
 	ts_status seen_st; /* consumer: sticky status */
 	uint64_t seen_in;  /* consumer: raw bytes behind what it was given */
+	/* a plain regular file, mapped (ts_reader_view) */
+	const char *map;
+	size_t map_len, map_pos, map_dropped;
 };
 
 static ts_status read_gzip(ts_reader *r, char *buf, size_t cap, size_t *n);
@@ -198,7 +205,7 @@ static ts_status refill(ts_reader *r)
 			 &r->in_len);
 }
 
-ts_reader *ts_reader_open(const char *path, size_t read_size, ts_status *st)
+ts_reader *ts_reader_open(const char *path, size_t read_size, bool map, ts_status *st)
 {
 	ts_reader *r = calloc(1, sizeof *r);
 	if (!r || !(r->in = malloc(IN_BUF))) {
@@ -258,6 +265,18 @@ ts_reader *ts_reader_open(const char *path, size_t read_size, ts_status *st)
 		r->in_bytes += (uint64_t)k;
 	}
 	r->gzip = r->in_len >= 2 && r->in[0] == 0x1f && r->in[1] == 0x8b;
+	/* a plain regular file is mapped and parsed where it lies: no copy
+	 * through a buffer (the bytes peeked at are read again from the map) */
+	if (!r->gzip && map && r->own_fd && r->size > 0 && (uint64_t)r->size <= SIZE_MAX) {
+		void *m = mmap(NULL, (size_t)r->size, PROT_READ, MAP_PRIVATE, r->fd, 0);
+		if (m != MAP_FAILED) {
+			(void)madvise(m, (size_t)r->size, MADV_SEQUENTIAL);
+			r->map = m;
+			r->map_len = (size_t)r->size;
+			r->in_bytes = 0;
+			r->in_len = r->in_pos = 0;
+		}
+	}
 	if (r->gzip) {
 		if (inflateInit2(&r->z, 16 + MAX_WBITS) != Z_OK) {
 			ts_reader_free(r);
@@ -289,6 +308,8 @@ void ts_reader_free(ts_reader *r)
 		free(r->slots[i].buf);
 	if (r->z_init)
 		inflateEnd(&r->z);
+	if (r->map)
+		munmap((void *)r->map, r->map_len);
 	if (r->own_fd)
 		close(r->fd);
 	free(r->in);
@@ -405,7 +426,7 @@ int ts_reader_is_gzip(const ts_reader *r)
 
 uint64_t ts_reader_in_bytes(const ts_reader *r)
 {
-	return r->threaded ? r->seen_in : r->in_bytes;
+	return r->map ? r->map_pos : r->threaded ? r->seen_in : r->in_bytes;
 }
 
 uint64_t ts_reader_out_bytes(const ts_reader *r)
@@ -416,4 +437,80 @@ uint64_t ts_reader_out_bytes(const ts_reader *r)
 int64_t ts_reader_size(const ts_reader *r)
 {
 	return r->size;
+}
+
+int64_t ts_reader_size_now(const ts_reader *r)
+{
+	struct stat sb;
+	return fstat(r->fd, &sb) == 0 ? (int64_t)sb.st_size : (int64_t)r->map_pos;
+}
+
+bool ts_reader_mapped(const ts_reader *r)
+{
+	return r->map != NULL;
+}
+
+ts_status ts_reader_view(ts_reader *r, char *buf, size_t cap, const char **p, size_t *n)
+{
+	if (!r->map) {
+		*p = buf;
+		return ts_reader_read(r, buf, cap, n);
+	}
+	if (cap > r->read_size)
+		cap = r->read_size;
+	/* the bytes behind the parser go back to the kernel now and then, so
+	 * the mapping never holds more than a stretch of the file resident */
+	if (r->map_pos - r->map_dropped >= MAP_DROP) {
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+		size_t to = r->map_pos / page * page;
+		if (to > r->map_dropped) {
+			(void)madvise((void *)(r->map + r->map_dropped), to - r->map_dropped,
+				      MADV_DONTNEED);
+			r->map_dropped = to;
+		}
+	}
+	size_t k = r->map_len - r->map_pos;
+	if (k > cap)
+		k = cap;
+	*p = r->map + r->map_pos;
+	*n = k;
+	r->map_pos += k;
+	r->out_bytes += k;
+	return TS_OK;
+}
+
+/* ------------------------------------------------------------ SIGBUS */
+
+/* A mapped file cut shorter while it is read faults (SIGBUS) on the bytes
+ * it lost: the thread that reads them jumps back to its guard. */
+static _Thread_local sigjmp_buf *guard_jmp;
+
+static void on_sigbus(int sig)
+{
+	if (guard_jmp)
+		siglongjmp(*guard_jmp, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static pthread_once_t bus_once = PTHREAD_ONCE_INIT;
+
+static void install_bus(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_sigbus;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGBUS, &sa, NULL);
+}
+
+void ts_reader_guard(sigjmp_buf *jb)
+{
+	pthread_once(&bus_once, install_bus);
+	guard_jmp = jb;
+}
+
+void ts_reader_unguard(void)
+{
+	guard_jmp = NULL;
 }
