@@ -81,7 +81,7 @@ static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts 
 		if (!ts_outfile_open(&of, path) ||
 		    !ts_outfile_close(&of, (c ? ts_report_compare_csv(of.f, c, names[i])
 					      : ts_report_csv(of.f, res, ro, names[i])) == 0)) {
-			fprintf(stderr, "tracestream: %s\n", of.err);
+			ts_outfile_perror(&of, NULL);
 			return false;
 		}
 	}
@@ -106,18 +106,12 @@ static void print_error(const ts_result *res, const char *side)
 		snprintf(buf, sizeof buf, "%s: %s", side, what);
 		what = buf;
 	}
+	ts_error_print(stderr, what, res->gzip, res->opened, &res->err);
 	if (!res->opened) {
-		fprintf(stderr, "tracestream: %s: %s\n", what, res->error);
 		if (res->open_errno == ENOENT)
 			fprintf(stderr, "hint: check the path; use - to read standard input\n");
 		return;
 	}
-	if (res->error_in_compressed)
-		fprintf(stderr, "tracestream: %s: byte %" PRIu64 " (compressed): %s\n",
-			what, res->error_byte, res->error);
-	else
-		fprintf(stderr, "tracestream: %s: byte %" PRIu64 "%s: %s\n", what,
-			res->error_byte, res->gzip ? " (decompressed)" : "", res->error);
 	if (res->partial)
 		fprintf(stderr, "tracestream: the report covers only what was read before this point (marked partial)\n");
 }
@@ -155,25 +149,21 @@ static bool take_partial_captures(ts_capmap *map, const char *flag, const char *
 {
 	unsigned char *p;
 	size_t n;
-	char err[400];
-	uint64_t at = 0;
+	ts_error err = { 0 };
 	bool present = false;
-	ts_status st = ts_partial_read_file(path, &p, &n, err, sizeof err);
+	char what[PATH_MAX + 64];
+	snprintf(what, sizeof what, "%s: %s", flag, path);
+	ts_status st = ts_partial_read_file(path, &p, &n, &err);
 	if (st != TS_OK) {
-		fprintf(stderr, "tracestream: %s: %s: %s\n", flag, path, err);
+		ts_error_print(stderr, what, false, false, &err);
 		*fatal = true;
 		return false;
 	}
-	st = ts_partial_captures(map, patterns, p, n, &present, err, sizeof err, &at);
+	st = ts_partial_captures(map, patterns, p, n, &present, &err);
 	free(p);
-	if (st == TS_ERR_NOMEM) {
-		fprintf(stderr, "tracestream: %s: %s: out of memory\n", flag, path);
-		*fatal = true;
-		return false;
-	}
 	if (st != TS_OK) {
-		fprintf(stderr, "tracestream: %s: %s: byte %" PRIu64 ": bad saved partial: %s\n",
-			flag, path, at, err);
+		ts_error_print(stderr, what, false, st != TS_ERR_NOMEM, &err);
+		*fatal = st == TS_ERR_NOMEM;
 		return false;
 	}
 	if (!present) {
@@ -340,7 +330,7 @@ static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_
 	if (o->csv_dir && !write_cmp_csv_dir(o->csv_dir, c)) {
 		code = TS_EXIT_USAGE_IO;
 	} else if (!ts_outfile_open(&of, o->output)) {
-		fprintf(stderr, "tracestream: %s\n", of.err);
+		ts_outfile_perror(&of, NULL);
 		code = TS_EXIT_USAGE_IO;
 	} else {
 		int wr = o->format == FMT_JSON	 ? ts_report_compare_json(of.f, c, &ro)
@@ -348,7 +338,7 @@ static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_
 			 : o->format == FMT_CSV	 ? ts_report_compare_csv(of.f, c, o->table)
 						 : ts_report_compare_text(of.f, c, &ro);
 		if (!ts_outfile_close(&of, wr == 0)) {
-			fprintf(stderr, "tracestream: %s\n", of.err);
+			ts_outfile_perror(&of, NULL);
 			code = TS_EXIT_USAGE_IO;
 		}
 	}
@@ -410,18 +400,16 @@ static void print_rank_errors(const ts_multi *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		const ts_rank_summary *r = &m->ranks[i];
-		if (r->status == TS_OK)
+		if (r->err.status == TS_OK)
 			continue;
-		const char *what = label_of(r->path);
-		if (!r->opened)
-			fprintf(stderr, "tracestream: %s: cannot open: %s\n", r->path,
-				r->status == TS_ERR_IO ? strerror(r->open_errno) : ts_strerror(r->status));
-		else if (r->error_in_compressed)
-			fprintf(stderr, "tracestream: %s: byte %" PRIu64 " (compressed): %s\n", what,
-				r->error_byte, r->error);
-		else
-			fprintf(stderr, "tracestream: %s: byte %" PRIu64 "%s: %s\n", what, r->error_byte,
-				r->gzip ? " (decompressed)" : "", r->error);
+		if (!r->opened) {
+			ts_error e = { .status = r->err.status };
+			ts_error_set(&e, r->err.status, "cannot open: %s", r->err.status == TS_ERR_IO
+				     ? strerror(r->open_errno) : ts_strerror(r->err.status));
+			ts_error_print(stderr, r->path, false, false, &e);
+		} else {
+			ts_error_print(stderr, label_of(r->path), r->gzip, true, &r->err);
+		}
 	}
 }
 
@@ -437,12 +425,12 @@ static bool save_state(const char *path, const ts_result *res, const ts_rank_sum
 	if (!ok) {
 		fprintf(stderr, "tracestream: --save-state: %s\n", ts_strerror(st));
 	} else if (!ts_outfile_open(&of, path)) {
-		fprintf(stderr, "tracestream: --save-state: %s\n", of.err);
+		ts_outfile_perror(&of, "--save-state");
 		ok = false;
 	} else {
 		bool wrote = fwrite(w.p, 1, w.n, of.f) == w.n;
 		if (!ts_outfile_close(&of, wrote)) {
-			fprintf(stderr, "tracestream: --save-state: %s\n", of.err);
+			ts_outfile_perror(&of, "--save-state");
 			ok = false;
 		}
 	}
@@ -461,7 +449,7 @@ static bool write_report(const options *o, const ts_result *res, const ts_report
 	ts_outfile of;
 	bool named = o->format == FMT_XLSX;
 	if (!(named ? ts_outfile_open_named(&of, o->output) : ts_outfile_open(&of, o->output))) {
-		fprintf(stderr, "tracestream: %s\n", of.err);
+		ts_outfile_perror(&of, NULL);
 		return false;
 	}
 	if (named && of.f != stdout) {
@@ -474,7 +462,7 @@ static bool write_report(const options *o, const ts_result *res, const ts_report
 		 : o->format == FMT_HTML ? ts_report_html(of.f, res, ro)
 					 : ts_report_text(of.f, res, ro);
 	if (!ts_outfile_close(&of, wr == 0)) {
-		fprintf(stderr, "tracestream: %s\n", of.err);
+		ts_outfile_perror(&of, NULL);
 		return false;
 	}
 	return true;
@@ -502,7 +490,7 @@ static int report_job(const options *o, ts_multi *m)
 static int ranks_exit(const ts_multi *m, int code)
 {
 	for (size_t i = 0; i < m->n && code != TS_EXIT_USAGE_IO; i++) {
-		int c = ts_exit_code(m->ranks[i].status);
+		int c = ts_exit_code(m->ranks[i].err.status);
 		if (c > code)
 			code = c;
 	}
@@ -562,19 +550,17 @@ static int run_merge(const options *o, const ts_pipeline_opts *po)
 		const char *path = o->args[i];
 		unsigned char *p;
 		size_t n;
-		char err[400];
-		uint64_t at = 0;
-		ts_status st = ts_partial_read_file(path, &p, &n, err, sizeof err);
+		ts_error err = { 0 };
+		ts_status st = ts_partial_read_file(path, &p, &n, &err);
 		if (st != TS_OK) {
-			fprintf(stderr, "tracestream: %s: %s\n", path, err);
+			ts_error_print(stderr, path, false, false, &err);
 			code = TS_EXIT_USAGE_IO;
 			break;
 		}
-		st = ts_partial_merge(&m.job, p, n, &pr, 0, err, sizeof err, &at);
+		st = ts_partial_merge(&m.job, p, n, &pr, 0, &err);
 		free(p);
 		if (st != TS_OK) {
-			fprintf(stderr, "tracestream: %s: byte %" PRIu64 ": bad saved partial: %s\n", path,
-				at, err);
+			ts_error_print(stderr, path, false, true, &err);
 			code = st == TS_ERR_PARTIAL ? TS_EXIT_TRACE : TS_EXIT_USAGE_IO;
 		}
 	}

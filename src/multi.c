@@ -226,9 +226,8 @@ ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po,
 			if (st == TS_OK)
 				s->has_alone = false;
 		} else if (st == TS_OK) {
-			char err[300];
-			uint64_t at;
-			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, 0, err, sizeof err, &at);
+			ts_error err = { 0 };
+			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, 0, &err);
 		}
 		if (s->has_alone)
 			ts_rank_summary_free(&s->alone);

@@ -50,11 +50,11 @@ static void end_section(ts_wbuf *w, size_t start)
 static void meta_save(const ts_result *res, ts_wbuf *w)
 {
 	ts_w_str(w, res->path ? res->path : "", res->path ? strlen(res->path) : 0);
-	ts_w_u32(w, (uint32_t)res->status);
+	ts_w_u32(w, (uint32_t)res->err.status);
 	ts_w_u8(w, res->partial);
-	ts_w_str(w, res->error, strlen(res->error));
-	ts_w_u64(w, res->error_byte);
-	ts_w_u8(w, res->error_in_compressed);
+	ts_w_str(w, res->err.msg, strlen(res->err.msg));
+	ts_w_u64(w, res->err.byte);
+	ts_w_u8(w, res->err.compressed);
 	ts_w_u8(w, res->gzip);
 	ts_w_u64(w, res->input_bytes);
 	ts_w_u64(w, res->json_bytes);
@@ -141,11 +141,12 @@ ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, si
 
 /* ------------------------------------------------------------ reading */
 
-static ts_status fail(char *err, size_t errlen, uint64_t *err_at, uint64_t at, const char *fmt,
-		      const char *what)
+static ts_status fail(ts_error *err, uint64_t at, const char *fmt, const char *what)
 {
-	snprintf(err, errlen, fmt, what);
-	*err_at = at;
+	char m[400];
+	snprintf(m, sizeof m, fmt, what);
+	ts_error_set(err, TS_ERR_PARTIAL, "bad saved partial: %s", m);
+	err->byte = at;
 	return TS_ERR_PARTIAL;
 }
 
@@ -171,13 +172,13 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 		return;
 	}
 	res->partial |= partial;
-	if (st != TS_OK && res->status == TS_OK) {
-		res->status = (ts_status)st;
-		size_t k = n < sizeof res->error - 1 ? n : sizeof res->error - 1;
-		memcpy(res->error, e, k);
-		res->error[k] = '\0';
-		res->error_byte = eb;
-		res->error_in_compressed = ec;
+	if (st != TS_OK && res->err.status == TS_OK) {
+		res->err.status = (ts_status)st;
+		size_t k = n < sizeof res->err.msg - 1 ? n : sizeof res->err.msg - 1;
+		memcpy(res->err.msg, e, k);
+		res->err.msg[k] = '\0';
+		res->err.byte = eb;
+		res->err.compressed = ec;
 	}
 	ts_meta *m = &res->meta;
 	uint64_t ndev = ts_r_count(r, 8 + 4 + 8 * 3 + 4);
@@ -314,44 +315,44 @@ typedef ts_status (*section_fn)(void *ctx, uint32_t tag, ts_rbuf *r);
  * and *err_at.
  */
 static ts_status walk(const unsigned char *p, size_t n, unsigned flags, section_fn fn, void *ctx,
-		      char *err, size_t errlen, uint64_t *err_at)
+		      ts_error *err)
 {
 	if (n < sizeof magic || memcmp(p, magic, sizeof magic) != 0)
-		return fail(err, errlen, err_at, 0, "%s", "not a tracestream partial (no magic number)");
+		return fail(err, 0, "%s", "not a tracestream partial (no magic number)");
 	if (n < HEADER_BYTES + 4)
-		return fail(err, errlen, err_at, n, "%s", "cut short: the header is not whole");
+		return fail(err, n, "%s", "cut short: the header is not whole");
 	uint32_t version = (uint32_t)le(p + 8, 4), mark = (uint32_t)le(p + 12, 4);
 	if (mark != ENDIAN_MARK)
-		return fail(err, errlen, err_at, 12, "%s",
+		return fail(err, 12, "%s",
 			    "written with another byte order (or corrupt): bad endianness mark");
 	if (version != TS_PARTIAL_VERSION) {
 		char v[80];
 		snprintf(v, sizeof v, "version %u; this build reads version %d", version,
 			 TS_PARTIAL_VERSION);
-		return fail(err, errlen, err_at, 8, "%s", v);
+		return fail(err, 8, "%s", v);
 	}
 	uint64_t payload = le(p + 16, 8);
 	if (payload > n - HEADER_BYTES - 4 || payload + HEADER_BYTES + 4 != n) {
 		char v[120];
 		snprintf(v, sizeof v, "cut short or extended: the header says %llu bytes, the file has %zu",
 			 (unsigned long long)(payload + HEADER_BYTES + 4), n);
-		return fail(err, errlen, err_at, n, "%s", v);
+		return fail(err, n, "%s", v);
 	}
 	uint32_t want = (uint32_t)le(p + n - 4, 4);
 	if (!(flags & TS_PARTIAL_NO_CHECKSUM) && (uint32_t)crc32(0, p, (uInt)(n - 4)) != want)
-		return fail(err, errlen, err_at, n - 4, "%s", "checksum mismatch: the file is corrupt");
+		return fail(err, n - 4, "%s", "checksum mismatch: the file is corrupt");
 	/* the sections, each once, in order */
 	size_t at = HEADER_BYTES, end = n - 4;
 	ts_status st = TS_OK;
 	for (uint32_t tag = SEC_META; tag < SEC_COUNT && st == TS_OK; tag++) {
 		if (end - at < 12) {
-			st = fail(err, errlen, err_at, at, "the %s section is missing", sec_names[tag]);
+			st = fail(err, at, "the %s section is missing", sec_names[tag]);
 			break;
 		}
 		uint32_t got = (uint32_t)le(p + at, 4);
 		uint64_t len = le(p + at + 4, 8);
 		if (got != tag || len > end - at - 12) {
-			st = fail(err, errlen, err_at, at, "the %s section is missing or damaged",
+			st = fail(err, at, "the %s section is missing or damaged",
 				  sec_names[tag]);
 			break;
 		}
@@ -362,15 +363,15 @@ static ts_status walk(const unsigned char *p, size_t n, unsigned flags, section_
 		if (r.err) {
 			char what[160];
 			snprintf(what, sizeof what, "the %s section: %s", sec_names[tag], r.err);
-			st = fail(err, errlen, err_at, r.err_at, "%s", what);
+			st = fail(err, r.err_at, "%s", what);
 		} else if (st == TS_ERR_NOMEM) {
-			snprintf(err, errlen, "out of memory");
-			*err_at = at;
+			ts_error_set(err, TS_ERR_NOMEM, "out of memory");
+			err->byte = at;
 		}
 		at += 12 + (size_t)len;
 	}
 	if (st == TS_OK && at != end)
-		st = fail(err, errlen, err_at, at, "%s", "bytes after the last section");
+		st = fail(err, at, "%s", "bytes after the last section");
 	return st;
 }
 
@@ -411,11 +412,10 @@ static ts_status merge_section(void *ctx, uint32_t tag, ts_rbuf *r)
 }
 
 ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
-			   ts_partial_ranks *ranks, unsigned flags, char *err, size_t errlen,
-			   uint64_t *err_at)
+			   ts_partial_ranks *ranks, unsigned flags, ts_error *err)
 {
 	merging g = { .res = res, .ranks = ranks };
-	ts_status st = walk(p, n, flags, merge_section, &g, err, errlen, err_at);
+	ts_status st = walk(p, n, flags, merge_section, &g, err);
 	free(g.kmap);
 	free(g.opmap);
 	free(g.wlmap);
@@ -453,11 +453,10 @@ static ts_status take_captures(void *ctx, uint32_t tag, ts_rbuf *r)
 }
 
 ts_status ts_partial_captures(ts_capmap *map, const ts_patterns *patterns,
-			      const unsigned char *p, size_t n, bool *present, char *err,
-			      size_t errlen, uint64_t *err_at)
+			      const unsigned char *p, size_t n, bool *present, ts_error *err)
 {
 	taking t = { .map = map, .patterns = patterns };
-	ts_status st = walk(p, n, 0, take_captures, &t, err, errlen, err_at);
+	ts_status st = walk(p, n, 0, take_captures, &t, err);
 	*present = t.present;
 	return st;
 }
@@ -475,15 +474,13 @@ void ts_partial_ranks_free(ts_partial_ranks *ranks)
 	*ranks = (ts_partial_ranks){ 0 };
 }
 
-ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, char *err,
-			       size_t errlen)
+ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, ts_error *err)
 {
 	*p = NULL;
 	*n = 0;
 	FILE *f = fopen(path, "rb");
 	if (!f) {
-		snprintf(err, errlen, "cannot open: %s", strerror(errno));
-		return TS_ERR_IO;
+		return ts_error_set(err, TS_ERR_IO, "cannot open: %s", strerror(errno));
 	}
 	size_t cap = 1 << 16, len = 0;
 	unsigned char *buf = malloc(cap);
@@ -504,13 +501,11 @@ ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, c
 	bool bad = ferror(f);
 	fclose(f);
 	if (!buf) {
-		snprintf(err, errlen, "out of memory");
-		return TS_ERR_NOMEM;
+		return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
 	}
 	if (bad) {
 		free(buf);
-		snprintf(err, errlen, "read error");
-		return TS_ERR_IO;
+		return ts_error_set(err, TS_ERR_IO, "read error");
 	}
 	*p = buf;
 	*n = len;

@@ -32,14 +32,13 @@ typedef struct {
 
 /*
  * Merge the n bytes of a partial into res (from ts_result_empty) and append
- * its rank summaries to *ranks. TS_ERR_PARTIAL with what is wrong in err
- * (not a partial, another version or byte order, cut short, a checksum
- * mismatch, a section that does not hold together) and the byte in
- * *err_at; TS_ERR_NOMEM. Call ts_result_settle after the last merge.
+ * its rank summaries to *ranks. TS_ERR_PARTIAL with what is wrong and at
+ * which byte in *err (not a partial, another version or byte order, cut
+ * short, a checksum mismatch, a section that does not hold together);
+ * TS_ERR_NOMEM. Call ts_result_settle after the last merge.
  */
 ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
-			   ts_partial_ranks *ranks, unsigned flags, char *err, size_t errlen,
-			   uint64_t *err_at);
+			   ts_partial_ranks *ranks, unsigned flags, ts_error *err);
 
 /* flags: the fuzz target reads past a wrong checksum, to reach the
  * sections (a crafted file can carry a right one). */
@@ -53,13 +52,11 @@ void ts_partial_ranks_free(ts_partial_ranks *ranks);
  * --capture (it carries no map). Errors as ts_partial_merge's.
  */
 ts_status ts_partial_captures(ts_capmap *map, const ts_patterns *patterns,
-			      const unsigned char *p, size_t n, bool *present, char *err,
-			      size_t errlen, uint64_t *err_at);
+			      const unsigned char *p, size_t n, bool *present, ts_error *err);
 /* Do these first bytes begin a partial (its magic number)? */
 bool ts_partial_is(const unsigned char *p, size_t n);
 
 /* A whole file into memory (*p, free it); TS_ERR_IO with errno's message. */
-ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, char *err,
-			       size_t errlen);
+ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, ts_error *err);
 
 #endif

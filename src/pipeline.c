@@ -170,14 +170,19 @@ static void on_staged(void *ctx, int stage, const ts_kref *ref, int64_t dur)
 
 _Static_assert(TS_ATTRIB_STAGES == TS_PSTAGE_COUNT, "attribution stage views");
 
+/* What stopped the read: the report is of what came before it. */
+static void stopped(ts_result *res, const ts_error *e)
+{
+	res->err = *e;
+	res->partial = true;
+}
+
 static void set_error(ts_result *res, ts_status st, const char *msg,
 		      uint64_t byte, bool compressed)
 {
-	res->status = st;
-	res->partial = true;
-	res->error_byte = byte;
-	res->error_in_compressed = compressed;
-	snprintf(res->error, sizeof res->error, "%s", msg);
+	ts_error e = { .byte = byte, .compressed = compressed };
+	ts_error_set(&e, st, "%s", msg);
+	stopped(res, &e);
 }
 
 /* Feed the whole input to the parser; stops at the first failure. */
@@ -191,8 +196,7 @@ static void pump_chunks(ts_reader *r, ts_parser *p, char *buf,
 		if (n > 0) {
 			ts_status ps = ts_parser_feed(p, bytes, n);
 			if (ps != TS_OK) {
-				set_error(res, ps, ts_parser_error(p),
-					  ts_parser_error_offset(p), false);
+				stopped(res, ts_parser_error(p));
 				return;
 			}
 		}
@@ -215,8 +219,7 @@ static void pump_chunks(ts_reader *r, ts_parser *p, char *buf,
 	}
 	ts_status ps = ts_parser_finish(p);
 	if (ps != TS_OK)
-		set_error(res, ps, ts_parser_error(p), ts_parser_error_offset(p),
-			  false);
+		stopped(res, ts_parser_error(p));
 }
 
 /* A mapped file is parsed under a guard: one cut shorter by someone else
@@ -291,9 +294,9 @@ ts_status ts_result_empty(const ts_pipeline_opts *o, const char *label, ts_resul
 	res->platform_source = "none";
 	res->opened = true;
 	if (!make_objects(res, o, false)) {
-		res->status = TS_ERR_NOMEM;
-		snprintf(res->error, sizeof res->error, "out of memory");
-		return res->status;
+		res->err.status = TS_ERR_NOMEM;
+		snprintf(res->err.msg, sizeof res->err.msg, "out of memory");
+		return res->err.status;
 	}
 	return TS_OK;
 }
@@ -323,9 +326,9 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	ts_status st;
 	ts_reader *r = ts_reader_open(path, o->read_size, !o->no_mmap, &st);
 	if (!r) {
-		res->status = st;
+		res->err.status = st;
 		res->open_errno = errno;
-		snprintf(res->error, sizeof res->error, "cannot open: %s",
+		snprintf(res->err.msg, sizeof res->err.msg, "cannot open: %s",
 			 st == TS_ERR_IO ? strerror(errno) : ts_strerror(st));
 		return st;
 	}
@@ -342,9 +345,9 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 		free(buf);
 		ts_parser_free(p);
 		ts_reader_free(r);
-		res->status = TS_ERR_NOMEM;
-		snprintf(res->error, sizeof res->error, "out of memory");
-		return res->status;
+		res->err.status = TS_ERR_NOMEM;
+		snprintf(res->err.msg, sizeof res->err.msg, "out of memory");
+		return res->err.status;
 	}
 
 	if (o->record)
@@ -357,7 +360,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 		drain(res, true);
 	ts_attrib_finish(res->attrib);
 	if (o->record && ts_capmap_end_file(o->record, ts_attrib_op_info, res->attrib) != TS_OK &&
-	    res->status == TS_OK)
+	    res->err.status == TS_OK)
 		set_error(res, TS_ERR_NOMEM, "out of memory", 0, false);
 	ts_layers_finish(res->layers, ts_intern_count(res->agg->names));
 	res->input_bytes = ts_reader_in_bytes(r);
@@ -368,6 +371,6 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	free(buf);
 	ts_parser_free(p);
 	ts_reader_free(r);
-	return res->status;
+	return res->err.status;
 }
 

@@ -60,15 +60,15 @@ ts_status ts_rank_summarize(const ts_result *res, int64_t order, ts_rank_summary
 	s->trace_rank = (res->meta.has & 2) ? res->meta.rank : -1;
 	s->world_size = (res->meta.has & 1) ? res->meta.world_size : -1;
 	s->rank = order;
-	s->status = res->status;
+	s->err.status = res->err.status;
 	s->partial = res->partial;
 	s->opened = res->opened;
 	s->open_errno = res->open_errno;
 	s->gzip = res->gzip;
-	s->error_in_compressed = res->error_in_compressed;
-	s->error_byte = res->error_byte;
-	if (res->status != TS_OK)
-		memcpy(s->error, res->error, sizeof s->error);
+	s->err.compressed = res->err.compressed;
+	s->err.byte = res->err.byte;
+	if (res->err.status != TS_OK)
+		memcpy(s->err.msg, res->err.msg, sizeof s->err.msg);
 	const ts_devprop *d = res->agg ? ts_result_devprop(res) : NULL;
 	if (d && (d->has & 2))
 		memcpy(s->gpu, d->name, sizeof s->gpu);
@@ -122,14 +122,14 @@ void ts_rank_summary_save(const ts_rank_summary *s, ts_wbuf *w)
 	ts_w_str(w, s->path, strlen(s->path));
 	ts_w_i64(w, s->trace_rank);
 	ts_w_i64(w, s->world_size);
-	ts_w_u32(w, (uint32_t)s->status);
+	ts_w_u32(w, (uint32_t)s->err.status);
 	ts_w_u8(w, s->partial);
 	ts_w_u8(w, s->opened);
 	ts_w_u8(w, s->gzip);
-	ts_w_u8(w, s->error_in_compressed);
+	ts_w_u8(w, s->err.compressed);
 	ts_w_i64(w, s->open_errno);
-	ts_w_str(w, s->error, strlen(s->error));
-	ts_w_u64(w, s->error_byte);
+	ts_w_str(w, s->err.msg, strlen(s->err.msg));
+	ts_w_u64(w, s->err.byte);
 	ts_w_str(w, s->gpu, strlen(s->gpu));
 	ts_w_u64(w, s->kernels);
 	ts_w_i64(w, s->kernel_ns);
@@ -178,15 +178,15 @@ ts_status ts_rank_summary_load(ts_rank_summary *s, ts_rbuf *r)
 	s->trace_rank = ts_r_i64(r);
 	s->world_size = ts_r_i64(r);
 	uint32_t st = ts_r_u32(r);
-	s->status = st <= TS_ERR_PARTIAL ? (ts_status)st : TS_ERR_PARTIAL;
+	s->err.status = st <= TS_ERR_PARTIAL ? (ts_status)st : TS_ERR_PARTIAL;
 	s->partial = ts_r_u8(r);
 	s->opened = ts_r_u8(r);
 	s->gzip = ts_r_u8(r);
-	s->error_in_compressed = ts_r_u8(r);
+	s->err.compressed = ts_r_u8(r);
 	s->open_errno = (int)ts_r_i64(r);
 	const char *e = ts_r_str(r, &n);
-	field(s->error, sizeof s->error, e, n);
-	s->error_byte = ts_r_u64(r);
+	field(s->err.msg, sizeof s->err.msg, e, n);
+	s->err.byte = ts_r_u64(r);
 	const char *g = ts_r_str(r, &n);
 	field(s->gpu, sizeof s->gpu, g, n);
 	s->kernels = ts_r_u64(r);

@@ -42,11 +42,9 @@ typedef struct {
 	int64_t trace_rank;          /* distributedInfo rank, -1 none */
 	int64_t world_size;          /* distributedInfo world size, -1 none */
 	int64_t rank;                /* the rank used (see ts_ranks_number) */
-	ts_status status;            /* of its analysis */
-	bool partial, opened, gzip, error_in_compressed;
+	ts_error err;                /* err.status: of its analysis; what and where */
+	bool partial, opened, gzip;
 	int open_errno;
-	char error[600];             /* when status is not TS_OK */
-	uint64_t error_byte;
 	char gpu[TS_DEVNAME_MAX];
 	uint64_t kernels;
 	int64_t kernel_ns, busy_ns, span_ns;

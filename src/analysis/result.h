@@ -27,13 +27,11 @@
 
 typedef struct {
 	const char *path;           /* as given ("-" for stdin); borrowed */
-	ts_status status;           /* TS_OK or what ended the run */
+	ts_error err;               /* err.status: TS_OK or what ended the run;
+				     * what and where (without the file) */
 	bool opened;                /* false: the input could not be opened */
 	int open_errno;
 	bool partial;               /* the report covers only part of the input */
-	char error[600];            /* what went wrong, without the file prefix */
-	uint64_t error_byte;        /* where (see error_in_compressed) */
-	bool error_in_compressed;   /* offset counts gzip bytes, not JSON bytes */
 	bool gzip;
 	uint64_t input_bytes;       /* raw bytes read */
 	uint64_t json_bytes;        /* JSON bytes parsed */

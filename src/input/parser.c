@@ -142,8 +142,8 @@ static role role_at_depth(const ts_parser *p)
 
 int ts_prs_cancel(ts_parser *p, ts_status st, const char *msg)
 {
-	p->st = st;
-	snprintf(p->err, sizeof p->err, "%s", msg);
+	p->e.status = st;
+	snprintf(p->e.msg, sizeof p->e.msg, "%s", msg);
 	return 0;
 }
 

@@ -8,7 +8,7 @@
  * (deviceProperties, distributedInfo, runtime versions, baseTimeNanoseconds)
  * are written into the caller's ts_meta wherever they appear in the file.
  *
- * On error the parser stops; ts_parser_error() and ts_parser_error_offset()
+ * On error the parser stops; ts_parser_error()
  * say what and where (byte offset in the JSON text). Events delivered before
  * the error stand: callers report them, marked partial.
  */
@@ -45,8 +45,8 @@ ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len);
 /* End of input: TS_ERR_TRUNCATED when the JSON is incomplete. */
 ts_status ts_parser_finish(ts_parser *p);
 
-const char *ts_parser_error(const ts_parser *p);
-uint64_t ts_parser_error_offset(const ts_parser *p);
+/* Why the parser stopped: status, message and the byte it is at. */
+const ts_error *ts_parser_error(const ts_parser *p);
 
 /* Counters for reports and warnings. */
 typedef struct {

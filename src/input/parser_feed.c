@@ -98,39 +98,39 @@ static uint64_t token_start(const ts_parser *p, const char *chunk, size_t used)
 static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 			      size_t len, bool at_end)
 {
-	p->err_off = at_end ? p->fed : p->fed + yajl_get_bytes_consumed(p->h);
+	p->e.byte = at_end ? p->fed : p->fed + yajl_get_bytes_consumed(p->h);
 	if (ys == yajl_status_client_canceled) {
 		if (p->cancel_off)
-			p->err_off = p->cancel_off;
-		return p->st;
+			p->e.byte = p->cancel_off;
+		return p->e.status;
 	}
 	unsigned char *msg = yajl_get_error(p->h, 0, (const unsigned char *)chunk, len);
 	const char *m = (const char *)msg;
 	if (m && strncmp(m, "parse error: ", 13) == 0)
 		m += 13;
 	if (m && strncmp(m, "premature EOF", 13) == 0 && !p->top_seen) {
-		snprintf(p->err, sizeof p->err,
+		snprintf(p->e.msg, sizeof p->e.msg,
 			 "not a trace: the input is empty (no JSON value)");
-		p->st = TS_ERR_NOT_TRACE;
+		p->e.status = TS_ERR_NOT_TRACE;
 	} else if ((m && strncmp(m, "premature EOF", 13) == 0) || (at_end && p->depth > 0)) {
 		/* an error only at the end, inside a value, is a token the input
 		 * cut in two ("1234." or "tru"): any bad byte would have failed
 		 * while feeding */
-		snprintf(p->err, sizeof p->err,
+		snprintf(p->e.msg, sizeof p->e.msg,
 			 "trace cut short: the JSON ends %s", where(p));
-		p->st = TS_ERR_TRUNCATED;
+		p->e.status = TS_ERR_TRUNCATED;
 	} else {
 		if (m && chunk && strncmp(m, "lexical error", 13) == 0 && !strstr(m, "inside"))
-			p->err_off = token_start(p, chunk, yajl_get_bytes_consumed(p->h));
-		snprintf(p->err, sizeof p->err, "malformed JSON: %s", m ? m : "?");
-		size_t n = strlen(p->err);
-		while (n > 0 && (p->err[n - 1] == '\n' || p->err[n - 1] == ' '))
-			p->err[--n] = '\0';
-		p->st = TS_ERR_JSON;
+			p->e.byte = token_start(p, chunk, yajl_get_bytes_consumed(p->h));
+		snprintf(p->e.msg, sizeof p->e.msg, "malformed JSON: %s", m ? m : "?");
+		size_t n = strlen(p->e.msg);
+		while (n > 0 && (p->e.msg[n - 1] == '\n' || p->e.msg[n - 1] == ' '))
+			p->e.msg[--n] = '\0';
+		p->e.status = TS_ERR_JSON;
 	}
 	if (msg)
 		yajl_free_error(p->h, msg);
-	return p->st;
+	return p->e.status;
 }
 
 /* After bytes the guard has followed: a string past TS_STRING_KEEP is cut
@@ -142,8 +142,8 @@ static ts_status after_span(ts_parser *p)
 		p->cut_begun = false;
 	} else if (p->lx.where == TS_LX_NUM && p->lx.len > TS_NUMBER_MAX) {
 		ts_prs_number_too_long(p, p->lx.start);
-		p->err_off = p->cancel_off;
-		return p->st;
+		p->e.byte = p->cancel_off;
+		return p->e.status;
 	}
 	return TS_OK;
 }
@@ -178,9 +178,9 @@ static ts_status flush_held(ts_parser *p)
 
 static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const char *msg)
 {
-	p->st = st;
-	p->err_off = off + 1;
-	snprintf(p->err, sizeof p->err, "malformed JSON: %s", msg);
+	p->e.status = st;
+	p->e.byte = off + 1;
+	snprintf(p->e.msg, sizeof p->e.msg, "malformed JSON: %s", msg);
 	return st;
 }
 
@@ -196,8 +196,8 @@ static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const cha
  */
 ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 {
-	if (p->st != TS_OK)
-		return p->st;
+	if (p->e.status != TS_OK)
+		return p->e.status;
 	ts_status st;
 	while (len > 0) {
 		size_t k;
@@ -223,8 +223,8 @@ ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 		} else if (p->nheld > 0 ||
 			   (p->lx.where == TS_LX_STR && p->lx.len >= HOLD_AT && len < HOLD_BUF)) {
 			if (!p->held && !(p->held = malloc(HOLD_BUF))) {
-				p->err_off = p->fed;
-				return ts_prs_cancel(p, TS_ERR_NOMEM, "out of memory"), p->st;
+				p->e.byte = p->fed;
+				return ts_prs_cancel(p, TS_ERR_NOMEM, "out of memory"), p->e.status;
 			}
 			k = len < HOLD_BUF - p->nheld ? len : HOLD_BUF - p->nheld;
 			memcpy(p->held + p->nheld, buf, k);
@@ -244,34 +244,29 @@ ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 
 ts_status ts_parser_finish(ts_parser *p)
 {
-	if (p->st != TS_OK)
-		return p->st;
+	if (p->e.status != TS_OK)
+		return p->e.status;
 	if (flush_held(p) != TS_OK)
-		return p->st;
+		return p->e.status;
 	yajl_status ys = yajl_complete_parse(p->h);
 	if (ys != yajl_status_ok)
 		return yajl_failure(p, ys, NULL, 0, true);
-	p->err_off = p->fed;
+	p->e.byte = p->fed;
 	if (!p->top_seen) {
-		p->st = TS_ERR_NOT_TRACE;
-		snprintf(p->err, sizeof p->err,
+		p->e.status = TS_ERR_NOT_TRACE;
+		snprintf(p->e.msg, sizeof p->e.msg,
 			 "not a trace: the input is empty (no JSON value)");
 	} else if (!p->meta->saw_trace_events) {
-		p->st = TS_ERR_NOT_TRACE;
-		snprintf(p->err, sizeof p->err,
+		p->e.status = TS_ERR_NOT_TRACE;
+		snprintf(p->e.msg, sizeof p->e.msg,
 			 "not a trace: no traceEvents array in the top-level object");
 	}
-	return p->st;
+	return p->e.status;
 }
 
-const char *ts_parser_error(const ts_parser *p)
+const ts_error *ts_parser_error(const ts_parser *p)
 {
-	return p->err;
-}
-
-uint64_t ts_parser_error_offset(const ts_parser *p)
-{
-	return p->err_off;
+	return &p->e;
 }
 
 const ts_parser_stats *ts_parser_get_stats(const ts_parser *p)

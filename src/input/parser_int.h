@@ -68,9 +68,7 @@ struct ts_parser {
 	char *name;                /* TS_NAME_MAX bytes */
 	char *kname;               /* TS_NAME_MAX bytes: a launch's args.kernel */
 	ts_parser_stats stats;
-	ts_status st;              /* why we cancelled, when we did */
 	uint64_t fed;              /* bytes fed before the current span */
-	uint64_t err_off;
 	uint64_t cancel_off;       /* where a cancelling callback points, or 0 */
 	ts_lexguard lx;            /* lexical position at the end of the span */
 	bool cutting;              /* dropping the rest of an over-long string */
@@ -79,7 +77,7 @@ struct ts_parser {
 	size_t close_at;           /* span bytes yajl had taken at that close */
 	char *held;                /* HOLD_BUF bytes gathered for yajl, or NULL */
 	size_t nheld;
-	char err[512];
+	ts_error e;                /* why we stopped, and at which byte */
 };
 
 extern const yajl_callbacks ts_prs_callbacks;

@@ -1,5 +1,8 @@
 #include "input/status.h"
 
+#include <inttypes.h>
+#include <stdarg.h>
+
 static const char *const messages[] = {
 	[TS_OK] = "ok",
 	[TS_ERR_NOMEM] = "out of memory",
@@ -38,4 +41,25 @@ int ts_exit_code(ts_status st)
 	default:
 		return TS_EXIT_USAGE_IO;
 	}
+}
+
+ts_status ts_error_set(ts_error *e, ts_status st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	e->status = st;
+	return st;
+}
+
+void ts_error_print(FILE *out, const char *file, bool gzip, bool at_byte, const ts_error *e)
+{
+	if (e->line > 0)
+		fprintf(out, "tracestream: %s:%d:%d: %s\n", file, e->line, e->col, e->msg);
+	else if (at_byte)
+		fprintf(out, "tracestream: %s: byte %" PRIu64 "%s: %s\n", file, e->byte,
+			e->compressed ? " (compressed)" : gzip ? " (decompressed)" : "", e->msg);
+	else
+		fprintf(out, "tracestream: %s: %s\n", file, e->msg);
 }

@@ -23,6 +23,37 @@ typedef enum {
 			    * another version */
 } ts_status;
 
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * An error as it travels from where it happened to the one line that
+ * prints it: what (the status and a message) and where (the byte of the
+ * input it is at, counted in the gzip file or in its JSON; or a table's
+ * line and column). The file it is about is the caller's: one error type
+ * from the parser, the reader and the saved partials up to the report.
+ */
+typedef struct {
+	ts_status status;
+	char msg[512];          /* what went wrong, without where */
+	uint64_t byte;          /* 1-based offset; 0: none */
+	bool compressed;        /* byte counts the gzip file, not its JSON */
+	int line, col;          /* 1-based position in a table; 0: none */
+} ts_error;
+
+/* Set status and message (printf); returns st. */
+ts_status ts_error_set(ts_error *e, ts_status st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The one line an error prints as, about file (already shown as the user
+ * named it): "FILE:LINE:COL: msg" for a table; with at_byte (an input that
+ * was opened) "FILE: byte N: msg", with " (compressed)" or, for a gzip
+ * input, " (decompressed)" after N; else "FILE: msg".
+ */
+void ts_error_print(FILE *out, const char *file, bool gzip, bool at_byte, const ts_error *e);
+
 /* Static, human-readable text for a status. Never NULL. */
 const char *ts_strerror(ts_status st);
 

@@ -8,8 +8,8 @@
 
 static bool fail(ts_outfile *o, const char *what, int err)
 {
-	snprintf(o->err, sizeof o->err, "%s: %s: %s", o->path ? o->path : "<stdout>", what,
-		 strerror(err));
+	snprintf(o->err_file, sizeof o->err_file, "%s", o->path ? o->path : "<stdout>");
+	ts_error_set(&o->err, TS_ERR_IO, "%s: %s", what, strerror(err));
 	return false;
 }
 
@@ -66,8 +66,8 @@ bool ts_outfile_open_named(ts_outfile *o, const char *path)
 	int fd = mkstemp(o->tmp);
 	if (fd < 0) {
 		int e = errno;
-		snprintf(o->err, sizeof o->err, "%s: cannot make a temporary file: %s", o->tmp,
-			 strerror(e));
+		snprintf(o->err_file, sizeof o->err_file, "%s", o->tmp);
+		ts_error_set(&o->err, TS_ERR_IO, "cannot make a temporary file: %s", strerror(e));
 		free(o->tmp);
 		o->tmp = NULL;
 		return false;
@@ -126,4 +126,11 @@ bool ts_outfile_close(ts_outfile *o, bool ok)
 	free(o->tmp);
 	o->tmp = NULL;
 	return good ? true : fail(o, "cannot write", e);
+}
+
+void ts_outfile_perror(const ts_outfile *o, const char *ctx)
+{
+	char what[600];
+	snprintf(what, sizeof what, "%s%s%s", ctx ? ctx : "", ctx ? ": " : "", o->err_file);
+	ts_error_print(stderr, what, false, false, &o->err);
 }

@@ -14,16 +14,19 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "input/status.h"
+
 typedef struct {
 	FILE *f;                 /* where to write */
 	const char *path;        /* the final name; NULL: standard output */
 	char *tmp;               /* the temporary file, while open */
 	bool copy_out;           /* tmp goes to standard output at the end */
-	char err[512];           /* "PATH: why" after a failure */
+	ts_error err;            /* what failed, after a failure... */
+	char err_file[512];      /* ...and with which file */
 } ts_outfile;
 
 /* Open path for writing (NULL or "-": standard output). false with the
- * reason in o->err. */
+ * reason in o->err (ts_outfile_perror prints it). */
 bool ts_outfile_open(ts_outfile *o, const char *path);
 
 /* The same for a writer that takes a file name (a library that writes the
@@ -35,5 +38,8 @@ bool ts_outfile_open_named(ts_outfile *o, const char *path);
  * writer failed), remove it. false with the reason in o->err (a failed
  * writer's errno when ok was false). */
 bool ts_outfile_close(ts_outfile *o, bool ok);
+
+/* The failure's one line on stderr; ctx (an option's name) or NULL. */
+void ts_outfile_perror(const ts_outfile *o, const char *ctx);
 
 #endif

@@ -409,7 +409,7 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		s.width = 60;
 	line(&s, "tracestream %s: %s", TS_VERSION, base_name(res->path));
 	if (res->partial)
-		line(&s, "PARTIAL REPORT: %s", res->error);
+		line(&s, "PARTIAL REPORT: %s", res->err.msg);
 	put_what(&s, res, o, v);
 	put_replays(&s, res);
 	put_pass_times(&s, res, o);

@@ -753,7 +753,7 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 	page_head(out, trace, "Where the GPU time went: ", trace);
 	if (res->partial) {
 		fputs("<p class=\"partial\"><b>Partial report:</b> ", out);
-		escs(out, res->error);
+		escs(out, res->err.msg);
 		fputs("</p>\n", out);
 	}
 	/* the first screen, as the terminal shows it */

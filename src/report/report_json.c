@@ -94,7 +94,7 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	member(w, 4, "partial");
 	ts_jw_bool(w, res->partial);
 	member(w, 4, "error");
-	ts_jw_str(w, res->status != TS_OK ? res->error : NULL);
+	ts_jw_str(w, res->err.status != TS_OK ? res->err.msg : NULL);
 	member(w, 4, "platform");
 	ts_jw_str(w, ts_platform_name(res->platform));
 	member(w, 4, "platform_source");

@@ -52,7 +52,7 @@ static void put_cmp_side(ts_jw *w, const ts_compare *c, int s)
 	member(w, 4, "partial");
 	ts_jw_bool(w, r->partial);
 	member(w, 4, "error");
-	ts_jw_str(w, r->status != TS_OK ? r->error : NULL);
+	ts_jw_str(w, r->err.status != TS_OK ? r->err.msg : NULL);
 	member(w, 4, "platform");
 	ts_jw_str(w, ts_platform_name(r->platform));
 	member(w, 4, "gpu");

@@ -134,8 +134,8 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m)
 				else
 					fprintf(out, " %11s", "-");
 			}
-		if (r->status != TS_OK)
-			fprintf(out, "  %s: %s", r->partial ? "partial" : "failed", r->error);
+		if (r->err.status != TS_OK)
+			fprintf(out, "  %s: %s", r->partial ? "partial" : "failed", r->err.msg);
 		fputc('\n', out);
 	}
 	fprintf(out, "\nSKEW over %zu ranks (ms)%*s %12s %12s %12s  slowest\n", m->n,
@@ -210,9 +210,9 @@ static void json_rank(ts_jw *w, const ts_multi *m, size_t i)
 	ts_jw_kopt_int(w, "trace_rank", r->trace_rank >= 0, r->trace_rank);
 	ts_jw_kopt_int(w, "world_size", r->world_size >= 0, r->world_size);
 	ts_jw_kstr(w, "path", r->path);
-	ts_jw_kstr(w, "status", r->status == TS_OK ? "ok" : ts_strerror(r->status));
+	ts_jw_kstr(w, "status", r->err.status == TS_OK ? "ok" : ts_strerror(r->err.status));
 	ts_jw_kbool(w, "partial", r->partial);
-	ts_jw_kstr(w, "error", r->status != TS_OK ? r->error : NULL);
+	ts_jw_kstr(w, "error", r->err.status != TS_OK ? r->err.msg : NULL);
 	ts_jw_kstr(w, "gpu", r->gpu[0] ? r->gpu : NULL);
 	ts_jw_nl(w, 5);
 	ts_jw_kuint(w, "kernels", r->kernels);

@@ -420,7 +420,7 @@ static int t_ranks(const ts_multi *m, const ts_table_sink *k)
 		ts_cell row[sizeof cols / sizeof *cols] = {
 			c_int(r->rank), c_opt_int(r->trace_rank >= 0, r->trace_rank),
 			c_opt_int(r->world_size >= 0, r->world_size), c_cstr(r->path),
-			c_cstr(r->status == TS_OK ? "ok" : ts_strerror(r->status)),
+			c_cstr(r->err.status == TS_OK ? "ok" : ts_strerror(r->err.status)),
 			c_bool(r->partial), r->gpu[0] ? c_cstr(r->gpu) : c_null(), c_uint(r->kernels),
 			c_us(r->kernel_ns), c_us(r->busy_ns), c_us(r->span_ns), c_us(r->comm_ns),
 			c_us(w->wait_ns), c_num(share(w->wait_ns, r->comm_ns), 2), c_uint(r->passes),

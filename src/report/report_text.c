@@ -1122,7 +1122,7 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 		c->name[1], c->o.staged ? ", stage " : "", c->o.staged ? ts_pstage_name(c->o.stage) : "");
 	for (int s = 0; s < 2; s++)
 		if (c->r[s]->partial)
-			fprintf(out, "PARTIAL %s: %s\n", s ? "B" : "A", c->r[s]->error);
+			fprintf(out, "PARTIAL %s: %s\n", s ? "B" : "A", c->r[s]->err.msg);
 	for (int s = 0; s < 2; s++)
 		fprintf(out, "  %c = %s\n", s ? 'B' : 'A',
 			strcmp(c->r[s]->path, "-") == 0 ? "<stdin>" : c->r[s]->path);

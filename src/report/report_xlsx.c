@@ -191,7 +191,7 @@ static void summary(xlsx *x, const ts_result *res)
 	fact_s(x, "trace", strcmp(res->path, "-") == 0 ? "<stdin>" : res->path);
 	fact_s(x, "partial", res->partial ? "yes: the report covers the part that was read" : "no");
 	if (res->partial)
-		fact_s(x, "error", res->error);
+		fact_s(x, "error", res->err.msg);
 	fact_n(x, "json_bytes", (double)res->json_bytes);
 	const ts_devprop *dp = ts_result_devprop(res);
 	fact_s(x, "gpu", dp && dp->name[0] ? dp->name : NULL);

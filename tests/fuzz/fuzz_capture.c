@@ -47,12 +47,11 @@ static void through_partial(const ts_result *res, ts_pipeline_opts po)
 	po.captures = NULL;
 	ts_result job;
 	ts_partial_ranks pr = { 0 };
-	char err[300];
-	uint64_t at;
+	ts_error err = { 0 };
 	if (ts_result_empty(&po, "fuzz", &job) == TS_OK) {
-		st = ts_partial_merge(&job, w.p, w.n, &pr, 0, err, sizeof err, &at);
+		st = ts_partial_merge(&job, w.p, w.n, &pr, 0, &err);
 		if (st == TS_OK)
-			st = ts_partial_merge(&job, w.p, w.n, &pr, 0, err, sizeof err, &at);
+			st = ts_partial_merge(&job, w.p, w.n, &pr, 0, &err);
 		if (st == TS_ERR_PARTIAL)
 			abort();   /* what was just saved must merge */
 		ts_result_settle(&job, &po);
@@ -64,8 +63,7 @@ static void through_partial(const ts_result *res, ts_pipeline_opts po)
 	ts_partial_ranks_free(&pr);
 	ts_capmap *again = ts_capmap_new();
 	bool present;
-	if (again && ts_partial_captures(again, po.patterns, w.p, w.n, &present, err, sizeof err,
-					 &at) == TS_ERR_PARTIAL)
+	if (again && ts_partial_captures(again, po.patterns, w.p, w.n, &present, &err) == TS_ERR_PARTIAL)
 		abort();
 	ts_capmap_free(again);
 	ts_wbuf_free(&w);

@@ -33,14 +33,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ts_result_empty(&po, "fuzz", &m.job) != TS_OK)
 		return 0;
 	ts_partial_ranks pr = { 0 };
-	char err[300];
-	uint64_t at;
+	ts_error err = { 0 };
 	/* twice: merging into a result that already holds the same data */
-	ts_status st = ts_partial_merge(&m.job, data, size, &pr, TS_PARTIAL_NO_CHECKSUM, err,
-					sizeof err, &at);
+	ts_status st = ts_partial_merge(&m.job, data, size, &pr, TS_PARTIAL_NO_CHECKSUM, &err);
 	if (st == TS_OK)
-		st = ts_partial_merge(&m.job, data, size, &pr, TS_PARTIAL_NO_CHECKSUM, err,
-				      sizeof err, &at);
+		st = ts_partial_merge(&m.job, data, size, &pr, TS_PARTIAL_NO_CHECKSUM, &err);
 	m.ranks = pr.r;
 	m.n = pr.n;
 	if (st == TS_OK) {

@@ -42,7 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	ts_pipeline_opts po = fuzz_opts(0);
 	if (fuzz_run_bytes((const uint8_t *)ref_trace, sizeof ref_trace - 1, &po, &ref, ref_path) == 0 &&
-	    ref.status == TS_OK)
+	    ref.err.status == TS_OK)
 		have_ref = true;
 	else
 		abort();

@@ -41,7 +41,7 @@ static ts_status on_event(void *ud, const ts_event *ev)
 typedef struct {
 	ts_status st;
 	uint64_t off;
-	char err[200];
+	char err[512];
 	seen s;
 } outcome;
 
@@ -58,8 +58,8 @@ static outcome run(const char *doc, size_t len, size_t chunk)
 	if (st == TS_OK)
 		st = ts_parser_finish(p);
 	o.st = st;
-	o.off = ts_parser_error_offset(p);
-	snprintf(o.err, sizeof o.err, "%s", ts_parser_error(p));
+	o.off = ts_parser_error(p)->byte;
+	snprintf(o.err, sizeof o.err, "%s", ts_parser_error(p)->msg);
 	ts_parser_free(p);
 	return o;
 }
