@@ -1,0 +1,296 @@
+"""tracestream in a notebook: the command's JSON report as tables.
+
+This package drives the built ``tracestream`` binary (it does not parse
+traces itself): the binary is where the speed and the fixed memory are, and
+it stays the one implementation the tests check. It is found, in order, as
+the ``binary`` argument, ``$TRACESTREAM``, ``tracestream`` on ``PATH``, or
+the binary of the repository this package sits in.
+
+    r = analyze("trace.json.gz", stage="decode")
+    r.kernels, r.types, r.categories, r.passes, r.layers, r.ops,
+    r.workloads, r.stages            # and r.ranks, r.skew for several ranks
+    c = compare("a.json.gz", "b.json.gz")
+    c.ops, c.layers, c.alignment
+
+Tables are pandas DataFrames when pandas imports, lists of dicts otherwise;
+``.raw`` is the JSON document as the command wrote it. Nested objects of a
+row are flattened with ``_`` (``idle.busy_us`` is ``idle_busy_us``).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+__all__ = ["analyze", "compare", "Report", "CompareReport", "TracestreamError",
+           "find_binary"]
+__version__ = "0.1.0"
+
+try:  # pandas is optional: tables are lists of dicts without it
+    import pandas as _pd
+except Exception:  # pragma: no cover - depends on the machine
+    _pd = None
+
+
+class TracestreamError(Exception):
+    """The command failed: ``exit_code`` (see ``tracestream --help``: 1 a bad
+    or cut trace, 2 usage or I/O, 3 pattern tables, 4 --verify-ops, 5 compare
+    --fail-if-slower), ``message`` (its stderr) and, where it still wrote
+    one (a cut trace is reported as far as it was read), ``report``."""
+
+    def __init__(self, exit_code, message, report=None):
+        super().__init__("tracestream exited with %d: %s" % (exit_code, message.strip()))
+        self.exit_code = exit_code
+        self.message = message
+        self.report = report
+
+
+def find_binary(binary=None):
+    """The tracestream executable to run."""
+    for cand in (binary, os.environ.get("TRACESTREAM"), shutil.which("tracestream"),
+                 os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                              "tracestream")):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return os.path.abspath(cand)
+    raise TracestreamError(2, "the tracestream binary was not found: build it (make), put it on "
+                              "PATH, set $TRACESTREAM or pass binary=")
+
+
+def _args(options):
+    """Keyword options as the command's long options."""
+    out = []
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            out.append(flag)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                out += [flag, str(v)]
+        else:
+            out += [flag, str(value)]
+    return out
+
+
+def _in_notebook():
+    return "ipykernel" in sys.modules
+
+
+class _Progress:
+    """The command's progress line (on stderr, after carriage returns),
+    shown in a notebook cell as it moves."""
+
+    def __init__(self):
+        self.handle = None
+        self.shown = False
+        try:
+            from IPython.display import display
+            self.handle = display("", display_id=True)
+        except Exception:
+            self.handle = None
+
+    def show(self, text):
+        text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text).strip()
+        if not text:
+            return
+        self.shown = True
+        if self.handle is not None:
+            self.handle.update(text)
+        else:
+            sys.stderr.write("\r" + text)
+            sys.stderr.flush()
+
+    def done(self):
+        if self.handle is None and self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def _run(cmd, progress):
+    """Run cmd with its report to a temporary file; (exit code, the JSON
+    document or None, stderr without progress lines)."""
+    fd, out = tempfile.mkstemp(prefix="tracestream.", suffix=".json")
+    os.close(fd)
+    try:
+        show = progress if progress is not None else _in_notebook()
+        cmd = cmd + ["-o", out, "--progress" if show else "--no-progress"]
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err, bar, pending = [], _Progress() if show else None, b""
+        while True:
+            chunk = p.stderr.read1(4096) if hasattr(p.stderr, "read1") else p.stderr.read(4096)
+            if not chunk:
+                break
+            pending += chunk
+            # progress lines end in \r, messages in \n
+            while True:
+                cut = min([i for i in (pending.find(b"\r"), pending.find(b"\n")) if i >= 0],
+                          default=-1)
+                if cut < 0:
+                    break
+                piece, sep, pending = pending[:cut], pending[cut:cut + 1], pending[cut + 1:]
+                text = piece.decode("utf-8", "replace")
+                if sep == b"\r" or "\x1b[K" in text:
+                    if bar and text.strip():
+                        bar.show(text)
+                elif text.strip():
+                    err.append(text)
+        if pending.strip():
+            err.append(pending.decode("utf-8", "replace"))
+        rc = p.wait()
+        if bar:
+            bar.done()
+        doc = None
+        if os.path.getsize(out) > 0:
+            with open(out, encoding="utf-8") as f:
+                doc = json.load(f)
+        return rc, doc, "\n".join(err)
+    finally:
+        os.unlink(out)
+
+
+def _flat(row, prefix=""):
+    """One row: nested objects flattened with "_"; lists kept as they are."""
+    out = {}
+    for k, v in row.items():
+        key = prefix + k
+        if isinstance(v, dict):
+            out.update(_flat(v, key + "_"))
+        else:
+            out[key] = v
+    return out
+
+
+def _table(rows):
+    rows = [_flat(r) if isinstance(r, dict) else r for r in (rows or [])]
+    if _pd is not None:
+        return _pd.DataFrame(rows)
+    return rows
+
+
+class Report:
+    """A single trace's (or a job's) report. Tables: kernels, types,
+    categories, unclassified, passes, layers (per layer index and stage),
+    ops, workloads, stages, memory, opportunities; for several ranks ranks
+    and skew. ``raw`` is the JSON document; ``partial`` and ``error`` say
+    whether the trace was read whole."""
+
+    TABLES = ("kernels", "types", "categories", "unclassified", "passes", "layers",
+              "ops", "workloads", "stages", "memory", "opportunities", "ranks", "skew")
+
+    def __init__(self, doc):
+        self.raw = doc
+        trace = doc.get("trace", {})
+        self.partial = bool(trace.get("partial"))
+        self.error = trace.get("error")
+        self.warnings = list(doc.get("warnings", []))
+        self.kernels = _table(doc.get("kernels"))
+        self.types = _table(doc.get("types"))
+        self.categories = _table(doc.get("categories"))
+        self.unclassified = _table(doc.get("unclassified"))
+        self.passes = _table(doc.get("passes"))
+        self.layers = _table(doc.get("layer_table"))
+        self.ops = _table(doc.get("ops"))
+        self.workloads = _table(doc.get("workloads"))
+        self.stages = _table([dict(stage=s, **v) for s, v in (doc.get("stages") or {}).items()])
+        self.memory = _table(doc.get("memory"))
+        self.opportunities = _table(doc.get("opportunities"))
+        self.ranks = _table(doc.get("ranks"))
+        self.skew = _table(_skew_rows(doc.get("skew")))
+
+    @property
+    def tables(self):
+        return {name: getattr(self, name) for name in self.TABLES}
+
+    def __repr__(self):
+        t = self.raw.get("trace", {})
+        return "<tracestream.Report %s: %s kernels, %s us of kernel time%s>" % (
+            t.get("path"), t.get("kernels"), t.get("kernel_time_us"),
+            ", partial" if self.partial else "")
+
+
+def _skew_rows(skew):
+    """The skew of a job as rows, as `--table skew` has them."""
+    if not skew:
+        return []
+    rows = []
+
+    def add(figure, stage, layer, s):
+        if s:
+            rows.append(dict(figure=figure, stage=stage, layer=layer, **s))
+    add("kernel_time", None, None, skew.get("kernel_time"))
+    add("busy", None, None, skew.get("busy"))
+    for st, s in (skew.get("stages") or {}).items():
+        add("stage", st, None, s)
+    for st, positions in (skew.get("layers") or {}).items():
+        for p in positions:
+            add("layer", st, p["index"], p.get("spread"))
+    return rows
+
+
+class CompareReport:
+    """compare A B: tables ops (operation groups, with each side's kernels),
+    layers, layer_counts and alignment (one row per kernel pair of a typical
+    layer); ``total``, ``a`` and ``b`` are the summary; ``raw`` the JSON."""
+
+    TABLES = ("ops", "layers", "layer_counts", "alignment")
+
+    def __init__(self, doc):
+        self.raw = doc
+        self.a, self.b, self.total = doc.get("a"), doc.get("b"), doc.get("total")
+        self.ops = _table(doc.get("ops"))
+        self.layers = _table(doc.get("layers"))
+        self.layer_counts = _table(doc.get("layer_counts"))
+        rows = []
+        for al in doc.get("alignment") or []:
+            for i, p in enumerate(al.get("pairs", [])):
+                rows.append(dict(stage=al["stage"], pair=i, kind=p["kind"], fusion=p["fusion"],
+                                 a_kernels="; ".join(k["short"] for k in p["a"]), a_us=p["a_us"],
+                                 b_kernels="; ".join(k["short"] for k in p["b"]), b_us=p["b_us"]))
+        self.alignment = _table(rows)
+
+    @property
+    def tables(self):
+        return {name: getattr(self, name) for name in self.TABLES}
+
+    def __repr__(self):
+        t = self.total or {}
+        return "<tracestream.CompareReport B/A %s, gap %s us (%s)>" % (
+            t.get("ratio"), t.get("gap_us"), t.get("status"))
+
+
+def _paths(path):
+    if isinstance(path, (list, tuple)):
+        return [os.fspath(p) for p in path]
+    return [os.fspath(path)]
+
+
+def analyze(path, binary=None, progress=None, **options):
+    """Analyze a trace (a path; a list of paths or a directory: the ranks of
+    one job). Options are the command's long options (``stage="decode"``,
+    ``top=0``, ``patterns=["dir"]``, ``split_half_layers=True``). Raises
+    TracestreamError when the command fails; ``progress`` shows the
+    command's progress line (default: in a notebook)."""
+    cmd = [find_binary(binary), "--format", "json"] + _args(options) + _paths(path)
+    rc, doc, err = _run(cmd, progress)
+    report = Report(doc) if doc is not None else None
+    if rc != 0:
+        raise TracestreamError(rc, err, report)
+    return report
+
+
+def compare(a, b, binary=None, progress=None, **options):
+    """compare A B (where B spends more GPU time than A), with the command's
+    options (``names="h100,mi300x"``, ``stage="decode"``,
+    ``fail_if_slower=5``). Raises TracestreamError when the command fails
+    (exit 5 from --fail-if-slower carries the report)."""
+    cmd = [find_binary(binary), "compare", "--format", "json"] + _args(options) + \
+        [os.fspath(a), os.fspath(b)]
+    rc, doc, err = _run(cmd, progress)
+    report = CompareReport(doc) if doc is not None else None
+    if rc != 0:
+        raise TracestreamError(rc, err, report)
+    return report

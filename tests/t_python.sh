@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# The notebook package (python/tracestream): every table of analyze() and
+# compare() equals what the command writes on its own (its JSON report, and
+# the CSV tables for the job's skew and compare's alignment), for one trace,
+# a job of 4 ranks and a compare; failures raise TracestreamError with the
+# command's exit code, a cut trace with its partial report; the package
+# installs with pip from the repository without network and runs from
+# anywhere; and with pandas (Debian python3-pandas) the tables are
+# DataFrames with the same rows. Each Python found (python3, and the
+# system's /usr/bin/python3 when it is another) is tried.
+T=python
+. "$(dirname "$0")/lib.sh"
+
+pkg="$here/../python"
+sample="$here/data/sample_trace.json.gz"
+python3 "$here/ranks/mkranks.py" "$tmp/job" "$tmp/job-truth.json" > /dev/null
+python3 "$here/layers/mkgeneric.py" --layers 4 --decode 3 --batch 8 --seed 1 > "$tmp/d3.json"
+python3 "$here/layers/mkgeneric.py" --layers 4 --decode 6 --batch 8 --seed 2 > "$tmp/d6.json"
+"$TS" --no-progress -f json "$sample" > "$tmp/s.json" 2>/dev/null
+"$TS" --no-progress -f json "$tmp/job" > "$tmp/job.json" 2>/dev/null
+"$TS" --no-progress -f csv --table skew "$tmp/job" > "$tmp/skew.csv" 2>/dev/null
+"$TS" --no-progress -f json compare "$tmp/d3.json" "$tmp/d6.json" > "$tmp/c.json" 2>/dev/null
+"$TS" --no-progress -f csv --table alignment compare "$tmp/d3.json" "$tmp/d6.json" > "$tmp/al.csv" 2>/dev/null
+head -c 3000 "$tmp/d3.json" > "$tmp/cut.json"
+
+check_with() { # PYTHON LABEL
+	local py=$1 label=$2
+	PYTHONPATH="$pkg" TRACESTREAM="$TS" "$py" - "$tmp" "$sample" "$label" <<'PY'
+import csv, json, os, sys
+import tracestream as t
+d, sample, LABEL = sys.argv[1], sys.argv[2], sys.argv[3]
+pandas = t._pd is not None
+
+def rows(table):
+    """A table as a list of dicts, whatever its kind."""
+    if pandas:
+        assert isinstance(table, t._pd.DataFrame), type(table)
+        return [{k: (None if (isinstance(v, float) and v != v) else v) for k, v in r.items()}
+                for r in table.to_dict('records')]
+    assert isinstance(table, list), type(table)
+    return table
+
+def same(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return a is not None and b is not None and abs(float(a) - float(b)) <= 1e-9 * max(1, abs(float(b)))
+    return a == b
+
+def nested(row, key):
+    """The value behind a flattened key, in the JSON row (a_b_c: a.b.c or a_b.c ...)."""
+    if key in row:
+        return row[key]
+    for k, v in row.items():
+        if isinstance(v, dict) and key.startswith(k + '_'):
+            return nested(v, key[len(k) + 1:])
+    raise KeyError(key)
+
+def equal(name, got, want):
+    got = rows(got)
+    assert len(got) == len(want), (name, len(got), len(want))
+    for g, w in zip(got, want):
+        for k, v in g.items():
+            if k in w or any(isinstance(x, dict) for x in w.values()):
+                try:
+                    ref = nested(w, k)
+                except KeyError:
+                    assert v is None, (name, k, v)   # a key some rows leave out
+                    continue
+                if isinstance(ref, list):
+                    continue
+                if isinstance(ref, dict):           # a column other rows made, null in their
+                    assert v is None, (name, k, v)  # flat form; this row has its parts
+                    continue
+                assert same(v, ref), (name, k, v, ref)
+    return len(got)
+
+ok = lambda m: print('ok - python: %s' % m)
+j = json.load(open(os.path.join(d, 's.json')))
+r = t.analyze(sample)
+n = 0
+for name, key in [('kernels', 'kernels'), ('types', 'types'), ('categories', 'categories'),
+                  ('unclassified', 'unclassified'), ('passes', 'passes'), ('layers', 'layer_table'),
+                  ('ops', 'ops'), ('workloads', 'workloads'), ('memory', 'memory'),
+                  ('opportunities', 'opportunities')]:
+    n += equal(name, getattr(r, name), j[key])
+st = [dict(stage=s, **v) for s, v in j['stages'].items()]
+n += equal('stages', r.stages, st)
+assert r.raw['trace']['kernels'] == j['trace']['kernels'] and not r.partial
+ok('%s: analyze(sample): kernels, types, categories, unclassified, passes, layers, ops, workloads, '
+   'stages, memory, opportunities equal the JSON report (%d rows)' % (LABEL, n))
+
+job = json.load(open(os.path.join(d, 'job.json')))
+rj = t.analyze(os.path.join(d, 'job'))
+equal('ranks', rj.ranks, job['ranks'])
+sk = list(csv.DictReader(open(os.path.join(d, 'skew.csv'), newline='')))
+got = rows(rj.skew)
+assert len(got) == len(sk), (len(got), len(sk))
+for g, c in zip(got, sk):
+    assert g['figure'] == c['figure'] and (g['stage'] or '') == c['stage'], (g, c)
+    assert ('' if g['layer'] is None else str(int(g['layer']))) == c['layer'], (g, c)
+    for k in ('min_us', 'median_us', 'max_us'):
+        assert '%.3f' % g[k] == c[k], (k, g, c)
+    assert int(g['slowest_rank']) == int(c['slowest_rank']), (g, c)
+ok('%s: analyze(a job of 4 ranks): ranks equal its JSON, skew equals --table skew' % LABEL)
+
+cj = json.load(open(os.path.join(d, 'c.json')))
+c = t.compare(os.path.join(d, 'd3.json'), os.path.join(d, 'd6.json'))
+equal('compare ops', c.ops, cj['ops'])
+equal('compare layers', c.layers, cj['layers'])
+al = list(csv.DictReader(open(os.path.join(d, 'al.csv'), newline='')))
+got = rows(c.alignment)
+assert len(got) == len(al) and len(al) > 0, (len(got), len(al))
+for g, w in zip(got, al):
+    assert (g['stage'], str(int(g['pair'])), g['kind'], g['a_kernels'] or '', g['b_kernels'] or '') == \
+           (w['stage'], w['pair'], w['kind'], w['a_kernels'], w['b_kernels']), (g, w)
+assert c.total == cj['total']
+ok('%s: compare(): ops and layers equal its JSON, alignment equals --table alignment' % LABEL)
+
+try:
+    t.analyze(os.path.join(d, 'missing.json'))
+    raise AssertionError('no error')
+except t.TracestreamError as e:
+    assert e.exit_code == 2 and 'cannot open' in e.message and e.report is None, (e.exit_code, e.message)
+try:
+    t.analyze(os.path.join(d, 'cut.json'))
+    raise AssertionError('no error')
+except t.TracestreamError as e:
+    assert e.exit_code == 1 and 'cut short' in e.message, (e.exit_code, e.message)
+    assert e.report is not None and e.report.partial, e.report
+try:
+    t.analyze(sample, stage='lunch')
+    raise AssertionError('no error')
+except t.TracestreamError as e:
+    assert e.exit_code == 2 and 'stage' in e.message, e.message
+r2 = t.analyze(sample, stage='decode', top=0, progress=True)
+assert r2.raw['stage_filter'] == 'decode'
+ok('%s: errors raise TracestreamError with the exit code and message (2 missing, 1 cut with the '
+   'partial report, 2 bad option); options map to the command\'s (stage, top, progress)' % LABEL)
+print('PANDAS' if pandas else 'NOPANDAS')
+PY
+}
+
+tried=""
+for py in python3 /usr/bin/python3; do
+	command -v "$py" >/dev/null 2>&1 || continue
+	real=$(command -v "$py" | xargs realpath)
+	case " $tried " in *" $real "*) continue ;; esac
+	tried="$tried $real"
+	label="$(basename "$real") $("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+	out=$(check_with "$py" "$label" 2>&1)
+	echo "$out" | grep -v '^PANDAS$\|^NOPANDAS$'
+	echo "$out" | grep -q '^ok - python: .*compare()' || bad "$label: the package run failed"
+	if echo "$out" | grep -q '^PANDAS$'; then
+		ok "$label: with pandas every table is a DataFrame holding the same rows"
+		saw_pandas=1
+	fi
+done
+[ -n "${saw_pandas:-}" ] || echo "skip - python: pandas is not installed (sh scripts/deps.sh --test): the DataFrame form is not checked"
+
+# installed with pip from the repository, no network, run from elsewhere:
+# into a venv of each Python that has setuptools and wheel to build with
+# (Debian's python3-pip brings them; --system-site-packages lends them)
+installed=""
+for real in $tried; do
+	rm -rf "$tmp/venv"
+	"$real" -m venv --system-site-packages "$tmp/venv" >/dev/null 2>&1 || continue
+	"$tmp/venv/bin/pip" install -q --no-index --no-build-isolation "$pkg" >"$tmp/pip.log" 2>&1 || continue
+	(cd "$tmp" && TRACESTREAM="$TS" "$tmp/venv/bin/python" -c '
+import tracestream, sys
+r = tracestream.analyze(sys.argv[1])
+assert r.raw["trace"]["kernels"] > 0 and "site-packages" in tracestream.__file__' "$sample") &&
+		ok "pip install ./python (no network, $(basename "$real")) gives a package that runs from anywhere" ||
+		bad "the package pip installed ($(basename "$real")) failed"
+	installed=1
+	break
+done
+[ -n "$installed" ] || echo "skip - python: no Python here can build the package offline (needs setuptools and wheel: Debian python3-pip): $(tail -1 "$tmp/pip.log" 2>/dev/null)"
+finish
