@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "multi.h"
+#include "annotate.h"
 #include "partial.h"
 #include "pipeline.h"
 #include "report/outfile.h"
@@ -660,6 +661,11 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 		int rc = run_multi(&o, &po);
 		if (regex_limits(patterns) && rc == TS_EXIT_OK)
 			rc = TS_EXIT_PATTERNS;
+		ts_patterns_free(patterns);
+		return rc;
+	}
+	if (o.annotate) {
+		int rc = ts_annotate(o.path, o.output, &po, o.quiet);
 		ts_patterns_free(patterns);
 		return rc;
 	}

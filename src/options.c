@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"       tracestream merge [options] PART...   (partials from --save-state)\n"
 	"       tracestream ops [options] TRACE\n"
 	"       tracestream compare [options] A B\n"
+	"       tracestream annotate [options] TRACE -o OUT\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'...\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
 	"TRACE is a .json or gzip'ed .json file, or - for standard input; several\n"
@@ -82,6 +83,9 @@ static const char usage_text[] =
 	"                       when a required one is missing\n"
 	"\n"
 	"Commands:\n"
+	"  annotate TRACE -o OUT  the trace written back (OUT .json, .json.gz or -)\n"
+	"                       with tracks for Perfetto: a slice per forward pass,\n"
+	"                       per layer and per pass's largest idle gap\n"
 	"  compare A B          where B spends more GPU time than A: operation groups\n"
 	"                       (fusion-aware), layers, and the kernels of a typical\n"
 	"                       layer aligned; both traces are read at once\n"
@@ -455,6 +459,20 @@ void ts_options_parse(int argc, char **argv, options *o)
 			ts_usage_error("%s", "merge: --verify-ops, --debug-layers, --show-layers and --brief "
 				    "apply to one trace");
 		check_formats(o);
+		o->path = o->args[1];
+		return;
+	}
+	if (o->nargs > 0 && strcmp(o->args[0], "annotate") == 0) {
+		o->annotate = 1;
+		if (o->nargs != 2)
+			ts_usage_error("%s", "annotate needs one trace: tracestream annotate TRACE -o OUT");
+		if (strcmp(o->args[1], "-") == 0)
+			ts_usage_error("%s", "annotate reads its trace twice (once to find the passes, "
+				    "once to copy it): give a file, not standard input");
+		if (o->format != FMT_TEXT || o->table || o->csv_dir || o->verify_ops || o->debug ||
+		    o->show_layers || o->brief || o->save_state)
+			ts_usage_error("%s", "annotate writes the trace back (-o OUT: .json, .json.gz, "
+				    "or - for standard output); report options do not apply");
 		o->path = o->args[1];
 		return;
 	}

@@ -54,6 +54,7 @@ typedef struct {
 	double fail_if_slower;         /* -1: no gate */
 	int multi;                     /* several TRACEs or a directory: ranks */
 	int merge;                     /* tracestream merge PART... */
+	int annotate;                  /* tracestream annotate TRACE -o OUT */
 	const char *save_state;        /* --save-state FILE */
 	int jobs;                      /* -j: analyses at a time (0: the cores) */
 	const char *captures[64];      /* --capture FILE|DIR, in order */

@@ -32,7 +32,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->last_stage = TS_PSTAGE_UNKNOWN;
 	/* the listing of the pass's layer kernels: for the anatomy (with
 	 * tables), --debug-layers and the samples of compare */
-	l->track = o->debug || o->sample || p;
+	l->track = o->debug || o->sample || o->spans || p;
 
 	if (o->debug)
 		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
@@ -95,6 +95,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->dbg_cur);
 	free(l->dbg_kept);
 	free(l->samp_tmp);
+	free(l->spans);
 	ts_anatomy_free(l->anatomy);
 	ts_idle_free(l->idle);
 	free(l->anat_tmp);
@@ -196,7 +197,7 @@ static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 
 /* ------------------------------------------------------------ the machine */
 
-static ts_ltype layer_type(uint16_t m)
+ts_ltype ts_lay_layer_type(uint16_t m)
 {
 	bool moe = m & M_MOE, fc = m & M_FC;
 	if (m & M_MLA)
@@ -427,7 +428,7 @@ static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
 		ts_layer_stat *st = &l->lstat[s][i];
 		ts_stat_add(&st->time, layers[i].ns);
 		st->kernels += layers[i].kernels;
-		st->type_count[layer_type(layers[i].marks)]++;
+		st->type_count[ts_lay_layer_type(layers[i].marks)]++;
 		if (i + 1 > l->lmax[s])
 			l->lmax[s] = i + 1;
 	}
@@ -805,7 +806,7 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 	for (int t = 0; t < TS_LT_COUNT; t++) {
 		size_t k = 0;
 		for (uint32_t i = 0; i < n; i++)
-			if (layer_type(l->layers[i].marks) == (ts_ltype)t) {
+			if (ts_lay_layer_type(l->layers[i].marks) == (ts_ltype)t) {
 				ns[k] = l->layers[i].ns > 0 ? l->layers[i].ns : 0;
 				kn[k++] = l->layers[i].kernels;
 			}
@@ -814,7 +815,7 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 		int64_t tns = median(ns, k), tkn = median(kn, k);
 		for (uint32_t i = 0; i < n; i++) {
 			const cur_layer *c = &l->layers[i];
-			if (layer_type(c->marks) != (ts_ltype)t ||
+			if (ts_lay_layer_type(c->marks) != (ts_ltype)t ||
 			    !(far_off(c->ns > 0 ? c->ns : 0, tns) || far_off(c->kernels, tkn)))
 				continue;
 			if (l->nodd < TS_MAX_ODD)
@@ -899,7 +900,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	p->index = l->pass_count++;
 	ts_lay_vote(l, p);
 	for (uint32_t i = 0; i < l->nlayers && i < TS_MAX_LAYERS; i++)
-		l->type_count[layer_type(l->layers[i].marks)]++;
+		l->type_count[ts_lay_layer_type(l->layers[i].marks)]++;
 	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
 	if (p->complete) {
 		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
@@ -913,6 +914,8 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 			l->passes_cap = cap;
 		}
 	}
+	if (l->opts.spans)
+		ts_lay_record_spans(l, p);
 	bool kept = l->npasses < l->passes_cap;
 	size_t idx = l->npasses;
 	if (kept)
@@ -1053,7 +1056,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	}
 	/* a structural boundary may move this kernel to the next layer */
 	if (l->track && l->nlayers < TS_MAX_LAYERS &&
-	    (l->opts.sample || l->anatomy || l->opts.debug_layers[l->nlayers] ||
+	    (l->opts.sample || l->opts.spans || l->anatomy || l->opts.debug_layers[l->nlayers] ||
 	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
 	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS) {
 		if (ts_grow((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,

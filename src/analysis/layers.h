@@ -129,6 +129,7 @@ typedef struct {
 	                             * one of debug_stage */
 	int debug_stage;            /* ts_pstage, or -1 for any */
 	bool sample;                /* keep a typical layer per stage (compare) */
+	bool spans;                 /* keep every layer's time span (annotate) */
 	/* told every kernel's stage once its pass has one (or unknown) */
 	void (*staged)(void *ctx, int stage, const ts_kref *ref, int64_t dur);
 	void *staged_ctx;
@@ -212,6 +213,21 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
  * attention, passes cut by the profile window): true and the reason in
  * buf; false when there is a complete pass. */
 bool ts_layers_note(const ts_layers *l, char *buf, size_t n);
+
+/* With opts.spans: each layer of each pass, where it lies in time (the
+ * first kernel's start to the last one's end), for annotate's tracks. At
+ * most TS_MAX_SPANS; the rest are counted in *dropped. A pass whose kernels
+ * outrun the listing (TS_MAX_DEBUG_KERNELS) has no layer spans. */
+typedef struct {
+	uint32_t pass;            /* ts_pass.index */
+	uint32_t layer;           /* its index in the pass */
+	int64_t start, end;       /* trace ns */
+	uint32_t kernels;
+	uint8_t type;             /* ts_ltype */
+} ts_layer_span;
+
+#define TS_MAX_SPANS (1u << 20)
+size_t ts_layers_spans(const ts_layers *l, const ts_layer_span **out, uint64_t *dropped);
 
 /* The kernel sequence kept for --debug-layers (first complete pass). */
 typedef struct {

@@ -225,6 +225,9 @@ struct ts_layers {
 	bool dbg_lost;           /* a kernel of the pass did not fit */
 	size_t dbg_span;         /* where the open span's kernels begin */
 	bool dbg_done;
+	ts_layer_span *spans;       /* opts.spans */
+	size_t nspans, spans_cap;
+	uint64_t spans_dropped;
 	uint32_t dbg_index;         /* the pass listed */
 	ts_pstage dbg_stage;
 	bool dbg_complete;
@@ -253,5 +256,9 @@ void ts_lay_vote(ts_layers *l, ts_pass *p);
  * offered to stage s's sample. */
 size_t ts_lay_middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances);
 void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
+
+/* layers_stages.c: the layer spans of the pass just ended (opts.spans). */
+void ts_lay_record_spans(ts_layers *l, const ts_pass *p);
+ts_ltype ts_lay_layer_type(uint16_t marks);
 
 #endif

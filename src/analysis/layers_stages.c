@@ -4,6 +4,7 @@
  * layer for compare's kernel alignment (layers_int.h).
  */
 #include "analysis/layers_int.h"
+#include "input/grow.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -221,4 +222,47 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
 	for (size_t i = 0; i < c->n; i++)
 		d->k[i].dur += c->k[i].dur;
 	d->instances += c->instances;
+}
+
+/* ------------------------------------------------------------ layer spans */
+
+void ts_lay_record_spans(ts_layers *l, const ts_pass *p)
+{
+	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
+	if (n == 0 || l->dbg_lost || !l->dbg_all)
+		return;
+	size_t base = l->nspans;
+	if (base + n > TS_MAX_SPANS ||
+	    !ts_grow((void **)&l->spans, &l->spans_cap, base + n, sizeof *l->spans, 256,
+		     TS_MAX_SPANS, false)) {
+		l->spans_dropped += n;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		l->spans[base + i] = (ts_layer_span){ .pass = p->index, .layer = i,
+						      .start = INT64_MAX, .end = INT64_MIN,
+						      .type = (uint8_t)ts_lay_layer_type(l->layers[i].marks) };
+	for (size_t k = 0; k < l->ndbg_cur; k++) {
+		const ts_debug_kernel *d = &l->dbg_cur[k];
+		if (d->layer >= n)
+			continue;
+		ts_layer_span *s = &l->spans[base + d->layer];
+		if (d->ts < s->start)
+			s->start = d->ts;
+		if (d->ts + d->dur > s->end)
+			s->end = d->ts + d->dur;
+		s->kernels++;
+	}
+	size_t k = base;
+	for (uint32_t i = 0; i < n; i++)           /* a layer with no kernel listed: none */
+		if (l->spans[base + i].kernels)
+			l->spans[k++] = l->spans[base + i];
+	l->nspans = k;
+}
+
+size_t ts_layers_spans(const ts_layers *l, const ts_layer_span **out, uint64_t *dropped)
+{
+	*out = l->spans;
+	*dropped = l->spans_dropped;
+	return l->nspans;
 }

@@ -124,6 +124,11 @@ typedef struct {
 	int64_t world_size, rank, base_time_ns;
 	uint32_t has;               /* bits: 1 world_size, 2 rank, 4 base_time */
 	int saw_trace_events;
+	/* where traceEvents lies in the JSON text (for annotate): the bytes up
+	 * to the end of its last whole event, and up to its closing ']' (0:
+	 * not seen; the ']' is the byte before) */
+	uint64_t last_event_end, events_close;
+	uint64_t events_in_array;
 } ts_meta;
 
 #endif

@@ -1006,10 +1006,16 @@ static int close_container(ts_parser *p)
 	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
 	p->act = ts_prs_role_action(p->cur);
+	if (r == R_EVENTS)
+		p->meta->events_close = p->fed + yajl_get_bytes_consumed(p->h);
 	if (r == R_EVENT) {
 		ts_event *ev = &p->ev;
 		p->closed = true;
 		p->close_at = yajl_get_bytes_consumed(p->h);
+		if (p->depth >= 1 && p->roles[p->depth - 1] == R_EVENTS) {
+			p->meta->last_event_end = p->fed + p->close_at;
+			p->meta->events_in_array++;
+		}
 		if (ev->ph == 'M')
 			ev->cat = TS_CAT_METADATA;
 		p->stats.events++;

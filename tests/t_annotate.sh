@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# tracestream annotate: the trace written back with tracks for Perfetto.
+# Checked independently of the tool: the output is the original bytes with
+# one block inserted (common prefix + common suffix cover the whole input),
+# every original event parses equal, the added slices are the JSON report's
+# passes (index, stage, start, span) and each complete pass has one layer
+# slice per layer; gzip in and out; a trace cut at many places still gives
+# valid JSON marked partial with every whole event of the cut input; a pipe
+# is refused; the shared traces are annotated with nothing changed.
+T=annotate
+. "$(dirname "$0")/lib.sh"
+
+python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 3 > "$tmp/pd.json"
+"$TS" --no-progress annotate "$tmp/pd.json" -o "$tmp/pd.ann.json" 2> "$tmp/err"; rc=$?
+"$TS" --no-progress -f json "$tmp/pd.json" > "$tmp/pd.rep.json" 2>/dev/null
+gzip -c "$tmp/pd.json" > "$tmp/pd.json.gz"
+"$TS" --no-progress annotate "$tmp/pd.json.gz" -o "$tmp/pd.ann.json.gz" 2>> "$tmp/err"; rcz=$?
+check "exit 0 on a whole trace, plain and gzip" "$rc $rcz" "0 0"
+
+python3 - "$tmp/pd.json" "$tmp/pd.ann.json" "$tmp/pd.rep.json" "$tmp/pd.ann.json.gz" <<'PY' && ok "the original bytes with one block inserted; every original event unchanged; pass slices are the report's passes; a layer slice per layer of each complete pass; gzip out equals plain out" || bad "annotated trace"
+import gzip, json, sys
+orig = open(sys.argv[1], 'rb').read(); out = open(sys.argv[2], 'rb').read()
+rep = json.load(open(sys.argv[3]))
+assert gzip.open(sys.argv[4]).read() == out
+p = 0
+while p < min(len(orig), len(out)) and orig[p] == out[p]:
+    p += 1
+q = 0
+while q < min(len(orig), len(out)) - p and orig[-1 - q] == out[-1 - q]:
+    q += 1
+assert p + q >= len(orig), (p, q, len(orig))
+a, b = json.loads(orig), json.loads(out)
+n = len(a['traceEvents'])
+assert b['traceEvents'][:n] == a['traceEvents'] and {k: v for k, v in b.items() if k != 'traceEvents'} == \
+    {k: v for k, v in a.items() if k != 'traceEvents'}
+new = b['traceEvents'][n:]
+assert all(e['pid'] == new[0]['pid'] and e['cat'] == 'tracestream' for e in new)
+passes = [e for e in new if e['ph'] == 'X' and e['tid'] == 1]
+assert [(e['args']['index'], e['args']['stage']) for e in passes] == \
+       [(x['index'], x['stage']) for x in rep['passes']], passes
+for e, x in zip(passes, rep['passes']):
+    assert abs(e['dur'] - x['idle']['span_us']) < 0.002, (e, x['idle'])
+    assert abs(e['ts'] - x['idle']['largest_gap']['at_us']) < e['dur'] + 1 if x['idle']['largest_gap'] else True
+layers = [e for e in new if e['ph'] == 'X' and e['tid'] == 2]
+for x in rep['passes']:
+    mine = [e for e in layers if e['args']['pass'] == x['index']]
+    if x['complete']:
+        assert sorted(e['args']['layer'] for e in mine) == list(range(x['layers'])), (x['index'], mine)
+        pe = [e for e in passes if e['args']['index'] == x['index']][0]
+        for e in mine:       # inside their pass
+            assert pe['ts'] - 0.002 <= e['ts'] and e['ts'] + e['dur'] <= pe['ts'] + pe['dur'] + 0.002, (e, pe)
+assert not [e for e in new if e.get('name') == 'tracestream_partial']
+PY
+
+# a cut trace: valid JSON at every cut, marked partial, every whole event kept
+size=$(stat -c %s "$tmp/pd.json")
+python3 - "$TS" "$tmp/pd.json" "$tmp" <<'PY' && ok "a trace cut at 40 places: valid JSON each time, marked partial, every whole event of the cut input kept unchanged" || bad "cut traces"
+import json, subprocess, sys
+ts, path, d = sys.argv[1], sys.argv[2], sys.argv[3]
+orig = open(path, 'rb').read()
+whole = json.loads(orig)['traceEvents']
+
+def complete(prefix):
+    # the events of traceEvents a prefix holds whole, decoded one by one
+    text = prefix.decode('utf-8', 'replace')
+    i = text.index('[', text.index('"traceEvents"')) + 1
+    dec, n = json.JSONDecoder(), 0
+    while True:
+        while i < len(text) and text[i] in ' \t\r\n,':
+            i += 1
+        try:
+            _, i = dec.raw_decode(text, i)
+        except ValueError:
+            return n
+        n += 1
+bad = []
+for i in range(1, 41):
+    c = len(orig) * i // 41
+    open(d + '/cut.json', 'wb').write(orig[:c])
+    p = subprocess.run([ts, '--no-progress', 'annotate', d + '/cut.json', '-o', d + '/cut.ann.json'],
+                       capture_output=True)
+    if p.returncode == 1 and b'nothing in traceEvents' in p.stderr:
+        continue                              # cut before its first event
+    try:
+        b = json.load(open(d + '/cut.ann.json'))
+    except Exception as e:
+        bad.append((c, p.returncode, 'invalid JSON: %s' % e)); continue
+    ev = b['traceEvents']
+    mine = [e for e in ev if e.get('cat') != 'tracestream']
+    marked = any(e.get('name') == 'tracestream_partial' for e in ev)
+    if p.returncode != 1 or not marked or mine != whole[:len(mine)] or len(mine) != complete(orig[:c]):
+        bad.append((c, p.returncode, marked, len(mine), complete(orig[:c])))
+for x in bad[:3]:
+    print('#', x)
+sys.exit(1 if bad else 0)
+PY
+
+"$TS" annotate - -o "$tmp/x.json" < "$tmp/pd.json" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q "give a file, not standard input" "$tmp/err" &&
+	ok "a pipe is refused with a usage error (the trace is read twice)" || bad "annotate -: $(cat "$tmp/err")"
+"$TS" annotate "$tmp/missing.json" -o "$tmp/x.json" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q "cannot open" "$tmp/err" && [ ! -e "$tmp/x.json" ] &&
+	ok "a missing trace: exit 2, no output file" || bad "annotate missing: $(cat "$tmp/err")"
+
+if [ -d "$SHARED" ]; then
+	for f in "$SHARED"/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json.gz; do
+		[ -f "$f" ] || continue
+		"$TS" --no-progress annotate "$f" -o "$tmp/s.ann.json.gz" 2>/dev/null
+		"$TS" --no-progress -f json "$f" > "$tmp/s.rep.json" 2>/dev/null
+		python3 - "$f" "$tmp/s.ann.json.gz" "$tmp/s.rep.json" <<'PY' && ok "$(basename "$f"): every original event unchanged, a slice per listed pass" || bad "$(basename "$f")"
+import gzip, json, sys
+a = json.load(gzip.open(sys.argv[1])); b = json.load(gzip.open(sys.argv[2])); r = json.load(open(sys.argv[3]))
+n = len(a['traceEvents'])
+assert b['traceEvents'][:n] == a['traceEvents']
+assert len([e for e in b['traceEvents'][n:] if e['ph'] == 'X' and e['tid'] == 1]) == len(r['passes'])
+PY
+	done
+else
+	echo "skip - annotate: the shared traces are not here"
+fi
+finish
