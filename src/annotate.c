@@ -21,6 +21,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "analysis/intern.h"
@@ -241,6 +242,13 @@ static bool copy_range(ts_reader *r, sink *s, uint64_t *at, uint64_t to, char *b
 
 int ts_annotate(const char *path, const char *out_path, ts_pipeline_opts *po, bool quiet)
 {
+	struct stat a, b;
+	if (out_path && strcmp(out_path, "-") != 0 && stat(path, &a) == 0 && stat(out_path, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		fprintf(stderr, "tracestream: %s: annotate would write over the trace it reads: name "
+			"another file\n", out_path);
+		return TS_EXIT_USAGE_IO;
+	}
 	po->layers.spans = true;
 	ts_result res;
 	ts_status st = ts_pipeline_run(path, po, &res);

@@ -646,6 +646,35 @@ int ts_job_run(const options *op)
 	return rc;
 }
 
+/* annotate: one trace into -o OUT, or several (the ranks of a job) each
+ * into -o DIR under its own file name; the exit code is the worst. */
+static int run_annotate(const options *o, ts_pipeline_opts *po)
+{
+	if (o->nargs == 2)
+		return ts_annotate(o->path, o->output, po, o->quiet);
+	if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tracestream: %s: cannot make the directory: %s\n", o->output,
+			strerror(errno));
+		return TS_EXIT_USAGE_IO;
+	}
+	int worst = TS_EXIT_OK;
+	for (int i = 1; i < o->nargs; i++) {
+		const char *base = strrchr(o->args[i], '/');
+		base = base ? base + 1 : o->args[i];
+		char out[PATH_MAX];
+		if (snprintf(out, sizeof out, "%s/%s", o->output, base) >= (int)sizeof out) {
+			fprintf(stderr, "tracestream: %s/%s: path too long\n", o->output, base);
+			worst = TS_EXIT_USAGE_IO;
+			continue;
+		}
+		ts_pipeline_opts one = *po;
+		int rc = ts_annotate(o->args[i], out, &one, o->quiet);
+		if (rc > worst)
+			worst = rc;
+	}
+	return worst;
+}
+
 /* The command after the tables and captures are read. */
 static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *captures_b,
 		    ts_patterns *patterns)
@@ -665,7 +694,7 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 		return rc;
 	}
 	if (o.annotate) {
-		int rc = ts_annotate(o.path, o.output, &po, o.quiet);
+		int rc = run_annotate(&o, &po);
 		ts_patterns_free(patterns);
 		return rc;
 	}

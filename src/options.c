@@ -23,7 +23,7 @@ static const char usage_text[] =
 	"       tracestream merge [options] PART...   (partials from --save-state)\n"
 	"       tracestream ops [options] TRACE\n"
 	"       tracestream compare [options] A B\n"
-	"       tracestream annotate [options] TRACE -o OUT\n"
+	"       tracestream annotate [options] TRACE -o OUT | TRACE... -o DIR\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'...\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
 	"TRACE is a .json or gzip'ed .json file, or - for standard input; several\n"
@@ -83,7 +83,8 @@ static const char usage_text[] =
 	"                       when a required one is missing\n"
 	"\n"
 	"Commands:\n"
-	"  annotate TRACE -o OUT  the trace written back (OUT .json, .json.gz or -)\n"
+	"  annotate TRACE -o OUT  the trace written back (OUT .json, .json.gz or -;\n"
+	"                       several traces: each into -o DIR under its name)\n"
 	"                       with tracks for Perfetto: a slice per forward pass,\n"
 	"                       per layer and per pass's largest idle gap\n"
 	"  compare A B          where B spends more GPU time than A: operation groups\n"
@@ -464,11 +465,16 @@ void ts_options_parse(int argc, char **argv, options *o)
 	}
 	if (o->nargs > 0 && strcmp(o->args[0], "annotate") == 0) {
 		o->annotate = 1;
-		if (o->nargs != 2)
-			ts_usage_error("%s", "annotate needs one trace: tracestream annotate TRACE -o OUT");
-		if (strcmp(o->args[1], "-") == 0)
-			ts_usage_error("%s", "annotate reads its trace twice (once to find the passes, "
-				    "once to copy it): give a file, not standard input");
+		if (o->nargs < 2)
+			ts_usage_error("%s", "annotate needs a trace: tracestream annotate TRACE -o OUT "
+				    "(several traces, the ranks of a job: -o DIR)");
+		for (int i = 1; i < o->nargs; i++)
+			if (strcmp(o->args[i], "-") == 0)
+				ts_usage_error("%s", "annotate reads its trace twice (once to find the "
+					    "passes, once to copy it): give a file, not standard input");
+		if (o->nargs > 2 && (!o->output || strcmp(o->output, "-") == 0))
+			ts_usage_error("%s", "annotate with several traces writes each into a directory: "
+				    "-o DIR");
 		if (o->format != FMT_TEXT || o->table || o->csv_dir || o->verify_ops || o->debug ||
 		    o->show_layers || o->brief || o->save_state)
 			ts_usage_error("%s", "annotate writes the trace back (-o OUT: .json, .json.gz, "

@@ -102,14 +102,33 @@ PY
 [ $? -eq 2 ] && grep -q "cannot open" "$tmp/err" && [ ! -e "$tmp/x.json" ] &&
 	ok "a missing trace: exit 2, no output file" || bad "annotate missing: $(cat "$tmp/err")"
 
+# the ranks of a job: each into -o DIR under its own name; never over itself
+python3 "$here/ranks/mkranks.py" "$tmp/job" "$tmp/job-truth.json" > /dev/null
+"$TS" --no-progress annotate "$tmp"/job/*.json -o "$tmp/jobann" 2>/dev/null; rc=$?
+python3 - "$tmp/job" "$tmp/jobann" <<'PY' && [ $rc -eq 0 ] && ok "4 ranks annotated into -o DIR, each rank's events unchanged and its passes added" || bad "annotate a job (rc $rc)"
+import json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+names = sorted(os.listdir(src))
+assert sorted(os.listdir(dst)) == names, os.listdir(dst)
+for n in names:
+    a = json.load(open(os.path.join(src, n))); b = json.load(open(os.path.join(dst, n)))
+    k = len(a['traceEvents'])
+    assert b['traceEvents'][:k] == a['traceEvents'] and any(e.get('tid') == 1 and e.get('cat') == 'tracestream' for e in b['traceEvents'][k:])
+PY
+cp "$tmp/pd.json" "$tmp/self.json"
+"$TS" annotate "$tmp/self.json" -o "$tmp/self.json" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q "would write over the trace" "$tmp/err" && cmp -s "$tmp/self.json" "$tmp/pd.json" &&
+	ok "annotate never writes over the trace it reads" || bad "annotate over itself: $(cat "$tmp/err")"
+
 if [ -d "$SHARED" ]; then
-	for f in "$SHARED"/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json.gz; do
+	for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 		[ -f "$f" ] || continue
 		"$TS" --no-progress annotate "$f" -o "$tmp/s.ann.json.gz" 2>/dev/null
 		"$TS" --no-progress -f json "$f" > "$tmp/s.rep.json" 2>/dev/null
 		python3 - "$f" "$tmp/s.ann.json.gz" "$tmp/s.rep.json" <<'PY' && ok "$(basename "$f"): every original event unchanged, a slice per listed pass" || bad "$(basename "$f")"
 import gzip, json, sys
-a = json.load(gzip.open(sys.argv[1])); b = json.load(gzip.open(sys.argv[2])); r = json.load(open(sys.argv[3]))
+op = gzip.open if sys.argv[1].endswith('.gz') else open
+a = json.load(op(sys.argv[1])); b = json.load(gzip.open(sys.argv[2])); r = json.load(open(sys.argv[3]))
 n = len(a['traceEvents'])
 assert b['traceEvents'][:n] == a['traceEvents']
 assert len([e for e in b['traceEvents'][n:] if e['ph'] == 'X' and e['tid'] == 1]) == len(r['passes'])
