@@ -2,8 +2,9 @@
  * annotate.c - tracestream annotate TRACE -o OUT: the trace written back,
  * every original byte as it was, with tracks for Perfetto added at the end
  * of traceEvents: a slice per forward pass (stage, batch, tokens, evidence),
- * per layer of each pass (index, type, kernels) and per pass's largest idle
- * gap (launch-bound or not), on a process of their own.
+ * per layer of each pass (index, type, kernels) and per idle gap of 5 us or
+ * more inside a pass (launch-bound ones named so), on a process of their
+ * own.
  *
  * Two passes over the file: the new events are known only once the passes
  * are (the first pass is the usual analysis, which also notes where
@@ -116,6 +117,25 @@ static const char *kernel_name(const ts_result *res, uint32_t row)
 	return c ? c->short_name : NULL;
 }
 
+/* Is pass idx among the passes the report lists (they are in index
+ * order)? Only those get tracks: a stretch the layer machine closed as a
+ * pass but did not keep (no layer, a training step undone) gets none. */
+static const ts_pass *listed(const ts_layers *l, uint32_t idx)
+{
+	size_t lo = 0, hi = ts_layers_npasses(l);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const ts_pass *p = ts_layers_pass(l, mid);
+		if (p->index == idx)
+			return p;
+		if (p->index < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 /* The tracks: the new events, as a JSON array's items (no brackets). */
 static void write_events(ts_jw *w, const ts_result *res)
 {
@@ -123,7 +143,7 @@ static void write_events(ts_jw *w, const ts_result *res)
 	meta_name(w, "process_name", 0, "tracestream: passes, layers, idle");
 	meta_name(w, "thread_name", 1, "forward passes");
 	meta_name(w, "thread_name", 2, "layers");
-	meta_name(w, "thread_name", 3, "largest idle gap of each pass");
+	meta_name(w, "thread_name", 3, "idle gaps (5 us or more)");
 	if (res->partial) {
 		ev_begin(w, "M", "tracestream_partial", 0);
 		ts_jw_key(w, "args");
@@ -159,24 +179,34 @@ static void write_events(ts_jw *w, const ts_result *res)
 		ts_jw_kuint(w, "launch_bound_gaps", p->idle.launch_gaps);
 		ts_jw_end_obj(w);
 		ts_jw_end_obj(w);
-		if (p->idle.gaps && p->idle.largest_ns > 0) {
-			ev_begin(w, "X", "idle gap", 3);
-			ev_span(w, p->idle.largest_at, p->idle.largest_ns);
-			ts_jw_key(w, "args");
-			ts_jw_obj(w);
-			ts_jw_kuint(w, "pass", p->index);
-			ts_jw_kstr(w, "after", kernel_name(res, p->idle.largest_after));
-			ts_jw_kstr(w, "before", kernel_name(res, p->idle.largest_before));
-			ts_jw_kuint(w, "gaps_in_pass", p->idle.gaps);
-			ts_jw_kus(w, "idle_in_pass_us", p->idle.idle_ns);
-			ts_jw_end_obj(w);
-			ts_jw_end_obj(w);
-		}
+	}
+	const ts_gap_span *g;
+	uint64_t gdropped;
+	size_t ng = l ? ts_layers_gaps(l, &g, &gdropped) : 0;
+	for (size_t i = 0; i < ng; i++) {
+		/* within the pass as it was finally laid out (its edges may have
+		 * been cut after its gaps were told) */
+		const ts_pass *p = listed(l, g[i].pass);
+		if (!p || g[i].start < p->idle.start_ns ||
+		    g[i].start + g[i].len > p->idle.start_ns + p->idle.span_ns)
+			continue;
+		ev_begin(w, "X", g[i].launch_bound ? "idle (launch-bound)" : "idle", 3);
+		ev_span(w, g[i].start, g[i].len);
+		ts_jw_key(w, "args");
+		ts_jw_obj(w);
+		ts_jw_kuint(w, "pass", g[i].pass);
+		ts_jw_kbool(w, "launch_bound", g[i].launch_bound);
+		ts_jw_kstr(w, "after", kernel_name(res, g[i].after));
+		ts_jw_kstr(w, "before", kernel_name(res, g[i].before));
+		ts_jw_end_obj(w);
+		ts_jw_end_obj(w);
 	}
 	const ts_layer_span *s;
 	uint64_t dropped;
 	size_t n = l ? ts_layers_spans(l, &s, &dropped) : 0;
 	for (size_t i = 0; i < n; i++) {
+		if (!listed(l, s[i].pass))
+			continue;
 		char name[64];
 		snprintf(name, sizeof name, "layer %" PRIu32 " (%s)", s[i].layer,
 			 ts_ltype_name((ts_ltype)s[i].type));

@@ -86,7 +86,7 @@ static const char usage_text[] =
 	"  annotate TRACE -o OUT  the trace written back (OUT .json, .json.gz or -;\n"
 	"                       several traces: each into -o DIR under its name)\n"
 	"                       with tracks for Perfetto: a slice per forward pass,\n"
-	"                       per layer and per pass's largest idle gap\n"
+	"                       per layer and per idle gap (launch-bound marked)\n"
 	"  compare A B          where B spends more GPU time than A: operation groups\n"
 	"                       (fusion-aware), layers, and the kernels of a typical\n"
 	"                       layer aligned; both traces are read at once\n"

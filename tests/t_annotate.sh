@@ -50,6 +50,16 @@ for x in rep['passes']:
         for e in mine:       # inside their pass
             assert pe['ts'] - 0.002 <= e['ts'] and e['ts'] + e['dur'] <= pe['ts'] + pe['dur'] + 0.002, (e, pe)
 assert not [e for e in new if e.get('name') == 'tracestream_partial']
+# idle gaps: inside their pass, 5 us or more, no more time nor launch-bound
+# gaps than the report counts for the pass
+gaps = [e for e in new if e['ph'] == 'X' and e['tid'] == 3]
+for x in rep['passes']:
+    mine = [e for e in gaps if e['args']['pass'] == x['index']]
+    pe = [e for e in passes if e['args']['index'] == x['index']][0]
+    assert all(e['dur'] >= 5 and pe['ts'] - 0.002 <= e['ts'] and e['ts'] + e['dur'] <= pe['ts'] + pe['dur'] + 0.002 for e in mine), mine[:2]
+    assert sum(e['dur'] for e in mine) <= x['idle']['idle_us'] + 0.01, (x['index'], x['idle'])
+    assert sum(e['args']['launch_bound'] for e in mine) <= x['idle']['launch_bound']['gaps']
+    assert all((e['name'] == 'idle (launch-bound)') == e['args']['launch_bound'] for e in mine)
 PY
 
 # a cut trace: valid JSON at every cut, marked partial, every whole event kept
@@ -131,7 +141,11 @@ op = gzip.open if sys.argv[1].endswith('.gz') else open
 a = json.load(op(sys.argv[1])); b = json.load(gzip.open(sys.argv[2])); r = json.load(open(sys.argv[3]))
 n = len(a['traceEvents'])
 assert b['traceEvents'][:n] == a['traceEvents']
-assert len([e for e in b['traceEvents'][n:] if e['ph'] == 'X' and e['tid'] == 1]) == len(r['passes'])
+new = b['traceEvents'][n:]
+assert len([e for e in new if e['ph'] == 'X' and e['tid'] == 1]) == len(r['passes'])
+# launch-bound gaps of 5 us or more: at most the report's launch-bound gaps
+lb = sum(1 for e in new if e['ph'] == 'X' and e['tid'] == 3 and e['args']['launch_bound'])
+assert lb <= sum(p['idle']['launch_bound']['gaps'] for p in r['passes']), lb
 PY
 	done
 else

@@ -41,6 +41,8 @@ struct ts_idle {
 	bool gaps_full;          /* some gaps were not held */
 	ts_idle_pass cur;
 	gap *gaps;               /* TS_IDLE_GAPS */
+	ts_idle_gap_fn on_gap;   /* told of each gap at the pass's end, or NULL */
+	void *on_gap_ctx;
 	uint32_t ngaps;
 	launch_gen *gen[2];
 };
@@ -273,16 +275,19 @@ void ts_idle_end(ts_idle *d, ts_idle_pass *out)
 		p->start_ns = d->first;
 	}
 	for (uint32_t i = lo; i < hi; i++) {
-		if (d->gaps[i].corr < 0)
-			continue;
 		int64_t ts;
-		if (!launch_ts(d, d->gaps[i].corr, &ts))
-			continue;
-		p->launch_checked++;
-		if (ts > d->gaps[i].start) {
-			p->launch_gaps++;
-			p->launch_ns = ts_sat_add(p->launch_ns, d->gaps[i].len);
+		bool late = false;
+		if (d->gaps[i].corr >= 0 && launch_ts(d, d->gaps[i].corr, &ts)) {
+			p->launch_checked++;
+			if (ts > d->gaps[i].start) {
+				late = true;
+				p->launch_gaps++;
+				p->launch_ns = ts_sat_add(p->launch_ns, d->gaps[i].len);
+			}
 		}
+		if (d->on_gap)
+			d->on_gap(d->on_gap_ctx, d->gaps[i].start, d->gaps[i].len, late,
+				  d->gaps[i].after, d->gaps[i].before);
 	}
 	*out = *p;
 	ts_idle_begin(d);
@@ -306,4 +311,10 @@ void ts_idle_sum(ts_idle_pass *dst, const ts_idle_pass *src)
 	dst->launch_checked += src->launch_checked;
 	dst->stray_kernels += src->stray_kernels;
 	dst->stray_ns = ts_sat_add(dst->stray_ns, src->stray_ns);
+}
+
+void ts_idle_on_gap(ts_idle *d, ts_idle_gap_fn fn, void *ctx)
+{
+	d->on_gap = fn;
+	d->on_gap_ctx = ctx;
 }

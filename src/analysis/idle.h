@@ -69,6 +69,13 @@ void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
 /* Close the pass: its figures in *out. */
 void ts_idle_end(ts_idle *d, ts_idle_pass *out);
 
+/* Told of every gap of a pass as the pass closes (annotate's tracks):
+ * where, how long, whether the GPU waited for the kernel's launch, and the
+ * kernel rows around it. */
+typedef void (*ts_idle_gap_fn)(void *ctx, int64_t start, int64_t len, bool launch_bound,
+			       uint32_t after, uint32_t before);
+void ts_idle_on_gap(ts_idle *d, ts_idle_gap_fn fn, void *ctx);
+
 /* Add one pass's figures to a sum (the largest gap kept with its place). */
 void ts_idle_sum(ts_idle_pass *dst, const ts_idle_pass *src);
 

@@ -41,6 +41,8 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	if (p)
 		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
 	l->idle = ts_idle_new();
+	if (l->idle && o->spans)
+		ts_idle_on_gap(l->idle, ts_lay_on_gap, l);
 	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->chk && l->ann_names &&
 		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
 		  (!p || l->anatomy);
@@ -96,6 +98,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->dbg_kept);
 	free(l->samp_tmp);
 	free(l->spans);
+	free(l->gspans);
 	ts_anatomy_free(l->anatomy);
 	ts_idle_free(l->idle);
 	free(l->anat_tmp);

@@ -228,6 +228,9 @@ struct ts_layers {
 	ts_layer_span *spans;       /* opts.spans */
 	size_t nspans, spans_cap;
 	uint64_t spans_dropped;
+	ts_gap_span *gspans;
+	size_t ngspans, gspans_cap;
+	uint64_t gspans_dropped;
 	uint32_t dbg_index;         /* the pass listed */
 	ts_pstage dbg_stage;
 	bool dbg_complete;
@@ -260,5 +263,9 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
 /* layers_stages.c: the layer spans of the pass just ended (opts.spans). */
 void ts_lay_record_spans(ts_layers *l, const ts_pass *p);
 ts_ltype ts_lay_layer_type(uint16_t marks);
+
+/* layers_stages.c: idle's gap callback (opts.spans). */
+void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uint32_t after,
+		   uint32_t before);
 
 #endif

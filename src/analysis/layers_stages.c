@@ -266,3 +266,27 @@ size_t ts_layers_spans(const ts_layers *l, const ts_layer_span **out, uint64_t *
 	*dropped = l->spans_dropped;
 	return l->nspans;
 }
+
+void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uint32_t after,
+		   uint32_t before)
+{
+	ts_layers *l = ctx;
+	if (len < TS_GAP_SPAN_MIN_NS)
+		return;
+	if (!ts_grow((void **)&l->gspans, &l->gspans_cap, l->ngspans + 1, sizeof *l->gspans, 256,
+		     TS_MAX_GAP_SPANS, false)) {
+		l->gspans_dropped++;
+		return;
+	}
+	/* the pass that ends now takes the next index */
+	l->gspans[l->ngspans++] = (ts_gap_span){ .pass = (uint32_t)l->pass_count,
+						 .launch_bound = launch_bound, .start = start,
+						 .len = len, .after = after, .before = before };
+}
+
+size_t ts_layers_gaps(const ts_layers *l, const ts_gap_span **out, uint64_t *dropped)
+{
+	*out = l->gspans;
+	*dropped = l->gspans_dropped;
+	return l->ngspans;
+}
