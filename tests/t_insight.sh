@@ -199,4 +199,55 @@ else
 	bad "noisy kernels: $(grep -A3 noisy "$tmp/noisy.txt")"
 fi
 
+# --- the opportunities never add up to more than the time at stake: per
+# stage, the kernel-time ones (roofline, slow layer) within its kernel time,
+# the idle one within its idle time ---
+# a case where they would overlap: one decode layer 50x slower, and a
+# device so fast every GEMM is far below its peak
+python3 "$here/layers/mkgeneric.py" --layers 7 --prefill 300 --decode 2 --truth-file "$tmp/odd.truth" > "$tmp/odd.json"
+python3 - "$tmp/odd.json" "$tmp/odd.truth" "$tmp/odd50.json" <<'PY'
+import json, sys
+d, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+kern = sorted((e for e in d['traceEvents'] if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
+lo = t['kernels_per_pass'][0] + 2 + sum(t['layer_kernels'][1][:4])
+hi = lo + t['layer_kernels'][1][4]
+add = 0.0
+for i, e in enumerate(kern):
+    e['ts'] = round(e['ts'] + add, 3)
+    if lo <= i < hi:
+        add += 49 * e['dur']
+        e['dur'] = round(50 * e['dur'], 3)
+json.dump(d, open(sys.argv[3], 'w'))
+PY
+mkdir -p "$tmp/fast"
+printf 'devices:\n  - name: Fast GPU\n    vendor: nvidia\n    match: zzz-none\n    hbm_tbps: 9000\n    tflops: {bf16: 900000, fp16: 900000, fp32: 900000, tf32: 900000, fp8: 900000}\n    source: test\n' > "$tmp/fast/devices.yaml"
+"$TS" --no-progress -f json --patterns "$tmp/fast" --device 'Fast GPU' "$tmp/odd50.json" > "$tmp/odd50.out" 2>/dev/null
+python3 - "$tmp/odd50.out" <<'PY' && ok "a 50x slow layer and GEMMs far below peak: the roofline opportunity after it is held to the kernel time it leaves, and says so" || bad "overlapping opportunities"
+import json, sys
+d = json.load(open(sys.argv[1]))
+dec = [o for o in d['opportunities'] if o['stage'] == 'decode' and o['kind'] in ('roofline', 'slow_layer')]
+assert any('held to the' in o['text'] for o in dec), [o['text'] for o in dec]
+assert abs(sum(o['at_stake_us'] for o in dec) - d['stages']['decode']['gpu_time_us']) <= 0.01, dec
+PY
+over=""
+for f in "$tmp/pd.json" "$tmp/idle.json" "$tmp/odd50.json" "$SHARED"/*.json "$SHARED"/*.json.gz; do
+	[ -f "$f" ] || continue
+	"$TS" --no-progress -f json "$f" 2>/dev/null | python3 -c '
+import json, sys
+from collections import defaultdict
+d = json.load(sys.stdin)
+k, i = defaultdict(float), defaultdict(float)
+for o in d["opportunities"]:
+    if o["kind"] in ("roofline", "slow_layer"):
+        k[o["stage"]] += o["at_stake_us"]
+    elif o["kind"] in ("idle", "launch_bound"):
+        i[o["stage"]] += o["at_stake_us"]
+for s, v in k.items():
+    assert v <= d["stages"][s]["gpu_time_us"] + 0.01, (s, v)
+for s, v in i.items():
+    assert v <= d["stages"][s]["idle"]["idle_us"] + 0.01, (s, v)
+' || over="$over $(basename "$f")"
+done
+[ -z "$over" ] && ok "the opportunities of a stage never add up to more than its kernel time (roofline, slow layer) and idle time (every trace here)" || bad "opportunities over the time at stake:$over"
+
 exit $fail

@@ -123,6 +123,53 @@ static void kernel_label(const ts_result *res, uint32_t row, char *buf, size_t n
 	snprintf(buf, n, "%s", c ? c->short_name : "(unknown)");
 }
 
+/*
+ * A slow layer and a workload far below its peak can be the same kernels:
+ * their times at stake overlap. So that the opportunities never add up to
+ * more than a stage's kernel time, each one of those kinds, largest first,
+ * is held to what the ones before it left of the stage's kernel time (and
+ * says so); one with nothing left is dropped. Idle time and the kernels
+ * outside the passes are other time: they keep theirs.
+ */
+static size_t cap_overlaps(const ts_result *res, ts_opportunity *out, size_t n)
+{
+	int64_t left[TS_PSTAGE_COUNT];
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
+		left[s] = sall->total;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		ts_opportunity o = out[i];
+		if ((o.kind == TS_OPP_ROOFLINE || o.kind == TS_OPP_LAYER) &&
+		    o.stage >= 0 && o.stage < TS_PSTAGE_COUNT) {
+			int64_t *l = &left[o.stage];
+			if (*l <= 0)
+				continue;
+			if (o.at_stake_ns > *l) {
+				double f = (double)*l / (double)o.at_stake_ns;
+				o.pct_of_stage *= f;
+				o.at_stake_ns = *l;
+				size_t len = strlen(o.text);
+				snprintf(o.text + len, sizeof o.text - len,
+					 "; held to the %.1f ms of kernel time the ones above leave",
+					 ms(o.at_stake_ns));
+			}
+			*l -= o.at_stake_ns;
+		}
+		out[k++] = o;
+	}
+	/* largest first again */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && out[j - 1].at_stake_ns < out[j].at_stake_ns; j--) {
+			ts_opportunity t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return k;
+}
+
 size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max)
 {
 	size_t n = 0;
@@ -187,5 +234,5 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			 "forward pass", ok, ms(ons), o.pct_of_stage);
 		offer(out, &n, max, &o);
 	}
-	return n;
+	return cap_overlaps(res, out, n);
 }
