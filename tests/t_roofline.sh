@@ -188,4 +188,21 @@ PY
 		ok "an attainable share over 1 is a table error at its line" || bad "attainable check: $(cat "$tmp/err")"
 fi
 
+# --- the MoE the roofline cannot place says why, and no padded width passes
+# for the model's hidden size ---
+g="$shared/vllm_gptoss120b_b200_tp8_eager_prefill.json.gz"
+if [ -f "$g" ]; then
+	"$TS" --no-progress -f json "$g" > "$tmp/g.json" 2>/dev/null
+	"$TS" --no-progress -w 200 "$g" > "$tmp/g.txt" 2>/dev/null
+	python3 - "$tmp/g.json" "$tmp/g.txt" <<'PY' && ok "gpt-oss moe_forward: no FLOPs, its note says why (no top-k, no expert size), named by x's recorded width (in3072), not as a hidden size; the text says it is not placed" || bad "MoE roofline note"
+import json, sys
+d = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read()
+moe = [w for w in d['workloads'] if w['kind'] == 'moe']
+assert moe and all(w['flops'] is None and w['note'] and 'top-k' in w['note'] for w in moe), moe
+assert all('_in' in w['name'] and '_h3072' not in w['name'] for w in moe), [w['name'] for w in moe]
+assert 'not placed: %s' % moe[0]['name'] in txt, txt[-500:]
+assert all(w['note'] is None for w in d['workloads'] if w['kind'] == 'gemm')
+PY
+fi
+
 exit $fail

@@ -789,6 +789,8 @@ static void put_workload(ts_jw *w, const ts_result *res, int view, size_t i)
 	char where[512];
 	snprintf(where, sizeof where, "%s:%d", rule->file, rule->line);
 	ts_jw_kstr(w, "rule", where);
+	/* what the rule cannot give (no FLOPs, no bytes) and why */
+	ts_jw_kstr(w, "note", rule->description && *rule->description ? rule->description : NULL);
 	ts_jw_end_obj(w);
 }
 

@@ -700,6 +700,20 @@ static void put_roofline(FILE *out, const ts_result *res, const size_t *order, s
 			ts_report_dtype(dtype), tf, tb, in, pc,
 			rf.bound == TS_BOUND_UNKNOWN ? "-" : ts_bound_name(rf.bound));
 	}
+	/* the large workloads the roofline cannot place, and why */
+	int64_t all = res->agg->all.total;
+	for (size_t i = 0; i < n; i++) {
+		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
+		const ts_oprule *rule = ts_attrib_workload_rule(at, order[i]);
+		if (w->flops_calls || w->bytes_calls || !all || 20 * w->ns < all ||
+		    !rule->description || !*rule->description)
+			continue;
+		size_t len;
+		const char *dtype;
+		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
+		fprintf(out, " not placed: %.*s (%.1f%% of kernel time): %s\n", (int)len, name,
+			100.0 * (double)w->ns / (double)all, rule->description);
+	}
 }
 
 static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
