@@ -1,7 +1,8 @@
 /*
  * report_text.c - the terminal report: a header with the trace facts, the
  * kernel summary shaped like `nsys stats` cuda_gpu_kern_sum, memory copies
- * and sets by kind, and event counts by category.
+ * and sets by kind, and event counts by category (compare's is
+ * report_text_cmp.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "analysis/insight.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
+#include "report/report_text_int.h"
 #include "analysis/roofline.h"
 #include "report/version.h"
 
@@ -29,7 +31,7 @@ static void human_bytes(char *buf, size_t n, double b)
 		snprintf(buf, n, "%.0f B", b);
 }
 
-static const char *us(char *buf, size_t n, int64_t ns)
+const char *ts_text_us(char *buf, size_t n, int64_t ns)
 {
 	ts_fmt_us(buf, n, ns);
 	return buf;
@@ -40,7 +42,7 @@ static const char *us(char *buf, size_t n, int64_t ns)
  * "void ", replace the parameter list with "(...)", then cut with "...".
  * Deterministic; JSON always carries the full name.
  */
-static void put_name(FILE *out, const char *s, size_t n, int w)
+void ts_text_name(FILE *out, const char *s, size_t n, int w)
 {
 	if (w <= 0 || n <= (size_t)w) {
 		fwrite(s, 1, n, out);
@@ -107,7 +109,7 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 	fputc('\n', out);
 
 	fprintf(out, "  kernels   %" PRIu64 " launches, %" PRIu32 " distinct; kernel time %s us\n",
-		a->kernels, ts_intern_count(a->names), us(b1, sizeof b1, a->all.total));
+		a->kernels, ts_intern_count(a->names), ts_text_us(b1, sizeof b1, a->all.total));
 	const ts_model *mo = &res->model;
 	if (mo->family) {
 		fprintf(out, "  model     %s (%s, score %ld:", mo->family->name, mo->source, mo->score);
@@ -130,22 +132,22 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 		/* each rank's times are on its own clock: a span across ranks
 		 * means nothing; RANKS gives each rank's busy time */
 		fprintf(out, "  GPU busy  %s us summed over %zu ranks (each rank's span is on its own "
-			     "clock: see RANKS)\n", us(b1, sizeof b1, busy), o->ranks->n);
+			     "clock: see RANKS)\n", ts_text_us(b1, sizeof b1, busy), o->ranks->n);
 	else
 		fprintf(out, "  GPU busy  %s us (%.1f%% of the kernel span %s us; trace span %s us)\n",
-			us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
-			us(b2, sizeof b2, kspan),
-			us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
+			ts_text_us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
+			ts_text_us(b2, sizeof b2, kspan),
+			ts_text_us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
 	if (res->layers && ts_layers_npasses(res->layers)) {
 		ts_busy_summary bs;
 		ts_insight_busy(res, &bs);
 		const ts_idle_pass *ip = &bs.in_passes;
 		fprintf(out, "  in passes %s us busy (%.1f%% of their span %s us); %" PRIu64
 			     " kernels (%s us) outside any pass\n",
-			us(b1, sizeof b1, ip->busy_ns),
+			ts_text_us(b1, sizeof b1, ip->busy_ns),
 			ip->span_ns ? 100.0 * (double)ip->busy_ns / (double)ip->span_ns : 0.0,
-			us(b2, sizeof b2, ip->span_ns), bs.outside_kernels,
-			us(b3, sizeof b3, bs.outside_ns));
+			ts_text_us(b2, sizeof b2, ip->span_ns), bs.outside_kernels,
+			ts_text_us(b3, sizeof b3, bs.outside_ns));
 	}
 }
 
@@ -178,15 +180,15 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 		const ts_kclass *c = ts_kview_row_class(a, order[i]);
 		fprintf(out, " %6.1f %14s %9" PRIu64 " %11.3f %11s %11s %11s %11.3f  %-24s ",
 			all ? 100.0 * (double)s->total / (double)all : 0.0,
-			us(t, sizeof t, s->total), s->count,
+			ts_text_us(t, sizeof t, s->total), s->count,
 			(double)s->total / (double)s->count / 1000.0,
-			us(md, sizeof md, ts_stat_quantile(s, 0.5)),
-			us(mn, sizeof mn, s->min), us(mx, sizeof mx, s->max),
+			ts_text_us(md, sizeof md, ts_stat_quantile(s, 0.5)),
+			ts_text_us(mn, sizeof mn, s->min), ts_text_us(mx, sizeof mx, s->max),
 			ts_stat_stddev(s) / 1000.0, ts_kclass_category(res->patterns, c));
 		if (o->full_names || !shorts) {
 			size_t len;
 			const char *name = ts_kview_row_name(a, order[i], &len);
-			put_name(out, name, len, name_w);
+			ts_text_name(out, name, len, name_w);
 		} else {
 			fputs(order[i] == TS_ROW_OTHER ? "(other)" : shorts[order[i]], out);
 		}
@@ -225,7 +227,7 @@ static void put_bucket_row(FILE *out, const char *label, const char *type,
 	char t[32];
 	*cum = ts_sat_add(*cum, b->total_ns);
 	fprintf(out, " %-26s %-14s %9" PRIu64 " %14s %7.1f %7.1f\n", label, type,
-		b->count, us(t, sizeof t, b->total_ns),
+		b->count, ts_text_us(t, sizeof t, b->total_ns),
 		all ? 100.0 * (double)b->total_ns / (double)all : 0.0,
 		all ? 100.0 * (double)*cum / (double)all : 0.0);
 }
@@ -277,9 +279,9 @@ static void put_unclassified(FILE *out, const ts_kview *v, const ts_report_opts 
 		char t[32];
 		size_t len;
 		const char *name = ts_intern_str(a->names, rows[i], &len);
-		fprintf(out, " %14s %9" PRIu64 " %6.1f  ", us(t, sizeof t, s->total), s->count,
+		fprintf(out, " %14s %9" PRIu64 " %6.1f  ", ts_text_us(t, sizeof t, s->total), s->count,
 			all ? 100.0 * (double)s->total / (double)all : 0.0);
-		put_name(out, name, len, name_w);
+		ts_text_name(out, name, len, name_w);
 		fputc('\n', out);
 	}
 	free(rows);
@@ -310,7 +312,7 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 			continue;
 		fprintf(out, " %-8s %7" PRIu32 " %9" PRIu32 " %7" PRIu64 " %9" PRIu64 " %15s %6.1f%%\n",
 			ts_pstage_name((ts_pstage)s), t->passes, t->complete_passes, t->layers,
-			sall->count, us(b, sizeof b, sall->total),
+			sall->count, ts_text_us(b, sizeof b, sall->total),
 			all ? 100.0 * (double)sall->total / (double)all : 0.0);
 	}
 	int64_t orphan_ns;
@@ -320,7 +322,7 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 	ts_layers_stage_rows(l, TS_PSTAGE_UNKNOWN, &uother, &uall);
 	fprintf(out, " %" PRIu32 " layers per complete pass; %" PRIu64 " kernels (%s us) outside any layer;"
 		     " stage unknown for %.1f%% of kernel time\n",
-		ts_layers_per_pass(l), orphans, us(b, sizeof b, orphan_ns),
+		ts_layers_per_pass(l), orphans, ts_text_us(b, sizeof b, orphan_ns),
 		all ? 100.0 * (double)uall->total / (double)all : 0.0);
 	char why[200];
 	long want = ts_layers_expected(l, res->model.family,
@@ -354,7 +356,7 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 		fprintf(out, " %5" PRIu32 " %-8s %5.2f %-9s %6" PRIu32 " %8" PRIu64 " %15s %6s %7s  %-28.60s %s\n",
 			p->index, ts_pstage_name(p->stage), p->confidence,
 			p->complete ? "yes" : p->cut_start ? "no (start)" : "no (end)",
-			p->layers, p->kernels, us(b, sizeof b, p->gpu_ns), bt, tk, an ? an : "-",
+			p->layers, p->kernels, ts_text_us(b, sizeof b, p->gpu_ns), bt, tk, an ? an : "-",
 			ev[0] ? ev : "no evidence");
 	}
 }
@@ -376,8 +378,8 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 		fprintf(out, "\nTypical %s layer (mean over %" PRIu64 " layers of %" PRIu32
 			     " complete passes): %s us, p50 %s us, %.1f kernels\n",
 			ts_pstage_name((ts_pstage)s), nl, ts_anatomy_passes(a, s),
-			us(m, sizeof m, (int64_t)((double)tot->ns / L)),
-			us(p, sizeof p, ts_stat_quantile(ts_anatomy_layer_time(a, s), 0.5)),
+			ts_text_us(m, sizeof m, (int64_t)((double)tot->ns / L)),
+			ts_text_us(p, sizeof p, ts_stat_quantile(ts_anatomy_layer_time(a, s), 0.5)),
 			(double)tot->count / L);
 		fprintf(out, " %-13s %10s %10s %6s %8s %8s %7s\n", "Type", "Mean (us)", "p50 (us)",
 			"Share", "TFLOP/s", "TB/s", "% peak");
@@ -396,7 +398,7 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 				snprintf(pk, sizeof pk, "%.1f", r.pct_of_peak);
 			fprintf(out, " %-13s %10.3f %10s %5.1f%% %8s %8s %7s\n",
 				ts_ktype_name((ts_ktype)t), (double)ty->sum.ns / L / 1000.0,
-				us(p, sizeof p, ts_stat_quantile(&ty->per_layer, 0.5)),
+				ts_text_us(p, sizeof p, ts_stat_quantile(&ty->per_layer, 0.5)),
 				100.0 * (double)ty->sum.ns / (double)tot->ns, tf, tb, pk);
 		}
 		size_t nr;
@@ -416,7 +418,7 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 			size_t len = strlen(nm);
 			if (o->full_names)
 				nm = ts_kview_row_name(res->agg, rows[i], &len);
-			put_name(out, nm, len, w);
+			ts_text_name(out, nm, len, w);
 			fputc('\n', out);
 		}
 		free(rows);
@@ -425,7 +427,7 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 8, &typical);
 		if (no) {
 			fprintf(out, " Layers off the typical one (median of the per-index means, %s us) by more than %.0f%%:",
-				us(m, sizeof m, typical), TS_OUTLIER_PCT);
+				ts_text_us(m, sizeof m, typical), TS_OUTLIER_PCT);
 			for (size_t i = 0; i < no; i++)
 				fprintf(out, "%s layer %" PRIu32 " %.2fx (%s)", i ? "," : "", lo[i].index,
 					lo[i].ratio, ts_ltype_name(lo[i].type));
@@ -462,8 +464,8 @@ static void put_layer_table(FILE *out, const ts_result *res, const ts_kview *v)
 			char p50[32], p90[32];
 			fprintf(out, " %5" PRIu32 " %-10s %8.1f %12.3f %12s %12s %6.1f%%\n", i,
 				ts_ltype_name((ts_ltype)bt), (double)st->kernels / (double)st->time.count,
-				mean / 1000.0, us(p50, sizeof p50, ts_stat_quantile(&st->time, 0.5)),
-				us(p90, sizeof p90, ts_stat_quantile(&st->time, 0.9)),
+				mean / 1000.0, ts_text_us(p50, sizeof p50, ts_stat_quantile(&st->time, 0.5)),
+				ts_text_us(p90, sizeof p90, ts_stat_quantile(&st->time, 0.9)),
 				pass_mean > 0 ? 100.0 * mean / pass_mean : 0.0);
 		}
 	}
@@ -497,7 +499,7 @@ static void put_debug_layers(FILE *out, const ts_result *res)
 	for (size_t i = 0; i < n; i++) {
 		char t[32], d[32];
 		fprintf(out, " %5" PRIu32 " %14s %11s  %-14s %-26s %s\n", k[i].layer,
-			us(t, sizeof t, k[i].ts - k[0].ts), us(d, sizeof d, k[i].dur),
+			ts_text_us(t, sizeof t, k[i].ts - k[0].ts), ts_text_us(d, sizeof d, k[i].dur),
 			ts_ktype_name(k[i].cls.type), ts_kclass_category(res->patterns, &k[i].cls),
 			k[i].cls.short_name);
 	}
@@ -523,7 +525,7 @@ static void put_buckets(FILE *out, const ts_result *res)
 		fprintf(out, " %-9s %6.1f%% %9" PRIu64 " kernels %15s us  %s\n",
 			ts_attr_bucket_name((ts_attr_bucket)b),
 			all ? 100.0 * (double)t->ns[b] / (double)all : 0.0, t->kernels[b],
-			us(us_buf, sizeof us_buf, t->ns[b]), what[b]);
+			ts_text_us(us_buf, sizeof us_buf, t->ns[b]), what[b]);
 	}
 	if (cs->frames)
 		fprintf(out, " python    %" PRIu64 " frames, %" PRIu64 " indexed as call sites; %"
@@ -548,9 +550,9 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 		ts_capmap_ngraphs(m), ts_capmap_nnodes(m));
 	fprintf(out, " %" PRIu64 " replays: %" PRIu64 " matched a captured graph (%" PRIu64
 		     " kernels, %s us, %.1f%% of kernel time), %" PRIu64 " matched none (%s us)\n",
-		t->replays, t->matched, t->kernels_matched, us(a, sizeof a, t->ns_matched),
+		t->replays, t->matched, t->kernels_matched, ts_text_us(a, sizeof a, t->ns_matched),
 		all ? 100.0 * (double)t->ns_matched / (double)all : 0.0, t->refused,
-		us(b, sizeof b, t->ns - t->ns_matched));
+		ts_text_us(b, sizeof b, t->ns - t->ns_matched));
 	size_t n = ts_replay_nrows(rp);
 	if (!n)
 		return;
@@ -563,7 +565,7 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 		if (w->size >= 0)
 			snprintf(sz, sizeof sz, "%lld", (long long)w->size);
 		fprintf(out, " %7" PRIu64 " %7u %8s %14s  ", w->replays, w->nkernels, sz,
-			us(a, sizeof a, w->ns));
+			ts_text_us(a, sizeof a, w->ns));
 		if (w->graph >= 0) {
 			const ts_capgraph *g = ts_capmap_graph(m, (size_t)w->graph);
 			size_t fl, al;
@@ -626,7 +628,7 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 		char label[128], tb[32];
 		ts_report_op_label(at, order[i], label, sizeof label);
 		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %14s %7.1f %7.1f  %-40s", r->calls,
-			r->kernels, us(tb, sizeof tb, r->ns),
+			r->kernels, ts_text_us(tb, sizeof tb, r->ns),
 			base ? 100.0 * (double)r->ns / (double)base : 0.0,
 			base ? 100.0 * (double)cum / (double)base : 0.0, label);
 		for (int c = 0; c < TS_ATTRIB_OP_CATS && rc->cats[c].count; c++) {
@@ -761,7 +763,7 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			snprintf(def, sizeof def, "%.*s", (int)len, name);
 		fprintf(out, " %-18s %-44s %-10s %7" PRIu64 " %23s %14s\n",
 			ts_attrib_workload_rule(at, order[i])->kind, def,
-			ts_report_dtype(dtype), w->calls, tok, us(tb, sizeof tb, w->ns));
+			ts_report_dtype(dtype), w->calls, tok, ts_text_us(tb, sizeof tb, w->ns));
 	}
 	put_roofline(out, res, order, shown, view);
 	free(order);
@@ -814,7 +816,7 @@ static void put_memory(FILE *out, const ts_agg *a)
 		else
 			snprintf(b, sizeof b, "-");
 		fprintf(out, " %-7s %9" PRIu64 " %14s %14s\n", ts_memkind_name((ts_memkind)k),
-			m->count, us(t, sizeof t, m->total_ns), b);
+			m->count, ts_text_us(t, sizeof t, m->total_ns), b);
 	}
 }
 
@@ -864,7 +866,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (v.staged) {
 		char t[32];
 		fprintf(out, "  stage     %s only: %" PRIu64 " kernels, %s us, %.1f%% of kernel time\n",
-			ts_pstage_name(v.stage), v.all->count, us(t, sizeof t, v.all->total),
+			ts_pstage_name(v.stage), v.all->count, ts_text_us(t, sizeof t, v.all->total),
 			res->agg->all.total ? 100.0 * (double)v.all->total / (double)res->agg->all.total : 0.0);
 	}
 	put_kernels(out, res, &v, o);
@@ -895,300 +897,5 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_memory(out, res->agg);
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);
-	return ferror(out) ? -1 : 0;
-}
-
-/* ------------------------------------------------------------ compare */
-
-static void fmt_ratio(char *buf, size_t n, double r)
-{
-	if (r < 0)
-		snprintf(buf, n, "-");
-	else
-		snprintf(buf, n, "%.2fx", r);
-}
-
-/* Signed microseconds from a double of ns, 3 decimals. */
-static void fmt_gap(char *buf, size_t n, double ns)
-{
-	snprintf(buf, n, "%+.3f", ns / 1000.0);
-}
-
-static void side_passes(char *buf, size_t n, const ts_result *r, const ts_compare *c)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
-		if (c->o.staged && (ts_pstage)st != c->o.stage)
-			continue;
-		const ts_stage_total *t = ts_layers_stage(r->layers, (ts_pstage)st);
-		if (!t->passes)
-			continue;
-		int w = snprintf(buf + k, n - k, "%s%s %" PRIu32 " (%" PRIu32 " complete)",
-				 k ? ", " : "", ts_pstage_name((ts_pstage)st), t->passes,
-				 t->complete_passes);
-		if (w < 0 || (size_t)w >= n - k)
-			break;
-		k += (size_t)w;
-	}
-	if (!k)
-		snprintf(buf, n, "none");
-}
-
-static void side_layers(char *buf, size_t n, const ts_compare *c, int s)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		if (!c->layer_count[st][s])
-			continue;
-		int w = snprintf(buf + k, n - k, "%s%s %" PRIu32, k ? ", " : "",
-				 ts_pstage_name((ts_pstage)st), c->layer_count[st][s]);
-		if (w < 0 || (size_t)w >= n - k)
-			break;
-		k += (size_t)w;
-	}
-	if (!k)
-		snprintf(buf, n, "none");
-}
-
-static void side_gpu(char *buf, size_t n, const ts_result *r)
-{
-	const ts_devprop *d = ts_report_devprop(r);
-	snprintf(buf, n, "%s%s%s", ts_platform_name(r->platform), d ? ", " : "",
-		 d ? ((d->has & 2) && d->name[0] ? d->name : "(unnamed)") : "");
-}
-
-static void put_cmp_line(FILE *out, const char *label, const char *a, const char *b,
-			 const char *tail)
-{
-	fprintf(out, "  %-16s %-34s %-34s %s\n", label, a, b, tail ? tail : "");
-}
-
-static void put_cmp_kernels(FILE *out, const ts_compare *c, const ts_cmp_op *r, int s,
-			    char (*shorts)[TS_SHORT_MAX + 1], int full, int width)
-{
-	const ts_attrib *at = c->r[s]->attrib;
-	fprintf(out, "      %c:", s ? 'B' : 'A');
-	if (!r->nk[s])
-		fputs(" (none)", out);
-	size_t show = r->nk[s] < 3 ? r->nk[s] : 3;
-	for (size_t i = 0; i < show; i++) {
-		const ts_cmp_kernel *k = &r->k[s][i];
-		char b1[48];
-		fputs(i ? "," : "", out);
-		fputc(' ', out);
-		if (full) {
-			size_t len;
-			const char *nm = ts_cmp_kernel_name(c, s, k, &len);
-			put_name(out, nm, len, width > 0 ? width : 0);
-		} else {
-			fputs(k->row == UINT32_MAX || !shorts ? k->cls->short_name : shorts[k->row], out);
-		}
-		fprintf(out, " x%" PRIu64 " %s us", k->count, us(b1, sizeof b1, k->ns));
-	}
-	if (r->nk[s] > show)
-		fprintf(out, ", +%zu more", r->nk[s] - show);
-	if (r->op[s] >= 0 && at) {
-		char lab[300];
-		ts_report_op_label(at, (size_t)r->op[s], lab, sizeof lab);
-		fprintf(out, "; op %s", lab);
-		size_t cl;
-		const char *cs = ts_attrib_op_callsite(at, (size_t)r->op[s], &cl);
-		if (cs)
-			fprintf(out, " at %.*s", (int)(cl > 120 ? 120 : cl), cs);
-	}
-	fputc('\n', out);
-}
-
-static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
-{
-	char (*shorts[2])[TS_SHORT_MAX + 1];
-	for (int s = 0; s < 2; s++)
-		shorts[s] = ts_report_short_names(c->r[s]->agg);
-	fprintf(out, "\nOPERATIONS (worst gap first; gap = B - A%s; similar within %.3g us or %.3g%%)\n",
-		c->per_pass ? ", per pass" : "", c->o.threshold_us, c->o.threshold_pct);
-	fprintf(out, "  %-30s %8s %8s %12s %8s %8s %12s %7s %13s  %s\n", "Operation",
-		"A calls", "A/layer", "A total us", "B calls", "B/layer", "B total us",
-		"B/A", c->per_pass ? "Gap us/pass" : "Gap us", "Status");
-	size_t show = o->top > 0 && (size_t)o->top < c->nops ? (size_t)o->top : c->nops;
-	for (size_t i = 0; i < show; i++) {
-		const ts_cmp_op *r = &c->ops[i];
-		char pa[24], pb[24], ta[48], tb[48], ra[24], g[48];
-		if (r->per_layer[0] >= 0)
-			snprintf(pa, sizeof pa, "%.2f", r->per_layer[0]);
-		else
-			snprintf(pa, sizeof pa, "-");
-		if (r->per_layer[1] >= 0)
-			snprintf(pb, sizeof pb, "%.2f", r->per_layer[1]);
-		else
-			snprintf(pb, sizeof pb, "-");
-		fmt_ratio(ra, sizeof ra, r->ratio);
-		fmt_gap(g, sizeof g, r->gap);
-		fprintf(out, "  %-30.30s %8" PRIu64 " %8s %12s %8" PRIu64 " %8s %12s %7s %13s  %s\n",
-			r->name, r->count[0], pa, us(ta, sizeof ta, r->ns[0]), r->count[1], pb,
-			us(tb, sizeof tb, r->ns[1]), ra, g, ts_cmp_status_name(r->status));
-		if (r->fusion >= 0) {
-			const ts_fusion *f = ts_patterns_fusion(c->patterns, (size_t)r->fusion);
-			fprintf(out, "      fused: %s runs %s in one (%s); %s runs the parts separately\n",
-				r->fused_side ? "B" : "A", f->name, f->description,
-				r->fused_side ? "A" : "B");
-		}
-		for (int s = 0; s < 2; s++)
-			put_cmp_kernels(out, c, r, s, shorts[s], o->full_names, o->width);
-	}
-	if (show < c->nops)
-		fprintf(out, "  ... %zu more rows (--top 0 shows all)\n", c->nops - show);
-	free(shorts[0]);
-	free(shorts[1]);
-}
-
-static void put_cmp_layers(FILE *out, const ts_compare *c)
-{
-	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		uint32_t na = c->layer_count[st][0], nb = c->layer_count[st][1];
-		if (!na && !nb)
-			continue;
-		fprintf(out, "\nLAYERS, %s (mean over complete passes; A %" PRIu32 ", B %" PRIu32 " layers)\n",
-			ts_pstage_name((ts_pstage)st), na, nb);
-		if (na != nb)
-			fprintf(out, "  the layer counts differ: layers %" PRIu32 "-%" PRIu32 " are %s only\n",
-				na < nb ? na : nb, (na > nb ? na : nb) - 1, na > nb ? "A" : "B");
-		fprintf(out, "  %5s %12s %10s %9s %12s %10s %9s %7s %11s  %s\n", "Layer",
-			"A mean us", "A p50 us", "A kernels", "B mean us", "B p50 us", "B kernels",
-			"B/A", "Gap us", "Status");
-		for (size_t i = 0; i < c->nlayers; i++) {
-			const ts_cmp_layer *L = &c->layers_rows[i];
-			if (L->stage != (ts_pstage)st)
-				continue;
-			char f[6][48], ra[24], g[48];
-			for (int s = 0; s < 2; s++) {
-				if (L->has[s]) {
-					snprintf(f[s * 3], 48, "%.3f", L->mean[s] / 1000.0);
-					us(f[s * 3 + 1], 48, L->p50[s]);
-					snprintf(f[s * 3 + 2], 48, "%.1f", L->kernels[s]);
-				} else {
-					snprintf(f[s * 3], 48, "-");
-					snprintf(f[s * 3 + 1], 48, "-");
-					snprintf(f[s * 3 + 2], 48, "-");
-				}
-			}
-			fmt_ratio(ra, sizeof ra, L->ratio);
-			if (L->has[0] && L->has[1])
-				fmt_gap(g, sizeof g, L->gap);
-			else
-				snprintf(g, sizeof g, "-");
-			fprintf(out, "  %5" PRIu32 " %12s %10s %9s %12s %10s %9s %7s %11s  %s\n", L->layer,
-				f[0], f[1], f[2], f[3], f[4], f[5], ra, g,
-				L->has[0] && L->has[1] ? ts_cmp_status_name(L->status)
-						       : L->has[0] ? "A only" : "B only");
-		}
-	}
-}
-
-static void put_cmp_align(FILE *out, const ts_compare *c)
-{
-	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		const ts_cmp_align *al = &c->align[st];
-		if (!al->s[0] && !al->s[1])
-			continue;
-		fprintf(out, "\nKERNEL ALIGNMENT, %s", ts_pstage_name((ts_pstage)st));
-		if (!al->pairs) {
-			fprintf(out, ": only %s has a complete %s pass\n", al->s[0] ? "A" : "B",
-				ts_pstage_name((ts_pstage)st));
-			continue;
-		}
-		fprintf(out, " (A layer %" PRIu32 " of %" PRIu32 ", mean of %" PRIu32
-			     "; B layer %" PRIu32 " of %" PRIu32 ", mean of %" PRIu32 "%s)\n",
-			al->s[0]->layer, al->s[0]->layers, al->s[0]->instances,
-			al->s[1]->layer, al->s[1]->layers, al->s[1]->instances,
-			al->truncated ? "; first kernels only" : "");
-		fprintf(out, "  %-36s %10s   %-36s %10s  %s\n", "A kernel", "A us", "B kernel",
-			"B us", "Pair");
-		for (size_t i = 0; i < al->npairs; i++) {
-			const ts_cmp_pair *p = &al->pairs[i];
-			uint32_t lines = p->na > p->nb ? p->na : p->nb;
-			for (uint32_t k = 0; k < lines; k++) {
-				const char *an = k < p->na ? al->s[0]->k[p->a0 + k].cls.short_name
-					       : (k == 0 ? "-" : "");
-				const char *bn = k < p->nb ? al->s[1]->k[p->b0 + k].cls.short_name
-					       : (k == 0 ? "-" : "");
-				char ta[32] = "", tb[32] = "", kind[80] = "";
-				if (k == 0) {
-					if (p->na)
-						snprintf(ta, sizeof ta, "%.3f", p->a_ns / 1000.0);
-					if (p->nb)
-						snprintf(tb, sizeof tb, "%.3f", p->b_ns / 1000.0);
-					snprintf(kind, sizeof kind, "%s%s%s", ts_pair_kind_name(p->kind),
-						 p->fusion >= 0 ? " " : "",
-						 p->fusion >= 0 ? ts_patterns_fusion(c->patterns, (size_t)p->fusion)->name : "");
-				}
-				fprintf(out, "  %-36.36s %10s   %-36.36s %10s  %s\n", an, ta, bn, tb, kind);
-			}
-		}
-	}
-}
-
-int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts *o)
-{
-	char a[160], b[160], t[160], x[48], y[48];
-	fprintf(out, "tracestream %s compare: A = %s, B = %s%s%s\n", TS_VERSION, c->name[0],
-		c->name[1], c->o.staged ? ", stage " : "", c->o.staged ? ts_pstage_name(c->o.stage) : "");
-	for (int s = 0; s < 2; s++)
-		if (c->r[s]->partial)
-			fprintf(out, "PARTIAL %s: %s\n", s ? "B" : "A", c->r[s]->err.msg);
-	for (int s = 0; s < 2; s++)
-		fprintf(out, "  %c = %s\n", s ? 'B' : 'A',
-			strcmp(c->r[s]->path, "-") == 0 ? "<stdin>" : c->r[s]->path);
-	put_cmp_line(out, "", "A", "B", "B/A, gap, status");
-	side_gpu(a, sizeof a, c->r[0]);
-	side_gpu(b, sizeof b, c->r[1]);
-	put_cmp_line(out, "platform, GPU", a, b, NULL);
-	put_cmp_line(out, "model family", c->r[0]->model.family ? c->r[0]->model.family->name : "unknown",
-		     c->r[1]->model.family ? c->r[1]->model.family->name : "unknown", NULL);
-	snprintf(a, sizeof a, "%" PRIu64 " launches", c->kernels[0]);
-	snprintf(b, sizeof b, "%" PRIu64 " launches", c->kernels[1]);
-	put_cmp_line(out, "kernels", a, b, NULL);
-	snprintf(a, sizeof a, "%s us", us(x, sizeof x, c->kernel_ns[0]));
-	snprintf(b, sizeof b, "%s us", us(y, sizeof y, c->kernel_ns[1]));
-	fmt_ratio(x, sizeof x, c->ratio);
-	fmt_gap(y, sizeof y, c->gap);
-	snprintf(t, sizeof t, "%s, %s us%s, %s", x, y, c->per_pass ? " per pass" : "",
-		 ts_cmp_status_name(c->status));
-	put_cmp_line(out, "kernel time", a, b, t);
-	if (!c->o.staged) {
-		int64_t ba = ts_agg_busy_ns(c->r[0]->agg), bb = ts_agg_busy_ns(c->r[1]->agg);
-		snprintf(a, sizeof a, "%s us", us(x, sizeof x, ba));
-		snprintf(b, sizeof b, "%s us", us(y, sizeof y, bb));
-		fmt_ratio(t, sizeof t, ba > 0 ? (double)bb / (double)ba : -1);
-		put_cmp_line(out, "GPU busy", a, b, t);
-	}
-	if (!c->o.staged) {
-		int64_t m[2] = { 0, 0 };
-		uint64_t n[2] = { 0, 0 };
-		for (int s = 0; s < 2; s++)
-			for (int k = 0; k < TS_MEM_COUNT; k++) {
-				m[s] += c->r[s]->agg->mem[k].total_ns;
-				n[s] += c->r[s]->agg->mem[k].count;
-			}
-		snprintf(a, sizeof a, "%" PRIu64 ", %s us", n[0], us(x, sizeof x, m[0]));
-		snprintf(b, sizeof b, "%" PRIu64 ", %s us", n[1], us(y, sizeof y, m[1]));
-		put_cmp_line(out, "memcpy/memset", a, b, "(not kernels: in no row below)");
-	}
-	side_passes(a, sizeof a, c->r[0], c);
-	side_passes(b, sizeof b, c->r[1], c);
-	put_cmp_line(out, "passes", a, b, NULL);
-	side_layers(a, sizeof a, c, 0);
-	side_layers(b, sizeof b, c, 1);
-	put_cmp_line(out, "layers per pass", a, b, NULL);
-	if (c->per_pass)
-		fprintf(out, "  A has %" PRIu64 " forward passes and B %" PRIu64
-			     ": times are compared per pass\n", c->passes[0], c->passes[1]);
-	if (c->stages_differ)
-		fprintf(out, "  note: the two traces hold passes of different stages; compare like with"
-			     " like with --stage\n");
-	put_cmp_ops(out, c, o);
-	put_cmp_layers(out, c);
-	put_cmp_align(out, c);
 	return ferror(out) ? -1 : 0;
 }
