@@ -139,7 +139,7 @@ static int find_category(const ts_patterns *p, const char *name)
 	return -1;
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
+bool ts_pat_parse_long(const char *s, long lo, long hi, long *out)
 {
 	int64_t v;
 	if (ts_num_int64(s, strlen(s), &v) != TS_OK || strchr(s, '.') || strchr(s, 'e') ||
@@ -154,7 +154,7 @@ static bool parse_long(const char *s, long lo, long hi, long *out)
 /* Lines of the items of a top-level sequence, read in one pass (rules and
  * categories remember where they were defined, for explain and list).
  * Caller frees; NULL (lines unknown) when memory runs out. */
-static int *item_lines(const char *file, const char *key, unsigned n)
+int *ts_pat_item_lines(const char *file, const char *key, unsigned n)
 {
 	int *lines = calloc(n ? n : 1, sizeof *lines);
 	if (lines && n)
@@ -164,7 +164,7 @@ static int *item_lines(const char *file, const char *key, unsigned n)
 
 static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 {
-	int *lines = item_lines(file, "categories", k->categories_count);
+	int *lines = ts_pat_item_lines(file, "categories", k->categories_count);
 	for (unsigned i = 0; i < k->categories_count; i++) {
 		y_category *c = &k->categories[i];
 		ts_ypath path[] = { { "categories", 0 }, { NULL, (int)i }, { "type", 0 } };
@@ -216,7 +216,7 @@ static bool name_seen(const char **set, size_t slots, const char *name)
 
 static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 {
-	int *lines = item_lines(file, "rules", k->rules_count);
+	int *lines = ts_pat_item_lines(file, "rules", k->rules_count);
 	/* rule names of this file, for the used-twice check in linear time */
 	size_t slots = 16;
 	while (slots < 2 * (size_t)k->rules_count)
@@ -304,7 +304,7 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 /* An error inside a compiled template: at the value plus the offset. */
 static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 {
-	int *lines = item_lines(file, "operators", k->operators_count);
+	int *lines = ts_pat_item_lines(file, "operators", k->operators_count);
 	for (unsigned i = 0; i < k->operators_count; i++) {
 		y_operator *o = &k->operators[i];
 		ts_ypath path[] = { { "operators", 0 }, { NULL, (int)i }, { "op", 0 } };
@@ -351,7 +351,7 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 				ok &= r.skip != NULL;
 			}
 			long v = 0;
-			if (o->shapes && !parse_long(o->shapes, 0, (long)o->steps_count - 1, &v)) {
+			if (o->shapes && !ts_pat_parse_long(o->shapes, 0, (long)o->steps_count - 1, &v)) {
 				path[2].key = "shapes";
 				ts_pat_error_at(p, file, path, 3, 0, "shapes '%s' is not a step, 0 to %u",
 					 o->shapes, o->steps_count - 1);
@@ -415,7 +415,7 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 			long v;
 			if (strcmp(o->ranks[j], "any") == 0) {
 				r.ranks[j] = -1;
-			} else if (parse_long(o->ranks[j], 0, TS_MAX_RANK, &v)) {
+			} else if (ts_pat_parse_long(o->ranks[j], 0, TS_MAX_RANK, &v)) {
 				r.ranks[j] = (int8_t)v;
 			} else {
 				ts_ypath rp[] = { { "operators", 0 }, { NULL, (int)i }, { "ranks", 0 },
@@ -430,7 +430,7 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 		r.dtype_operand = -1;
 		if (o->dtype) {
 			long v;
-			if (o->dtype[0] == 'a' && parse_long(o->dtype + 1, 0, TS_MAX_OPERANDS - 1, &v)) {
+			if (o->dtype[0] == 'a' && ts_pat_parse_long(o->dtype + 1, 0, TS_MAX_OPERANDS - 1, &v)) {
 				r.dtype_operand = (int)v;
 			} else {
 				path[2].key = "dtype";
@@ -557,7 +557,7 @@ static bool convert_sels_at(ts_patterns *p, const char *file, const ts_ypath *pr
 				ts_pat_error_at(p, file, path, depth + 1, 0,
 					 "weight is only used in detect rules");
 				this_ok = false;
-			} else if (!parse_long(s->weight, -1000, 1000, &d->weight)) {
+			} else if (!ts_pat_parse_long(s->weight, -1000, 1000, &d->weight)) {
 				ts_pat_error_at(p, file, path, depth + 1, 0,
 					 "weight '%s' is not a whole number from -1000 to 1000",
 					 s->weight);
@@ -612,7 +612,7 @@ static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 	    !add_selector_list(p, file, "training_kernels", k->training_kernels,
 			       k->training_kernels_count, &p->training))
 		return;
-	int *lines = item_lines(file, "contexts", k->contexts_count);
+	int *lines = ts_pat_item_lines(file, "contexts", k->contexts_count);
 	for (unsigned i = 0; i < k->contexts_count; i++) {
 		const y_context *y = &k->contexts[i];
 		ts_context c = { .name = y->name, .op = y->op,
@@ -674,7 +674,7 @@ static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
  * directory (the user's) hides this one; twice in one file is an error. */
 static void add_groups(ts_patterns *p, const char *file, y_kernels *k)
 {
-	int *lines = item_lines(file, "groups", k->groups_count);
+	int *lines = ts_pat_item_lines(file, "groups", k->groups_count);
 	for (unsigned i = 0; i < k->groups_count; i++) {
 		const y_group *y = &k->groups[i];
 		ts_ypath path[] = { { "groups", 0 }, { NULL, (int)i }, { "name", 0 } };
@@ -720,133 +720,12 @@ static void add_groups(ts_patterns *p, const char *file, y_kernels *k)
 	free(lines);
 }
 
-/* A positive decimal (TFLOP/s, TB/s, GB): strict, no trailing text. */
-static bool parse_positive(const char *s, double hi, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > hi)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* devices: peak figures for the roofline (devices.yaml). A name defined
- * again in a later directory replaces the earlier one. */
-static void add_devices(ts_patterns *p, const char *file, y_kernels *k)
-{
-	int *lines = item_lines(file, "devices", k->devices_count);
-	for (unsigned i = 0; i < k->devices_count; i++) {
-		const y_device *y = &k->devices[i];
-		ts_ypath path[] = { { "devices", 0 }, { NULL, (int)i }, { "name", 0 } };
-		ts_gpu d = { .name = y->name, .source = y->source, .match = y->match,
-			     .attain_compute = TS_ATTAINABLE_DEFAULT,
-			     .attain_memory = TS_ATTAINABLE_DEFAULT,
-			     .file = file, .line = lines ? lines[i] : 0 };
-		bool ok = true;
-		if (strcmp(y->vendor, "nvidia") == 0) {
-			d.vendor = TS_PLATFORM_NVIDIA;
-		} else if (strcmp(y->vendor, "amd") == 0) {
-			d.vendor = TS_PLATFORM_AMD;
-		} else {
-			path[2].key = "vendor";
-			ts_pat_error_at(p, file, path, 3, 0, "vendor '%s' is not nvidia or amd", y->vendor);
-			ok = false;
-		}
-		path[2].key = "match";
-		d.re = ts_pat_compile_flags(p, y->match, PCRE2_CASELESS, file, path, 3);
-		ok &= d.re != NULL;
-		long v;
-		if (y->sms) {
-			if (parse_long(y->sms, 1, 100000, &v)) {
-				d.sms = (int)v;
-			} else {
-				path[2].key = "sms";
-				ts_pat_error_at(p, file, path, 3, 0, "sms '%s' is not a whole number from 1 to 100000", y->sms);
-				ok = false;
-			}
-		}
-		if (y->memory_gb && !parse_positive(y->memory_gb, 1e6, &d.memory_gb)) {
-			path[2].key = "memory_gb";
-			ts_pat_error_at(p, file, path, 3, 0, "memory_gb '%s' is not a positive number", y->memory_gb);
-			ok = false;
-		}
-		if (!parse_positive(y->hbm_tbps, 1e4, &d.hbm_tbps)) {
-			path[2].key = "hbm_tbps";
-			ts_pat_error_at(p, file, path, 3, 0, "hbm_tbps '%s' is not a positive number of TB/s", y->hbm_tbps);
-			ok = false;
-		}
-		const char *peaks[TS_DT_COUNT] = {
-			[TS_DT_FP32] = y->tflops->fp32, [TS_DT_TF32] = y->tflops->tf32,
-			[TS_DT_BF16] = y->tflops->bf16, [TS_DT_FP16] = y->tflops->fp16,
-			[TS_DT_FP8] = y->tflops->fp8, [TS_DT_INT8] = y->tflops->int8,
-			[TS_DT_FP6] = y->tflops->fp6, [TS_DT_FP4] = y->tflops->fp4,
-		};
-		bool any = false;
-		for (int c = 0; c < TS_DT_COUNT; c++) {
-			if (!peaks[c])
-				continue;
-			any = true;
-			if (!parse_positive(peaks[c], 1e6, &d.tflops[c])) {
-				ts_ypath tp[] = { { "devices", 0 }, { NULL, (int)i }, { "tflops", 0 },
-						  { ts_dtclass_name((ts_dtclass)c), 0 } };
-				ts_pat_error_at(p, file, tp, 4, 0, "%s '%s' is not a positive number of TFLOP/s",
-					 ts_dtclass_name((ts_dtclass)c), peaks[c]);
-				ok = false;
-			}
-		}
-		if (!any) {
-			path[2].key = "tflops";
-			ts_pat_error_at(p, file, path, 3, 0, "tflops: needs at least one dtype (fp32, bf16, fp8, ...)");
-			ok = false;
-		}
-		if (y->attainable) {
-			const y_attain *a = y->attainable;
-			ts_ypath ap[] = { { "devices", 0 }, { NULL, (int)i }, { "attainable", 0 },
-					  { "compute", 0 } };
-			if (a->compute && !parse_positive(a->compute, 1.0, &d.attain_compute)) {
-				ts_pat_error_at(p, file, ap, 4, 0, "attainable compute '%s' is not a share "
-						"of the peak above 0 and at most 1", a->compute);
-				ok = false;
-			}
-			ap[3].key = "memory";
-			if (a->memory && !parse_positive(a->memory, 1.0, &d.attain_memory)) {
-				ts_pat_error_at(p, file, ap, 4, 0, "attainable memory '%s' is not a share "
-						"of the peak above 0 and at most 1", a->memory);
-				ok = false;
-			}
-			d.attain_source = a->source;
-		}
-		if (!ok)
-			continue;
-		size_t j = 0;
-		while (j < p->ngpus && strcmp(p->gpus[j].name, d.name) != 0)
-			j++;
-		if (j < p->ngpus && strcmp(p->gpus[j].file, file) == 0) {
-			path[2].key = "name";
-			ts_pat_error_at(p, file, path, 3, 0, "device '%s' is defined twice (first at line %d)",
-				 d.name, p->gpus[j].line);
-			continue;
-		}
-		if (j == p->ngpus && !ts_grow((void **)&p->gpus, &p->gpus_cap, p->ngpus + 1,
-					      sizeof *p->gpus, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
-			break;
-		}
-		p->gpus[j] = d;
-		if (j == p->ngpus)
-			p->ngpus++;
-	}
-	free(lines);
-}
-
 static bool align_cost(ts_patterns *p, const char *file, const char *key,
 		       const char *v, long *out)
 {
 	if (!v)
 		return true;
-	if (parse_long(v, 0, 1000, out))
+	if (ts_pat_parse_long(v, 0, 1000, out))
 		return true;
 	ts_ypath path[] = { { "align", 0 }, { key, 0 } };
 	ts_pat_error_at(p, file, path, 2, 0, "%s '%s' is not a whole number from 0 to 1000", key, v);
@@ -870,7 +749,7 @@ static void add_fusions(ts_patterns *p, const char *file, y_kernels *k)
 			p->align_set = true;
 		}
 	}
-	int *lines = item_lines(file, "fusions", k->fusions_count);
+	int *lines = ts_pat_item_lines(file, "fusions", k->fusions_count);
 	for (unsigned i = 0; i < k->fusions_count; i++) {
 		const y_fusion *y = &k->fusions[i];
 		ts_ypath path[] = { { "fusions", 0 }, { NULL, (int)i }, { "fused", 0 }, { NULL, 0 } };
@@ -922,7 +801,7 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 			  .description = f->description ? f->description : "" };
 	bool ok = true;
 	ts_ypath path[] = { { "attention", 0 } };
-	if (f->sure_score && !parse_long(f->sure_score, 1, 100000, &fam.sure_score)) {
+	if (f->sure_score && !ts_pat_parse_long(f->sure_score, 1, 100000, &fam.sure_score)) {
 		path[0].key = "sure_score";
 		ts_pat_error_at(p, file, path, 1, 0, "sure_score '%s' is not a whole number from 1 to 100000",
 			 f->sure_score);
@@ -960,7 +839,7 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 	if (f->num_hidden_layers_count) {
 		fam.num_layers = own(p, calloc(f->num_hidden_layers_count, sizeof(long)));
 		for (unsigned i = 0; fam.num_layers && i < f->num_hidden_layers_count; i++) {
-			if (!parse_long(f->num_hidden_layers[i], 1, 100000, &fam.num_layers[i])) {
+			if (!ts_pat_parse_long(f->num_hidden_layers[i], 1, 100000, &fam.num_layers[i])) {
 				ts_ypath np[] = { { "num_hidden_layers", 0 }, { NULL, (int)i } };
 				ts_pat_error_at(p, file, np, 2, 0,
 					 "num_hidden_layers entry '%s' is not a whole number from 1 to 100000",
@@ -1059,7 +938,7 @@ static void load_dirs(ts_patterns *p)
 			add_skips(p, p->files[i].path, p->files[i].doc);
 			add_context_rules(p, p->files[i].path, p->files[i].doc);
 			add_groups(p, p->files[i].path, p->files[i].doc);
-			add_devices(p, p->files[i].path, p->files[i].doc);
+			ts_pat_add_devices(p, p->files[i].path, p->files[i].doc);
 		}
 	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
 		if (p->files[i].doc)

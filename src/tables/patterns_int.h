@@ -246,4 +246,11 @@ void ts_pat_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list arg
 size_t ts_pat_list_yaml(const char *dir, char **out, size_t max);
 bool ts_pat_is_dir(const char *path);
 
+/* patterns.c: a whole number within [lo, hi]; the line of each of the n
+ * items of a file's top-level list key (malloc'ed, or NULL). */
+bool ts_pat_parse_long(const char *s, long lo, long hi, long *out);
+int *ts_pat_item_lines(const char *file, const char *key, unsigned n);
+/* patterns_devices.c: a file's devices: entries into the tables. */
+void ts_pat_add_devices(ts_patterns *p, const char *file, y_kernels *k);
+
 #endif
