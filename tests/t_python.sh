@@ -163,7 +163,9 @@ installed=""
 for real in $tried; do
 	rm -rf "$tmp/venv"
 	"$real" -m venv --system-site-packages "$tmp/venv" >/dev/null 2>&1 || continue
-	"$tmp/venv/bin/pip" install -q --no-index --no-build-isolation "$pkg" >"$tmp/pip.log" 2>&1 || continue
+	# from a copy: building leaves build/ and *.egg-info beside the sources
+	rm -rf "$tmp/pkg" && cp -r "$pkg" "$tmp/pkg"
+	"$tmp/venv/bin/pip" install -q --no-index --no-build-isolation "$tmp/pkg" >"$tmp/pip.log" 2>&1 || continue
 	(cd "$tmp" && TRACESTREAM="$TS" "$tmp/venv/bin/python" -c '
 import tracestream, sys
 r = tracestream.analyze(sys.argv[1])
