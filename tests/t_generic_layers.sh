@@ -186,20 +186,7 @@ PY
 # and in JSON layers.odd; the unchanged trace has none.
 "$PY" tests/layers/mkgeneric.py --layers 7 --prefill 300 --decode 2 \
 	--truth-file "$tmp/odd.truth" >"$tmp/odd.json"
-"$PY" - "$tmp/odd.json" "$tmp/odd.truth" "$tmp/odd2.json" <<'PY'
-import json, sys
-d, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-kern = sorted((e for e in d['traceEvents'] if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
-lo = t['kernels_per_pass'][0] + 2 + sum(t['layer_kernels'][1][:4])   # pass 1, layer 4
-hi = lo + t['layer_kernels'][1][4]
-add = 0.0
-for i, e in enumerate(kern):
-    e['ts'] = round(e['ts'] + add, 3)
-    if lo <= i < hi:
-        add += 2 * e['dur']
-        e['dur'] = round(3 * e['dur'], 3)
-json.dump(d, open(sys.argv[3], 'w'))
-PY
+"$PY" tests/layers/slowlayer.py "$tmp/odd.json" "$tmp/odd.truth" 1 4 3 > "$tmp/odd2.json"
 for f in odd odd2; do
 	"$TS" --format json "$tmp/$f.json" >"$tmp/$f.out" 2>/dev/null
 	"$TS" "$tmp/$f.json" 2>"$tmp/$f.err" >/dev/null

@@ -205,20 +205,7 @@ fi
 # a case where they would overlap: one decode layer 50x slower, and a
 # device so fast every GEMM is far below its peak
 python3 "$here/layers/mkgeneric.py" --layers 7 --prefill 300 --decode 2 --truth-file "$tmp/odd.truth" > "$tmp/odd.json"
-python3 - "$tmp/odd.json" "$tmp/odd.truth" "$tmp/odd50.json" <<'PY'
-import json, sys
-d, t = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-kern = sorted((e for e in d['traceEvents'] if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
-lo = t['kernels_per_pass'][0] + 2 + sum(t['layer_kernels'][1][:4])
-hi = lo + t['layer_kernels'][1][4]
-add = 0.0
-for i, e in enumerate(kern):
-    e['ts'] = round(e['ts'] + add, 3)
-    if lo <= i < hi:
-        add += 49 * e['dur']
-        e['dur'] = round(50 * e['dur'], 3)
-json.dump(d, open(sys.argv[3], 'w'))
-PY
+python3 "$here/layers/slowlayer.py" "$tmp/odd.json" "$tmp/odd.truth" 1 4 50 > "$tmp/odd50.json"
 mkdir -p "$tmp/fast"
 printf 'devices:\n  - name: Fast GPU\n    vendor: nvidia\n    match: zzz-none\n    hbm_tbps: 9000\n    tflops: {bf16: 900000, fp16: 900000, fp32: 900000, tf32: 900000, fp8: 900000}\n    source: test\n' > "$tmp/fast/devices.yaml"
 "$TS" --no-progress -f json --patterns "$tmp/fast" --device 'Fast GPU' "$tmp/odd50.json" > "$tmp/odd50.out" 2>/dev/null

@@ -71,6 +71,19 @@ void ts_jw_nl(ts_jw *w, int indent)
 	w->brk = indent;
 }
 
+void ts_jw_member(ts_jw *w, int indent, const char *k)
+{
+	ts_jw_nl(w, indent);
+	ts_jw_key(w, k);
+}
+
+void ts_jw_end_rows(ts_jw *w, size_t n, int indent)
+{
+	if (n)
+		ts_jw_nl(w, indent);
+	ts_jw_end_arr(w);
+}
+
 /* Each call to yajl_gen: its first piece may be a separator. */
 static void done(ts_jw *w, yajl_gen_status st)
 {

@@ -45,6 +45,11 @@ int ts_jw_finish(ts_jw *w);
 
 /* The next member, item or closing bracket starts a line, indented. */
 void ts_jw_nl(ts_jw *w, int indent);
+/* A key on a line of its own, indented (2: a top-level section). */
+void ts_jw_member(ts_jw *w, int indent, const char *k);
+/* Close an array of n rows a line each: the bracket on its own line,
+ * indented, unless the array is empty. */
+void ts_jw_end_rows(ts_jw *w, size_t n, int indent);
 
 void ts_jw_obj(ts_jw *w);
 void ts_jw_end_obj(ts_jw *w);

@@ -16,28 +16,6 @@
 #include "report/jsonw.h"
 #include "report/version.h"
 
-/* A member of the top-level object: on a line of its own. */
-static void section(ts_jw *w, const char *key)
-{
-	ts_jw_nl(w, 2);
-	ts_jw_key(w, key);
-}
-
-/* A member on a line of its own, indented. */
-static void member(ts_jw *w, int indent, const char *key)
-{
-	ts_jw_nl(w, indent);
-	ts_jw_key(w, key);
-}
-
-/* The end of an array of rows a line each: on its own line unless empty. */
-static void end_rows(ts_jw *w, size_t n, int indent)
-{
-	if (n)
-		ts_jw_nl(w, indent);
-	ts_jw_end_arr(w);
-}
-
 /* A figure with up to 6 significant digits, or null. */
 static void put_fig(ts_jw *w, const char *k, bool known, double v)
 {
@@ -81,27 +59,27 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	const ts_agg *a = res->agg;
 	const ts_meta *m = &res->meta;
 	const ts_devprop *d = ts_report_devprop(res);
-	section(w, "trace");
+	ts_jw_member(w, 2, "trace");
 	ts_jw_obj(w);
-	member(w, 4, "path");
+	ts_jw_member(w, 4, "path");
 	ts_jw_str(w, res->path);
-	member(w, 4, "input_bytes");
+	ts_jw_member(w, 4, "input_bytes");
 	ts_jw_uint(w, res->input_bytes);
-	member(w, 4, "compressed");
+	ts_jw_member(w, 4, "compressed");
 	ts_jw_bool(w, res->gzip);
-	member(w, 4, "bytes");
+	ts_jw_member(w, 4, "bytes");
 	ts_jw_uint(w, res->json_bytes);
-	member(w, 4, "partial");
+	ts_jw_member(w, 4, "partial");
 	ts_jw_bool(w, res->partial);
-	member(w, 4, "error");
+	ts_jw_member(w, 4, "error");
 	ts_jw_str(w, res->err.status != TS_OK ? res->err.msg : NULL);
-	member(w, 4, "platform");
+	ts_jw_member(w, 4, "platform");
 	ts_jw_str(w, ts_platform_name(res->platform));
-	member(w, 4, "platform_source");
+	ts_jw_member(w, 4, "platform_source");
 	ts_jw_str(w, res->platform_source);
-	member(w, 4, "gpu");
+	ts_jw_member(w, 4, "gpu");
 	ts_jw_str(w, d ? d->name : "");
-	member(w, 4, "device");
+	ts_jw_member(w, 4, "device");
 	if (d) {
 		ts_jw_obj(w);
 		ts_jw_kopt_int(w, "id", d->has & 1, d->id);
@@ -112,35 +90,35 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	} else {
 		ts_jw_null(w);
 	}
-	member(w, 4, "peaks");
+	ts_jw_member(w, 4, "peaks");
 	put_peaks(w, res);
-	member(w, 4, "world_size");
+	ts_jw_member(w, 4, "world_size");
 	ts_jw_opt_int(w, m->has & 1, m->world_size);
-	member(w, 4, "rank");
+	ts_jw_member(w, 4, "rank");
 	ts_jw_opt_int(w, m->has & 2, m->rank);
-	member(w, 4, "base_time_ns");
+	ts_jw_member(w, 4, "base_time_ns");
 	ts_jw_opt_int(w, m->has & 4, m->base_time_ns);
-	member(w, 4, "events");
+	ts_jw_member(w, 4, "events");
 	ts_jw_uint(w, a->events);
-	member(w, 4, "kernels");
+	ts_jw_member(w, 4, "kernels");
 	ts_jw_uint(w, a->kernels);
-	member(w, 4, "distinct_kernels");
+	ts_jw_member(w, 4, "distinct_kernels");
 	ts_jw_uint(w, ts_intern_count(a->names));
-	member(w, 4, "devices");
+	ts_jw_member(w, 4, "devices");
 	ts_jw_int(w, a->ndev);
-	member(w, 4, "kernel_time_us");
+	ts_jw_member(w, 4, "kernel_time_us");
 	ts_jw_us(w, a->all.total);
-	member(w, 4, "busy_time_us");
+	ts_jw_member(w, 4, "busy_time_us");
 	ts_jw_us(w, ts_agg_busy_ns(a));
 	/* a job of several ranks: each rank's span is on its own clock (ranks[]
 	 * .span_us); one across them would mean nothing */
 	bool job = o->ranks && o->ranks->n > 1;
-	member(w, 4, "span_us");
+	ts_jw_member(w, 4, "span_us");
 	if (job)
 		ts_jw_null(w);
 	else
 		ts_jw_us(w, a->has_span ? a->last_end - a->first_ts : 0);
-	member(w, 4, "gpu_span_us");
+	ts_jw_member(w, 4, "gpu_span_us");
 	if (job)
 		ts_jw_null(w);
 	else
@@ -151,7 +129,7 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 
 static void put_events(ts_jw *w, const ts_agg *a)
 {
-	section(w, "events");
+	ts_jw_member(w, 2, "events");
 	ts_jw_obj(w);
 	for (int c = 0; c < TS_CAT_COUNT; c++)
 		ts_jw_kuint(w, ts_cat_name((ts_cat)c), a->counts[c]);
@@ -161,7 +139,7 @@ static void put_events(ts_jw *w, const ts_agg *a)
 static void put_model(ts_jw *w, const ts_result *res)
 {
 	const ts_model *m = &res->model;
-	section(w, "model");
+	ts_jw_member(w, 2, "model");
 	ts_jw_obj(w);
 	ts_jw_kstr(w, "family", m->family ? m->family->name : NULL);
 	ts_jw_kstr(w, "source", m->source);
@@ -267,7 +245,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 	ts_jw_kus_f(w, "mean_us", (double)tot->ns / L);
 	ts_jw_kus(w, "p50_us", ts_stat_quantile(lt, 0.5));
 	put_rates(w, res, tot);
-	member(w, 5, "by_type");
+	ts_jw_member(w, 5, "by_type");
 	ts_jw_arr(w);
 	for (int t = 0; t < TS_TYPE_COUNT; t++) {
 		const ts_anat_type *ty = ts_anatomy_type(a, s, t);
@@ -284,7 +262,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	member(w, 5, "by_category");
+	ts_jw_member(w, 5, "by_category");
 	ts_jw_arr(w);
 	for (int c = -1; c < (int)ts_anatomy_ncategories(a); c++) {
 		const ts_anat_sum *cs = ts_anatomy_category(a, s, c);
@@ -300,7 +278,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	member(w, 5, "kernels");
+	ts_jw_member(w, 5, "kernels");
 	ts_jw_arr(w);
 	size_t nr;
 	uint32_t *rows = ts_anatomy_rows(a, s, &nr);
@@ -333,7 +311,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	member(w, 5, "outliers");
+	ts_jw_member(w, 5, "outliers");
 	ts_jw_arr(w);
 	ts_layer_outlier lo[64];
 	int64_t typical;
@@ -354,7 +332,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 static void put_anatomy(ts_jw *w, const ts_result *res, const ts_kview *v)
 {
 	const ts_anatomy *a = ts_layers_anatomy(res->layers);
-	section(w, "layer_anatomy");
+	ts_jw_member(w, 2, "layer_anatomy");
 	ts_jw_arr(w);
 	size_t any = 0;
 	for (int s = 0; a && s < TS_PSTAGE_COUNT; s++) {
@@ -363,14 +341,14 @@ static void put_anatomy(ts_jw *w, const ts_result *res, const ts_kview *v)
 		put_stage_anatomy(w, res, a, s);
 		any++;
 	}
-	end_rows(w, any, 2);
+	ts_jw_end_rows(w, any, 2);
 }
 
 static void put_insight(ts_jw *w, const ts_result *res)
 {
 	ts_busy_summary b;
 	ts_insight_busy(res, &b);
-	section(w, "busy");
+	ts_jw_member(w, 2, "busy");
 	ts_jw_obj(w);
 	ts_jw_key(w, "in_passes");
 	put_idle(w, res, &b.in_passes);
@@ -380,7 +358,7 @@ static void put_insight(ts_jw *w, const ts_result *res)
 	ts_jw_kus(w, "gpu_time_us", b.outside_ns);
 	ts_jw_end_obj(w);
 	ts_jw_end_obj(w);
-	section(w, "opportunities");
+	ts_jw_member(w, 2, "opportunities");
 	ts_jw_arr(w);
 	ts_opportunity op[TS_INSIGHT_MAX];
 	size_t n = ts_insight_opportunities(res, op, TS_INSIGHT_MAX);
@@ -403,7 +381,7 @@ static void put_insight(ts_jw *w, const ts_result *res)
 		ts_jw_kstr(w, "text", op[i].text);
 		ts_jw_end_obj(w);
 	}
-	end_rows(w, n, 2);
+	ts_jw_end_rows(w, n, 2);
 }
 
 static void put_layer_summary(ts_jw *w, const ts_result *res)
@@ -416,7 +394,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 		total += ts_layers_pass(l, i)->layers;
 		complete += ts_layers_pass(l, i)->complete;
 	}
-	section(w, "layers");
+	ts_jw_member(w, 2, "layers");
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "per_pass", ts_layers_per_pass(l));
 	ts_jw_kuint(w, "complete_passes", complete);
@@ -460,7 +438,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 	ts_jw_end_obj(w);
 
 	char note[300];
-	section(w, "passes_note");
+	ts_jw_member(w, 2, "passes_note");
 	ts_jw_str(w, ts_layers_note(l, note, sizeof note) ? note : NULL);
 }
 
@@ -517,7 +495,7 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 {
 	const ts_layers *l = res->layers;
 	put_layer_summary(w, res);
-	section(w, "passes");
+	ts_jw_member(w, 2, "passes");
 	ts_jw_arr(w);
 	size_t listed = 0;
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
@@ -527,10 +505,10 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 		put_pass(w, res, p);
 		listed++;
 	}
-	end_rows(w, listed, 2);
+	ts_jw_end_rows(w, listed, 2);
 
 	/* Every timed kernel is in one stage: its pass's, or unknown. */
-	section(w, "stages");
+	ts_jw_member(w, 2, "stages");
 	ts_jw_obj(w);
 	int64_t all = res->agg->all.total;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
@@ -573,7 +551,7 @@ static void put_captures(ts_jw *w, const ts_capmap *m)
 	ts_jw_kuint(w, "empty", ct->empty);
 	ts_jw_kuint(w, "graphs_dropped", ct->graphs_dropped);
 	ts_jw_kuint(w, "bytes", ts_capmap_bytes(m));
-	member(w, 6, "list");
+	ts_jw_member(w, 6, "list");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
 		const ts_capgraph *g = ts_capmap_graph(m, i);
@@ -598,11 +576,11 @@ static void put_replays(ts_jw *w, const ts_result *res)
 {
 	const ts_replay *rp = res->replay;
 	const ts_replay_totals *t = ts_replay_get_totals(rp);
-	section(w, "graph_replays");
+	ts_jw_member(w, 2, "graph_replays");
 	ts_jw_obj(w);
 	ts_jw_key(w, "captures");
 	put_captures(w, ts_replay_map(rp));
-	member(w, 4, "replays");
+	ts_jw_member(w, 4, "replays");
 	ts_jw_uint(w, t->replays);
 	ts_jw_kuint(w, "matched", t->matched);
 	ts_jw_kuint(w, "refused", t->refused);
@@ -614,7 +592,7 @@ static void put_replays(ts_jw *w, const ts_result *res)
 	ts_jw_kuint(w, "forced", t->forced);
 	ts_jw_kuint(w, "held_max", t->held_max);
 	ts_jw_kuint(w, "kinds_dropped", t->rows_dropped);
-	member(w, 4, "kinds");
+	ts_jw_member(w, 4, "kinds");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < ts_replay_nrows(rp); i++) {
 		const ts_replay_row *r = ts_replay_row_at(rp, i);
@@ -641,7 +619,7 @@ static void put_attrib_totals(ts_jw *w, const ts_attrib *at, int nb, int64_t all
 	const ts_attrib_totals *t = ts_attrib_get_totals(at);
 	const ts_callsite_totals *cs = ts_attrib_callsite_totals(at);
 	char k[64];
-	section(w, "attribution");
+	ts_jw_member(w, 2, "attribution");
 	ts_jw_obj(w);
 	for (int b = 0; b < nb; b++) {
 		snprintf(k, sizeof k, "%s_pct", ts_attr_bucket_name((ts_attr_bucket)b));
@@ -665,7 +643,7 @@ static void put_attrib_totals(ts_jw *w, const ts_attrib *at, int nb, int64_t all
 	ts_jw_kuint(w, "workload_calls", t->workload_calls);
 	ts_jw_kuint(w, "lookahead_overflow", t->lookahead_overflow);
 	ts_jw_kuint(w, "index_bytes", t->index_bytes);
-	member(w, 4, "python");
+	ts_jw_member(w, 4, "python");
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "frames", cs->frames);
 	ts_jw_kuint(w, "indexed", cs->kept);
@@ -810,21 +788,21 @@ static void put_attribution(ts_jw *w, const ts_result *res, const ts_kview *v)
 	size_t n;
 	size_t *order = ts_attrib_op_order(at, view, &n);
 	int64_t cum = 0;
-	section(w, "ops");
+	ts_jw_member(w, 2, "ops");
 	ts_jw_arr(w);
 	for (size_t i = 0; order && i < n; i++) {
 		cum = ts_sat_add(cum, ts_attrib_op(at, view, order[i])->ns);
 		put_op(w, res, view, order[i], nb, base, cum);
 	}
-	end_rows(w, n, 2);
+	ts_jw_end_rows(w, n, 2);
 	free(order);
 
 	order = ts_attrib_workload_order(at, view, &n);
-	section(w, "workloads");
+	ts_jw_member(w, 2, "workloads");
 	ts_jw_arr(w);
 	for (size_t i = 0; order && i < n; i++)
 		put_workload(w, res, view, order[i]);
-	end_rows(w, n, 2);
+	ts_jw_end_rows(w, n, 2);
 	free(order);
 }
 
@@ -833,7 +811,7 @@ static void put_coverage(ts_jw *w, const ts_result *res, const ts_kview *v)
 	ts_opcov c[TS_MAX_OPCOV];
 	int missing;
 	int n = ts_kview_coverage(res, v, c, &missing);
-	section(w, "operator_coverage");
+	ts_jw_member(w, 2, "operator_coverage");
 	ts_jw_obj(w);
 	ts_jw_kstr(w, "family", res->model.family ? res->model.family->name : NULL);
 	ts_jw_kbool(w, "ok", n >= 0 && missing == 0);
@@ -850,7 +828,7 @@ static void put_coverage(ts_jw *w, const ts_result *res, const ts_kview *v)
 		ts_jw_kuint(w, "definitions", c[i].definitions);
 		ts_jw_end_obj(w);
 	}
-	end_rows(w, n > 0 ? (size_t)n : 0, 2);
+	ts_jw_end_rows(w, n > 0 ? (size_t)n : 0, 2);
 	ts_jw_end_obj(w);
 }
 
@@ -858,7 +836,7 @@ static void put_warnings(ts_jw *w, const ts_result *res)
 {
 	char lines[16][TS_WARN_LEN];
 	size_t n = ts_report_warnings(res, lines, 16);
-	section(w, "warnings");
+	ts_jw_member(w, 2, "warnings");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < n; i++)
 		ts_jw_str(w, lines[i]);
@@ -869,17 +847,17 @@ static void put_warnings(ts_jw *w, const ts_result *res)
 void ts_report_json_head(ts_jw *w, const char *mode, bool staged, ts_pstage stage)
 {
 	ts_jw_obj(w);
-	section(w, "schema");
+	ts_jw_member(w, 2, "schema");
 	ts_jw_int(w, 1);
 	if (mode) {
-		section(w, "mode");
+		ts_jw_member(w, 2, "mode");
 		ts_jw_str(w, mode);
 	}
-	section(w, "tool");
+	ts_jw_member(w, 2, "tool");
 	ts_jw_str(w, "tracestream");
-	section(w, "version");
+	ts_jw_member(w, 2, "version");
 	ts_jw_str(w, TS_VERSION);
-	section(w, "stage_filter");
+	ts_jw_member(w, 2, "stage_filter");
 	ts_jw_str(w, staged ? ts_pstage_name(stage) : NULL);
 }
 
@@ -897,9 +875,9 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	ts_report_json_head(&w, NULL, v.staged, v.stage);
 	put_trace(&w, res, o);
 	put_model(&w, res);
-	section(&w, "classified_pct");
+	ts_jw_member(&w, 2, "classified_pct");
 	ts_jw_num(&w, "%.2f", pct(b.classified_ns, v.all->total));
-	section(&w, "patterns");
+	ts_jw_member(&w, 2, "patterns");
 	ts_jw_obj(&w);
 	ts_jw_key(&w, "dirs");
 	ts_jw_arr(&w);

@@ -10,18 +10,6 @@
 #include "report/jsonw.h"
 #include "report/report.h"
 
-static void section(ts_jw *w, const char *key)
-{
-	ts_jw_nl(w, 2);
-	ts_jw_key(w, key);
-}
-
-static void member(ts_jw *w, int indent, const char *key)
-{
-	ts_jw_nl(w, indent);
-	ts_jw_key(w, key);
-}
-
 /* A ratio, or null when A has none. */
 static void put_ratio(ts_jw *w, const char *k, double r)
 {
@@ -43,27 +31,27 @@ static void put_cmp_side(ts_jw *w, const ts_compare *c, int s)
 {
 	const ts_result *r = c->r[s];
 	const ts_devprop *d = ts_report_devprop(r);
-	section(w, s ? "b" : "a");
+	ts_jw_member(w, 2, s ? "b" : "a");
 	ts_jw_obj(w);
-	member(w, 4, "name");
+	ts_jw_member(w, 4, "name");
 	ts_jw_str(w, c->name[s]);
-	member(w, 4, "path");
+	ts_jw_member(w, 4, "path");
 	ts_jw_str(w, r->path);
-	member(w, 4, "partial");
+	ts_jw_member(w, 4, "partial");
 	ts_jw_bool(w, r->partial);
-	member(w, 4, "error");
+	ts_jw_member(w, 4, "error");
 	ts_jw_str(w, r->err.status != TS_OK ? r->err.msg : NULL);
-	member(w, 4, "platform");
+	ts_jw_member(w, 4, "platform");
 	ts_jw_str(w, ts_platform_name(r->platform));
-	member(w, 4, "gpu");
+	ts_jw_member(w, 4, "gpu");
 	ts_jw_str(w, d ? d->name : "");
-	member(w, 4, "model");
+	ts_jw_member(w, 4, "model");
 	ts_jw_str(w, r->model.family ? r->model.family->name : NULL);
-	member(w, 4, "kernels");
+	ts_jw_member(w, 4, "kernels");
 	ts_jw_uint(w, c->kernels[s]);
-	member(w, 4, "kernel_time_us");
+	ts_jw_member(w, 4, "kernel_time_us");
 	ts_jw_us(w, c->kernel_ns[s]);
-	member(w, 4, "busy_time_us");
+	ts_jw_member(w, 4, "busy_time_us");
 	ts_jw_us(w, ts_agg_busy_ns(r->agg));
 	int64_t mns = 0;
 	uint64_t mn = 0;
@@ -71,17 +59,17 @@ static void put_cmp_side(ts_jw *w, const ts_compare *c, int s)
 		mns += r->agg->mem[k].total_ns;
 		mn += r->agg->mem[k].count;
 	}
-	member(w, 4, "memory_ops");
+	ts_jw_member(w, 4, "memory_ops");
 	ts_jw_uint(w, mn);
-	member(w, 4, "memory_ops_us");
+	ts_jw_member(w, 4, "memory_ops_us");
 	ts_jw_us(w, mns);
-	member(w, 4, "passes");
+	ts_jw_member(w, 4, "passes");
 	ts_jw_uint(w, c->passes[s]);
-	member(w, 4, "complete_passes");
+	ts_jw_member(w, 4, "complete_passes");
 	ts_jw_uint(w, c->complete[s]);
-	member(w, 4, "layers");
+	ts_jw_member(w, 4, "layers");
 	ts_jw_uint(w, c->layers[s]);
-	member(w, 4, "stages");
+	ts_jw_member(w, 4, "stages");
 	ts_jw_obj(w);
 	for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
 		if (c->o.staged && (ts_pstage)st != c->o.stage)
@@ -183,13 +171,11 @@ static void put_cmp_ops(ts_jw *w, const ts_compare *c)
 	char (*shorts[2])[TS_SHORT_MAX + 1];
 	for (int s = 0; s < 2; s++)
 		shorts[s] = ts_report_short_names(c->r[s]->agg);
-	section(w, "ops");
+	ts_jw_member(w, 2, "ops");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < c->nops; i++)
 		put_cmp_op(w, c, &c->ops[i], shorts);
-	if (c->nops)
-		ts_jw_nl(w, 2);
-	ts_jw_end_arr(w);
+	ts_jw_end_rows(w, c->nops, 2);
 	free(shorts[0]);
 	free(shorts[1]);
 }
@@ -197,7 +183,7 @@ static void put_cmp_ops(ts_jw *w, const ts_compare *c)
 static void put_cmp_layers(ts_jw *w, const ts_compare *c)
 {
 	char k[32];
-	section(w, "layer_counts");
+	ts_jw_member(w, 2, "layer_counts");
 	ts_jw_arr(w);
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
 		uint32_t na = c->layer_count[st][0], nb = c->layer_count[st][1];
@@ -211,7 +197,7 @@ static void put_cmp_layers(ts_jw *w, const ts_compare *c)
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	section(w, "layers");
+	ts_jw_member(w, 2, "layers");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < c->nlayers; i++) {
 		const ts_cmp_layer *L = &c->layers_rows[i];
@@ -246,9 +232,7 @@ static void put_cmp_layers(ts_jw *w, const ts_compare *c)
 			   : L->has[0] ? "a_only" : "b_only");
 		ts_jw_end_obj(w);
 	}
-	if (c->nlayers)
-		ts_jw_nl(w, 2);
-	ts_jw_end_arr(w);
+	ts_jw_end_rows(w, c->nlayers, 2);
 }
 
 static void put_pair_side(ts_jw *w, const ts_compare *c, const ts_layer_sample *smp,
@@ -272,7 +256,7 @@ static void put_pair_side(ts_jw *w, const ts_compare *c, const ts_layer_sample *
 
 static void put_cmp_align(ts_jw *w, const ts_compare *c)
 {
-	section(w, "alignment");
+	ts_jw_member(w, 2, "alignment");
 	ts_jw_arr(w);
 	size_t listed = 0;
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
@@ -309,9 +293,7 @@ static void put_cmp_align(ts_jw *w, const ts_compare *c)
 		ts_jw_end_obj(w);
 		listed++;
 	}
-	if (listed)
-		ts_jw_nl(w, 2);
-	ts_jw_end_arr(w);
+	ts_jw_end_rows(w, listed, 2);
 }
 
 int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts *o)
@@ -321,18 +303,18 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 	if (!ts_jw_init(&w, out))
 		return -1;
 	ts_report_json_head(&w, "compare", c->o.staged, c->o.stage);
-	section(&w, "thresholds");
+	ts_jw_member(&w, 2, "thresholds");
 	ts_jw_obj(&w);
 	ts_jw_knum(&w, "us", "%g", c->o.threshold_us);
 	ts_jw_knum(&w, "pct", "%g", c->o.threshold_pct);
 	ts_jw_end_obj(&w);
-	section(&w, "per_pass");
+	ts_jw_member(&w, 2, "per_pass");
 	ts_jw_bool(&w, c->per_pass);
-	section(&w, "stages_differ");
+	ts_jw_member(&w, 2, "stages_differ");
 	ts_jw_bool(&w, c->stages_differ);
 	put_cmp_side(&w, c, 0);
 	put_cmp_side(&w, c, 1);
-	section(&w, "total");
+	ts_jw_member(&w, 2, "total");
 	ts_jw_obj(&w);
 	ts_jw_kus(&w, "a_us", c->kernel_ns[0]);
 	ts_jw_kus(&w, "b_us", c->kernel_ns[1]);

@@ -63,8 +63,7 @@ static int jt_begin(void *ctx, const char *table, const char *const *cols, size_
 	t->cols = cols;
 	t->ncols = ncols;
 	t->rows = 0;
-	ts_jw_nl(t->w, 2);
-	ts_jw_key(t->w, t->key);
+	ts_jw_member(t->w, 2, t->key);
 	ts_jw_arr(t->w);
 	return t->w->failed ? -1 : 0;
 }
@@ -88,9 +87,7 @@ static int jt_row(void *ctx, const ts_cell *cells, size_t ncells)
 static int jt_end(void *ctx)
 {
 	jsontab *t = ctx;
-	if (t->rows)
-		ts_jw_nl(t->w, 2);
-	ts_jw_end_arr(t->w);
+	ts_jw_end_rows(t->w, t->rows, 2);
 	return t->w->failed ? -1 : 0;
 }
 

@@ -224,8 +224,7 @@ static void json_rank(ts_jw *w, const ts_multi *m, size_t i)
 	ts_jw_knum(w, "wait_pct", "%.2f", pct(wt->wait_ns, r->comm_ns));
 	ts_jw_kuint(w, "passes", r->passes);
 	ts_jw_kuint(w, "layers_per_pass", r->layers_per_pass);
-	ts_jw_nl(w, 5);
-	ts_jw_key(w, "stages");
+	ts_jw_member(w, 5, "stages");
 	ts_jw_obj(w);
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
 		if (!r->stage_passes[st])
@@ -237,8 +236,7 @@ static void json_rank(ts_jw *w, const ts_multi *m, size_t i)
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_obj(w);
-	ts_jw_nl(w, 5);
-	ts_jw_key(w, "collectives");
+	ts_jw_member(w, 5, "collectives");
 	ts_jw_arr(w);
 	for (size_t c = 0; c < r->ncoll; c++) {
 		ts_jw_obj(w);
@@ -255,8 +253,7 @@ static void json_rank(ts_jw *w, const ts_multi *m, size_t i)
 static void json_skew(ts_jw *w, const ts_multi *m)
 {
 	const ts_skew *k = m->skew;
-	ts_jw_nl(w, 2);
-	ts_jw_key(w, "skew");
+	ts_jw_member(w, 2, "skew");
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "ranks", m->n);
 	ts_jw_kstr(w, "rank_source", m->own_ranks ? "trace" : "order");
@@ -264,15 +261,13 @@ static void json_skew(ts_jw *w, const ts_multi *m)
 	json_spread(w, "kernel_time", m, &k->kernel);
 	ts_jw_nl(w, 4);
 	json_spread(w, "busy", m, &k->busy);
-	ts_jw_nl(w, 4);
-	ts_jw_key(w, "stages");
+	ts_jw_member(w, 4, "stages");
 	ts_jw_obj(w);
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++)
 		if (k->stage[st].n)
 			json_spread(w, ts_pstage_name((ts_pstage)st), m, &k->stage[st]);
 	ts_jw_end_obj(w);
-	ts_jw_nl(w, 4);
-	ts_jw_key(w, "layers");
+	ts_jw_member(w, 4, "layers");
 	ts_jw_obj(w);
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
 		if (!k->npos[st])
@@ -289,8 +284,7 @@ static void json_skew(ts_jw *w, const ts_multi *m)
 		ts_jw_end_arr(w);
 	}
 	ts_jw_end_obj(w);
-	ts_jw_nl(w, 4);
-	ts_jw_key(w, "collective_wait");
+	ts_jw_member(w, 4, "collective_wait");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < m->n; i++) {
 		ts_jw_obj(w);
@@ -301,16 +295,14 @@ static void json_skew(ts_jw *w, const ts_multi *m)
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	ts_jw_nl(w, 4);
-	ts_jw_key(w, "notes");
+	ts_jw_member(w, 4, "notes");
 	ts_jw_arr(w);
 	char notes[4][160];
 	size_t nn = ts_report_job_notes(m, notes, 4);
 	for (size_t i = 0; i < nn; i++)
 		ts_jw_str(w, notes[i]);
 	ts_jw_end_arr(w);
-	ts_jw_nl(w, 4);
-	ts_jw_key(w, "straggler");
+	ts_jw_member(w, 4, "straggler");
 	if (k->straggler >= 0) {
 		ts_jw_obj(w);
 		ts_jw_kint(w, "rank", m->ranks[k->straggler].rank);
@@ -326,8 +318,7 @@ static void json_skew(ts_jw *w, const ts_multi *m)
 
 void ts_report_ranks_json(ts_jw *w, const ts_multi *m)
 {
-	ts_jw_nl(w, 2);
-	ts_jw_key(w, "ranks");
+	ts_jw_member(w, 2, "ranks");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < m->n; i++)
 		json_rank(w, m, i);
