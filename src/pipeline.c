@@ -250,6 +250,8 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 	res->agg = ts_agg_new(&o->limits, o->patterns);
 	res->patterns = o->patterns;
 	res->attrib = ts_attrib_new(o->patterns, o->join_mem);
+	if (res->attrib)
+		ts_attrib_set_meta(res->attrib, &res->meta);
 	res->ctx = ts_ctx_new(o->patterns);
 	/* kernels reach the attribution's stage views through the layer
 	 * machine, which knows their stage when their pass ends */

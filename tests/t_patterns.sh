@@ -106,6 +106,29 @@ attention: mha
 mlp: moe
 num_hidden_layers: [12abc]
 Y
+bad_case moe-topk models/f.yaml "moe-topk/models/f.yaml:5:33: topk 16 is more than the 8 experts" <<'Y'
+family: f
+attention: mha
+mlp: moe
+moe_configs:
+  - {name: m, experts: 8, topk: 16, hidden: 4096, intermediate: 14336}
+Y
+bad_case moe-bits models/f.yaml "moe-bits/models/f.yaml:6:18: weight_bits '4.25b' is not a number of bits above 0, at most 64" <<'Y'
+family: f
+attention: mha
+mlp: moe
+moe_configs:
+  - name: m
+    weight_bits: 4.25b
+    experts: 8
+    topk: 2
+    hidden: 4096
+    intermediate: 14336
+Y
+bad_case moe-hole k.yaml "moe-hole/k.yaml:2:44: flops 'moe.expert * a0[0]': a MoE field is moe.experts, moe.topk, moe.hidden, moe.intermediate or moe.weight_bits" <<'Y'
+operators:
+  - {kind: moe, op: x, workload: y, flops: 'moe.expert * a0[0]'}
+Y
 bad_case bad-weight models/f.yaml "bad-weight/models/f.yaml:5:25: weight '2.5' is not a whole number from -1000 to 1000" <<'Y'
 family: f
 attention: mha

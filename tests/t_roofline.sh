@@ -188,18 +188,60 @@ PY
 		ok "an attainable share over 1 is a table error at its line" || bad "attainable check: $(cat "$tmp/err")"
 fi
 
-# --- the MoE the roofline cannot place says why, and no padded width passes
-# for the model's hidden size ---
+# --- MoE: fused_experts' bytes from the experts a batch touches; vLLM's
+# moe_forward from the model's moe_configs, split over the job's ranks; an
+# unknown model keeps its recorded width and says why it has no FLOPs ---
+python3 "$mk" --moe > "$tmp/moe.json"
+"$TS" --no-progress -f json "$tmp/moe.json" > "$tmp/moe.out" 2> "$tmp/err"
+check "the MoE trace exits 0" "$?" 0
+python3 - "$tmp/moe.out" <<'PY' && ok "fused_experts: 6*T*k*H*I FLOPs and the weights of 128*(1-(1-8/128)^16) experts; moe_forward: Qwen3-30B-A3B's top-8 and I=768 over 2 ranks (i384), no bytes without weight_bits; 96 experts: no FLOPs, named by width" || bad "MoE FLOPs and bytes"
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = {x['name']: x for x in d['workloads'] if x['kind'] == 'moe'}
+T, k, E, H, I = 16, 8, 128, 2048, 768
+touched = E * (1 - (1 - k / E) ** T)
+f = w['moe_topk8_e128_h2048_i768']
+assert f['flops'] == 6 * T * k * H * I, f
+want = touched * (2 * I * H * 2 + H * I * 2) + 2 * T * H * 2
+assert abs(f['bytes'] - want) <= 1, (f['bytes'], want)
+assert 'uniform routing' in f['note'], f
+v = w['moe_topk8_e128_h2048_i384']
+assert v['flops'] == 6 * T * k * H * I // 2 and v['bytes'] is None, v
+assert 'moe_configs' in v['note'], v
+u = w['moe_e96_in2048']
+assert u['flops'] is None and u['bytes'] is None and 'no moe_configs entry' in u['note'], u
+PY
+
+# gpt-oss-120b on 8 B200s: moe_forward records x [888, 3072 (padded)] and
+# the logits [888, 128]; the sizes are gpt-oss-120b's (top-4, hidden and
+# expert intermediate 2880, MXFP4 weights at 4.25 bits), 1/8 per rank ---
 g="$shared/vllm_gptoss120b_b200_tp8_eager_prefill.json.gz"
 if [ -f "$g" ]; then
 	"$TS" --no-progress -f json "$g" > "$tmp/g.json" 2>/dev/null
-	"$TS" --no-progress -w 200 "$g" > "$tmp/g.txt" 2>/dev/null
-	python3 - "$tmp/g.json" "$tmp/g.txt" <<'PY' && ok "gpt-oss moe_forward: no FLOPs, its note says why (no top-k, no expert size), named by x's recorded width (in3072), not as a hidden size; the text says it is not placed" || bad "MoE roofline note"
+	python3 - "$tmp/g.json" <<'PY' && ok "gpt-oss-120b TP8: moe_topk4_e128_h2880_i360, FLOPs 6*888*4*2880*2880/8 a call, bytes of 4.25-bit weights of the experts 888 tokens touch, placed on the roofline" || bad "gpt-oss MoE roofline"
+import json, sys
+d = json.load(open(sys.argv[1]))
+moe = [w for w in d['workloads'] if w['kind'] == 'moe']
+assert [w['name'] for w in moe] == ['moe_topk4_e128_h2880_i360'], [w['name'] for w in moe]
+m = moe[0]
+T, k, E, H, I, W = 888, 4, 128, 2880, 2880, 8
+assert m['calls'] == 36 and m['flops'] == 36 * 6 * T * k * H * I // W, m
+touched = E * (1 - (1 - k / E) ** T)
+per = touched * 3 * H * I / W * 4.25 / 8 + 2 * T * H * 2
+assert abs(m['bytes'] - 36 * per) <= 36, (m['bytes'], 36 * per)
+assert m['bound'] in ('memory', 'compute') and 0 < m['pct_of_peak'] < 100, m
+PY
+	# gpt-oss's family file without its moe_configs, in front of the built-in
+	mkdir -p "$tmp/nocfg/models"
+	sed '/^moe_configs:/,$d' "$here/../patterns/models/gpt-oss.yaml" > "$tmp/nocfg/models/gpt-oss.yaml"
+	"$TS" --no-progress -p "$tmp/nocfg" -f json "$g" > "$tmp/g2.json" 2>/dev/null
+	"$TS" --no-progress -p "$tmp/nocfg" -w 200 "$g" > "$tmp/g2.txt" 2>/dev/null
+	python3 - "$tmp/g2.json" "$tmp/g2.txt" <<'PY' && ok "without gpt-oss's moe_configs: moe_forward has no FLOPs, its note says why, it is named by x's recorded width (in3072), not as a hidden size, and the text says it is not placed" || bad "MoE roofline note"
 import json, sys
 d = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read()
 moe = [w for w in d['workloads'] if w['kind'] == 'moe']
-assert moe and all(w['flops'] is None and w['note'] and 'top-k' in w['note'] for w in moe), moe
-assert all('_in' in w['name'] and '_h3072' not in w['name'] for w in moe), [w['name'] for w in moe]
+assert moe and all(w['flops'] is None and w['note'] and 'moe_configs' in w['note'] for w in moe), moe
+assert [w['name'] for w in moe] == ['moe_e128_in3072'], [w['name'] for w in moe]
 assert 'not placed: %s' % moe[0]['name'] in txt, txt[-500:]
 assert all(w['note'] is None for w in d['workloads'] if w['kind'] == 'gemm')
 PY

@@ -343,12 +343,14 @@ static const char *dtype_of(const ts_oprule *r, const ts_event *ev)
 }
 
 /* What one op call costs by its rule: *flops and *bytes, 0 unknown. */
-static void op_cost(const ts_oprule *r, const ts_event *ev, int64_t ctx, uint64_t *flops,
+static void op_cost(const ts_oprule *r, const ts_event *ev, const ts_wctx *cx, uint64_t *flops,
 		    uint64_t *bytes)
 {
-	int64_t v;
-	*flops = r->has_flops && ts_wexpr_eval(&r->flops, ev, ctx, &v) && v > 0 ? (uint64_t)v : 0;
-	*bytes = r->has_bytes && ts_wexpr_eval(&r->bytes, ev, ctx, &v) && v > 0 ? (uint64_t)v : 0;
+	double v;
+	*flops = r->has_flops && ts_wexpr_eval_real(&r->flops, ev, cx, &v) && v >= 0.5 &&
+		 v < 1.8e19 ? (uint64_t)(v + 0.5) : 0;
+	*bytes = r->has_bytes && ts_wexpr_eval_real(&r->bytes, ev, cx, &v) && v >= 0.5 &&
+		 v < 1.8e19 ? (uint64_t)(v + 0.5) : 0;
 }
 
 /* What a rule makes of one op call. */
@@ -358,27 +360,22 @@ typedef struct {
 	uint64_t flops, bytes;
 } call_eval;
 
-/* The workload row rule ri gives one op call, with its tokens in e->m (kept
- * when the rule has none), heads and cost; TS_INTERN_NONE when the rule
- * does not apply. *cache is cleared when the result must not be remembered
- * (a row that could not be made). */
-static uint32_t apply_rule(ts_attrib *a, uint32_t ri, const ts_event *ev, int64_t ctx,
-			   call_eval *e, bool *cache)
+/* The workload row rule r gives one op call in context cx, like
+ * apply_rule. */
+static uint32_t apply_in(ts_attrib *a, uint32_t ri, const ts_oprule *r, const ts_event *ev,
+			 const ts_wctx *cx, call_eval *e, bool *cache)
 {
-	const ts_oprule *r = ts_patterns_oprule(a->patterns, ri);
 	char key[256];
 	size_t len;
-	if (!ranks_fit(r, ev))
-		return TS_INTERN_NONE;
 	for (int i = 0; i < r->ncond; i++)
-		if (!ts_wcond_eval(&r->cond[i], ev, ctx))
+		if (!ts_wcond_eval(&r->cond[i], ev, cx))
 			return TS_INTERN_NONE;
-	if (!ts_wtmpl_eval(&r->name, ev, ctx, key, sizeof key - TS_DTYPE_MAX - 1, &len))
+	if (!ts_wtmpl_eval(&r->name, ev, cx, key, sizeof key - TS_DTYPE_MAX - 1, &len))
 		return TS_INTERN_NONE;
 	int64_t tokens = 0, heads = 0;
-	if (r->has_tokens && !ts_wexpr_eval(&r->tokens, ev, ctx, &tokens))
+	if (r->has_tokens && !ts_wexpr_eval(&r->tokens, ev, cx, &tokens))
 		return TS_INTERN_NONE;
-	if (r->has_heads && (!ts_wexpr_eval(&r->heads, ev, ctx, &heads) || heads < 1 ||
+	if (r->has_heads && (!ts_wexpr_eval(&r->heads, ev, cx, &heads) || heads < 1 ||
 			     heads > UINT16_MAX))
 		return TS_INTERN_NONE;
 	key[len++] = '\x1f';
@@ -399,9 +396,35 @@ static uint32_t apply_rule(ts_attrib *a, uint32_t ri, const ts_event *ev, int64_
 	if (tokens > 0)
 		e->m = tokens > (int64_t)M_MASK ? M_MASK : (uint32_t)tokens;
 	e->heads = (uint16_t)heads;
-	op_cost(r, ev, ctx, &e->flops, &e->bytes);
+	op_cost(r, ev, cx, &e->flops, &e->bytes);
 	e->wl = id;
 	return id;
+}
+
+/* The workload row rule ri gives one op call, with its tokens in e->m (kept
+ * when the rule has none), heads and cost; TS_INTERN_NONE when the rule
+ * does not apply. A rule that reads moe.* applies with the first MoE
+ * configuration of the tables for which it does. *cache is cleared when
+ * the result must not be remembered (a row that could not be made). */
+static uint32_t apply_rule(ts_attrib *a, uint32_t ri, const ts_event *ev, int64_t ctx,
+			   call_eval *e, bool *cache)
+{
+	const ts_oprule *r = ts_patterns_oprule(a->patterns, ri);
+	if (!ranks_fit(r, ev))
+		return TS_INTERN_NONE;
+	ts_wctx cx = { .T = ctx, .world = a->meta && (a->meta->has & 1) ? a->meta->world_size : 1 };
+	if (!r->reads_moe)
+		return apply_in(a, ri, r, ev, &cx, e, cache);
+	for (size_t f = 0; f < ts_patterns_nfamilies(a->patterns); f++) {
+		const ts_family *fam = ts_patterns_family(a->patterns, f);
+		for (size_t c = 0; c < fam->nmoe; c++) {
+			cx.moe = &fam->moe[c];
+			uint32_t id = apply_in(a, ri, r, ev, &cx, e, cache);
+			if (id != TS_INTERN_NONE)
+				return id;
+		}
+	}
+	return TS_INTERN_NONE;
 }
 
 /* The workload of an op call by the first of its name's rules that
@@ -595,6 +618,11 @@ static void sequences(ts_attrib *a, thread_state *t, const name_info *in, const 
 		    !seq_step(a, q, ri, ev, ctx, &done))
 			q->k = 0;
 	}
+}
+
+void ts_attrib_set_meta(ts_attrib *a, const ts_meta *meta)
+{
+	a->meta = meta;
 }
 
 void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)

@@ -145,6 +145,9 @@ typedef struct ts_attrib ts_attrib;
  * rules and call-site skips (NULL: none). */
 ts_attrib *ts_attrib_new(const ts_patterns *p, size_t join_mem);
 void ts_attrib_free(ts_attrib *a);
+/* The trace's facts as the parser fills them in: the operator rules' W is
+ * its world size (1 without, or before it is seen). */
+void ts_attrib_set_meta(ts_attrib *a, const ts_meta *meta);
 
 void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev);
 void ts_attrib_python(ts_attrib *a, const ts_event *ev);

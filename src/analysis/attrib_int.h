@@ -100,6 +100,7 @@ typedef struct {
 
 struct ts_attrib {
 	const ts_patterns *patterns;
+	const ts_meta *meta;     /* the trace's facts (W), or NULL */
 	size_t join_mem;
 	ts_opindex *ops;         /* External id -> op record */
 	ts_intern *names;

@@ -2,6 +2,7 @@
 #include "input/grow.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdatomic.h>
 
 #include <cyaml/cyaml.h>
@@ -442,6 +443,13 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 		}
 		if (!ok)
 			continue;
+		r.reads_moe = ts_wtmpl_reads_moe(&r.name) ||
+			      (r.has_tokens && ts_wexpr_reads_moe(&r.tokens)) ||
+			      (r.has_heads && ts_wexpr_reads_moe(&r.heads)) ||
+			      (r.has_flops && ts_wexpr_reads_moe(&r.flops)) ||
+			      (r.has_bytes && ts_wexpr_reads_moe(&r.bytes));
+		for (int j = 0; j < r.ncond; j++)
+			r.reads_moe |= ts_wcond_reads_moe(&r.cond[j]);
 		if (!ts_grow((void **)&p->oprules, &p->oprules_cap, p->noprules + 1,
 			  sizeof *p->oprules, 32, SIZE_MAX, false)) {
 			ts_pat_add_error(p, "%s: out of memory", file);
@@ -795,6 +803,62 @@ static void add_fusions(ts_patterns *p, const char *file, y_kernels *k)
 	free(lines);
 }
 
+/* moe_configs: whole sizes, weight_bits a positive decimal. */
+static bool convert_moecfgs(ts_patterns *p, const char *file, const y_family *f, ts_family *fam)
+{
+	if (!f->moe_configs_count)
+		return true;
+	fam->moe = own(p, calloc(f->moe_configs_count, sizeof *fam->moe));
+	if (!fam->moe)
+		return false;
+	bool ok = true;
+	for (unsigned i = 0; i < f->moe_configs_count; i++) {
+		const y_moecfg *y = &f->moe_configs[i];
+		ts_moecfg *c = &fam->moe[i];
+		c->name = y->name;
+		c->family = f->family;
+		struct {
+			const char *key, *src;
+			int64_t *v;
+		} sizes[] = { { "experts", y->experts, &c->experts }, { "topk", y->topk, &c->topk },
+			      { "hidden", y->hidden, &c->hidden },
+			      { "intermediate", y->intermediate, &c->intermediate } };
+		for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+			long v;
+			if (ts_pat_parse_long(sizes[k].src, 1, 100000000, &v)) {
+				*sizes[k].v = v;
+				continue;
+			}
+			ts_ypath mp[] = { { "moe_configs", 0 }, { NULL, (int)i }, { sizes[k].key, 0 } };
+			ts_pat_error_at(p, file, mp, 3, 0, "%s '%s' is not a whole number from 1 to 100000000",
+				 sizes[k].key, sizes[k].src);
+			ok = false;
+		}
+		if (ok && c->topk > c->experts) {
+			ts_ypath mp[] = { { "moe_configs", 0 }, { NULL, (int)i }, { "topk", 0 } };
+			ts_pat_error_at(p, file, mp, 3, 0, "topk %" PRId64 " is more than the %" PRId64 " experts",
+				 c->topk, c->experts);
+			ok = false;
+		}
+		if (y->weight_bits) {
+			char *end;
+			errno = 0;
+			c->weight_bits = strtod(y->weight_bits, &end);
+			if (errno || end == y->weight_bits || *end || !(c->weight_bits > 0) ||
+			    c->weight_bits > 64) {
+				ts_ypath mp[] = { { "moe_configs", 0 }, { NULL, (int)i },
+						  { "weight_bits", 0 } };
+				ts_pat_error_at(p, file, mp, 3, 0,
+					 "weight_bits '%s' is not a number of bits above 0, at most 64",
+					 y->weight_bits);
+				ok = false;
+			}
+		}
+	}
+	fam->nmoe = f->moe_configs_count;
+	return ok;
+}
+
 static void add_family(ts_patterns *p, const char *file, y_family *f)
 {
 	ts_family fam = { .name = f->family, .file = file,
@@ -861,6 +925,7 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 		ok &= convert_sels(p, file, "stage", "decode", f->stage->decode, f->stage->decode_count, false, &fam.decode);
 	}
 	ok &= convert_sels(p, file, "detect", NULL, f->detect, f->detect_count, true, &fam.detect);
+	ok &= convert_moecfgs(p, file, f, &fam);
 	if (f->operators) {
 		const y_opset *os = f->operators;
 		ok &= convert_opset(p, file, "required", os->required, os->required_count);

@@ -108,6 +108,10 @@ typedef struct {
 	/* operator kinds --verify-ops looks for */
 	const char **ops_required, **ops_optional;
 	size_t nops_required, nops_optional;
+	/* moe_configs: its models' MoE sizes, read by the operator rules'
+	 * moe.* fields */
+	ts_moecfg *moe;
+	size_t nmoe;
 } ts_family;
 
 /* Sequence rules: at most this many, of at most TS_SEQ_STEPS steps. */
@@ -131,6 +135,10 @@ typedef struct {
 	int shapes;                 /* the step whose op the expressions read */
 	int ncond;
 	ts_wcond cond[TS_OP_CONDS]; /* where: all must hold */
+	bool reads_moe;             /* an expression reads moe.*: the rule
+				     * applies with the first MoE
+				     * configuration of the tables (family
+				     * order) for which it does */
 	bool has_heads;
 	ts_wexpr heads;             /* per-head ops: heads per token */
 	bool sets_context;          /* kind gemm: its tokens are T for later ops */

@@ -144,6 +144,11 @@ typedef struct {
 	unsigned optional_count;
 } y_opset;
 
+/* moe_configs: one model's MoE configuration. */
+typedef struct {
+	char *name, *experts, *topk, *hidden, *intermediate, *weight_bits;
+} y_moecfg;
+
 typedef struct {
 	char *family, *description, *attention, *mlp, *half_layers, *sure_score;
 	char **examples;
@@ -155,6 +160,8 @@ typedef struct {
 	y_sel *detect;
 	unsigned detect_count;
 	y_opset *operators;
+	y_moecfg *moe_configs;
+	unsigned moe_configs_count;
 } y_family;
 
 /* The schemas of a kernel table and of a model family file. */

@@ -225,6 +225,20 @@ static const cyaml_schema_field_t opset_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t moecfg_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_moecfg, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("experts", REQ, y_moecfg, experts, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("topk", REQ, y_moecfg, topk, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("hidden", REQ, y_moecfg, hidden, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("intermediate", REQ, y_moecfg, intermediate, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("weight_bits", OPT, y_moecfg, weight_bits, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t moecfg_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_moecfg, moecfg_fields),
+};
+
 static const cyaml_schema_field_t family_fields[] = {
 	CYAML_FIELD_STRING_PTR("family", REQ, y_family, family, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("description", OPT, y_family, description, 0, CYAML_UNLIMITED),
@@ -239,6 +253,7 @@ static const cyaml_schema_field_t family_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("stage", OPT, y_family, stage, stage_fields),
 	SEL_SEQ("detect", y_family, detect),
 	CYAML_FIELD_MAPPING_PTR("operators", OPT, y_family, operators, opset_fields),
+	CYAML_FIELD_SEQUENCE("moe_configs", OPT, y_family, moe_configs, &moecfg_schema, 0, 64),
 	CYAML_FIELD_END
 };
 

@@ -1,6 +1,7 @@
 #include "tables/workload.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -44,10 +45,31 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 		*t = (ts_wterm){ .kind = TS_WT_CONST, .k = v };
 		return true;
 	}
-	if (at < len && s[at] == 'T' && !(at + 1 < len && isalnum((unsigned char)s[at + 1]))) {
+	if (at < len && (s[at] == 'T' || s[at] == 'W') &&
+	    !(at + 1 < len && isalnum((unsigned char)s[at + 1]))) {
 		(*i)++;
-		*t = (ts_wterm){ .kind = TS_WT_CTX };
+		*t = (ts_wterm){ .kind = s[at] == 'T' ? TS_WT_CTX : TS_WT_WORLD };
 		return true;
+	}
+	if (len - at >= 4 && memcmp(s + at, "moe.", 4) == 0) {
+		static const char *const fields[TS_MOE_FIELDS] = {
+			"experts", "topk", "hidden", "intermediate", "weight_bits"
+		};
+		size_t n = 0;
+		while (at + 4 + n < len && (isalnum((unsigned char)s[at + 4 + n]) || s[at + 4 + n] == '_'))
+			n++;
+		for (int f = 0; f < TS_MOE_FIELDS; f++)
+			if (strlen(fields[f]) == n && memcmp(s + at + 4, fields[f], n) == 0) {
+				*i = at + 4 + n;
+				*t = (ts_wterm){ .kind = TS_WT_MOE, .index = (int8_t)f };
+				return true;
+			}
+		return fail(err_off, at, err, errlen,
+			    "a MoE field is moe.experts, moe.topk, moe.hidden, moe.intermediate or moe.weight_bits");
+	}
+	if (len - at >= 8 && memcmp(s + at, "touched(", 8) == 0) {
+		*t = (ts_wterm){ .kind = TS_WT_TOUCHED };
+		return true;    /* its arguments: compile_expr */
 	}
 	if (at < len && s[at] == 'c') {
 		(*i)++;
@@ -59,7 +81,7 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 	}
 	if (at >= len || s[at] != 'a')
 		return fail(err_off, at, err, errlen,
-			    "expected an operand (a0, a1[-1], a0.rows, a0.numel), a scalar (c2), T or a number");
+			    "expected an operand (a0, a1[-1], a0.rows, a0.numel), a scalar (c2), T, W, moe.FIELD, touched(N, K, D) or a number");
 	(*i)++;
 	if (!read_int(s, i, len, &v) || v >= TS_MAX_OPERANDS)
 		return fail(err_off, at, err, errlen,
@@ -99,6 +121,32 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 		    "expected [INDEX], .rows, .numel or .esize after the operand");
 }
 
+/* The three arguments of touched( at src[*i], each a single term, after
+ * the touched term in e; *i left past the ')'. */
+static bool touched_args(const char *src, size_t *i, size_t len, ts_wexpr *e,
+			 size_t *err_off, char *err, size_t errlen)
+{
+	*i += 8;
+	for (int a = 0; a < 3; a++) {
+		*i = skip_space(src, *i, len);
+		if (e->n == TS_WEXPR_TERMS)
+			return fail(err_off, *i, err, errlen, "an expression has at most 24 terms");
+		ts_wterm t;
+		if (!read_term(src, i, len, &t, err_off, err, errlen))
+			return false;
+		if (t.kind == TS_WT_TOUCHED)
+			return fail(err_off, *i, err, errlen, "touched() takes single terms, not touched()");
+		t.op = TS_WOP_ARG;
+		e->t[e->n++] = t;
+		*i = skip_space(src, *i, len);
+		if (*i >= len || src[*i] != (a < 2 ? ',' : ')'))
+			return fail(err_off, *i, err, errlen,
+				    "touched(N, K, D) takes three single terms: experts, picks per draw, draws");
+		(*i)++;
+	}
+	return true;
+}
+
 /* Compile src[*i..len) up to its end, or with stop_cmp up to a comparison
  * operator, left at *i. */
 static bool compile_expr(const char *src, size_t *pi, size_t len, bool stop_cmp, ts_wexpr *e,
@@ -116,6 +164,8 @@ static bool compile_expr(const char *src, size_t *pi, size_t len, bool stop_cmp,
 			return false;
 		t.op = op;
 		e->t[e->n++] = t;
+		if (t.kind == TS_WT_TOUCHED && !touched_args(src, &i, len, e, err_off, err, errlen))
+			return false;
 		i = skip_space(src, i, len);
 		*pi = i;
 		if (i == len || (stop_cmp && strchr("=!<>", src[i])))
@@ -246,22 +296,40 @@ int ts_dtype_size(const char *t)
 	return 0;
 }
 
-static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t ctx, int64_t *v)
+/* The value of one term that is not touched(); *real: it need not be
+ * whole (moe.weight_bits). */
+static bool term_value(const ts_wterm *t, const ts_event *ev, const ts_wctx *cx, double *v)
 {
-	if (t->kind == TS_WT_CONST) {
-		*v = t->k;
+	switch (t->kind) {
+	case TS_WT_CONST:
+		*v = (double)t->k;
 		return true;
-	}
-	if (t->kind == TS_WT_CTX) {
-		*v = ctx;
-		return ctx > 0 && ctx <= WMAX;
+	case TS_WT_CTX:
+		*v = (double)cx->T;
+		return cx->T > 0 && cx->T <= WMAX;
+	case TS_WT_WORLD:
+		*v = cx->world > 0 && cx->world <= WMAX ? (double)cx->world : 1;
+		return true;
+	case TS_WT_MOE:
+		if (!cx->moe)
+			return false;
+		switch (t->index) {
+		case TS_MOE_EXPERTS: *v = (double)cx->moe->experts; break;
+		case TS_MOE_TOPK: *v = (double)cx->moe->topk; break;
+		case TS_MOE_HIDDEN: *v = (double)cx->moe->hidden; break;
+		case TS_MOE_INTERMEDIATE: *v = (double)cx->moe->intermediate; break;
+		default: *v = cx->moe->weight_bits; break;
+		}
+		return *v > 0 && *v <= (double)WMAX;
+	default:
+		break;
 	}
 	unsigned op = t->operand;
 	if (t->kind == TS_WT_SCALAR) {
 		if (op >= TS_MAX_CONCRETE || !(ev->nconcrete & (1u << op)))
 			return false;
-		*v = ev->concrete[op];
-		return *v > 0;
+		*v = (double)ev->concrete[op];
+		return ev->concrete[op] > 0;
 	}
 	if (t->kind == TS_WT_ESIZE) {
 		if (!(ev->has & TS_HAS_DTYPE) || op >= ev->ntypes || op >= TS_MAX_OPERANDS)
@@ -279,8 +347,8 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t ctx, int64
 		int idx = t->index < 0 ? (int)rank + t->index : t->index;
 		if (idx < 0 || idx >= (int)rank)
 			return false;
-		*v = d[idx];
-		return *v > 0;
+		*v = (double)d[idx];
+		return d[idx] > 0;
 	}
 	unsigned end = t->kind == TS_WT_ROWS ? rank - 1 : rank;
 	if (t->kind == TS_WT_ROWS && rank < 2)
@@ -291,23 +359,76 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, int64_t ctx, int64
 			return false;
 		p *= d[i];
 	}
-	*v = p;
+	*v = (double)p;
 	return true;
 }
 
-bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t ctx, int64_t *out)
+/* The value of term i of e (touched() with its arguments, *i left on the
+ * last of them). */
+static bool factor(const ts_wexpr *e, unsigned *i, const ts_event *ev, const ts_wctx *cx,
+		   double *v)
+{
+	const ts_wterm *t = &e->t[*i];
+	if (t->kind != TS_WT_TOUCHED)
+		return term_value(t, ev, cx, v);
+	double a[3];
+	for (int k = 0; k < 3; k++) {
+		if (*i + 1 >= e->n || e->t[*i + 1].op != TS_WOP_ARG ||
+		    !term_value(&e->t[++*i], ev, cx, &a[k]))
+			return false;
+	}
+	double n = a[0], k = a[1], d = a[2];
+	if (k > n)
+		return false;
+	/* N * (1 - (1 - K/N)^D), exactly K for one draw */
+	*v = d == 1 ? k : n * -expm1(d * log1p(-k / n));
+	return isfinite(*v) && *v > 0;
+}
+
+bool ts_wexpr_eval_real(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx, double *out)
+{
+	double sum = 0, prod = 0;
+	for (unsigned i = 0; i < e->n; i++) {
+		uint8_t op = e->t[i].op;
+		double v;
+		if (!factor(e, &i, ev, cx, &v))
+			return false;
+		switch (op) {
+		case TS_WOP_ADD:
+		case TS_WOP_SUB:
+			sum += prod;
+			prod = op == TS_WOP_SUB ? -v : v;
+			break;
+		case TS_WOP_DIV:
+			prod /= v;
+			break;
+		default:
+			prod *= v;
+			break;
+		}
+	}
+	sum += prod;
+	if (!isfinite(sum) || e->n == 0)
+		return false;
+	*out = sum;
+	return true;
+}
+
+bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx, int64_t *out)
 {
 	int64_t sum = 0, prod = 0;
 	for (unsigned i = 0; i < e->n; i++) {
-		int64_t v;
-		if (!term_value(&e->t[i], ev, ctx, &v))
-			return false;
-		switch (e->t[i].op) {
+		uint8_t op = e->t[i].op;
+		double f;
+		if (!factor(e, &i, ev, cx, &f) || f != floor(f) || f > (double)WMAX)
+			return false;    /* whole numbers only */
+		int64_t v = (int64_t)f;
+		switch (op) {
 		case TS_WOP_ADD:
 		case TS_WOP_SUB:
 			/* the product so far is done: into the sum */
 			sum += prod;
-			prod = e->t[i].op == TS_WOP_SUB ? -v : v;
+			prod = op == TS_WOP_SUB ? -v : v;
 			break;
 		case TS_WOP_DIV:
 			if (prod % v)
@@ -330,10 +451,31 @@ bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t ctx, int64_t *
 	return e->n > 0;
 }
 
-bool ts_wcond_eval(const ts_wcond *c, const ts_event *ev, int64_t ctx)
+bool ts_wexpr_reads_moe(const ts_wexpr *e)
+{
+	for (unsigned i = 0; i < e->n; i++)
+		if (e->t[i].kind == TS_WT_MOE)
+			return true;
+	return false;
+}
+
+bool ts_wcond_reads_moe(const ts_wcond *c)
+{
+	return ts_wexpr_reads_moe(&c->l) || ts_wexpr_reads_moe(&c->r);
+}
+
+bool ts_wtmpl_reads_moe(const ts_wtmpl *t)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		if (!t->p[i].lit && ts_wexpr_reads_moe(&t->p[i].e))
+			return true;
+	return false;
+}
+
+bool ts_wcond_eval(const ts_wcond *c, const ts_event *ev, const ts_wctx *cx)
 {
 	int64_t l, r;
-	if (!ts_wexpr_eval(&c->l, ev, ctx, &l) || !ts_wexpr_eval(&c->r, ev, ctx, &r))
+	if (!ts_wexpr_eval(&c->l, ev, cx, &l) || !ts_wexpr_eval(&c->r, ev, cx, &r))
 		return false;
 	switch (c->cmp) {
 	case TS_WC_EQ: return l == r;
@@ -345,7 +487,7 @@ bool ts_wcond_eval(const ts_wcond *c, const ts_event *ev, int64_t ctx)
 	}
 }
 
-bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, int64_t ctx, char *out, size_t cap,
+bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, const ts_wctx *cx, char *out, size_t cap,
 		   size_t *len)
 {
 	size_t n = 0;
@@ -359,7 +501,7 @@ bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, int64_t ctx, char *out
 			continue;
 		}
 		int64_t v;
-		if (!ts_wexpr_eval(&p->e, ev, ctx, &v))
+		if (!ts_wexpr_eval(&p->e, ev, cx, &v))
 			return false;
 		char num[24];
 		int k = snprintf(num, sizeof num, "%lld", (long long)v);

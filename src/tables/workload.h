@@ -14,13 +14,22 @@
  *                 (True is 1; False and 0 have no value)
  *     T           the context's tokens: what the caller passes (the M of
  *                 the latest GEMM on the op's thread), when known
+ *     W           the job's ranks (distributedInfo's world size; 1 without)
+ *     moe.experts moe.topk moe.hidden moe.intermediate moe.weight_bits
+ *                 a field of the model's MoE configuration the caller
+ *                 passes (moe: in a family file), when it has one
+ *     touched(N, K, D)  the experts of N that D draws of K distinct ones
+ *                 each touch, expected under uniform routing:
+ *                 N * (1 - (1 - K/N)^D); its arguments are single terms
  *     64          a whole number
  *
  * left to right: a1[-1] / a4[-1] * 2, and adds and subtracts such products:
  * a0.numel * a0.esize + a1.numel * a1.esize. An expression that names a missing
  * operand or dimension, meets a dimension that is not positive, divides
  * inexactly or overflows has no value, and the rule does not apply to that
- * call. Compiled templates are plain values (no pointers into the source
+ * call. Names, tokens and conditions are whole numbers; FLOPs and bytes
+ * (ts_wexpr_eval_real) are real numbers, where / divides and touched() and
+ * moe.weight_bits need not be whole. Compiled templates are plain values (no pointers into the source
  * but lit, which points into the template text the caller keeps).
  */
 #ifndef TS_WORKLOAD_H
@@ -32,10 +41,16 @@
 
 #include "input/event.h"
 
-enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST, TS_WT_CTX };
+enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST, TS_WT_CTX,
+       TS_WT_WORLD, TS_WT_MOE, TS_WT_TOUCHED };
 
-/* How a term joins what comes before it. */
-enum { TS_WOP_MUL, TS_WOP_DIV, TS_WOP_ADD, TS_WOP_SUB };
+/* The fields of a MoE configuration (TS_WT_MOE's index). */
+enum { TS_MOE_EXPERTS, TS_MOE_TOPK, TS_MOE_HIDDEN, TS_MOE_INTERMEDIATE, TS_MOE_WEIGHT_BITS,
+       TS_MOE_FIELDS };
+
+/* How a term joins what comes before it; TS_WOP_ARG: an argument of the
+ * touched() before it. */
+enum { TS_WOP_MUL, TS_WOP_DIV, TS_WOP_ADD, TS_WOP_SUB, TS_WOP_ARG };
 
 typedef struct {
 	uint8_t kind;            /* TS_WT_* */
@@ -72,6 +87,24 @@ typedef struct {
 	uint8_t cmp;             /* TS_WC_* */
 } ts_wcond;
 
+/* A model's MoE configuration (moe: in a family file), read by moe.*. */
+typedef struct {
+	const char *name;        /* the model it describes: gpt-oss-120b */
+	const char *family;
+	int64_t experts, topk, hidden, intermediate;
+	double weight_bits;      /* bits per expert weight; 0: not given */
+} ts_moecfg;
+
+/* What an expression reads besides the op's shapes. */
+typedef struct {
+	int64_t T;               /* the value of T, 0 unknown */
+	int64_t world;           /* the value of W */
+	const ts_moecfg *moe;    /* moe.* fields; NULL: none */
+} ts_wctx;
+
+/* Whether an expression reads moe.* fields. */
+bool ts_wexpr_reads_moe(const ts_wexpr *e);
+
 /* Compile an expression of len bytes; false with the byte offset of the
  * problem in *err_off and a message in err. */
 bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
@@ -87,14 +120,20 @@ bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
  * 2, float 4, c10::Float8_e4m3fn 1, ...); 0 when unknown. */
 int ts_dtype_size(const char *dtype);
 
-/* The value of an expression for one op's shapes, with ctx the value of
- * T (0: unknown); false: none. */
-bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, int64_t ctx, int64_t *out);
+/* The value of an expression for one op's shapes in context cx; false:
+ * none. */
+bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx, int64_t *out);
+/* The same in real numbers (FLOPs, bytes): false when a term has no value
+ * or the result is not finite. */
+bool ts_wexpr_eval_real(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx, double *out);
 /* Whether a condition holds: both sides have a value and compare true. */
-bool ts_wcond_eval(const ts_wcond *c, const ts_event *ev, int64_t ctx);
+bool ts_wcond_eval(const ts_wcond *c, const ts_event *ev, const ts_wctx *cx);
 /* The name a template gives one op's shapes, NUL-terminated in out;
  * false when a hole has no value or the name does not fit. */
-bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, int64_t ctx, char *out,
+bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, const ts_wctx *cx, char *out,
 		   size_t cap, size_t *len);
+/* Whether a template or condition reads moe.* fields. */
+bool ts_wtmpl_reads_moe(const ts_wtmpl *t);
+bool ts_wcond_reads_moe(const ts_wcond *c);
 
 #endif

@@ -11,6 +11,10 @@
 #include "fuzz.h"
 #include "tables/workload.h"
 
+/* a context of T, with 4 ranks and a MoE configuration */
+static const ts_moecfg moe = { "m", "f", 128, 8, 2048, 768, 4.25 };
+#define CX(t) (&(ts_wctx){ .T = (t), .world = 4, .moe = &moe })
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -102,11 +106,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t x = 0; x < sizeof ctx / sizeof *ctx; x++) {
 			int64_t v;
 			if (tok)
-				(void)ts_wtmpl_eval(&t, &evs[k], ctx[x], name, sizeof name, &len);
+				(void)ts_wtmpl_eval(&t, &evs[k], CX(ctx[x]), name, sizeof name, &len);
 			if (cok)
-				(void)ts_wcond_eval(&c, &evs[k], ctx[x]);
-			if (eok)
-				(void)ts_wexpr_eval(&e, &evs[k], ctx[x], &v);
+				(void)ts_wcond_eval(&c, &evs[k], CX(ctx[x]));
+			double r;
+			if (eok) {
+				(void)ts_wexpr_eval(&e, &evs[k], CX(ctx[x]), &v);
+				(void)ts_wexpr_eval_real(&e, &evs[k], CX(ctx[x]), &r);
+				(void)ts_wexpr_eval_real(&e, &evs[k], &(ts_wctx){ .T = ctx[x] }, &r);
+			}
 		}
 	(void)ts_dtype_size(esrc);
 	free(tsrc);
