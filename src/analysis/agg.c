@@ -96,13 +96,10 @@ static ts_device *device_for(ts_agg *a, int64_t id)
 
 /* The row of a kernel name, added and classified when new; TS_ERR_FULL
  * past the cap (the (other) row). */
-static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *out)
+/* Room for row id: false without memory (every name interned has its
+ * row, so a name is interned only once its row can be had). */
+static bool rows_room(ts_agg *a, uint32_t id)
 {
-	uint32_t before = ts_intern_count(a->names);
-	uint32_t id;
-	ts_status st = ts_intern_put(a->names, name, len, &id);
-	if (st != TS_OK)
-		return st;
 	if (id >= a->rows_cap) {
 		uint32_t cap = a->rows_cap ? a->rows_cap * 2 : 64;
 		if (cap > a->lim.max_kernel_names)
@@ -114,8 +111,8 @@ static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *
 		if (c)
 			a->classes = c;
 		ts_ctxrow *x = c ? realloc(a->ctx, cap * sizeof *x) : NULL;
-		if (!r || !c || !x)
-			return TS_ERR_NOMEM;
+		if (!r || !c || !x || id >= cap)
+			return false;
 		a->ctx = x;
 		memset(x + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *x);
 		for (uint32_t i = a->rows_cap; i < cap; i++)
@@ -123,6 +120,20 @@ static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *
 		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
 		a->rows_cap = cap;
 	}
+	return true;
+}
+
+static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *out)
+{
+	uint32_t before = ts_intern_count(a->names);
+	uint32_t id;
+	/* a new name takes row `before`: make room first (past the cap,
+	 * ts_intern_put refuses it) */
+	if (before < a->lim.max_kernel_names && !rows_room(a, before))
+		return TS_ERR_NOMEM;
+	ts_status st = ts_intern_put(a->names, name, len, &id);
+	if (st != TS_OK)
+		return st;
 	if (id == before) {        /* a new name: classify it, once */
 		int e = ts_platform_kernel_evidence(name, len);
 		a->nvidia_names += e > 0;
