@@ -10,6 +10,8 @@
 #                   FUZZ_SECONDS (default 60); `make test` replays the corpus
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make SAN=1      sanitizer build in build/san
+#   make tsan       ThreadSanitizer build (build/tsan) running the tests of
+#                   the threaded paths (also part of `make test`)
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -20,6 +22,9 @@ MANDIR  ?= $(PREFIX)/share/man
 ifeq ($(SAN),1)
 VARIANT  := san
 OPT      := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else ifeq ($(TSAN),1)
+VARIANT  := tsan
+OPT      := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 else
 VARIANT  := release
 OPT      := -O2 -g
@@ -48,13 +53,13 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c)
 REPLAY_BINS := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 FUZZ_SECONDS ?= 60
 
-ifeq ($(SAN),1)
+ifneq ($(VARIANT),release)
 BIN := $(BUILD)/tracestream
 else
 BIN := tracestream
 endif
 
-.PHONY: all unit test test-slurm sample bench install clean deps fuzz fuzz-build
+.PHONY: all unit test test-slurm sample bench install clean deps fuzz fuzz-build tsan
 
 all: $(BIN)
 
@@ -106,7 +111,14 @@ test:
 	@sh scripts/deps.sh --test
 	$(MAKE) WERROR=1 all unit
 	$(MAKE) WERROR=1 SAN=1 all unit
+	$(MAKE) WERROR=1 TSAN=1 all
 	bash tests/run.sh
+
+# the threaded paths (one trace parsed on several threads, ranks and
+# compare sides at once) under ThreadSanitizer
+tsan:
+	$(MAKE) TSAN=1 all
+	TS=build/tsan/tracestream bash tests/t_threads.sh
 
 # scripts/slurm-ranks.sh against a single-node Slurm on this machine
 # (installs slurm-wlm and munge as root; skips where it cannot)

@@ -280,6 +280,7 @@ int ts_annotate(const char *path, const char *out_path, ts_pipeline_opts *po, bo
 		return TS_EXIT_USAGE_IO;
 	}
 	po->layers.spans = true;
+	po->threads = 1;   /* the meta's places in the array come from one parser */
 	ts_result res;
 	ts_status st = ts_pipeline_run(path, po, &res);
 	const ts_meta *m = &res.meta;

@@ -23,6 +23,7 @@
 #include "annotate.h"
 #include "partial.h"
 #include "pipeline.h"
+#include "input/pparse.h"
 #include "report/outfile.h"
 #include "report/report.h"
 #include "tables/classify.h"
@@ -127,6 +128,10 @@ static void print_verbose(const ts_result *res)
 		mb, res->seconds, res->seconds > 0 ? mb / res->seconds : 0.0,
 		(double)ru.ru_maxrss / 1024.0,
 		res->agg ? (double)ts_agg_bytes(res->agg) / 1024.0 : 0.0);
+	if (res->parse_threads)
+		fprintf(stderr, "tracestream: parsed on %d threads: %llu pieces, %llu of them again "
+			"in order\n", res->parse_threads, (unsigned long long)res->pieces,
+			(unsigned long long)res->pieces_in_order);
 }
 
 /* Does the file begin as a saved partial does? */
@@ -249,6 +254,8 @@ static ts_capmap *read_captures(const options *o, const char *flag, const char *
 static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
 {
 	ts_pipeline_opts po = { .read_size = o->read_size, .no_mmap = o->no_mmap, .limits = o->limits,
+				.threads = o->threads > 0 ? o->threads : ts_cores(),
+				.piece_size = o->piece_size,
 				.join_mem = o->join_mem,
 				.patterns = patterns, .model = o->model, .gpu = o->gpu,
 				.layers = { .split_half_layers = o->split_half_layers,
@@ -291,6 +298,8 @@ static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_
 	ts_pipeline_opts po = *base;
 	po.layers.sample = true;
 	po.progress = NULL;     /* two progress lines would fight over stderr */
+	if (!o->threads)        /* the two sides share the cores */
+		po.threads = po.threads / 2 > 1 ? po.threads / 2 : 1;
 	ts_pipeline_opts po_b = po;
 	if (captures_b)
 		po_b.captures = captures_b;
@@ -514,12 +523,17 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 			ts_multi_paths_free(paths, n);
 			return TS_EXIT_USAGE_IO;
 		}
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int jobs = o->jobs > 0 ? o->jobs : cores > 0 ? (int)cores : 1;
+	int cores = ts_cores();
+	int jobs = o->jobs > 0 ? o->jobs : cores;
+	/* the cores shared among the traces analysed at a time */
+	ts_pipeline_opts pr = *po;
+	int at_once = (size_t)jobs < n ? jobs : (int)n;
+	if (o->threads == 0)
+		pr.threads = at_once > 0 && cores / at_once > 1 ? cores / at_once : 1;
 	char label[64];
 	snprintf(label, sizeof label, "%zu traces", n);
 	ts_multi m;
-	ts_status st = ts_multi_run(paths, n, po, jobs, label, &m);
+	ts_status st = ts_multi_run(paths, n, &pr, jobs, label, &m);
 	int code = TS_EXIT_OK;
 	if (st != TS_OK) {
 		fprintf(stderr, "tracestream: %s\n", ts_strerror(st));

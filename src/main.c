@@ -7,6 +7,7 @@
  * 5 compare --fail-if-slower found B slower than allowed. Only the command
  * (this file, options.c, job.c, patterns_cmd.c) prints diagnostics.
  */
+#include <malloc.h>
 #include <signal.h>
 
 #include "job.h"
@@ -19,6 +20,10 @@ int main(int argc, char **argv)
 	/* A reader that stops early (| head) ends the run quietly, as it ends
 	 * cat or jq: SIGPIPE's default, whatever the parent left us. */
 	signal(SIGPIPE, SIG_DFL);
+	/* One malloc arena for every thread: the parse threads allocate a few
+	 * buffers a piece, and an arena each would reserve 64 MB of address
+	 * space apiece (ulimit -v counts it). */
+	mallopt(M_ARENA_MAX, 1);
 	if (!o.path)
 		return ts_job_patterns(&o);
 	return ts_job_run(&o);

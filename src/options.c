@@ -104,6 +104,9 @@ static const char usage_text[] =
 	"  patterns explain NAME... which rule classifies each kernel name, and how\n"
 	"                       (--event gpu_memcpy|gpu_memset for memory operations)\n"
 	"  -j, --jobs N         ranks analysed at a time (default: the cores)\n"
+	"  -T, --threads N      threads that parse one trace (default: the cores;\n"
+	"                       shared among the ranks analysed at a time); 1\n"
+	"                       parses in order on one thread\n"
 	"      --save-state FILE    also save the analysis as a partial that\n"
 	"                       tracestream merge reads (the ranks' summaries too)\n"
 	"  -v, --verbose        print throughput and peak memory to stderr\n"
@@ -189,7 +192,7 @@ static void parse_layer_list(const char *arg, char *flags)
 }
 
 enum {
-	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_NO_MMAP, OPT_MAX_KERNELS,
+	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_NO_MMAP, OPT_PIECE_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
 	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_PASS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE, OPT_CAPTURE_B,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
@@ -244,6 +247,7 @@ void ts_options_parse(int argc, char **argv, options *o)
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "read-size", required_argument, NULL, OPT_READ_SIZE },
 		{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
+		{ "piece-size", required_argument, NULL, OPT_PIECE_SIZE },
 		{ "max-kernels", required_argument, NULL, OPT_MAX_KERNELS },
 		{ "full-names", no_argument, NULL, OPT_FULL_NAMES },
 		{ "patterns", required_argument, NULL, 'p' },
@@ -265,6 +269,7 @@ void ts_options_parse(int argc, char **argv, options *o)
 		{ "threshold-pct", required_argument, NULL, OPT_THRESHOLD_PCT },
 		{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "save-state", required_argument, NULL, OPT_SAVE_STATE },
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "capture-b", required_argument, NULL, OPT_CAPTURE_B },
@@ -280,7 +285,7 @@ void ts_options_parse(int argc, char **argv, options *o)
 			.fail_if_slower = -1 };
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, ":f:o:n:w:p:m:j:vqhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:n:w:p:m:j:T:vqhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "text") == 0)
@@ -311,6 +316,9 @@ void ts_options_parse(int argc, char **argv, options *o)
 		case 'j':
 			o->jobs = (int)parse_long("--jobs", optarg, 1, 1024);
 			break;
+		case 'T':
+			o->threads = (int)parse_long("--threads", optarg, 1, 256);
+			break;
 		case OPT_SAVE_STATE:
 			o->save_state = optarg;
 			break;
@@ -332,6 +340,9 @@ void ts_options_parse(int argc, char **argv, options *o)
 			break;
 		case OPT_NO_PROGRESS:
 			o->progress = 0;
+			break;
+		case OPT_PIECE_SIZE:
+			o->piece_size = (size_t)parse_long("--piece-size", optarg, 16, 64 << 20);
 			break;
 		case OPT_READ_SIZE:
 			o->read_size = (size_t)parse_long("--read-size", optarg, 1, 1 << 20);

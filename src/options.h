@@ -57,6 +57,8 @@ typedef struct {
 	int annotate;                  /* tracestream annotate TRACE -o OUT */
 	const char *save_state;        /* --save-state FILE */
 	int jobs;                      /* -j: analyses at a time (0: the cores) */
+	int threads;                   /* -T: parse threads per trace (0: the cores) */
+	size_t piece_size;             /* hidden --piece-size: bytes a thread parses at a time */
 	const char *captures[64];      /* --capture FILE|DIR, in order */
 	size_t ncaptures;
 	const char *captures_b[64];    /* compare: --capture-b, B's own */

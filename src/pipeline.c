@@ -10,6 +10,7 @@
 
 #include "tables/gpu.h"
 #include "analysis/platform.h"
+#include "input/pparse.h"
 #include "input/reader.h"
 
 #define CHUNK (256 * 1024)
@@ -185,7 +186,18 @@ static void set_error(ts_result *res, ts_status st, const char *msg,
 	stopped(res, &e);
 }
 
-/* Feed the whole input to the parser; stops at the first failure. */
+/* The reader failed with rs, after every byte it gave was parsed. */
+static void read_failed(ts_reader *r, ts_status rs, ts_result *res)
+{
+	char msg[400];
+	if (res->gzip)
+		snprintf(msg, sizeof msg, "%s (JSON read so far: %llu bytes)", ts_reader_error(r),
+			 (unsigned long long)ts_reader_out_bytes(r));
+	else
+		snprintf(msg, sizeof msg, "%s", ts_reader_error(r));
+	set_error(res, rs, msg, ts_reader_in_bytes(r), res->gzip);
+}
+
 static void pump_chunks(ts_reader *r, ts_parser *p, char *buf,
 			const ts_pipeline_opts *o, ts_result *res)
 {
@@ -204,14 +216,7 @@ static void pump_chunks(ts_reader *r, ts_parser *p, char *buf,
 			ts_progress_update(o->progress, ts_reader_in_bytes(r),
 					   ts_reader_out_bytes(r));
 		if (rs != TS_OK) {
-			char msg[400];
-			if (res->gzip)
-				snprintf(msg, sizeof msg, "%s (JSON read so far: %llu bytes)",
-					 ts_reader_error(r),
-					 (unsigned long long)ts_reader_out_bytes(r));
-			else
-				snprintf(msg, sizeof msg, "%s", ts_reader_error(r));
-			set_error(res, rs, msg, ts_reader_in_bytes(r), res->gzip);
+			read_failed(r, rs, res);
 			return;
 		}
 		if (n == 0)
@@ -222,6 +227,36 @@ static void pump_chunks(ts_reader *r, ts_parser *p, char *buf,
 		stopped(res, ts_parser_error(p));
 }
 
+static void progress_cb(void *ud, uint64_t in, uint64_t out)
+{
+	ts_progress_update(ud, in, out);
+}
+
+/* With threads: the parse on several cores (pparse.h), every result as
+ * one thread's. False when no thread could be had. */
+static bool pump_threads(ts_reader *r, ts_parser *p, const ts_pipeline_opts *o, ts_result *res)
+{
+	ts_pparse_opts po = { .workers = o->threads, .piece = o->piece_size, .fn = on_event, .ud = res,
+			      .progress = o->progress ? progress_cb : NULL,
+			      .progress_ud = o->progress };
+	ts_pparse_out out;
+	ts_status st = ts_pparse_run(r, p, &po, &out);
+	if (out.unavailable)
+		return false;
+	res->parse_threads = out.threads;
+	res->pieces = out.pieces;
+	res->pieces_in_order = out.in_order;
+	if (out.shrank) {
+		set_error(res, TS_ERR_TRUNCATED, "trace cut short: the file shrank while it was read",
+			  ts_reader_size_now(r), false);
+	} else if (out.read_failed) {
+		read_failed(r, st, res);
+	} else if (st != TS_OK) {
+		stopped(res, ts_parser_error(p));
+	}
+	return true;
+}
+
 /* A mapped file is parsed under a guard: one cut shorter by someone else
  * while it is read ends the parse as a cut trace, where a read would have
  * seen its end, instead of killing the run. */
@@ -229,6 +264,8 @@ static void pump(ts_reader *r, ts_parser *p, char *buf,
 		 const ts_pipeline_opts *o, ts_result *res)
 {
 	sigjmp_buf jb;
+	if (o->threads > 1 && pump_threads(r, p, o, res))
+		return;
 	if (!ts_reader_mapped(r)) {
 		pump_chunks(r, p, buf, o, res);
 		return;
@@ -367,6 +404,14 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	ts_layers_finish(res->layers, ts_intern_count(res->agg->names));
 	res->input_bytes = ts_reader_in_bytes(r);
 	res->json_bytes = ts_reader_out_bytes(r);
+	/* a parse that stopped read the JSON up to its error, whatever was
+	 * read ahead of it (which depends on the read size and the threads) */
+	if (res->err.status != TS_OK && !res->err.compressed && res->err.line == 0 &&
+	    res->err.byte > 0 && res->err.byte < res->json_bytes) {
+		res->json_bytes = res->err.byte;
+		if (!res->gzip)
+			res->input_bytes = res->json_bytes;
+	}
 	res->pstats = *ts_parser_get_stats(p);
 	ts_result_settle(res, o);
 	res->seconds = now() - t0;

@@ -23,6 +23,8 @@
 typedef struct {
 	size_t read_size;       /* bytes per read (0: default) */
 	bool no_mmap;           /* read a plain file through a buffer, not mapped */
+	int threads;            /* parse threads (pparse.h); 1 or less: in order */
+	size_t piece_size;      /* bytes per piece (0: default) */
 	ts_limits limits;
 	ts_progress *progress;  /* NULL: no progress line */
 	const ts_patterns *patterns; /* borrowed; NULL: no classification */

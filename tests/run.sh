@@ -45,6 +45,11 @@ variant() { # release|san
 	for t in tests/t_*.sh; do
 		run "$variant $(basename "$t" .sh)" bash "$t"
 	done
+	# the threaded parse under ThreadSanitizer (make TSAN=1), beside the
+	# release build's tests
+	if [ $variant = release ] && [ -x build/tsan/tracestream ]; then
+		TS=build/tsan/tracestream run "tsan t_threads" bash tests/t_threads.sh
+	fi
 }
 
 jobs_=${TEST_JOBS:-2}

@@ -37,6 +37,8 @@ typedef struct {
 	uint64_t json_bytes;        /* JSON bytes parsed */
 	int64_t input_size;         /* file size, -1 for pipes */
 	double seconds;             /* wall time of the run */
+	int parse_threads;          /* threads that parsed pieces (0: in order) */
+	uint64_t pieces, pieces_in_order; /* pieces cut; of them, parsed again in order */
 	ts_meta meta;
 	ts_parser_stats pstats;
 	ts_agg *agg;

@@ -48,6 +48,7 @@ ts_status ts_parser_finish(ts_parser *p);
 /* Why the parser stopped: status, message and the byte it is at. */
 const ts_error *ts_parser_error(const ts_parser *p);
 
+
 /* Counters for reports and warnings. */
 typedef struct {
 	uint64_t events;         /* traceEvents items delivered */
@@ -59,5 +60,23 @@ typedef struct {
 } ts_parser_stats;
 
 const ts_parser_stats *ts_parser_get_stats(const ts_parser *p);
+
+/*
+ * Pieces of traceEvents parsed apart (pparse.h). A piece begins at an item
+ * and ends just after the comma that follows an item: a fresh parser
+ * begins inside the array before the item at input offset at (0-based);
+ * ts_parser_between_items says whether a parser stands after such a comma
+ * (no token open, the array never closed), where a piece may end; a
+ * parser there skips n bytes parsed elsewhere (its offsets count them) and
+ * takes their counters. ts_parser_offset is the input offset just past
+ * what yajl has taken: in the event callback, the end of the event.
+ */
+ts_status ts_parser_begin_items(ts_parser *p, uint64_t at);
+bool ts_parser_between_items(const ts_parser *p);
+void ts_parser_skip(ts_parser *p, uint64_t n, const ts_parser_stats *s);
+uint64_t ts_parser_offset(const ts_parser *p);
+/* Stop the parser with st, msg and the 1-based byte (an event callback
+ * that failed on a piece parsed apart). */
+void ts_parser_fail(ts_parser *p, ts_status st, const char *msg, uint64_t byte);
 
 #endif

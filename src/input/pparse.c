@@ -1,0 +1,646 @@
+/*
+ * pparse.c - traceEvents parsed in pieces on worker threads, delivered in
+ * order (see pparse.h).
+ *
+ * The caller's thread reads, cuts and delivers; a ring of pieces carries
+ * the bytes to the workers and their records back. Piece k is used as its
+ * worker parsed it only when it began between two items (the piece before
+ * ended there, as its worker or the caller's parser found) and its worker
+ * ended it there too; otherwise the caller's parser reads it, from the
+ * byte where it stands, exactly as a serial run would.
+ */
+#define _GNU_SOURCE
+#include "input/pparse.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PIECE_DEFAULT (512u * 1024)
+#define LONG_PIECE 8               /* no cut in 8 pieces' bytes: in order to the next */
+#define CONTEXT 64                 /* bytes kept before a piece's first byte */
+#define WS_MAX 32                  /* whitespace a cut's pattern may hold */
+#define REC_FACTOR 8               /* records past 8x a piece's bytes: in order */
+#define READ_SIZE (256u * 1024)    /* bytes asked of the reader at a time */
+
+enum { FREE, QUEUED, DONE };
+
+typedef struct {
+	char *buf;                 /* CONTEXT bytes of room, then the piece */
+	size_t len, cap;           /* piece bytes at buf + CONTEXT */
+	uint64_t start;            /* input offset of the piece's first byte */
+	unsigned char *rec;        /* its events, encoded */
+	size_t nrec, rec_cap;
+	ts_parser_stats stats;
+	int state;
+	bool ok;                   /* parsed whole and ended between items */
+} piece;
+
+typedef struct {
+	const ts_pparse_opts *o;
+	ts_reader *r;
+	ts_parser *p;              /* the caller's parser: in order */
+	piece *ring;
+	int nring;
+	size_t piece_size;
+	size_t read_size;          /* bytes asked of the reader at a time */
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	bool stop;
+	int next_job;              /* ring index the next worker takes */
+	int njobs;                 /* queued, not yet taken */
+	pthread_t *threads;
+	int nthreads;
+	/* reading */
+	bool eof;
+	ts_status rs;              /* the reader's status, sticky */
+	bool shrank;
+	bool nomem;                /* x->rs is ours: no memory for a piece */
+	uint64_t pieces, in_order;
+} pp;
+
+/* ------------------------------------------------------------- records */
+
+static bool rec_room(piece *s, size_t n)
+{
+	if (s->nrec + n <= s->rec_cap)
+		return true;
+	size_t cap = s->rec_cap ? s->rec_cap : 64 * 1024;
+	while (cap < s->nrec + n)
+		cap *= 2;
+	if (cap > REC_FACTOR * s->len + (256u << 10))
+		return false;
+	unsigned char *b = realloc(s->rec, cap);
+	if (!b)
+		return false;
+	s->rec = b;
+	s->rec_cap = cap;
+	return true;
+}
+
+#define PUT(v) (memcpy(w, &(v), sizeof(v)), w += sizeof(v))
+#define GET(v) (memcpy(&(v), r, sizeof(v)), r += sizeof(v))
+
+static const uint32_t i64_bits[] = {
+	TS_HAS_TS, TS_HAS_DUR, TS_HAS_PID, TS_HAS_TID, TS_HAS_ID, TS_HAS_DEVICE,
+	TS_HAS_STREAM, TS_HAS_CORRELATION, TS_HAS_EXTERNAL_ID, TS_HAS_BYTES
+};
+
+static int64_t *i64_field(ts_event *ev, int i)
+{
+	int64_t *f[] = { &ev->ts_ns, &ev->dur_ns, &ev->pid, &ev->tid, &ev->id, &ev->device,
+			 &ev->stream, &ev->correlation, &ev->external_id, &ev->bytes };
+	return f[i];
+}
+
+typedef struct {
+	piece *s;
+	ts_parser *p;
+	bool full;
+} enc_ctx;
+
+/* The worker's event callback: the event as a record. */
+static ts_status encode(void *ud, const ts_event *e)
+{
+	enc_ctx *c = ud;
+	ts_event *ev = (ts_event *)e;    /* read only; i64_field takes it */
+	size_t most = 64 + 10 * 8 + 24 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
+		      TS_MAX_OPERANDS * TS_MAX_RANK * 8 + 1 + TS_MAX_OPERANDS * (1 + TS_DTYPE_MAX) +
+		      2 + TS_MAX_CONCRETE * 8;
+	if (!rec_room(c->s, most)) {
+		c->full = true;
+		return TS_ERR_NOMEM;     /* stops the worker; the piece goes in order */
+	}
+	unsigned char *w = c->s->rec + c->s->nrec;
+	uint8_t cat = (uint8_t)e->cat;
+	uint64_t end = ts_parser_offset(c->p);
+	uint32_t nl = (uint32_t)e->name_len, kl = (uint32_t)e->kname_len;
+	PUT(cat);
+	PUT(e->ph);
+	PUT(e->has);
+	PUT(end);
+	for (int i = 0; i < 10; i++)
+		if (e->has & i64_bits[i])
+			PUT(*i64_field(ev, i));
+	if (e->has & TS_HAS_GRID)
+		PUT(e->grid);
+	if (e->has & TS_HAS_BLOCK)
+		PUT(e->block);
+	PUT(nl);
+	memcpy(w, e->name, nl);
+	w += nl;
+	PUT(kl);
+	memcpy(w, e->kname, kl);
+	w += kl;
+	if (e->has & TS_HAS_DIMS) {
+		PUT(e->noperands);
+		unsigned n = e->noperands < TS_MAX_OPERANDS ? e->noperands : TS_MAX_OPERANDS;
+		for (unsigned i = 0; i < n; i++) {
+			uint8_t rk = e->rank[i];
+			PUT(rk);
+			if (rk != TS_RANK_BAD && rk <= TS_MAX_RANK) {
+				memcpy(w, e->dims[i], rk * sizeof(int64_t));
+				w += rk * sizeof(int64_t);
+			}
+		}
+	}
+	if (e->has & TS_HAS_DTYPE) {
+		uint8_t nt = e->ntypes;
+		PUT(nt);
+		for (unsigned i = 0; i < nt && i < TS_MAX_OPERANDS; i++) {
+			uint8_t l = (uint8_t)strnlen(e->dtype[i], TS_DTYPE_MAX - 1);
+			PUT(l);
+			memcpy(w, e->dtype[i], l);
+			w += l;
+		}
+	}
+	PUT(e->nconcrete);
+	for (int i = 0; i < TS_MAX_CONCRETE; i++)
+		if (e->nconcrete & (1u << i))
+			PUT(e->concrete[i]);
+	c->s->nrec = (size_t)(w - c->s->rec);
+	return TS_OK;
+}
+
+/* The record at *at into ev (strings point into the record); *end the
+ * byte after the event. */
+static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
+{
+	const unsigned char *r = *at;
+	uint8_t cat;
+	uint32_t nl, kl;
+	GET(cat);
+	ev->cat = (ts_cat)cat;
+	GET(ev->ph);
+	GET(ev->has);
+	GET(*end);
+	for (int i = 0; i < 10; i++)
+		if (ev->has & i64_bits[i])
+			GET(*i64_field(ev, i));
+	if (ev->has & TS_HAS_GRID)
+		GET(ev->grid);
+	if (ev->has & TS_HAS_BLOCK)
+		GET(ev->block);
+	GET(nl);
+	ev->name = (const char *)r;
+	ev->name_len = nl;
+	r += nl;
+	GET(kl);
+	ev->kname = (const char *)r;
+	ev->kname_len = kl;
+	r += kl;
+	if (ev->has & TS_HAS_DIMS) {
+		GET(ev->noperands);
+		unsigned n = ev->noperands < TS_MAX_OPERANDS ? ev->noperands : TS_MAX_OPERANDS;
+		for (unsigned i = 0; i < n; i++) {
+			GET(ev->rank[i]);
+			uint8_t rk = ev->rank[i];
+			if (rk != TS_RANK_BAD && rk <= TS_MAX_RANK) {
+				memcpy(ev->dims[i], r, rk * sizeof(int64_t));
+				r += rk * sizeof(int64_t);
+			}
+		}
+	}
+	if (ev->has & TS_HAS_DTYPE) {
+		GET(ev->ntypes);
+		for (unsigned i = 0; i < ev->ntypes && i < TS_MAX_OPERANDS; i++) {
+			uint8_t l;
+			GET(l);
+			memcpy(ev->dtype[i], r, l);
+			ev->dtype[i][l] = '\0';
+			r += l;
+		}
+	}
+	GET(ev->nconcrete);
+	for (int i = 0; i < TS_MAX_CONCRETE; i++)
+		if (ev->nconcrete & (1u << i))
+			GET(ev->concrete[i]);
+	*at = r;
+}
+
+/* ------------------------------------------------------------- workers */
+
+static void parse_piece(piece *s)
+{
+	ts_meta meta;
+	memset(&meta, 0, sizeof meta);
+	enc_ctx c = { .s = s };
+	s->nrec = 0;
+	s->ok = false;
+	memset(&s->stats, 0, sizeof s->stats);
+	ts_parser *p = ts_parser_new(encode, &c, &meta);
+	if (!p)
+		return;
+	c.p = p;
+	if (ts_parser_begin_items(p, s->start) == TS_OK &&
+	    ts_parser_feed(p, s->buf + CONTEXT, s->len) == TS_OK && !c.full &&
+	    ts_parser_between_items(p)) {
+		s->ok = true;
+		s->stats = *ts_parser_get_stats(p);
+	}
+	ts_parser_free(p);
+}
+
+static void *worker(void *arg)
+{
+	pp *x = arg;
+	pthread_mutex_lock(&x->lock);
+	for (;;) {
+		while (!x->stop && x->njobs == 0)
+			pthread_cond_wait(&x->work, &x->lock);
+		if (x->stop)
+			break;
+		piece *s = &x->ring[x->next_job];
+		x->next_job = (x->next_job + 1) % x->nring;
+		x->njobs--;
+		pthread_mutex_unlock(&x->lock);
+		parse_piece(s);
+		pthread_mutex_lock(&x->lock);
+		s->state = DONE;
+		pthread_cond_broadcast(&x->done);
+	}
+	pthread_mutex_unlock(&x->lock);
+	return NULL;
+}
+
+/* ------------------------------------------------------------- reading */
+
+static bool room(piece *s, size_t need)
+{
+	if (CONTEXT + need <= s->cap)
+		return true;
+	size_t cap = s->cap ? s->cap : CONTEXT + PIECE_DEFAULT + READ_SIZE;
+	while (cap < CONTEXT + need)
+		cap *= 2;
+	char *b = realloc(s->buf, cap);
+	if (!b)
+		return false;
+	s->buf = b;
+	s->cap = cap;
+	return true;
+}
+
+/* Append the reader's next bytes to s; false when none came: the end of
+ * the input, a read failure (x->rs) or no memory. */
+static bool read_more(pp *x, piece *s)
+{
+	if (x->eof || x->rs != TS_OK)
+		return false;
+	const char *bytes;
+	size_t n;
+	ts_status rs;
+	if (!ts_reader_mapped(x->r)) {
+		if (!room(s, s->len + x->read_size)) {
+			x->rs = TS_ERR_NOMEM;
+			x->nomem = true;
+			return false;
+		}
+		rs = ts_reader_read(x->r, s->buf + CONTEXT + s->len, x->read_size, &n);
+	} else {
+		/* a file cut shorter while it is read faults where its lost
+		 * pages are touched: here, in the copy */
+		sigjmp_buf jb;
+		if (sigsetjmp(jb, 1)) {
+			ts_reader_unguard();
+			x->shrank = true;
+			x->rs = TS_ERR_TRUNCATED;
+			return false;
+		}
+		ts_reader_guard(&jb);
+		rs = ts_reader_view(x->r, NULL, x->read_size, &bytes, &n);
+		if (n > 0 && !room(s, s->len + n)) {
+			ts_reader_unguard();
+			x->rs = TS_ERR_NOMEM;
+			x->nomem = true;
+			return false;
+		}
+		memcpy(s->buf + CONTEXT + s->len, bytes, n);
+		ts_reader_unguard();
+	}
+	s->len += n;
+	if (x->o->progress)
+		x->o->progress(x->o->progress_ud, ts_reader_in_bytes(x->r), ts_reader_out_bytes(x->r));
+	if (rs != TS_OK)
+		x->rs = rs;
+	else if (n == 0)
+		x->eof = true;
+	return n > 0;
+}
+
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/* The first cut at or after from in b[0..len): a '{' after a comma after a
+ * '}' (whitespace between); the '{' may not be the last byte and the
+ * pattern may reach back into the CONTEXT bytes before b. SIZE_MAX: none. */
+static size_t find_cut(const char *b, size_t from, size_t len)
+{
+	for (size_t i = from; i + 1 < len;) {
+		const char *q = memchr(b + i, '{', len - 1 - i);
+		if (!q)
+			return SIZE_MAX;
+		size_t at = (size_t)(q - b);
+		ptrdiff_t k = (ptrdiff_t)at - 1;
+		int ws = 0;
+		while (k >= -CONTEXT && ws < WS_MAX && is_ws(b[k]))
+			k--, ws++;
+		if (k >= -CONTEXT && b[k] == ',') {
+			k--;
+			ws = 0;
+			while (k >= -CONTEXT && ws < WS_MAX && is_ws(b[k]))
+				k--, ws++;
+			if (k >= -CONTEXT && b[k] == '}')
+				return at;
+		}
+		i = at + 1;
+	}
+	return SIZE_MAX;
+}
+
+/* ------------------------------------------------------------ delivery */
+
+/* The caller's parser reads s itself, from where it stands. */
+static ts_status parse_in_order(pp *x, piece *s)
+{
+	return ts_parser_feed(x->p, s->buf + CONTEXT, s->len);
+}
+
+/* Piece s in order: its records when they stand (*between: it began
+ * between items), else the caller's parser. */
+static ts_status deliver(pp *x, piece *s, bool *between)
+{
+	pthread_mutex_lock(&x->lock);
+	while (s->state != DONE)
+		pthread_cond_wait(&x->done, &x->lock);
+	pthread_mutex_unlock(&x->lock);
+	ts_status st = TS_OK;
+	if (*between && s->ok) {
+		ts_parser_skip(x->p, s->len, &s->stats);
+		const unsigned char *r = s->rec, *end = s->rec + s->nrec;
+		ts_event ev;
+		memset(&ev, 0, sizeof ev);
+		while (r < end) {
+			uint64_t at;
+			decode(&r, &ev, &at);
+			st = x->o->fn(x->o->ud, &ev);
+			if (st != TS_OK) {
+				ts_parser_fail(x->p, st, ts_strerror(st), at);
+				break;
+			}
+		}
+	} else {
+		x->in_order++;
+		st = parse_in_order(x, s);
+		*between = st == TS_OK && ts_parser_between_items(x->p);
+	}
+	s->state = FREE;
+	return st;
+}
+
+static void queue(pp *x, piece *s)
+{
+	pthread_mutex_lock(&x->lock);
+	s->state = QUEUED;
+	x->njobs++;
+	pthread_cond_signal(&x->work);
+	pthread_mutex_unlock(&x->lock);
+}
+
+/* Move the bytes of s from cut on to the start of t (with the CONTEXT
+ * bytes before them), leaving s ending at cut. */
+static bool split(piece *s, size_t cut, piece *t)
+{
+	size_t n = s->len - cut;
+	if (!room(t, n))
+		return false;
+	memcpy(t->buf, s->buf + cut, CONTEXT + n);   /* CONTEXT bytes before, then n */
+	t->len = n;
+	t->start = s->start + cut;
+	s->len = cut;
+	return true;
+}
+
+/* ----------------------------------------------------------------- run */
+
+static void stop_workers(pp *x)
+{
+	pthread_mutex_lock(&x->lock);
+	x->stop = true;
+	pthread_cond_broadcast(&x->work);
+	pthread_mutex_unlock(&x->lock);
+	for (int i = 0; i < x->nthreads; i++)
+		pthread_join(x->threads[i], NULL);
+}
+
+/* The bytes before the array and its first items: the caller's parser
+ * reads s up to the first cut where it stands between items; s then holds
+ * the bytes from there. False when it never does (the input ends, fails,
+ * or has no cut): what s held was parsed. */
+static bool prologue(pp *x, piece *s, ts_status *st)
+{
+	size_t fed = 0, from = 0;
+	for (;;) {
+		size_t cut = find_cut(s->buf + CONTEXT, from, s->len);
+		if (cut != SIZE_MAX) {
+			*st = ts_parser_feed(x->p, s->buf + CONTEXT + fed, cut - fed);
+			if (*st != TS_OK)
+				return false;
+			fed = cut;
+			from = cut + 1;
+			if (ts_parser_between_items(x->p))
+				break;
+			continue;
+		}
+		/* no cut in what is here: parse all but the last bytes, which
+		 * may begin one, and read on */
+		size_t keep = s->len - fed < CONTEXT ? s->len - fed : CONTEXT;
+		size_t upto = s->len - keep;
+		if (upto > fed) {
+			*st = ts_parser_feed(x->p, s->buf + CONTEXT + fed, upto - fed);
+			if (*st != TS_OK)
+				return false;
+			fed = upto;
+		}
+		if (from < fed)
+			from = fed;
+		if (fed > PIECE_DEFAULT) {
+			memmove(s->buf, s->buf + fed, CONTEXT + s->len - fed);
+			s->start += fed;
+			s->len -= fed;
+			from -= fed;
+			fed = 0;
+		}
+		if (!read_more(x, s)) {
+			*st = ts_parser_feed(x->p, s->buf + CONTEXT + fed, s->len - fed);
+			return false;
+		}
+	}
+	memmove(s->buf, s->buf + fed, CONTEXT + s->len - fed);
+	s->start += fed;
+	s->len -= fed;
+	return true;
+}
+
+static ts_status run(pp *x)
+{
+	piece *s = &x->ring[0];
+	ts_status st = TS_OK;
+	memset(s->buf, ' ', CONTEXT);
+	s->start = 0;
+	if (!prologue(x, s, &st))
+		return st;
+	int head = 0, cur = 0, busy = 0;   /* oldest undelivered, filling, in flight */
+	bool between = true;
+	for (;;) {
+		/* fill the current piece to its size, then to its first cut */
+		size_t cut = SIZE_MAX, from = x->piece_size;
+		while (st == TS_OK) {
+			if (s->len > from + CONTEXT) {
+				cut = find_cut(s->buf + CONTEXT, from, s->len);
+				if (cut != SIZE_MAX)
+					break;
+				from = s->len - CONTEXT;
+			}
+			if (s->len >= LONG_PIECE * x->piece_size || !read_more(x, s))
+				break;
+		}
+		if (cut == SIZE_MAX) {
+			/* the end of the input (or a read failure, or a piece too
+			 * long to cut): everything before in order, then this */
+			while (st == TS_OK && busy > 0) {
+				st = deliver(x, &x->ring[head], &between);
+				head = (head + 1) % x->nring;
+				busy--;
+			}
+			if (st != TS_OK)
+				return st;
+			st = parse_in_order(x, s);
+			if (st != TS_OK || s->len < LONG_PIECE * x->piece_size || x->rs != TS_OK)
+				return st;
+			/* a piece too long to cut: in order to the next cut where
+			 * the parser stands between items, and on from there */
+			memmove(s->buf, s->buf + s->len, CONTEXT);
+			s->start += s->len;
+			s->len = 0;
+			between = true;
+			if (!prologue(x, s, &st))
+				return st;
+			continue;
+		}
+		int next = (cur + 1) % x->nring;
+		while (busy >= x->nring - 1) {
+			st = deliver(x, &x->ring[head], &between);
+			head = (head + 1) % x->nring;
+			busy--;
+			if (st != TS_OK)
+				return st;
+		}
+		if (!split(s, cut, &x->ring[next]))
+			return ts_parser_fail(x->p, TS_ERR_NOMEM, "out of memory", ts_parser_offset(x->p)),
+			       TS_ERR_NOMEM;
+		queue(x, s);
+		x->pieces++;
+		busy++;
+		cur = next;
+		s = &x->ring[cur];
+		/* deliver what is done without waiting */
+		while (busy > 0) {
+			pthread_mutex_lock(&x->lock);
+			bool done = x->ring[head].state == DONE;
+			pthread_mutex_unlock(&x->lock);
+			if (!done)
+				break;
+			st = deliver(x, &x->ring[head], &between);
+			head = (head + 1) % x->nring;
+			busy--;
+			if (st != TS_OK)
+				return st;
+		}
+	}
+}
+
+ts_status ts_pparse_run(ts_reader *r, ts_parser *p, const ts_pparse_opts *o,
+			ts_pparse_out *out)
+{
+	pp x = { .o = o, .r = r, .p = p, .rs = TS_OK };
+	memset(out, 0, sizeof *out);
+	x.piece_size = o->piece ? o->piece : PIECE_DEFAULT;
+	x.read_size = x.piece_size < READ_SIZE ? x.piece_size : READ_SIZE;
+	x.nthreads = o->workers < 1 ? 1 : o->workers;
+	x.nring = 2 * x.nthreads + 1;
+	x.ring = calloc((size_t)x.nring, sizeof *x.ring);
+	x.threads = calloc((size_t)x.nthreads, sizeof *x.threads);
+	bool ok = x.ring && x.threads &&
+		  room(&x.ring[0], x.piece_size) &&
+		  pthread_mutex_init(&x.lock, NULL) == 0;
+	if (ok && pthread_cond_init(&x.work, NULL) != 0) {
+		pthread_mutex_destroy(&x.lock);
+		ok = false;
+	}
+	if (ok && pthread_cond_init(&x.done, NULL) != 0) {
+		pthread_cond_destroy(&x.work);
+		pthread_mutex_destroy(&x.lock);
+		ok = false;
+	}
+	/* a parser needs little stack: 256 KB, not the 8 MB default (address
+	 * space, which ulimit -v counts) */
+	pthread_attr_t attr;
+	bool attr_ok = ok && pthread_attr_init(&attr) == 0;
+	if (attr_ok)
+		(void)pthread_attr_setstacksize(&attr, 256 * 1024);
+	int started = 0;
+	while (ok && started < x.nthreads &&
+	       pthread_create(&x.threads[started], attr_ok ? &attr : NULL, worker, &x) == 0)
+		started++;
+	if (attr_ok)
+		pthread_attr_destroy(&attr);
+	x.nthreads = started;
+	ts_status st = TS_ERR_NOMEM;
+	out->unavailable = !ok || started == 0;
+	out->threads = started;
+	if (!out->unavailable) {
+		st = run(&x);
+		out->pieces = x.pieces;
+		out->in_order = x.in_order;
+		if (st == TS_OK && x.nomem) {
+			ts_parser_fail(p, TS_ERR_NOMEM, "out of memory", ts_parser_offset(p));
+			st = TS_ERR_NOMEM;
+		} else if (st == TS_OK && x.rs != TS_OK) {
+			out->read_failed = true;
+			out->shrank = x.shrank;
+			st = x.rs;
+		} else if (st == TS_OK) {
+			st = ts_parser_finish(p);
+		}
+	}
+	if (ok) {
+		stop_workers(&x);
+		pthread_cond_destroy(&x.done);
+		pthread_cond_destroy(&x.work);
+		pthread_mutex_destroy(&x.lock);
+	}
+	for (int i = 0; x.ring && i < x.nring; i++) {
+		free(x.ring[i].buf);
+		free(x.ring[i].rec);
+	}
+	free(x.ring);
+	free(x.threads);
+	return st;
+}
+
+int ts_cores(void)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0) {
+		int n = CPU_COUNT(&set);
+		if (n > 0)
+			return n;
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}
