@@ -5,19 +5,53 @@
 
 #include "analysis/intern.h"
 
-/* One kept frame: 24 bytes. */
+/*
+ * Per thread, the call site as a step function of time: the innermost kept
+ * frame open at t changes only where a kept frame starts or ends, so the
+ * index holds those changes, (t, name), in time order, varint-coded: the
+ * time as a delta from the change before, the name as its id + 1 (0: no
+ * frame). About 2 changes of 2 to 5 bytes each per kept frame. Every 64
+ * changes begin a block whose first time is kept whole, for a binary
+ * search; lookups in time order (the usual case: launches come in time
+ * order) walk forward from where the last one stopped.
+ *
+ * The frames still open at the latest start are held apart (open[]); a
+ * frame's end is coded when a later start finds it over, so every change
+ * up to the latest start is coded, and a lookup at or past it reads the
+ * open frames, as the chain of enclosing frames the index kept before.
+ */
+#define BLOCK 64
+#define OPEN_MAX 256             /* kept frames open at once on a thread */
+#define NONE_ID 0u
+
+typedef struct {
+	int64_t t;               /* time of the block's first change */
+	size_t off;              /* its byte offset */
+} block;
+
 typedef struct {
 	int64_t start, end;
 	uint32_t name;
-	int32_t parent;          /* enclosing kept frame, -1 none */
-} frame;
+} open_frame;
 
 typedef struct {
 	int64_t pid, tid;
-	frame *f;
-	size_t n, cap;
+	uint8_t *b;              /* the coded changes */
+	size_t nb, bcap;
+	block *blk;
+	size_t nblk, blkcap;
+	unsigned in_last;        /* changes in the last block */
+	int64_t last_t;          /* time of the last change coded */
+	uint32_t last_name;      /* its name id + 1 */
+	open_frame open[OPEN_MAX];
+	int nopen;
 	int64_t last_start;
-	int32_t top;             /* innermost frame open at last_start */
+	/* where the last lookup stopped: the change at or before its time */
+	size_t cur_blk, cur_off; /* the next change to decode */
+	unsigned cur_i;          /* changes of cur_blk decoded */
+	int64_t cur_t;
+	uint32_t cur_name;
+	bool cur_set;
 } thread_frames;
 
 /* A direct-mapped cache of skip decisions by name hash: every frame name
@@ -54,8 +88,10 @@ void ts_callsites_free(ts_callsites *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->nth; i++)
-		free(c->th[i].f);
+	for (size_t i = 0; i < c->nth; i++) {
+		free(c->th[i].b);
+		free(c->th[i].blk);
+	}
 	ts_intern_free(c->names);
 	free(c);
 }
@@ -68,7 +104,11 @@ static thread_frames *thread_of(ts_callsites *c, int64_t pid, int64_t tid, bool 
 	if (!add || c->nth == TS_CALLSITE_THREADS)
 		return NULL;
 	thread_frames *t = &c->th[c->nth++];
-	*t = (thread_frames){ .pid = pid, .tid = tid, .last_start = INT64_MIN, .top = -1 };
+	memset(t, 0, sizeof *t);
+	t->pid = pid;
+	t->tid = tid;
+	t->last_start = INT64_MIN;
+	t->last_t = INT64_MIN;
 	return t;
 }
 
@@ -83,6 +123,99 @@ static bool skipped(ts_callsites *c, const char *s, size_t len)
 		c->skip_val[slot] = ts_patterns_callsite_skipped(c->patterns, s, len) ? 1 : 2;
 	}
 	return c->skip_val[slot] == 1;
+}
+
+/* ------------------------------------------------------------- coding */
+
+static size_t put_var(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+static uint64_t get_var(const uint8_t *b, size_t *off)
+{
+	uint64_t v = 0;
+	for (int s = 0; s < 64; s += 7) {
+		uint8_t x = b[(*off)++];
+		v |= (uint64_t)(x & 0x7f) << s;
+		if (!(x & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* Grow *p (element size es, count cap) to hold need, within the index's
+ * memory cap. */
+static bool grow(ts_callsites *c, void **p, size_t *cap, size_t need, size_t es)
+{
+	if (need <= *cap)
+		return true;
+	size_t n = *cap ? *cap * 2 : 1024 / es;
+	while (n < need)
+		n *= 2;
+	if (c->mem + (n - *cap) * es > c->mem_cap)
+		return false;
+	void *q = realloc(*p, n * es);
+	if (!q)
+		return false;
+	c->mem += (n - *cap) * es;
+	c->t.index_bytes = c->mem;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* Code a change at time t to name id + 1 (nondecreasing times); a change
+ * to the name already in force is none. */
+static bool change(ts_callsites *c, thread_frames *t, int64_t at, uint32_t name1)
+{
+	if (t->nb > 0 && name1 == t->last_name)
+		return true;
+	if (!grow(c, (void **)&t->b, &t->bcap, t->nb + 20, 1))
+		return false;
+	int64_t prev = t->last_t;
+	if (t->nblk == 0 || t->in_last == BLOCK) {
+		if (!grow(c, (void **)&t->blk, &t->blkcap, t->nblk + 1, sizeof *t->blk))
+			return false;
+		t->blk[t->nblk++] = (block){ at, t->nb };
+		t->in_last = 0;
+		prev = at;
+	}
+	t->nb += put_var(t->b + t->nb, (uint64_t)(at - prev));
+	t->nb += put_var(t->b + t->nb, name1);
+	t->in_last++;
+	t->last_t = at;
+	t->last_name = name1;
+	return true;
+}
+
+/* The open frames ended before s: their ends coded, in time order. */
+static bool close_before(ts_callsites *c, thread_frames *t, int64_t s)
+{
+	while (t->nopen > 0 && t->open[t->nopen - 1].end < s) {
+		int64_t e = t->open[--t->nopen].end;
+		/* frames under it already over by then end with it */
+		while (t->nopen > 0 && t->open[t->nopen - 1].end <= e)
+			t->nopen--;
+		if (!change(c, t, e + 1, t->nopen ? t->open[t->nopen - 1].name + 1 : NONE_ID))
+			return false;
+	}
+	if (t->nopen == OPEN_MAX) {
+		/* frames over under one still open (a child outliving its
+		 * parent) are never the innermost again: out */
+		int k = 0;
+		for (int j = 0; j < t->nopen; j++)
+			if (t->open[j].end >= s)
+				t->open[k++] = t->open[j];
+		t->nopen = k;
+	}
+	return true;
 }
 
 void ts_callsites_frame(ts_callsites *c, const ts_event *ev)
@@ -102,60 +235,100 @@ void ts_callsites_frame(ts_callsites *c, const ts_event *ev)
 		return;
 	}
 	uint32_t name;
-	if (!t || ts_intern_put(c->names, ev->name, ev->name_len, &name) != TS_OK) {
+	if (!t || ts_intern_put(c->names, ev->name, ev->name_len, &name) != TS_OK ||
+	    !close_before(c, t, ev->ts_ns) || t->nopen == OPEN_MAX ||
+	    !change(c, t, ev->ts_ns, name + 1)) {
 		c->t.dropped++;
 		return;
 	}
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 1024;
-		if (c->mem + (cap - t->cap) * sizeof(frame) > c->mem_cap) {
-			c->t.dropped++;
-			return;
-		}
-		frame *f = realloc(t->f, cap * sizeof *f);
-		if (!f) {
-			c->t.dropped++;
-			return;
-		}
-		c->mem += (cap - t->cap) * sizeof *f;
-		c->t.index_bytes = c->mem;
-		t->f = f;
-		t->cap = cap;
-	}
-	/* Link it to the innermost kept frame still open: the chain of open
-	 * frames is walked through the parent links themselves. */
-	frame f = { ev->ts_ns, ev->ts_ns + (ev->dur_ns > 0 ? ev->dur_ns : 0), name, -1 };
-	int32_t top = t->top;
-	while (top >= 0 && t->f[top].end < f.start)
-		top = t->f[top].parent;
-	f.parent = top;
-	t->top = (int32_t)t->n;
-	t->f[t->n++] = f;
+	t->open[t->nopen++] = (open_frame){ ev->ts_ns,
+		ev->ts_ns + (ev->dur_ns > 0 ? ev->dur_ns : 0), name };
 	t->last_start = ev->ts_ns;
 	c->t.kept++;
+}
+
+/* ------------------------------------------------------------- lookup */
+
+/* Decode the change at t->cur_off (of block cur_blk) into *at, *name1;
+ * false past the last. */
+static bool peek(const thread_frames *t, size_t *blk, size_t *off, unsigned *i, int64_t prev,
+		 int64_t *at, uint32_t *name1)
+{
+	if (*off >= t->nb)
+		return false;
+	if (*i == BLOCK || (*blk + 1 < t->nblk && *off == t->blk[*blk + 1].off)) {
+		(*blk)++;
+		*i = 0;
+	}
+	if (*i == 0)
+		prev = t->blk[*blk].t;
+	*at = prev + (int64_t)get_var(t->b, off);
+	*name1 = (uint32_t)get_var(t->b, off);
+	(*i)++;
+	return true;
+}
+
+/* The name + 1 in force at ts < t->last_start, from the coded changes. */
+static uint32_t coded_at(thread_frames *t, int64_t ts)
+{
+	if (t->nblk == 0 || ts < t->blk[0].t)
+		return NONE_ID;
+	if (!t->cur_set || ts < t->cur_t) {
+		/* the last block starting at or before ts, from its start */
+		size_t lo = 0, hi = t->nblk;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->blk[mid].t <= ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		t->cur_blk = lo - 1;
+		t->cur_off = t->blk[lo - 1].off;
+		t->cur_i = 0;
+		t->cur_t = t->blk[lo - 1].t;
+		t->cur_name = NONE_ID;
+		t->cur_set = false;
+	}
+	/* forward over the changes at or before ts */
+	for (;;) {
+		size_t blk = t->cur_blk, off = t->cur_off;
+		unsigned i = t->cur_i;
+		int64_t at;
+		uint32_t name1;
+		if (!peek(t, &blk, &off, &i, t->cur_t, &at, &name1) || at > ts)
+			break;
+		t->cur_blk = blk;
+		t->cur_off = off;
+		t->cur_i = i;
+		t->cur_t = at;
+		t->cur_name = name1;
+		t->cur_set = true;
+	}
+	return t->cur_set ? t->cur_name : NONE_ID;
 }
 
 uint32_t ts_callsites_at(ts_callsites *c, int64_t pid, int64_t tid, int64_t ts)
 {
 	c->t.lookups++;
 	thread_frames *t = thread_of(c, pid, tid, false);
-	if (!t || t->n == 0)
+	if (!t || t->nb == 0)
 		return TS_INTERN_NONE;
-	/* the last frame starting at or before ts */
-	size_t lo = 0, hi = t->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->f[mid].start <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
+	uint32_t name1 = NONE_ID;
+	if (ts >= t->last_start) {
+		/* the open frames: the innermost not over at ts */
+		for (int j = t->nopen - 1; j >= 0; j--)
+			if (t->open[j].end >= ts) {
+				name1 = t->open[j].name + 1;
+				break;
+			}
+	} else {
+		name1 = coded_at(t, ts);
 	}
-	for (int32_t j = (int32_t)lo - 1; j >= 0; j = t->f[j].parent)
-		if (t->f[j].end >= ts) {
-			c->t.found++;
-			return t->f[j].name;
-		}
-	return TS_INTERN_NONE;
+	if (name1 == NONE_ID)
+		return TS_INTERN_NONE;
+	c->t.found++;
+	return name1 - 1;
 }
 
 const char *ts_callsites_name(const ts_callsites *c, uint32_t id, size_t *len)

@@ -7,9 +7,13 @@
  * frames are indexed as they pass and looked up when runtime launches
  * arrive. Only frames that can be call sites are kept (not builtins, PyTorch
  * internals or the standard library: callsite_skip in the pattern tables),
- * 24 bytes each, per thread, in start order with a link to the enclosing
- * kept frame. A lookup is a binary search and a walk up that chain. The
- * index never holds more than mem_cap bytes; frames past it are counted.
+ * per thread, as the step function of time they make: the innermost kept
+ * frame changes where one starts or ends, and those changes are coded in
+ * time order (a varint delta and a name id, about 4 to 10 bytes a frame).
+ * A lookup is that of the last frame starting at or before the time and
+ * the first of its enclosing frames still open then; in time order it
+ * walks forward from the last one. The index never holds more than
+ * mem_cap bytes; frames past it are counted.
  */
 #ifndef TS_CALLSITE_H
 #define TS_CALLSITE_H
