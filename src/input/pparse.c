@@ -24,7 +24,7 @@
 #define CONTEXT 64                 /* bytes kept before a piece's first byte */
 #define WS_MAX 32                  /* whitespace a cut's pattern may hold */
 #define REC_FACTOR 8               /* records past 8x a piece's bytes: in order */
-#define READ_SIZE (256u * 1024)    /* bytes asked of the reader at a time */
+#define READ_SIZE (64u * 1024)     /* bytes asked of the reader at a time */
 
 enum { FREE, QUEUED, DONE };
 
@@ -68,9 +68,9 @@ static bool rec_room(piece *s, size_t n)
 {
 	if (s->nrec + n <= s->rec_cap)
 		return true;
-	size_t cap = s->rec_cap ? s->rec_cap : 64 * 1024;
+	size_t cap = s->rec_cap ? s->rec_cap + s->rec_cap / 4 : 64 * 1024;
 	while (cap < s->nrec + n)
-		cap *= 2;
+		cap += cap / 4;
 	if (cap > REC_FACTOR * s->len + (256u << 10))
 		return false;
 	unsigned char *b = realloc(s->rec, cap);
