@@ -156,9 +156,10 @@ static bool grow(ts_callsites *c, void **p, size_t *cap, size_t need, size_t es)
 {
 	if (need <= *cap)
 		return true;
-	size_t n = *cap ? *cap * 2 : 1024 / es;
+	/* by a quarter: the index is the one table that grows with the trace */
+	size_t n = *cap ? *cap + *cap / 4 : 1024 / es;
 	while (n < need)
-		n *= 2;
+		n += n / 4 + 1;
 	if (c->mem + (n - *cap) * es > c->mem_cap)
 		return false;
 	void *q = realloc(*p, n * es);
