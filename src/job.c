@@ -254,7 +254,9 @@ static ts_capmap *read_captures(const options *o, const char *flag, const char *
 static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
 {
 	ts_pipeline_opts po = { .read_size = o->read_size, .no_mmap = o->no_mmap, .limits = o->limits,
-				.threads = o->threads > 0 ? o->threads : ts_cores(),
+				.threads = o->threads > 0 ? o->threads
+					   : ts_cores() < TS_PPARSE_DEFAULT_MAX ? ts_cores()
+					   : TS_PPARSE_DEFAULT_MAX,
 				.piece_size = o->piece_size,
 				.join_mem = o->join_mem,
 				.patterns = patterns, .model = o->model, .gpu = o->gpu,
@@ -528,8 +530,11 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 	/* the cores shared among the traces analysed at a time */
 	ts_pipeline_opts pr = *po;
 	int at_once = (size_t)jobs < n ? jobs : (int)n;
-	if (o->threads == 0)
+	if (o->threads == 0) {
 		pr.threads = at_once > 0 && cores / at_once > 1 ? cores / at_once : 1;
+		if (pr.threads > TS_PPARSE_DEFAULT_MAX)
+			pr.threads = TS_PPARSE_DEFAULT_MAX;
+	}
 	char label[64];
 	snprintf(label, sizeof label, "%zu traces", n);
 	ts_multi m;

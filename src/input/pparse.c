@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -633,14 +634,32 @@ ts_status ts_pparse_run(ts_reader *r, ts_parser *p, const ts_pparse_opts *o,
 	return st;
 }
 
+/* A cgroup v2 CPU quota ("200000 100000": 2 CPUs), rounded up; 0 none. */
+static int quota_cores(void)
+{
+	FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+	if (!f)
+		return 0;
+	char q[32] = "";
+	long long period = 0;
+	int n = fscanf(f, "%31s %lld", q, &period);
+	fclose(f);
+	if (n != 2 || strcmp(q, "max") == 0 || period <= 0)
+		return 0;
+	long long quota = atoll(q);
+	return quota > 0 ? (int)((quota + period - 1) / period) : 0;
+}
+
 int ts_cores(void)
 {
+	int n = 0;
 	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) == 0) {
-		int n = CPU_COUNT(&set);
-		if (n > 0)
-			return n;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		n = CPU_COUNT(&set);
+	if (n <= 0) {
+		long k = sysconf(_SC_NPROCESSORS_ONLN);
+		n = k > 0 ? (int)k : 1;
 	}
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
+	int q = quota_cores();
+	return q > 0 && q < n ? q : n;
 }

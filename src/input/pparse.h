@@ -64,7 +64,13 @@ typedef struct {
 ts_status ts_pparse_run(ts_reader *r, ts_parser *p, const ts_pparse_opts *o,
 			ts_pparse_out *out);
 
-/* The cores this process may run on (1 when unknown). */
+/* The cores this process may run on: its CPU affinity, within its cgroup's
+ * CPU quota (1 when unknown). */
 int ts_cores(void);
+
+/* Parse threads by default: the cores, at most this many (past it the
+ * analysis on the caller's thread is the limit, and each thread holds two
+ * pieces). */
+#define TS_PPARSE_DEFAULT_MAX 8
 
 #endif
