@@ -32,15 +32,21 @@ sb=$(stat -c %s "$small")
 bb=$(stat -c %s "$big")
 ts_s=$(count "$ts" --format json --no-progress "$small")
 ts_b=$(count "$ts" --format json --no-progress "$big")
+# one parse thread: the instructions the records of the threaded parse add
+t1_s=$(count "$ts" -T 1 --format json --no-progress "$small")
+t1_b=$(count "$ts" -T 1 --format json --no-progress "$big")
 no_s=$(count "$bin/yajl_noop" --no-utf8-check "$small")
 no_b=$(count "$bin/yajl_noop" --no-utf8-check "$big")
 rm -f "$small" "$big"
-awk -v sb="$sb" -v bb="$bb" -v ts_s="$ts_s" -v ts_b="$ts_b" -v no_s="$no_s" -v no_b="$no_b" 'BEGIN {
+awk -v sb="$sb" -v bb="$bb" -v ts_s="$ts_s" -v ts_b="$ts_b" -v no_s="$no_s" -v no_b="$no_b" \
+    -v t1_s="$t1_s" -v t1_b="$t1_b" 'BEGIN {
 	tpb = (ts_b - ts_s) / (bb - sb); npb = (no_b - no_s) / (bb - sb)
-	tfix = ts_s - tpb * sb; nfix = no_s - npb * sb
+	t1pb = (t1_b - t1_s) / (bb - sb)
+	tfix = ts_s - tpb * sb; nfix = no_s - npb * sb; t1fix = t1_s - t1pb * sb
 	printf "## Instructions per byte (callgrind, deterministic)\n\n"
 	printf "| tool | instructions per JSON byte | fixed start-up (instructions) |\n|---|---:|---:|\n"
-	printf "| yajl_noop | %.2f | %.0f |\n| tracestream | %.2f | %.0f |\n\n", npb, nfix, tpb, tfix
+	printf "| yajl_noop | %.2f | %.0f |\n| tracestream (all threads) | %.2f | %.0f |\n", npb, nfix, tpb, tfix
+	printf "| tracestream -T 1 | %.2f | %.0f |\n\n", t1pb, t1fix
 	printf "tracestream / no-op throughput by instruction count: **%.2fx** (inputs %.1f MB and %.1f MB)\n", npb / tpb, sb / 1e6, bb / 1e6
 }'
 
