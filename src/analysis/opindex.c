@@ -10,7 +10,8 @@
  * index, bit 31 the first-kernel mark: about 24 bytes an id) unless an id
  * within NEAR of it is there already: then the ids are dense, the block is
  * made and the loose ids of its range move into it. Consecutive ids, in any
- * order or from interleaved threads, so fill blocks (2.2 bytes an id), and
+ * order or from interleaved threads, so fill blocks (1.2 bytes an id with
+ * byte codes, 2.2 with 16-bit ones), and
  * ids spread far apart never cost a 580-byte block each.
  */
 #include "analysis/opindex.h"
@@ -25,10 +26,22 @@
 #define COUNTED 0x80000000u      /* loose value: the first kernel was counted */
 #define NEAR 3                   /* a loose id this close to another: a block */
 
+/* A block's codes are bytes while every record it names is among the
+ * first 254 (a decode step's ops repeat a few dozen records: 1.1 bytes an
+ * id), 16-bit once one is not. */
+#define NARROW_MAX 0xffu         /* byte codes: 0 .. NARROW_MAX-1 */
+
 typedef struct {
-	uint16_t code[B];        /* 0: no op; c: record c - 1; WIDE: wide table */
 	uint64_t counted[B / 64];
+	uint32_t wide;           /* codes are uint16_t, not bytes */
+	/* B codes: 0 no op; c: record c - 1; WIDE (16-bit): the wide table */
+	unsigned char codes[];
 } block;
+
+static unsigned code_at(const block *b, unsigned at)
+{
+	return b->wide ? ((const uint16_t *)(const void *)b->codes)[at] : b->codes[at];
+}
 
 struct ts_opindex {
 	size_t max_bytes, bytes;
@@ -237,52 +250,80 @@ static uint32_t intern_rec(ts_opindex *x, const ts_oprec *r)
 	return id;
 }
 
-static block *find_block(const ts_opindex *x, uint64_t bn)
+/* The slot of block bn in x->blocks, or NULL (valid until a block is
+ * made). */
+static block **find_block(const ts_opindex *x, uint64_t bn)
 {
 	size_t h = kv_find(x->bkey, x->bval, x->bslots, bn);
-	return h == SIZE_MAX ? NULL : x->blocks[x->bval[h]];
+	return h == SIZE_MAX ? NULL : &x->blocks[x->bval[h]];
 }
 
 /* The block bn, made when missing (NULL past the cap). */
-static block *make_block(ts_opindex *x, uint64_t bn)
+static block **make_block(ts_opindex *x, uint64_t bn)
 {
 	bool found;
 	size_t h = kv_slot(x, &x->bkey, &x->bval, &x->bslots, x->nblocks, bn, &found);
 	if (h == SIZE_MAX)
 		return NULL;
 	if (found)
-		return x->blocks[x->bval[h]];
+		return &x->blocks[x->bval[h]];
 	block *b;
-	if (!afford(x, sizeof *b + sizeof *x->blocks))
+	if (!afford(x, sizeof *b + B + sizeof *x->blocks))
 		return NULL;
 	if (x->nblocks == x->blocks_cap) {
 		size_t n = x->blocks_cap ? x->blocks_cap * 2 : 16;
 		size_t add = (n - x->blocks_cap) * sizeof *x->blocks;
-		block **v = afford(x, add + sizeof *b) ? realloc(x->blocks, n * sizeof *v) : NULL;
+		block **v = afford(x, add + sizeof *b + B) ? realloc(x->blocks, n * sizeof *v) : NULL;
 		if (!v)
 			return NULL;
 		x->blocks = v;
 		x->blocks_cap = n;
 		x->bytes += add;
 	}
-	b = calloc(1, sizeof *b);
+	b = calloc(1, sizeof *b + B);
 	if (!b)
 		return NULL;
-	x->bytes += sizeof *b;
+	x->bytes += sizeof *b + B;
 	x->blocks[x->nblocks] = b;
 	x->bkey[h] = bn;
 	x->bval[h] = (uint32_t)x->nblocks++;
-	return b;
+	return &x->blocks[x->nblocks - 1];
 }
 
-/* Id u of block b gets record id, its first-kernel mark as given. */
-static bool block_set(ts_opindex *x, block *b, uint64_t u, uint32_t id, bool counted)
+/* Block *bp with 16-bit codes (it moves). */
+static bool widen(ts_opindex *x, block **bp)
+{
+	if (!afford(x, B))
+		return false;
+	block *b = realloc(*bp, sizeof *b + B * sizeof(uint16_t));
+	if (!b)
+		return false;
+	uint16_t *c16 = (uint16_t *)(void *)b->codes;
+	for (unsigned i = B; i-- > 0;)     /* from the end: a byte is read before
+					    * its place is written */
+		c16[i] = b->codes[i];
+	b->wide = 1;
+	x->bytes += B;
+	*bp = b;
+	return true;
+}
+
+/* Id u of block *bp gets record id, its first-kernel mark as given. */
+static bool block_set(ts_opindex *x, block **bp, uint64_t u, uint32_t id, bool counted)
 {
 	unsigned at = (unsigned)(u % B);
-	if (id < MAX_CODE) {
+	if (id + 1 < NARROW_MAX && !(*bp)->wide) {
+		(*bp)->codes[at] = (unsigned char)(id + 1);
+	} else if (!(*bp)->wide && !widen(x, bp)) {
+		return false;
+	}
+	block *b = *bp;
+	if (!b->wide) {
+		/* set above */
+	} else if (id < MAX_CODE) {
 		/* an id that was wide keeps its wide entry, unreachable (rare:
 		 * the same id indexed twice) */
-		b->code[at] = (uint16_t)(id + 1);
+		((uint16_t *)(void *)b->codes)[at] = (uint16_t)(id + 1);
 	} else {
 		bool found;
 		size_t w = kv_slot(x, &x->wkey, &x->wval, &x->wslots, x->nwide, u, &found);
@@ -293,7 +334,7 @@ static bool block_set(ts_opindex *x, block *b, uint64_t u, uint32_t id, bool cou
 			x->nwide++;
 		}
 		x->wval[w] = id;
-		b->code[at] = WIDE;
+		((uint16_t *)(void *)b->codes)[at] = WIDE;
 	}
 	uint64_t bit = 1ull << (at % 64);
 	b->counted[at / 64] = counted ? b->counted[at / 64] | bit : b->counted[at / 64] & ~bit;
@@ -310,8 +351,8 @@ static bool loose_near(const ts_opindex *x, uint64_t u)
 	return false;
 }
 
-/* Move the loose ids of block bn into b. */
-static bool adopt_loose(ts_opindex *x, block *b, uint64_t bn)
+/* Move the loose ids of block bn into *b. */
+static bool adopt_loose(ts_opindex *x, block **b, uint64_t bn)
 {
 	for (unsigned at = 0; at < B && x->nloose; at++) {
 		uint64_t u = bn * B + at;
@@ -334,14 +375,14 @@ bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
 	uint32_t id = intern_rec(x, r);
 	if (id == EMPTY)
 		return false;
-	block *b = find_block(x, bn);
+	block **b = find_block(x, bn);
 	if (!b && x->nloose && loose_near(x, u)) {
 		/* dense ids: their block, with the loose ones of its range */
 		if (!(b = make_block(x, bn)) || !adopt_loose(x, b, bn))
 			return false;
 	}
 	if (b) {
-		uint16_t old = b->code[u % B];
+		unsigned old = code_at(*b, (unsigned)(u % B));
 		if (!block_set(x, b, u, id, false))
 			return false;
 		*added = old == 0;
@@ -363,15 +404,16 @@ bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
 const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext)
 {
 	uint64_t u = (uint64_t)ext;
-	const block *b = find_block(x, u / B);
-	if (!b) {
+	block *const *bp = find_block(x, u / B);
+	if (!bp) {
 		size_t h = kv_find(x->lkey, x->lval, x->lslots, u);
 		return h == SIZE_MAX ? NULL : &x->rec[x->lval[h] & ~COUNTED];
 	}
-	uint16_t c = b->code[u % B];
+	const block *b = *bp;
+	unsigned c = code_at(b, (unsigned)(u % B));
 	if (c == 0)
 		return NULL;
-	if (c != WIDE)
+	if (!b->wide || c != WIDE)
 		return &x->rec[c - 1];
 	size_t w = kv_find(x->wkey, x->wval, x->wslots, u);
 	return w == SIZE_MAX ? NULL : &x->rec[x->wval[w]];
@@ -380,8 +422,8 @@ const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext)
 bool ts_opindex_first(ts_opindex *x, int64_t ext)
 {
 	uint64_t u = (uint64_t)ext;
-	block *b = find_block(x, u / B);
-	if (!b) {
+	block **bp = find_block(x, u / B);
+	if (!bp) {
 		size_t h = kv_find(x->lkey, x->lval, x->lslots, u);
 		if (h == SIZE_MAX)
 			return false;
@@ -389,6 +431,7 @@ bool ts_opindex_first(ts_opindex *x, int64_t ext)
 		x->lval[h] |= COUNTED;
 		return first;
 	}
+	block *b = *bp;
 	unsigned at = (unsigned)(u % B);
 	uint64_t bit = 1ull << (at % 64);
 	bool first = !(b->counted[at / 64] & bit);

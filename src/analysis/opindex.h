@@ -5,9 +5,11 @@
  * an op needs (its name row, its M, its workload row) repeat: a decode step
  * calls the same few hundred ops with the same shapes. So records are
  * interned once, and ids map to them through direct-mapped blocks of
- * TS_OPINDEX_BLOCK consecutive ids: 2 bytes per op for the record code plus
- * 1 bit for "its first kernel was counted", about 2.2 bytes per op when ids
- * are dense (20 bytes per op before). Records past 65,534 distinct ones, and
+ * TS_OPINDEX_BLOCK consecutive ids: a record code per op, a byte while the
+ * block's records are among the first 254 interned (the usual case: a
+ * trace's ops repeat a few dozen records), else 2 bytes, plus 1 bit for
+ * "its first kernel was counted": about 1.2 bytes per op when ids are
+ * dense, 2.2 with 16-bit codes (20 bytes per op before). Records past 65,534 distinct ones, and
  * the ids that use them, go to a hash table (16 bytes per such op). An id
  * with no other id near it (within 3) waits in a hash table of loose ids
  * (under 32 bytes each) until a neighbour comes, so ids spread far apart

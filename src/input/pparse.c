@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define PIECE_DEFAULT (512u * 1024)
+#define PIECE_DEFAULT (256u * 1024)
 #define LONG_PIECE 8               /* no cut in 8 pieces' bytes: in order to the next */
 #define CONTEXT 64                 /* bytes kept before a piece's first byte */
 #define WS_MAX 32                  /* whitespace a cut's pattern may hold */

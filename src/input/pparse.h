@@ -1,7 +1,7 @@
 /*
  * pparse.h - parse one trace on several cores, deliver its events in order.
  *
- * The bytes of traceEvents are cut into pieces of about a megabyte at item
+ * The bytes of traceEvents are cut into pieces of about 256 KB at item
  * boundaries and parsed by worker threads, each into compact records; the
  * caller's thread hands the records to the event callback in file order.
  * What reaches the callback, the counters, every error and every byte
@@ -18,7 +18,7 @@
  *    that piece is parsed again in order, so a bad guess costs time only.
  *
  * Memory is bounded: at most 2 x workers + 1 pieces are held, each of the
- * piece's bytes (a piece grows past a megabyte only to its first cut, and
+ * piece's bytes (a piece grows past 256 KB only to its first cut, and
  * past 8 pieces' bytes it is parsed in order, up to the next cut) and its
  * records (past a bound the piece is parsed in order instead).
  */

@@ -73,6 +73,46 @@ static void shuffled(void)
 	free(ids);
 }
 
+/* A block's codes are bytes until a record past the first 254 comes:
+ * then 16-bit, every code and first-kernel mark kept. */
+static void narrow(void)
+{
+	ts_opindex *x = ts_opindex_new(1 << 20);
+	bool added;
+	int bad = 0;
+	for (int i = 0; i < 256; i++) {
+		ts_oprec r = { .name = (uint32_t)(i % 10) };
+		bad += !ts_opindex_put(x, 512 + i, &r, &added);
+	}
+	size_t before = ts_opindex_bytes(x);
+	for (int i = 0; i < 256; i++) {
+		ts_oprec r = { .name = (uint32_t)(i % 10) };
+		bad += !ts_opindex_put(x, 2048 + i, &r, &added);
+	}
+	size_t small = ts_opindex_bytes(x) - before;
+	for (int i = 0; i < 256; i += 3)
+		bad += !ts_opindex_first(x, 512 + i);
+	/* 300 more records, in another block, then one of them in the first */
+	for (int i = 0; i < 300; i++) {
+		ts_oprec r = { .name = (uint32_t)(1000 + i) };
+		bad += !ts_opindex_put(x, 1024 + i, &r, &added);
+	}
+	ts_oprec late = { .name = 1299 };
+	bad += !ts_opindex_put(x, 512 + 7, &late, &added);
+	for (int i = 0; i < 256; i++) {
+		const ts_oprec *g = ts_opindex_get(x, 512 + i);
+		bad += !g || g->name != (i == 7 ? 1299u : (uint32_t)(i % 10));
+		bad += ts_opindex_first(x, 512 + i) != (i % 3 != 0);
+	}
+	for (int i = 0; i < 300; i++) {
+		const ts_oprec *g = ts_opindex_get(x, 1024 + i);
+		bad += !g || g->name != (uint32_t)(1000 + i);
+	}
+	CHECK(bad == 0, "a block of byte codes turns 16-bit for record 1299: every code and mark kept");
+	CHECK(small <= 256 + 64, "a block of 256 ids of known records in byte codes: %zu bytes", small);
+	ts_opindex_free(x);
+}
+
 /* More distinct records than a 16-bit code holds: the wide table. */
 static void wide(void)
 {
@@ -192,6 +232,7 @@ int main(void)
 	basics();
 	shuffled();
 	wide();
+	narrow();
 	cap();
 	sparse();
 	return unit_failed != 0;
