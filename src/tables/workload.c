@@ -296,31 +296,47 @@ int ts_dtype_size(const char *t)
 	return 0;
 }
 
-/* The value of one term that is not touched(); *real: it need not be
- * whole (moe.weight_bits). */
-static bool term_value(const ts_wterm *t, const ts_event *ev, const ts_wctx *cx, double *v)
+/* A term's value: whole (w, exact to WMAX) or, for moe.weight_bits and
+ * touched(), real (r; whole only when it has no fraction). */
+typedef struct {
+	int64_t w;
+	double r;
+	bool whole;
+} value;
+
+static bool whole(int64_t w, value *v)
+{
+	*v = (value){ w, (double)w, true };
+	return true;
+}
+
+static bool real(double r, value *v)
+{
+	bool w = r == floor(r) && r <= (double)WMAX;
+	*v = (value){ w ? (int64_t)r : 0, r, w };
+	return true;
+}
+
+/* The value of one term that is not touched(). */
+static bool term_value(const ts_wterm *t, const ts_event *ev, const ts_wctx *cx, value *v)
 {
 	switch (t->kind) {
 	case TS_WT_CONST:
-		*v = (double)t->k;
-		return true;
+		return whole(t->k, v);
 	case TS_WT_CTX:
-		*v = (double)cx->T;
-		return cx->T > 0 && cx->T <= WMAX;
+		return cx->T > 0 && cx->T <= WMAX && whole(cx->T, v);
 	case TS_WT_WORLD:
-		*v = cx->world > 0 && cx->world <= WMAX ? (double)cx->world : 1;
-		return true;
+		return whole(cx->world > 0 && cx->world <= WMAX ? cx->world : 1, v);
 	case TS_WT_MOE:
 		if (!cx->moe)
 			return false;
 		switch (t->index) {
-		case TS_MOE_EXPERTS: *v = (double)cx->moe->experts; break;
-		case TS_MOE_TOPK: *v = (double)cx->moe->topk; break;
-		case TS_MOE_HIDDEN: *v = (double)cx->moe->hidden; break;
-		case TS_MOE_INTERMEDIATE: *v = (double)cx->moe->intermediate; break;
-		default: *v = cx->moe->weight_bits; break;
+		case TS_MOE_EXPERTS: return whole(cx->moe->experts, v);
+		case TS_MOE_TOPK: return whole(cx->moe->topk, v);
+		case TS_MOE_HIDDEN: return whole(cx->moe->hidden, v);
+		case TS_MOE_INTERMEDIATE: return whole(cx->moe->intermediate, v);
+		default: return cx->moe->weight_bits > 0 && real(cx->moe->weight_bits, v);
 		}
-		return *v > 0 && *v <= (double)WMAX;
 	default:
 		break;
 	}
@@ -328,14 +344,13 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, const ts_wctx *cx,
 	if (t->kind == TS_WT_SCALAR) {
 		if (op >= TS_MAX_CONCRETE || !(ev->nconcrete & (1u << op)))
 			return false;
-		*v = (double)ev->concrete[op];
-		return ev->concrete[op] > 0;
+		return ev->concrete[op] > 0 && whole(ev->concrete[op], v);
 	}
 	if (t->kind == TS_WT_ESIZE) {
 		if (!(ev->has & TS_HAS_DTYPE) || op >= ev->ntypes || op >= TS_MAX_OPERANDS)
 			return false;
-		*v = ts_dtype_size(ev->dtype[op]);
-		return *v > 0;
+		int size = ts_dtype_size(ev->dtype[op]);
+		return size > 0 && whole(size, v);
 	}
 	if (!(ev->has & TS_HAS_DIMS) || op >= ev->noperands || op >= TS_MAX_OPERANDS)
 		return false;
@@ -347,8 +362,7 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, const ts_wctx *cx,
 		int idx = t->index < 0 ? (int)rank + t->index : t->index;
 		if (idx < 0 || idx >= (int)rank)
 			return false;
-		*v = (double)d[idx];
-		return d[idx] > 0;
+		return d[idx] > 0 && whole(d[idx], v);
 	}
 	unsigned end = t->kind == TS_WT_ROWS ? rank - 1 : rank;
 	if (t->kind == TS_WT_ROWS && rank < 2)
@@ -359,30 +373,29 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, const ts_wctx *cx,
 			return false;
 		p *= d[i];
 	}
-	*v = (double)p;
-	return true;
+	return whole(p, v);
 }
 
 /* The value of term i of e (touched() with its arguments, *i left on the
  * last of them). */
 static bool factor(const ts_wexpr *e, unsigned *i, const ts_event *ev, const ts_wctx *cx,
-		   double *v)
+		   value *v)
 {
 	const ts_wterm *t = &e->t[*i];
 	if (t->kind != TS_WT_TOUCHED)
 		return term_value(t, ev, cx, v);
-	double a[3];
+	value a[3];
 	for (int k = 0; k < 3; k++) {
 		if (*i + 1 >= e->n || e->t[*i + 1].op != TS_WOP_ARG ||
 		    !term_value(&e->t[++*i], ev, cx, &a[k]))
 			return false;
 	}
-	double n = a[0], k = a[1], d = a[2];
+	double n = a[0].r, k = a[1].r, d = a[2].r;
 	if (k > n)
 		return false;
 	/* N * (1 - (1 - K/N)^D), exactly K for one draw */
-	*v = d == 1 ? k : n * -expm1(d * log1p(-k / n));
-	return isfinite(*v) && *v > 0;
+	double r = d == 1 ? k : n * -expm1(d * log1p(-k / n));
+	return isfinite(r) && r > 0 && real(r, v);
 }
 
 bool ts_wexpr_eval_real(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx, double *out)
@@ -390,9 +403,10 @@ bool ts_wexpr_eval_real(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx
 	double sum = 0, prod = 0;
 	for (unsigned i = 0; i < e->n; i++) {
 		uint8_t op = e->t[i].op;
-		double v;
-		if (!factor(e, &i, ev, cx, &v))
+		value x;
+		if (!factor(e, &i, ev, cx, &x))
 			return false;
+		double v = x.r;
 		switch (op) {
 		case TS_WOP_ADD:
 		case TS_WOP_SUB:
@@ -419,10 +433,10 @@ bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx, int
 	int64_t sum = 0, prod = 0;
 	for (unsigned i = 0; i < e->n; i++) {
 		uint8_t op = e->t[i].op;
-		double f;
-		if (!factor(e, &i, ev, cx, &f) || f != floor(f) || f > (double)WMAX)
+		value x;
+		if (!factor(e, &i, ev, cx, &x) || !x.whole)
 			return false;    /* whole numbers only */
-		int64_t v = (int64_t)f;
+		int64_t v = x.w;
 		switch (op) {
 		case TS_WOP_ADD:
 		case TS_WOP_SUB:

@@ -185,6 +185,9 @@ int main(void)
 	CHECK(ts_wexpr_compile("moe.hidden * moe.intermediate / W * moe.weight_bits / 8", strlen("moe.hidden * moe.intermediate / W * moe.weight_bits / 8"), &e, &off, err,
 			       sizeof err) && ts_wexpr_eval_real(&e, &me, &xc, &r) &&
 	      r == 2880.0 * 2880 / 8 * 4.25 / 8, "real division and 4.25-bit weights (got %g)", r);
+	const int64_t huge[][TS_MAX_RANK + 1] = { { 2, 134217728, 134217729 } };
+	ts_event he = op(1, huge);
+	name_is("{a0.numel}", &he, "18014398643699712");   /* 2^54 + 2^27: past a double's */
 	CHECK(ts_wcond_compile("a0[1] < moe.hidden + 512", &cond, &off, err, sizeof err) &&
 	      ts_wcond_reads_moe(&cond) && ts_wcond_eval(&cond, &me, &mc), "conditions read moe.*");
 	CHECK(ts_wexpr_compile("W", 1, &e, &off, err, sizeof err) && ts_wexpr_eval(&e, &me, CX(0), &v) && v == 1 &&
