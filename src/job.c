@@ -251,12 +251,20 @@ static ts_capmap *read_captures(const options *o, const char *flag, const char *
 	return map;
 }
 
+/* Parse threads for each of `sharing` traces analysed at once: -T, or the
+ * cores shared among them, at least 1, at most TS_PPARSE_DEFAULT_MAX. */
+static int parse_threads(const options *o, int sharing)
+{
+	if (o->threads > 0)
+		return o->threads;
+	int n = ts_cores() / (sharing > 1 ? sharing : 1);
+	return n < 1 ? 1 : n > TS_PPARSE_DEFAULT_MAX ? TS_PPARSE_DEFAULT_MAX : n;
+}
+
 static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
 {
 	ts_pipeline_opts po = { .read_size = o->read_size, .no_mmap = o->no_mmap, .limits = o->limits,
-				.threads = o->threads > 0 ? o->threads
-					   : ts_cores() < TS_PPARSE_DEFAULT_MAX ? ts_cores()
-					   : TS_PPARSE_DEFAULT_MAX,
+				.threads = parse_threads(o, 1),
 				.piece_size = o->piece_size,
 				.join_mem = o->join_mem,
 				.patterns = patterns, .model = o->model, .gpu = o->gpu,
@@ -300,8 +308,7 @@ static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_
 	ts_pipeline_opts po = *base;
 	po.layers.sample = true;
 	po.progress = NULL;     /* two progress lines would fight over stderr */
-	if (!o->threads)        /* the two sides share the cores */
-		po.threads = po.threads / 2 > 1 ? po.threads / 2 : 1;
+	po.threads = parse_threads(o, 2);   /* the two sides share the cores */
 	ts_pipeline_opts po_b = po;
 	if (captures_b)
 		po_b.captures = captures_b;
@@ -530,11 +537,7 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 	/* the cores shared among the traces analysed at a time */
 	ts_pipeline_opts pr = *po;
 	int at_once = (size_t)jobs < n ? jobs : (int)n;
-	if (o->threads == 0) {
-		pr.threads = at_once > 0 && cores / at_once > 1 ? cores / at_once : 1;
-		if (pr.threads > TS_PPARSE_DEFAULT_MAX)
-			pr.threads = TS_PPARSE_DEFAULT_MAX;
-	}
+	pr.threads = parse_threads(o, at_once);
 	char label[64];
 	snprintf(label, sizeof label, "%zu traces", n);
 	ts_multi m;
