@@ -257,7 +257,7 @@ static bool peek(const thread_frames *t, size_t *blk, size_t *off, unsigned *i, 
 {
 	if (*off >= t->nb)
 		return false;
-	if (*i == BLOCK || (*blk + 1 < t->nblk && *off == t->blk[*blk + 1].off)) {
+	if (*i == BLOCK) {           /* every block but the last holds BLOCK */
 		(*blk)++;
 		*i = 0;
 	}

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,17 +86,21 @@ static bool rec_room(piece *s, size_t n)
 #define PUT(v) (memcpy(w, &(v), sizeof(v)), w += sizeof(v))
 #define GET(v) (memcpy(&(v), r, sizeof(v)), r += sizeof(v))
 
-static const uint32_t i64_bits[] = {
-	TS_HAS_TS, TS_HAS_DUR, TS_HAS_PID, TS_HAS_TID, TS_HAS_ID, TS_HAS_DEVICE,
-	TS_HAS_STREAM, TS_HAS_CORRELATION, TS_HAS_EXTERNAL_ID, TS_HAS_BYTES
+/* The whole-number fields of an event and the bits that say they are set:
+ * a record holds those set, in this order. */
+static const struct {
+	uint32_t bit;
+	size_t off;
+} i64_fields[] = {
+	{ TS_HAS_TS, offsetof(ts_event, ts_ns) }, { TS_HAS_DUR, offsetof(ts_event, dur_ns) },
+	{ TS_HAS_PID, offsetof(ts_event, pid) }, { TS_HAS_TID, offsetof(ts_event, tid) },
+	{ TS_HAS_ID, offsetof(ts_event, id) }, { TS_HAS_DEVICE, offsetof(ts_event, device) },
+	{ TS_HAS_STREAM, offsetof(ts_event, stream) },
+	{ TS_HAS_CORRELATION, offsetof(ts_event, correlation) },
+	{ TS_HAS_EXTERNAL_ID, offsetof(ts_event, external_id) },
+	{ TS_HAS_BYTES, offsetof(ts_event, bytes) },
 };
-
-static int64_t *i64_field(ts_event *ev, int i)
-{
-	int64_t *f[] = { &ev->ts_ns, &ev->dur_ns, &ev->pid, &ev->tid, &ev->id, &ev->device,
-			 &ev->stream, &ev->correlation, &ev->external_id, &ev->bytes };
-	return f[i];
-}
+#define NI64 (sizeof i64_fields / sizeof *i64_fields)
 
 typedef struct {
 	piece *s;
@@ -107,8 +112,7 @@ typedef struct {
 static ts_status encode(void *ud, const ts_event *e)
 {
 	enc_ctx *c = ud;
-	ts_event *ev = (ts_event *)e;    /* read only; i64_field takes it */
-	size_t most = 64 + 10 * 8 + 24 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
+	size_t most = 64 + NI64 * 8 + 24 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
 		      TS_MAX_OPERANDS * TS_MAX_RANK * 8 + 1 + TS_MAX_OPERANDS * (1 + TS_DTYPE_MAX) +
 		      2 + TS_MAX_CONCRETE * 8;
 	if (!rec_room(c->s, most)) {
@@ -123,9 +127,11 @@ static ts_status encode(void *ud, const ts_event *e)
 	PUT(e->ph);
 	PUT(e->has);
 	PUT(end);
-	for (int i = 0; i < 10; i++)
-		if (e->has & i64_bits[i])
-			PUT(*i64_field(ev, i));
+	for (size_t i = 0; i < NI64; i++)
+		if (e->has & i64_fields[i].bit) {
+			memcpy(w, (const char *)e + i64_fields[i].off, sizeof(int64_t));
+			w += sizeof(int64_t);
+		}
 	if (e->has & TS_HAS_GRID)
 		PUT(e->grid);
 	if (e->has & TS_HAS_BLOCK)
@@ -178,9 +184,11 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 	GET(ev->ph);
 	GET(ev->has);
 	GET(*end);
-	for (int i = 0; i < 10; i++)
-		if (ev->has & i64_bits[i])
-			GET(*i64_field(ev, i));
+	for (size_t i = 0; i < NI64; i++)
+		if (ev->has & i64_fields[i].bit) {
+			memcpy((char *)ev + i64_fields[i].off, r, sizeof(int64_t));
+			r += sizeof(int64_t);
+		}
 	if (ev->has & TS_HAS_GRID)
 		GET(ev->grid);
 	if (ev->has & TS_HAS_BLOCK)
