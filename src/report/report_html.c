@@ -718,8 +718,7 @@ static int job_section(FILE *out, const ts_result *res, const ts_report_opts *o,
 	const ts_multi *m = o->ranks;
 	const ts_skew *k = m->skew;
 	fprintf(out, "<h2>Job</h2>\n<p>%zu traces, one per rank (ranks %s).</p>\n", m->n,
-		m->own_ranks ? "from their distributedInfo"
-			     : "numbered by their order: the traces' own ranks are missing or repeat");
+		ts_report_job_numbering(m));
 	char notes[4][160];
 	size_t nn = ts_report_job_notes(m, notes, 4);
 	if (nn) {

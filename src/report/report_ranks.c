@@ -100,12 +100,16 @@ size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max)
 	return n;
 }
 
+const char *ts_report_job_numbering(const ts_multi *m)
+{
+	return m->own_ranks ? "from their distributedInfo"
+			    : "numbered by their order: the traces' own ranks are missing or repeat";
+}
+
 int ts_report_ranks_text(FILE *out, const ts_multi *m)
 {
 	const ts_skew *k = m->skew;
-	fprintf(out, "\nJOB: %zu traces, one per rank (ranks %s)\n", m->n,
-		m->own_ranks ? "from their distributedInfo"
-			     : "numbered by their order: the traces' own ranks are missing or repeat");
+	fprintf(out, "\nJOB: %zu traces, one per rank (ranks %s)\n", m->n, ts_report_job_numbering(m));
 	char notes[4][160];
 	size_t nn = ts_report_job_notes(m, notes, 4);
 	for (size_t i = 0; i < nn; i++)
