@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/intern.h"
+#include "analysis/pack.h"
 
 /*
  * Per thread, the call site as a step function of time: the innermost kept
@@ -19,15 +20,32 @@
  * frame's end is coded when a later start finds it over, so every change
  * up to the latest start is coded, and a lookup at or past it reads the
  * open frames, as the chain of enclosing frames the index kept before.
+ *
+ * Every CHUNK_BLOCKS blocks make a chunk, deflated once full, its times
+ * apart from its names (a thread's frames repeat every layer: the names
+ * pack to little, the times' jitter less); only the chunk being written is
+ * held whole. A lookup inflates the chunk it reads into
+ * one of VIEWS buffers, kept while used: a walk in time order inflates each
+ * chunk once.
  */
 #define BLOCK 64
+#define CHUNK_BLOCKS 16
+#define CHANGE_MAX 20            /* two varints */
+#define CHUNK_CHANGES (BLOCK * CHUNK_BLOCKS)
+#define CHUNK_RAW (CHUNK_CHANGES * CHANGE_MAX)
+#define VIEWS 4
 #define OPEN_MAX 256             /* kept frames open at once on a thread */
 #define NONE_ID 0u
 
 typedef struct {
 	int64_t t;               /* time of the block's first change */
-	size_t off;              /* its byte offset */
+	size_t off;              /* its byte offset in its chunk */
 } block;
+
+typedef struct {
+	uint8_t *z;              /* deflated */
+	uint32_t zlen, len;      /* its size, and inflated */
+} chunk;
 
 typedef struct {
 	int64_t start, end;
@@ -36,8 +54,10 @@ typedef struct {
 
 typedef struct {
 	int64_t pid, tid;
-	uint8_t *b;              /* the coded changes */
+	uint8_t *b;              /* the coded changes of the chunk being written */
 	size_t nb, bcap;
+	chunk *ch;               /* the chunks before it, deflated */
+	size_t nch, chcap;
 	block *blk;
 	size_t nblk, blkcap;
 	unsigned in_last;        /* changes in the last block */
@@ -58,9 +78,20 @@ typedef struct {
  * is matched against the skip regexes once while it stays cached. */
 #define SKIP_CACHE 16384
 
+typedef struct {
+	const thread_frames *t;  /* NULL: unused */
+	size_t k;                /* chunk of t */
+	uint64_t used;
+	uint8_t *buf;            /* CHUNK_RAW bytes */
+} view;
+
 struct ts_callsites {
 	const ts_patterns *patterns;
 	size_t mem_cap, mem;
+	ts_pack *pk;
+	view views[VIEWS];
+	uint64_t tick;
+	uint8_t *cols;           /* CHUNK_RAW bytes: a chunk as columns */
 	thread_frames th[TS_CALLSITE_THREADS];
 	size_t nth;
 	ts_intern *names;
@@ -77,8 +108,9 @@ ts_callsites *ts_callsites_new(const ts_patterns *p, size_t mem_cap)
 	c->patterns = p;
 	c->mem_cap = mem_cap;
 	c->names = ts_intern_new(TS_CALLSITE_NAMES, 8u << 20);
-	if (!c->names) {
-		free(c);
+	c->pk = ts_pack_new();
+	if (!c->names || !c->pk) {
+		ts_callsites_free(c);
 		return NULL;
 	}
 	return c;
@@ -89,9 +121,17 @@ void ts_callsites_free(ts_callsites *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->nth; i++) {
-		free(c->th[i].b);
-		free(c->th[i].blk);
+		thread_frames *t = &c->th[i];
+		for (size_t k = 0; k < t->nch; k++)
+			free(t->ch[k].z);
+		free(t->ch);
+		free(t->b);
+		free(t->blk);
 	}
+	for (int v = 0; v < VIEWS; v++)
+		free(c->views[v].buf);
+	free(c->cols);
+	ts_pack_free(c->pk);
 	ts_intern_free(c->names);
 	free(c);
 }
@@ -172,16 +212,81 @@ static bool grow(ts_callsites *c, void **p, size_t *cap, size_t need, size_t es)
 	return true;
 }
 
+/* The length of the varint at p. */
+static size_t var_len(const uint8_t *p)
+{
+	size_t n = 1;
+	while (n < 10 && (p[n - 1] & 0x80))
+		n++;
+	return n;
+}
+
+/* A full chunk's changes in[0..n), (time, name) varint pairs, as two
+ * columns in out: every time, then every name. */
+static void to_columns(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t o = 0;
+	for (int col = 0; col < 2; col++)
+		for (size_t i = 0; i < n;) {
+			size_t a = var_len(in + i), b = var_len(in + i + a);
+			const uint8_t *v = in + i + (col ? a : 0);
+			size_t len = col ? b : a;
+			memcpy(out + o, v, len);
+			o += len;
+			i += a + b;
+		}
+}
+
+/* The pairs back from the columns in[0..n) of CHUNK_CHANGES changes. */
+static void from_columns(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t t = 0, nm = 0, o = 0;
+	for (int i = 0; i < CHUNK_CHANGES && nm < n; i++)
+		nm += var_len(in + nm);
+	for (int i = 0; i < CHUNK_CHANGES && nm < n; i++) {
+		size_t a = var_len(in + t), b = var_len(in + nm);
+		memcpy(out + o, in + t, a);
+		memcpy(out + o + a, in + nm, b);
+		o += a + b;
+		t += a;
+		nm += b;
+	}
+}
+
+/* The chunk being written, deflated: it holds CHUNK_BLOCKS blocks. */
+static bool seal(ts_callsites *c, thread_frames *t)
+{
+	if (!grow(c, (void **)&t->ch, &t->chcap, t->nch + 1, sizeof *t->ch))
+		return false;
+	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
+		return false;
+	to_columns(t->b, t->nb, c->cols);
+	size_t zlen;
+	uint8_t *z = ts_pack_deflate(c->pk, c->cols, t->nb, &zlen);
+	if (!z || c->mem + zlen > c->mem_cap) {
+		free(z);
+		return false;
+	}
+	c->mem += zlen;
+	c->t.index_bytes = c->mem;
+	t->ch[t->nch++] = (chunk){ z, (uint32_t)zlen, (uint32_t)t->nb };
+	t->nb = 0;
+	return true;
+}
+
 /* Code a change at time t to name id + 1 (nondecreasing times); a change
  * to the name already in force is none. */
 static bool change(ts_callsites *c, thread_frames *t, int64_t at, uint32_t name1)
 {
-	if (t->nb > 0 && name1 == t->last_name)
+	if (t->nblk > 0 && name1 == t->last_name)
 		return true;
-	if (!grow(c, (void **)&t->b, &t->bcap, t->nb + 20, 1))
+	bool new_blk = t->nblk == 0 || t->in_last == BLOCK;
+	if (new_blk && t->nblk - t->nch * CHUNK_BLOCKS == CHUNK_BLOCKS && !seal(c, t))
+		return false;
+	if (!grow(c, (void **)&t->b, &t->bcap, t->nb + CHANGE_MAX, 1))
 		return false;
 	int64_t prev = t->last_t;
-	if (t->nblk == 0 || t->in_last == BLOCK) {
+	if (new_blk) {
 		if (!grow(c, (void **)&t->blk, &t->blkcap, t->nblk + 1, sizeof *t->blk))
 			return false;
 		t->blk[t->nblk++] = (block){ at, t->nb };
@@ -250,27 +355,70 @@ void ts_callsites_frame(ts_callsites *c, const ts_event *ev)
 
 /* ------------------------------------------------------------- lookup */
 
-/* Decode the change at t->cur_off (of block cur_blk) into *at, *name1;
- * false past the last. */
-static bool peek(const thread_frames *t, size_t *blk, size_t *off, unsigned *i, int64_t prev,
-		 int64_t *at, uint32_t *name1)
+/* The bytes of chunk k of t (*len of them): the chunk being written, or a
+ * view of a deflated one; NULL when memory ran out. */
+static const uint8_t *chunk_bytes(ts_callsites *c, const thread_frames *t, size_t k,
+				  size_t *len)
 {
-	if (*off >= t->nb)
-		return false;
-	if (*i == BLOCK) {           /* every block but the last holds BLOCK */
-		(*blk)++;
-		*i = 0;
+	if (k == t->nch) {
+		*len = t->nb;
+		return t->b;
 	}
-	if (*i == 0)
-		prev = t->blk[*blk].t;
-	*at = prev + (int64_t)get_var(t->b, off);
-	*name1 = (uint32_t)get_var(t->b, off);
-	(*i)++;
+	*len = t->ch[k].len;
+	view *v = &c->views[0];
+	for (int j = 0; j < VIEWS; j++) {
+		view *w = &c->views[j];
+		if (w->t == t && w->k == k) {
+			w->used = ++c->tick;
+			return w->buf;
+		}
+		if (w->used < v->used)
+			v = w;
+	}
+	if (!v->buf && !(v->buf = malloc(CHUNK_RAW)))
+		return NULL;
+	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
+		return NULL;
+	v->t = NULL;
+	if (!ts_pack_inflate(c->pk, t->ch[k].z, t->ch[k].zlen, c->cols, *len))
+		return NULL;
+	from_columns(c->cols, *len, v->buf);
+	v->t = t;
+	v->k = k;
+	v->used = ++c->tick;
+	return v->buf;
+}
+
+/* Decode the change after (*blk, *off, *i) into *at, *name1 and step past
+ * it; false past the last. */
+static bool peek(ts_callsites *c, const thread_frames *t, size_t *blk, size_t *off,
+		 unsigned *i, int64_t prev, int64_t *at, uint32_t *name1)
+{
+	size_t b = *blk, o = *off, len;
+	unsigned n = *i;
+	if (n == BLOCK) {            /* every block but the last holds BLOCK */
+		b++;
+		n = 0;
+		if (b % CHUNK_BLOCKS == 0)
+			o = 0;
+	}
+	if (b >= t->nblk)
+		return false;
+	const uint8_t *p = chunk_bytes(c, t, b / CHUNK_BLOCKS, &len);
+	if (!p || o >= len)
+		return false;
+	if (n == 0)
+		prev = t->blk[b].t;
+	*at = prev + (int64_t)get_var(p, &o);
+	*name1 = (uint32_t)get_var(p, &o);
+	*blk = b;
+	*off = o;
+	*i = n + 1;
 	return true;
 }
 
 /* The name + 1 in force at ts < t->last_start, from the coded changes. */
-static uint32_t coded_at(thread_frames *t, int64_t ts)
+static uint32_t coded_at(ts_callsites *c, thread_frames *t, int64_t ts)
 {
 	if (t->nblk == 0 || ts < t->blk[0].t)
 		return NONE_ID;
@@ -297,7 +445,7 @@ static uint32_t coded_at(thread_frames *t, int64_t ts)
 		unsigned i = t->cur_i;
 		int64_t at;
 		uint32_t name1;
-		if (!peek(t, &blk, &off, &i, t->cur_t, &at, &name1) || at > ts)
+		if (!peek(c, t, &blk, &off, &i, t->cur_t, &at, &name1) || at > ts)
 			break;
 		t->cur_blk = blk;
 		t->cur_off = off;
@@ -313,7 +461,7 @@ uint32_t ts_callsites_at(ts_callsites *c, int64_t pid, int64_t tid, int64_t ts)
 {
 	c->t.lookups++;
 	thread_frames *t = thread_of(c, pid, tid, false);
-	if (!t || t->nb == 0)
+	if (!t || t->nblk == 0)
 		return TS_INTERN_NONE;
 	uint32_t name1 = NONE_ID;
 	if (ts >= t->last_start) {
@@ -324,7 +472,7 @@ uint32_t ts_callsites_at(ts_callsites *c, int64_t pid, int64_t tid, int64_t ts)
 				break;
 			}
 	} else {
-		name1 = coded_at(t, ts);
+		name1 = coded_at(c, t, ts);
 	}
 	if (name1 == NONE_ID)
 		return TS_INTERN_NONE;

@@ -3,21 +3,35 @@
  *
  * Four open-addressed tables with linear probing, each kept at most half
  * full: records by value (to intern them), blocks by block number, the wide
- * ids by id, and the loose ids by id. Blocks are allocated one by one and
- * never move.
+ * ids by id, and the loose ids by id. Blocks are allocated one by one
+ * (and moved only when inflated again or widened).
  *
  * An id whose block does not exist yet goes to the loose table (its record
  * index, bit 31 the first-kernel mark: about 24 bytes an id) unless an id
  * within NEAR of it is there already: then the ids are dense, the block is
  * made and the loose ids of its range move into it. Consecutive ids, in any
- * order or from interleaved threads, so fill blocks (1.2 bytes an id with
- * byte codes, 2.2 with 16-bit ones), and
- * ids spread far apart never cost a 580-byte block each.
+ * order or from interleaved threads, so fill blocks (1.1 bytes an id
+ * with byte codes, 2.1 with 16-bit ones, while whole), and ids spread far
+ * apart never cost a 1,160-byte block each.
+ *
+ * Only the HOT blocks used last are held whole; the others are held
+ * deflated (a block of a decode step's codes packs to a few tens of
+ * bytes). A block used again is inflated into the hot ring, and the one the
+ * clock hand finds unused since it last passed leaves it, deflated again
+ * only when it changed. Puts in id order and lookups in launch order touch
+ * a few blocks at a time, so each block is inflated about once per pass.
+ * Ids in no order would inflate a block for nearly every put or lookup:
+ * once blocks were inflated more than THRASH times each, on average,
+ * packing stops and every block stays whole as used (the index then costs
+ * what it did unpacked).
  */
 #include "analysis/opindex.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "analysis/pack.h"
 
 #define B TS_OPINDEX_BLOCK
 #define WIDE 0xffffu             /* code: the record is in the wide table */
@@ -43,14 +57,35 @@ static unsigned code_at(const block *b, unsigned at)
 	return b->wide ? ((const uint16_t *)(const void *)b->codes)[at] : b->codes[at];
 }
 
+static size_t block_size(bool wide)
+{
+	return sizeof(block) + B * (wide ? sizeof(uint16_t) : 1);
+}
+
+#define HOT 64                   /* blocks held whole */
+#define THRASH 4
+
+typedef struct {
+	block *raw;              /* whole, in the hot ring; NULL: only packed */
+	uint8_t *z;              /* deflated; NULL: none, or raw changed since */
+	uint32_t zlen;
+	bool wide;               /* of the packed block */
+	bool ref;                /* used since the clock hand passed */
+} slot;
+
 struct ts_opindex {
 	size_t max_bytes, bytes;
 	ts_oprec *rec;
 	uint32_t nrec, rec_cap;
 	uint32_t *rec_slot;      /* record index, EMPTY */
 	size_t rec_slots;
-	block **blocks;
+	slot *blocks;
 	size_t nblocks, blocks_cap;
+	uint32_t hot[HOT];       /* block indexes held whole */
+	unsigned nhot, hand;
+	bool whole;              /* packing stopped */
+	uint64_t inflated;
+	ts_pack *pk;
 	uint64_t *bkey;          /* block number */
 	uint32_t *bval;          /* block index, EMPTY */
 	size_t bslots;
@@ -91,6 +126,10 @@ ts_opindex *ts_opindex_new(size_t max_bytes)
 	if (!x)
 		return NULL;
 	x->max_bytes = max_bytes;
+	if (!(x->pk = ts_pack_new())) {
+		free(x);
+		return NULL;
+	}
 	return x;
 }
 
@@ -98,9 +137,12 @@ void ts_opindex_free(ts_opindex *x)
 {
 	if (!x)
 		return;
-	for (size_t i = 0; i < x->nblocks; i++)
-		free(x->blocks[i]);
+	for (size_t i = 0; i < x->nblocks; i++) {
+		free(x->blocks[i].raw);
+		free(x->blocks[i].z);
+	}
 	free(x->blocks);
+	ts_pack_free(x->pk);
 	free(x->rec);
 	free(x->rec_slot);
 	free(x->bkey);
@@ -250,12 +292,102 @@ static uint32_t intern_rec(ts_opindex *x, const ts_oprec *r)
 	return id;
 }
 
-/* The slot of block bn in x->blocks, or NULL (valid until a block is
- * made). */
-static block **find_block(const ts_opindex *x, uint64_t bn)
+/* Block i out of the hot ring: deflated (unless its packed copy is still
+ * its content) and freed. */
+static bool cool(ts_opindex *x, uint32_t i)
+{
+	slot *s = &x->blocks[i];
+	size_t raw = block_size(s->raw->wide);
+	if (!s->z) {
+		size_t zlen;
+		uint8_t *z = ts_pack_deflate(x->pk, s->raw, raw, &zlen);
+		if (!z)
+			return false;
+		s->z = z;
+		s->zlen = (uint32_t)zlen;
+		s->wide = s->raw->wide;
+		x->bytes += zlen;
+	}
+	free(s->raw);
+	s->raw = NULL;
+	x->bytes -= raw;
+	return true;
+}
+
+/* Block i (whole, just made or inflated) into the hot ring, in place of
+ * the first one the clock hand finds unused since it last passed. */
+static bool heat(ts_opindex *x, uint32_t i)
+{
+	x->blocks[i].ref = true;
+	if (x->whole)
+		return true;
+	if (x->nhot < HOT) {
+		x->hot[x->nhot++] = i;
+		return true;
+	}
+	for (;;) {
+		uint32_t j = x->hot[x->hand];
+		if (x->blocks[j].ref) {
+			x->blocks[j].ref = false;
+		} else {
+			if (!cool(x, j))
+				return false;
+			x->hot[x->hand] = i;
+			x->hand = (x->hand + 1) % HOT;
+			return true;
+		}
+		x->hand = (x->hand + 1) % HOT;
+	}
+}
+
+/* Block *bp (whole) changed: its packed copy goes. */
+static void stale(ts_opindex *x, block **bp)
+{
+	slot *s = (slot *)(void *)((char *)bp - offsetof(slot, raw));
+	if (s->z) {
+		free(s->z);
+		s->z = NULL;
+		x->bytes -= s->zlen;
+	}
+}
+
+/* Block i whole, for reading or (write) changing: its packed copy is
+ * stale then. NULL when memory ran out. Valid until a block is made or
+ * another is used. */
+static block **use_block(ts_opindex *x, uint32_t i, bool write)
+{
+	slot *s = &x->blocks[i];
+	if (!s->raw) {
+		size_t raw = block_size(s->wide);
+		block *b = afford(x, raw) ? malloc(raw) : NULL;
+		if (!b || !ts_pack_inflate(x->pk, s->z, s->zlen, b, raw)) {
+			free(b);
+			return NULL;
+		}
+		s->raw = b;
+		x->bytes += raw;
+		if (++x->inflated > THRASH * (x->nblocks + HOT))
+			x->whole = true;
+		if (!heat(x, i)) {
+			free(s->raw);
+			s->raw = NULL;
+			x->bytes -= raw;
+			return NULL;
+		}
+	}
+	s->ref = true;
+	if (write || x->whole)   /* no packed copy is kept for packing stopped */
+		stale(x, &s->raw);
+	return &s->raw;
+}
+
+/* Block bn whole (see use_block), or NULL when there is none. *missing:
+ * there is none (not memory running out). */
+static block **find_block(ts_opindex *x, uint64_t bn, bool write, bool *missing)
 {
 	size_t h = kv_find(x->bkey, x->bval, x->bslots, bn);
-	return h == SIZE_MAX ? NULL : &x->blocks[x->bval[h]];
+	*missing = h == SIZE_MAX;
+	return *missing ? NULL : use_block(x, x->bval[h], write);
 }
 
 /* The block bn, made when missing (NULL past the cap). */
@@ -266,28 +398,36 @@ static block **make_block(ts_opindex *x, uint64_t bn)
 	if (h == SIZE_MAX)
 		return NULL;
 	if (found)
-		return &x->blocks[x->bval[h]];
+		return use_block(x, x->bval[h], true);
 	block *b;
-	if (!afford(x, sizeof *b + B + sizeof *x->blocks))
+	if (!afford(x, block_size(false) + sizeof *x->blocks))
 		return NULL;
 	if (x->nblocks == x->blocks_cap) {
 		size_t n = x->blocks_cap ? x->blocks_cap * 2 : 16;
 		size_t add = (n - x->blocks_cap) * sizeof *x->blocks;
-		block **v = afford(x, add + sizeof *b + B) ? realloc(x->blocks, n * sizeof *v) : NULL;
+		slot *v = afford(x, add + block_size(false)) ? realloc(x->blocks, n * sizeof *v)
+							      : NULL;
 		if (!v)
 			return NULL;
 		x->blocks = v;
 		x->blocks_cap = n;
 		x->bytes += add;
 	}
-	b = calloc(1, sizeof *b + B);
+	b = calloc(1, block_size(false));
 	if (!b)
 		return NULL;
-	x->bytes += sizeof *b + B;
-	x->blocks[x->nblocks] = b;
+	uint32_t i = (uint32_t)x->nblocks;
+	x->blocks[i] = (slot){ .raw = b };
+	x->bytes += block_size(false);
+	if (!heat(x, i)) {
+		free(b);
+		x->bytes -= block_size(false);
+		return NULL;
+	}
+	x->nblocks++;
 	x->bkey[h] = bn;
-	x->bval[h] = (uint32_t)x->nblocks++;
-	return &x->blocks[x->nblocks - 1];
+	x->bval[h] = i;
+	return &x->blocks[i].raw;
 }
 
 /* Block *bp with 16-bit codes (it moves). */
@@ -375,7 +515,10 @@ bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
 	uint32_t id = intern_rec(x, r);
 	if (id == EMPTY)
 		return false;
-	block **b = find_block(x, bn);
+	bool missing;
+	block **b = find_block(x, bn, true, &missing);
+	if (!b && !missing)
+		return false;
 	if (!b && x->nloose && loose_near(x, u)) {
 		/* dense ids: their block, with the loose ones of its range */
 		if (!(b = make_block(x, bn)) || !adopt_loose(x, b, bn))
@@ -401,10 +544,13 @@ bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added)
 	return true;
 }
 
-const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext)
+const ts_oprec *ts_opindex_get(ts_opindex *x, int64_t ext)
 {
 	uint64_t u = (uint64_t)ext;
-	block *const *bp = find_block(x, u / B);
+	bool missing;
+	block *const *bp = find_block(x, u / B, false, &missing);
+	if (!bp && !missing)
+		return NULL;
 	if (!bp) {
 		size_t h = kv_find(x->lkey, x->lval, x->lslots, u);
 		return h == SIZE_MAX ? NULL : &x->rec[x->lval[h] & ~COUNTED];
@@ -422,7 +568,10 @@ const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext)
 bool ts_opindex_first(ts_opindex *x, int64_t ext)
 {
 	uint64_t u = (uint64_t)ext;
-	block **bp = find_block(x, u / B);
+	bool missing;
+	block **bp = find_block(x, u / B, false, &missing);
+	if (!bp && !missing)
+		return false;
 	if (!bp) {
 		size_t h = kv_find(x->lkey, x->lval, x->lslots, u);
 		if (h == SIZE_MAX)
@@ -434,7 +583,9 @@ bool ts_opindex_first(ts_opindex *x, int64_t ext)
 	block *b = *bp;
 	unsigned at = (unsigned)(u % B);
 	uint64_t bit = 1ull << (at % 64);
-	bool first = !(b->counted[at / 64] & bit);
+	if (b->counted[at / 64] & bit)
+		return false;
 	b->counted[at / 64] |= bit;
-	return first;
+	stale(x, bp);
+	return true;
 }

@@ -8,14 +8,17 @@
  * TS_OPINDEX_BLOCK consecutive ids: a record code per op, a byte while the
  * block's records are among the first 254 interned (the usual case: a
  * trace's ops repeat a few dozen records), else 2 bytes, plus 1 bit for
- * "its first kernel was counted": about 1.2 bytes per op when ids are
- * dense, 2.2 with 16-bit codes (20 bytes per op before). Records past 65,534 distinct ones, and
- * the ids that use them, go to a hash table (16 bytes per such op). An id
- * with no other id near it (within 3) waits in a hash table of loose ids
- * (under 32 bytes each) until a neighbour comes, so ids spread far apart
- * never cost a block each. Ids may arrive in any order: every put and get is
- * O(1) expected. The index never takes more than max_bytes; a put past it
- * fails and is counted by the caller.
+ * "its first kernel was counted". Only the blocks used last are held like
+ * that; the others are deflated (see pack.h), and a decode step's codes
+ * repeat every layer: about 0.05 to 0.3 bytes per op in all, where ids are
+ * dense (20 bytes per op before blocks, 1.3 before packing). Records past
+ * 65,534 distinct ones, and the ids that use them, go to a hash table (16
+ * bytes per such op). An id with no other id near it (within 3) waits in a
+ * hash table of loose ids (under 32 bytes each) until a neighbour comes, so
+ * ids spread far apart never cost a block each. Ids may arrive in any
+ * order: every put and get is O(1) expected (ids in no order at all stop
+ * the packing, which would inflate a block for each). The index never takes
+ * more than max_bytes; a put past it fails and is counted by the caller.
  */
 #ifndef TS_OPINDEX_H
 #define TS_OPINDEX_H
@@ -24,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TS_OPINDEX_BLOCK 256
+#define TS_OPINDEX_BLOCK 1024
 
 typedef struct {
 	uint32_t name;           /* op row; TS_INTERN_NONE past the cap */
@@ -47,7 +50,7 @@ void ts_opindex_free(ts_opindex *x);
 bool ts_opindex_put(ts_opindex *x, int64_t ext, const ts_oprec *r, bool *added);
 
 /* The record of ext, or NULL. */
-const ts_oprec *ts_opindex_get(const ts_opindex *x, int64_t ext);
+const ts_oprec *ts_opindex_get(ts_opindex *x, int64_t ext);
 
 /* Mark ext's first kernel as counted; true the first time (ext must be
  * indexed). */

@@ -77,39 +77,41 @@ static void shuffled(void)
  * then 16-bit, every code and first-kernel mark kept. */
 static void narrow(void)
 {
+	enum { A = 2 * TS_OPINDEX_BLOCK, D = 3 * TS_OPINDEX_BLOCK, C = 8 * TS_OPINDEX_BLOCK };
 	ts_opindex *x = ts_opindex_new(1 << 20);
 	bool added;
 	int bad = 0;
 	for (int i = 0; i < 256; i++) {
 		ts_oprec r = { .name = (uint32_t)(i % 10) };
-		bad += !ts_opindex_put(x, 512 + i, &r, &added);
+		bad += !ts_opindex_put(x, A + i, &r, &added);
 	}
 	size_t before = ts_opindex_bytes(x);
 	for (int i = 0; i < 256; i++) {
 		ts_oprec r = { .name = (uint32_t)(i % 10) };
-		bad += !ts_opindex_put(x, 2048 + i, &r, &added);
+		bad += !ts_opindex_put(x, C + i, &r, &added);
 	}
 	size_t small = ts_opindex_bytes(x) - before;
 	for (int i = 0; i < 256; i += 3)
-		bad += !ts_opindex_first(x, 512 + i);
+		bad += !ts_opindex_first(x, A + i);
 	/* 300 more records, in another block, then one of them in the first */
 	for (int i = 0; i < 300; i++) {
 		ts_oprec r = { .name = (uint32_t)(1000 + i) };
-		bad += !ts_opindex_put(x, 1024 + i, &r, &added);
+		bad += !ts_opindex_put(x, D + i, &r, &added);
 	}
 	ts_oprec late = { .name = 1299 };
-	bad += !ts_opindex_put(x, 512 + 7, &late, &added);
+	bad += !ts_opindex_put(x, A + 7, &late, &added);
 	for (int i = 0; i < 256; i++) {
-		const ts_oprec *g = ts_opindex_get(x, 512 + i);
+		const ts_oprec *g = ts_opindex_get(x, A + i);
 		bad += !g || g->name != (i == 7 ? 1299u : (uint32_t)(i % 10));
-		bad += ts_opindex_first(x, 512 + i) != (i % 3 != 0);
+		bad += ts_opindex_first(x, A + i) != (i % 3 != 0);
 	}
 	for (int i = 0; i < 300; i++) {
-		const ts_oprec *g = ts_opindex_get(x, 1024 + i);
+		const ts_oprec *g = ts_opindex_get(x, D + i);
 		bad += !g || g->name != (uint32_t)(1000 + i);
 	}
 	CHECK(bad == 0, "a block of byte codes turns 16-bit for record 1299: every code and mark kept");
-	CHECK(small <= 256 + 64, "a block of 256 ids of known records in byte codes: %zu bytes", small);
+	CHECK(small <= TS_OPINDEX_BLOCK + TS_OPINDEX_BLOCK / 8 + 64,
+	      "a block of %d ids of known records in byte codes: %zu bytes", TS_OPINDEX_BLOCK, small);
 	ts_opindex_free(x);
 }
 
@@ -227,12 +229,47 @@ static void sparse(void)
 	ts_opindex_free(x);
 }
 
+/* A decode step's ops, in id order: blocks leave the hot ring deflated;
+ * lookups and first marks in launch order inflate them, change them and
+ * deflate them again, and a second pass finds every record and mark. */
+static void packed(void)
+{
+	enum { N = 2000000, CYCLE = 23 };
+	ts_opindex *x = ts_opindex_new(64u << 20);
+	int bad = 0;
+	bool added;
+	for (int64_t id = 0; id < N; id++) {
+		ts_oprec r = { .name = (uint32_t)(id % CYCLE), .m = 16 };
+		bad += !ts_opindex_put(x, 7 + id, &r, &added) || !added;
+	}
+	size_t b = ts_opindex_bytes(x);
+	CHECK(bad == 0 && b < N / 5, "%d ids of a repeating step: all added, %zu bytes (%.3f an id)", N,
+	      b, (double)b / N);
+	for (int64_t id = 0; id < N; id++) {
+		const ts_oprec *g = ts_opindex_get(x, 7 + id);
+		bad += !g || g->name != (uint32_t)(id % CYCLE);
+		if (id % 5 == 0)
+			bad += !ts_opindex_first(x, 7 + id);
+	}
+	/* backwards, to cross the hot ring the other way */
+	for (int64_t id = N - 1; id >= 0; id--) {
+		const ts_oprec *g = ts_opindex_get(x, 7 + id);
+		bad += !g || g->name != (uint32_t)(id % CYCLE);
+		bad += ts_opindex_first(x, 7 + id) != (id % 5 != 0);
+	}
+	CHECK(bad == 0, "looked up in order, marked, then backwards: every record and mark kept");
+	CHECK(ts_opindex_get(x, 6) == NULL && ts_opindex_get(x, 7 + N) == NULL,
+	      "ids outside the range are not found");
+	ts_opindex_free(x);
+}
+
 int main(void)
 {
 	basics();
 	shuffled();
 	wide();
 	narrow();
+	packed();
 	cap();
 	sparse();
 	return unit_failed != 0;
