@@ -163,6 +163,13 @@ def check_report(c, truth, rep):
         c.eq("kernel " + k["name"][:60],
              (g["count"], ns_of(g["total_us"]), ns_of(g["min_us"]), ns_of(g["max_us"])),
              (k["count"], k["total_ns"], us_to_ns(k["min_us"]), us_to_ns(k["max_us"])))
+    # nothing dropped from the joins: every op and frame indexed or counted
+    a = rep.get("attribution") or {}
+    py = a.get("python") or {}
+    c.eq("ops indexed", a.get("ops_indexed"), truth["events"].get("cpu_op", 0))
+    c.eq("ops dropped", a.get("ops_dropped"), 0)
+    c.eq("python frames", py.get("frames"), truth["events"].get("python_function", 0))
+    c.eq("python frames dropped", py.get("dropped"), 0)
     mem = {m["kind"]: m for m in rep.get("memory", [])}
     for m in truth["memory"]:
         g = mem.get(m["kind"], {})

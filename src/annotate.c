@@ -270,7 +270,8 @@ static bool copy_range(ts_reader *r, sink *s, uint64_t *at, uint64_t to, char *b
 	return true;
 }
 
-int ts_annotate(const char *path, const char *out_path, ts_pipeline_opts *po, bool quiet)
+int ts_annotate(const char *path, const char *out_path, ts_pipeline_opts *po, bool quiet,
+		void (*verbose)(const ts_result *res))
 {
 	struct stat a, b;
 	if (out_path && strcmp(out_path, "-") != 0 && stat(path, &a) == 0 && stat(out_path, &b) == 0 &&
@@ -280,10 +281,11 @@ int ts_annotate(const char *path, const char *out_path, ts_pipeline_opts *po, bo
 		return TS_EXIT_USAGE_IO;
 	}
 	po->layers.spans = true;
-	po->threads = 1;   /* the meta's places in the array come from one parser */
 	ts_result res;
 	ts_status st = ts_pipeline_run(path, po, &res);
 	const ts_meta *m = &res.meta;
+	if (verbose && res.opened)
+		verbose(&res);
 	int code = ts_exit_code(st);
 	if (!res.opened || !res.agg || m->events_in_array == 0) {
 		if (res.err.status == TS_OK)

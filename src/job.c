@@ -673,7 +673,8 @@ int ts_job_run(const options *op)
 static int run_annotate(const options *o, ts_pipeline_opts *po)
 {
 	if (o->nargs == 2)
-		return ts_annotate(o->path, o->output, po, o->quiet);
+		return ts_annotate(o->path, o->output, po, o->quiet,
+				   o->verbose ? print_verbose : NULL);
 	if (mkdir(o->output, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "tracestream: %s: cannot make the directory: %s\n", o->output,
 			strerror(errno));
@@ -690,7 +691,8 @@ static int run_annotate(const options *o, ts_pipeline_opts *po)
 			continue;
 		}
 		ts_pipeline_opts one = *po;
-		int rc = ts_annotate(o->args[i], out, &one, o->quiet);
+		int rc = ts_annotate(o->args[i], out, &one, o->quiet,
+				     o->verbose ? print_verbose : NULL);
 		if (rc > worst)
 			worst = rc;
 	}

@@ -8,6 +8,7 @@
 #    traceEvents), pretty and compact, from a file, a pipe and gzip;
 #  - cut short at 24 places and with a bad byte at 24 places: the same
 #    error at the same byte, and the same partial report;
+#  - annotate: the same annotated trace, whole and cut short;
 #  - on every shared trace, in text and JSON, where the pieces are also
 #    checked to have been used (none parsed again in order).
 T=threads
@@ -101,6 +102,35 @@ check "a bad byte at $places places: the same error, byte and report" "${garbage
 grep -q "byte $at: trace cut short" "$tmp/e2" && ok "the last cut names its byte ($at)" ||
 	bad "the cut's error: $(cat "$tmp/e2")"
 
+# annotate on several threads: the same annotated trace, exit code and
+# messages, whole and cut short (where the copy stops after the last whole
+# event the pieces counted)
+annotate_same() {
+	local label=$1 in=$2 bad_runs="" th rc1 rc2
+	"$TS" annotate --no-progress -T 1 "$in" -o "$tmp/a1.json" 2> "$tmp/a1.err"
+	rc1=$?
+	for th in 2 3; do
+		"$TS" annotate --no-progress -T $th --piece-size 700 "$in" -o "$tmp/a2.json" 2> "$tmp/a2.err"
+		rc2=$?
+		if [ $rc1 -ne $rc2 ] || ! cmp -s "$tmp/a1.json" "$tmp/a2.json" ||
+		   ! cmp -s "$tmp/a1.err" "$tmp/a2.err"; then
+			bad_runs="$bad_runs T$th(exit $rc2, want $rc1)"
+		fi
+	done
+	if [ -z "$bad_runs" ]; then
+		ok "annotate, $label: as one thread (exit $rc1)"
+	else
+		bad "annotate, $label: differs from one thread:$bad_runs"
+	fi
+}
+annotate_same "tricky trace, pretty" "$tmp/pretty.json"
+annotate_same "tricky trace, compact" "$tmp/compact.json"
+head -c $(( $(wc -c < "$tmp/compact.json") * 2 / 3 )) "$tmp/compact.json" > "$tmp/cut.json"
+annotate_same "tricky trace, cut short" "$tmp/cut.json"
+"$TS" annotate --no-progress -v -T 2 --piece-size 700 "$tmp/compact.json" -o "$tmp/a2.json" 2>&1 |
+	grep -q "parsed on 2 threads: [1-9][0-9]* pieces" && ok "annotate parses in pieces" ||
+	bad "annotate did not parse in pieces"
+
 # the shared traces, in text and JSON, with the pieces used
 if [ -d "$SHARED" ]; then
 	PIECES="4096 65536"
@@ -111,6 +141,7 @@ if [ -d "$SHARED" ]; then
 		name=$(basename "$f")
 		same "$name" "$f"
 		[ $tsan = 1 ] || same "$name, JSON" -f json "$f"
+		[ $tsan = 1 ] || annotate_same "$name" "$f"
 		"$TS" --no-progress -v -T 2 --piece-size 4096 "$f" 2>&1 >/dev/null | grep "parsed on" > "$tmp/v"
 		grep -q "[1-9][0-9]* pieces, 0 of them again" "$tmp/v" || notused="$notused $name($(cat "$tmp/v"))"
 	done

@@ -68,12 +68,15 @@ const ts_parser_stats *ts_parser_get_stats(const ts_parser *p);
  * ts_parser_between_items says whether a parser stands after such a comma
  * (no token open, the array never closed), where a piece may end; a
  * parser there skips n bytes parsed elsewhere (its offsets count them) and
- * takes their counters. ts_parser_offset is the input offset just past
+ * takes their counters, and their items of the array (the meta's
+ * events_in_array and last_event_end: items, and where the last one ended,
+ * 0 for none). ts_parser_offset is the input offset just past
  * what yajl has taken: in the event callback, the end of the event.
  */
 ts_status ts_parser_begin_items(ts_parser *p, uint64_t at);
 bool ts_parser_between_items(const ts_parser *p);
-void ts_parser_skip(ts_parser *p, uint64_t n, const ts_parser_stats *s);
+void ts_parser_skip(ts_parser *p, uint64_t n, const ts_parser_stats *s, uint64_t items,
+		    uint64_t last_item_end);
 uint64_t ts_parser_offset(const ts_parser *p);
 /* Stop the parser with st, msg and the 1-based byte (an event callback
  * that failed on a piece parsed apart). */

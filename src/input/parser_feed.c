@@ -285,9 +285,13 @@ bool ts_parser_between_items(const ts_parser *p)
 	       p->nheld == 0 && p->meta->events_close == 0;
 }
 
-void ts_parser_skip(ts_parser *p, uint64_t n, const ts_parser_stats *s)
+void ts_parser_skip(ts_parser *p, uint64_t n, const ts_parser_stats *s, uint64_t items,
+		    uint64_t last_item_end)
 {
 	p->fed += n;
+	p->meta->events_in_array += items;
+	if (last_item_end)
+		p->meta->last_event_end = last_item_end;
 	p->stats.events += s->events;
 	p->stats.bad_items += s->bad_items;
 	p->stats.bad_numbers += s->bad_numbers;

@@ -37,6 +37,7 @@ typedef struct {
 	unsigned char *rec;        /* its events, encoded */
 	size_t nrec, rec_cap;
 	ts_parser_stats stats;
+	uint64_t items, last_item_end;   /* of the array, as its meta counts them */
 	int state;
 	bool ok;                   /* parsed whole and ended between items */
 } piece;
@@ -249,6 +250,8 @@ static void parse_piece(piece *s)
 	    ts_parser_between_items(p)) {
 		s->ok = true;
 		s->stats = *ts_parser_get_stats(p);
+		s->items = meta.events_in_array;
+		s->last_item_end = meta.last_event_end;
 	}
 	ts_parser_free(p);
 }
@@ -389,7 +392,7 @@ static ts_status deliver(pp *x, piece *s, bool *between)
 	pthread_mutex_unlock(&x->lock);
 	ts_status st = TS_OK;
 	if (*between && s->ok) {
-		ts_parser_skip(x->p, s->len, &s->stats);
+		ts_parser_skip(x->p, s->len, &s->stats, s->items, s->last_item_end);
 		const unsigned char *r = s->rec, *end = s->rec + s->nrec;
 		ts_event ev;
 		memset(&ev, 0, sizeof ev);
