@@ -24,9 +24,11 @@
  * Every CHUNK_BLOCKS blocks make a chunk, deflated once full, its times
  * apart from its names (a thread's frames repeat every layer: the names
  * pack to little, the times' jitter less); only the chunk being written is
- * held whole. A lookup inflates the chunk it reads into
- * one of VIEWS buffers, kept while used: a walk in time order inflates each
- * chunk once.
+ * held whole. A lookup inflates the chunk it reads into one of VIEWS
+ * buffers, kept while used: a walk in time order inflates each chunk once.
+ * Lookups in no order would inflate a chunk for nearly each: once chunks
+ * were inflated more than THRASH times each, on average, a chunk inflated
+ * stays whole (the index then costs what it did unpacked).
  */
 #define BLOCK 64
 #define CHUNK_BLOCKS 16
@@ -34,6 +36,7 @@
 #define CHUNK_CHANGES (BLOCK * CHUNK_BLOCKS)
 #define CHUNK_RAW (CHUNK_CHANGES * CHANGE_MAX)
 #define VIEWS 4
+#define THRASH 4
 #define OPEN_MAX 256             /* kept frames open at once on a thread */
 #define NONE_ID 0u
 
@@ -43,8 +46,9 @@ typedef struct {
 } block;
 
 typedef struct {
-	uint8_t *z;              /* deflated */
+	uint8_t *z;              /* deflated; whole: the changes themselves */
 	uint32_t zlen, len;      /* its size, and inflated */
+	bool whole;
 } chunk;
 
 typedef struct {
@@ -91,6 +95,7 @@ struct ts_callsites {
 	ts_pack *pk;
 	view views[VIEWS];
 	uint64_t tick;
+	uint64_t chunks, inflated;
 	uint8_t *cols;           /* CHUNK_RAW bytes: a chunk as columns */
 	thread_frames th[TS_CALLSITE_THREADS];
 	size_t nth;
@@ -269,7 +274,8 @@ static bool seal(ts_callsites *c, thread_frames *t)
 	}
 	c->mem += zlen;
 	c->t.index_bytes = c->mem;
-	t->ch[t->nch++] = (chunk){ z, (uint32_t)zlen, (uint32_t)t->nb };
+	t->ch[t->nch++] = (chunk){ z, (uint32_t)zlen, (uint32_t)t->nb, false };
+	c->chunks++;
 	t->nb = 0;
 	return true;
 }
@@ -355,16 +361,37 @@ void ts_callsites_frame(ts_callsites *c, const ts_event *ev)
 
 /* ------------------------------------------------------------- lookup */
 
-/* The bytes of chunk k of t (*len of them): the chunk being written, or a
- * view of a deflated one; NULL when memory ran out. */
-static const uint8_t *chunk_bytes(ts_callsites *c, const thread_frames *t, size_t k,
-				  size_t *len)
+/* Chunk ch, kept whole from now on (bytes: it inflated); false past the
+ * memory cap. */
+static bool keep_whole(ts_callsites *c, chunk *ch, const uint8_t *bytes)
+{
+	if (c->mem - ch->zlen + ch->len > c->mem_cap)
+		return false;
+	uint8_t *w = malloc(ch->len ? ch->len : 1);
+	if (!w)
+		return false;
+	memcpy(w, bytes, ch->len);
+	c->mem = c->mem - ch->zlen + ch->len;
+	c->t.index_bytes = c->mem;
+	free(ch->z);
+	ch->z = w;
+	ch->zlen = ch->len;
+	ch->whole = true;
+	return true;
+}
+
+/* The bytes of chunk k of t (*len of them): the chunk being written, one
+ * kept whole, or a view of a deflated one; NULL when memory ran out. */
+static const uint8_t *chunk_bytes(ts_callsites *c, thread_frames *t, size_t k, size_t *len)
 {
 	if (k == t->nch) {
 		*len = t->nb;
 		return t->b;
 	}
-	*len = t->ch[k].len;
+	chunk *ch = &t->ch[k];
+	*len = ch->len;
+	if (ch->whole)
+		return ch->z;
 	view *v = &c->views[0];
 	for (int j = 0; j < VIEWS; j++) {
 		view *w = &c->views[j];
@@ -380,9 +407,11 @@ static const uint8_t *chunk_bytes(ts_callsites *c, const thread_frames *t, size_
 	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
 		return NULL;
 	v->t = NULL;
-	if (!ts_pack_inflate(c->pk, t->ch[k].z, t->ch[k].zlen, c->cols, *len))
+	if (!ts_pack_inflate(c->pk, ch->z, ch->zlen, c->cols, *len))
 		return NULL;
 	from_columns(c->cols, *len, v->buf);
+	if (++c->inflated > THRASH * c->chunks + 64 && keep_whole(c, ch, v->buf))
+		return ch->z;
 	v->t = t;
 	v->k = k;
 	v->used = ++c->tick;
@@ -391,7 +420,7 @@ static const uint8_t *chunk_bytes(ts_callsites *c, const thread_frames *t, size_
 
 /* Decode the change after (*blk, *off, *i) into *at, *name1 and step past
  * it; false past the last. */
-static bool peek(ts_callsites *c, const thread_frames *t, size_t *blk, size_t *off,
+static bool peek(ts_callsites *c, thread_frames *t, size_t *blk, size_t *off,
 		 unsigned *i, int64_t prev, int64_t *at, uint32_t *name1)
 {
 	size_t b = *blk, o = *off, len;

@@ -59,7 +59,7 @@ static unsigned code_at(const block *b, unsigned at)
 
 static size_t block_size(bool wide)
 {
-	return sizeof(block) + B * (wide ? sizeof(uint16_t) : 1);
+	return offsetof(block, codes) + B * (wide ? sizeof(uint16_t) : 1);
 }
 
 #define HOT 64                   /* blocks held whole */
@@ -435,7 +435,7 @@ static bool widen(ts_opindex *x, block **bp)
 {
 	if (!afford(x, B))
 		return false;
-	block *b = realloc(*bp, sizeof *b + B * sizeof(uint16_t));
+	block *b = realloc(*bp, block_size(true));
 	if (!b)
 		return false;
 	uint16_t *c16 = (uint16_t *)(void *)b->codes;
