@@ -340,10 +340,9 @@ static bool heat(ts_opindex *x, uint32_t i)
 	}
 }
 
-/* Block *bp (whole) changed: its packed copy goes. */
-static void stale(ts_opindex *x, block **bp)
+/* Block s (whole) is to change: its packed copy goes. */
+static void stale(ts_opindex *x, slot *s)
 {
-	slot *s = (slot *)(void *)((char *)bp - offsetof(slot, raw));
 	if (s->z) {
 		free(s->z);
 		s->z = NULL;
@@ -377,7 +376,7 @@ static block **use_block(ts_opindex *x, uint32_t i, bool write)
 	}
 	s->ref = true;
 	if (write || x->whole)   /* no packed copy is kept for packing stopped */
-		stale(x, &s->raw);
+		stale(x, s);
 	return &s->raw;
 }
 
@@ -569,7 +568,7 @@ bool ts_opindex_first(ts_opindex *x, int64_t ext)
 {
 	uint64_t u = (uint64_t)ext;
 	bool missing;
-	block **bp = find_block(x, u / B, false, &missing);
+	block **bp = find_block(x, u / B, true, &missing);
 	if (!bp && !missing)
 		return false;
 	if (!bp) {
@@ -583,9 +582,7 @@ bool ts_opindex_first(ts_opindex *x, int64_t ext)
 	block *b = *bp;
 	unsigned at = (unsigned)(u % B);
 	uint64_t bit = 1ull << (at % 64);
-	if (b->counted[at / 64] & bit)
-		return false;
+	bool first = !(b->counted[at / 64] & bit);
 	b->counted[at / 64] |= bit;
-	stale(x, bp);
-	return true;
+	return first;
 }
