@@ -102,13 +102,16 @@ void ts_layers_free(ts_layers *l)
 	ts_anatomy_free(l->anatomy);
 	ts_idle_free(l->idle);
 	free(l->anat_tmp);
+	ts_unit_free(l->unit);
+	free(l->ukey);
+	free(l->umark);
 	free(l);
 }
 
-static uint16_t family_marks(const ts_family *f, const ts_kclass *c,
+static lmark family_marks(const ts_family *f, const ts_kclass *c,
 			     const char *name, size_t len)
 {
-	uint16_t m = 0;
+	lmark m = 0;
 	if (ts_selectors_any(&f->layer_start, c->category, c->type, name, len))
 		m |= M_START;
 	if (ts_selectors_any(&f->moe_markers, c->category, c->type, name, len))
@@ -122,10 +125,10 @@ static uint16_t family_marks(const ts_family *f, const ts_kclass *c,
 
 /* Markers of one kernel name: from the forced family, else the union of
  * every family's selectors; attention kinds and pass edges from types. */
-static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
+static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 			      const char *name, size_t len)
 {
-	uint16_t m = 0;
+	lmark m = 0;
 	const ts_patterns *p = l->patterns;
 	if (l->forced) {
 		m = family_marks(l->forced, c, name, len);
@@ -136,38 +139,44 @@ static uint16_t compute_marks(const ts_layers *l, const ts_kclass *c,
 	const char *cat = ts_kclass_category(p, c);
 	/* A softmax alone is not attention (eager classifiers have one). */
 	if ((m & M_MHA) && strcmp(cat, "Attention-Softmax") == 0)
-		m &= (uint16_t)~M_MHA;
+		m &= (lmark)~M_MHA;
 	if (m & M_MHA) {
 		if (strcmp(cat, "Attention-MLA") == 0)
-			m = (uint16_t)((m & ~M_MHA) | M_MLA);
+			m = (lmark)((m & ~M_MHA) | M_MLA);
 		else if (strcmp(cat, "Attention-GDN") == 0)
-			m = (uint16_t)((m & ~M_MHA) | M_GDN);
+			m = (lmark)((m & ~M_MHA) | M_GDN);
+		else if (strcmp(cat, "Attention-SSM") == 0)
+			m = (lmark)((m & ~M_MHA) | M_SSM);
 	}
 	/* A kernel is one thing: a norm that starts a layer is not also MLP. */
 	if (m & M_START)
-		m &= (uint16_t)~(M_ATTN | M_MLP);
+		m &= (lmark)~(M_ATTN | M_MLP);
 	if (c->type == TS_TYPE_EMBEDDING)
 		m |= M_EMBED;
 	if (c->type == TS_TYPE_SAMPLING)
 		m |= M_SAMPLE;
 	if (c->type == TS_TYPE_GEMM)
 		m |= M_GEMM;
+	if (c->type == TS_TYPE_MEMORY)
+		m |= M_COPY;
+	if (c->type != TS_TYPE_OTHER)
+		m |= M_TYPED;
 	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
 		m |= M_ENDS;
 	if (p && ts_selectors_any(ts_patterns_token_grids(p), c->category, c->type, name, len))
 		m |= M_TOKENS;
 	if (p && ts_selectors_any(ts_patterns_training(p), c->category, c->type, name, len))
 		m |= M_TRAIN;
-	return (uint16_t)(m | M_KNOWN);
+	return (lmark)(m | M_KNOWN);
 }
 
 /* A kernel typed attention that runs once per pass: plain work. */
-static uint16_t demoted(uint16_t m)
+static lmark demoted(lmark m)
 {
-	return (m & M_ATTN) ? (uint16_t)((m & ~M_ATTN) | M_ONCE) : m;
+	return (m & M_ATTN) ? (lmark)((m & ~M_ATTN) | M_ONCE) : m;
 }
 
-static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
+static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 			  const char *name, size_t len, bool in_ctx)
 {
 	if (row == TS_INTERN_NONE)
@@ -176,10 +185,10 @@ static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 		uint32_t cap = l->marks_cap ? l->marks_cap : 64;
 		while (cap <= row)
 			cap *= 2;
-		uint16_t *m = realloc(l->marks, cap * sizeof *m);
+		lmark *m = realloc(l->marks, cap * sizeof *m);
 		if (m)
 			l->marks = m;
-		uint16_t *x = m ? realloc(l->ctx_marks, cap * sizeof *x) : NULL;
+		lmark *x = m ? realloc(l->ctx_marks, cap * sizeof *x) : NULL;
 		if (!x)
 			return compute_marks(l, c, name, len);
 		l->ctx_marks = x;
@@ -188,7 +197,7 @@ static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 		l->marks_cap = cap;
 	}
 	/* a name has one class in context (see ts_agg_context) */
-	uint16_t *cache = in_ctx ? l->ctx_marks : l->marks;
+	lmark *cache = in_ctx ? l->ctx_marks : l->marks;
 	if (!(cache[row] & M_KNOWN)) {
 		cache[row] = compute_marks(l, c, name, len);
 		for (uint32_t i = 0; i < l->nonce; i++)
@@ -200,19 +209,21 @@ static uint16_t marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 
 /* ------------------------------------------------------------ the machine */
 
-ts_ltype ts_lay_layer_type(uint16_t m)
+ts_ltype ts_lay_layer_type(lmark m)
 {
 	bool moe = m & M_MOE, fc = m & M_FC;
 	if (m & M_MLA)
 		return moe ? TS_LT_MLA_MOE : fc ? TS_LT_MLA_FC : TS_LT_ATTN_ONLY;
 	if (m & M_GDN)
 		return moe ? TS_LT_GDN_MOE : fc ? TS_LT_GDN_FC : TS_LT_ATTN_ONLY;
+	if (m & M_SSM)
+		return moe ? TS_LT_SSM_MOE : fc ? TS_LT_SSM_FC : TS_LT_ATTN_ONLY;
 	if (m & M_MHA)
 		return moe ? TS_LT_MHA_MOE : fc ? TS_LT_MHA_FC : TS_LT_ATTN_ONLY;
 	return moe ? TS_LT_MOE_ONLY : fc ? TS_LT_FC_ONLY : TS_LT_UNKNOWN;
 }
 
-static bool is_layer(const ts_layers *l, uint16_t m)
+static bool is_layer(const ts_layers *l, lmark m)
 {
 	if (l->opts.split_half_layers)
 		return m & (M_ATTN | M_MLP);
@@ -260,7 +271,7 @@ static void take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out
 	for (uint32_t i = 0; i < n; i++) {
 		out->ns = ts_sat_add(out->ns, g[i].dur);
 		out->kernels++;
-		out->marks |= (uint16_t)(g[i].marks & (M_ATTN | M_MLP));
+		out->marks |= (lmark)(g[i].marks & (M_ATTN | M_MLP));
 		if ((g[i].marks & M_GEMM) && l->seg.post_gemms)
 			l->seg.post_gemms--;
 	}
@@ -324,9 +335,9 @@ static void structural_boundary(ts_layers *l)
 	uint32_t n = l->ngap, b = place_boundary(l), h = n - b;
 	cur_layer head;
 	take_tail(l, l->gap + b, h, &head);
-	l->seg.marks = (uint16_t)(l->marks_at_gap | head.marks);
+	l->seg.marks = (lmark)(l->marks_at_gap | head.marks);
 	for (uint32_t i = 0; i < b; i++)
-		l->seg.marks |= (uint16_t)(l->gap[i].marks & (M_ATTN | M_MLP));
+		l->seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
 	if (l->track)
 		debug_relabel(l, h, l->nlayers, l->nlayers + 1);
 	/* Layer 0 with no start marker: it began as far before its attention
@@ -673,7 +684,7 @@ static uint32_t demote_once_units(ts_layers *l)
 
 /* The layer machine proper: one kernel of the pass in progress, by its
  * row, marks and duration; online, or replayed by relayer_pass. */
-static bool structure_kernel(ts_layers *l, uint32_t row, uint16_t m, int64_t dur)
+static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
 {
 	/* Once per pass: the pass's own overhead, in no layer. */
 	if (m & M_ONCE) {
@@ -682,7 +693,7 @@ static bool structure_kernel(ts_layers *l, uint32_t row, uint16_t m, int64_t dur
 		return false;
 	}
 	/* Layer boundary at a start marker (a residual norm) after MLP work. */
-	uint16_t seen = l->seg.marks;
+	lmark seen = l->seg.marks;
 	bool boundary = (m & M_START) &&
 			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
 	/* The first start kernel of a pass, before any layer work, also opens
@@ -692,7 +703,7 @@ static bool structure_kernel(ts_layers *l, uint32_t row, uint16_t m, int64_t dur
 		l->seen_boundary = true;
 		l->since_start = 0;
 	}
-	uint16_t work = (uint16_t)(m & (M_ATTN | M_MLP));
+	lmark work = (lmark)(m & (M_ATTN | M_MLP));
 	if (m & M_ATTN) {
 		/* Attention kernels in a row are one unit (compute and its
 		 * combine / reduce): one per layer. */
@@ -737,13 +748,13 @@ static bool structure_kernel(ts_layers *l, uint32_t row, uint16_t m, int64_t dur
 			else if ((m & M_GEMM) && l->start_after_attn)
 				work |= M_FC;
 			else if (!l->start_after_attn)
-				work &= (uint16_t)~M_FC;
+				work &= (lmark)~M_FC;
 		}
 		if (l->ngap == MAX_GAP) {   /* keep the newest half */
 			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
 			l->ngap = MAX_GAP / 2;
 		}
-		l->gap[l->ngap++] = (gap_ent){ dur, row, (uint16_t)((m & ~M_MLP) | work) };
+		l->gap[l->ngap++] = (gap_ent){ dur, row, (lmark)((m & ~M_MLP) | work) };
 	}
 	if ((m & M_GEMM) && (l->seg.marks & M_ATTN))
 		l->seg.post_gemms++;
@@ -849,14 +860,17 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	 * many kernels after it as the structural splits left in the others;
 	 * the rest is the pass tail. */
 	bool finished = false;
-	if ((l->seg.marks & M_ATTN) && !l->in_attn && l->tail_len >= 0 &&
+	if (ts_lay_structure(l, at_trace_end)) {
+		l->seg = (cur_layer){ 0 };
+		finished = true;
+	} else if ((l->seg.marks & M_ATTN) && !l->in_attn && l->tail_len >= 0 &&
 	    l->ngap > (uint32_t)l->tail_len) {
 		uint32_t keep = (uint32_t)l->tail_len, n = l->ngap - keep;
 		cur_layer tail;
 		take_tail(l, l->gap + keep, n, &tail);
 		l->seg.marks = l->marks_at_gap;
 		for (uint32_t i = 0; i < keep; i++)
-			l->seg.marks |= (uint16_t)(l->gap[i].marks & (M_ATTN | M_MLP));
+			l->seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
 		l->cur.orphan_kernels += tail.kernels;
 		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, tail.ns);
 		if (l->track)
@@ -982,7 +996,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		return;
 	l->last_kernel_ts = ev->ts_ns;
 	l->kernels_seen++;
-	uint16_t m = marks_for(l, row, c, ev->name, ev->name_len, in_context);
+	lmark m = marks_for(l, row, c, ev->name, ev->name_len, in_context);
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
 	 * lone attention kernel before the embedding is the pass's metadata
 	 * step, not a layer of the previous pass). */

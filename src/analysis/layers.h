@@ -56,8 +56,8 @@ const char *ts_pstage_name(ts_pstage s);
 /* Layer types: attention kind x MLP kind, half-layers, unknown. */
 typedef enum {
 	TS_LT_MHA_MOE, TS_LT_MHA_FC, TS_LT_MLA_MOE, TS_LT_MLA_FC, TS_LT_GDN_MOE,
-	TS_LT_GDN_FC, TS_LT_ATTN_ONLY, TS_LT_MOE_ONLY, TS_LT_FC_ONLY,
-	TS_LT_UNKNOWN, TS_LT_COUNT
+	TS_LT_GDN_FC, TS_LT_SSM_MOE, TS_LT_SSM_FC, TS_LT_ATTN_ONLY, TS_LT_MOE_ONLY,
+	TS_LT_FC_ONLY, TS_LT_UNKNOWN, TS_LT_COUNT
 } ts_ltype;
 
 const char *ts_ltype_name(ts_ltype t);

@@ -10,8 +10,10 @@
 
 #include "analysis/intern.h"
 #include "analysis/layers.h"
+#include "analysis/unit.h"
 
 /* What a kernel means to the machine (bits), decided once per name. */
+typedef uint32_t lmark;
 enum {
 	M_START = 1u << 0,
 	M_MHA = 1u << 1,
@@ -26,9 +28,12 @@ enum {
 	M_ENDS = 1u << 10,      /* other or communication: ends an attention unit */
 	M_ONCE = 1u << 11,      /* typed attention, but runs once per pass: no unit */
 	M_TRAIN = 1u << 12,     /* only a training step runs it (training_kernels:) */
-	M_KNOWN = 1u << 15,     /* computed */
+	M_COPY = 1u << 13,      /* a copy or cast (memory type) */
+	M_TYPED = 1u << 14,     /* a rule typed its name (not other) */
+	M_SSM = 1u << 15,       /* a state-space (Mamba) mixer */
+	M_KNOWN = 1u << 31,     /* computed */
 };
-#define M_ATTN (M_MHA | M_MLA | M_GDN)
+#define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)
 #define M_MLP (M_MOE | M_FC)
 
 typedef struct {
@@ -46,7 +51,7 @@ typedef struct {
 typedef struct {
 	int64_t ns;
 	uint32_t kernels;
-	uint16_t marks;          /* M_* seen in the layer */
+	lmark marks;             /* M_* seen in the layer */
 	uint16_t post_gemms;     /* GEMMs after its attention (MLP evidence) */
 } cur_layer;
 
@@ -55,7 +60,7 @@ typedef struct {
 typedef struct {
 	int64_t dur;
 	uint32_t key;            /* kernel row, the structural identity */
-	uint16_t marks;
+	lmark marks;
 } gap_ent;
 
 #define MAX_GAP 4096            /* kernels of one gap held (oldest dropped) */
@@ -87,7 +92,7 @@ typedef struct {
 	ts_kref ref;             /* what attribution linked it to */
 	int64_t dur;
 	bool ctx;                /* ran in a context (its row's context class) */
-	uint16_t marks;          /* what it meant to the machine (M_*) */
+	lmark marks;             /* what it meant to the machine (M_*) */
 } kernel_ent;
 
 typedef struct {
@@ -107,8 +112,8 @@ struct ts_layers {
 	ts_layers_opts opts;
 	const ts_patterns *patterns;
 	const ts_family *forced;
-	uint16_t *marks;         /* per kernel row */
-	uint16_t *ctx_marks;     /* per kernel row, in its context */
+	lmark *marks;            /* per kernel row */
+	lmark *ctx_marks;        /* per kernel row, in its context */
 	uint32_t marks_cap;
 
 	annotation *ann;         /* in arrival order (compacted when full) */
@@ -192,7 +197,7 @@ struct ts_layers {
 	uint64_t known_layers[TS_PSTAGE_COUNT]; /* signals: time and layers */
 	uint32_t since_start;    /* kernels since the last start-marker boundary */
 	bool start_after_attn;   /* a start kernel since the span's attention */
-	uint16_t marks_at_gap;   /* span marks when its gap began */
+	lmark marks_at_gap;      /* span marks when its gap began */
 
 	/* results */
 	ts_pass *passes;
@@ -241,11 +246,20 @@ struct ts_layers {
 	ts_idle *idle;           /* gaps of the pass in progress */
 	ts_anat_kernel *anat_tmp; /* the pass's layer kernels, anat_cap of them */
 	size_t anat_cap;
+	ts_unit *unit;           /* the pass's repeating unit (layers_unit.c) */
+	uint32_t *ukey;          /* its kernel identities and marks */
+	uint8_t *umark;
+	size_t ukey_cap, umark_cap;
 };
 
 _Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");
 
 /* --- shared between the machine's files --- */
+/* layers_unit.c: lay the pass just ended out by its repeating unit (its
+ * layers, orphans, cut edges and the listing's layer of each kernel);
+ * false, leaving the online layout, when no unit repeats or the pass's
+ * kernels are not all held. A cut end counts only at the trace's end. */
+bool ts_lay_structure(ts_layers *l, bool at_trace_end);
 bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
 int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
 int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
@@ -262,7 +276,7 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
 
 /* layers_stages.c: the layer spans of the pass just ended (opts.spans). */
 void ts_lay_record_spans(ts_layers *l, const ts_pass *p);
-ts_ltype ts_lay_layer_type(uint16_t marks);
+ts_ltype ts_lay_layer_type(lmark marks);
 
 /* layers_stages.c: idle's gap callback (opts.spans). */
 void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uint32_t after,

@@ -39,7 +39,7 @@ const char *ts_pstage_name(ts_pstage s)
 
 static const char *const ltype_names[TS_LT_COUNT] = {
 	"MHA+MoE", "MHA+FC", "MLA+MoE", "MLA+FC", "GDN+MoE", "GDN+FC",
-	"Attn-only", "MoE-only", "FC-only", "unknown",
+	"SSM+MoE", "SSM+FC", "Attn-only", "MoE-only", "FC-only", "unknown",
 };
 
 const char *ts_ltype_name(ts_ltype t)
