@@ -866,6 +866,13 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		return false;
 	cut0 |= cut_edge(u, nl, names, 0);
 	cut1 |= cut_edge(u, nl, names, 1);
+	/* a pass has a head (its embedding at least, a kernel no layer
+	 * runs): one whose first kernels are all layer kernels began inside
+	 * a layer, or at its edge */
+	bool headless = true;
+	for (uint32_t i = 0; i < u->start[0] && headless; i++)
+		headless = u->inref[u->id[i]] != 0;
+	cut0 |= headless;
 	*out = (ts_unit_result){ .n = nl, .start = u->start, .end = u->end,
 				 .cut_start = cut0, .cut_end = cut1, .by_names = by_names,
 				 .period = L, .anchors = (uint32_t)v, .worst = g->worst };
