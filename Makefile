@@ -12,6 +12,9 @@
 #   make SAN=1      sanitizer build in build/san
 #   make tsan       ThreadSanitizer build (build/tsan) running the tests of
 #                   the threaded paths (also part of `make test`)
+#   make zoo        the architecture zoo's full sweep: ZOO_SEEDS (default
+#                   300) random decoders, real and random kernel names,
+#                   every layer checked; prints the seeds that fail
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -59,7 +62,7 @@ else
 BIN := tracestream
 endif
 
-.PHONY: all unit test test-slurm sample bench install clean deps fuzz fuzz-build tsan
+.PHONY: all unit test test-slurm sample bench install clean deps fuzz fuzz-build tsan zoo
 
 all: $(BIN)
 
@@ -124,6 +127,12 @@ tsan:
 # (installs slurm-wlm and munge as root; skips where it cannot)
 test-slurm: all
 	bash tests/slurm/run.sh
+
+# the zoo's targets: layer count and membership exact on 99% of the seeds
+# with real kernel names, 95% with random names (`make test` runs a sample)
+ZOO_SEEDS ?= 300
+zoo: all
+	python3 tests/zoo/check.py ./tracestream 0 $(ZOO_SEEDS) --names-min 99 --random-min 95
 
 sample: deps
 	$(MAKE) all

@@ -596,8 +596,9 @@ static void tpl_add(tpls *ts, slice s)
 
 /* The best of the templates walked from frm: kernels covered. first: the
  * walk finds the pass's first layer, which may miss kernels of the others
- * or run one of its own first (without names: then it takes up to the
- * template's length of kernels the layers run, and one that runs once). */
+ * or run one of its own first: unless a name says the walk reached its
+ * input norm, it takes up to the template's length of kernels the layers
+ * run, and one that runs once. */
 static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool names, bool first)
 {
 	walked best = { 0, 0, INT32_MIN };
@@ -608,12 +609,13 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 		walked w = { 0, 0, 0 };
 		if (L) {
 			w = walk(u, (tpl){ ts->t[i], step < 0 }, frm, step, L, names);
-			if (first && step < 0 && !names) {
-				while (w.keys < L && w.cols < L && frm >= w.keys &&
-				       u->inref[u->id[frm - w.keys]]) {
+			/* by name, a first layer the walk found its input norm for
+			 * is whole */
+			bool normed = names && w.keys && frm + 1 >= w.keys &&
+				      (u->mark[frm + 1 - w.keys] & TS_UNIT_NORM);
+			if (first && step < 0 && !normed) {
+				while (w.keys < L && frm >= w.keys && u->inref[u->id[frm - w.keys]])
 					w.keys++;
-					w.cols++;
-				}
 				if (w.keys < L && frm >= w.keys && u->cnt[u->id[frm - w.keys]] == 1)
 					w.keys++;
 			}
@@ -836,9 +838,10 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		drop0 = true;
 		cut0 = u->start[0] == 0;
 		first = 1;
-		if (!names) {
+		if (!names || !(u->mark[u->start[1]] & TS_UNIT_NORM)) {
 			/* the new first layer came from a plain walk: it may still
-			 * miss layer 0's own first kernels */
+			 * miss layer 0's own first kernels (unless a name says it
+			 * starts at its input norm) */
 			uint32_t s = u->start[1];
 			int64_t deficit = (int64_t)L - (int64_t)(u->end[1] - s);
 			while (deficit > 0 && s > 0 && u->inref[u->id[s - 1]]) {

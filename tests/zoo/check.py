@@ -11,9 +11,9 @@ first kernel's start), complete, with the right number of layers, and each
 layer starting at its first kernel, ending at its last kernel's end and
 holding its kernels. A seed passes when every pass and layer does.
 
-Prints one TAP line per seed and name mode (ok / not ok, with the first
-difference), then the rate per mode; exits 1 when a rate is below its
-minimum (default 0: report only).
+Prints a line per seed that fails ("# seed ...: the first difference"; with
+-v every seed), then one TAP line per name mode with its rate, `not ok`
+when the rate is below its minimum (default 0), and exits 1 then.
 """
 import json
 import os
@@ -111,9 +111,9 @@ def main(argv):
                 s, 'random' if rn else 'real', a['stack'], a['depth'], '/'.join(a['layer_types']))
             if why is None:
                 if verbose:
-                    print('ok - ' + what)
+                    print('# exact: ' + what)
             else:
-                print('not ok - %s: %s' % (what, why))
+                print('# fails: %s: %s' % (what, why))
     fail = False
     for rn, key in ((False, '--names-min'), (True, '--random-min')):
         n = len(res[rn])

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# A sample of the architecture zoo (tests/zoo/zoo.py: random decoders, as
+# traces with their truth): every pass and every layer of seeds 0..39, with
+# real kernel names and with every name a random string, checked through
+# `tracestream annotate` (tests/zoo/check.py). The sample's floor is below
+# the issue's targets where the full sweep (make zoo, 300 seeds) still
+# misses them: without names, passes with no step annotation are one
+# stream, and the phase of a layer is a guess on some stacks.
+. "$(dirname "$0")/lib.sh"
+python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 97.5 --random-min 40
