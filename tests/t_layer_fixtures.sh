@@ -126,7 +126,7 @@ def facts(r):
             'orphans': L['orphan_kernels'],
             'per pass': [(p['stage'], p['layers'], p['kernels'], p['complete']) for p in r['passes']]}
 fa, fb = facts(a), facts(b)
-if fa['complete'] == 0:
+if fa['passes'] and fa['complete'] == 0:
     # a fragment (no complete pass, nothing delimits one) written three
     # times is one longer fragment: the part of a layer that ends one copy
     # and the part that starts the next may make a whole layer
