@@ -25,12 +25,15 @@ static double now(void)
 /* The serving framework, from what its Python frames and step annotations
  * name: the first to be named FRAMEWORK_SURE times, or the most named. */
 static const char *const framework_names[] = {
-	"SGLang", "vLLM", "TensorRT-LLM", "HF transformers",
+	"SGLang", "vLLM", "TensorRT-LLM", "HF transformers", "nano-vllm",
 };
+/* In order: the first needle found in a name counts ("nanovllm/" holds
+ * "vllm/", so it comes first). */
 static const struct {
 	const char *needle;
 	int fw;
 } framework_marks[] = {
+	{ "nanovllm/", 4 }, { "nano-vllm/", 4 }, { "nano_vllm/", 4 },
 	{ "sglang/", 0 }, { "step[DECODE", 0 }, { "step[EXTEND", 0 },
 	{ "vllm/", 1 }, { "execute_context_", 1 },
 	{ "tensorrt_llm/", 2 },
@@ -311,6 +314,7 @@ void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
 	res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
 	/* The caller has checked a forced family name against the tables. */
 	ts_model_choose(o->patterns, res->agg, o->model, &res->model);
+	ts_model_check(&res->model, o->patterns, res->agg, res->layers);
 	res->gpu = NULL;
 	res->gpu_how = NULL;
 	if (o->patterns && o->gpu) {

@@ -188,6 +188,10 @@ uint64_t ts_layers_annotations_dropped(const ts_layers *l);
 const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s);
 /* Layers per complete pass: the most common count (0 if none). */
 uint32_t ts_layers_per_pass(const ts_layers *l);
+/* The kinds of a typical complete pass's layers: kinds[t] layers of type
+ * t (each layer index its most common type); returns the layers per pass
+ * (kinds has TS_LT_COUNT entries). */
+uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds);
 uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t);
 /* Layer boundaries placed by the period of the stream, where no start
  * marker did. */

@@ -131,6 +131,24 @@ uint32_t ts_layers_per_pass(const ts_layers *l)
 	return l->count_hist[best] ? best : 0;
 }
 
+uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds)
+{
+	uint32_t n = ts_layers_per_pass(l);
+	memset(kinds, 0, TS_LT_COUNT * sizeof *kinds);
+	for (uint32_t i = 0; i < n && i < TS_MAX_LAYERS; i++) {
+		uint64_t c[TS_LT_COUNT] = { 0 };
+		for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+			for (int t = 0; l->lstat[s] && i < l->lmax[s] && t < TS_LT_COUNT; t++)
+				c[t] += l->lstat[s][i].type_count[t];
+		int best = TS_LT_UNKNOWN;
+		for (int t = 0; t < TS_LT_COUNT; t++)
+			if (c[t] > c[best])
+				best = t;
+		kinds[best]++;
+	}
+	return n;
+}
+
 uint64_t ts_layers_structural(const ts_layers *l)
 {
 	return l->structural;

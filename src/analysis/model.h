@@ -1,10 +1,17 @@
 /*
- * model.h - which model family a trace comes from.
+ * model.h - what model a trace comes from: described from what ran, and a
+ * family of the tables where the evidence agrees.
  *
  * Each family's `detect` rules (patterns/models/NAME.yaml) are selectors with
  * weights; a rule counts once if any distinct kernel in the trace matches
- * it. The family with the highest positive score wins; ties and scores of
- * zero or less give no family. --model NAME skips detection.
+ * it. The family with the highest positive score wins; a tie names both and
+ * picks neither; scores of zero or less give no family. After the run the
+ * family must also fit what ran (ts_model_check): its layer count among
+ * its num_hidden_layers, MoE or dense, hybrid or not; where it does not,
+ * no family is named and the model is described instead ("a dense
+ * hybrid: 48 linear-attention (GDN) + 16 attention layers"). MoE is said
+ * only where MoE ran: expert routing or grouped-expert kernels, MoE
+ * layers, or an expert all-to-all. --model NAME skips detection and checks.
  */
 #ifndef TS_MODEL_H
 #define TS_MODEL_H
@@ -22,12 +29,24 @@ typedef struct {
 	long runner_up_score;
 	int nevidence;             /* the winning family's matched rules */
 	const ts_selector *evidence[TS_EVIDENCE_MAX];
+	const ts_family *tie;      /* source "tie": scored as much as runner_up */
+	const ts_family *unlike;   /* source "unlike": detected, but unlike what ran */
+	char unlike_why[200];
+	long unlike_score;
+	char described[200];       /* what ran: "a dense hybrid: ..."; "" no layers */
+	bool moe;                  /* MoE ran */
 } ts_model;
 
 /* forced: a family name given by the user, or NULL. TS_ERR_USAGE when the
  * name is not a known family. */
 ts_status ts_model_choose(const ts_patterns *p, const ts_agg *a,
 			  const char *forced, ts_model *out);
+
+/* After the run (l finished): describe the model from the layers and
+ * kernels that ran, and drop a detected family that does not fit them. */
+struct ts_layers;
+void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
+		    const struct ts_layers *l);
 
 /* "type moe", "category Norm-QK", "match 'regex'": for reports. */
 void ts_selector_describe(const ts_patterns *p, const ts_selector *s, char *buf,

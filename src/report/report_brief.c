@@ -149,7 +149,18 @@ static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
 	char rank[48] = "";
 	if ((m->has & 3) == 3)
 		snprintf(rank, sizeof rank, ", rank %" PRId64 "/%" PRId64, m->rank, m->world_size);
-	const char *fam = res->model.family ? res->model.family->name : "unknown";
+	/* the family where one fits what ran, else what ran */
+	const ts_model *mo = &res->model;
+	char famb[224];
+	const char *fam = famb;
+	if (mo->family)
+		fam = mo->family->name;
+	else if (mo->tie)
+		snprintf(famb, sizeof famb, "%s (a tie: %s or %s)",
+			 mo->described[0] ? mo->described : "unknown", mo->tie->name,
+			 mo->runner_up ? mo->runner_up->name : "?");
+	else
+		fam = mo->described[0] ? mo->described : "unknown";
 	/* a job: every distinct GPU with its ranks, not rank 0's alone */
 	char job[512];
 	if (ts_report_job_gpus(o->ranks, job, sizeof job) > 0) {

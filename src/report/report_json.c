@@ -77,6 +77,8 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	ts_jw_str(w, ts_platform_name(res->platform));
 	ts_jw_member(w, 4, "platform_source");
 	ts_jw_str(w, res->platform_source);
+	ts_jw_member(w, 4, "framework");
+	ts_jw_str(w, res->framework);
 	ts_jw_member(w, 4, "gpu");
 	ts_jw_str(w, d ? d->name : "");
 	ts_jw_member(w, 4, "device");
@@ -160,6 +162,25 @@ static void put_model(ts_jw *w, const ts_result *res)
 	for (size_t i = 0; m->family && i < m->family->nnum_layers; i++)
 		ts_jw_int(w, m->family->num_layers[i]);
 	ts_jw_end_arr(w);
+	ts_jw_kstr(w, "described", m->described[0] ? m->described : NULL);
+	ts_jw_kbool(w, "moe", m->moe);
+	ts_jw_key(w, "tie");
+	ts_jw_arr(w);
+	if (m->tie) {
+		ts_jw_str(w, m->tie->name);
+		ts_jw_str(w, m->runner_up ? m->runner_up->name : NULL);
+	}
+	ts_jw_end_arr(w);
+	ts_jw_key(w, "unlike");
+	if (m->unlike) {
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "family", m->unlike->name);
+		ts_jw_kint(w, "score", m->unlike_score);
+		ts_jw_kstr(w, "why", m->unlike_why);
+		ts_jw_end_obj(w);
+	} else {
+		ts_jw_null(w);
+	}
 	ts_jw_end_obj(w);
 }
 

@@ -119,8 +119,19 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 			fprintf(out, "%s %s %+ld", i ? "," : "", desc, mo->evidence[i]->weight);
 		}
 		fputs(")\n", out);
+		if (mo->described[0])
+			fprintf(out, "  ran       %s\n", mo->described);
+	} else if (res->patterns && mo->unlike) {
+		fprintf(out, "  model     %s (family %s's detect rules match, score %ld, but %s)\n",
+			mo->described[0] ? mo->described : "unknown", mo->unlike->name,
+			mo->unlike_score, mo->unlike_why);
+	} else if (res->patterns && mo->tie) {
+		fprintf(out, "  model     %s (a tie: families %s and %s score %ld each, so neither is "
+			     "named; --model NAME chooses)\n", mo->described[0] ? mo->described : "unknown",
+			mo->tie->name, mo->runner_up ? mo->runner_up->name : "?", mo->score);
 	} else if (res->patterns) {
-		fputs("  model     unknown (no family's detect rules match; --model NAME forces one)\n", out);
+		fprintf(out, "  model     %s (no family's detect rules match; --model NAME forces one)\n",
+			mo->described[0] ? mo->described : "unknown");
 	}
 	if (res->patterns)
 		fprintf(out, "  classified %.1f%% of %skernel time has a known type\n",
