@@ -25,7 +25,7 @@ static double now(void)
 /* The serving framework, from what its Python frames and step annotations
  * name: the first to be named FRAMEWORK_SURE times, or the most named. */
 static const char *const framework_names[] = {
-	"SGLang", "vLLM", "TensorRT-LLM", "HF transformers", "nano-vllm",
+	"SGLang", "vLLM", "TensorRT-LLM", "HF transformers", "nano-vllm", "xDiT", "diffusers",
 };
 /* In order: the first needle found in a name counts ("nanovllm/" holds
  * "vllm/", so it comes first). */
@@ -34,6 +34,7 @@ static const struct {
 	int fw;
 } framework_marks[] = {
 	{ "nanovllm/", 4 }, { "nano-vllm/", 4 }, { "nano_vllm/", 4 },
+	{ "xfuser/", 5 }, { "diffusers/", 6 },
 	{ "sglang/", 0 }, { "step[DECODE", 0 }, { "step[EXTEND", 0 },
 	{ "vllm/", 1 }, { "execute_context_", 1 },
 	{ "tensorrt_llm/", 2 },
@@ -59,8 +60,15 @@ static void framework_of(ts_result *res, const ts_event *ev)
 		int fw = framework_marks[i].fw;
 		if (++res->framework_hits[fw] >= FRAMEWORK_SURE)
 			res->framework = framework_names[fw];
+		/* a serving framework runs LLM generation (HF transformers runs
+		 * encoders too: its generate loop says so; xDiT and diffusers
+		 * run diffusion, no generation) */
+		if (fw != 3 && fw < 5 && res->layers)
+			ts_layers_framework_seen(res->layers);
 		return;
 	}
+	if (res->layers && has_text(ev->name, ev->name_len, "generation/utils.py"))
+		ts_layers_framework_seen(res->layers);
 }
 
 /* After the input: the most named, when none was sure. */
@@ -141,7 +149,7 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		ts_layers_cpu_event(res->layers, ev);
 	} else if (ev->cat == TS_CAT_PYTHON_FUNCTION) {
 		ts_attrib_python(res->attrib, ev);
-		if (!res->framework)
+		if (!res->framework || !ts_layers_generation(res->layers))
 			framework_of(res, ev);
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
 		ts_attrib_runtime(res->attrib, ev);

@@ -1061,6 +1061,12 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->hint_prefill++;
 	else if (c->stage == TS_STAGE_DECODE)
 		l->hint_decode++;
+	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
+		l->generation |= TS_GEN_STAGE_KERNEL;
+	if (m & M_EMBED)
+		l->generation |= TS_GEN_EMBEDDING;
+	if (c->type == TS_TYPE_KV_CACHE || (m & M_TOKENS))
+		l->generation |= TS_GEN_KV_CACHE;
 	if (c->type == TS_TYPE_GEMM && op_m > 0) {
 		if (op_m <= ts_lay_decode_threshold(l))
 			l->gemm_small++;

@@ -149,6 +149,23 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
 int64_t ts_layers_step_size(const ts_layers *l, int64_t ts);
 /* (runtime calls also give the launch times of idle.h) */
 
+/* Evidence that the trace is LLM generation (bits), without which no pass
+ * is called prefill or decode: a step annotation naming a stage or token
+ * counts, a token embedding (kernel or op), a KV-cache write, an attention
+ * kernel of one stage by name, or module paths of a serving framework. */
+enum {
+	TS_GEN_ANNOTATION = 1u << 0,
+	TS_GEN_EMBEDDING = 1u << 1,
+	TS_GEN_KV_CACHE = 1u << 2,
+	TS_GEN_STAGE_KERNEL = 1u << 3,
+	TS_GEN_FRAMEWORK = 1u << 4,
+};
+/* A serving framework's module paths were seen (the pipeline's call). */
+void ts_layers_framework_seen(ts_layers *l);
+/* The evidence seen (TS_GEN_* bits); 0: the trace does not look like LLM
+ * generation, and every pass's stage is unknown. */
+unsigned ts_layers_generation(const ts_layers *l);
+
 /* CPU-side user annotations (step windows); other events are ignored. */
 void ts_layers_annotation(ts_layers *l, const ts_event *ev);
 

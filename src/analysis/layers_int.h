@@ -246,6 +246,7 @@ struct ts_layers {
 	ts_idle *idle;           /* gaps of the pass in progress */
 	ts_anat_kernel *anat_tmp; /* the pass's layer kernels, anat_cap of them */
 	size_t anat_cap;
+	unsigned generation;     /* TS_GEN_* evidence seen so far */
 	ts_unit *unit;           /* the pass's repeating unit (layers_unit.c) */
 	uint32_t *ukey;          /* its kernel identities and marks */
 	uint8_t *umark;

@@ -131,6 +131,16 @@ uint32_t ts_layers_per_pass(const ts_layers *l)
 	return l->count_hist[best] ? best : 0;
 }
 
+void ts_layers_framework_seen(ts_layers *l)
+{
+	l->generation |= TS_GEN_FRAMEWORK;
+}
+
+unsigned ts_layers_generation(const ts_layers *l)
+{
+	return l->generation;
+}
+
 uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds)
 {
 	uint32_t n = ts_layers_per_pass(l);

@@ -67,7 +67,10 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	 * the batch is mixed (a mixed batch has many tokens too). */
 	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
 			 : TS_PSTAGE_PREFILL;
-	if (l->gemm_small != l->gemm_large)
+	/* token rows only say prefill or decode where something says the
+	 * trace is generation at all (a diffusion transformer's steps, an
+	 * encoder, have many rows and no stage) */
+	if (l->gemm_small != l->gemm_large && l->generation)
 		p->signal[TS_SIG_GEMM_M] = l->gemm_small > l->gemm_large ? TS_PSTAGE_DECODE : many;
 	/* The grid of a KV-cache write has one block per token written: one
 	 * per sequence in decode, every prompt token in prefill. */

@@ -187,6 +187,9 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 		l->cpu_ops++;
 		if (starts_with(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
 			l->backward_ops++;
+		/* a token embedding: a language model reads tokens */
+		if (contains(ev->name, ev->name_len, "::embedding"))
+			l->generation |= TS_GEN_EMBEDDING;
 		return;
 	}
 	ts_idle_runtime(l->idle, ev);
@@ -217,6 +220,8 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev)
 			  &a.name) != TS_OK)
 		a.name = TS_INTERN_NONE;
 	a.sglang_step = starts_with(ev->name, ev->name_len, "step[");
+	if (a.stage != TS_PSTAGE_UNKNOWN || a.tokens > 0)
+		l->generation |= TS_GEN_ANNOTATION;
 	if (l->nann >= TS_MAX_ANNOTATIONS && l->nann == l->ann_cap &&
 	    l->last_kernel_ts != l->compacted_at) {
 		l->compacted_at = l->last_kernel_ts;

@@ -207,6 +207,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_i64(w, l->orphan_ns);
 	ts_w_u64(w, l->stage_overflow);
 	ts_w_u64(w, l->structural);
+	ts_w_u32(w, l->generation);
 	ts_w_u64(w, l->attn_units);
 	ts_w_u64(w, l->kernels_seen);
 	ts_w_u64(w, l->captures);
@@ -314,6 +315,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, uint32_
 	l->orphan_ns = ts_sat_add(l->orphan_ns, ts_r_i64(r));
 	l->stage_overflow += ts_r_u64(r);
 	l->structural += ts_r_u64(r);
+	l->generation |= ts_r_u32(r);
 	l->attn_units += ts_r_u64(r);
 	l->kernels_seen += ts_r_u64(r);
 	l->captures += ts_r_u64(r);

@@ -608,7 +608,10 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 		uint32_t L = ts->t[i].n;
 		walked w = { 0, 0, 0 };
 		if (L) {
-			w = walk(u, (tpl){ ts->t[i], step < 0 }, frm, step, L, names);
+			/* a kernel of the same class only stands in for the first
+			 * layer's own first kernels (a norm with no residual yet):
+			 * forward, it would take the LM head's GEMM for a layer's */
+			w = walk(u, (tpl){ ts->t[i], step < 0 }, frm, step, L, names && step < 0);
 			/* by name, a first layer the walk found its input norm for
 			 * is whole */
 			bool normed = names && w.keys && frm + 1 >= w.keys &&
@@ -855,7 +858,14 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	}
 	if (nl > first && (shortl || (nl - first > 1 && !whole(u, nl, nl - 1)))) {
 		drop1 = true;
+		/* it reached the pass's end: the window cut a layer there, or,
+		 * by name, it is the tail (final norm, LM head) when it holds no
+		 * attention or MLP work */
 		cut1 = u->end[nl - 1] >= u->n;
+		bool work = !names;
+		for (uint32_t i = u->start[nl - 1]; cut1 && i < u->end[nl - 1] && !work; i++)
+			work = (u->mark[i] & (TS_UNIT_ATTN | TS_UNIT_MLP)) != 0;
+		cut1 &= work;
 		nl--;
 	}
 	if (!by_names && tlo == 0 && thi == v && (drop0 || drop1) && v >= 4)

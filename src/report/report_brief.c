@@ -222,6 +222,10 @@ static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
 		if (per)
 			snprintf(lay, sizeof lay, " of %" PRIu32 " layers", per);
 		line(s, "  passes %s%s; %s, %s", passes, lay, kn, kt);
+		if (!ts_layers_generation(res->layers))
+			line(s, "  not LLM generation by what it holds: no step annotation, token "
+				"embedding, KV-cache write, stage-named attention or serving framework; "
+				"its repeating passes have no stage");
 	} else {
 		if (v->staged)
 			snprintf(note, sizeof note, "no %s pass", ts_pstage_name(o->stage));

@@ -436,6 +436,16 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 	ts_jw_end_obj(w);
 	ts_jw_kuint(w, "structural_boundaries", ts_layers_structural(l));
 	ts_jw_kuint(w, "once_per_pass_units", ts_layers_once_units(l));
+	/* what says the trace is LLM generation (none: no pass has a stage) */
+	static const char *const gen[] = { "annotation", "embedding", "kv_cache",
+					   "stage_kernel", "framework" };
+	unsigned g = ts_layers_generation(l);
+	ts_jw_key(w, "generation_evidence");
+	ts_jw_arr(w);
+	for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
+		if (g & (1u << i))
+			ts_jw_str(w, gen[i]);
+	ts_jw_end_arr(w);
 	ts_jw_kuint(w, "orphan_kernels", orphans);
 	ts_jw_kus(w, "orphan_us", orphan_ns);
 	const ts_odd_layer *odd;
