@@ -812,6 +812,32 @@ static bool far_off(int64_t x, int64_t typical)
 	return typical > 0 && (2 * x < typical || x > 2 * typical);
 }
 
+/* The doubt's count check of one type's layers in a complete pass (kn:
+ * their kernel counts, sorted): layers of one type run the same kernels, so
+ * one more than two off the median was cut elsewhere. Counts spread wide (a
+ * quartile more than two apart) vary by data, as an eager expert loop does:
+ * no count is typical then, and none is checked. */
+static void doubt_counts(ts_layers *l, uint32_t pass, ts_ltype t, uint32_t n,
+			 const int64_t *kn, size_t k, int64_t tns)
+{
+	int64_t tkn = k % 2 ? kn[k / 2] : (kn[k / 2 - 1] + kn[k / 2]) / 2;
+	if (kn[3 * k / 4] - kn[k / 4] > 2)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		const cur_layer *c = &l->layers[i];
+		if (ts_lay_layer_type(c->marks) != t)
+			continue;
+		l->doubt.checked++;
+		if ((int64_t)c->kernels <= tkn + 2 && (int64_t)c->kernels + 2 >= tkn)
+			continue;
+		if (!l->doubt.differ++)
+			l->doubt.first = (ts_odd_layer){
+				.pass = pass, .layer = i, .type = t, .ns = c->ns,
+				.typical_ns = tns, .kernels = c->kernels,
+				.typical_kernels = (uint32_t)tkn };
+	}
+}
+
 /* The self-check of a complete pass: each layer against the typical layer
  * of its type in the pass. */
 static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
@@ -827,6 +853,7 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 		if (k < 3)
 			continue;
 		int64_t tns = median(ns, k), tkn = median(kn, k);
+		doubt_counts(l, pass, (ts_ltype)t, n, kn, k, tns);
 		for (uint32_t i = 0; i < n; i++) {
 			const cur_layer *c = &l->layers[i];
 			if (ts_lay_layer_type(c->marks) != (ts_ltype)t ||
@@ -922,6 +949,8 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	if (p->complete) {
 		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 		check_layers(l, p->index, n);
+		l->doubt.attn_outside += p->attn_outside;
+		l->doubt.attn_passes += p->attn_outside > 0;
 	}
 	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
 		size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;

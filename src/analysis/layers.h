@@ -100,6 +100,8 @@ typedef struct {
 	int64_t orphan_ns;
 	int64_t batch, tokens;      /* -1: unknown */
 	int annotation;             /* see ts_layers_annotation_name; -1 none */
+	uint32_t attn_outside;      /* attention kernels in no layer (once-per-pass
+				     * ones aside): a layout in doubt */
 	ts_idle_pass idle;          /* busy time, idle gaps, launch-bound gaps */
 } ts_pass;
 
@@ -339,6 +341,19 @@ typedef struct {
 #define TS_MAX_ODD 16
 
 size_t ts_layers_odd(const ts_layers *l, const ts_odd_layer **out, uint64_t *total);
+
+/* What puts the layout of the complete passes in doubt, for the first
+ * screen: attention kernels that ran outside any layer (a mixer no layer
+ * holds), and layers whose kernel count is more than two off the median of
+ * their type in their pass (layers of one type run the same kernels). */
+typedef struct {
+	uint64_t attn_outside;      /* summed over the complete passes */
+	uint32_t attn_passes;       /* complete passes with any */
+	uint64_t differ, checked;   /* layers off their type's count, of those checked */
+	ts_odd_layer first;         /* the first that differs */
+} ts_layer_doubt;
+
+const ts_layer_doubt *ts_layers_doubt(const ts_layers *l);
 /* Units of a kernel typed attention that ran once per pass and so were no
  * layer (all passes). */
 uint64_t ts_layers_once_units(const ts_layers *l);

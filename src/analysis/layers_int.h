@@ -180,6 +180,7 @@ struct ts_layers {
 	uint32_t once_rows[MAX_ONCE];  /* rows demoted for the whole trace */
 	uint32_t nonce;
 	uint64_t once_units;     /* units not counted as layers (all passes) */
+	ts_layer_doubt doubt;    /* what puts the layout in doubt */
 	ts_odd_layer odd[TS_MAX_ODD];   /* the self-check's first findings */
 	size_t nodd;
 	uint64_t odd_total;

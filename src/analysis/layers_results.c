@@ -131,6 +131,11 @@ uint32_t ts_layers_per_pass(const ts_layers *l)
 	return l->count_hist[best] ? best : 0;
 }
 
+const ts_layer_doubt *ts_layers_doubt(const ts_layers *l)
+{
+	return &l->doubt;
+}
+
 void ts_layers_framework_seen(ts_layers *l)
 {
 	l->generation |= TS_GEN_FRAMEWORK;

@@ -105,14 +105,22 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 		l->cur.orphan_kernels++;
 		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, k[at].dur);
 	}
+	/* a mixer no layer holds puts the layout in doubt */
+	l->cur.attn_outside = 0;
+	for (size_t i = 0, j = 0; i < n; i++) {
+		while (j < r.n && i >= r.end[j])
+			j++;
+		bool inside = j < r.n && i >= r.start[j];
+		if (!inside && (k[i].marks & M_ATTN))
+			l->cur.attn_outside++;
+	}
 	l->cur.cut_start = r.cut_start;
 	/* the profile window cuts a pass only where the trace ends */
 	l->cur.cut_end = r.cut_end && at_trace_end;
-	if (!r.by_names) {
-		l->structural -= l->pass_structural;
-		l->pass_structural = r.n > 1 ? r.n - 1 : 0;
-		l->structural += l->pass_structural;
-	}
+	/* boundaries the structure alone placed: none where names gave the phase */
+	l->structural -= l->pass_structural;
+	l->pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
+	l->structural += l->pass_structural;
 	l->attn_units -= l->units;
 	l->units = (uint32_t)r.n;
 	l->attn_units += l->units;

@@ -39,6 +39,47 @@ static void idle_save(const ts_idle_pass *d, ts_wbuf *w)
 	ts_w_i64(w, d->stray_ns);
 }
 
+static void doubt_save(const ts_layer_doubt *d, ts_wbuf *w)
+{
+	ts_w_u64(w, d->attn_outside);
+	ts_w_u32(w, d->attn_passes);
+	ts_w_u64(w, d->differ);
+	ts_w_u64(w, d->checked);
+	ts_w_u32(w, d->first.pass);
+	ts_w_u32(w, d->first.layer);
+	ts_w_u32(w, (uint32_t)d->first.type);
+	ts_w_i64(w, d->first.ns);
+	ts_w_i64(w, d->first.typical_ns);
+	ts_w_u32(w, d->first.kernels);
+	ts_w_u32(w, d->first.typical_kernels);
+}
+
+/* Sums a part's doubt into this run's; its first odd layer is kept only
+ * where this run has none (its pass renumbered after this run's). */
+static void doubt_load(ts_layer_doubt *d, ts_rbuf *r, uint32_t base)
+{
+	d->attn_outside += ts_r_u64(r);
+	d->attn_passes += ts_r_u32(r);
+	uint64_t differ = ts_r_u64(r);
+	d->checked += ts_r_u64(r);
+	ts_odd_layer f;
+	f.pass = ts_r_u32(r) + base;
+	f.layer = ts_r_u32(r);
+	uint32_t t = ts_r_u32(r);
+	f.ns = ts_r_i64(r);
+	f.typical_ns = ts_r_i64(r);
+	f.kernels = ts_r_u32(r);
+	f.typical_kernels = ts_r_u32(r);
+	if (t >= TS_LT_COUNT) {
+		ts_r_fail(r, "a layer type past the last");
+		return;
+	}
+	f.type = (ts_ltype)t;
+	if (differ && !d->differ)
+		d->first = f;
+	d->differ += differ;
+}
+
 static void idle_load(ts_idle_pass *d, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
 		      const uint32_t *opmap, uint32_t nop)
 {
@@ -87,6 +128,7 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_u32(w, p->layers);
 	ts_w_u64(w, p->orphan_kernels);
 	ts_w_i64(w, p->orphan_ns);
+	ts_w_u32(w, p->attn_outside);
 	ts_w_i64(w, p->batch);
 	ts_w_i64(w, p->tokens);
 	const char *ann = ts_layers_annotation_name(l, p->annotation);
@@ -138,6 +180,7 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->layers = ts_r_u32(r);
 	p->orphan_kernels = ts_r_u64(r);
 	p->orphan_ns = ts_r_i64(r);
+	p->attn_outside = ts_r_u32(r);
 	p->batch = ts_r_i64(r);
 	p->tokens = ts_r_i64(r);
 	size_t n;
@@ -208,6 +251,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, l->stage_overflow);
 	ts_w_u64(w, l->structural);
 	ts_w_u32(w, l->generation);
+	doubt_save(&l->doubt, w);
 	ts_w_u64(w, l->attn_units);
 	ts_w_u64(w, l->kernels_seen);
 	ts_w_u64(w, l->captures);
@@ -316,6 +360,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, uint32_
 	l->stage_overflow += ts_r_u64(r);
 	l->structural += ts_r_u64(r);
 	l->generation |= ts_r_u32(r);
+	doubt_load(&l->doubt, r, base);
 	l->attn_units += ts_r_u64(r);
 	l->kernels_seen += ts_r_u64(r);
 	l->captures += ts_r_u64(r);

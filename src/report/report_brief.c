@@ -291,6 +291,26 @@ static int cmp_tshare(const void *a, const void *b)
 	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : x->type - y->type;
 }
 
+/* What the self-check found against the layers above, with its numbers
+ * (layers.doubt in JSON). */
+static void put_doubt(screen *s, const ts_layer_doubt *d)
+{
+	char a[128] = "", b[200] = "", all[330];
+	if (d->attn_outside)
+		snprintf(a, sizeof a, "%" PRIu64 " attention kernel%s in no layer (%" PRIu32
+			 " complete pass%s)", d->attn_outside, d->attn_outside > 1 ? "s" : "",
+			 d->attn_passes, d->attn_passes > 1 ? "es" : "");
+	if (d->differ)
+		snprintf(b, sizeof b, "%" PRIu64 " of %" PRIu64 " layers off their type's kernel "
+			 "count (pass %" PRIu32 " layer %" PRIu32 ", %s: %" PRIu32 " kernels, typical %"
+			 PRIu32 ")", d->differ, d->checked, d->first.pass, d->first.layer,
+			 ts_ltype_name(d->first.type), d->first.kernels, d->first.typical_kernels);
+	if (!*a && !*b)
+		return;
+	snprintf(all, sizeof all, "%s%s%s", a, *a && *b ? "; " : "", b);
+	wrap2(s, "  layers in doubt: ", all, 4);
+}
+
 static void put_anatomy(screen *s, const ts_result *res, const ts_report_opts *o)
 {
 	const ts_anatomy *a = res->layers ? ts_layers_anatomy(res->layers) : NULL;
@@ -308,7 +328,8 @@ static void put_anatomy(screen *s, const ts_result *res, const ts_report_opts *o
 		ts_insight_roofline(res, tot, &r);
 		char rate[64] = "";
 		if (r.has_flops)
-			snprintf(rate, sizeof rate, ", %.0f TFLOP/s", r.tflops);
+			snprintf(rate, sizeof rate, r.tflops >= 10 ? ", %.0f TFLOP/s" : ", %.2g TFLOP/s",
+				 r.tflops);
 		line(s, "Typical %s layer %s (p50 %s), %.0f kernels%s", ts_pstage_name((ts_pstage)st),
 		     mean, p50, (double)tot->count / (double)nl, rate);
 		tshare sh[TS_TYPE_COUNT];
@@ -340,6 +361,8 @@ static void put_anatomy(screen *s, const ts_result *res, const ts_report_opts *o
 		}
 		line(s, "  %s", buf);
 	}
+	if (shown && res->layers)
+		put_doubt(s, ts_layers_doubt(res->layers));
 }
 
 static void put_categories(screen *s, const ts_result *res, const ts_breakdown *b)

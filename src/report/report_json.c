@@ -405,6 +405,30 @@ static void put_insight(ts_jw *w, const ts_result *res)
 	ts_jw_end_rows(w, n, 2);
 }
 
+/* layers.doubt: what the self-check found against the layout */
+static void put_doubt(ts_jw *w, const ts_layer_doubt *d)
+{
+	ts_jw_key(w, "doubt");
+	ts_jw_obj(w);
+	ts_jw_kuint(w, "attention_outside_layers", d->attn_outside);
+	ts_jw_kuint(w, "passes_with_attention_outside", d->attn_passes);
+	ts_jw_kuint(w, "layers_checked", d->checked);
+	ts_jw_kuint(w, "layers_differing", d->differ);
+	ts_jw_key(w, "first_differing");
+	if (d->differ) {
+		ts_jw_obj(w);
+		ts_jw_kuint(w, "pass", d->first.pass);
+		ts_jw_kuint(w, "layer", d->first.layer);
+		ts_jw_kstr(w, "type", ts_ltype_name(d->first.type));
+		ts_jw_kuint(w, "kernels", d->first.kernels);
+		ts_jw_kuint(w, "typical_kernels", d->first.typical_kernels);
+		ts_jw_end_obj(w);
+	} else {
+		ts_jw_null(w);
+	}
+	ts_jw_end_obj(w);
+}
+
 static void put_layer_summary(ts_jw *w, const ts_result *res)
 {
 	const ts_layers *l = res->layers;
@@ -466,6 +490,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
+	put_doubt(w, ts_layers_doubt(l));
 	ts_jw_end_obj(w);
 
 	char note[300];

@@ -36,9 +36,12 @@ Options:
                  preamble fill, KV-cache write, attention (+ combine) and
                  sampling stay eager, with their ops
   --moe          MoE MLP instead of the dense one
-  --once-attn W  a kernel typed attention by name that runs once per pass
-                 (FlashAttention 3's varlen scheduler,
-                 prepare_varlen_num_blocks, launched by its metadata op):
+  --once-attn W  a kernel typed attention by name that runs once per pass: a
+                 planner no rule knows, named like FlashAttention 3's
+                 (flash::tile_plan_kernel, which the generic flash rule
+                 types attention; the table knows FA3's own planner,
+                 prepare_varlen_num_blocks, as metadata), launched by its
+                 metadata op:
                  head = after the embedding, before the first layer's input
                  norm; tail = after the last layer, before the final norm;
                  front = before the embedding. It is no layer: the truth's
@@ -167,9 +170,8 @@ TOPK = ('void vllm::moe::topkGatingSoftmax<8, 64, 4, 16, 32, int, 4>(float const
         'float*, int, int*, int*, int, int, int, bool)')
 ALIGN = 'moe_align_block_size_kernel'
 MOESUM = 'void vllm::moe::moe_sum_kernel<c10::BFloat16, 8>(c10::BFloat16*, c10::BFloat16 const*, int)'
-PREPARE = ('void flash::prepare_varlen_num_blocks_kernel<1, true>(int, int, int, int const*, '
-           'int const*, int const*, int const*, int const*, int const*, int, int, int, int, int, '
-           'cutlass::FastDivmod, cutlass::FastDivmod, int*, int*, int*, int*, bool)')
+PREPARE = ('void flash::tile_plan_kernel<1, true>(int, int, int, int const*, '
+           'int const*, int const*, int, int, cutlass::FastDivmod, int*, int*, bool)')
 EMBED_COMPILED = 'triton_poi_fused_embedding_0'
 GDN_CONV_DEC = 'void causal_conv1d_update_kernel<__nv_bfloat16, 4, true>(ConvParamsBase)'
 GDN_CONV_PRE = '_causal_conv1d_fwd_kernel'
