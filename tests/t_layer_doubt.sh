@@ -80,7 +80,7 @@ PY
 }
 
 doubt "$tmp/g.json" "a generic decoder: 21 layers checked, none in doubt" \
-	'{"layers_checked": 21, "layers_differing": 0, "attention_outside_layers": 0, "first_differing": null}'
+	'{"layers_checked": 21, "layers_differing": 0, "attention_outside_layers": 0, "first_differing": null, "passes_layers_thin": 0}'
 
 # layer 4 of pass 1 starts at kernel 2 + 4 * 11 of the pass; its SiLU is its 10th
 edit "$tmp/hook.json" 1 $((2 + 4 * 11 + 9)) 'debug_hook_check_finite_kernel' 3
@@ -93,5 +93,5 @@ ATTN=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(e
 [ -n "$ATTN" ] || bad "no attention kernel name in the generic decoder"
 edit "$tmp/draft.json" 2 80 "$ATTN" 1
 doubt "$tmp/draft.json" "an attention kernel after the LM head: one attention kernel in no layer, in one pass" \
-	'{"layers_differing": 0, "attention_outside_layers": 1, "passes_with_attention_outside": 1}'
+	'{"layers_differing": 0, "attention_outside_layers": 1, "passes_with_attention_outside": 1, "passes_layers_thin": 0}'
 finish

@@ -254,9 +254,13 @@ static void close_span(ts_layers *l)
 		else
 			l->layers_dropped++;
 		l->nlayers++;
+		l->cur.between_ns = ts_sat_add(l->cur.between_ns, l->pend_between);
+		l->pend_between = 0;
 	} else {
 		l->cur.orphan_kernels += s->kernels;
 		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, s->ns);
+		if (l->nlayers)
+			l->pend_between = ts_sat_add(l->pend_between, s->ns > 0 ? s->ns : 0);
 	}
 	*s = (cur_layer){ 0 };
 	l->start_after_attn = false;
@@ -404,6 +408,7 @@ static void reset_structure(ts_layers *l)
 	l->skernels = 0;
 	l->sns = 0;
 	l->pass_structural = 0;
+	l->pend_between = 0;
 }
 
 static void start_pass(ts_layers *l, const ts_event *ev)
@@ -783,6 +788,7 @@ static bool relayer_pass(ts_layers *l)
 	l->cur.cut_start = false;
 	l->cur.orphan_kernels = 0;
 	l->cur.orphan_ns = 0;
+	l->cur.between_ns = 0;
 	l->replaying = true;
 	for (size_t i = 0; i < n; i++) {
 		const kernel_ent *k = &l->kbuf[l->kbuf0 + i];
@@ -835,6 +841,27 @@ static void doubt_counts(ts_layers *l, uint32_t pass, ts_ltype t, uint32_t n,
 				.pass = pass, .layer = i, .type = t, .ns = c->ns,
 				.typical_ns = tns, .kernels = c->kernels,
 				.typical_kernels = (uint32_t)tkn };
+	}
+}
+
+/* The doubt's pass checks: attention in no layer, and how much of the time
+ * from the first layer to the end of the last its layers hold. */
+static void doubt_pass(ts_layer_doubt *d, const ts_pass *p, const cur_layer *ly, uint32_t n)
+{
+	d->attn_outside += p->attn_outside;
+	d->attn_passes += p->attn_outside > 0;
+	int64_t in = 0;
+	for (uint32_t i = 0; i < n; i++)
+		in = ts_sat_add(in, ly[i].ns > 0 ? ly[i].ns : 0);
+	int64_t all = ts_sat_add(in, p->between_ns);
+	if (p->between_ns <= 0 || all <= 0)
+		return;
+	double share = (double)in / (double)all;
+	if (share >= TS_LAYERS_HOLD)
+		return;
+	if (!d->thin++ || share < d->thin_share) {
+		d->thin_share = share;
+		d->thin_pass = p->index;
 	}
 }
 
@@ -949,8 +976,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	if (p->complete) {
 		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 		check_layers(l, p->index, n);
-		l->doubt.attn_outside += p->attn_outside;
-		l->doubt.attn_passes += p->attn_outside > 0;
+		doubt_pass(&l->doubt, p, l->layers, n);
 	}
 	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
 		size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;

@@ -102,6 +102,8 @@ typedef struct {
 	int annotation;             /* see ts_layers_annotation_name; -1 none */
 	uint32_t attn_outside;      /* attention kernels in no layer (once-per-pass
 				     * ones aside): a layout in doubt */
+	int64_t between_ns;         /* kernel time in no layer between the first
+				     * layer and the last (once-per-pass aside) */
 	ts_idle_pass idle;          /* busy time, idle gaps, launch-bound gaps */
 } ts_pass;
 
@@ -344,14 +346,23 @@ size_t ts_layers_odd(const ts_layers *l, const ts_odd_layer **out, uint64_t *tot
 
 /* What puts the layout of the complete passes in doubt, for the first
  * screen: attention kernels that ran outside any layer (a mixer no layer
- * holds), and layers whose kernel count is more than two off the median of
- * their type in their pass (layers of one type run the same kernels). */
+ * holds), layers whose kernel count is more than two off the median of
+ * their type in their pass (layers of one type run the same kernels), and
+ * passes whose layers leave much of the time between them to no layer
+ * (half a unit taken for a layer). */
 typedef struct {
 	uint64_t attn_outside;      /* summed over the complete passes */
 	uint32_t attn_passes;       /* complete passes with any */
 	uint64_t differ, checked;   /* layers off their type's count, of those checked */
 	ts_odd_layer first;         /* the first that differs */
+	uint32_t thin;              /* complete passes whose layers hold under
+				     * TS_LAYERS_HOLD of the time from the first
+				     * layer to the end of the last */
+	uint32_t thin_pass;         /* the one where they hold least */
+	double thin_share;          /* what they hold there (0..1) */
 } ts_layer_doubt;
+
+#define TS_LAYERS_HOLD 0.85
 
 const ts_layer_doubt *ts_layers_doubt(const ts_layers *l);
 /* Units of a kernel typed attention that ran once per pass and so were no

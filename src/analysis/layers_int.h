@@ -168,6 +168,8 @@ struct ts_layers {
 	uint64_t skernels;       /* kernels the machine has taken in this pass */
 	int64_t sns;             /* and their time */
 	uint64_t pass_structural; /* boundaries placed by structure in this pass */
+	int64_t pend_between;    /* no-layer time since the last layer: between
+				  * layers when another follows, else the tail */
 	bool replaying;          /* relayer_pass is feeding the pass again */
 	size_t kbuf0;            /* where this pass's kernels begin in kbuf */
 	bool dbg_all;            /* the listing holds every kernel of the pass */

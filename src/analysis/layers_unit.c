@@ -105,14 +105,19 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 		l->cur.orphan_kernels++;
 		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, k[at].dur);
 	}
-	/* a mixer no layer holds puts the layout in doubt */
+	/* a mixer no layer holds, or time between layers in none, puts the
+	 * layout in doubt */
 	l->cur.attn_outside = 0;
+	l->cur.between_ns = 0;
 	for (size_t i = 0, j = 0; i < n; i++) {
 		while (j < r.n && i >= r.end[j])
 			j++;
 		bool inside = j < r.n && i >= r.start[j];
 		if (!inside && (k[i].marks & M_ATTN))
 			l->cur.attn_outside++;
+		if (!inside && r.n && i > r.start[0] && i < r.end[r.n - 1] &&
+		    !(k[i].marks & M_ONCE) && k[i].dur > 0)
+			l->cur.between_ns = ts_sat_add(l->cur.between_ns, k[i].dur);
 	}
 	l->cur.cut_start = r.cut_start;
 	/* the profile window cuts a pass only where the trace ends */

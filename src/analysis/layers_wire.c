@@ -52,6 +52,9 @@ static void doubt_save(const ts_layer_doubt *d, ts_wbuf *w)
 	ts_w_i64(w, d->first.typical_ns);
 	ts_w_u32(w, d->first.kernels);
 	ts_w_u32(w, d->first.typical_kernels);
+	ts_w_u32(w, d->thin);
+	ts_w_u32(w, d->thin_pass);
+	ts_w_f64(w, d->thin_share);
 }
 
 /* Sums a part's doubt into this run's; its first odd layer is kept only
@@ -78,6 +81,13 @@ static void doubt_load(ts_layer_doubt *d, ts_rbuf *r, uint32_t base)
 	if (differ && !d->differ)
 		d->first = f;
 	d->differ += differ;
+	uint32_t thin = ts_r_u32(r), thin_pass = ts_r_u32(r) + base;
+	double share = ts_r_f64(r);
+	if (thin && (!d->thin || share < d->thin_share)) {
+		d->thin_share = share;
+		d->thin_pass = thin_pass;
+	}
+	d->thin += thin;
 }
 
 static void idle_load(ts_idle_pass *d, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
@@ -129,6 +139,7 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_u64(w, p->orphan_kernels);
 	ts_w_i64(w, p->orphan_ns);
 	ts_w_u32(w, p->attn_outside);
+	ts_w_i64(w, p->between_ns);
 	ts_w_i64(w, p->batch);
 	ts_w_i64(w, p->tokens);
 	const char *ann = ts_layers_annotation_name(l, p->annotation);
@@ -181,6 +192,7 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->orphan_kernels = ts_r_u64(r);
 	p->orphan_ns = ts_r_i64(r);
 	p->attn_outside = ts_r_u32(r);
+	p->between_ns = ts_r_i64(r);
 	p->batch = ts_r_i64(r);
 	p->tokens = ts_r_i64(r);
 	size_t n;

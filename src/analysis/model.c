@@ -136,8 +136,10 @@ static void kinds_text(const uint32_t *k, char *buf, size_t len)
 			     (kind[i].t[2] != kind[i].t[0] ? k[kind[i].t[2]] : 0);
 		if (!c || n >= len)
 			continue;
+		/* layers no name types, beside typed ones: the rest */
+		const char *what = kind[i].what[0] || !parts ? kind[i].what : "other";
 		n += (size_t)snprintf(buf + n, len - n, "%s%u%s%s", parts++ ? " + " : "", c,
-				      kind[i].what[0] ? " " : "", kind[i].what);
+				      what[0] ? " " : "", what);
 	}
 	if (n < len)
 		snprintf(buf + n, len - n, " layer%s", parts == 1 && k[TS_LT_UNKNOWN] == 1 ? "" : "s");

@@ -295,7 +295,7 @@ static int cmp_tshare(const void *a, const void *b)
  * (layers.doubt in JSON). */
 static void put_doubt(screen *s, const ts_layer_doubt *d)
 {
-	char a[128] = "", b[200] = "", all[330];
+	char a[128] = "", b[200] = "", c[160] = "", all[500];
 	if (d->attn_outside)
 		snprintf(a, sizeof a, "%" PRIu64 " attention kernel%s in no layer (%" PRIu32
 			 " complete pass%s)", d->attn_outside, d->attn_outside > 1 ? "s" : "",
@@ -305,9 +305,15 @@ static void put_doubt(screen *s, const ts_layer_doubt *d)
 			 "count (pass %" PRIu32 " layer %" PRIu32 ", %s: %" PRIu32 " kernels, typical %"
 			 PRIu32 ")", d->differ, d->checked, d->first.pass, d->first.layer,
 			 ts_ltype_name(d->first.type), d->first.kernels, d->first.typical_kernels);
-	if (!*a && !*b)
+	if (d->thin)
+		snprintf(c, sizeof c, "in %" PRIu32 " complete pass%s layers hold under %.0f%% of the "
+			 "time from the first layer's start to the last's end (pass %" PRIu32 ": %.0f%%)", d->thin,
+			 d->thin > 1 ? "es" : "", 100.0 * TS_LAYERS_HOLD, d->thin_pass,
+			 100.0 * d->thin_share);
+	if (!*a && !*b && !*c)
 		return;
-	snprintf(all, sizeof all, "%s%s%s", a, *a && *b ? "; " : "", b);
+	snprintf(all, sizeof all, "%s%s%s%s%s", c, *c && (*a || *b) ? "; " : "", a,
+		 *a && *b ? "; " : "", b);
 	wrap2(s, "  layers in doubt: ", all, 4);
 }
 

@@ -414,6 +414,16 @@ static void put_doubt(ts_jw *w, const ts_layer_doubt *d)
 	ts_jw_kuint(w, "passes_with_attention_outside", d->attn_passes);
 	ts_jw_kuint(w, "layers_checked", d->checked);
 	ts_jw_kuint(w, "layers_differing", d->differ);
+	ts_jw_kuint(w, "passes_layers_thin", d->thin);
+	ts_jw_key(w, "thinnest");
+	if (d->thin) {
+		ts_jw_obj(w);
+		ts_jw_kuint(w, "pass", d->thin_pass);
+		ts_jw_knum(w, "layers_pct", "%.1f", 100.0 * d->thin_share);
+		ts_jw_end_obj(w);
+	} else {
+		ts_jw_null(w);
+	}
 	ts_jw_key(w, "first_differing");
 	if (d->differ) {
 		ts_jw_obj(w);
