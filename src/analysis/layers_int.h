@@ -264,6 +264,9 @@ _Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");
  * false, leaving the online layout, when no unit repeats or the pass's
  * kernels are not all held. A cut end counts only at the trace's end. */
 bool ts_lay_structure(ts_layers *l, bool at_trace_end);
+/* The self-check of complete pass p, its n layers in l->layers
+ * (layers_check.c). */
+void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n);
 bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
 int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
 int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
