@@ -105,6 +105,7 @@ void ts_layers_free(ts_layers *l)
 	ts_unit_free(l->unit);
 	free(l->ukey);
 	free(l->umark);
+	free(l->udur);
 	free(l);
 }
 

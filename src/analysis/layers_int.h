@@ -251,9 +251,10 @@ struct ts_layers {
 	size_t anat_cap;
 	unsigned generation;     /* TS_GEN_* evidence seen so far */
 	ts_unit *unit;           /* the pass's repeating unit (layers_unit.c) */
-	uint32_t *ukey;          /* its kernel identities and marks */
+	uint32_t *ukey;          /* its kernel identities, marks, durations */
 	uint8_t *umark;
-	size_t ukey_cap, umark_cap;
+	int64_t *udur;
+	size_t ukey_cap, umark_cap, udur_cap;
 };
 
 _Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");

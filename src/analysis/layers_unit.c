@@ -58,16 +58,18 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 	if (!l->unit && !(l->unit = ts_unit_new()))
 		return false;
 	if (!ts_grow((void **)&l->ukey, &l->ukey_cap, n, sizeof *l->ukey, 1024, SIZE_MAX / 8, false) ||
-	    !ts_grow((void **)&l->umark, &l->umark_cap, n, 1, 1024, SIZE_MAX / 8, false))
+	    !ts_grow((void **)&l->umark, &l->umark_cap, n, 1, 1024, SIZE_MAX / 8, false) ||
+	    !ts_grow((void **)&l->udur, &l->udur_cap, n, sizeof *l->udur, 1024, SIZE_MAX / 8, false))
 		return false;
 	const kernel_ent *k = l->kbuf + l->kbuf0;
 	for (size_t i = 0; i < n; i++) {
 		/* a name past the cap is a kernel of its own */
 		l->ukey[i] = k[i].row == TS_INTERN_NONE ? 0x80000000u | (uint32_t)i : k[i].row;
 		l->umark[i] = unit_marks(k[i].marks);
+		l->udur[i] = k[i].dur;
 	}
 	ts_unit_result r;
-	if (!ts_unit_find(l->unit, l->ukey, l->umark, n, &r) || r.n == 0)
+	if (!ts_unit_find(l->unit, l->ukey, l->umark, l->udur, n, &r) || r.n == 0)
 		return false;
 	/* where names are known, a layer holds a mixer (attention, linear
 	 * attention) by name and GEMM or MLP work: a unit of cache writes and

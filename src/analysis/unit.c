@@ -35,6 +35,7 @@ typedef struct {
 struct ts_unit {
 	size_t n;                /* the pass */
 	const uint8_t *mark;     /* NULL: no names */
+	const int64_t *dur;      /* NULL: no durations */
 	uint32_t *id;            /* n: dense key ids */
 	size_t id_cap;
 	uint32_t nk;             /* distinct keys */
@@ -442,6 +443,20 @@ static int32_t names_beta(const ts_unit *u, slice r)
 	return (int32_t)with_copies(u, r, s % L, a);
 }
 
+/* Whether the kernel at i repeats column c of the unit r, the kernel at
+ * ref (one period before) its counterpart: the same kernel, for about as
+ * long (the LM head on the layers' GEMM kernel runs the vocabulary, many
+ * times a layer's projection). */
+static bool repeats(const ts_unit *u, slice r, size_t i, size_t ref, uint32_t c)
+{
+	if (i >= u->n || u->id[i] != r.k[c % r.n])
+		return false;
+	if (!u->dur || ref >= u->n || u->dur[ref] <= 0 || u->dur[i] <= 0)
+		return true;
+	int64_t a = u->dur[i], b = u->dur[ref];
+	return a <= 4 * b && b <= 4 * a;
+}
+
 /* The same without names: where the periodic run begins before the first
  * anchor (o[0]) and how far, exactly, the tail repeats a layer's start
  * after the last one (o[no - 1]). Layer 0 usually starts with a kernel of
@@ -455,21 +470,24 @@ static uint32_t structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice 
 	uint32_t L = r.n;
 	tpl back = { r, true };
 	walked w = walk(u, back, o[0] - 1, -1, L, false);
-	uint32_t c = 0, cap = L + L / 2;
 	size_t at = o[no - 1];
-	while (c < cap && at + c < u->n && u->id[at + c] == r.k[c % L])
+	uint32_t c = 0, cap = L + L / 2;
+	while (c < cap && repeats(u, r, at + c, at + c - L, c))
 		c++;
 	/* one kernel of its own between the last layer and the tail (a
 	 * scheduler, a planner) does not hide the final norm */
 	uint32_t d = 0;
-	while (c + d < cap && at + c + 1 + d < u->n && u->id[at + c + 1 + d] == r.k[(c + d) % L])
+	while (c + d < cap && repeats(u, r, at + c + 1 + d, at + c + d - L, c + d))
 		d++;
 	c += d;
 	int64_t e = (int64_t)w.cols + c - L;
 	uint32_t col_back = (L - w.cols % L) % L, col_fwd = c % L;
 	if (e < 0)
 		return col_fwd;
-	if (e == 0 && o[0] >= w.keys + 1)
+	/* layer 0 a piece of its own (kernels of its own inside it, a first
+	 * compiled graph): its first kernel is its own too */
+	bool own = w.score < 2 * (int32_t)w.cols;
+	if ((e == 0 || (e > 0 && own)) && o[0] >= w.keys + 1)
 		return (col_back + L - 1) % L;
 	return col_back;
 }
@@ -975,12 +993,34 @@ static bool grids_of(ts_unit *u, uint32_t v, gkey *gk, size_t *nc)
 	return true;
 }
 
+static bool gap_inside(const uint32_t *o, uint32_t v, uint32_t gap)
+{
+	for (uint32_t j = 2; j + 1 < v; j++)
+		if (o[j] - o[j - 1] == gap)
+			return true;
+	return false;
+}
+
+/* An anchor's run at an edge, at a spacing no inner pair has, is a kernel
+ * of the head or tail that a layer runs too (the LM head on the layers'
+ * output-projection GEMM, the final norm on their add+norm): not a layer's. */
+static void stray_ends(const uint32_t **o, uint32_t *v)
+{
+	if (*v < 5)
+		return;
+	bool last = !gap_inside(*o, *v, (*o)[*v - 1] - (*o)[*v - 2]);
+	bool first = !gap_inside(*o, *v, (*o)[1] - (*o)[0]);
+	*v -= last + first;
+	*o += first;
+}
+
 static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 {
 	uint32_t v = u->cnt[c->key];
 	if (v <= 4 && c->nblock < 3)
 		return false;    /* few repeats: only a block of three kernels says so */
 	const uint32_t *o = u->pos + u->off[c->key];
+	stray_ends(&o, &v);
 	if (v == 3) {
 		uint32_t a = o[1] - o[0], b = o[2] - o[1];
 		if (5 * (uint64_t)(a < b ? a : b) < 3 * (uint64_t)(a > b ? a : b))
@@ -995,13 +1035,14 @@ static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 	return layout(u, &g, names, 0, v, out);
 }
 
-bool ts_unit_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, size_t n,
-		  ts_unit_result *out)
+bool ts_unit_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, const int64_t *dur,
+		  size_t n, ts_unit_result *out)
 {
 	*out = (ts_unit_result){ 0 };
 	if (n < 4 || n > UINT32_MAX / 4)
 		return false;
 	u->n = n;
+	u->dur = dur;
 	u->mark = NULL;
 	for (size_t i = 0; mark && i < n && !u->mark; i++)
 		if (mark[i])

@@ -59,10 +59,11 @@ ts_unit *ts_unit_new(void);
 void ts_unit_free(ts_unit *u);
 
 /* The layers of one pass of n kernels: key[i] its identity, mark[i] (NULL,
- * or TS_UNIT_* bits; all zero when no name is known). False when no unit
- * repeats (a fragment, one layer) or out of memory; out is valid until the
- * next call. */
-bool ts_unit_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, size_t n,
-		  ts_unit_result *out);
+ * or TS_UNIT_* bits; all zero when no name is known), dur[i] its duration
+ * (NULL: unknown; it tells a tail kernel from a layer's on the same
+ * kernel). False when no unit repeats (a fragment, one layer) or out of
+ * memory; out is valid until the next call. */
+bool ts_unit_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, const int64_t *dur,
+		  size_t n, ts_unit_result *out);
 
 #endif
