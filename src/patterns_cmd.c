@@ -133,6 +133,14 @@ static void explain_one(const ts_patterns *p, ts_cat cat, const char *name)
 	} else {
 		printf("rule      none: no rule matches (add one to patterns/kernels.yaml)\n");
 	}
+	if (c.passed >= 0 && c.bound >= 0) {
+		const ts_kbound *b = ts_patterns_bound(p, (size_t)c.bound);
+		const ts_rule *r = ts_patterns_rule(p, (size_t)c.passed);
+		const ts_category *pc = ts_patterns_category(p, (size_t)r->category);
+		printf("bound     %s (%s:%d): rule %s (%s) passed over: %s kernels are "
+		       "never %s\n", b->name, b->file, b->line, r->name, pc->name, b->name,
+		       ts_ktype_name(pc->type));
+	}
 	printf("type      %s\n", ts_ktype_name(c.type));
 	printf("category  %s\n", ts_kclass_category(p, &c));
 	printf("stage     %s\n", ts_stage_hint_name(c.stage));

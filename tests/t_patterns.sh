@@ -59,6 +59,10 @@ bad_case bad-type k.yaml "bad-type/k.yaml:2:21: unknown type 'gpu' (one of atten
 categories:
   - {name: Y, type: gpu}
 Y
+bad_case bad-bound k.yaml "bad-bound/k.yaml:2:57: unknown type 'collective' (a type of the categories: communication, attention, gemm, ...)" <<'Y'
+bounds:
+  - {name: b, match: '^triton_', never: [communication, collective]}
+Y
 bad_case unknown-category k.yaml "unknown-category/k.yaml:4:15: unknown category 'Nope' (declare it under categories:)" <<'Y'
 rules:
   - name: a

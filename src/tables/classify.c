@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -276,6 +277,10 @@ void ts_short_generic(const char *s, size_t n, char *out)
 		const char *t = s + targs;
 		size_t tn = paren - targs;
 		for (size_t i = 0; i < tn;) {
+			if (t[i] == '(' && tn - i >= anon_len && memcmp(t + i, anon, anon_len) == 0) {
+				i += anon_len;   /* a namespace, not a name */
+				continue;
+			}
 			if (!ident_char(t[i]) || isdigit((unsigned char)t[i])) {
 				i++;
 				continue;
@@ -284,7 +289,9 @@ void ts_short_generic(const char *s, size_t n, char *out)
 			while (j < tn && ident_char(t[j]))
 				j++;
 			bool ns = j + 1 < tn && t[j] == ':' && t[j + 1] == ':';
-			if (!ns && j - i > 3) {
+			bool word = (j - i == 6 && memcmp(t + i, "lambda", 6) == 0) ||
+				    (j - i == 8 && memcmp(t + i, "operator", 8) == 0);
+			if (!ns && !word && j - i > 3) {
 				put_short(out, t + i, j - i);
 				return;
 			}
@@ -321,16 +328,36 @@ static void expand(const char *tmpl, const char *name, const size_t *ov,
 	put_short(out, buf, k);
 }
 
+/* The types no rule may give name: those of every bound matching it. */
+static int64_t bounds_of(const ts_patterns *p, const char *name, size_t len, int *first)
+{
+	uint32_t never = 0;
+	size_t n = ts_patterns_nbounds(p);
+	for (size_t i = 0; i < n; i++) {
+		const ts_kbound *b = ts_patterns_bound(p, i);
+		size_t ov[2];
+		if (ts_regex_match(b->re, name, len, ov, 1) > 0) {
+			never |= b->never;
+			if (*first < 0)
+				*first = (int)i;
+		}
+	}
+	return never;
+}
+
 void ts_classify(const ts_patterns *p, ts_cat cat, const char *name,
 		 size_t len, ts_kclass *out)
 {
 	unsigned bit = cat == TS_CAT_GPU_MEMCPY ? TS_RULE_MEMCPY
 		     : cat == TS_CAT_GPU_MEMSET ? TS_RULE_MEMSET : TS_RULE_KERNEL;
 	out->rule = -1;
+	out->bound = -1;
+	out->passed = -1;
 	out->category = -1;
 	out->type = bit == TS_RULE_KERNEL ? TS_TYPE_OTHER : TS_TYPE_MEMORY;
 	out->stage = TS_STAGE_NONE;
 	size_t n = p ? ts_patterns_nrules(p) : 0;
+	int64_t never = -1;      /* the bounds' types, found at the first match */
 	for (size_t i = 0; i < n; i++) {
 		const ts_rule *r = ts_patterns_rule(p, i);
 		if (!(r->events & bit))
@@ -339,9 +366,17 @@ void ts_classify(const ts_patterns *p, ts_cat cat, const char *name,
 		int pairs = ts_regex_match(r->re, name, len, ov, 10);
 		if (pairs == 0)
 			continue;
+		ts_ktype type = ts_patterns_category(p, (size_t)r->category)->type;
+		if (never < 0)
+			never = bounds_of(p, name, len, &out->bound);
+		if (never & (1u << type)) {
+			if (out->passed < 0)
+				out->passed = (int)i;
+			continue;   /* what the kernel is bounds what it can be */
+		}
 		out->rule = (int)i;
 		out->category = r->category;
-		out->type = ts_patterns_category(p, (size_t)r->category)->type;
+		out->type = type;
 		out->stage = r->stage;
 		if (r->short_tmpl)
 			expand(r->short_tmpl, name, ov, pairs, out->short_name);

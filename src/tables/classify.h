@@ -19,6 +19,9 @@
 
 typedef struct {
 	int rule;              /* index of the matching rule, -1 for none */
+	int bound;             /* a bound that passed over a rule that matched
+				* (index into the tables' bounds), -1: none */
+	int passed;            /* the first rule it passed over, -1: none */
 	int category;          /* index into the tables' categories, -1: Other */
 	ts_ktype type;
 	ts_stage_hint stage;

@@ -999,6 +999,7 @@ static void load_dirs(ts_patterns *p)
 	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
 		if (p->files[i].doc) {
 			add_rules(p, p->files[i].path, p->files[i].doc);
+			ts_pat_add_bounds(p, p->files[i].path, p->files[i].doc);
 			add_operators(p, p->files[i].path, p->files[i].doc);
 			add_skips(p, p->files[i].path, p->files[i].doc);
 			add_context_rules(p, p->files[i].path, p->files[i].doc);
@@ -1125,6 +1126,7 @@ void ts_patterns_free(ts_patterns *p)
 	free(p->fams);
 	free(p->oprules);
 	free(p->skips);
+	free(p->bounds);
 	free(p->contexts);
 	free(p->groups);
 	free(p->fusions);

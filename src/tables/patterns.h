@@ -66,6 +66,19 @@ typedef struct {
 	int line;
 } ts_rule;
 
+/* A kernel's origin (a compute code generator or library: Triton /
+ * Inductor, CUTLASS, cuBLAS, CK, ATen) and the types such a kernel never
+ * takes, whatever words its name holds: a rule whose category has one of
+ * them is passed over for a name the bound matches. */
+typedef struct {
+	const char *name;
+	const char *match;          /* regex source */
+	ts_regex *re;
+	uint32_t never;             /* bit 1 << ts_ktype */
+	const char *file;
+	int line;
+} ts_kbound;
+
 /* Picks kernels: by category, by type, or by a regex on the name. */
 typedef enum { TS_SEL_CATEGORY, TS_SEL_TYPE, TS_SEL_MATCH } ts_sel_kind;
 
@@ -277,6 +290,8 @@ size_t ts_patterns_ncategories(const ts_patterns *p);
 const ts_category *ts_patterns_category(const ts_patterns *p, size_t i);
 size_t ts_patterns_nrules(const ts_patterns *p);
 const ts_rule *ts_patterns_rule(const ts_patterns *p, size_t i);
+size_t ts_patterns_nbounds(const ts_patterns *p);
+const ts_kbound *ts_patterns_bound(const ts_patterns *p, size_t i);
 size_t ts_patterns_nfamilies(const ts_patterns *p);
 const ts_family *ts_patterns_family(const ts_patterns *p, size_t i);
 const ts_family *ts_patterns_find_family(const ts_patterns *p, const char *name);

@@ -49,6 +49,13 @@ typedef struct {
 	char *match, *description;
 } y_skip;
 
+/* bounds: what a kernel of some origin can never be typed. */
+typedef struct {
+	char *name, *match, *description;
+	char **never;
+	unsigned never_count;
+} y_bound;
+
 typedef struct {
 	char *category, *type, *match, *weight;
 } y_sel;
@@ -100,6 +107,8 @@ typedef struct {
 	unsigned categories_count;
 	y_rule *rules;
 	unsigned rules_count;
+	y_bound *bounds;
+	unsigned bounds_count;
 	y_operator *operators;
 	unsigned operators_count;
 	y_skip *callsite_skip;
@@ -202,6 +211,8 @@ struct ts_patterns {
 	size_t ncats, cats_cap;
 	ts_rule *rules;
 	size_t nrules, rules_cap;
+	ts_kbound *bounds;        /* kernels' origins and the types they never take */
+	size_t nbounds, bounds_cap;
 	ts_family *fams;
 	size_t nfams, fams_cap;
 	ts_oprule *oprules;
@@ -257,6 +268,8 @@ bool ts_pat_is_dir(const char *path);
  * items of a file's top-level list key (malloc'ed, or NULL). */
 bool ts_pat_parse_long(const char *s, long lo, long hi, long *out);
 int *ts_pat_item_lines(const char *file, const char *key, unsigned n);
+/* patterns_bounds.c: a file's bounds: entries into the tables. */
+void ts_pat_add_bounds(ts_patterns *p, const char *file, y_kernels *k);
 /* patterns_devices.c: a file's devices: entries into the tables. */
 void ts_pat_add_devices(ts_patterns *p, const char *file, y_kernels *k);
 

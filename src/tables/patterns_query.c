@@ -12,6 +12,8 @@ size_t ts_patterns_ncategories(const ts_patterns *p) { return p->ncats; }
 const ts_category *ts_patterns_category(const ts_patterns *p, size_t i) { return &p->cats[i]; }
 size_t ts_patterns_nrules(const ts_patterns *p) { return p->nrules; }
 const ts_rule *ts_patterns_rule(const ts_patterns *p, size_t i) { return &p->rules[i]; }
+size_t ts_patterns_nbounds(const ts_patterns *p) { return p->nbounds; }
+const ts_kbound *ts_patterns_bound(const ts_patterns *p, size_t i) { return &p->bounds[i]; }
 size_t ts_patterns_nfamilies(const ts_patterns *p) { return p->nfams; }
 const ts_family *ts_patterns_family(const ts_patterns *p, size_t i) { return &p->fams[i]; }
 size_t ts_patterns_ndirs(const ts_patterns *p) { return p->ndirs; }

@@ -46,6 +46,18 @@ static const cyaml_schema_value_t rule_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_rule, rule_fields),
 };
 
+static const cyaml_schema_field_t bound_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_bound, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("match", REQ, y_bound, match, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("never", REQ, y_bound, never, &str_schema, 1, 16),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_bound, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t bound_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_bound, bound_fields),
+};
+
 static const cyaml_schema_field_t operator_fields[] = {
 	CYAML_FIELD_STRING_PTR("kind", REQ, y_operator, kind, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("op", OPT, y_operator, op, 1, CYAML_UNLIMITED),
@@ -182,6 +194,8 @@ static const cyaml_schema_field_t kernels_fields[] = {
 	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
 			     &category_schema, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("rules", OPT, y_kernels, rules, &rule_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("bounds", OPT, y_kernels, bounds, &bound_schema, 0,
 			     CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("operators", OPT, y_kernels, operators, &operator_schema, 0,
 			     CYAML_UNLIMITED),

@@ -1,0 +1,57 @@
+/*
+ * patterns_bounds.c - the bounds: entries of the kernel tables: a kernel's
+ * origin (a regex on its name) and the types such a kernel never takes,
+ * checked as they load (patterns_int.h). The classifier passes over a rule
+ * whose category has one of those types (classify.c).
+ */
+#include "tables/patterns_int.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/grow.h"
+
+static int type_of(const char *s)
+{
+	for (int t = 0; t < TS_TYPE_COUNT; t++)
+		if (strcmp(ts_ktype_name((ts_ktype)t), s) == 0)
+			return t;
+	return -1;
+}
+
+void ts_pat_add_bounds(ts_patterns *p, const char *file, y_kernels *k)
+{
+	int *lines = ts_pat_item_lines(file, "bounds", k->bounds_count);
+	for (unsigned i = 0; i < k->bounds_count; i++) {
+		const y_bound *y = &k->bounds[i];
+		ts_ypath path[] = { { "bounds", 0 }, { NULL, (int)i }, { "match", 0 },
+				    { NULL, 0 } };
+		ts_kbound b = { .name = y->name, .match = y->match, .file = file,
+			       .line = lines ? lines[i] : 0 };
+		b.re = ts_pat_compile(p, y->match, file, path, 3);
+		bool ok = b.re != NULL;
+		path[2].key = "never";
+		for (unsigned e = 0; e < y->never_count; e++) {
+			int t = type_of(y->never[e]);
+			if (t < 0) {
+				path[3].index = (int)e;
+				ts_pat_error_at(p, file, path, 4, 0,
+					 "unknown type '%s' (a type of the categories: communication, attention, gemm, ...)",
+					 y->never[e]);
+				ok = false;
+			} else {
+				b.never |= 1u << t;
+			}
+		}
+		if (!ok)
+			continue;
+		if (!ts_grow((void **)&p->bounds, &p->bounds_cap, p->nbounds + 1, sizeof *p->bounds,
+			     8, SIZE_MAX, false)) {
+			ts_pat_add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->bounds[p->nbounds++] = b;
+	}
+	free(lines);
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Every claim checked against the trace (issue 38), from the JSON alone:
+#  - what a kernel is bounds its type: a kernel a compute code generator or
+#    library wrote (Inductor / Triton, CUTLASS, cuBLAS / cuBLASLt / cuDNN,
+#    CK / Tensile, ATen) is never a collective, whatever words its name
+#    holds; a fixture shaped like a vLLM + Inductor TP4 trace (the masked
+#    vocab-parallel embedding's fused-op list names all_reduce, an add +
+#    RMSNorm fused with one) beside the real collectives of its run;
+#  - the same on every shared trace (the origins below are this test's own
+#    regexes, not the tables').
+T=claims
+. "$(dirname "$0")/lib.sh"
+
+python3 - "$tmp/tp.json" <<'PY'
+import json, sys
+names = [
+    'triton_poi_fused_add_all_reduce_bitwise_and_bitwise_or_embedding_ge_lt_masked_fill_mul_sub_0',
+    'void vllm::cross_device_reduce_1stage<__nv_bfloat16, 4>(vllm::RankData*, vllm::RankSignals, vllm::Signal*, __nv_bfloat16*, int, int)',
+    'triton_red_fused__to_copy_add_all_reduce_mean_mul_pow_rsqrt_2',
+    'ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)',
+    'void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cutlass::reduction::thread::ReduceAdd>>(int)',
+    'void cudnn::ops::nchwToNhwcKernel<float, float, float, false, true, (cudnnKernelDataType_t)0>(cudnn::ops::nchw2nhwc_params_t<float>, float const*, float*)',
+]
+ev, ts = [], 1000.0
+for rep in range(3):
+    for i, n in enumerate(names):
+        ev.append({'ph': 'X', 'cat': 'kernel', 'name': n, 'pid': 0, 'tid': 7, 'ts': ts,
+                   'dur': 5.0 + i, 'args': {'device': 0, 'stream': 7, 'correlation': len(ev) + 1}})
+        ts += 20.0
+json.dump({'traceEvents': ev}, open(sys.argv[1], 'w'))
+PY
+"$TS" -q -f json "$tmp/tp.json" >"$tmp/tp.out" 2>"$tmp/err" || bad "fixture: exit $?: $(cat "$tmp/err")"
+python3 - "$tmp/tp.out" <<'PY' && ok "Inductor, CUTLASS and cuDNN kernels are never collectives: the embedding's all_reduce, the norm's; NCCL and custom all-reduce are" || bad "fixture: $(head -c 600 "$tmp/tp.out")"
+import json, sys
+k = {x['name'][:40]: (x['type'], x['category']) for x in json.load(open(sys.argv[1]))['kernels']}
+want = {
+    'triton_poi_fused_add_all_reduce_bitwise_': ('embedding', 'Embedding'),
+    'void vllm::cross_device_reduce_1stage<__': ('communication', 'Comm-AllReduce'),
+    'triton_red_fused__to_copy_add_all_reduce': ('norm', 'Norm-RMS'),
+    'ncclDevKernel_AllGather_RING_LL(ncclDevK': ('communication', 'Comm-AllGather'),
+    'void cutlass::device_kernel<cutlass::gem': ('gemm', 'GEMM-CUTLASS'),
+    'void cudnn::ops::nchwToNhwcKernel<float,': ('memory', 'Copy-Kernel'),
+}
+assert k == want, k
+PY
+
+need_shared
+ORIGIN='^(?:void )?(?:triton_|cutlass|cublas|ck::|ck_tile::|at::native::)|^(?:Custom_)?Cijk_|^nvjet_|^(?:sm\d+|ampere|volta|turing|hopper)_(?:xmma|[sdhcz]?gemm)'
+for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f")
+	"$TS" -q -f json "$f" >"$tmp/r.json" 2>/dev/null
+	python3 - "$tmp/r.json" "$ORIGIN" <<'PY' && ok "$name: no compute library's kernel typed a collective" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+origin = re.compile(sys.argv[2])
+wrong = [k['name'][:80] for k in r.get('kernels', [])
+         if k['type'] == 'communication' and origin.search(k['name'])]
+if wrong:
+    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong))
+    sys.exit(1)
+PY
+done
+finish
