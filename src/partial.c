@@ -380,6 +380,7 @@ typedef struct {
 	ts_result *res;
 	ts_partial_ranks *ranks;
 	uint32_t *kmap, nk, *opmap, nop, *wlmap, nwl;
+	uint8_t *kslots;
 	long *gmap;
 	size_t ngmap;
 	bool captures;
@@ -394,13 +395,13 @@ static ts_status merge_section(void *ctx, uint32_t tag, ts_rbuf *r)
 		meta_merge(res, r);
 		return r->err ? TS_ERR_PARTIAL : TS_OK;
 	case SEC_AGG:
-		return ts_agg_load(res->agg, r, &g->kmap, &g->nk);
+		return ts_agg_load(res->agg, r, &g->kmap, &g->kslots, &g->nk);
 	case SEC_ATTRIB:
 		return ts_attrib_load(res->attrib, r, g->kmap, g->nk, &g->opmap, &g->nop, &g->wlmap,
 				      &g->nwl);
 	case SEC_LAYERS:
-		return ts_layers_load(res->layers, r, g->kmap, g->nk, g->opmap, g->nop, g->wlmap,
-				      g->nwl);
+		return ts_layers_load(res->layers, r, g->kmap, g->kslots, g->nk, g->opmap, g->nop,
+				      g->wlmap, g->nwl);
 	case SEC_RANKS:
 		return ranks_load(g->ranks, r);
 	case SEC_CAPTURES:
@@ -417,6 +418,7 @@ ts_status ts_partial_merge(ts_result *res, const unsigned char *p, size_t n,
 	merging g = { .res = res, .ranks = ranks };
 	ts_status st = walk(p, n, flags, merge_section, &g, err);
 	free(g.kmap);
+	free(g.kslots);
 	free(g.opmap);
 	free(g.wlmap);
 	free(g.gmap);

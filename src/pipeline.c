@@ -96,7 +96,7 @@ static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts
 	else
 		ts_attrib_kernel(res->attrib, ev, row, cls, &ref);
 	/* the kernel's meaning where it ran: its op, its place */
-	bool in_ctx = false;
+	unsigned slot = 0;
 	if (res->ctx && row != TS_INTERN_NONE && (ev->has & TS_HAS_DUR)) {
 		uint32_t op = ref.op == TS_INTERN_NONE ? TS_INTERN_NONE : ref.op & ~TS_KREF_FIRST;
 		size_t oplen = 0;
@@ -107,13 +107,11 @@ static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts
 		const ts_kclass *in = ci < 0 ? NULL
 			: ts_agg_context(res->agg, row,
 					 ts_patterns_context(res->patterns, (size_t)ci)->category,
-					 ev->dur_ns);
-		if (in) {
+					 ev->dur_ns, &slot);
+		if (in)
 			cls = in;
-			in_ctx = true;
-		}
 	}
-	ts_layers_kernel(res->layers, ev, row, cls, &ref, in_ctx);
+	ts_layers_kernel(res->layers, ev, row, cls, &ref, slot);
 }
 
 /* Kernels the replay matcher lets go, in order. */
@@ -167,6 +165,8 @@ static ts_status on_event(void *ud, const ts_event *ev)
 	} else if (ev->cat == TS_CAT_USER_ANNOTATION ||
 		 ev->cat == TS_CAT_GPU_USER_ANNOTATION) {
 		ts_layers_annotation(res->layers, ev);
+		if (ev->cat == TS_CAT_USER_ANNOTATION)
+			ts_attrib_annotation(res->attrib, ev);
 		if (res->record)
 			ts_capmap_annotation(res->record, ev);
 		if (!res->framework)

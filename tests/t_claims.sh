@@ -6,6 +6,8 @@
 #    holds; a fixture shaped like a vLLM + Inductor TP4 trace (the masked
 #    vocab-parallel embedding's fused-op list names all_reduce, an add +
 #    RMSNorm fused with one) beside the real collectives of its run;
+#  - collectives typed by what launched them: RCCL's generic kernel under
+#    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
 #  - the same on every shared trace (the origins below are this test's own
 #    regexes, not the tables').
 T=claims
@@ -42,6 +44,33 @@ want = {
     'void cudnn::ops::nchwToNhwcKernel<float,': ('memory', 'Copy-Kernel'),
 }
 assert k == want, k
+PY
+
+# collectives typed by what launched them: one generic kernel, each call
+# the kind of its op in every c10d spelling, and compare prints no op
+# beside a piece another op launched
+python3 "$here/claims/mkcollectives.py" "$tmp/coll.json"
+"$TS" -q -f json "$tmp/coll.json" >"$tmp/coll.out" 2>"$tmp/err" || bad "collectives: exit $?: $(cat "$tmp/err")"
+python3 - "$tmp/coll.out" <<'PY' && ok "RCCL's generic kernel: each call the kind its op says (all-reduce 6, all-gather 6, reduce-scatter 4, all-to-all 2, broadcast 2)" || bad "collectives: $(head -c 400 "$tmp/coll.out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = {c['category']: (c['count'], round(c['total_us'], 3)) for c in r['categories']}
+assert got == {'Comm-AllReduce': (6, 72.0), 'Comm-AllGather': (6, 60.0), 'Comm-ReduceScatter': (4, 40.0),
+               'Comm-AllToAll': (2, 20.0), 'Comm-Broadcast/P2P': (2, 20.0)}, got
+PY
+"$TS" -q compare "$tmp/coll.json" "$tmp/coll.json" >"$tmp/cmp.txt" 2>&1
+python3 - "$tmp/cmp.txt" <<'PY' && ok "compare labels no collective's row with another call's op" || bad "compare: $(grep -A2 Comm "$tmp/cmp.txt" | head -12)"
+import sys
+rows, cur = {}, None
+for line in open(sys.argv[1]):
+    if 'communication: ' in line:
+        cur = line.split('communication: ')[1].split()[0]
+    elif cur and line.strip().startswith(('A:', 'B:')):
+        rows.setdefault(cur, []).append(line)
+assert len(rows) == 5, rows
+for cat, lines in rows.items():
+    for l in lines:
+        assert 'op ' not in l or ('AllReduce' in cat and 'vllm::all_reduce' in l), (cat, l)
 PY
 
 need_shared

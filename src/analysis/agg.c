@@ -110,12 +110,13 @@ static bool rows_room(ts_agg *a, uint32_t id)
 		ts_kclass *c = r ? realloc(a->classes, cap * sizeof *c) : NULL;
 		if (c)
 			a->classes = c;
-		ts_ctxrow *x = c ? realloc(a->ctx, cap * sizeof *x) : NULL;
+		ts_ctxrow *x = c ? realloc(a->ctx, (size_t)cap * TS_CTX_SLOTS * sizeof *x) : NULL;
 		if (!r || !c || !x || id >= cap)
 			return false;
 		a->ctx = x;
-		memset(x + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *x);
-		for (uint32_t i = a->rows_cap; i < cap; i++)
+		size_t from = (size_t)a->rows_cap * TS_CTX_SLOTS, to = (size_t)cap * TS_CTX_SLOTS;
+		memset(x + from, 0, (to - from) * sizeof *x);
+		for (size_t i = from; i < to; i++)
 			x[i].category = -1;
 		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
 		a->rows_cap = cap;
@@ -280,7 +281,7 @@ const ts_device *ts_agg_main_device(const ts_agg *a)
 size_t ts_agg_bytes(const ts_agg *a)
 {
 	size_t n = sizeof *a + ts_intern_bytes(a->names) +
-		   a->rows_cap * (sizeof *a->rows + sizeof *a->classes + sizeof *a->ctx);
+		   a->rows_cap * (sizeof *a->rows + sizeof *a->classes + TS_CTX_SLOTS * sizeof *a->ctx);
 	uint32_t rows = ts_intern_count(a->names);
 	for (uint32_t i = 0; i < rows; i++)
 		n += ts_hist_bytes(&a->rows[i].hist);
@@ -295,22 +296,40 @@ const ts_kclass *ts_agg_class(const ts_agg *a, uint32_t row)
 	return row == TS_INTERN_NONE || row >= a->rows_cap ? &ts_other_class : &a->classes[row];
 }
 
-const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t dur)
+/* The slot of row's contexts holding category, a free one taken for it;
+ * -1 when every slot holds another. */
+static int ctx_slot(ts_agg *a, uint32_t row, int category, const ts_kclass *cls)
 {
+	ts_ctxrow *x = &a->ctx[(size_t)row * TS_CTX_SLOTS];
+	for (int k = 0; k < TS_CTX_SLOTS; k++) {
+		if (x[k].category == category)
+			return k;
+		if (x[k].category < 0) {
+			x[k].category = category;
+			x[k].cls = *cls;
+			x[k].cls.category = category;
+			x[k].cls.type = ts_patterns_category(a->patterns, (size_t)category)->type;
+			return k;
+		}
+	}
+	return -1;
+}
+
+const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t dur,
+				unsigned *slot)
+{
+	*slot = 0;
 	if (row >= a->rows_cap || category < 0 || !a->patterns)
 		return NULL;
-	ts_ctxrow *x = &a->ctx[row];
-	if (x->category < 0) {
-		x->category = category;
-		x->cls = a->classes[row];
-		x->cls.category = category;
-		x->cls.type = ts_patterns_category(a->patterns, (size_t)category)->type;
-	} else if (x->category != category) {
-		a->ctx_conflicts++;     /* one context category per name is kept */
+	int k = ctx_slot(a, row, category, &a->classes[row]);
+	if (k < 0) {
+		a->ctx_conflicts++;
 		return NULL;
 	}
+	ts_ctxrow *x = &a->ctx[(size_t)row * TS_CTX_SLOTS + (size_t)k];
 	x->count++;
 	x->ns = ts_sat_add(x->ns, dur);
+	*slot = (unsigned)k + 1;
 	return &x->cls;
 }
 
@@ -372,12 +391,15 @@ void ts_agg_save(const ts_agg *a, ts_wbuf *w)
 		const char *name = ts_intern_str(a->names, i, &len);
 		ts_w_str(w, name, len);
 		ts_stat_save(&a->rows[i], w);
-		const ts_ctxrow *x = &a->ctx[i];
-		ts_w_u8(w, x->category >= 0);
-		if (x->category >= 0) {
-			ts_w_u64(w, x->count);
-			ts_w_i64(w, x->ns);
-			kclass_save(a, &x->cls, w);
+		const ts_ctxrow *x = ts_agg_ctx(a, i);
+		uint8_t used = 0;
+		while (used < TS_CTX_SLOTS && x[used].category >= 0)
+			used++;
+		ts_w_u8(w, used);
+		for (uint8_t k = 0; k < used; k++) {
+			ts_w_u64(w, x[k].count);
+			ts_w_i64(w, x[k].ns);
+			kclass_save(a, &x[k].cls, w);
 		}
 	}
 	ts_w_u64(w, a->ctx_conflicts);
@@ -412,9 +434,10 @@ void ts_agg_save(const ts_agg *a, ts_wbuf *w)
 	ts_w_u64(w, a->amd_runtime);
 }
 
-ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap)
+ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, uint32_t *nmap)
 {
 	*map = NULL;
+	*slots = NULL;
 	*nmap = 0;
 	for (int c = 0; c < TS_CAT_COUNT; c++)
 		a->counts[c] += ts_r_u64(r);
@@ -429,9 +452,11 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap)
 	if (st != TS_OK || r->err)
 		return st != TS_OK ? st : TS_ERR_PARTIAL;
 	uint32_t *m = malloc((n ? n : 1) * sizeof *m);
-	if (!m)
-		return TS_ERR_NOMEM;
+	uint8_t *sl = calloc((n ? n : 1) * TS_CTX_SLOTS, 1);
 	*map = m;
+	*slots = sl;
+	if (!m || !sl)
+		return TS_ERR_NOMEM;
 	*nmap = (uint32_t)n;
 	for (uint64_t i = 0; i < n; i++) {
 		size_t len;
@@ -448,7 +473,12 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap)
 		st = ts_stat_load(id == TS_INTERN_NONE ? &a->other : &a->rows[id], r);
 		if (st != TS_OK)
 			return st;
-		if (ts_r_u8(r)) {
+		uint8_t used = ts_r_u8(r);
+		if (used > TS_CTX_SLOTS) {
+			ts_r_fail(r, "more context slots than a kernel name holds");
+			return TS_ERR_PARTIAL;
+		}
+		for (uint8_t k = 0; k < used; k++) {
 			uint64_t count = ts_r_u64(r);
 			int64_t ns = ts_r_i64(r);
 			ts_kclass cls;
@@ -457,16 +487,15 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap)
 				return TS_ERR_PARTIAL;
 			if (id == TS_INTERN_NONE)
 				continue;
-			ts_ctxrow *x = &a->ctx[id];
-			if (x->category < 0 && cls.category >= 0) {
-				x->category = cls.category;
-				x->cls = cls;
-			} else if (x->category != cls.category) {
+			int to = cls.category >= 0 && a->patterns ? ctx_slot(a, id, cls.category, &cls) : -1;
+			if (to < 0) {
 				a->ctx_conflicts += count;
 				continue;
 			}
+			ts_ctxrow *x = &a->ctx[(size_t)id * TS_CTX_SLOTS + (size_t)to];
 			x->count += count;
 			x->ns = ts_sat_add(x->ns, ns);
+			sl[i * TS_CTX_SLOTS + k] = (uint8_t)(to + 1);
 		}
 	}
 	a->ctx_conflicts += ts_r_u64(r);

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "analysis/busy.h"
+#include "analysis/context.h"
 #include "tables/classify.h"
 #include "input/event.h"
 #include "analysis/intern.h"
@@ -59,7 +60,9 @@ typedef struct {
 } ts_device;
 
 /* The time of one kernel name that ran in a context (context.h) and took
- * the context's category there. */
+ * the context's category there. A name has TS_CTX_SLOTS of them (one
+ * generic collective kernel runs all-reduces, all-gathers and
+ * reduce-scatters, each its op's kind): ctx[row * TS_CTX_SLOTS + k]. */
 typedef struct {
 	int32_t category;           /* -1: never in a context */
 	uint64_t count;
@@ -73,8 +76,8 @@ typedef struct ts_agg {
 	ts_intern *names;           /* kernel names; id == row index */
 	ts_stat *rows;              /* per kernel name */
 	ts_kclass *classes;         /* per kernel name, classified once */
-	ts_ctxrow *ctx;             /* per kernel name: time in a context */
-	uint64_t ctx_conflicts;     /* kernels in a second context category */
+	ts_ctxrow *ctx;             /* per kernel name, TS_CTX_SLOTS: time in contexts */
+	uint64_t ctx_conflicts;     /* kernels in a context category past the slots */
 	uint32_t rows_cap;
 	ts_stat other;              /* launches folded past the name cap */
 	ts_stat all;                /* every timed kernel */
@@ -115,8 +118,15 @@ const ts_device *ts_agg_main_device(const ts_agg *a);
 extern const ts_kclass ts_other_class;
 
 /* A kernel of row ran in a context giving it category: account it and
- * return its class there (NULL: not accounted, the name's class stands). */
-const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t dur);
+ * return its class there, *slot its slot + 1 (NULL and 0: not accounted,
+ * the name's class stands). */
+const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t dur,
+				unsigned *slot);
+/* The contexts of row: TS_CTX_SLOTS of them, category -1 where unused. */
+static inline const ts_ctxrow *ts_agg_ctx(const ts_agg *a, uint32_t row)
+{
+	return &a->ctx[(size_t)row * TS_CTX_SLOTS];
+}
 
 /* Bytes held by the tables, for -v. */
 size_t ts_agg_bytes(const ts_agg *a);
@@ -124,9 +134,11 @@ size_t ts_agg_bytes(const ts_agg *a);
 /* Saved partials (docs/partial-format.md). ts_agg_load merges the saved
  * aggregates into a (names interned again, classified by a's tables; rows
  * past a's cap fold into (other)) and gives the row each saved row became:
- * *map (free it) holds *nmap rows, TS_INTERN_NONE for (other).
- * TS_ERR_PARTIAL with r->err set, or TS_ERR_NOMEM. */
+ * *map (free it) holds *nmap rows, TS_INTERN_NONE for (other), and *slots
+ * (free it) the context slot + 1 each saved row's slots became
+ * (slots[i * TS_CTX_SLOTS + k]; 0: none). TS_ERR_PARTIAL with r->err set,
+ * or TS_ERR_NOMEM. */
 void ts_agg_save(const ts_agg *a, ts_wbuf *w);
-ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint32_t *nmap);
+ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, uint32_t *nmap);
 
 #endif

@@ -662,6 +662,18 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 		sequences(a, t, &a->info[name], ev, t->tokens);
 }
 
+void ts_attrib_annotation(ts_attrib *a, const ts_event *ev)
+{
+	static const char *const backends[] = { "nccl:", "rccl:", "gloo:", "ucc:", "mpi:", "xccl:" };
+	for (size_t i = 0; i < sizeof backends / sizeof *backends; i++) {
+		size_t n = strlen(backends[i]);
+		if (ev->name_len > n && memcmp(ev->name, backends[i], n) == 0) {
+			ts_attrib_cpu_op(a, ev);
+			return;
+		}
+	}
+}
+
 static const ts_oprec *find_op(const ts_attrib *a, int64_t ext)
 {
 	return ts_opindex_get(a->ops, ext);

@@ -150,6 +150,11 @@ void ts_attrib_free(ts_attrib *a);
 void ts_attrib_set_meta(ts_attrib *a, const ts_meta *meta);
 
 void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev);
+/* A user annotation: c10d's profiling title of a collective ("nccl:
+ * all_reduce", "rccl:_all_gather_base", "gloo:broadcast"), open across the
+ * kernel's launch, is the op that launched it; other annotations are not
+ * ops. */
+void ts_attrib_annotation(ts_attrib *a, const ts_event *ev);
 void ts_attrib_python(ts_attrib *a, const ts_event *ev);
 void ts_attrib_runtime(ts_attrib *a, const ts_event *ev);
 /* A timed kernel of row (TS_INTERN_NONE past the name cap) and class; *ref

@@ -159,6 +159,23 @@ static double compared(const ts_compare *c, int side, int64_t ns)
 	return c->per_pass ? (double)ns / (double)c->passes[side] : (double)ns;
 }
 
+/* Whether row's calls all have one class (no context took some of them
+ * elsewhere): then the op that launched most of its calls speaks for the
+ * piece; a generic collective kernel's all-gathers are not its
+ * all-reduces' op. */
+static bool one_class(const ts_agg *a, uint32_t row)
+{
+	const ts_ctxrow *x = ts_agg_ctx(a, row);
+	uint64_t in = 0;
+	int classes = 0;
+	for (int k = 0; k < TS_CTX_SLOTS && x[k].category >= 0; k++) {
+		in += x[k].count;
+		classes += x[k].count > 0;
+	}
+	classes += a->rows[row].count > in;
+	return classes <= 1;
+}
+
 static void finish_row(ts_compare *c, ts_cmp_op *r)
 {
 	for (int s = 0; s < 2; s++) {
@@ -166,7 +183,8 @@ static void finish_row(ts_compare *c, ts_cmp_op *r)
 		r->cmp[s] = compared(c, s, r->ns[s]);
 		qsort(r->k[s], r->nk[s], sizeof *r->k[s], by_ns_desc);
 		r->op[s] = -1;
-		if (r->nk[s] && r->k[s][0].row != UINT32_MAX && c->r[s]->attrib)
+		if (r->nk[s] && r->k[s][0].row != UINT32_MAX && c->r[s]->attrib &&
+		    one_class(c->r[s]->agg, r->k[s][0].row))
 			r->op[s] = ts_attrib_parent_op(c->r[s]->attrib, r->k[s][0].row);
 	}
 	r->gap = r->cmp[1] - r->cmp[0];

@@ -17,6 +17,11 @@
 #include "tables/classify.h"
 #include "tables/patterns.h"
 
+/* Context categories kept per kernel name (the aggregate's rows, the
+ * stages' rows): one generic collective kernel runs each kind its ops
+ * say. A name in more is counted as a conflict, its class standing. */
+#define TS_CTX_SLOTS 6
+
 typedef struct ts_ctx ts_ctx;
 
 ts_ctx *ts_ctx_new(const ts_patterns *p);

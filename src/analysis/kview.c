@@ -91,9 +91,11 @@ const ts_kclass *ts_kview_row_class(const ts_agg *a, uint32_t row)
 {
 	if (row == TS_ROW_OTHER)
 		return &ts_other_class;
-	/* the context with most of the name's time (see ts_agg_context) */
-	if (a->ctx && a->ctx[row].category >= 0 && 2 * a->ctx[row].ns > a->rows[row].total)
-		return &a->ctx[row].cls;
+	/* a context with most of the name's time (see ts_agg_context) */
+	const ts_ctxrow *x = a->ctx ? ts_agg_ctx(a, row) : NULL;
+	for (int k = 0; x && k < TS_CTX_SLOTS && x[k].category >= 0; k++)
+		if (2 * x[k].ns > a->rows[row].total)
+			return &x[k].cls;
 	return &a->classes[row];
 }
 
@@ -108,18 +110,23 @@ void ts_kview_pieces(const ts_result *res, const ts_kview *v, bool with_mem,
 		const ts_stat *s = ts_kview_row(v, i);
 		if (s->count == 0)
 			continue;
-		/* the part of a name's time that ran in a context goes to the
-		 * context's category */
-		uint64_t cc = 0;
-		int64_t cns = 0;
-		if (a->ctx[i].category >= 0) {
-			cc = v->staged ? (sctx ? sctx[i].count : 0) : a->ctx[i].count;
-			cns = v->staged ? (sctx ? sctx[i].ns : 0) : a->ctx[i].ns;
+		/* the parts of a name's time that ran in contexts go to the
+		 * contexts' categories */
+		const ts_ctxrow *x = ts_agg_ctx(a, i);
+		uint64_t cc[TS_CTX_SLOTS] = { 0 }, ccs = 0;
+		int64_t cns[TS_CTX_SLOTS] = { 0 }, cnss = 0;
+		for (int k = 0; k < TS_CTX_SLOTS && x[k].category >= 0; k++) {
+			const ts_ctx_stat *sx = sctx ? &sctx[(size_t)i * TS_CTX_SLOTS + (size_t)k] : NULL;
+			cc[k] = v->staged ? (sx ? sx->count : 0) : x[k].count;
+			cns[k] = v->staged ? (sx ? sx->ns : 0) : x[k].ns;
+			ccs += cc[k];
+			cnss += cns[k];
 		}
-		if (s->count > cc)
-			fn(ctx, &(ts_piece){ i, &a->classes[i], s->count - cc, s->total - cns, -1 });
-		if (cc)
-			fn(ctx, &(ts_piece){ i, &a->ctx[i].cls, cc, cns, -1 });
+		if (s->count > ccs)
+			fn(ctx, &(ts_piece){ i, &a->classes[i], s->count - ccs, s->total - cnss, -1 });
+		for (int k = 0; k < TS_CTX_SLOTS; k++)
+			if (cc[k])
+				fn(ctx, &(ts_piece){ i, &x[k].cls, cc[k], cns[k], -1 });
 	}
 	if (v->other->count)
 		fn(ctx, &(ts_piece){ TS_ROW_OTHER, &ts_other_class, v->other->count,

@@ -178,7 +178,7 @@ static lmark demoted(lmark m)
 }
 
 static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
-			  const char *name, size_t len, bool in_ctx)
+			  const char *name, size_t len, unsigned slot)
 {
 	if (row == TS_INTERN_NONE)
 		return compute_marks(l, c, name, len);
@@ -189,23 +189,25 @@ static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 		lmark *m = realloc(l->marks, cap * sizeof *m);
 		if (m)
 			l->marks = m;
-		lmark *x = m ? realloc(l->ctx_marks, cap * sizeof *x) : NULL;
+		lmark *x = m ? realloc(l->ctx_marks, (size_t)cap * TS_CTX_SLOTS * sizeof *x) : NULL;
 		if (!x)
 			return compute_marks(l, c, name, len);
 		l->ctx_marks = x;
 		memset(m + l->marks_cap, 0, (cap - l->marks_cap) * sizeof *m);
-		memset(x + l->marks_cap, 0, (cap - l->marks_cap) * sizeof *x);
+		memset(x + (size_t)l->marks_cap * TS_CTX_SLOTS, 0,
+		       (size_t)(cap - l->marks_cap) * TS_CTX_SLOTS * sizeof *x);
 		l->marks_cap = cap;
 	}
-	/* a name has one class in context (see ts_agg_context) */
-	lmark *cache = in_ctx ? l->ctx_marks : l->marks;
-	if (!(cache[row] & M_KNOWN)) {
-		cache[row] = compute_marks(l, c, name, len);
+	/* a name has one class per context slot (see ts_agg_context) */
+	lmark *at = slot && slot <= TS_CTX_SLOTS
+		  ? &l->ctx_marks[(size_t)row * TS_CTX_SLOTS + slot - 1] : &l->marks[row];
+	if (!(*at & M_KNOWN)) {
+		*at = compute_marks(l, c, name, len);
 		for (uint32_t i = 0; i < l->nonce; i++)
 			if (l->once_rows[i] == row)
-				cache[row] = demoted(cache[row]);
+				*at = demoted(*at);
 	}
-	return cache[row];
+	return *at;
 }
 
 /* ------------------------------------------------------------ the machine */
@@ -467,10 +469,11 @@ bool ts_lay_grow_srows(ts_layers *l, uint32_t need)
 			return false;
 		memset(r + l->srows_cap, 0, (cap - l->srows_cap) * sizeof *r);
 		l->srows[st] = r;
-		ts_ctx_stat *x = realloc(l->sctx[st], cap * sizeof *x);
+		ts_ctx_stat *x = realloc(l->sctx[st], (size_t)cap * TS_CTX_SLOTS * sizeof *x);
 		if (!x)
 			return false;
-		memset(x + l->srows_cap, 0, (cap - l->srows_cap) * sizeof *x);
+		memset(x + (size_t)l->srows_cap * TS_CTX_SLOTS, 0,
+		       (size_t)(cap - l->srows_cap) * TS_CTX_SLOTS * sizeof *x);
 		l->sctx[st] = x;
 	}
 	l->srows_cap = cap;
@@ -478,7 +481,7 @@ bool ts_lay_grow_srows(ts_layers *l, uint32_t need)
 }
 
 static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref *ref,
-			 int64_t dur, bool in_ctx)
+			 int64_t dur, unsigned slot)
 {
 	if (l->opts.staged && ref)
 		l->opts.staged(l->opts.staged_ctx, (int)s, ref, dur);
@@ -489,9 +492,10 @@ static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref 
 		ts_stat_add(&l->sother[s], dur);
 	else if (ts_lay_grow_srows(l, row + 1)) {
 		ts_stat_add(&l->srows[s][row], dur);
-		if (in_ctx) {
-			l->sctx[s][row].count++;
-			l->sctx[s][row].ns = ts_sat_add(l->sctx[s][row].ns, dur);
+		if (slot && slot <= TS_CTX_SLOTS) {
+			ts_ctx_stat *x = &l->sctx[s][(size_t)row * TS_CTX_SLOTS + slot - 1];
+			x->count++;
+			x->ns = ts_sat_add(x->ns, dur);
 		}
 	}
 }
@@ -679,7 +683,9 @@ static uint32_t demote_once_units(ts_layers *l)
 		l->once_rows[l->nonce++] = row;
 		if (row < l->marks_cap) {
 			l->marks[row] = demoted(l->marks[row]);
-			l->ctx_marks[row] = demoted(l->ctx_marks[row]);
+			for (size_t k = 0; k < TS_CTX_SLOTS; k++)
+				l->ctx_marks[(size_t)row * TS_CTX_SLOTS + k] =
+					demoted(l->ctx_marks[(size_t)row * TS_CTX_SLOTS + k]);
 		}
 		for (size_t k = l->kbuf0; k < l->nkbuf; k++)
 			if (l->kbuf[k].row == row)
@@ -951,7 +957,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 }
 
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c, const ts_kref *ref, bool in_context)
+		      const ts_kclass *c, const ts_kref *ref, unsigned ctx_slot)
 {
 	static const ts_kref none = { .op = TS_INTERN_NONE, .wl = TS_INTERN_NONE };
 	if (!ref)
@@ -961,7 +967,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		return;
 	l->last_kernel_ts = ev->ts_ns;
 	l->kernels_seen++;
-	lmark m = marks_for(l, row, c, ev->name, ev->name_len, in_context);
+	lmark m = marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
 	 * lone attention kernel before the embedding is the pass's metadata
 	 * step, not a layer of the previous pass). */
@@ -1011,9 +1017,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		}
 	}
 	if (l->nkbuf < l->kbuf_cap) {
-		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, in_context, m };
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m };
 	} else {
-		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, in_context);
+		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, ctx_slot);
 		l->stage_overflow++;
 	}
 
@@ -1093,10 +1099,12 @@ static void training_reset(ts_layers *l)
 		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++) {
 			ts_stat_merge(&l->srows[TS_PSTAGE_UNKNOWN][i], &l->srows[s][i]);
 			ts_stat_clear(&l->srows[s][i]);
-			l->sctx[TS_PSTAGE_UNKNOWN][i].count += l->sctx[s][i].count;
-			l->sctx[TS_PSTAGE_UNKNOWN][i].ns = ts_sat_add(l->sctx[TS_PSTAGE_UNKNOWN][i].ns,
-								      l->sctx[s][i].ns);
-			l->sctx[s][i] = (ts_ctx_stat){ 0 };
+			for (size_t k = (size_t)i * TS_CTX_SLOTS; k < (size_t)(i + 1) * TS_CTX_SLOTS; k++) {
+				ts_ctx_stat *u = &l->sctx[TS_PSTAGE_UNKNOWN][k];
+				u->count += l->sctx[s][k].count;
+				u->ns = ts_sat_add(u->ns, l->sctx[s][k].ns);
+				l->sctx[s][k] = (ts_ctx_stat){ 0 };
+			}
 		}
 		ts_stat_merge(&l->sother[TS_PSTAGE_UNKNOWN], &l->sother[s]);
 		ts_stat_clear(&l->sother[s]);

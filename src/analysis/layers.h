@@ -32,6 +32,7 @@
 
 #include "analysis/anatomy.h"
 #include "analysis/attrib.h"
+#include "analysis/context.h"
 #include "tables/classify.h"
 #include "input/event.h"
 #include "analysis/idle.h"
@@ -177,9 +178,10 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev);
 
 /* A kernel with its row (TS_INTERN_NONE past the name cap), class, and
  * what attribution linked it to (ref->m: the M of the CPU op that launched
- * it, 0 unknown; NULL: nothing). */
+ * it, 0 unknown; NULL: nothing) and the context slot it ran in + 1 (0:
+ * none; the aggregate's, ts_agg_context). */
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
-		      const ts_kclass *c, const ts_kref *ref, bool in_context);
+		      const ts_kclass *c, const ts_kref *ref, unsigned ctx_slot);
 
 /* End of input: close the open pass, resolve unknown stages. nrows: kernel
  * rows of the aggregate, so the per-stage row tables cover every row. */
@@ -195,8 +197,9 @@ uint64_t ts_layers_passes_dropped(const ts_layers *l);
  * no kernel row was staged. *all holds the stage's count and total only. */
 const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
 				    const ts_stat **other, const ts_stat **all);
-/* Per kernel row, the part of a stage's time that ran in a context (the
- * kernels ts_layers_kernel was told in_context); NULL when none. */
+/* Per kernel row and context slot ([row * TS_CTX_SLOTS + k]), the part of
+ * a stage's time that ran in the slot's context (the kernels
+ * ts_layers_kernel was told so); NULL when none. */
 typedef struct {
 	uint64_t count;
 	int64_t ns;
@@ -309,13 +312,15 @@ const ts_anatomy *ts_layers_anatomy(const ts_layers *l);
  * the reports read (passes, stage totals and kernel rows, layer
  * statistics, counts, the anatomy). ts_layers_load adds them to l (which
  * must not be finished after: its totals are whole); kmap sends a saved
- * kernel row to l's (nk of them, TS_INTERN_NONE: (other)), opmap a saved
+ * kernel row to l's (nk of them, TS_INTERN_NONE: (other)), kslots its
+ * context slots (ts_agg_load's), opmap a saved
  * op row and wlmap a workload row (NULL: none kept). The typical-layer
  * samples of compare and --debug-layers listings are not saved.
  * TS_ERR_PARTIAL with r->err set, or TS_ERR_NOMEM. */
 void ts_layers_save(const ts_layers *l, ts_wbuf *w);
-ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
-			 const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap, uint32_t nwl);
+ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const uint8_t *kslots,
+			 uint32_t nk, const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap,
+			 uint32_t nwl);
 
 /* Layer indices whose mean time is off the stage's typical layer (the
  * median of the per-index means) by more than TS_OUTLIER_PCT percent,

@@ -91,7 +91,7 @@ typedef struct {
 	uint32_t row;
 	ts_kref ref;             /* what attribution linked it to */
 	int64_t dur;
-	bool ctx;                /* ran in a context (its row's context class) */
+	uint8_t ctx;             /* the context slot it ran in + 1 (0: none) */
 	lmark marks;             /* what it meant to the machine (M_*) */
 } kernel_ent;
 

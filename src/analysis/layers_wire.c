@@ -233,15 +233,17 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 		}
 		uint64_t used = 0;
 		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++)
-			used += l->srows[s][i].count > 0 || l->sctx[s][i].count > 0;
+			used += l->srows[s][i].count > 0;
 		ts_w_u64(w, used);
 		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++) {
-			if (!l->srows[s][i].count && !l->sctx[s][i].count)
+			if (!l->srows[s][i].count)
 				continue;
 			ts_w_u32(w, i);
 			ts_stat_save(&l->srows[s][i], w);
-			ts_w_u64(w, l->sctx[s][i].count);
-			ts_w_i64(w, l->sctx[s][i].ns);
+			for (size_t k = 0; k < TS_CTX_SLOTS; k++) {
+				ts_w_u64(w, l->sctx[s][(size_t)i * TS_CTX_SLOTS + k].count);
+				ts_w_i64(w, l->sctx[s][(size_t)i * TS_CTX_SLOTS + k].ns);
+			}
 		}
 		ts_stat_save(&l->sother[s], w);
 		ts_w_u64(w, l->sall[s].count);
@@ -274,8 +276,22 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 		ts_anatomy_save(l->anatomy, l->patterns, w);
 }
 
-ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
-			 const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap, uint32_t nwl)
+/* A saved row's context slots into the row's: to[k] the slot + 1 each
+ * became (0 or NULL: none, the time stays with the name's class). */
+static void ctx_merge(ts_ctx_stat *row, const ts_ctx_stat *saved, const uint8_t *to)
+{
+	for (size_t k = 0; to && k < TS_CTX_SLOTS; k++) {
+		if (!to[k] || to[k] > TS_CTX_SLOTS)
+			continue;
+		ts_ctx_stat *x = &row[to[k] - 1];
+		x->count += saved[k].count;
+		x->ns = ts_sat_add(x->ns, saved[k].ns);
+	}
+}
+
+ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const uint8_t *kslots,
+			 uint32_t nk, const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap,
+			 uint32_t nwl)
 {
 	uint32_t base = l->pass_count;
 	l->pass_count += (uint32_t)ts_r_u64(r);
@@ -331,11 +347,14 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, uint32_
 			l->lmax[s] = (uint32_t)lmax;
 		uint64_t used = ts_r_count(r, 4 + 8 * 8);
 		for (uint64_t k = 0; k < used && !r->err; k++) {
-			uint32_t row = map_row(ts_r_u32(r), kmap, nk);
+			uint32_t saved = ts_r_u32(r), row = map_row(saved, kmap, nk);
 			ts_stat tmp = { 0 };
 			ts_status st = ts_stat_load(&tmp, r);
-			uint64_t cc = ts_r_u64(r);
-			int64_t cns = ts_r_i64(r);
+			ts_ctx_stat cx[TS_CTX_SLOTS];
+			for (size_t c = 0; c < TS_CTX_SLOTS; c++) {
+				cx[c].count = ts_r_u64(r);
+				cx[c].ns = ts_r_i64(r);
+			}
 			if (st == TS_OK && !r->err) {
 				if (row == TS_INTERN_NONE) {
 					st = ts_stat_merge(&l->sother[s], &tmp);
@@ -343,8 +362,9 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, uint32_
 					st = TS_ERR_NOMEM;
 				} else {
 					st = ts_stat_merge(&l->srows[s][row], &tmp);
-					l->sctx[s][row].count += cc;
-					l->sctx[s][row].ns = ts_sat_add(l->sctx[s][row].ns, cns);
+					ctx_merge(l->sctx[s] + (size_t)row * TS_CTX_SLOTS, cx,
+						  kslots && saved < nk ? kslots + (size_t)saved * TS_CTX_SLOTS
+						  : NULL);
 				}
 			}
 			ts_hist_clear(&tmp.hist);

@@ -109,9 +109,12 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 		long op = res->attrib && order[i] != TS_ROW_OTHER
 			? ts_attrib_parent_op(res->attrib, order[i]) : -1;
 		const char *oname = op >= 0 ? ts_attrib_op_name(res->attrib, (size_t)op, &olen) : NULL;
-		bool ctx = order[i] != TS_ROW_OTHER && a->ctx[order[i]].category >= 0;
+		const ts_ctxrow *x = order[i] != TS_ROW_OTHER ? ts_agg_ctx(a, order[i]) : NULL;
+		bool ctx = x && x[0].category >= 0;
 		const ts_kclass *nc = ctx ? &a->classes[order[i]] : NULL;
-		int64_t whole = ctx ? a->rows[order[i]].total : 0;
+		int64_t whole = ctx ? a->rows[order[i]].total : 0, in_ctx = 0;
+		for (int j = 0; ctx && j < TS_CTX_SLOTS && x[j].category >= 0; j++)
+			in_ctx = ts_sat_add(in_ctx, x[j].ns);
 		ts_cell row[] = {
 			c_str(name, len),
 			c_cstr(order[i] == TS_ROW_OTHER || !shorts ? c->short_name : shorts[order[i]]),
@@ -125,7 +128,7 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 			c_cstr(ts_stage_hint_name(c->stage)),
 			c_cstr(nc ? ts_ktype_name(nc->type) : NULL),
 			c_cstr(nc ? ts_kclass_category(res->patterns, nc) : NULL),
-			c_opt_num(ctx, ctx ? share(a->ctx[order[i]].ns, whole) : 0, 2),
+			c_opt_num(ctx, ctx ? share(in_ctx, whole) : 0, 2),
 		};
 		rc = ROW(k, row);
 	}

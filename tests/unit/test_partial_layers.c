@@ -82,11 +82,13 @@ static int round_trip(const char *path, const ts_patterns *pats, ts_result *res,
 	int bad = 0;
 	for (int k = 0; k < 2; k++) {
 		uint32_t *map, nmap, *opm, nop, *wlm, nwl;
+		uint8_t *slots;
 		ts_rbuf ra = { .p = wa.p, .n = wa.n }, rt = { .p = wt.p, .n = wt.n }, rl = { .p = wl.p, .n = wl.n };
-		bad += ts_agg_load(*agg, &ra, &map, &nmap) != TS_OK;
+		bad += ts_agg_load(*agg, &ra, &map, &slots, &nmap) != TS_OK;
 		bad += ts_attrib_load(*att, &rt, map, nmap, &opm, &nop, &wlm, &nwl) != TS_OK || rt.at != rt.n;
-		bad += ts_layers_load(*lay, &rl, map, nmap, opm, nop, wlm, nwl) != TS_OK || rl.at != rl.n;
+		bad += ts_layers_load(*lay, &rl, map, slots, nmap, opm, nop, wlm, nwl) != TS_OK || rl.at != rl.n;
 		free(map);
+		free(slots);
 		free(opm);
 		free(wlm);
 	}

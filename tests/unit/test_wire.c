@@ -80,13 +80,15 @@ int main(void)
 
 	ts_agg *merged = ts_agg_new(&lim, NULL);
 	uint32_t *map = NULL, nmap = 0;
+	uint8_t *slots = NULL;
 	ts_rbuf r1 = { .p = wl.p, .n = wl.n };
-	ts_status s1 = ts_agg_load(merged, &r1, &map, &nmap);
+	ts_status s1 = ts_agg_load(merged, &r1, &map, &slots, &nmap);
 	CHECK(s1 == TS_OK && r1.at == r1.n && nmap == ts_intern_count(left->names),
 	      "the left one loads whole (%s), a row map of %u", r1.err ? r1.err : "ok", nmap);
 	free(map);
+	free(slots);
 	ts_rbuf r2 = { .p = wr.p, .n = wr.n };
-	ts_status s2 = ts_agg_load(merged, &r2, &map, &nmap);
+	ts_status s2 = ts_agg_load(merged, &r2, &map, &slots, &nmap);
 	CHECK(s2 == TS_OK && r2.at == r2.n, "the right one loads into it");
 	int bad = 0;
 	for (uint32_t i = 0; i < nmap; i++) {
@@ -98,6 +100,7 @@ int main(void)
 	}
 	CHECK(bad == 0, "the row map sends each saved row to the row of its name");
 	free(map);
+	free(slots);
 
 	bad = 0;
 	uint32_t rows = ts_intern_count(both->names);
@@ -125,8 +128,9 @@ int main(void)
 	for (size_t cut = 0; cut < wl.n; cut += 1 + cut / 64) {
 		ts_agg *x = ts_agg_new(&lim, NULL);
 		ts_rbuf r = { .p = wl.p, .n = cut };
-		ts_status st = ts_agg_load(x, &r, &map, &nmap);
+		ts_status st = ts_agg_load(x, &r, &map, &slots, &nmap);
 		free(map);
+		free(slots);
 		tried++;
 		refused += st == TS_ERR_PARTIAL && r.err != NULL;
 		ts_agg_free(x);
@@ -140,8 +144,9 @@ int main(void)
 		wild[k] ^= 0xff;
 		ts_agg *x = ts_agg_new(&lim, NULL);
 		ts_rbuf r = { .p = wild, .n = wl.n };
-		ts_status st = ts_agg_load(x, &r, &map, &nmap);
+		ts_status st = ts_agg_load(x, &r, &map, &slots, &nmap);
 		free(map);
+		free(slots);
 		fails += st != TS_OK && st != TS_ERR_PARTIAL;
 		ts_agg_free(x);
 	}
