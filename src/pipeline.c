@@ -108,8 +108,11 @@ static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts
 			: ts_agg_context(res->agg, row,
 					 ts_patterns_context(res->patterns, (size_t)ci)->category,
 					 ev->dur_ns, &slot);
-		if (in)
+		if (in) {
+			ts_attrib_recategorize(res->attrib, &ref, cls->category, in->category,
+					       ev->dur_ns);
 			cls = in;
+		}
 	}
 	ts_layers_kernel(res->layers, ev, row, cls, &ref, slot);
 }

@@ -57,6 +57,10 @@ r = json.load(open(sys.argv[1]))
 got = {c['category']: (c['count'], round(c['total_us'], 3)) for c in r['categories']}
 assert got == {'Comm-AllReduce': (6, 72.0), 'Comm-AllGather': (6, 60.0), 'Comm-ReduceScatter': (4, 40.0),
                'Comm-AllToAll': (2, 20.0), 'Comm-Broadcast/P2P': (2, 20.0)}, got
+# each op's kernels are of the kind it launched
+ops = {o['name']: sorted(c['category'] for c in o['categories']) for o in r['ops']}
+assert ops['nccl:_all_gather_base'] == ['Comm-AllGather'], ops
+assert ops['vllm::all_reduce'] == ['Comm-AllReduce'], ops
 PY
 "$TS" -q compare "$tmp/coll.json" "$tmp/coll.json" >"$tmp/cmp.txt" 2>&1
 python3 - "$tmp/cmp.txt" <<'PY' && ok "compare labels no collective's row with another call's op" || bad "compare: $(grep -A2 Comm "$tmp/cmp.txt" | head -12)"

@@ -826,6 +826,24 @@ static void add_cat(ts_op_row *r, int32_t cat, int64_t dur)
 	r->other_cat_ns = ts_sat_add(r->other_cat_ns, dur);
 }
 
+void ts_attrib_recategorize(ts_attrib *a, const ts_kref *ref, int32_t from, int32_t to,
+			    int64_t dur)
+{
+	if (ref->op == TS_INTERN_NONE || from == to)
+		return;
+	ts_op_row *r = &a->rows[TS_ATTRIB_ALL][ref->op & ~TS_KREF_FIRST];
+	for (int i = 0; i < TS_ATTRIB_OP_CATS; i++) {
+		if (r->cats[i].count && r->cats[i].category == from) {
+			r->cats[i].count--;
+			r->cats[i].ns -= dur;
+			if (r->cats[i].count == 0)
+				r->cats[i].ns = 0;
+			add_cat(r, to, dur);
+			return;
+		}
+	}
+}
+
 static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 {
 	if (row == TS_INTERN_NONE ||

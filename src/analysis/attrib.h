@@ -156,6 +156,11 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev);
  * ops. */
 void ts_attrib_annotation(ts_attrib *a, const ts_event *ev);
 void ts_attrib_python(ts_attrib *a, const ts_event *ev);
+/* A kernel linked as *ref turned out to be of category to where its name
+ * said from (a context: its op says what it is): its op's categories
+ * follow. */
+void ts_attrib_recategorize(ts_attrib *a, const ts_kref *ref, int32_t from, int32_t to,
+			    int64_t dur);
 void ts_attrib_runtime(ts_attrib *a, const ts_event *ev);
 /* A timed kernel of row (TS_INTERN_NONE past the name cap) and class; *ref
  * says what it was linked to, for ts_attrib_staged. */
