@@ -93,5 +93,30 @@ if wrong:
     open(sys.argv[1] + '.why', 'w').write('; '.join(wrong))
     sys.exit(1)
 PY
+	python3 - "$tmp/r.json" <<'PY' && ok "$name: no workload, layer or type rate above the device's peaks" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+peaks = (r.get('trace') or {}).get('peaks')
+if not peaks:
+    sys.exit(0)          # no device known: no peak to hold a rate to
+top = max(peaks['tflops'].values())
+wrong = []
+def held(what, x):
+    if x.get('tflops') is not None and x['tflops'] > top:
+        wrong.append('%s %.1f TFLOP/s' % (what, x['tflops']))
+    if x.get('tbps') is not None and x['tbps'] > peaks['hbm_tbps']:
+        wrong.append('%s %.2f TB/s' % (what, x['tbps']))
+    if x.get('pct_of_peak') is not None and x['pct_of_peak'] > 100:
+        wrong.append('%s %.1f%% of peak' % (what, x['pct_of_peak']))
+for w in r.get('workloads') or []:
+    held(w['name'], w)
+for a in r.get('layer_anatomy') or []:
+    held(a['stage'] + ' layer', a)
+    for t in a['by_type']:
+        held(a['stage'] + ' ' + t['type'], t)
+if wrong:
+    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:5]))
+    sys.exit(1)
+PY
 done
 finish

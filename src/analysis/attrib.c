@@ -865,17 +865,52 @@ uint64_t ts_att_sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* Whether a kernel of class c does the work of workload wl's kind: a type
+ * the kind names, or no type known (an unclassified kernel may be it). */
+static uint8_t fits(const ts_attrib *a, uint32_t wl, const ts_kclass *c)
+{
+	if (wl == TS_INTERN_NONE || !c || !a->patterns || wl >= a->wl_rule_cap)
+		return 1;
+	uint32_t f = ts_patterns_oprule(a->patterns, a->wl_rule[wl])->fit;
+	return !f || c->type == TS_TYPE_OTHER || ((f >> c->type) & 1u);
+}
+
+/* A kernel of a workload's call. The call's cost (FLOPs, bytes) goes to
+ * the first kernel of it that does the work (ref->fits), and the time of
+ * every such kernel toward that cost; the call's other kernels are unfit.
+ * Kernels of one call follow its opening kernel (w->seq counts calls). */
 static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 {
 	uint32_t m = ref->m;
+	bool opens = TS_KREF_OPENS(ref), cost = ref->flops || ref->bytes;
 	w->kernels++;
 	w->ns = ts_sat_add(w->ns, dur);
-	/* every kernel of a call with a cost counts toward the time of that cost */
-	if (ref->flops)
-		w->flops_ns = ts_sat_add(w->flops_ns, dur);
-	if (ref->bytes)
-		w->bytes_ns = ts_sat_add(w->bytes_ns, dur);
-	if (!TS_KREF_OPENS(ref))
+	if (opens) {
+		w->seq++;
+		w->cost_calls += cost;
+	}
+	if (cost && !ref->fits) {
+		w->unfit_kernels++;
+		w->unfit_ns = ts_sat_add(w->unfit_ns, dur);
+	} else if (cost) {
+		if (ref->flops)
+			w->flops_ns = ts_sat_add(w->flops_ns, dur);
+		if (ref->bytes)
+			w->bytes_ns = ts_sat_add(w->bytes_ns, dur);
+		if (w->placed != w->seq) {
+			w->placed = w->seq;
+			w->placed_calls++;
+			if (ref->flops) {
+				w->flops = ts_att_sat_add(w->flops, ref->flops);
+				w->flops_calls++;
+			}
+			if (ref->bytes) {
+				w->bytes = ts_att_sat_add(w->bytes, ref->bytes);
+				w->bytes_calls++;
+			}
+		}
+	}
+	if (!opens)
 		return;
 	w->calls++;
 	if (ref->heads) {
@@ -883,14 +918,6 @@ static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 			w->heads_min = ref->heads;
 		if (ref->heads > w->heads_max)
 			w->heads_max = ref->heads;
-	}
-	if (ref->flops) {
-		w->flops = ts_att_sat_add(w->flops, ref->flops);
-		w->flops_calls++;
-	}
-	if (ref->bytes) {
-		w->bytes = ts_att_sat_add(w->bytes, ref->bytes);
-		w->bytes_calls++;
 	}
 	if (m) {
 		ts_hist_add(&w->m, m);
@@ -917,7 +944,7 @@ static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, ts_kref *ref)
 {
-	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0, 0, 0, 0 };
+	*ref = (ts_kref){ .op = TS_INTERN_NONE, .wl = TS_INTERN_NONE, .fits = 1 };
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
 	int64_t dur = ev->dur_ns;
@@ -942,6 +969,7 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		ref->cont = (uint8_t)op->cont;
 		ref->flops = op->flops;
 		ref->bytes = op->bytes;
+		ref->fits = fits(a, op->wl, c);
 		if (op->wl != TS_INTERN_NONE) {
 			add_workload(&a->wl[TS_ATTRIB_ALL][op->wl], ref, dur);
 			a->t.workload_calls += TS_KREF_OPENS(ref);
@@ -1059,7 +1087,7 @@ static const uint32_t *capture_ids(ts_attrib *a, const ts_capmap *m, size_t node
 void ts_attrib_captured(ts_attrib *a, const ts_event *ev, uint32_t row, const ts_kclass *c,
 			const ts_capmap *map, size_t node, ts_kref *ref)
 {
-	*ref = (ts_kref){ TS_INTERN_NONE, TS_INTERN_NONE, 0, 0, 0, 0, 0, 0 };
+	*ref = (ts_kref){ .op = TS_INTERN_NONE, .wl = TS_INTERN_NONE, .fits = 1 };
 	const uint32_t *id = capture_ids(a, map, node);
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
@@ -1088,6 +1116,7 @@ void ts_attrib_captured(ts_attrib *a, const ts_event *ev, uint32_t row, const ts
 	ref->graph = 1;
 	ref->flops = nd->flops;
 	ref->bytes = nd->bytes;
+	ref->fits = fits(a, id[1], c);
 	if (id[1] != TS_INTERN_NONE) {
 		add_workload(&a->wl[TS_ATTRIB_ALL][id[1]], ref, dur);
 		a->t.workload_calls += TS_KREF_OPENS(ref);

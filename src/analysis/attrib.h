@@ -96,10 +96,19 @@ typedef struct {
 	uint32_t exact_v[TS_WL_EXACT];
 	uint64_t exact_n[TS_WL_EXACT];
 	/* roofline: FLOPs and bytes of the calls whose rule gives them, and
-	 * the kernel time of exactly those calls (saturating sums) */
+	 * the time of those calls' kernels that do the work (the kind's types:
+	 * an attention op's quantization kernel is not its attention; a call
+	 * with no such kernel is unplaced, its cost counted nowhere) */
 	uint64_t flops, bytes;
 	int64_t flops_ns, bytes_ns;
 	uint64_t flops_calls, bytes_calls;
+	uint64_t cost_calls;     /* calls with a cost */
+	uint64_t placed_calls;   /* of them, with a kernel of the kind's types
+				  * (the rest are unplaced) */
+	uint64_t unfit_kernels;  /* kernels of calls with a cost, not of them */
+	int64_t unfit_ns;
+	uint64_t seq, placed;    /* the latest call (by its opening kernel), the
+				  * latest whose cost was placed */
 	/* per-head calls (a QK norm over tokens x heads rows): heads per
 	 * token, 0 when no call was per-head */
 	uint16_t heads_min, heads_max;
@@ -117,6 +126,10 @@ typedef struct {
 	uint16_t heads;          /* a per-head op: heads per token, else 0 */
 	uint8_t cont;            /* 1: a later op of a sequence call */
 	uint8_t graph;           /* 1: graph-replayed, the op from a capture */
+	uint8_t fits;            /* 1: its type is one that does its workload's
+				  * kind of work (ts_oprule.fit), or no kind
+				  * says; 0: it is not (a quantization kernel
+				  * of an attention op) */
 	uint64_t flops, bytes;   /* of the op call, 0 unknown */
 } ts_kref;
 

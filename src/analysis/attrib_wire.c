@@ -101,6 +101,10 @@ static void wlrow_save(const ts_wl_row *x, ts_wbuf *w)
 	ts_w_i64(w, x->bytes_ns);
 	ts_w_u64(w, x->flops_calls);
 	ts_w_u64(w, x->bytes_calls);
+	ts_w_u64(w, x->cost_calls);
+	ts_w_u64(w, x->placed_calls);
+	ts_w_u64(w, x->unfit_kernels);
+	ts_w_i64(w, x->unfit_ns);
 	ts_w_u32(w, x->heads_min);
 	ts_w_u32(w, x->heads_max);
 }
@@ -148,6 +152,10 @@ static ts_status wlrow_load(ts_wl_row *x, ts_rbuf *r)
 	x->bytes_ns = ts_sat_add(x->bytes_ns, ts_r_i64(r));
 	x->flops_calls += ts_r_u64(r);
 	x->bytes_calls += ts_r_u64(r);
+	x->cost_calls += ts_r_u64(r);
+	x->placed_calls += ts_r_u64(r);
+	x->unfit_kernels += ts_r_u64(r);
+	x->unfit_ns = ts_sat_add(x->unfit_ns, ts_r_i64(r));
 	uint32_t hmin = ts_r_u32(r), hmax = ts_r_u32(r);
 	if (hmin && hmin <= UINT16_MAX && (!x->heads_min || hmin < x->heads_min))
 		x->heads_min = (uint16_t)hmin;

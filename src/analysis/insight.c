@@ -97,15 +97,15 @@ static void roofline_opps(const ts_result *res, int s, int64_t stage_ns,
 		o.ceiling_source = g->attain_source;
 		if (r.bound == TS_BOUND_COMPUTE)
 			snprintf(o.text, sizeof o.text,
-				 "%.*s at %.0f%% of %s peak (%.0f of %.0f TFLOP/s), %.1f ms; "
-				 "vs %.0f%% of peak%s",
+				 "%.*s at %.0f%% of %s peak (%.0f of %.0f TFLOP/s over %.1f ms "
+				 "of its kernels); vs %.0f%% of peak%s",
 				 (int)len, name, r.pct_of_peak, ts_dtclass_name(r.dtclass),
 				 r.tflops, r.peak_tflops, ms(t), target,
 				 g->attain_source ? " (attainable)" : " (default ceiling)");
 		else
 			snprintf(o.text, sizeof o.text,
-				 "%.*s at %.0f%% of HBM bandwidth (%.2f of %.2f TB/s), %.1f ms; "
-				 "vs %.0f%% of it%s",
+				 "%.*s at %.0f%% of HBM bandwidth (%.2f of %.2f TB/s over %.1f ms "
+				 "of its kernels); vs %.0f%% of it%s",
 				 (int)len, name, r.pct_of_peak, r.tbps, r.peak_tbps, ms(t), target,
 				 g->attain_source ? " (attainable)" : " (default ceiling)");
 		offer(out, n, max, &o);

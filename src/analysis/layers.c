@@ -517,6 +517,55 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 	ts_idle_sum(&t->idle, &p->idle);
 }
 
+/* How far past a call's opening kernel its other kernels are looked for. */
+#define CALL_REACH 64
+
+/* Each op call's FLOPs and bytes onto the kernels of it that do the work
+ * (ref.fits: the workload kind's types), shared by their time; only they
+ * count toward the rate's time. A call none of whose kernels does the
+ * work is unplaced. anat_tmp parallels the listing's layer kernels. */
+static void place_costs(ts_layers *l)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < l->ndbg_cur; i++) {
+		const ts_debug_kernel *d = &l->dbg_cur[i];
+		if (d->layer >= l->nlayers)
+			continue;
+		size_t at = k++;
+		if (!TS_KREF_OPENS(&d->ref) || !(d->ref.flops || d->ref.bytes))
+			continue;
+		/* the call: this kernel and the op's next ones, up to its next call */
+		uint32_t op = d->ref.op & ~TS_KREF_FIRST;
+		int64_t fit_ns = 0;
+		for (size_t j = i, kk = at; j < l->ndbg_cur && j < i + CALL_REACH; j++) {
+			const ts_debug_kernel *e = &l->dbg_cur[j];
+			bool in = e->layer < l->nlayers;
+			if (j > i && (e->ref.op & ~TS_KREF_FIRST) == op && TS_KREF_OPENS(&e->ref))
+				break;
+			if ((e->ref.op & ~TS_KREF_FIRST) == op && e->ref.fits && in)
+				fit_ns = ts_sat_add(fit_ns, e->dur > 0 ? e->dur : 1);
+			kk += in;
+		}
+		if (fit_ns == 0)
+			continue;        /* unplaced: the workload rows count it */
+		for (size_t j = i, kk = at; j < l->ndbg_cur && j < i + CALL_REACH; j++) {
+			const ts_debug_kernel *e = &l->dbg_cur[j];
+			bool in = e->layer < l->nlayers;
+			if (j > i && (e->ref.op & ~TS_KREF_FIRST) == op && TS_KREF_OPENS(&e->ref))
+				break;
+			if ((e->ref.op & ~TS_KREF_FIRST) == op && e->ref.fits && in) {
+				double share = (double)(e->dur > 0 ? e->dur : 1) / (double)fit_ns;
+				ts_anat_kernel *x = &l->anat_tmp[kk];
+				x->flops += (uint64_t)((double)d->ref.flops * share + 0.5);
+				x->bytes += (uint64_t)((double)d->ref.bytes * share + 0.5);
+				x->has_flops |= d->ref.flops != 0;
+				x->has_bytes |= d->ref.bytes != 0;
+			}
+			kk += in;
+		}
+	}
+}
+
 /* The layer kernels of the pass just ended, from the listing, into
  * anat_tmp (*n of them); false when the listing does not hold them all. */
 static bool anatomy_list(ts_layers *l, size_t *n)
@@ -532,13 +581,11 @@ static bool anatomy_list(ts_layers *l, size_t *n)
 		const ts_debug_kernel *d = &l->dbg_cur[i];
 		if (d->layer >= l->nlayers)
 			continue;
-		bool first = TS_KREF_OPENS(&d->ref);
 		l->anat_tmp[k++] = (ts_anat_kernel){
-			.layer = d->layer, .row = d->row, .dur = d->dur,
-			.flops = first ? d->ref.flops : 0, .bytes = first ? d->ref.bytes : 0,
-			.wl = d->ref.wl, .has_flops = d->ref.flops != 0, .has_bytes = d->ref.bytes != 0,
+			.layer = d->layer, .row = d->row, .dur = d->dur, .wl = d->ref.wl,
 			.category = (int16_t)d->cls.category, .type = (uint8_t)d->cls.type };
 	}
+	place_costs(l);
 	*n = k;
 	return true;
 }

@@ -7,6 +7,16 @@ const char *ts_bound_name(ts_bound b)
 	return b == TS_BOUND_COMPUTE ? "compute" : b == TS_BOUND_MEMORY ? "memory" : "unknown";
 }
 
+/* The device's highest compute peak, any dtype: no rate is above it. */
+static double max_peak(const ts_gpu *d)
+{
+	double m = 0;
+	for (int c = 0; c < TS_DT_COUNT; c++)
+		if (d->tflops[c] > m)
+			m = d->tflops[c];
+	return m > 0 ? m : 1e300;
+}
+
 void ts_roofline_of(const ts_wl_row *w, const char *dtype, const ts_gpu *d,
 		    ts_roofline *r)
 {
@@ -44,8 +54,13 @@ void ts_roofline_of(const ts_wl_row *w, const char *dtype, const ts_gpu *d,
 		r->pct_of_peak = 100.0 * r->tbps / r->peak_tbps;
 	/* either rate above its own peak is impossible too */
 	if (r->pct_of_peak > 100.0 || (r->peak_tflops > 0 && r->tflops > r->peak_tflops) ||
-	    r->tbps > r->peak_tbps) {
+	    r->tflops > max_peak(d) || r->tbps > r->peak_tbps) {
 		r->exceeds_peak = true;
 		r->pct_of_peak = -1;
+		r->over_tflops = r->tflops;
+		r->over_tbps = r->tbps;
+		r->tflops = r->tbps = 0;
+		r->has_flops = r->has_bytes = false;
+		r->bound = TS_BOUND_UNKNOWN;
 	}
 }

@@ -31,10 +31,14 @@ typedef struct {
 	double peak_tbps;            /* 0: no device */
 	ts_bound bound;
 	double pct_of_peak;          /* of the bound's peak; -1 unknown */
-	/* achieved above the bound's peak: the kernels linked to the calls are
+	/* achieved above the device's peak: the kernels linked to the calls are
 	 * not theirs (old traces link some kernels to the wrong op) or the
-	 * rule or the peak is wrong; pct_of_peak is then -1, never above 100 */
+	 * rule or the peak is wrong. No rate is then given as fact: has_flops
+	 * and has_bytes are false, tflops, tbps and pct_of_peak unknown, and
+	 * the figures that would have been printed are over_tflops, over_tbps
+	 * (the evidence; counted and warned about) */
 	bool exceeds_peak;
+	double over_tflops, over_tbps;
 } ts_roofline;
 
 /* The roofline of workload row w, whose dtype is dtype, on device d (NULL:

@@ -172,7 +172,7 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 				over += rf.exceeds_peak;
 			}
 			if (over)
-				WARN("%zu workloads ran faster than the %s peaks allow: their kernels are not the calls' own (mislinked) or a flops:/bytes: rule or the peak is wrong; their pct_of_peak is left out",
+				WARN("%zu workloads ran faster than the %s peaks allow: their kernels are not the calls' own (mislinked) or a flops:/bytes: rule or the peak is wrong; no rate of theirs is printed (JSON workloads[].over_peak_tflops, over_peak_tbps)",
 				     over, res->gpu->name);
 		}
 		if (t->lookahead_overflow)

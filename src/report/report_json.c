@@ -815,12 +815,12 @@ static void put_workload(ts_jw *w, const ts_result *res, int view, size_t i)
 	ts_roofline_of(r, dtype, res->gpu, &rf);
 	/* exact sums (saturated at 2^64 - 1) */
 	ts_jw_key(w, "flops");
-	if (rf.has_flops)
+	if (r->flops_calls)
 		ts_jw_uint(w, r->flops);
 	else
 		ts_jw_null(w);
 	ts_jw_key(w, "bytes");
-	if (rf.has_bytes)
+	if (r->bytes_calls)
 		ts_jw_uint(w, r->bytes);
 	else
 		ts_jw_null(w);
@@ -830,6 +830,16 @@ static void put_workload(ts_jw *w, const ts_result *res, int view, size_t i)
 	put_fig(w, "pct_of_peak", rf.pct_of_peak >= 0, rf.pct_of_peak);
 	ts_jw_kstr(w, "bound", rf.bound == TS_BOUND_UNKNOWN ? NULL : ts_bound_name(rf.bound));
 	ts_jw_kbool(w, "exceeds_peak", rf.exceeds_peak);
+	/* the rates that would have been printed, as evidence (null unless
+	 * they exceed the device's peak) */
+	put_fig(w, "over_peak_tflops", rf.exceeds_peak && rf.over_tflops > 0, rf.over_tflops);
+	put_fig(w, "over_peak_tbps", rf.exceeds_peak && rf.over_tbps > 0, rf.over_tbps);
+	/* calls whose cost no kernel of the kind's types took (unplaced) and
+	 * the kernels of costed calls that do not do the work */
+	ts_jw_kuint(w, "cost_calls", r->cost_calls);
+	ts_jw_kuint(w, "unplaced_calls", r->cost_calls - r->placed_calls);
+	ts_jw_kuint(w, "unfit_kernels", r->unfit_kernels);
+	ts_jw_kus(w, "unfit_us", r->unfit_ns);
 	char where[512];
 	snprintf(where, sizeof where, "%s:%d", rule->file, rule->line);
 	ts_jw_kstr(w, "rule", where);

@@ -407,6 +407,8 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 				snprintf(tb, sizeof tb, "%.2f", r.tbps);
 			if (r.pct_of_peak >= 0)
 				snprintf(pk, sizeof pk, "%.1f", r.pct_of_peak);
+			else if (r.exceeds_peak)
+				snprintf(pk, sizeof pk, "beyond");
 			fprintf(out, " %-13s %10.3f %10s %5.1f%% %8s %8s %7s\n",
 				ts_ktype_name((ts_ktype)t), (double)ty->sum.ns / L / 1000.0,
 				ts_text_us(p, sizeof p, ts_stat_quantile(&ty->per_layer, 0.5)),
@@ -708,7 +710,7 @@ static void put_roofline(FILE *out, const ts_result *res, const size_t *order, s
 		if (rf.pct_of_peak >= 0)
 			snprintf(pc, sizeof pc, "%.1f", rf.pct_of_peak);
 		else if (rf.exceeds_peak)
-			snprintf(pc, sizeof pc, ">100!");
+			snprintf(pc, sizeof pc, "beyond");
 		fprintf(out, " %-44.*s %-10s %9s %8s %8s %7s %s\n", (int)len, name,
 			ts_report_dtype(dtype), tf, tb, in, pc,
 			rf.bound == TS_BOUND_UNKNOWN ? "-" : ts_bound_name(rf.bound));

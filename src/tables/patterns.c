@@ -1000,6 +1000,7 @@ static void load_dirs(ts_patterns *p)
 		if (p->files[i].doc) {
 			add_rules(p, p->files[i].path, p->files[i].doc);
 			ts_pat_add_bounds(p, p->files[i].path, p->files[i].doc);
+			ts_pat_add_wkinds(p, p->files[i].path, p->files[i].doc);
 			add_operators(p, p->files[i].path, p->files[i].doc);
 			add_skips(p, p->files[i].path, p->files[i].doc);
 			add_context_rules(p, p->files[i].path, p->files[i].doc);
@@ -1009,6 +1010,7 @@ static void load_dirs(ts_patterns *p)
 	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
 		if (p->files[i].doc)
 			add_fusions(p, p->files[i].path, p->files[i].doc);
+	ts_pat_resolve_fit(p);
 	for (size_t d = 0; d < p->ndirs; d++) {
 		char models[PATH_MAX];
 		snprintf(models, sizeof models, "%s/models", p->dirs[d]);
@@ -1127,6 +1129,7 @@ void ts_patterns_free(ts_patterns *p)
 	free(p->oprules);
 	free(p->skips);
 	free(p->bounds);
+	free(p->wkinds);
 	free(p->contexts);
 	free(p->groups);
 	free(p->fusions);

@@ -155,6 +155,8 @@ typedef struct {
 	bool has_heads;
 	ts_wexpr heads;             /* per-head ops: heads per token */
 	bool sets_context;          /* kind gemm: its tokens are T for later ops */
+	uint32_t fit;               /* the kernel types (1 << ts_ktype) that do
+				     * its kind's work (workload_kinds:); 0 any */
 	int nranks;
 	int8_t ranks[TS_MAX_OPERANDS]; /* of the leading operands; -1 any */
 	const char *workload;       /* template source */

@@ -55,3 +55,51 @@ void ts_pat_add_bounds(ts_patterns *p, const char *file, y_kernels *k)
 	}
 	free(lines);
 }
+
+/* workload_kinds: the kernel types that do a kind's work. A kind defined
+ * again (a later directory) keeps its first definition: the user's. */
+void ts_pat_add_wkinds(ts_patterns *p, const char *file, y_kernels *k)
+{
+	for (unsigned i = 0; i < k->workload_kinds_count; i++) {
+		const y_wkind *y = &k->workload_kinds[i];
+		ts_ypath path[] = { { "workload_kinds", 0 }, { NULL, (int)i }, { "types", 0 },
+				    { NULL, 0 } };
+		uint32_t types = 0;
+		bool ok = true;
+		for (unsigned e = 0; e < y->types_count; e++) {
+			int t = type_of(y->types[e]);
+			if (t < 0) {
+				path[3].index = (int)e;
+				ts_pat_error_at(p, file, path, 4, 0,
+					 "unknown type '%s' (a type of the categories: gemm, attention, norm, ...)",
+					 y->types[e]);
+				ok = false;
+			} else {
+				types |= 1u << t;
+			}
+		}
+		bool seen = false;
+		for (size_t j = 0; j < p->nwkinds && !seen; j++)
+			seen = strcmp(p->wkinds[j].kind, y->kind) == 0;
+		if (!ok || seen)
+			continue;
+		if (!ts_grow((void **)&p->wkinds, &p->wkinds_cap, p->nwkinds + 1, sizeof *p->wkinds,
+			     16, SIZE_MAX, false)) {
+			ts_pat_add_error(p, "%s: out of memory", file);
+			break;
+		}
+		p->wkinds[p->nwkinds].kind = y->kind;
+		p->wkinds[p->nwkinds++].types = types;
+	}
+}
+
+void ts_pat_resolve_fit(ts_patterns *p)
+{
+	for (size_t i = 0; i < p->noprules; i++) {
+		ts_oprule *r = &p->oprules[i];
+		r->fit = 0;
+		for (size_t j = 0; j < p->nwkinds; j++)
+			if (r->kind && strcmp(p->wkinds[j].kind, r->kind) == 0)
+				r->fit = p->wkinds[j].types;
+	}
+}

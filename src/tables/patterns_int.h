@@ -49,6 +49,13 @@ typedef struct {
 	char *match, *description;
 } y_skip;
 
+/* workload_kinds: the kernel types that do a workload kind's work. */
+typedef struct {
+	char *kind, *description;
+	char **types;
+	unsigned types_count;
+} y_wkind;
+
 /* bounds: what a kernel of some origin can never be typed. */
 typedef struct {
 	char *name, *match, *description;
@@ -109,6 +116,8 @@ typedef struct {
 	unsigned rules_count;
 	y_bound *bounds;
 	unsigned bounds_count;
+	y_wkind *workload_kinds;
+	unsigned workload_kinds_count;
 	y_operator *operators;
 	unsigned operators_count;
 	y_skip *callsite_skip;
@@ -213,6 +222,8 @@ struct ts_patterns {
 	size_t nrules, rules_cap;
 	ts_kbound *bounds;        /* kernels' origins and the types they never take */
 	size_t nbounds, bounds_cap;
+	struct { const char *kind; uint32_t types; } *wkinds; /* workload kinds */
+	size_t nwkinds, wkinds_cap;
 	ts_family *fams;
 	size_t nfams, fams_cap;
 	ts_oprule *oprules;
@@ -268,8 +279,11 @@ bool ts_pat_is_dir(const char *path);
  * items of a file's top-level list key (malloc'ed, or NULL). */
 bool ts_pat_parse_long(const char *s, long lo, long hi, long *out);
 int *ts_pat_item_lines(const char *file, const char *key, unsigned n);
-/* patterns_bounds.c: a file's bounds: entries into the tables. */
+/* patterns_bounds.c: a file's bounds: and workload_kinds: entries into the
+ * tables; then each operator rule's kernel types (ts_oprule.fit). */
 void ts_pat_add_bounds(ts_patterns *p, const char *file, y_kernels *k);
+void ts_pat_add_wkinds(ts_patterns *p, const char *file, y_kernels *k);
+void ts_pat_resolve_fit(ts_patterns *p);
 /* patterns_devices.c: a file's devices: entries into the tables. */
 void ts_pat_add_devices(ts_patterns *p, const char *file, y_kernels *k);
 

@@ -58,6 +58,17 @@ static const cyaml_schema_value_t bound_schema = {
 	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_bound, bound_fields),
 };
 
+static const cyaml_schema_field_t wkind_fields[] = {
+	CYAML_FIELD_STRING_PTR("kind", REQ, y_wkind, kind, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("types", REQ, y_wkind, types, &str_schema, 1, 16),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_wkind, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t wkind_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_wkind, wkind_fields),
+};
+
 static const cyaml_schema_field_t operator_fields[] = {
 	CYAML_FIELD_STRING_PTR("kind", REQ, y_operator, kind, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("op", OPT, y_operator, op, 1, CYAML_UNLIMITED),
@@ -196,6 +207,8 @@ static const cyaml_schema_field_t kernels_fields[] = {
 	CYAML_FIELD_SEQUENCE("rules", OPT, y_kernels, rules, &rule_schema, 0,
 			     CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("bounds", OPT, y_kernels, bounds, &bound_schema, 0,
+			     CYAML_UNLIMITED),
+	CYAML_FIELD_SEQUENCE("workload_kinds", OPT, y_kernels, workload_kinds, &wkind_schema, 0,
 			     CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("operators", OPT, y_kernels, operators, &operator_schema, 0,
 			     CYAML_UNLIMITED),
