@@ -9,7 +9,9 @@
 #  - collectives typed by what launched them: RCCL's generic kernel under
 #    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
 #  - the same on every shared trace (the origins below are this test's own
-#    regexes, not the tables').
+#    regexes, not the tables'), with every rate held to the device's peaks
+#    and the passes note held to the categories (no "no attention kernel"
+#    above an attention category).
 T=claims
 . "$(dirname "$0")/lib.sh"
 
@@ -116,6 +118,15 @@ for a in r.get('layer_anatomy') or []:
         held(a['stage'] + ' ' + t['type'], t)
 if wrong:
     open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:5]))
+    sys.exit(1)
+PY
+	python3 - "$tmp/r.json" <<'PY' && ok "$name: the note on passes does not deny a type the categories show" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+note = r.get('passes_note') or ''
+types = {c['type'] for c in r.get('categories') or []}
+if 'no attention kernel' in note and 'attention' in types:
+    open(sys.argv[1] + '.why', 'w').write(note + ' beside ' + str(sorted(types)))
     sys.exit(1)
 PY
 done

@@ -1014,6 +1014,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		return;
 	l->last_kernel_ts = ev->ts_ns;
 	l->kernels_seen++;
+	l->attn_typed += c->type == TS_TYPE_ATTENTION;
 	lmark m = marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
 	 * lone attention kernel before the embedding is the pass's metadata

@@ -164,6 +164,7 @@ struct ts_layers {
 				  * layer after its attention; -1 none yet */
 	uint64_t structural;     /* boundaries placed by structure (all passes) */
 	uint64_t attn_units;     /* attention units in the whole trace */
+	uint64_t attn_typed;     /* kernels typed attention (a softmax too) */
 	uint64_t kernels_seen;
 	uint64_t skernels;       /* kernels the machine has taken in this pass */
 	int64_t sns;             /* and their time */

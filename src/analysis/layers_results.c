@@ -310,6 +310,10 @@ bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
 			 "that runs the model", l->cpu_ops);
 	else if (l->kernels_seen == 0)
 		snprintf(buf, n, "no kernels in the trace");
+	else if (l->attn_units == 0 && l->attn_typed)
+		snprintf(buf, n, "%" PRIu64 " of %" PRIu64 " kernels are typed attention, but none "
+			 "ran as a layer's mixer (projections before it, more work after), so no "
+			 "transformer layer", l->attn_typed, l->kernels_seen);
 	else if (l->attn_units == 0)
 		snprintf(buf, n, "no attention kernel among %" PRIu64 " kernels, so no transformer "
 			 "layer (see the unclassified kernels: an attention kernel no rule types?)",

@@ -268,6 +268,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	doubt_save(&l->doubt, w);
 	ts_w_u64(w, l->attn_units);
 	ts_w_u64(w, l->kernels_seen);
+	ts_w_u64(w, l->attn_typed);
 	ts_w_u64(w, l->captures);
 	ts_w_u64(w, l->backward_ops);
 	ts_w_u64(w, l->ann_dropped);
@@ -395,6 +396,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	doubt_load(&l->doubt, r, base);
 	l->attn_units += ts_r_u64(r);
 	l->kernels_seen += ts_r_u64(r);
+	l->attn_typed += ts_r_u64(r);
 	l->captures += ts_r_u64(r);
 	l->backward_ops += ts_r_u64(r);
 	l->ann_dropped += ts_r_u64(r);
