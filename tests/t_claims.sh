@@ -8,6 +8,8 @@
 #    RMSNorm fused with one) beside the real collectives of its run;
 #  - collectives typed by what launched them: RCCL's generic kernel under
 #    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
+#  - a slow layer explained by the kernel whose time grew (an all-reduce
+#    that waited), not called a misplaced boundary;
 #  - the same on every shared trace (the origins below are this test's own
 #    regexes, not the tables'), with every rate held to the device's peaks
 #    and the passes note held to the categories (no "no attention kernel"
@@ -77,6 +79,35 @@ assert len(rows) == 5, rows
 for cat, lines in rows.items():
     for l in lines:
         assert 'op ' not in l or ('AllReduce' in cat and 'vllm::all_reduce' in l), (cat, l)
+PY
+
+# causes named right: a layer slow by one all-reduce that waited (its
+# kernels the typical layer's) is explained by that call, not called a
+# misplaced boundary
+python3 "$here/layers/mkfixture.py" tp-dense --layers 6 --passes 2 >"$tmp/tpd.json"
+python3 - "$tmp/tpd.json" "$tmp/slow.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d['traceEvents']
+ks = sorted((e for e in ev if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
+slow = [k for k in ks if k['name'].startswith('ncclDevKernel_AllReduce')][5]   # layer 2's first
+t0 = slow['ts']
+for e in ev:
+    if isinstance(e, dict) and isinstance(e.get('ts'), (int, float)) and e['ts'] > t0:
+        e['ts'] += 312.0
+slow['dur'] += 312.0
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" -f json "$tmp/slow.json" >"$tmp/slow.out" 2>"$tmp/slow.err"
+python3 - "$tmp/slow.out" "$tmp/slow.err" <<'PY' && ok "a layer slow by one all-reduce's wait: that call named (322 us against 10 us), no boundary suspected" || bad "slow layer: $(grep -i 'far off' "$tmp/slow.err")"
+import json, sys
+odd = json.load(open(sys.argv[1]))['layers']['odd']
+err = open(sys.argv[2]).read()
+assert len(odd) == 1 and odd[0]['layer'] == 2 and odd[0]['same_kernels'], odd
+k = odd[0]['slow_kernel']
+assert k['name'].startswith('ncclDevKernel_AllReduce') and k['us'] == 322.0 and k['typical_us'] == 10.0, k
+assert 'one nccl AllReduce call took 322.0 us against 10.0 us' in err and 'waiting on the other ranks' in err, err
+assert 'misplaced' not in err, err
 PY
 
 need_shared

@@ -336,13 +336,20 @@ typedef struct {
 
 /* The self-check: a layer of a complete pass whose time or kernel count is
  * under half or over twice the typical layer of its type in that pass (the
- * median; types with at least three layers), a sign that a boundary is
+ * median; types with at least three layers). Where it runs the same
+ * kernels as the typical layer, the cause is the kernel whose time grew
+ * most (slow_row: one all-reduce waiting on the other ranks, one norm call
+ * stalled), not a boundary; where its kernels differ, a boundary may be
  * misplaced. The first TS_MAX_ODD are kept; *total counts them all. */
 typedef struct {
 	uint32_t pass, layer;
 	ts_ltype type;
 	int64_t ns, typical_ns;
 	uint32_t kernels, typical_kernels;
+	bool same_kernels;        /* the typical layer's kernels, in its order */
+	uint32_t slow_row;        /* the kernel whose time grew most, or
+				   * TS_INTERN_NONE */
+	int64_t slow_ns, slow_typical_ns; /* its time, and the typical layer's */
 } ts_odd_layer;
 
 #define TS_MAX_ODD 16

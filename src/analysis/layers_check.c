@@ -7,6 +7,8 @@
 #include "analysis/layers_int.h"
 #include "analysis/satmath.h"
 
+#include <stdint.h>
+
 /* The median of the n values v (sorted in place). */
 static int64_t median(int64_t *v, size_t n)
 {
@@ -66,6 +68,60 @@ static void doubt_pass(ts_layer_doubt *d, const ts_pass *p, const cur_layer *ly,
 	}
 }
 
+/* The listed kernels of layer i (dbg_cur), from *at on: the next one's
+ * index, or SIZE_MAX past the last. */
+static size_t next_of(const ts_layers *l, uint32_t i, size_t *at)
+{
+	while (*at < l->ndbg_cur && l->dbg_cur[*at].layer != i)
+		(*at)++;
+	return *at < l->ndbg_cur ? (*at)++ : SIZE_MAX;
+}
+
+/* Compare the odd layer's kernels with layer typ's: the same rows in the
+ * same order, and then the one whose time grew most. */
+static bool compare_with(const ts_layers *l, uint32_t typ, ts_odd_layer *o)
+{
+	size_t a = 0, b = 0, x, y;
+	int64_t grew = INT64_MIN;
+	ts_odd_layer t = *o;
+	while ((x = next_of(l, o->layer, &a)) != SIZE_MAX) {
+		y = next_of(l, typ, &b);
+		if (y == SIZE_MAX || l->dbg_cur[x].row != l->dbg_cur[y].row)
+			return false;
+		if (l->dbg_cur[x].dur - l->dbg_cur[y].dur > grew) {
+			grew = l->dbg_cur[x].dur - l->dbg_cur[y].dur;
+			t.slow_row = l->dbg_cur[x].row;
+			t.slow_ns = l->dbg_cur[x].dur;
+			t.slow_typical_ns = l->dbg_cur[y].dur;
+		}
+	}
+	if (next_of(l, typ, &b) != SIZE_MAX)
+		return false;
+	t.same_kernels = true;
+	if (grew <= 0)
+		t.slow_row = TS_INTERN_NONE;
+	*o = t;
+	return true;
+}
+
+/* An odd layer against the layers of its type that took about the typical
+ * time (within 10%): where it runs one's kernels, the kernel whose time
+ * grew most is the cause. */
+static void slow_kernel(const ts_layers *l, uint32_t n, ts_odd_layer *o)
+{
+	if (!l->track || l->dbg_lost || l->ndbg_cur == 0)
+		return;
+	for (uint32_t j = 0; j < n; j++) {
+		const cur_layer *c = &l->layers[j];
+		int64_t d = c->ns > o->typical_ns ? c->ns - o->typical_ns : o->typical_ns - c->ns;
+		if (j == o->layer || ts_lay_layer_type(c->marks) != o->type ||
+		    c->kernels != o->kernels || 10 * d > o->typical_ns)
+			continue;
+		if (compare_with(l, j, o))
+			return;
+	}
+}
+
 /* The self-check of a complete pass: each layer against the typical layer
  * of its type in the pass. */
 static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
@@ -87,11 +143,14 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 			if (ts_lay_layer_type(c->marks) != (ts_ltype)t ||
 			    !(far_off(c->ns > 0 ? c->ns : 0, tns) || far_off(c->kernels, tkn)))
 				continue;
-			if (l->nodd < TS_MAX_ODD)
-				l->odd[l->nodd++] = (ts_odd_layer){
+			if (l->nodd < TS_MAX_ODD) {
+				ts_odd_layer *o = &l->odd[l->nodd++];
+				*o = (ts_odd_layer){
 					.pass = pass, .layer = i, .type = (ts_ltype)t, .ns = c->ns,
 					.typical_ns = tns, .kernels = c->kernels,
-					.typical_kernels = (uint32_t)tkn };
+					.typical_kernels = (uint32_t)tkn, .slow_row = TS_INTERN_NONE };
+				slow_kernel(l, n, o);
+			}
 			l->odd_total++;
 		}
 	}

@@ -123,15 +123,31 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 			     ts_layers_options(l)->split_half_layers ? ", counted as two half-layers each" : "");
 		const ts_odd_layer *odd;
 		uint64_t odd_total;
-		if (ts_layers_odd(l, &odd, &odd_total))
+		if (ts_layers_odd(l, &odd, &odd_total) && odd->slow_row != TS_INTERN_NONE) {
+			const ts_kclass *c = ts_kview_row_class(res->agg, odd->slow_row);
 			WARN("%" PRIu64 " layer%s far off the typical layer of %s type in %s pass (under 0.5x "
-			     "or over 2x its time or kernels), a sign of a misplaced layer boundary: layer %"
-			     PRIu32 " of pass %" PRIu32 " (%s) has %.1f us and %" PRIu32 " kernels against %.1f us and %"
-			     PRIu32 "%s", odd_total, odd_total > 1 ? "s are" : " is",
+			     "or over 2x its time or kernels): layer %" PRIu32 " of pass %" PRIu32
+			     " (%s) has %.1f us against %.1f us with the same %" PRIu32 " kernels, and one %s "
+			     "call took %.1f us against %.1f us (%.1fx)%s%s", odd_total,
+			     odd_total > 1 ? "s are" : " is", odd_total > 1 ? "their" : "its",
+			     odd_total > 1 ? "their" : "its", odd->layer, odd->pass,
+			     ts_ltype_name(odd->type), (double)odd->ns / 1e3, (double)odd->typical_ns / 1e3,
+			     odd->kernels, c->short_name, (double)odd->slow_ns / 1e3,
+			     (double)odd->slow_typical_ns / 1e3,
+			     odd->slow_typical_ns > 0 ? (double)odd->slow_ns / (double)odd->slow_typical_ns : 0,
+			     c->type == TS_TYPE_COMMUNICATION ? ": a collective, waiting on the other ranks" : "",
+			     odd_total > 1 ? " (the first; layers.odd in JSON lists them)" : "");
+		} else if (odd_total) {
+			WARN("%" PRIu64 " layer%s far off the typical layer of %s type in %s pass (under 0.5x "
+			     "or over 2x its time or kernels): layer %" PRIu32 " of pass %" PRIu32
+			     " (%s) has %.1f us and %" PRIu32 " kernels against %.1f us and %" PRIu32 "%s%s",
+			     odd_total, odd_total > 1 ? "s are" : " is",
 			     odd_total > 1 ? "their" : "its", odd_total > 1 ? "their" : "its",
 			     odd->layer, odd->pass, ts_ltype_name(odd->type), (double)odd->ns / 1e3,
 			     odd->kernels, (double)odd->typical_ns / 1e3, odd->typical_kernels,
+			     odd->same_kernels ? "" : ", its kernels differ: a sign of a misplaced layer boundary",
 			     odd_total > 1 ? " (the first; layers.odd in JSON lists them)" : "");
+		}
 		if (ts_layers_annotations_dropped(l))
 			WARN("%" PRIu64 " step annotations past the first %d held were not used for passes and stages",
 			     ts_layers_annotations_dropped(l), TS_MAX_ANNOTATIONS);

@@ -497,6 +497,20 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 		ts_jw_kus(w, "typical_us", odd[i].typical_ns);
 		ts_jw_kuint(w, "kernels", odd[i].kernels);
 		ts_jw_kuint(w, "typical_kernels", odd[i].typical_kernels);
+		/* the cause: the kernel whose time grew most where the layer
+		 * runs the typical layer's kernels (else a boundary may be
+		 * misplaced) */
+		ts_jw_kbool(w, "same_kernels", odd[i].same_kernels);
+		ts_jw_key(w, "slow_kernel");
+		if (odd[i].slow_row != TS_INTERN_NONE) {
+			ts_jw_obj(w);
+			put_kernel_name(w, "name", res, odd[i].slow_row);
+			ts_jw_kus(w, "us", odd[i].slow_ns);
+			ts_jw_kus(w, "typical_us", odd[i].slow_typical_ns);
+			ts_jw_end_obj(w);
+		} else {
+			ts_jw_null(w);
+		}
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
