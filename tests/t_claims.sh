@@ -8,6 +8,7 @@
 #    RMSNorm fused with one) beside the real collectives of its run;
 #  - collectives typed by what launched them: RCCL's generic kernel under
 #    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
+#  - compare's fusion claim only where the other side's kernels support it;
 #  - a slow layer explained by the kernel whose time grew (an all-reduce
 #    that waited), not called a misplaced boundary;
 #  - the same on every shared trace (the origins below are this test's own
@@ -108,6 +109,31 @@ k = odd[0]['slow_kernel']
 assert k['name'].startswith('ncclDevKernel_AllReduce') and k['us'] == 322.0 and k['typical_us'] == 10.0, k
 assert 'one nccl AllReduce call took 322.0 us against 10.0 us' in err and 'waiting on the other ranks' in err, err
 assert 'misplaced' not in err, err
+PY
+
+# compare's fusion claim rests on both sides' kernels: B's fused add +
+# RMSNorm against A's Inductor norm, whose op list holds add (the
+# residual's or the epsilon's): no "A runs the parts separately"
+python3 - "$tmp/tpd.json" "$tmp/ind.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d['traceEvents']:
+    if e.get('cat') == 'kernel' and 'fused_add_rms_norm_kernel' in e.get('name', ''):
+        e['name'] = 'triton_red_fused__to_copy_add_mean_mul_pow_rsqrt_0'
+    elif e.get('cat') == 'kernel' and 'vectorized_elementwise' in e.get('name', ''):
+        e['name'] = 'triton_poi_fused_cat_index_1'
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" -q compare "$tmp/ind.json" "$tmp/tpd.json" >"$tmp/fz.txt" 2>&1
+"$TS" -q compare -f json "$tmp/ind.json" "$tmp/tpd.json" >"$tmp/fz.json" 2>/dev/null
+python3 - "$tmp/fz.txt" "$tmp/fz.json" <<'PY' && ok "compare claims no fusion where A's Inductor norm may fuse the add too, and says so" || bad "fusion claim: $(grep -i 'fused:\|claimed' "$tmp/fz.txt")"
+import json, sys
+txt = open(sys.argv[1]).read()
+r = json.load(open(sys.argv[2]))
+assert 'runs the parts separately' not in txt, txt
+assert 'not claimed: B runs add+norm in one' in txt, txt
+assert r['fusions_not_claimed'] == 1 and r['first_not_claimed'] == {'fusion': 'add+norm', 'side': 'b'}, r['first_not_claimed']
+assert not any(o.get('fused') for o in r['ops']), [o['op'] for o in r['ops'] if o.get('fused')]
 PY
 
 need_shared

@@ -94,6 +94,14 @@ static bool fused_piece(const ts_compare *c, int side, const ts_fusion *f, const
 	return ts_selectors_any(&f->fused, p->p.cls->category, p->p.cls->type, name, len);
 }
 
+/* A piece that may be the fusion's fused form (its name cannot say). */
+static bool maybe_piece(const ts_compare *c, int side, const ts_fusion *f, const piece *p)
+{
+	size_t len;
+	const char *name = ts_kview_row_name(c->r[side]->agg, p->p.row, &len);
+	return ts_selectors_any(&f->maybe, p->p.cls->category, p->p.cls->type, name, len);
+}
+
 /* ---------------------------------------------------------- union-find */
 
 static int find(int *parent, int g)
@@ -219,6 +227,18 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 		if ((fused[0] > 0) == (fused[1] > 0))
 			continue;
 		int fs = fused[0] ? 0 : 1, os = 1 - fs;
+		/* the other side's claim "runs the parts separately" needs it to
+		 * run no kernel that may be the fused form */
+		bool maybe = false;
+		for (size_t i = 0; i < pl[os].n && !maybe; i++)
+			maybe = maybe_piece(c, os, fu, &pl[os].v[i]);
+		if (maybe) {
+			if (!c->fusions_unsure++) {
+				c->unsure_fusion = (int)f;
+				c->unsure_side = fs;
+			}
+			continue;
+		}
 		int separate = 0;
 		for (size_t k = 0; k < fu->nparts; k++)
 			separate += gns[os][fu->parts[k]] > 0;
@@ -630,6 +650,7 @@ ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 	c->o = *o;
 	c->patterns = a->patterns;
 	c->ngroups = c->patterns ? (int)ts_patterns_ngroups(c->patterns) : 0;
+	c->unsure_fusion = c->unsure_side = -1;
 	piece_list pl[2] = { { .c = c, .side = 0 }, { .c = c, .side = 1 } };
 	bool ok = true;
 	for (int s = 0; s < 2; s++) {

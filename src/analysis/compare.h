@@ -125,6 +125,11 @@ typedef struct {
 	size_t nlayers;
 	uint32_t layer_count[TS_PSTAGE_COUNT][2]; /* layer indices per stage */
 	ts_cmp_align align[TS_PSTAGE_COUNT];
+	/* fusions not claimed: one side runs the fused kernels, the other a
+	 * kernel that may be them (the tables' maybe:); the first's index and
+	 * fused side, -1 none */
+	uint32_t fusions_unsure;
+	int unsure_fusion, unsure_side;
 } ts_compare;
 
 /* NULL when out of memory. a and b stay borrowed, as do the names. */

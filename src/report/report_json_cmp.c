@@ -312,6 +312,19 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 	ts_jw_bool(&w, c->per_pass);
 	ts_jw_member(&w, 2, "stages_differ");
 	ts_jw_bool(&w, c->stages_differ);
+	/* fusions not claimed: the other side runs a kernel that may fuse
+	 * the parts (its name cannot say) */
+	ts_jw_member(&w, 2, "fusions_not_claimed");
+	ts_jw_uint(&w, c->fusions_unsure);
+	ts_jw_member(&w, 2, "first_not_claimed");
+	if (c->fusions_unsure) {
+		ts_jw_obj(&w);
+		ts_jw_kstr(&w, "fusion", ts_patterns_fusion(c->patterns, (size_t)c->unsure_fusion)->name);
+		ts_jw_kstr(&w, "side", c->unsure_side ? "b" : "a");
+		ts_jw_end_obj(&w);
+	} else {
+		ts_jw_null(&w);
+	}
 	put_cmp_side(&w, c, 0);
 	put_cmp_side(&w, c, 1);
 	ts_jw_member(&w, 2, "total");

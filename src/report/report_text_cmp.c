@@ -153,6 +153,13 @@ static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 	}
 	if (show < c->nops)
 		fprintf(out, "  ... %zu more rows (--top 0 shows all)\n", c->nops - show);
+	if (c->fusions_unsure) {
+		const ts_fusion *f = ts_patterns_fusion(c->patterns, (size_t)c->unsure_fusion);
+		fprintf(out, "  not claimed: %s runs %s in one (%s); %s runs a kernel that may fuse it "
+			"too (its name cannot say)%s\n", c->unsure_side ? "B" : "A", f->name,
+			f->description, c->unsure_side ? "A" : "B",
+			c->fusions_unsure > 1 ? ", and other fusions alike" : "");
+	}
 	free(shorts[0]);
 	free(shorts[1]);
 }

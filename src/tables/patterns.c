@@ -769,6 +769,8 @@ static void add_fusions(ts_patterns *p, const char *file, y_kernels *k)
 			ok = false;
 		}
 		ok &= convert_sels_at(p, file, path, 3, y->fused, y->fused_count, false, &f.fused);
+		path[2].key = "maybe";
+		ok &= convert_sels_at(p, file, path, 3, y->maybe, y->maybe_count, false, &f.maybe);
 		path[2].key = "parts";
 		if (y->parts_count < 2 || y->parts_count > TS_MAX_FUSION_PARTS) {
 			ts_pat_error_at(p, file, path, 2, 0, "a fusion needs parts: 2 to %d group names",

@@ -253,6 +253,10 @@ typedef struct {
 	const char *name;
 	const char *description;
 	ts_selectors fused;         /* the kernels that fuse the parts */
+	ts_selectors maybe;         /* kernels that may fuse them, the name
+				     * cannot say (an Inductor norm whose op
+				     * list holds add: the residual's, or the
+				     * epsilon's) */
 	int parts[TS_MAX_FUSION_PARTS]; /* group indices */
 	size_t nparts;
 	const char *file;

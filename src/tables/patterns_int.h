@@ -87,6 +87,8 @@ typedef struct {
 	char *name, *description;
 	y_sel *fused;
 	unsigned fused_count;
+	y_sel *maybe;
+	unsigned maybe_count;
 	char **parts;
 	unsigned parts_count;
 } y_fusion;

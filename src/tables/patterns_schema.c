@@ -147,6 +147,7 @@ static const cyaml_schema_field_t fusion_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", REQ, y_fusion, name, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("description", OPT, y_fusion, description, 0, CYAML_UNLIMITED),
 	SEL_SEQ("fused", y_fusion, fused),
+	SEL_SEQ("maybe", y_fusion, maybe),
 	CYAML_FIELD_SEQUENCE("parts", OPT, y_fusion, parts, &str_schema, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };
