@@ -8,6 +8,7 @@
 #    RMSNorm fused with one) beside the real collectives of its run;
 #  - collectives typed by what launched them: RCCL's generic kernel under
 #    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
+#  - compare warns first where the two models differ;
 #  - compare's fusion claim only where the other side's kernels support it;
 #  - a slow layer explained by the kernel whose time grew (an all-reduce
 #    that waited), not called a misplaced boundary;
@@ -134,6 +135,20 @@ assert 'runs the parts separately' not in txt, txt
 assert 'not claimed: B runs add+norm in one' in txt, txt
 assert r['fusions_not_claimed'] == 1 and r['first_not_claimed'] == {'fusion': 'add+norm', 'side': 'b'}, r['first_not_claimed']
 assert not any(o.get('fused') for o in r['ops']), [o['op'] for o in r['ops'] if o.get('fused')]
+PY
+
+# comparing two different models warns first (different depths), the
+# same model does not
+python3 "$here/layers/mkfixture.py" tp-dense --layers 8 --passes 2 >"$tmp/tpd8.json"
+"$TS" -q compare "$tmp/tpd.json" "$tmp/tpd8.json" >"$tmp/m.txt" 2>&1
+"$TS" -q compare "$tmp/tpd.json" "$tmp/ind.json" >"$tmp/m2.txt" 2>&1
+python3 - "$tmp/m.txt" "$tmp/m2.txt" <<'PY' && ok "compare warns first where the models differ (6 against 8 layers per pass), not for one model" || bad "models: $(head -5 "$tmp/m.txt")"
+import sys
+a = open(sys.argv[1]).read().splitlines()
+b = open(sys.argv[2]).read()
+w = [i for i, l in enumerate(a) if l.startswith('WARNING: A and B run different models')]
+assert w and w[0] < 5 and 'A 6 layers per' in a[w[0]] and ', B 8)' in a[w[0]], a[:6]
+assert 'different models' not in b, b[:400]
 PY
 
 need_shared

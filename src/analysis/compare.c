@@ -11,6 +11,7 @@
 #include "analysis/compare.h"
 #include "analysis/satmath.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,6 +379,30 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 
 /* ----------------------------------------------------------- the layers */
 
+/* Whether the two sides run one model: MoE on both or neither, and the
+ * same depth where both have complete passes of a stage. */
+static void models_alike(ts_compare *c)
+{
+	size_t k = 0, n = sizeof c->models_differ;
+	char *w = c->models_differ;
+	w[0] = '\0';
+	bool m0 = c->r[0]->model.moe, m1 = c->r[1]->model.moe;
+	if (m0 != m1)
+		k += (size_t)snprintf(w + k, n - k, "A %s, B %s", m0 ? "MoE" : "dense",
+				      m1 ? "MoE" : "dense");
+	for (int st = 0; st < TS_PSTAGE_COUNT && k < n; st++) {
+		const ts_layers *la = c->r[0]->layers, *lb = c->r[1]->layers;
+		if (!la || !lb || !ts_layers_stage(la, (ts_pstage)st)->complete_passes ||
+		    !ts_layers_stage(lb, (ts_pstage)st)->complete_passes ||
+		    c->layer_count[st][0] == c->layer_count[st][1])
+			continue;
+		k += (size_t)snprintf(w + k, n - k, "%sA %" PRIu32 " layers per %s pass, B %" PRIu32,
+				      k ? "; " : "", c->layer_count[st][0],
+				      ts_pstage_name((ts_pstage)st), c->layer_count[st][1]);
+		break;
+	}
+}
+
 static bool build_layers(ts_compare *c)
 {
 	size_t cap = 0;
@@ -684,6 +709,8 @@ ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 	c->ratio = c->cmp_total[0] > 0 ? c->cmp_total[1] / c->cmp_total[0] : -1;
 	c->status = status_of(&c->o, c->cmp_total[0], c->cmp_total[1]);
 	ok = ok && build_ops(c, pl) && build_layers(c);
+	if (ok)
+		models_alike(c);
 	for (int st = 0; ok && st < TS_PSTAGE_COUNT; st++) {
 		if (o->staged && (ts_pstage)st != o->stage)
 			continue;

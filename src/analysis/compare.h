@@ -130,6 +130,10 @@ typedef struct {
 	 * fused side, -1 none */
 	uint32_t fusions_unsure;
 	int unsure_fusion, unsure_side;
+	/* the two traces run different models: MoE on one side only, or
+	 * complete passes of different depths in a stage both run; why: "A
+	 * dense, B MoE; A 28 layers per pass, B 48" ("" when alike) */
+	char models_differ[160];
 } ts_compare;
 
 /* NULL when out of memory. a and b stay borrowed, as do the names. */

@@ -314,6 +314,11 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 	ts_jw_bool(&w, c->stages_differ);
 	/* fusions not claimed: the other side runs a kernel that may fuse
 	 * the parts (its name cannot say) */
+	ts_jw_member(&w, 2, "models_differ");
+	if (c->models_differ[0])
+		ts_jw_str(&w, c->models_differ);
+	else
+		ts_jw_null(&w);
 	ts_jw_member(&w, 2, "fusions_not_claimed");
 	ts_jw_uint(&w, c->fusions_unsure);
 	ts_jw_member(&w, 2, "first_not_claimed");

@@ -261,6 +261,9 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 	for (int s = 0; s < 2; s++)
 		fprintf(out, "  %c = %s\n", s ? 'B' : 'A',
 			strcmp(c->r[s]->path, "-") == 0 ? "<stdin>" : c->r[s]->path);
+	if (c->models_differ[0])
+		fprintf(out, "WARNING: A and B run different models (%s): the rows below compare "
+			"different work\n", c->models_differ);
 	put_cmp_line(out, "", "A", "B", "B/A, gap, status");
 	side_gpu(a, sizeof a, c->r[0]);
 	side_gpu(b, sizeof b, c->r[1]);
