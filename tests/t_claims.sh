@@ -8,6 +8,7 @@
 #    RMSNorm fused with one) beside the real collectives of its run;
 #  - collectives typed by what launched them: RCCL's generic kernel under
 #    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
+#  - names no rule knows typed by their words, said as such;
 #  - compare warns first where the two models differ;
 #  - compare's fusion claim only where the other side's kernels support it;
 #  - a slow layer explained by the kernel whose time grew (an all-reduce
@@ -151,6 +152,32 @@ assert w and w[0] < 5 and 'A 6 layers per' in a[w[0]] and ', B 8)' in a[w[0]], a
 assert 'different models' not in b, b[:400]
 PY
 
+# what no rule names still gets a type from the words of its name, said
+# as such (a DeepSeek-V3-class training step's FP8 cast, transpose and
+# fused-reduce kernels)
+python3 - "$tmp/w.json" <<'PY'
+import json, sys
+names = ['per_token_cast_to_fp8_with_channels', 'per_channel_cast_and_transpose',
+         'reduce_fused_impl', 'expand_to_fused_with_scales_impl',
+         'nvjet_tst_128x64_64x8_1x1_v_bz_coopA_NNT']
+ev = [{'ph': 'X', 'cat': 'kernel', 'name': n, 'pid': 0, 'tid': 7, 'ts': 1000.0 + 50 * i,
+       'dur': 10.0, 'args': {'device': 0, 'stream': 7, 'correlation': i + 1}}
+      for i, n in enumerate(names)]
+json.dump({'traceEvents': ev}, open(sys.argv[1], 'w'))
+PY
+"$TS" -q -f json "$tmp/w.json" >"$tmp/w.out" 2>/dev/null
+python3 - "$tmp/w.out" <<'PY' && ok "names no rule knows typed by their words and said so (80% of kernel time)" || bad "words: $(head -c 300 "$tmp/w.out")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+k = {x['name']: (x['category'], x['by_words']) for x in r['kernels']}
+assert k['per_token_cast_to_fp8_with_channels'] == ('Quant-FP8', True), k
+assert k['per_channel_cast_and_transpose'] == ('Quant-FP8', True), k
+assert k['reduce_fused_impl'] == ('Reduce', True), k
+assert k['expand_to_fused_with_scales_impl'] == ('Copy-Kernel', True), k
+assert k['nvjet_tst_128x64_64x8_1x1_v_bz_coopA_NNT'][1] is False, k
+assert r['classified_pct'] == 100.0 and r['classified_by_words_pct'] == 80.0, (r['classified_pct'], r['classified_by_words_pct'])
+PY
+
 need_shared
 ORIGIN='^(?:void )?(?:triton_|cutlass|cublas|ck::|ck_tile::|at::native::)|^(?:Custom_)?Cijk_|^nvjet_|^(?:sm\d+|ampere|volta|turing|hopper)_(?:xmma|[sdhcz]?gemm)'
 for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
@@ -191,6 +218,12 @@ for a in r.get('layer_anatomy') or []:
 if wrong:
     open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:5]))
     sys.exit(1)
+PY
+	python3 - "$tmp/r.json" <<'PY' && ok "$name: at least 97% of kernel time has a type (or no kernel time)" || bad "$name: $(json_get "$tmp/r.json" "d['classified_pct']")% classified"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = (r.get('trace') or {}).get('kernel_time_us') or 0
+sys.exit(0 if t == 0 or r['classified_pct'] >= 97 else 1)
 PY
 	python3 - "$tmp/r.json" <<'PY' && ok "$name: the note on passes does not deny a type the categories show" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
 import json, sys

@@ -149,6 +149,8 @@ static void add_bucket(void *ctx, const ts_piece *p)
 	b->total_ns = ts_sat_add(b->total_ns, p->ns);
 	if (p->mem < 0 && c->type != TS_TYPE_OTHER)
 		b->classified_ns = ts_sat_add(b->classified_ns, p->ns);
+	if (p->mem < 0 && c->words)
+		b->words_ns = ts_sat_add(b->words_ns, p->ns);
 }
 
 int ts_kview_breakdown(const ts_result *res, const ts_kview *v, ts_breakdown *b)

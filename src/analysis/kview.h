@@ -54,6 +54,8 @@ struct ts_breakdown {
 	size_t ncats;
 	int64_t total_ns;          /* kernels + memory operations */
 	int64_t classified_ns;     /* kernel time with a type other than other */
+	int64_t words_ns;          /* of it, typed by the words of a name no
+				    * rule knows (words: rules) */
 };
 
 /* A kernel view in pieces, each given to fn: a kernel row's time outside

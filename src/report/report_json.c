@@ -967,6 +967,9 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	put_model(&w, res);
 	ts_jw_member(&w, 2, "classified_pct");
 	ts_jw_num(&w, "%.2f", pct(b.classified_ns, v.all->total));
+	/* of it, typed only by the words of names no rule knows */
+	ts_jw_member(&w, 2, "classified_by_words_pct");
+	ts_jw_num(&w, "%.2f", pct(b.words_ns, v.all->total));
 	ts_jw_member(&w, 2, "patterns");
 	ts_jw_obj(&w);
 	ts_jw_key(&w, "dirs");

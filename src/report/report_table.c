@@ -95,6 +95,8 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 		 * in the tables) gave it another meaning, the name's own type and
 		 * category and the share of its time spent in a context */
 		"stage_hint", "name_type", "name_category", "context_pct",
+		/* typed only by the words of a name no rule knows */
+		"by_words",
 	};
 	const ts_agg *a = res->agg;
 	size_t n;
@@ -129,6 +131,7 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 			c_cstr(nc ? ts_ktype_name(nc->type) : NULL),
 			c_cstr(nc ? ts_kclass_category(res->patterns, nc) : NULL),
 			c_opt_num(ctx, ctx ? share(in_ctx, whole) : 0, 2),
+			c_bool(order[i] != TS_ROW_OTHER && a->classes[order[i]].words),
 		};
 		rc = ROW(k, row);
 	}

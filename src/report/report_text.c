@@ -133,10 +133,16 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 		fprintf(out, "  model     %s (no family's detect rules match; --model NAME forces one)\n",
 			mo->described[0] ? mo->described : "unknown");
 	}
-	if (res->patterns)
-		fprintf(out, "  classified %.1f%% of %skernel time has a known type\n",
+	if (res->patterns) {
+		fprintf(out, "  classified %.1f%% of %skernel time has a known type",
 			v->all->total ? 100.0 * (double)b->classified_ns / (double)v->all->total : 0.0,
 			v->staged ? "the stage's " : "");
+		if (b->words_ns)
+			fprintf(out, " (%.1f%% only by the words of names no rule knows: "
+				"tracestream patterns explain NAME)",
+				v->all->total ? 100.0 * (double)b->words_ns / (double)v->all->total : 0.0);
+		fputc('\n', out);
+	}
 	int64_t busy = ts_agg_busy_ns(a);
 	int64_t kspan = a->has_kspan ? a->k_last - a->k_first : 0;
 	if (o->ranks && o->ranks->n > 1)

@@ -351,6 +351,7 @@ void ts_classify(const ts_patterns *p, ts_cat cat, const char *name,
 	unsigned bit = cat == TS_CAT_GPU_MEMCPY ? TS_RULE_MEMCPY
 		     : cat == TS_CAT_GPU_MEMSET ? TS_RULE_MEMSET : TS_RULE_KERNEL;
 	out->rule = -1;
+	out->words = false;
 	out->bound = -1;
 	out->passed = -1;
 	out->category = -1;
@@ -377,6 +378,7 @@ void ts_classify(const ts_patterns *p, ts_cat cat, const char *name,
 		out->rule = (int)i;
 		out->category = r->category;
 		out->type = type;
+		out->words = r->words;
 		out->stage = r->stage;
 		if (r->short_tmpl)
 			expand(r->short_tmpl, name, ov, pairs, out->short_name);

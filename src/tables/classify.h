@@ -22,6 +22,8 @@ typedef struct {
 	int bound;             /* a bound that passed over a rule that matched
 				* (index into the tables' bounds), -1: none */
 	int passed;            /* the first rule it passed over, -1: none */
+	bool words;            /* typed by the words of its name (a words:
+				* rule): no rule knows the kernel */
 	int category;          /* index into the tables' categories, -1: Other */
 	ts_ktype type;
 	ts_stage_hint stage;

@@ -227,7 +227,8 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 		y_rule *r = &k->rules[i];
 		ts_ypath path[] = { { "rules", 0 }, { NULL, (int)i }, { "match", 0 } };
 		ts_rule rule = { .name = r->name, .match = r->match, .file = file,
-				 .short_tmpl = r->short_tmpl, .events = TS_RULE_KERNEL };
+				 .short_tmpl = r->short_tmpl, .events = TS_RULE_KERNEL,
+				 .words = r->words };
 		bool ok = true;
 		if (names && name_seen(names, slots, r->name)) {
 			path[2].key = "name";

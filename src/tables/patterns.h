@@ -62,6 +62,8 @@ typedef struct {
 	int category;               /* index into categories */
 	ts_stage_hint stage;
 	const char *short_tmpl;     /* NULL: the generic short name */
+	bool words;                 /* types by the words of a name no other
+				     * rule knows (a fallback, said as such) */
 	const char *file;
 	int line;
 } ts_rule;

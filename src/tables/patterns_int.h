@@ -32,6 +32,7 @@ typedef struct {
 	char *name, *match, *category, *stage, *short_tmpl;
 	char **events;
 	unsigned events_count;
+	bool words;
 } y_rule;
 
 typedef struct {

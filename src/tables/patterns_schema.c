@@ -39,6 +39,7 @@ static const cyaml_schema_field_t rule_fields[] = {
 	CYAML_FIELD_STRING_PTR("stage", OPT, y_rule, stage, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("short", OPT, y_rule, short_tmpl, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("events", OPT, y_rule, events, &str_schema, 1, 3),
+	CYAML_FIELD_BOOL("words", OPT, y_rule, words),
 	CYAML_FIELD_END
 };
 
