@@ -16,7 +16,7 @@
 #  - the same on every shared trace (the origins below are this test's own
 #    regexes, not the tables'), with every rate held to the device's peaks
 #    and the passes note held to the categories (no "no attention kernel"
-#    above an attention category).
+#    above an attention category), and every opportunity to its stage.
 T=claims
 . "$(dirname "$0")/lib.sh"
 
@@ -217,6 +217,26 @@ for a in r.get('layer_anatomy') or []:
         held(a['stage'] + ' ' + t['type'], t)
 if wrong:
     open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:5]))
+    sys.exit(1)
+PY
+	python3 - "$tmp/r.json" <<'PY' && ok "$name: no opportunity larger than its stage (GPU time, or the passes' span for idle), none from a window of partial passes" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+wrong = []
+for o in r.get('opportunities') or []:
+    st = (r.get('stages') or {}).get(o['stage'] or '')
+    if not st:
+        wrong.append('%s with no stage' % o['kind'])
+        continue
+    if o['kind'] in ('idle', 'launch_bound'):
+        if not st['complete_passes']:
+            wrong.append('%s from a stage with no complete pass' % o['kind'])
+        if o['at_stake_us'] > st['idle']['span_us'] + 0.01:
+            wrong.append('%s %.1f us over a %.1f us span' % (o['kind'], o['at_stake_us'], st['idle']['span_us']))
+    elif o['at_stake_us'] > st['gpu_time_us'] + 0.01:
+        wrong.append('%s %.1f us over %.1f us of GPU time' % (o['kind'], o['at_stake_us'], st['gpu_time_us']))
+if wrong:
+    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:4]))
     sys.exit(1)
 PY
 	python3 - "$tmp/r.json" <<'PY' && ok "$name: at least 97% of kernel time has a type (or no kernel time)" || bad "$name: $(json_get "$tmp/r.json" "d['classified_pct']")% classified"

@@ -11,7 +11,7 @@
 #include "analysis/kview.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
-	"roofline", "idle", "launch_bound", "slow_layer", "outside_passes",
+	"roofline", "idle", "launch_bound", "slow_layer",
 };
 
 const char *ts_opp_kind_name(ts_opp_kind k)
@@ -175,7 +175,6 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 	size_t n = 0;
 	if (!res->layers || !res->agg)
 		return 0;
-	int64_t all = res->agg->all.total;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)s);
 		const ts_stat *other, *sall;
@@ -187,7 +186,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 		/* Idle time is one opportunity; launch-bound gaps are a cause of
 		 * it, named inside it (and its kind when they are most of it), so
 		 * the same gap is never counted twice. */
-		if (t->passes && d->idle_ns > 0) {
+		if (t->complete_passes && d->idle_ns > 0) {
 			char before[TS_SHORT_MAX + 1], after[TS_SHORT_MAX + 1];
 			kernel_label(res, d->largest_before, before, sizeof before);
 			kernel_label(res, d->largest_after, after, sizeof after);
@@ -221,18 +220,6 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 				 (double)lo[i].mean_ns / 1e3, (double)typical / 1e3);
 			offer(out, &n, max, &o);
 		}
-	}
-	ts_busy_summary bs;
-	ts_insight_busy(res, &bs);
-	int64_t ons = bs.outside_ns;
-	uint64_t ok = bs.outside_kernels;
-	if (ok && ts_layers_npasses(res->layers)) {
-		ts_opportunity o = { TS_OPP_OUTSIDE, TS_PSTAGE_UNKNOWN, ons, 0, 0, NULL, "" };
-		o.pct_of_stage = all ? 100.0 * (double)ons / (double)all : 0;
-		snprintf(o.text, sizeof o.text,
-			 "%" PRIu64 " kernels (%.1f ms, %.1f%% of kernel time) ran outside any "
-			 "forward pass", ok, ms(ons), o.pct_of_stage);
-		offer(out, &n, max, &o);
 	}
 	return cap_overlaps(res, out, n);
 }

@@ -7,11 +7,14 @@
  *   - a workload well below the peak of what bounds it (the time it would
  *     save at the attainable share of that peak: the device's attainable:
  *     in the tables, or TS_ATTAINABLE_DEFAULT);
- *   - idle time between kernels inside the passes of a stage, with the
- *     gaps where the GPU waited for the CPU to launch (launch-bound) as
- *     its cause, not a second opportunity;
- *   - a layer index slower than the stage's typical layer;
- *   - kernels outside any forward pass (warm-up, stray kernels).
+ *   - idle time between kernels inside the passes of a stage that has a
+ *     complete pass (a window holding parts of passes only has gaps the
+ *     profiler's as much as the model's), with the gaps where the GPU
+ *     waited for the CPU to launch (launch-bound) as its cause, not a
+ *     second opportunity;
+ *   - a layer index slower than the stage's typical layer.
+ * Kernels outside any pass are bookkeeping (busy.outside_passes), not an
+ * opportunity.
  * The reporters render them; nothing here prints.
  */
 #ifndef TS_INSIGHT_H
@@ -31,7 +34,6 @@ typedef enum {
 	TS_OPP_IDLE,           /* idle gaps inside the passes of a stage */
 	TS_OPP_LAUNCH,         /* the same, when launch-bound gaps are most of it */
 	TS_OPP_LAYER,          /* a layer slower than the typical one */
-	TS_OPP_OUTSIDE,        /* kernels outside any forward pass */
 	TS_OPP_COUNT
 } ts_opp_kind;
 

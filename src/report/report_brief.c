@@ -426,8 +426,7 @@ static void put_opportunities(screen *s, const ts_result *res, const ts_report_o
 	ts_opportunity all[TS_INSIGHT_MAX], op[3];
 	size_t na = ts_insight_opportunities(res, all, TS_INSIGHT_MAX), n = 0;
 	for (size_t i = 0; i < na && n < 3; i++)
-		if (!o->filter_stage || (all[i].kind != TS_OPP_OUTSIDE &&
-					 (ts_pstage)all[i].stage == o->stage))
+		if (!o->filter_stage || (ts_pstage)all[i].stage == o->stage)
 			op[n++] = all[i];
 	if (!n)
 		return;
@@ -436,7 +435,7 @@ static void put_opportunities(screen *s, const ts_result *res, const ts_report_o
 		char head[64], t[32];
 		fmt_ms(t, sizeof t, (double)op[i].at_stake_ns);
 		bool any_pass = res->layers && ts_layers_npasses(res->layers) > 0;
-		if (op[i].kind == TS_OPP_OUTSIDE || !any_pass)
+		if (!any_pass)
 			snprintf(head, sizeof head, " %zu. %s  ", i + 1, t);
 		else
 			snprintf(head, sizeof head, " %zu. %s  %s: ", i + 1, t,
