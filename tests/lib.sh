@@ -11,6 +11,10 @@
 #   check DESC GOT WANT            ok when GOT = WANT
 #   need_shared                    exit 0 with a "skip" line without SHARED
 #   json_get FILE EXPR             print EXPR over d = the JSON in FILE
+#   whole_run FILE                 false for a shared trace over 1 MB under a
+#                                  sanitizer build (runs 5-10x slower): the
+#                                  release build checks those, and t_threads
+#                                  runs every shared trace under ASan
 #   finish                         exit with $fail
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +38,13 @@ need_shared() {
 
 json_get() {
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
+}
+
+whole_run() {
+	case "$TS" in
+	*/san/* | */tsan/*) [ "$(wc -c < "$1")" -le 1000000 ] ;;
+	*) true ;;
+	esac
 }
 
 finish() { exit "$fail"; }

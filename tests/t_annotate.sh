@@ -133,6 +133,7 @@ cp "$tmp/pd.json" "$tmp/self.json"
 if [ -d "$SHARED" ]; then
 	for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 		[ -f "$f" ] || continue
+		whole_run "$f" || continue
 		"$TS" --no-progress annotate "$f" -o "$tmp/s.ann.json.gz" 2>/dev/null
 		"$TS" --no-progress -f json "$f" > "$tmp/s.rep.json" 2>/dev/null
 		python3 - "$f" "$tmp/s.ann.json.gz" "$tmp/s.rep.json" <<'PY' && ok "$(basename "$f"): every original event unchanged, a slice per listed pass" || bad "$(basename "$f")"

@@ -182,6 +182,7 @@ need_shared
 ORIGIN='^(?:void )?(?:triton_|cutlass|cublas|ck::|ck_tile::|at::native::)|^(?:Custom_)?Cijk_|^nvjet_|^(?:sm\d+|ampere|volta|turing|hopper)_(?:xmma|[sdhcz]?gemm)'
 for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 	[ -e "$f" ] || continue
+	whole_run "$f" || continue
 	name=$(basename "$f")
 	"$TS" -q -f json "$f" >"$tmp/r.json" 2>/dev/null
 	python3 - "$tmp/r.json" "$ORIGIN" <<'PY' && ok "$name: no compute library's kernel typed a collective" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"

@@ -219,6 +219,7 @@ PY
 over=""
 for f in "$tmp/pd.json" "$tmp/idle.json" "$tmp/odd50.json" "$SHARED"/*.json "$SHARED"/*.json.gz; do
 	[ -f "$f" ] || continue
+	whole_run "$f" || continue
 	"$TS" --no-progress -f json "$f" 2>/dev/null | python3 -c '
 import json, sys
 from collections import defaultdict
