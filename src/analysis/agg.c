@@ -333,6 +333,20 @@ const ts_kclass *ts_agg_context(ts_agg *a, uint32_t row, int category, int64_t d
 	return &x->cls;
 }
 
+int ts_agg_ctx_total(const ts_agg *a, uint32_t row, uint64_t *count, int64_t *ns)
+{
+	const ts_ctxrow *x = ts_agg_ctx(a, row);
+	int used = 0;
+	*count = 0;
+	*ns = 0;
+	for (int k = 0; k < TS_CTX_SLOTS && x[k].category >= 0; k++) {
+		*count += x[k].count;
+		*ns = ts_sat_add(*ns, x[k].ns);
+		used += x[k].count > 0;
+	}
+	return used;
+}
+
 /* ------------------------------------------------------ saved partials */
 
 /* A class by what does not depend on the tables' order: the category's

@@ -128,6 +128,10 @@ static inline const ts_ctxrow *ts_agg_ctx(const ts_agg *a, uint32_t row)
 	return &a->ctx[(size_t)row * TS_CTX_SLOTS];
 }
 
+/* The launches and time of row in any context; returns how many context
+ * slots hold some of them. */
+int ts_agg_ctx_total(const ts_agg *a, uint32_t row, uint64_t *count, int64_t *ns);
+
 /* Bytes held by the tables, for -v. */
 size_t ts_agg_bytes(const ts_agg *a);
 

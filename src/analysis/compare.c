@@ -174,13 +174,9 @@ static double compared(const ts_compare *c, int side, int64_t ns)
  * all-reduces' op. */
 static bool one_class(const ts_agg *a, uint32_t row)
 {
-	const ts_ctxrow *x = ts_agg_ctx(a, row);
-	uint64_t in = 0;
-	int classes = 0;
-	for (int k = 0; k < TS_CTX_SLOTS && x[k].category >= 0; k++) {
-		in += x[k].count;
-		classes += x[k].count > 0;
-	}
+	uint64_t in;
+	int64_t ns;
+	int classes = ts_agg_ctx_total(a, row, &in, &ns);
 	classes += a->rows[row].count > in;
 	return classes <= 1;
 }

@@ -534,34 +534,30 @@ static void place_costs(ts_layers *l)
 		size_t at = k++;
 		if (!TS_KREF_OPENS(&d->ref) || !(d->ref.flops || d->ref.bytes))
 			continue;
-		/* the call: this kernel and the op's next ones, up to its next call */
+		/* the call: this kernel and the op's next ones, up to its next
+		 * call; its working kernels' places in anat_tmp */
 		uint32_t op = d->ref.op & ~TS_KREF_FIRST;
+		size_t fit[CALL_REACH], nfit = 0;
 		int64_t fit_ns = 0;
 		for (size_t j = i, kk = at; j < l->ndbg_cur && j < i + CALL_REACH; j++) {
 			const ts_debug_kernel *e = &l->dbg_cur[j];
-			bool in = e->layer < l->nlayers;
-			if (j > i && (e->ref.op & ~TS_KREF_FIRST) == op && TS_KREF_OPENS(&e->ref))
+			bool in = e->layer < l->nlayers, same = (e->ref.op & ~TS_KREF_FIRST) == op;
+			if (j > i && same && TS_KREF_OPENS(&e->ref))
 				break;
-			if ((e->ref.op & ~TS_KREF_FIRST) == op && e->ref.fits && in)
+			if (same && e->ref.fits && in) {
+				fit[nfit++] = kk;
 				fit_ns = ts_sat_add(fit_ns, e->dur > 0 ? e->dur : 1);
-			kk += in;
-		}
-		if (fit_ns == 0)
-			continue;        /* unplaced: the workload rows count it */
-		for (size_t j = i, kk = at; j < l->ndbg_cur && j < i + CALL_REACH; j++) {
-			const ts_debug_kernel *e = &l->dbg_cur[j];
-			bool in = e->layer < l->nlayers;
-			if (j > i && (e->ref.op & ~TS_KREF_FIRST) == op && TS_KREF_OPENS(&e->ref))
-				break;
-			if ((e->ref.op & ~TS_KREF_FIRST) == op && e->ref.fits && in) {
-				double share = (double)(e->dur > 0 ? e->dur : 1) / (double)fit_ns;
-				ts_anat_kernel *x = &l->anat_tmp[kk];
-				x->flops += (uint64_t)((double)d->ref.flops * share + 0.5);
-				x->bytes += (uint64_t)((double)d->ref.bytes * share + 0.5);
-				x->has_flops |= d->ref.flops != 0;
-				x->has_bytes |= d->ref.bytes != 0;
 			}
 			kk += in;
+		}
+		/* none: unplaced, the workload rows count it */
+		for (size_t f = 0; f < nfit; f++) {
+			ts_anat_kernel *x = &l->anat_tmp[fit[f]];
+			double share = (double)(x->dur > 0 ? x->dur : 1) / (double)fit_ns;
+			x->flops += (uint64_t)((double)d->ref.flops * share + 0.5);
+			x->bytes += (uint64_t)((double)d->ref.bytes * share + 0.5);
+			x->has_flops |= d->ref.flops != 0;
+			x->has_bytes |= d->ref.bytes != 0;
 		}
 	}
 }

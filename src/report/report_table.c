@@ -111,12 +111,12 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 		long op = res->attrib && order[i] != TS_ROW_OTHER
 			? ts_attrib_parent_op(res->attrib, order[i]) : -1;
 		const char *oname = op >= 0 ? ts_attrib_op_name(res->attrib, (size_t)op, &olen) : NULL;
-		const ts_ctxrow *x = order[i] != TS_ROW_OTHER ? ts_agg_ctx(a, order[i]) : NULL;
-		bool ctx = x && x[0].category >= 0;
+		bool ctx = order[i] != TS_ROW_OTHER && ts_agg_ctx(a, order[i])[0].category >= 0;
 		const ts_kclass *nc = ctx ? &a->classes[order[i]] : NULL;
 		int64_t whole = ctx ? a->rows[order[i]].total : 0, in_ctx = 0;
-		for (int j = 0; ctx && j < TS_CTX_SLOTS && x[j].category >= 0; j++)
-			in_ctx = ts_sat_add(in_ctx, x[j].ns);
+		uint64_t in_count;
+		if (ctx)
+			ts_agg_ctx_total(a, order[i], &in_count, &in_ctx);
 		ts_cell row[] = {
 			c_str(name, len),
 			c_cstr(order[i] == TS_ROW_OTHER || !shorts ? c->short_name : shorts[order[i]]),

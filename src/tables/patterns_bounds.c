@@ -20,6 +20,27 @@ static int type_of(const char *s)
 	return -1;
 }
 
+/* Type names (at path, its last element the index) into a mask of
+ * 1 << ts_ktype; false with an error at each unknown one (e.g. names
+ * some types for the message). */
+static bool type_mask(ts_patterns *p, const char *file, ts_ypath *path, char **names,
+		      unsigned n, const char *eg, uint32_t *mask)
+{
+	bool ok = true;
+	for (unsigned e = 0; e < n; e++) {
+		int t = type_of(names[e]);
+		if (t < 0) {
+			path[3].index = (int)e;
+			ts_pat_error_at(p, file, path, 4, 0,
+				 "unknown type '%s' (a type of the categories: %s, ...)", names[e], eg);
+			ok = false;
+		} else {
+			*mask |= 1u << t;
+		}
+	}
+	return ok;
+}
+
 void ts_pat_add_bounds(ts_patterns *p, const char *file, y_kernels *k)
 {
 	int *lines = ts_pat_item_lines(file, "bounds", k->bounds_count);
@@ -32,18 +53,8 @@ void ts_pat_add_bounds(ts_patterns *p, const char *file, y_kernels *k)
 		b.re = ts_pat_compile(p, y->match, file, path, 3);
 		bool ok = b.re != NULL;
 		path[2].key = "never";
-		for (unsigned e = 0; e < y->never_count; e++) {
-			int t = type_of(y->never[e]);
-			if (t < 0) {
-				path[3].index = (int)e;
-				ts_pat_error_at(p, file, path, 4, 0,
-					 "unknown type '%s' (a type of the categories: communication, attention, gemm, ...)",
-					 y->never[e]);
-				ok = false;
-			} else {
-				b.never |= 1u << t;
-			}
-		}
+		ok &= type_mask(p, file, path, y->never, y->never_count,
+				"communication, attention, gemm", &b.never);
 		if (!ok)
 			continue;
 		if (!ts_grow((void **)&p->bounds, &p->bounds_cap, p->nbounds + 1, sizeof *p->bounds,
@@ -65,19 +76,8 @@ void ts_pat_add_wkinds(ts_patterns *p, const char *file, y_kernels *k)
 		ts_ypath path[] = { { "workload_kinds", 0 }, { NULL, (int)i }, { "types", 0 },
 				    { NULL, 0 } };
 		uint32_t types = 0;
-		bool ok = true;
-		for (unsigned e = 0; e < y->types_count; e++) {
-			int t = type_of(y->types[e]);
-			if (t < 0) {
-				path[3].index = (int)e;
-				ts_pat_error_at(p, file, path, 4, 0,
-					 "unknown type '%s' (a type of the categories: gemm, attention, norm, ...)",
-					 y->types[e]);
-				ok = false;
-			} else {
-				types |= 1u << t;
-			}
-		}
+		bool ok = type_mask(p, file, path, y->types, y->types_count,
+				    "gemm, attention, norm", &types);
 		bool seen = false;
 		for (size_t j = 0; j < p->nwkinds && !seen; j++)
 			seen = strcmp(p->wkinds[j].kind, y->kind) == 0;
