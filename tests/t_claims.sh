@@ -16,7 +16,14 @@
 #  - the same on every shared trace (the origins below are this test's own
 #    regexes, not the tables'), with every rate held to the device's peaks
 #    and the passes note held to the categories (no "no attention kernel"
-#    above an attention category), and every opportunity to its stage.
+#    above an attention category), and every opportunity to its stage;
+#  - one rule for pass spans: a CPU wait before the forward is time between
+#    passes in every pass, whether or not an input copy ran before it
+#    (tests/claims/mkspans.py), and every shared trace's passes lie inside
+#    their step's windows (the GPU window's start; launched in the CPU
+#    window; ending inside the GPU window or launched inside the CPU one:
+#    the profiler draws no step window around kernels of a nested
+#    annotation such as c10d's nccl:*).
 T=claims
 . "$(dirname "$0")/lib.sh"
 
@@ -178,6 +185,36 @@ assert k['nvjet_tst_128x64_64x8_1x1_v_bz_coopA_NNT'][1] is False, k
 assert r['classified_pct'] == 100.0 and r['classified_by_words_pct'] == 80.0, (r['classified_pct'], r['classified_by_words_pct'])
 PY
 
+# one rule for pass spans and idle: every pass measured alike, the CPU's
+# late starts counted between passes
+python3 "$here/claims/mkspans.py" "$tmp/sp.json"
+"$TS" -q -f json "$tmp/sp.json" >"$tmp/sp.out" 2>"$tmp/err" || bad "spans: exit $?: $(cat "$tmp/err")"
+python3 - "$tmp/sp.out" <<'PY' && ok "spans: the CPU's wait before every forward is between passes, in all 10 (two of them open with an input copy); the passes inside their step windows" || bad "spans: $(cat "$tmp/sp.out.why" 2>/dev/null)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+why = []
+ps = r['passes']
+if [(p['stage'], p['layers']) for p in ps] != [('decode', 4)] * 10:
+    why.append('passes %s' % [(p['stage'], p['layers']) for p in ps])
+big = [(p['index'], p['idle']['largest_gap']['us']) for p in ps if p['idle']['largest_gap']['us'] > 10]
+if big:
+    why.append('a wait inside passes %s' % big)
+b = r['busy']['between_passes']
+if (b['gaps'], b['cpu_late']['gaps'], b['cpu_late']['gaps_checked']) != (9, 9, 9) or b['largest_us'] < 22000:
+    why.append('between %s' % b)
+for p in ps:
+    w, s = p['step_window'], p['span']
+    if not w['gpu'] or not (w['gpu']['start_us'] <= s['start_us'] and s['end_us'] <= w['gpu']['end_us']):
+        why.append('pass %d %s outside %s' % (p['index'], s, w['gpu']))
+if why:
+    open(sys.argv[1] + '.why', 'w').write('; '.join(why)[:600])
+    sys.exit(1)
+PY
+"$TS" --no-progress --brief -w 100 "$tmp/sp.json" >"$tmp/sp.txt" 2>/dev/null
+grep -q '^ between passes: 9 gaps, 224 ms: the GPU idle 224 ms before the next pass (the CPU late before 9' "$tmp/sp.txt" &&
+	ok "spans: the first screen says the time between passes and that the CPU was late" ||
+	bad "spans: $(grep -A1 between "$tmp/sp.txt")"
+
 need_shared
 ORIGIN='^(?:void )?(?:triton_|cutlass|cublas|ck::|ck_tile::|at::native::)|^(?:Custom_)?Cijk_|^nvjet_|^(?:sm\d+|ampere|volta|turing|hopper)_(?:xmma|[sdhcz]?gemm)'
 for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
@@ -236,6 +273,24 @@ for o in r.get('opportunities') or []:
             wrong.append('%s %.1f us over a %.1f us span' % (o['kind'], o['at_stake_us'], st['idle']['span_us']))
     elif o['at_stake_us'] > st['gpu_time_us'] + 0.01:
         wrong.append('%s %.1f us over %.1f us of GPU time' % (o['kind'], o['at_stake_us'], st['gpu_time_us']))
+if wrong:
+    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:4]))
+    sys.exit(1)
+PY
+	python3 - "$tmp/r.json" <<'PY' && ok "$name: every pass inside its step's windows (GPU, or launched in the CPU one)" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
+import json, sys
+r = json.load(open(sys.argv[1]))
+wrong = []
+for p in r.get('passes') or []:
+    w, s, e = p['step_window'], p['span'], 0.01
+    g, c, l = w['gpu'], w['cpu'], w['launched']
+    launched_in = c and l and c['start_us'] - e <= l['start_us'] and l['end_us'] <= c['end_us'] + e
+    if c and l and not launched_in:
+        wrong.append('pass %d launched %s outside the CPU window %s' % (p['index'], l, c))
+    if g and s['start_us'] < g['start_us'] - e:
+        wrong.append('pass %d starts %.1f us before its window' % (p['index'], g['start_us'] - s['start_us']))
+    if g and s['end_us'] > g['end_us'] + e and not launched_in:
+        wrong.append('pass %d ends %.1f us after its window' % (p['index'], s['end_us'] - g['end_us']))
 if wrong:
     open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:4]))
     sys.exit(1)

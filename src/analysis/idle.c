@@ -17,6 +17,7 @@ typedef struct {
 
 typedef struct {
 	int64_t start, len, corr;
+	int64_t after_corr;      /* the correlation of the kernel before it */
 	int64_t busy;            /* busy time before it */
 	uint64_t kernels;        /* kernels before it */
 	bool work_before;        /* a layer-work kernel before it */
@@ -34,7 +35,10 @@ struct ts_idle {
 	uint32_t nwin;
 	bool started;
 	int64_t first, frontier;
+	int64_t first_corr;      /* the first kernel's correlation, -1 none */
+	int64_t win_from, win_to; /* the step's GPU window (ts_idle_window) */
 	uint32_t frontier_row;
+	int64_t frontier_corr;   /* the correlation of the kernel that ends last */
 	uint64_t nkernels;
 	uint64_t last_work;      /* kernels up to the last layer-work one */
 	bool work_seen;
@@ -128,7 +132,11 @@ void ts_idle_begin(ts_idle *d)
 	d->last_work = 0;
 	d->work_seen = false;
 	d->gaps_full = false;
-	d->cur = (ts_idle_pass){ .largest_before = TS_INTERN_NONE,
+	d->win_from = INT64_MIN;
+	d->win_to = INT64_MAX;
+	d->cur = (ts_idle_pass){ .first_launch_ns = INT64_MIN, .last_launch_ns = INT64_MIN,
+				 .idle_from_ns = INT64_MIN,
+				 .largest_before = TS_INTERN_NONE,
 				 .largest_after = TS_INTERN_NONE,
 				 .largest_op = TS_INTERN_NONE };
 }
@@ -146,8 +154,10 @@ static void step(ts_idle *d, const held *k)
 	if (!d->started) {
 		d->started = true;
 		d->first = k->ts;
+		d->first_corr = k->corr;
 		d->frontier = k->end;
 		d->frontier_row = k->row;
+		d->frontier_corr = k->corr;
 		p->busy_ns = ts_sat_add(p->busy_ns, k->end - k->ts);
 		return;
 	}
@@ -163,7 +173,7 @@ static void step(ts_idle *d, const held *k)
 			p->largest_op = k->op;
 		}
 		if (d->ngaps < TS_IDLE_GAPS)
-			d->gaps[d->ngaps++] = (gap){ d->frontier, len, k->corr, p->busy_ns,
+			d->gaps[d->ngaps++] = (gap){ d->frontier, len, k->corr, d->frontier_corr, p->busy_ns,
 						     d->nkernels - 1, work_before,
 						     k->row, d->frontier_row, k->op };
 		else
@@ -171,10 +181,12 @@ static void step(ts_idle *d, const held *k)
 		p->busy_ns = ts_sat_add(p->busy_ns, k->end - k->ts);
 		d->frontier = k->end;
 		d->frontier_row = k->row;
+		d->frontier_corr = k->corr;
 	} else if (k->end > d->frontier) {
 		p->busy_ns = ts_sat_add(p->busy_ns, k->end - d->frontier);
 		d->frontier = k->end;
 		d->frontier_row = k->row;
+		d->frontier_corr = k->corr;
 	}
 }
 
@@ -200,50 +212,104 @@ void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
 	d->nwin++;
 }
 
-/* Cut stray kernels off both ends of the pass (see idle.h): the held gaps
- * lo..hi-1 remain the pass's. */
+/* The GPU waited for the CPU before the kernel after g: it was launched
+ * once the GPU had gone idle. */
+static bool late(const ts_idle *d, const gap *g)
+{
+	int64_t ts;
+	return g->corr >= 0 && launch_ts(d, g->corr, &ts) && ts > g->start;
+}
+
+/* The gap after which the pass begins (idle.h), or -1. */
+static int64_t head_cut(const ts_idle *d)
+{
+	const ts_idle_pass *p = &d->cur;
+	uint64_t n = d->nkernels, few = n / 8;
+	int64_t cut = -1, later = 0;
+	for (uint32_t i = d->ngaps; n >= 8 && i-- > 0;) {
+		const gap *g = &d->gaps[i];
+		if (g->kernels <= few && !g->work_before &&
+		    (g->len > p->busy_ns - g->busy || (g->len > later && late(d, g)))) {
+			cut = i;
+			break;
+		}
+		if (g->len > later)
+			later = g->len;
+	}
+	/* the first kernel launched in the step's window, with no layer
+	 * work before, when the pass's first one was launched before it */
+	int64_t ts;
+	if (d->win_from != INT64_MIN && d->first_corr >= 0 &&
+	    launch_ts(d, d->first_corr, &ts) && ts < d->win_from)
+		for (uint32_t i = 0; i < d->ngaps && !d->gaps[i].work_before; i++) {
+			const gap *g = &d->gaps[i];
+			if (g->corr >= 0 && launch_ts(d, g->corr, &ts) && ts >= d->win_from) {
+				if ((int64_t)i > cut)
+					cut = i;
+				break;
+			}
+		}
+	return cut;
+}
+
+/* The gap before which the pass ends, or ngaps; lo: its first held gap. */
+static uint32_t tail_cut(const ts_idle *d, uint32_t lo)
+{
+	uint64_t n = d->nkernels, few = n / 8;
+	int64_t pre = lo ? d->gaps[lo - 1].busy : 0;
+	uint32_t cut = d->ngaps;
+	for (uint32_t i = lo; n >= 8 && i < d->ngaps; i++) {
+		const gap *g = &d->gaps[i];
+		if (n - g->kernels <= few && g->len > g->busy - pre && g->kernels > d->last_work) {
+			cut = i;
+			break;
+		}
+	}
+	/* the first kernel after the layer work launched after the step's
+	 * window closed */
+	int64_t ts;
+	for (uint32_t i = lo; d->win_from != INT64_MIN && i < cut; i++) {
+		const gap *g = &d->gaps[i];
+		if (g->kernels >= d->last_work && g->corr >= 0 && launch_ts(d, g->corr, &ts) &&
+		    ts > d->win_to) {
+			cut = i;
+			break;
+		}
+	}
+	return cut;
+}
+
+/* Cut the kernels that are not the pass's off its ends (see idle.h): the
+ * held gaps lo..hi-1 remain the pass's. */
 static void trim(ts_idle *d, uint32_t *lo, uint32_t *hi)
 {
 	ts_idle_pass *p = &d->cur;
-	uint64_t n = d->nkernels, few = n / 8;
-	int64_t first = d->first, end = d->frontier;
 	*lo = 0;
 	*hi = d->ngaps;
-	if (d->gaps_full || n < 8)
+	if (d->gaps_full)
 		return;
-	/* the last gap with few kernels before it and more idle than all after */
-	for (uint32_t i = d->ngaps; i-- > 0;) {
-		const gap *g = &d->gaps[i];
-		if (g->kernels > few)
-			continue;
-		if (g->len > p->busy_ns - g->busy && !g->work_before) {
-			*lo = i + 1;
-			p->stray_kernels += g->kernels;
-			p->stray_ns = ts_sat_add(p->stray_ns, g->busy);
-			first = g->start + g->len;
-			p->busy_ns -= g->busy;
-			break;
-		}
-	}
-	/* the first gap with few kernels after it and more idle than all before */
-	for (uint32_t i = *lo; i < d->ngaps; i++) {
-		const gap *g = &d->gaps[i];
-		if (n - g->kernels > few)
-			continue;
-		int64_t pre = *lo ? d->gaps[*lo - 1].busy : 0;
-		if (g->len > g->busy - pre && g->kernels > d->last_work) {
-			*hi = i;
-			p->stray_kernels += n - g->kernels;
-			p->stray_ns += p->busy_ns + (*lo ? d->gaps[*lo - 1].busy : 0) - g->busy;
-			p->busy_ns = g->busy - (*lo ? d->gaps[*lo - 1].busy : 0);
-			end = g->start;
-			break;
-		}
-	}
+	int64_t h = head_cut(d);
+	*lo = (uint32_t)(h + 1);
+	*hi = tail_cut(d, *lo);
 	if (*lo == 0 && *hi == d->ngaps)
 		return;
-	d->first = first;
-	d->frontier = end;
+	uint64_t n = d->nkernels;
+	const gap *g0 = *lo ? &d->gaps[*lo - 1] : NULL;
+	const gap *g1 = *hi < d->ngaps ? &d->gaps[*hi] : NULL;
+	int64_t busy0 = g0 ? g0->busy : 0, busy1 = g1 ? g1->busy : p->busy_ns;
+	uint64_t k0 = g0 ? g0->kernels : 0, k1 = g1 ? g1->kernels : n;
+	p->stray_kernels += k0 + (n - k1);
+	p->stray_ns = ts_sat_add(p->stray_ns, busy0 + (p->busy_ns - busy1));
+	p->busy_ns = busy1 - busy0;
+	if (g0) {
+		d->first = g0->start + g0->len;
+		d->first_corr = g0->corr;
+		p->idle_from_ns = g0->start;
+	}
+	if (g1) {
+		d->frontier = g1->start;
+		d->frontier_corr = g1->after_corr;
+	}
 	/* the gaps that remain */
 	p->gaps = *hi - *lo;
 	p->idle_ns = 0;
@@ -262,6 +328,12 @@ static void trim(ts_idle *d, uint32_t *lo, uint32_t *hi)
 	}
 }
 
+void ts_idle_window(ts_idle *d, int64_t from, int64_t to)
+{
+	d->win_from = from;
+	d->win_to = to;
+}
+
 void ts_idle_end(ts_idle *d, ts_idle_pass *out)
 {
 	for (uint32_t i = 0; i < d->nwin; i++)
@@ -269,25 +341,29 @@ void ts_idle_end(ts_idle *d, ts_idle_pass *out)
 	d->nwin = 0;
 	ts_idle_pass *p = &d->cur;
 	uint32_t lo = 0, hi = 0;
+	int64_t ts;
 	if (d->started) {
 		trim(d, &lo, &hi);
 		p->span_ns = d->frontier - d->first;
 		p->start_ns = d->first;
+		if (d->first_corr >= 0 && launch_ts(d, d->first_corr, &ts))
+			p->first_launch_ns = ts;
+		if (d->frontier_corr >= 0 && launch_ts(d, d->frontier_corr, &ts))
+			p->last_launch_ns = ts;
 	}
 	for (uint32_t i = lo; i < hi; i++) {
-		int64_t ts;
-		bool late = false;
-		if (d->gaps[i].corr >= 0 && launch_ts(d, d->gaps[i].corr, &ts)) {
+		const gap *g = &d->gaps[i];
+		bool is_late = false;
+		if (g->corr >= 0 && launch_ts(d, g->corr, &ts)) {
 			p->launch_checked++;
-			if (ts > d->gaps[i].start) {
-				late = true;
+			if (ts > g->start) {
+				is_late = true;
 				p->launch_gaps++;
-				p->launch_ns = ts_sat_add(p->launch_ns, d->gaps[i].len);
+				p->launch_ns = ts_sat_add(p->launch_ns, g->len);
 			}
 		}
 		if (d->on_gap)
-			d->on_gap(d->on_gap_ctx, d->gaps[i].start, d->gaps[i].len, late,
-				  d->gaps[i].after, d->gaps[i].before);
+			d->on_gap(d->on_gap_ctx, g->start, g->len, is_late, g->after, g->before);
 	}
 	*out = *p;
 	ts_idle_begin(d);

@@ -16,11 +16,21 @@
  * replayed graph share the graph launch, which precedes them: never
  * launch-bound.
  *
- * Stray kernels: a few kernels (at most an eighth of the pass, none doing
- * layer work) at its start or end, cut from the rest by a gap longer than
- * all the GPU work of the rest (a kernel of an earlier step that ran 460
- * ms before the pass), are not the pass's: they and that gap are left out of
- * its span, busy and idle time, and counted as stray.
+ * One rule for where a pass begins and ends. A few kernels (at most an
+ * eighth of the pass, none doing layer work) at its start are not the
+ * pass's when a gap cuts them from the rest that is
+ *   - launch-bound and longer than every gap after it (the GPU waited for
+ *     the CPU to start the forward: the step's input preparation ran, then
+ *     the CPU was late with the embedding), or
+ *   - longer than all the GPU work after it (a kernel of an earlier step
+ *     that ran 460 ms before the pass);
+ * at its end, the same second rule after its last layer work. Kernels at
+ * its ends launched outside its step's window on the CPU (ts_idle_window;
+ * the profiler draws the step's GPU window around the kernels launched in
+ * it) are not the pass's either. Those kernels and their gaps
+ * are left out of its span, busy and idle time, and counted as stray; the
+ * wait is time between passes (layers.h), measured the same way for every
+ * pass, whether or not a preparation kernel happened to run before it.
  *
  * Memory is fixed: the window, two generations of recent launches, and
  * at most TS_IDLE_GAPS gaps of the open pass held for the launch check
@@ -50,6 +60,12 @@ typedef struct {
 	uint64_t launch_checked;      /* gaps whose kernel's launch time was known */
 	uint64_t stray_kernels;       /* cut off the pass: see below */
 	int64_t stray_ns;
+	int64_t first_launch_ns;      /* launch of its first kernel and of the
+				       * one that ends it; INT64_MIN unknown */
+	int64_t last_launch_ns;
+	int64_t idle_from_ns;         /* the GPU idle since, before its first
+				       * kernel: the end of the kernels cut off
+				       * its start; INT64_MIN none (not saved) */
 } ts_idle_pass;
 
 typedef struct ts_idle ts_idle;
@@ -66,6 +82,9 @@ void ts_idle_begin(ts_idle *d);
  * work: attention or MLP work of a layer (stray kernels never are). */
 void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
 		    bool work);
+/* The CPU window of the pass's step: kernels at its ends launched before
+ * from or after to are not the pass's. Reset by ts_idle_begin. */
+void ts_idle_window(ts_idle *d, int64_t from, int64_t to);
 /* Close the pass: its figures in *out. */
 void ts_idle_end(ts_idle *d, ts_idle_pass *out);
 

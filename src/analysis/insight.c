@@ -45,6 +45,7 @@ void ts_insight_busy(const ts_result *res, ts_busy_summary *b)
 	/* stray kernels cut off the ends of passes are outside them too */
 	b->outside_kernels += b->in_passes.stray_kernels;
 	b->outside_ns = ts_sat_add(b->outside_ns, b->in_passes.stray_ns);
+	b->between = *ts_layers_between(res->layers);
 }
 
 /* Keep the max largest opportunities, by time at stake. */

@@ -57,12 +57,13 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 /* The roofline of a sum of kernels (a type or row of the layer anatomy). */
 void ts_insight_roofline(const ts_result *res, const ts_anat_sum *s, ts_roofline *r);
 
-/* Busy time and span summed over every pass with layers, and the kernels
- * outside them. */
+/* Busy time and span summed over every pass with layers, the kernels
+ * outside them and the time between them. */
 typedef struct {
 	ts_idle_pass in_passes;
 	uint64_t outside_kernels;
 	int64_t outside_ns;
+	ts_between between;
 } ts_busy_summary;
 
 void ts_insight_busy(const ts_result *res, ts_busy_summary *b);

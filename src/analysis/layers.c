@@ -28,6 +28,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->chk = calloc(2 * TS_MAX_LAYERS, sizeof *l->chk);
 	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
 	l->last_kernel_ts = l->compacted_at = INT64_MIN;
+	l->prev_end = l->kfrontier = l->frontier_at_start = INT64_MIN;
 	l->last_step = -1;
 	l->last_stage = TS_PSTAGE_UNKNOWN;
 	/* the listing of the pass's layer kernels: for the anatomy (with
@@ -856,12 +857,46 @@ static bool relayer_pass(ts_layers *l)
 	return true;
 }
 
+/* The time from the last pass's end to this one's start (layers.h). */
+static void add_between(ts_layers *l, const ts_idle_pass *d)
+{
+	if (!d->span_ns)
+		return;
+	int64_t gap = l->prev_end == INT64_MIN ? 0 : d->start_ns - l->prev_end;
+	ts_between *b = &l->between;
+	if (gap > 0) {
+		int64_t idle = d->idle_from_ns != INT64_MIN ? d->idle_from_ns : l->frontier_at_start;
+		if (idle < l->prev_end || idle > d->start_ns)
+			idle = l->prev_end;
+		int64_t wait = d->start_ns - idle;
+		b->gaps++;
+		b->ns = ts_sat_add(b->ns, gap);
+		b->wait_ns = ts_sat_add(b->wait_ns, wait);
+		if (gap > b->largest_ns)
+			b->largest_ns = gap;
+		if (d->first_launch_ns != INT64_MIN) {
+			b->checked++;
+			if (wait > 0 && d->first_launch_ns > idle) {
+				b->late++;
+				b->late_ns = ts_sat_add(b->late_ns, wait);
+			}
+		}
+	}
+	int64_t end = d->start_ns + d->span_ns;
+	if (end > l->prev_end)
+		l->prev_end = end;
+}
+
 /* carry: the next kernel is in the same step as this pass. */
 static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 {
 	if (!l->in_pass)
 		return;
 	l->in_pass = false;
+	l->cur.win_from = l->cur.win_to = INT64_MIN;
+	l->cur.cwin_from = l->cur.cwin_to = INT64_MIN;
+	if (ts_lay_step_window(l, l->step, &l->cur.cwin_from, &l->cur.cwin_to))
+		ts_idle_window(l->idle, l->cur.cwin_from, l->cur.cwin_to);
 	ts_idle_end(l->idle, &l->cur.idle);
 	/* A kernel typed attention that ran once in the pass is not a layer's
 	 * attention: lay the pass out again without it. */
@@ -927,6 +962,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 			p->cut_start = false;
 	}
 	l->all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+	add_between(l, &p->idle);
 	p->complete = !p->cut_start && !p->cut_end;
 	p->index = l->pass_count++;
 	ts_lay_vote(l, p);
@@ -1010,6 +1046,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		return;
 	l->last_kernel_ts = ev->ts_ns;
 	l->kernels_seen++;
+	int64_t kend = ts_sat_add(ev->ts_ns, ev->dur_ns);
 	l->attn_typed += c->type == TS_TYPE_ATTENTION;
 	lmark m = marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
@@ -1034,6 +1071,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 			   (l->after_sampling && !(m & M_SAMPLE))))
 		end_pass(l, false, !step_edge && l->step >= 0);
 	if (!l->in_pass) {
+		l->frontier_at_start = l->kfrontier;
 		start_pass(l, ev);
 		l->step = step;
 		l->step_ann = an;
@@ -1041,6 +1079,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	ts_idle_kernel(l->idle, ev, row,
 		       ref->op == TS_INTERN_NONE ? TS_INTERN_NONE : ref->op & ~TS_KREF_FIRST,
 		       (m & (M_ATTN | M_MLP | M_GEMM)) != 0);
+	if (kend > l->kfrontier)
+		l->kfrontier = kend;
 	if (m & M_SAMPLE)
 		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
 	if ((m & M_EMBED) && l->units == 0)
@@ -1177,6 +1217,14 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 	end_pass(l, true, false);
 	while (l->npending)
 		resolve_pending(l, 0);
+	/* the GPU windows of the steps (written after the kernels) */
+	for (size_t i = 0; l->ngpu && i < l->npasses; i++) {
+		ts_pass *p = &l->passes[i];
+		int64_t from = p->idle.start_ns, to = ts_sat_add(from, p->idle.span_ns);
+		if (p->idle.span_ns > 0 && p->annotation >= 0 &&
+		    !ts_lay_gpu_window(l, from, to, &p->win_from, &p->win_to))
+			p->win_from = p->win_to = INT64_MIN;
+	}
 	ts_lay_grow_srows(l, nrows);
 	if (l->backward_ops)
 		training_reset(l);

@@ -106,7 +106,26 @@ typedef struct {
 	int64_t between_ns;         /* kernel time in no layer between the first
 				     * layer and the last (once-per-pass aside) */
 	ts_idle_pass idle;          /* busy time, idle gaps, launch-bound gaps */
+	int64_t win_from, win_to;   /* the GPU windows of its step, joined
+				     * (set at the end of the trace); INT64_MIN:
+				     * none */
+	int64_t cwin_from, cwin_to; /* its step's CPU windows, joined: its
+				     * kernels were launched in them (idle.h) */
 } ts_pass;
+
+/* Time between passes with layers: from one pass's end to the next one's
+ * start, each measured by idle.h's one rule. Wait: the part of it the GPU
+ * sat idle just before the next pass (the rest ran kernels outside the
+ * passes: a sampler outside the step annotation, input preparation);
+ * late: gaps whose next pass's first kernel was launched only after that
+ * wait began (the GPU waited for the CPU); checked: gaps whose launch
+ * time was known. */
+typedef struct {
+	uint64_t gaps;
+	int64_t ns, largest_ns, wait_ns;
+	uint64_t late, checked;
+	int64_t late_ns;             /* the waits of the late gaps */
+} ts_between;
 
 typedef struct {
 	ts_stat time;               /* layer GPU time (sum of its kernels) */
@@ -226,6 +245,7 @@ const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i)
 uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns);
 /* Kernels in no pass with layers (a subset of the orphans). */
 uint64_t ts_layers_outside(const ts_layers *l, int64_t *ns);
+const ts_between *ts_layers_between(const ts_layers *l);
 /* The layer count a complete pass should have (0: none is sure enough to
  * check against) and, in why, where it comes from or why there is none:
  * --expect-layers, a forced family, or a family detected with a score of

@@ -216,6 +216,10 @@ struct ts_layers {
 	uint32_t all_hist[TS_MAX_LAYERS + 1];    /* layers per pass, complete or not */
 	uint64_t orphan_kernels;                 /* outside any pass */
 	int64_t orphan_ns;
+	ts_between between;                      /* time between passes */
+	int64_t prev_end;                        /* the last pass's end, INT64_MIN none */
+	int64_t kfrontier;                       /* the latest kernel end so far */
+	int64_t frontier_at_start;               /* and before the open pass began */
 
 	/* kernel rows per stage, filled as passes get their stage */
 	kernel_ent *kbuf;
@@ -272,6 +276,8 @@ void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n);
 bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
 int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
 int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
+bool ts_lay_step_window(const ts_layers *l, int64_t step, int64_t *from, int64_t *to);
+bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf, int64_t *wt);
 long ts_lay_decode_threshold(const ts_layers *l);
 void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp);
 void ts_lay_vote(ts_layers *l, ts_pass *p);

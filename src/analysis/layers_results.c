@@ -191,6 +191,11 @@ uint64_t ts_layers_outside(const ts_layers *l, int64_t *ns)
 	return l->orphan_kernels;
 }
 
+const ts_between *ts_layers_between(const ts_layers *l)
+{
+	return &l->between;
+}
+
 uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
 {
 	uint64_t k = l->orphan_kernels;

@@ -363,6 +363,56 @@ int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev)
 	return -1;
 }
 
+/* The CPU window of a step: from its first annotation's start to the
+ * last one's end. A kernel launched in it runs in the step's GPU window
+ * (the profiler draws that window around them). false: no step. */
+bool ts_lay_step_window(const ts_layers *l, int64_t step, int64_t *from, int64_t *to)
+{
+	bool any = false;
+	for (size_t i = 0; step >= 0 && i < l->nann; i++) {
+		const annotation *a = &l->ann[i];
+		if (a->gpu || a->group != (uint32_t)step || a->end == INT64_MAX)
+			continue;
+		if (!any || a->ts < *from)
+			*from = a->ts;
+		if (!any || a->end > *to)
+			*to = a->end;
+		any = true;
+	}
+	return any;
+}
+
+/* The GPU windows of the step a pass ran in: those of the step whose
+ * windows overlap [from, to] the most, joined. false: none (no GPU
+ * windows, or they were dropped). */
+bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf, int64_t *wt)
+{
+	int64_t best = 0;
+	int group = -1;
+	for (size_t i = 0; i < l->nann; i++) {
+		const annotation *a = &l->ann[i];
+		int64_t lo = a->ts > from ? a->ts : from, hi = a->end < to ? a->end : to;
+		if (a->gpu && hi - lo > best) {
+			best = hi - lo;
+			group = (int)a->group;
+		}
+	}
+	if (group < 0)
+		return false;
+	*wf = INT64_MAX;
+	*wt = INT64_MIN;
+	for (size_t i = 0; i < l->nann; i++) {
+		const annotation *a = &l->ann[i];
+		if (!a->gpu || a->group != (uint32_t)group || a->end == INT64_MAX)
+			continue;
+		if (a->ts < *wf)
+			*wf = a->ts;
+		if (a->end > *wt)
+			*wt = a->end;
+	}
+	return *wf < *wt;
+}
+
 const char *ts_layers_annotation_name(const ts_layers *l, int i)
 {
 	size_t len;

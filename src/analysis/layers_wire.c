@@ -145,6 +145,12 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	const char *ann = ts_layers_annotation_name(l, p->annotation);
 	ts_w_str(w, ann ? ann : "", ann ? strlen(ann) : 0);
 	idle_save(&p->idle, w);
+	ts_w_i64(w, p->win_from);
+	ts_w_i64(w, p->win_to);
+	ts_w_i64(w, p->cwin_from);
+	ts_w_i64(w, p->cwin_to);
+	ts_w_i64(w, p->idle.first_launch_ns);
+	ts_w_i64(w, p->idle.last_launch_ns);
 }
 
 static bool stage_ok(uint32_t s)
@@ -204,6 +210,12 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 			p->annotation = (int)id;
 	}
 	idle_load(&p->idle, r, kmap, nk, opmap, nop);
+	p->win_from = ts_r_i64(r);
+	p->win_to = ts_r_i64(r);
+	p->cwin_from = ts_r_i64(r);
+	p->cwin_to = ts_r_i64(r);
+	p->idle.first_launch_ns = ts_r_i64(r);
+	p->idle.last_launch_ns = ts_r_i64(r);
 	if (!ok)
 		ts_r_fail(r, "a pass with a stage out of range");
 }
@@ -272,6 +284,14 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, l->captures);
 	ts_w_u64(w, l->backward_ops);
 	ts_w_u64(w, l->ann_dropped);
+	const ts_between *b = &l->between;
+	ts_w_u64(w, b->gaps);
+	ts_w_i64(w, b->ns);
+	ts_w_i64(w, b->largest_ns);
+	ts_w_i64(w, b->wait_ns);
+	ts_w_u64(w, b->late);
+	ts_w_u64(w, b->checked);
+	ts_w_i64(w, b->late_ns);
 	ts_w_u8(w, l->anatomy != NULL);
 	if (l->anatomy)
 		ts_anatomy_save(l->anatomy, l->patterns, w);
@@ -400,6 +420,16 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	l->captures += ts_r_u64(r);
 	l->backward_ops += ts_r_u64(r);
 	l->ann_dropped += ts_r_u64(r);
+	ts_between *b = &l->between;
+	b->gaps += ts_r_u64(r);
+	b->ns = ts_sat_add(b->ns, ts_r_i64(r));
+	int64_t largest = ts_r_i64(r);
+	if (largest > b->largest_ns)
+		b->largest_ns = largest;
+	b->wait_ns = ts_sat_add(b->wait_ns, ts_r_i64(r));
+	b->late += ts_r_u64(r);
+	b->checked += ts_r_u64(r);
+	b->late_ns = ts_sat_add(b->late_ns, ts_r_i64(r));
 	if (ts_r_u8(r) && !r->err) {
 		if (!l->anatomy) {
 			ts_r_fail(r, "a layer anatomy where this run keeps none");

@@ -251,6 +251,28 @@ static void put_replays(screen *s, const ts_result *res)
 	     all ? 100.0 * (double)t->ns[TS_ATTR_GRAPH_OP] / (double)all : 0.0);
 }
 
+/* The time from each pass's end to the next one's start (layers.h): how
+ * much the GPU sat idle just before the next pass, and whether it waited
+ * for the CPU. */
+static void put_between(screen *s, const ts_between *b)
+{
+	if (!b->gaps)
+		return;
+	char all[32], wait[32], rest[32], text[320];
+	fmt_ms(all, sizeof all, (double)b->ns);
+	fmt_ms(wait, sizeof wait, (double)b->wait_ns);
+	fmt_ms(rest, sizeof rest, (double)(b->ns - b->wait_ns));
+	int k = snprintf(text, sizeof text, "%" PRIu64 " gap%s, %s: the GPU idle %s before the next "
+			 "pass", b->gaps, b->gaps > 1 ? "s" : "", all, wait);
+	if (b->checked && k > 0 && (size_t)k < sizeof text)
+		k += snprintf(text + k, sizeof text - (size_t)k, " (the CPU late before %" PRIu64
+			      " of %" PRIu64 ")", b->late, b->checked);
+	if (b->ns - b->wait_ns > b->ns / 20 && k > 0 && (size_t)k < sizeof text)
+		snprintf(text + k, sizeof text - (size_t)k, "; %s ran kernels outside the passes",
+			 rest);
+	wrap2(s, " between passes: ", text, 3);
+}
+
 static void put_pass_times(screen *s, const ts_result *res, const ts_report_opts *o)
 {
 	if (!res->layers)
@@ -278,6 +300,8 @@ static void put_pass_times(screen *s, const ts_result *res, const ts_report_opts
 		     span > 0 ? 100.0 * (double)d->idle_ns / span : 0.0,
 		     (double)d->gaps / ps.n, lg, c ? " before " : "", c ? c->short_name : "");
 	}
+	if (shown && !o->filter_stage)
+		put_between(s, ts_layers_between(res->layers));
 }
 
 typedef struct {

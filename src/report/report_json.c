@@ -378,6 +378,20 @@ static void put_insight(ts_jw *w, const ts_result *res)
 	ts_jw_kuint(w, "kernels", b.outside_kernels);
 	ts_jw_kus(w, "gpu_time_us", b.outside_ns);
 	ts_jw_end_obj(w);
+	/* from each pass's end to the next one's start */
+	ts_jw_key(w, "between_passes");
+	ts_jw_obj(w);
+	ts_jw_kuint(w, "gaps", b.between.gaps);
+	ts_jw_kus(w, "us", b.between.ns);
+	ts_jw_kus(w, "largest_us", b.between.largest_ns);
+	ts_jw_kus(w, "gpu_idle_before_next_us", b.between.wait_ns);
+	ts_jw_key(w, "cpu_late");
+	ts_jw_obj(w);
+	ts_jw_kuint(w, "gaps", b.between.late);
+	ts_jw_kus(w, "us", b.between.late_ns);
+	ts_jw_kuint(w, "gaps_checked", b.between.checked);
+	ts_jw_end_obj(w);
+	ts_jw_end_obj(w);
 	ts_jw_end_obj(w);
 	ts_jw_member(w, 2, "opportunities");
 	ts_jw_arr(w);
@@ -521,6 +535,20 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 	ts_jw_str(w, ts_layers_note(l, note, sizeof note) ? note : NULL);
 }
 
+/* A window of trace time; null when unknown. */
+static void put_window(ts_jw *w, const char *key, int64_t from, int64_t to)
+{
+	ts_jw_key(w, key);
+	if (from == INT64_MIN || to == INT64_MIN) {
+		ts_jw_null(w);
+		return;
+	}
+	ts_jw_obj(w);
+	ts_jw_kus(w, "start_us", from);
+	ts_jw_kus(w, "end_us", to);
+	ts_jw_end_obj(w);
+}
+
 static void put_pass(ts_jw *w, const ts_result *res, const ts_pass *p)
 {
 	const ts_layers *l = res->layers;
@@ -562,6 +590,19 @@ static void put_pass(ts_jw *w, const ts_result *res, const ts_pass *p)
 	char ev[160];
 	ts_pass_evidence(l, p, ev, sizeof ev);
 	ts_jw_kstr(w, "evidence", ev);
+	/* what its idle figures measure (idle.h's one rule), and the GPU
+	 * window of its step's own annotation */
+	ts_jw_key(w, "span");
+	ts_jw_obj(w);
+	ts_jw_kus(w, "start_us", p->idle.start_ns);
+	ts_jw_kus(w, "end_us", ts_sat_add(p->idle.start_ns, p->idle.span_ns));
+	ts_jw_end_obj(w);
+	ts_jw_key(w, "step_window");
+	ts_jw_obj(w);
+	put_window(w, "gpu", p->win_from, p->win_to);
+	put_window(w, "cpu", p->cwin_from, p->cwin_to);
+	put_window(w, "launched", p->idle.first_launch_ns, p->idle.last_launch_ns);
+	ts_jw_end_obj(w);
 	ts_jw_key(w, "idle");
 	put_idle(w, res, &p->idle);
 	if (p->cut_start || p->cut_end)
