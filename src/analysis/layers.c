@@ -857,36 +857,6 @@ static bool relayer_pass(ts_layers *l)
 	return true;
 }
 
-/* The time from the last pass's end to this one's start (layers.h). */
-static void add_between(ts_layers *l, const ts_idle_pass *d)
-{
-	if (!d->span_ns)
-		return;
-	int64_t gap = l->prev_end == INT64_MIN ? 0 : d->start_ns - l->prev_end;
-	ts_between *b = &l->between;
-	if (gap > 0) {
-		int64_t idle = d->idle_from_ns != INT64_MIN ? d->idle_from_ns : l->frontier_at_start;
-		if (idle < l->prev_end || idle > d->start_ns)
-			idle = l->prev_end;
-		int64_t wait = d->start_ns - idle;
-		b->gaps++;
-		b->ns = ts_sat_add(b->ns, gap);
-		b->wait_ns = ts_sat_add(b->wait_ns, wait);
-		if (gap > b->largest_ns)
-			b->largest_ns = gap;
-		if (d->first_launch_ns != INT64_MIN) {
-			b->checked++;
-			if (wait > 0 && d->first_launch_ns > idle) {
-				b->late++;
-				b->late_ns = ts_sat_add(b->late_ns, wait);
-			}
-		}
-	}
-	int64_t end = d->start_ns + d->span_ns;
-	if (end > l->prev_end)
-		l->prev_end = end;
-}
-
 /* carry: the next kernel is in the same step as this pass. */
 static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 {
@@ -962,7 +932,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 			p->cut_start = false;
 	}
 	l->all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
-	add_between(l, &p->idle);
+	ts_lay_add_between(l, &p->idle);
 	p->complete = !p->cut_start && !p->cut_end;
 	p->index = l->pass_count++;
 	ts_lay_vote(l, p);
@@ -1217,14 +1187,7 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 	end_pass(l, true, false);
 	while (l->npending)
 		resolve_pending(l, 0);
-	/* the GPU windows of the steps (written after the kernels) */
-	for (size_t i = 0; l->ngpu && i < l->npasses; i++) {
-		ts_pass *p = &l->passes[i];
-		int64_t from = p->idle.start_ns, to = ts_sat_add(from, p->idle.span_ns);
-		if (p->idle.span_ns > 0 && p->annotation >= 0 &&
-		    !ts_lay_gpu_window(l, from, to, &p->win_from, &p->win_to))
-			p->win_from = p->win_to = INT64_MIN;
-	}
+	ts_lay_pass_windows(l);
 	ts_lay_grow_srows(l, nrows);
 	if (l->backward_ops)
 		training_reset(l);

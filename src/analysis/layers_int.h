@@ -278,6 +278,9 @@ int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
 int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
 bool ts_lay_step_window(const ts_layers *l, int64_t step, int64_t *from, int64_t *to);
 bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf, int64_t *wt);
+void ts_lay_pass_windows(ts_layers *l);
+/* Add the time from the last pass's end to this one's start (layers.h). */
+void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d);
 long ts_lay_decode_threshold(const ts_layers *l);
 void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp);
 void ts_lay_vote(ts_layers *l, ts_pass *p);

@@ -1,7 +1,8 @@
 /*
  * layers_steps.c - step annotations (SGLang step[...], vLLM execute_..., ProfilerStep#N): their
- * windows on the CPU and the GPU, and the CPU-side evidence of captures and
- * training (layers_int.h).
+ * windows on the CPU and the GPU, each pass's step windows and the time
+ * between passes, and the CPU-side evidence of captures and training
+ * (layers_int.h).
  */
 #include "analysis/layers_int.h"
 
@@ -411,6 +412,49 @@ bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf
 			*wt = a->end;
 	}
 	return *wf < *wt;
+}
+
+/* The time from the last pass's end to this one's start (layers.h). */
+void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d)
+{
+	if (!d->span_ns)
+		return;
+	int64_t gap = l->prev_end == INT64_MIN ? 0 : d->start_ns - l->prev_end;
+	ts_between *b = &l->between;
+	if (gap > 0) {
+		int64_t idle = d->idle_from_ns != INT64_MIN ? d->idle_from_ns : l->frontier_at_start;
+		if (idle < l->prev_end || idle > d->start_ns)
+			idle = l->prev_end;
+		int64_t wait = d->start_ns - idle;
+		b->gaps++;
+		b->ns = ts_sat_add(b->ns, gap);
+		b->wait_ns = ts_sat_add(b->wait_ns, wait);
+		if (gap > b->largest_ns)
+			b->largest_ns = gap;
+		if (d->first_launch_ns != INT64_MIN) {
+			b->checked++;
+			if (wait > 0 && d->first_launch_ns > idle) {
+				b->late++;
+				b->late_ns = ts_sat_add(b->late_ns, wait);
+			}
+		}
+	}
+	int64_t end = d->start_ns + d->span_ns;
+	if (end > l->prev_end)
+		l->prev_end = end;
+}
+
+/* Each kept pass's step windows on the GPU: the profiler writes them
+ * after the kernels, so they are read at the end of the trace. */
+void ts_lay_pass_windows(ts_layers *l)
+{
+	for (size_t i = 0; l->ngpu && i < l->npasses; i++) {
+		ts_pass *p = &l->passes[i];
+		int64_t from = p->idle.start_ns, to = ts_sat_add(from, p->idle.span_ns);
+		if (p->idle.span_ns > 0 && p->annotation >= 0 &&
+		    !ts_lay_gpu_window(l, from, to, &p->win_from, &p->win_to))
+			p->win_from = p->win_to = INT64_MIN;
+	}
 }
 
 const char *ts_layers_annotation_name(const ts_layers *l, int i)
