@@ -10,6 +10,8 @@
 #    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
 #  - names no rule knows typed by their words, said as such;
 #  - compare warns first where the two models differ;
+#  - compare's "moe (rest)" row says when each side's kernels there are of
+#    kinds the other does not run (a finalize against a sort), not paired;
 #  - compare's fusion claim only where the other side's kernels support it;
 #  - a slow layer explained by the kernel whose time grew (an all-reduce
 #    that waited), not called a misplaced boundary;
@@ -23,7 +25,10 @@
 #    their step's windows (the GPU window's start; launched in the CPU
 #    window; ending inside the GPU window or launched inside the CPU one:
 #    the profiler draws no step window around kernels of a nested
-#    annotation such as c10d's nccl:*).
+#    annotation such as c10d's nccl:*);
+#  - a trace cut short says what the cut explains: cut before its GPU
+#    events (Kineto writes them after the CPU ones) it is not called a
+#    front-end process nor told to profile with ProfilerActivity.CUDA.
 T=claims
 . "$(dirname "$0")/lib.sh"
 
@@ -159,6 +164,36 @@ assert w and w[0] < 5 and 'A 6 layers per' in a[w[0]] and ', B 8)' in a[w[0]], a
 assert 'different models' not in b, b[:400]
 PY
 
+# a split group's rest row pairs no unrelated kernels without saying so:
+# A's MoE finalize against B's MoE sort (the MoE GEMMs pair by category)
+python3 - "$tmp/ma.json" "$tmp/mb.json" <<'PY'
+import json, sys
+fin = ('void moe::dev::finalize::finalizeKernel<moe::dev::finalize::KernelParams<__nv_bfloat16, '
+       'float, true> >(moe::dev::finalize::KernelParams<__nv_bfloat16, float, true>)')
+srt = ('void ck_tile::kentry<2, ck_tile::MoeSortingKernel<ck_tile::MoeSortingProblemEx<int, float, '
+       '1, true, false, 4> > >(ck_tile::MoeSortingKernel<ck_tile::MoeSortingProblemEx<int, float, '
+       '1, true, false, 4> >::MoeSortingKargs)')
+for path, other in ((sys.argv[1], fin), (sys.argv[2], srt)):
+    ev, ts = [], 1000.0
+    for i in range(8):
+        for n, d in (('fused_moe_kernel', 30.0), (other, 5.0)):
+            ev.append({'ph': 'X', 'cat': 'kernel', 'name': n, 'pid': 0, 'tid': 7, 'ts': ts,
+                       'dur': d, 'args': {'device': 0, 'stream': 7, 'correlation': len(ev) + 1}})
+            ts += d + 2
+    json.dump({'traceEvents': ev}, open(path, 'w'))
+PY
+"$TS" -q compare "$tmp/ma.json" "$tmp/mb.json" >"$tmp/mc.txt" 2>&1
+"$TS" -q compare -f json "$tmp/ma.json" "$tmp/mb.json" >"$tmp/mc.json" 2>&1
+python3 - "$tmp/mc.txt" "$tmp/mc.json" <<'PY' && ok "compare: a rest row holding a MoE finalize against a MoE sort says it is not paired (text and JSON); the MoE GEMMs pair" || bad "unpaired: $(grep -A3 'moe' "$tmp/mc.txt" | head -8)"
+import json, sys
+t = open(sys.argv[1]).read().splitlines()
+r = {o['op']: o for o in json.load(open(sys.argv[2]))['ops']}
+assert r['moe (rest)']['unpaired'] is True and r['moe: MoE-GEMM']['unpaired'] is False, r.keys()
+i = [k for k, l in enumerate(t) if l.lstrip().startswith('moe (rest)')][0]
+assert t[i + 1].strip() == ('not paired: A runs MoE-Finalize, B runs MoE-Sort/Align; neither '
+                            "runs the other's, so this gap compares different work"), t[i:i + 3]
+PY
+
 # what no rule names still gets a type from the words of its name, said
 # as such (a DeepSeek-V3-class training step's FP8 cast, transpose and
 # fused-reduce kernels)
@@ -214,6 +249,41 @@ PY
 grep -q '^ between passes: 9 gaps, 224 ms: the GPU idle 224 ms before the next pass (the CPU late before 9' "$tmp/sp.txt" &&
 	ok "spans: the first screen says the time between passes and that the CPU was late" ||
 	bad "spans: $(grep -A1 between "$tmp/sp.txt")"
+
+# a cut trace: the note says what the cut explains (before the launches:
+# once "a front-end process", after them: "profile with
+# ProfilerActivity.CUDA")
+python3 - "$tmp/whole.json" <<'PY'
+import json, sys
+ev = []
+for i in range(300):
+    ev.append({'ph': 'X', 'cat': 'cpu_op', 'name': 'aten::mm', 'pid': 1, 'tid': 1,
+               'ts': 1000.0 + 10 * i, 'dur': 5.0, 'args': {'External id': i + 1}})
+for i in range(300):
+    ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1, 'tid': 1,
+               'ts': 1001.0 + 10 * i, 'dur': 3.0, 'args': {'correlation': i + 1, 'External id': i + 1}})
+for i in range(300):
+    ev.append({'ph': 'X', 'cat': 'kernel', 'name': 'nvjet_tst_128x64_64x8_1x1_v_bz_coopA_NNT',
+               'pid': 0, 'tid': 7, 'ts': 1005.0 + 10 * i, 'dur': 4.0,
+               'args': {'device': 0, 'stream': 7, 'correlation': i + 1, 'External id': i + 1}})
+with open(sys.argv[1], 'w') as f:
+    f.write('{"traceEvents": [\n' + ',\n'.join(json.dumps(e) for e in ev) + '\n]}\n')
+PY
+for cut in ops launches; do
+	if [ $cut = ops ]; then at=$(grep -n cuda_runtime "$tmp/whole.json" | head -1 | cut -d: -f1)
+	else at=$(grep -n '"kernel"' "$tmp/whole.json" | head -1 | cut -d: -f1); fi
+	head -n $((at - 1)) "$tmp/whole.json" >"$tmp/cut.json"
+	"$TS" -q -f json "$tmp/cut.json" >"$tmp/cut.out" 2>/dev/null
+	rc=$?
+	note=$(json_get "$tmp/cut.out" "d['passes_note']")
+	case $rc:$note in
+	1:*"cut short"*"missing part"*) case $note in
+		*front-end*|*ProfilerActivity*) bad "cut after the $cut: $note" ;;
+		*) ok "a trace cut after its CPU $cut: the note says the kernels are in the missing part (exit 1)" ;;
+		esac ;;
+	*) bad "cut after the $cut: exit $rc: $note" ;;
+	esac
+done
 
 need_shared
 ORIGIN='^(?:void )?(?:triton_|cutlass|cublas|ck::|ck_tile::|at::native::)|^(?:Custom_)?Cijk_|^nvjet_|^(?:sm\d+|ampere|volta|turing|hopper)_(?:xmma|[sdhcz]?gemm)'

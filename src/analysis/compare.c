@@ -192,6 +192,7 @@ static void finish_row(ts_compare *c, ts_cmp_op *r)
 		    one_class(c->r[s]->agg, r->k[s][0].row))
 			r->op[s] = ts_attrib_parent_op(c->r[s]->attrib, r->k[s][0].row);
 	}
+	r->unpaired = r->rest && r->nk[0] && r->nk[1];
 	r->gap = r->cmp[1] - r->cmp[0];
 	r->ratio = r->cmp[0] > 0 ? r->cmp[1] / r->cmp[0] : -1;
 	r->status = status_of(&c->o, r->cmp[0], r->cmp[1]);
@@ -317,7 +318,8 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 			}
 			ts_cmp_op *r = &c->ops[c->nops];
 			*r = (ts_cmp_op){ .group = root, .category = k < ncat ? (int)k : -1,
-					  .fusion = fusion_of[root], .fused_side = fused_side[root] };
+					  .fusion = fusion_of[root], .fused_side = fused_side[root],
+					  .rest = k == ncat && split && shared };
 			row_name(c, parent, root, r->category, k == ncat && split && shared,
 				 r->name, sizeof r->name);
 			if (k < ncat)

@@ -12,7 +12,8 @@
  * A kernel goes to the first group that picks it (by its class where it
  * ran: a GEMM in a MoE context is an expert GEMM); a group with split:
  * category gets a row per category both sides run, the rest of it in one
- * "(rest)" row. A fusion merges the rows of its parts when one side runs
+ * "(rest)" row (unpaired when both sides have kernels there: different
+ * work, said as such). A fusion merges the rows of its parts when one side runs
  * its fused kernels and the other none, but at least two of the parts
  * separately. When the sides hold different numbers of forward passes,
  * times are compared per pass (per_pass); totals stay as they are.
@@ -63,6 +64,11 @@ typedef struct {
 	ts_cmp_kernel *k[2];     /* by time, desc */
 	size_t nk[2];
 	long op[2];              /* CPU op of the row's biggest kernel, -1 none */
+	bool rest;               /* a split group's "(rest)": the categories of
+				  * the group that only one side runs */
+	bool unpaired;           /* a rest row with kernels on both sides: each
+				  * side's work is of kinds the other does not
+				  * run, so its gap compares different work */
 } ts_cmp_op;
 
 typedef struct {

@@ -259,8 +259,9 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 
 /* Why there is no complete forward pass (graph capture, training step, no
  * attention, passes cut by the profile window): true and the reason in
- * buf; false when there is a complete pass. */
-bool ts_layers_note(const ts_layers *l, char *buf, size_t n);
+ * buf; false when there is a complete pass. cut: the input was cut short
+ * (a partial report), and only what the cut cannot explain is a finding. */
+bool ts_layers_note(const ts_layers *l, bool cut, char *buf, size_t n);
 
 /* With opts.spans: each layer of each pass, where it lies in time (the
  * first kernel's start to the last one's end), for annotate's tracks. At

@@ -286,19 +286,10 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		       ts_pstage_name(p->duration_ref));
 }
 
-bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
+/* Why there is no complete pass, when the input was read whole. */
+static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, uint64_t cut_start,
+		       uint64_t cut_end, char *buf, size_t n)
 {
-	uint64_t complete = 0, partial = 0, cut_start = 0, cut_end = 0, layers = 0;
-	for (size_t i = 0; i < l->npasses; i++) {
-		const ts_pass *p = &l->passes[i];
-		layers += p->layers;
-		complete += p->complete;
-		partial += !p->complete;
-		cut_start += p->cut_start;
-		cut_end += p->cut_end;
-	}
-	if (complete)
-		return false;
 	if (l->captures)
 		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " captures begun): its kernels "
 			 "ran while graphs were recorded, not as forward passes", l->captures);
@@ -333,6 +324,43 @@ bool ts_layers_note(const ts_layers *l, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%" PRIu64 " attention kernels but no pass with a layer",
 			 l->attn_units);
+}
+
+/* Why there is no complete pass in the part of a cut input that was read:
+ * the profiler writes the GPU events after the CPU ones, so what is
+ * missing is most likely kernels. Only what the cut cannot explain is
+ * said as a finding (a capture, a training step). */
+static void note_cut(const ts_layers *l, char *buf, size_t n)
+{
+	if (l->captures || l->backward_ops)
+		return;
+	if (l->kernels_seen == 0)
+		snprintf(buf, n, "no GPU kernels in the part read (%" PRIu64 " CPU ops, %" PRIu64
+			 " kernel launches): the trace was cut short, and the profiler writes the "
+			 "GPU events after the CPU ones, so its kernels are in the missing part",
+			 l->cpu_ops, l->launches);
+	else
+		snprintf(buf, n, "no complete pass in the part read (%" PRIu64 " kernels): the trace "
+			 "was cut short inside its GPU events, so the rest of its kernels are in the "
+			 "missing part", l->kernels_seen);
+}
+
+bool ts_layers_note(const ts_layers *l, bool cut, char *buf, size_t n)
+{
+	uint64_t complete = 0, partial = 0, cut_start = 0, cut_end = 0, layers = 0;
+	for (size_t i = 0; i < l->npasses; i++) {
+		const ts_pass *p = &l->passes[i];
+		layers += p->layers;
+		complete += p->complete;
+		partial += !p->complete;
+		cut_start += p->cut_start;
+		cut_end += p->cut_end;
+	}
+	if (complete)
+		return false;
+	note_whole(l, partial, layers, cut_start, cut_end, buf, n);
+	if (cut)
+		note_cut(l, buf, n);
 	return true;
 }
 

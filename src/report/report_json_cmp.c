@@ -161,6 +161,8 @@ static void put_cmp_op(ts_jw *w, const ts_compare *c, const ts_cmp_op *r,
 	} else {
 		ts_jw_null(w);
 	}
+	/* a split group's rest with kernels on both sides: different work */
+	ts_jw_kbool(w, "unpaired", r->unpaired);
 	for (int s = 0; s < 2; s++)
 		put_cmp_kernel_list(w, c, r, s, shorts[s]);
 	ts_jw_end_obj(w);

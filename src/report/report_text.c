@@ -309,7 +309,7 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 	const ts_layers *l = res->layers;
 	size_t n = ts_layers_npasses(l);
 	char note[300];
-	bool none = ts_layers_note(l, note, sizeof note);
+	bool none = ts_layers_note(l, res->partial, note, sizeof note);
 	if (n == 0) {
 		fprintf(out, "\nForward passes: none: %s\n", note);
 		return;

@@ -115,6 +115,37 @@ static void put_cmp_kernels(FILE *out, const ts_compare *c, const ts_cmp_op *r, 
 	fputc('\n', out);
 }
 
+/* The categories of one side's kernels in a row, "MoE-Sort, MoE-Align". */
+static void row_categories(const ts_compare *c, const ts_cmp_op *r, int s, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->nk[s] && k < n; i++) {
+		int cat = r->k[s][i].cls->category;
+		const char *nm = cat >= 0 ? ts_patterns_category(c->patterns, (size_t)cat)->name
+			       : "unclassified";
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = r->k[s][j].cls->category == cat;
+		if (seen)
+			continue;
+		int w = snprintf(buf + k, n - k, "%s%s", k ? ", " : "", nm);
+		if (w < 0)
+			return;
+		k += (size_t)w;
+	}
+}
+
+/* A "(rest)" row with kernels on both sides compares different work. */
+static void put_unpaired(FILE *out, const ts_compare *c, const ts_cmp_op *r)
+{
+	char a[200], b[200];
+	row_categories(c, r, 0, a, sizeof a);
+	row_categories(c, r, 1, b, sizeof b);
+	fprintf(out, "      not paired: A runs %s, B runs %s; neither runs the other's, so this "
+		"gap compares different work\n", a, b);
+}
+
 static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 {
 	char (*shorts[2])[TS_SHORT_MAX + 1];
@@ -148,6 +179,8 @@ static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 				r->fused_side ? "B" : "A", f->name, f->description,
 				r->fused_side ? "A" : "B");
 		}
+		if (r->unpaired)
+			put_unpaired(out, c, r);
 		for (int s = 0; s < 2; s++)
 			put_cmp_kernels(out, c, r, s, shorts[s], o->full_names, o->width);
 	}
