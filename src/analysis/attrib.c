@@ -43,11 +43,18 @@ static void ct_clear(corr_table *t)
 	t->n = 0;
 }
 
+/* A key as stored: correlation ids are 0 .. INT64_MAX (the callers take no
+ * negative one), so key + 1 is never 0 and never overflows. */
+static uint64_t ct_code(int64_t key)
+{
+	return (uint64_t)key + 1;
+}
+
 static size_t ct_slot(const corr_table *t, int64_t key)
 {
 	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
 	size_t i = (size_t)(h >> 20) & (t->cap - 1);
-	while (t->key[i] && t->key[i] != key + 1)
+	while (t->key[i] && t->key[i] != ct_code(key))
 		i = (i + 1) & (t->cap - 1);
 	return i;
 }
@@ -75,7 +82,7 @@ static bool ct_grow(corr_table *t)
 	for (size_t i = 0; i < t->cap; i++) {
 		if (!t->key[i])
 			continue;
-		size_t j = ct_slot(&g, t->key[i] - 1);
+		size_t j = ct_slot(&g, (int64_t)(t->key[i] - 1));
 		g.key[j] = t->key[i];
 		g.val[j] = t->val[i];
 		g.cnt[j] = t->cnt[i];
@@ -100,7 +107,7 @@ static void ct_put(corr_table *t, int64_t key, int64_t val)
 {
 	size_t i = ct_slot(t, key);
 	if (!t->key[i]) {
-		t->key[i] = key + 1;
+		t->key[i] = ct_code(key);
 		t->n++;
 	}
 	t->val[i] = val;
@@ -115,7 +122,7 @@ static void ct_add(corr_table *t, int64_t key, int64_t dur)
 	if (!t->key[i] || t->val[i] == TS_GONE) {
 		if (!t->key[i])
 			t->n++;
-		t->key[i] = key + 1;
+		t->key[i] = ct_code(key);
 		t->val[i] = 0;
 		t->cnt[i] = 0;
 	}
@@ -778,7 +785,7 @@ void ts_attrib_runtime(ts_attrib *a, const ts_event *ev)
 	/* the op's call site, voted per runtime call */
 	if (op && op->name != TS_INTERN_NONE)
 		ts_att_vote_callsite(&a->info[op->name].cs, cs, 1);
-	if (!(ev->has & TS_HAS_CORRELATION))
+	if (!(ev->has & TS_HAS_CORRELATION) || ev->correlation < 0)
 		return;
 	/* any runtime call a kernel correlates with launched it (on AMD,
 	 * hipMemcpy's copy kernels) */
@@ -976,7 +983,7 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		}
 		return;
 	}
-	if (!(ev->has & TS_HAS_CORRELATION)) {
+	if (!(ev->has & TS_HAS_CORRELATION) || ev->correlation < 0) {
 		unlinked(a, 1, dur);
 		return;
 	}
@@ -1001,6 +1008,8 @@ void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 
 ts_link ts_attrib_corr_link(const ts_attrib *a, int64_t correlation)
 {
+	if (correlation < 0)
+		return TS_LINK_WAIT;
 	for (int g = 0; g < 2; g++) {
 		size_t i = ct_find(&a->rt[g], correlation);
 		if (i != SIZE_MAX)

@@ -21,7 +21,7 @@
 #define TS_GONE INT64_MIN
 
 typedef struct {
-	int64_t *key;            /* key + 1; 0 empty */
+	uint64_t *key;           /* key + 1 (keys 0 .. INT64_MAX); 0 empty */
 	int64_t *val;
 	uint32_t *cnt;           /* kernels summed in val (a graph replays many) */
 	size_t cap, n;
