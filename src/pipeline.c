@@ -150,6 +150,7 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		ts_layers_cpu_event(res->layers, ev);
 	} else if (ev->cat == TS_CAT_PYTHON_FUNCTION) {
 		ts_attrib_python(res->attrib, ev);
+		ts_layers_python(res->layers, ev);
 		if (!res->framework || !ts_layers_generation(res->layers))
 			framework_of(res, ev);
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {

@@ -168,6 +168,14 @@ const ts_layers_opts *ts_layers_options(const ts_layers *l);
 /* CPU ops and runtime calls: what says a trace is a graph capture or a
  * training step (for the note when there is no complete pass). */
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
+/* What the CPU side of a trace held (note.h). */
+typedef struct {
+	uint64_t cpu_ops, compute_ops, launches, backward_ops, captures;
+	uint64_t py_events, py_server;   /* py_server: of the first 4096 */
+} ts_cpu_side;
+void ts_layers_cpu_side(const ts_layers *l, ts_cpu_side *out);
+/* python_function events: an API server's modules say a front-end file. */
+void ts_layers_python(ts_layers *l, const ts_event *ev);
 /* The size (tokens, else batch) the CPU step annotation open at ts names,
  * or -1: what a graph launched then was captured for. */
 int64_t ts_layers_step_size(const ts_layers *l, int64_t ts);

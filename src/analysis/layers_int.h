@@ -192,6 +192,9 @@ struct ts_layers {
 	uint64_t backward_ops;   /* autograd backward ops and backward kernels
 				  * (training_kernels:): a training step */
 	uint64_t cpu_ops;        /* CPU ops seen */
+	uint64_t compute_ops;    /* of them ATen ops that compute (mm, conv...) */
+	uint64_t py_events;      /* python_function events */
+	uint64_t py_server;      /* of the first PY_LOOKED, an API server's */
 	uint64_t launches;       /* kernel and graph launch calls seen */
 
 	/* passes waiting for the relative signals */

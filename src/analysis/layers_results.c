@@ -297,15 +297,8 @@ static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, ui
 		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops and backward "
 			 "kernels), not inference: no inference pass, layer or stage is reported",
 			 l->backward_ops);
-	else if (l->kernels_seen == 0 && l->launches)
-		snprintf(buf, n, "no GPU kernels, though the CPU launched %" PRIu64 ": the profiler "
-			 "recorded no GPU activity (profile with ProfilerActivity.CUDA)", l->launches);
-	else if (l->kernels_seen == 0 && l->cpu_ops)
-		snprintf(buf, n, "no GPU kernels: this looks like a front-end process (%" PRIu64
-			 " CPU ops, no kernel launch), such as an API server; profile the worker "
-			 "that runs the model", l->cpu_ops);
 	else if (l->kernels_seen == 0)
-		snprintf(buf, n, "no kernels in the trace");
+		snprintf(buf, n, "no timed kernel in the trace (kernel events without ts or dur)");
 	else if (l->attn_units == 0 && l->attn_typed)
 		snprintf(buf, n, "%" PRIu64 " of %" PRIu64 " kernels are typed attention, but none "
 			 "ran as a layer's mixer (projections before it, more work after), so no "
@@ -343,6 +336,12 @@ static void note_cut(const ts_layers *l, char *buf, size_t n)
 		snprintf(buf, n, "no complete pass in the part read (%" PRIu64 " kernels): the trace "
 			 "was cut short inside its GPU events, so the rest of its kernels are in the "
 			 "missing part", l->kernels_seen);
+}
+
+void ts_layers_cpu_side(const ts_layers *l, ts_cpu_side *out)
+{
+	*out = (ts_cpu_side){ l->cpu_ops, l->compute_ops, l->launches, l->backward_ops,
+			      l->captures, l->py_events, l->py_server };
 }
 
 bool ts_layers_note(const ts_layers *l, bool cut, char *buf, size_t n)

@@ -182,10 +182,42 @@ static bool contains(const char *s, size_t n, const char *lit)
 	return false;
 }
 
+/* ATen ops that compute: a CPU-only profile of a model holds them, an API
+ * server's does not. */
+static bool compute_op(const char *s, size_t n)
+{
+	static const char *const ops[] = { "aten::mm", "aten::addmm", "aten::bmm", "aten::matmul",
+					   "aten::linear", "aten::conv", "aten::baddbmm",
+					   "aten::scaled_dot_product_attention" };
+	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (starts_with(s, n, ops[i]))
+			return true;
+	return false;
+}
+
+#define PY_LOOKED 4096          /* python_function names read for words */
+
+/* A Python function: an API server's (its modules' words) in a trace with
+ * no kernel is a front-end process. */
+void ts_layers_python(ts_layers *l, const ts_event *ev)
+{
+	static const char *const words[] = { "prometheus_client", "uvicorn", "fastapi",
+					     "starlette", "entrypoints", "async_llm",
+					     "aiohttp", "api_server", "openai" };
+	if (l->py_events++ >= PY_LOOKED)
+		return;
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+		if (contains(ev->name, ev->name_len, words[i])) {
+			l->py_server++;
+			return;
+		}
+}
+
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 {
 	if (ev->cat == TS_CAT_CPU_OP) {
 		l->cpu_ops++;
+		l->compute_ops += compute_op(ev->name, ev->name_len);
 		if (starts_with(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
 			l->backward_ops++;
 		/* a token embedding: a language model reads tokens */

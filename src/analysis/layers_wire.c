@@ -284,6 +284,11 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, l->captures);
 	ts_w_u64(w, l->backward_ops);
 	ts_w_u64(w, l->ann_dropped);
+	ts_w_u64(w, l->cpu_ops);
+	ts_w_u64(w, l->compute_ops);
+	ts_w_u64(w, l->launches);
+	ts_w_u64(w, l->py_events);
+	ts_w_u64(w, l->py_server);
 	const ts_between *b = &l->between;
 	ts_w_u64(w, b->gaps);
 	ts_w_i64(w, b->ns);
@@ -420,6 +425,11 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	l->captures += ts_r_u64(r);
 	l->backward_ops += ts_r_u64(r);
 	l->ann_dropped += ts_r_u64(r);
+	l->cpu_ops += ts_r_u64(r);
+	l->compute_ops += ts_r_u64(r);
+	l->launches += ts_r_u64(r);
+	l->py_events += ts_r_u64(r);
+	l->py_server += ts_r_u64(r);
 	ts_between *b = &l->between;
 	b->gaps += ts_r_u64(r);
 	b->ns = ts_sat_add(b->ns, ts_r_i64(r));

@@ -1,5 +1,6 @@
 #include "input/event.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const char *const cat_names[TS_CAT_COUNT] = {
@@ -14,6 +15,10 @@ static const char *const cat_names[TS_CAT_COUNT] = {
 	[TS_CAT_PYTHON_FUNCTION] = "python_function",
 	[TS_CAT_FLOW] = "flow",
 	[TS_CAT_METADATA] = "metadata",
+	[TS_CAT_MTIA] = "mtia",
+	[TS_CAT_XPU] = "xpu",
+	[TS_CAT_HPU] = "hpu",
+	[TS_CAT_PRIVATEUSE1] = "privateuse1",
 	[TS_CAT_OTHER] = "other",
 };
 
@@ -24,6 +29,32 @@ const char *ts_cat_name(ts_cat cat)
 
 #define IS(lit) (len == sizeof(lit) - 1 && memcmp(s, lit, len) == 0)
 
+static bool prefix(const char *s, size_t len, const char *lit)
+{
+	size_t k = strlen(lit);
+	return len > k && memcmp(s, lit, k) == 0;
+}
+
+/* Another accelerator's event kinds, by their prefix. */
+static ts_cat other_device(const char *s, size_t len)
+{
+	if (prefix(s, len, "mtia_"))
+		return TS_CAT_MTIA;
+	if (prefix(s, len, "xpu_"))
+		return TS_CAT_XPU;
+	if (prefix(s, len, "hpu_"))
+		return TS_CAT_HPU;
+	if (prefix(s, len, "privateuse1_"))
+		return TS_CAT_PRIVATEUSE1;
+	return TS_CAT_OTHER;
+}
+
+/*
+ * Every spelling Kineto has written (docs/kineto-versions.md): PyTorch 1.8
+ * and 1.9 wrote Kernel, Memcpy, Memset, Runtime and Operator (some tools'
+ * copies lower-case them) with flows in async / async_gpu; later ones
+ * kernel, gpu_memcpy, cuda_runtime, cpu_op... with ac2g flows.
+ */
 ts_cat ts_cat_from(const char *s, size_t len)
 {
 	switch (len) {
@@ -31,11 +62,31 @@ ts_cat ts_cat_from(const char *s, size_t len)
 		if (IS("ac2g"))
 			return TS_CAT_FLOW;
 		break;
+	case 5:
+		if (IS("async"))
+			return TS_CAT_FLOW;
+		break;
 	case 6:
-		if (IS("kernel"))
+		if (IS("kernel") || IS("Kernel"))
 			return TS_CAT_KERNEL;
 		if (IS("cpu_op"))
 			return TS_CAT_CPU_OP;
+		if (IS("Memcpy") || IS("memcpy"))
+			return TS_CAT_GPU_MEMCPY;
+		if (IS("Memset") || IS("memset"))
+			return TS_CAT_GPU_MEMSET;
+		break;
+	case 7:
+		if (IS("Runtime") || IS("runtime"))
+			return TS_CAT_CUDA_RUNTIME;
+		break;
+	case 8:
+		if (IS("Operator") || IS("operator"))
+			return TS_CAT_CPU_OP;
+		break;
+	case 9:
+		if (IS("async_gpu"))
+			return TS_CAT_FLOW;
 		break;
 	case 10:
 		if (IS("gpu_memcpy"))
@@ -57,12 +108,16 @@ ts_cat ts_cat_from(const char *s, size_t len)
 		if (IS("python_function"))
 			return TS_CAT_PYTHON_FUNCTION;
 		break;
+	case 16:
+		if (IS("async_cpu_to_gpu"))
+			return TS_CAT_FLOW;
+		break;
 	case 19:
 		if (IS("gpu_user_annotation"))
 			return TS_CAT_GPU_USER_ANNOTATION;
 		break;
 	}
-	return TS_CAT_OTHER;
+	return other_device(s, len);
 }
 
 const char *ts_platform_name(ts_platform p)

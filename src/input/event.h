@@ -26,6 +26,11 @@ typedef enum {
 	TS_CAT_PYTHON_FUNCTION,
 	TS_CAT_FLOW,           /* ac2g s/f: launch -> kernel links */
 	TS_CAT_METADATA,       /* ph "M", whatever its cat */
+	/* another accelerator's events (read, counted, not analysed) */
+	TS_CAT_MTIA,           /* mtia_runtime, mtia_ccp_events, ... */
+	TS_CAT_XPU,            /* Intel GPU: xpu_runtime, xpu_driver */
+	TS_CAT_HPU,            /* Gaudi: hpu_op, ... */
+	TS_CAT_PRIVATEUSE1,    /* an out-of-tree backend: privateuse1_runtime, ... */
 	TS_CAT_OTHER,          /* instants, overhead, fwdbwd, Trace, no cat */
 	TS_CAT_COUNT
 } ts_cat;

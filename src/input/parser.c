@@ -91,7 +91,8 @@ static key args_key(const char *s, size_t len)
 	case 11:
 		if (KEY_IS("correlation"))
 			return K_CORRELATION;
-		if (KEY_IS("External id"))
+		/* "external id" in PyTorch 1.8 / 1.9 */
+		if (KEY_IS("External id") || KEY_IS("external id"))
 			return K_EXTERNAL_ID;
 		break;
 	case 15:

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/insight.h"
+#include "analysis/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "report/version.h"
@@ -211,7 +212,7 @@ static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
 	}
 	uint32_t per = res->layers ? ts_layers_per_pass(res->layers) : 0;
 	char note[300] = "no forward pass";
-	bool none = res->layers && ts_layers_note(res->layers, res->partial, note, sizeof note);
+	bool none = res->layers && ts_note_passes(res, note, sizeof note);
 	if (k && (none || !complete_any)) {   /* no complete pass: say so first */
 		char *q;
 		while ((q = strstr(passes, " partial")) != NULL)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/insight.h"
+#include "analysis/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "analysis/roofline.h"
@@ -532,7 +533,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 
 	char note[300];
 	ts_jw_member(w, 2, "passes_note");
-	ts_jw_str(w, ts_layers_note(l, res->partial, note, sizeof note) ? note : NULL);
+	ts_jw_str(w, ts_note_passes(res, note, sizeof note) ? note : NULL);
 }
 
 /* A window of trace time; null when unknown. */

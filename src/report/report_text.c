@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/insight.h"
+#include "analysis/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
@@ -309,7 +310,7 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 	const ts_layers *l = res->layers;
 	size_t n = ts_layers_npasses(l);
 	char note[300];
-	bool none = ts_layers_note(l, res->partial, note, sizeof note);
+	bool none = ts_note_passes(res, note, sizeof note);
 	if (n == 0) {
 		fprintf(out, "\nForward passes: none: %s\n", note);
 		return;
