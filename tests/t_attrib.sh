@@ -34,6 +34,37 @@ line(par.get('gemm_a') == 'aten::mm' and par.get('graph_k1') is None,
 line(a['ops_indexed'] == 2 and a['ops_dropped'] == 0, '2 ops indexed, none dropped')
 PY
 
+# parent_op is a plurality with a stated tie rule: a name launched 1:1 by
+# two ops goes to the one that launched it first (a strict majority gave
+# none); X X X Y Y Z Z goes to X (Boyer-Moore's survivor was Z)
+python3 - "$tmp/par.json" <<'PY'
+import json, sys
+ev, t = [], 1000.0
+def call(op, kernel):
+    global t
+    i = len(ev) + 1
+    ev.append({'ph': 'X', 'cat': 'cpu_op', 'name': op, 'pid': 1, 'tid': 1, 'ts': t, 'dur': 5,
+               'args': {'External id': i}})
+    ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1, 'tid': 1,
+               'ts': t + 1, 'dur': 2, 'args': {'correlation': i, 'External id': i}})
+    ev.append({'ph': 'X', 'cat': 'kernel', 'name': kernel, 'pid': 0, 'tid': 7, 'ts': t + 3,
+               'dur': 2, 'args': {'device': 0, 'stream': 7, 'correlation': i, 'External id': i}})
+    t += 10
+for op in ('aten::b_first', 'aten::a_second'):
+    call(op, 'tie_kernel')
+for op in ('aten::x', 'aten::x', 'aten::x', 'aten::y', 'aten::y', 'aten::z', 'aten::z'):
+    call(op, 'three_two_two')
+json.dump({'traceEvents': ev}, open(sys.argv[1], 'w'))
+PY
+"$TS" -q -f json "$tmp/par.json" >"$tmp/par.out" 2>/dev/null
+python3 - "$tmp/par.out" <<'PY'
+import json, sys
+par = {k['name']: k['parent_op'] for k in json.load(open(sys.argv[1]))['kernels']}
+ok = par.get('tie_kernel') == 'aten::b_first' and par.get('three_two_two') == 'aten::x'
+print('%s - attribution: parent_op by plurality: a 1:1 tie to the op that launched first, 3:2:2 to the 3 (got %s)' %
+      ('ok' if ok else 'not ok', par))
+PY
+
 # --join-mem: a generated trace of 1,800 ops with shapes (40 decode passes)
 # in an index capped below its size: some ops are indexed, the rest are
 # counted and warned, never silent; their kernels fall back to their launch.

@@ -851,20 +851,36 @@ void ts_attrib_recategorize(ts_attrib *a, const ts_kref *ref, int32_t from, int3
 	}
 }
 
+void ts_att_parent_add(parent_vote *v, uint32_t op, uint32_t n, uint32_t first)
+{
+	int min = 0;
+	for (int i = 0; i < PARENT_TOP; i++) {
+		if (v->n[i] && v->op[i] == op) {
+			v->n[i] = v->n[i] > UINT32_MAX - n ? UINT32_MAX : v->n[i] + n;
+			if (first < v->first[i])
+				v->first[i] = first;
+			return;
+		}
+		if (v->n[i] < v->n[min])
+			min = i;
+	}
+	/* an empty slot (0) is the minimum; a full table gives the least
+	 * op's slot, counts kept (space-saving) */
+	uint32_t base = v->n[min];
+	v->op[min] = op;
+	v->n[min] = base > UINT32_MAX - n ? UINT32_MAX : base + n;
+	v->first[min] = first;
+}
+
 static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 {
 	if (row == TS_INTERN_NONE ||
 	    !ts_grow((void **)&a->parent, &a->parent_cap, (size_t)row + 1, sizeof *a->parent, 64, SIZE_MAX, true))
 		return;
 	parent_vote *v = &a->parent[row];
-	if (v->votes == 0) {
-		v->cand = op;
-		v->votes = 1;
-	} else if (v->cand == op) {
-		v->votes++;
-	} else {
-		v->votes--;
-	}
+	ts_att_parent_add(v, op, 1, v->calls);
+	if (v->calls < UINT32_MAX)
+		v->calls++;
 }
 
 uint64_t ts_att_sat_add(uint64_t a, uint64_t b)

@@ -30,8 +30,16 @@ typedef struct {
 
 #define CT_FIRST_CAP 1024
 
+/* The ops that launched a kernel row's calls: a space-saving top 4 (exact
+ * for up to four ops; an op with over a quarter of the calls is always
+ * kept). The parent op is the one with most calls; of those tied, the one
+ * that launched the earliest call. */
+#define PARENT_TOP 4
 typedef struct {
-	uint32_t cand, votes;    /* Boyer-Moore majority over kernels */
+	uint32_t op[PARENT_TOP];
+	uint32_t n[PARENT_TOP];      /* calls (0: an empty slot) */
+	uint32_t first[PARENT_TOP];  /* the row's call count when it came in */
+	uint32_t calls;
 } parent_vote;
 
 /* The most frequent call sites of a row: a space-saving top 4. */
@@ -136,6 +144,9 @@ struct ts_attrib {
 uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via);
 ts_op_row *ts_att_op_row(ts_attrib *a, int view, uint32_t name);
 ts_wl_row *ts_att_wl_row(ts_attrib *a, int view, uint32_t wl);
+/* Count n calls of op in a row's parent ops (first: the row's call count
+ * when the first of them came). */
+void ts_att_parent_add(parent_vote *v, uint32_t op, uint32_t n, uint32_t first);
 void ts_att_vote_callsite(cs_top *t, uint32_t cs, uint64_t w);
 uint64_t ts_att_sat_add(uint64_t a, uint64_t b);
 

@@ -145,9 +145,15 @@ size_t ts_attrib_op_callsites(const ts_attrib *a, size_t i, const char **name, s
 
 long ts_attrib_parent_op(const ts_attrib *a, uint32_t row)
 {
-	if (row >= a->parent_cap || a->parent[row].votes == 0)
+	if (row >= a->parent_cap)
 		return -1;
-	return (long)a->parent[row].cand;
+	const parent_vote *v = &a->parent[row];
+	int best = -1;
+	for (int i = 0; i < PARENT_TOP; i++)
+		if (v->n[i] && (best < 0 || v->n[i] > v->n[best] ||
+				(v->n[i] == v->n[best] && v->first[i] < v->first[best])))
+			best = i;
+	return best < 0 ? -1 : (long)v->op[best];
 }
 
 size_t ts_attrib_nworkloads(const ts_attrib *a)

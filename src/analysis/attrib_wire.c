@@ -230,14 +230,17 @@ void ts_attrib_save(const ts_attrib *a, ts_wbuf *w)
 	}
 	uint64_t np = 0;
 	for (size_t i = 0; i < a->parent_cap; i++)
-		np += a->parent[i].votes > 0;
+		for (int k = 0; k < PARENT_TOP; k++)
+			np += a->parent[i].n[k] > 0;
 	ts_w_u64(w, np);
 	for (size_t i = 0; i < a->parent_cap; i++)
-		if (a->parent[i].votes) {
-			ts_w_u32(w, (uint32_t)i);
-			ts_w_u32(w, a->parent[i].cand);
-			ts_w_u32(w, a->parent[i].votes);
-		}
+		for (int k = 0; k < PARENT_TOP; k++)
+			if (a->parent[i].n[k]) {
+				ts_w_u32(w, (uint32_t)i);
+				ts_w_u32(w, a->parent[i].op[k]);
+				ts_w_u32(w, a->parent[i].n[k]);
+				ts_w_u32(w, a->parent[i].first[k]);
+			}
 }
 
 ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
@@ -352,26 +355,18 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 				return st;
 		}
 	}
-	uint64_t np = ts_r_count(r, 12);
+	uint64_t np = ts_r_count(r, 16);
 	for (uint64_t i = 0; i < np && !r->err; i++) {
 		uint32_t row = ts_r_u32(r), cand = ts_r_u32(r), votes = ts_r_u32(r);
+		uint32_t first = ts_r_u32(r);
 		uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
 		uint32_t op = cand < *nop ? om[cand] : TS_INTERN_NONE;
 		if (r->err || to == TS_INTERN_NONE || op == TS_INTERN_NONE ||
 		    !ts_grow((void **)&a->parent, &a->parent_cap, (size_t)to + 1, sizeof *a->parent, 64, SIZE_MAX, true))
 			continue;
-		/* majority votes combine: the same candidate adds, another
-		 * cancels as many */
-		parent_vote *pv = &a->parent[to];
-		if (pv->votes == 0 || pv->cand == op) {
-			pv->cand = op;
-			pv->votes += votes;
-		} else if (votes > pv->votes) {
-			pv->cand = op;
-			pv->votes = votes - pv->votes;
-		} else {
-			pv->votes -= votes;
-		}
+		/* the same op adds; another takes a slot (space-saving) */
+		if (votes)
+			ts_att_parent_add(&a->parent[to], op, votes, first);
 	}
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }

@@ -25,6 +25,20 @@ def load(path):
         return json.loads(f.read(), parse_float=Decimal)
 
 
+# PyTorch 1.8 / 1.9 spell the categories and one id differently
+OLD_CAT = {'Kernel': 'kernel', 'Operator': 'cpu_op', 'operator': 'cpu_op',
+           'Runtime': 'cuda_runtime', 'runtime': 'cuda_runtime'}
+
+
+def modern(e):
+    e = dict(e)
+    e['cat'] = OLD_CAT.get(e.get('cat'), e.get('cat'))
+    a = e.get('args')
+    if isinstance(a, dict) and 'External id' not in a and 'external id' in a:
+        e['args'] = dict(a, **{'External id': a['external id']})
+    return e
+
+
 def ns(v):
     return int(Decimal(v) * 1000)
 
@@ -33,7 +47,7 @@ def main():
     trace, report = sys.argv[1], sys.argv[2]
     d = load(trace)
     ev = d['traceEvents'] if isinstance(d, dict) else d
-    ev = [e for e in ev if isinstance(e, dict)]
+    ev = [modern(e) for e in ev if isinstance(e, dict)]
     ops, rt = {}, {}
     for e in ev:
         a = e.get('args') if isinstance(e.get('args'), dict) else {}

@@ -17,6 +17,8 @@ import json
 import sys
 from decimal import Decimal
 
+from oracle import modern   # PyTorch 1.8 / 1.9 spellings, read as today's
+
 NOT_VALUE = {'', 'Scalar', 'ScalarList', 'TensorList', 'GenericList', 'long int', 'int',
              'short int', 'signed char', 'unsigned char', 'bool', 'c10::Device'}
 
@@ -55,7 +57,7 @@ def main():
     trace, report = sys.argv[1], sys.argv[2]
     d = load(trace)
     ev = d['traceEvents'] if isinstance(d, dict) else d
-    ev = [e for e in ev if isinstance(e, dict)]
+    ev = [modern(e) for e in ev if isinstance(e, dict)]
     ops = {}
     for e in ev:
         a = e.get('args') if isinstance(e.get('args'), dict) else {}
