@@ -145,6 +145,8 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		if (res->replay)
 			drain(res, true);   /* out of memory: keep the order */
 		kernel_on(res, ev, row, res->agg->last_class, SIZE_MAX);
+	} else if (ev->cat == TS_CAT_GPU_MEMCPY || ev->cat == TS_CAT_GPU_MEMSET) {
+		ts_attrib_memop(res->attrib, ev);
 	} else if (ev->cat == TS_CAT_CPU_OP) {
 		ts_attrib_cpu_op(res->attrib, ev);
 		ts_layers_cpu_event(res->layers, ev);

@@ -65,6 +65,37 @@ print('%s - attribution: parent_op by plurality: a 1:1 tie to the op that launch
       ('ok' if ok else 'not ok', par))
 PY
 
+# memory operations belong to their ops: aten::copy_ issues two memcpys
+# beside its kernel, aten::_local_scalar_dense one device-to-host copy and
+# no kernel (the sync users hunt for): it has a row
+python3 - "$tmp/mem.json" <<'PY'
+import json, sys
+ev = [
+    {'ph': 'X', 'cat': 'cpu_op', 'name': 'aten::copy_', 'pid': 1, 'tid': 1, 'ts': 100, 'dur': 30,
+     'args': {'External id': 1}},
+    {'ph': 'X', 'cat': 'cpu_op', 'name': 'aten::_local_scalar_dense', 'pid': 1, 'tid': 1, 'ts': 200,
+     'dur': 30, 'args': {'External id': 2}},
+    {'ph': 'X', 'cat': 'gpu_memcpy', 'name': 'Memcpy HtoD (Pinned -> Device)', 'pid': 0, 'tid': 7,
+     'ts': 110, 'dur': 6, 'args': {'device': 0, 'stream': 7, 'External id': 1, 'bytes': 1000}},
+    {'ph': 'X', 'cat': 'gpu_memcpy', 'name': 'Memcpy DtoD (Device -> Device)', 'pid': 0, 'tid': 7,
+     'ts': 120, 'dur': 4, 'args': {'device': 0, 'stream': 7, 'External id': 1, 'bytes': 500}},
+    {'ph': 'X', 'cat': 'kernel', 'name': 'void at::native::elementwise_kernel<128, 4>(int)', 'pid': 0,
+     'tid': 7, 'ts': 130, 'dur': 3, 'args': {'device': 0, 'stream': 7, 'External id': 1}},
+    {'ph': 'X', 'cat': 'gpu_memcpy', 'name': 'Memcpy DtoH (Device -> Pinned)', 'pid': 0, 'tid': 7,
+     'ts': 210, 'dur': 2, 'args': {'device': 0, 'stream': 7, 'External id': 2, 'bytes': 8}},
+]
+json.dump({'traceEvents': ev}, open(sys.argv[1], 'w'))
+PY
+"$TS" -q -f json "$tmp/mem.json" >"$tmp/mem.out" 2>/dev/null
+python3 - "$tmp/mem.out" <<'PY'
+import json, sys
+ops = {o['name']: (o['kernels'], o['total_us'], o['memops'], o['memops_us'], o['memops_bytes'])
+       for o in json.load(open(sys.argv[1]))['ops']}
+want = {'aten::copy_': (1, 3.0, 2, 10.0, 1500), 'aten::_local_scalar_dense': (0, 0.0, 1, 2.0, 8)}
+print('%s - attribution: memcpy / memset time and bytes beside each op\'s kernel time; an op of copies only has its row (got %s)' %
+      ('ok' if ops == want else 'not ok', ops))
+PY
+
 # --join-mem: a generated trace of 1,800 ops with shapes (40 decode passes)
 # in an index capped below its size: some ops are indexed, the rest are
 # counted and warned, never silent; their kernels fall back to their launch.

@@ -964,6 +964,21 @@ static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 	}
 }
 
+void ts_attrib_memop(ts_attrib *a, const ts_event *ev)
+{
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || !(ev->has & TS_HAS_EXTERNAL_ID))
+		return;
+	const ts_oprec *op = find_op(a, ev->external_id);
+	ts_op_row *r = op && op->name != TS_INTERN_NONE
+		     ? ts_att_op_row(a, TS_ATTRIB_ALL, op->name) : NULL;
+	if (!r)
+		return;
+	r->memops++;
+	r->mem_ns = ts_sat_add(r->mem_ns, ev->dur_ns);
+	if (ev->has & TS_HAS_BYTES)
+		r->mem_bytes = ts_sat_add(r->mem_bytes, ev->bytes);
+}
+
 void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, ts_kref *ref)
 {

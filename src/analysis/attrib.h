@@ -80,6 +80,10 @@ typedef struct {
 	int64_t other_cat_ns;
 	uint64_t graph_kernels;  /* of them, graph-replayed with the op from a capture */
 	int64_t graph_ns;
+	/* memcpy and memset operations it issued (by External id; all stages:
+	 * kept in the all view only) */
+	uint64_t memops;
+	int64_t mem_ns, mem_bytes;
 } ts_op_row;
 
 /* One workload definition and dtype. */
@@ -177,6 +181,8 @@ void ts_attrib_recategorize(ts_attrib *a, const ts_kref *ref, int32_t from, int3
 void ts_attrib_runtime(ts_attrib *a, const ts_event *ev);
 /* A timed kernel of row (TS_INTERN_NONE past the name cap) and class; *ref
  * says what it was linked to, for ts_attrib_staged. */
+/* A memcpy or memset operation: its op's memory time and bytes. */
+void ts_attrib_memop(ts_attrib *a, const ts_event *ev);
 void ts_attrib_kernel(ts_attrib *a, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, ts_kref *ref);
 /* A kernel's pass got its stage (0 .. TS_ATTRIB_STAGES-1). */

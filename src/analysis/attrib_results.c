@@ -65,9 +65,11 @@ size_t *ts_attrib_op_order(const ts_attrib *a, int view, size_t *n)
 		*n = 0;
 		return NULL;
 	}
+	/* by GPU time, memcpy / memset time with it (an op that only copies,
+	 * a device-to-host sync, has a row) */
 	for (size_t i = 0; i < total; i++)
-		if (a->rows[view][i].kernels)
-			keys[k++] = (op_key){ a->rows[view][i].ns, i };
+		if (a->rows[view][i].kernels || a->rows[view][i].memops)
+			keys[k++] = (op_key){ ts_sat_add(a->rows[view][i].ns, a->rows[view][i].mem_ns), i };
 	qsort(keys, k, sizeof *keys, by_time);
 	for (size_t i = 0; i < k; i++)
 		o[i] = keys[i].i;

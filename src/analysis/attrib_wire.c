@@ -47,6 +47,9 @@ static void oprow_save(const ts_attrib *a, const ts_op_row *r, ts_wbuf *w)
 	ts_w_i64(w, r->other_cat_ns);
 	ts_w_u64(w, r->graph_kernels);
 	ts_w_i64(w, r->graph_ns);
+	ts_w_u64(w, r->memops);
+	ts_w_i64(w, r->mem_ns);
+	ts_w_i64(w, r->mem_bytes);
 }
 
 static void oprow_load(ts_attrib *a, ts_op_row *r, ts_rbuf *r_)
@@ -79,6 +82,9 @@ static void oprow_load(ts_attrib *a, ts_op_row *r, ts_rbuf *r_)
 	r->other_cat_ns = ts_sat_add(r->other_cat_ns, ts_r_i64(r_));
 	r->graph_kernels += ts_r_u64(r_);
 	r->graph_ns = ts_sat_add(r->graph_ns, ts_r_i64(r_));
+	r->memops += ts_r_u64(r_);
+	r->mem_ns = ts_sat_add(r->mem_ns, ts_r_i64(r_));
+	r->mem_bytes = ts_sat_add(r->mem_bytes, ts_r_i64(r_));
 }
 
 static void wlrow_save(const ts_wl_row *x, ts_wbuf *w)
@@ -205,7 +211,7 @@ void ts_attrib_save(const ts_attrib *a, ts_wbuf *w)
 			}
 		}
 		for (int v = 0; v < TS_ATTRIB_VIEWS; v++) {
-			bool has = i < a->rows_cap[v] && a->rows[v][i].kernels;
+			bool has = i < a->rows_cap[v] && (a->rows[v][i].kernels || a->rows[v][i].memops);
 			ts_w_u8(w, has);
 			if (has)
 				oprow_save(a, &a->rows[v][i], w);

@@ -796,6 +796,10 @@ static void put_op(ts_jw *w, const ts_result *res, int view, size_t op, int nb,
 	ts_jw_kus(w, "total_us", r->ns);
 	ts_jw_knum(w, "pct", "%.2f", base ? 100.0 * (double)r->ns / (double)base : 0.0);
 	ts_jw_knum(w, "cum_pct", "%.2f", base ? 100.0 * (double)cum / (double)base : 0.0);
+	/* the memcpy / memset operations it issued (all stages) */
+	ts_jw_kuint(w, "memops", rc->memops);
+	ts_jw_kus(w, "memops_us", rc->mem_ns);
+	ts_jw_kint(w, "memops_bytes", rc->mem_bytes);
 	const char *site = ts_attrib_op_callsite(at, op, &len);
 	ts_jw_kstrn(w, "callsite", site, site ? len : 0);
 	if (nb == TS_ATTR_COUNT) {

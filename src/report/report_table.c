@@ -197,11 +197,11 @@ static int t_unclassified(const ts_kview *v, const ts_table_sink *k)
 static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
 {
 	static const char *const cols[] = { "stage", "op", "via", "calls", "kernels", "total_us",
-					    "pct", "cum_pct", "callsite" };
+					    "pct", "cum_pct", "memops", "memops_us", "callsite" };
 	/* --capture: what of each op was graph replay given back its op */
 	static const char *const gcols[] = { "stage", "op", "via", "calls", "kernels", "total_us",
-					     "pct", "cum_pct", "callsite", "graph_op_kernels",
-					     "graph_op_us" };
+					     "pct", "cum_pct", "memops", "memops_us", "callsite",
+					     "graph_op_kernels", "graph_op_us" };
 	bool g = res->replay != NULL;
 	int rc = g ? BEGIN(k, "ops", gcols) : BEGIN(k, "ops", cols);
 	const ts_attrib *at = res->attrib;
@@ -219,6 +219,7 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 	const char *stage = v->staged ? ts_pstage_name(v->stage) : "all";
 	for (size_t i = 0; order && i < n && rc == 0; i++) {
 		const ts_op_row *r = ts_attrib_op(at, view, order[i]);
+		const ts_op_row *ra = ts_attrib_op(at, TS_ATTRIB_ALL, order[i]);
 		size_t len, slen = 0;
 		const char *name = ts_attrib_op_name(at, order[i], &len);
 		const char *site = ts_attrib_op_callsite(at, order[i], &slen);
@@ -227,8 +228,9 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 				  c_cstr(ts_attr_bucket_name(ts_attrib_op_via(at, order[i]))),
 				  c_uint(r->calls), c_uint(r->kernels), c_us(r->ns),
 				  c_num(share(r->ns, base), 2), c_num(share(cum, base), 2),
+				  c_uint(ra->memops), c_us(ra->mem_ns),
 				  c_str(site, slen), c_uint(r->graph_kernels), c_us(r->graph_ns) };
-		rc = k->row(k->ctx, row, g ? 11 : 9);
+		rc = k->row(k->ctx, row, g ? 13 : 11);
 	}
 	free(order);
 	return rc;

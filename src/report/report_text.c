@@ -634,7 +634,7 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 		return;
 	}
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
-	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels%s)\n"
+	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels and memcpy / memset%s)\n"
 		     " %6s %6s %14s %7s %7s  %-40s %s\n", shown, n,
 		v->staged ? "; kernels that reached no op are not staged" : "",
 		"Calls", "Kern.", "Total (us)", "%", "Cum %", "Op", "Kernel categories");
@@ -655,6 +655,9 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 			const ts_kclass k = { .category = rc->cats[c].category };
 			fprintf(out, "%s%s", c ? ", " : " ", ts_kclass_category(res->patterns, &k));
 		}
+		if (rc->memops)
+			fprintf(out, "%s%" PRIu64 " memcpy/memset, %s us", rc->cats[0].count ? "; " : " ",
+				rc->memops, ts_text_us(tb, sizeof tb, rc->mem_ns));
 		fputc('\n', out);
 		size_t len;
 		const char *site = ts_attrib_op_callsite(at, order[i], &len);

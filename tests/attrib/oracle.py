@@ -27,7 +27,8 @@ def load(path):
 
 # PyTorch 1.8 / 1.9 spell the categories and one id differently
 OLD_CAT = {'Kernel': 'kernel', 'Operator': 'cpu_op', 'operator': 'cpu_op',
-           'Runtime': 'cuda_runtime', 'runtime': 'cuda_runtime'}
+           'Runtime': 'cuda_runtime', 'runtime': 'cuda_runtime',
+           'Memcpy': 'gpu_memcpy', 'Memset': 'gpu_memset'}
 
 
 def modern(e):
@@ -93,7 +94,7 @@ def main():
     print('%s - %s: bucket shares sum to 100 (got %s)' % (
         'ok' if abs(pct - 100) < Decimal('0.05') or total == 0 else 'not ok', name, pct))
     got = {o['name']: (o['calls'], o['kernels'], ns(o['total_us']))
-           for o in r['ops'] if o['via'] == 'op'}
+           for o in r['ops'] if o['via'] == 'op' and o['kernels']}
     # rows of kernels that reached no op: one per runtime call name, and
     # one for the unlinked; per bucket they add up to the bucket
     for b in ('graph', 'launch', 'unlinked'):
@@ -104,6 +105,22 @@ def main():
     want = {k: (len(v[0]), v[1], v[2]) for k, v in per_op.items()}
     bad = [k for k in set(got) | set(want) if got.get(k) != want.get(k)]
     print('%s - %s: ops[] calls, kernels and time of %d op names%s' % (
+        'ok' if not bad else 'not ok', name, len(want),
+        '' if not bad else ' (differ: %s)' % [(k, want.get(k), got.get(k)) for k in bad[:3]]))
+    # memcpy / memset operations belong to the op whose External id they carry
+    mem = {}
+    for e in ev:
+        a = e.get('args') if isinstance(e.get('args'), dict) else {}
+        x = a.get('External id')
+        if (e.get('cat') in ('gpu_memcpy', 'gpu_memset') and e.get('ts') is not None and
+                e.get('dur') is not None and isinstance(x, int) and x in ops):
+            m = mem.setdefault(ops[x], [0, 0])
+            m[0] += 1
+            m[1] += ns(e['dur'])
+    want = {k: tuple(v) for k, v in mem.items()}
+    got = {o['name']: (o['memops'], ns(o['memops_us'])) for o in r['ops'] if o['memops']}
+    bad = [k for k in set(got) | set(want) if got.get(k) != want.get(k)]
+    print('%s - %s: ops[] memcpy / memset count and time of %d op names%s' % (
         'ok' if not bad else 'not ok', name, len(want),
         '' if not bad else ' (differ: %s)' % [(k, want.get(k), got.get(k)) for k in bad[:3]]))
 
