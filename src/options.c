@@ -37,8 +37,8 @@ static const char usage_text[] =
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
-	"                       passes, stages, memory, replays (--capture), ranks\n"
-	"                       or skew (several traces)\n"
+	"                       passes, stages, memory, collectives, replays\n"
+	"                       (--capture), ranks or skew (several traces)\n"
 	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
 	"  -n, --top N          kernel rows in the text report (default 20, 0 = all)\n"
 	"  -w, --width N        shorten kernel names to fit N columns\n"
@@ -218,8 +218,8 @@ static void check_formats(const options *o)
 {
 	if (o->table && !ts_report_table_known(o->table))
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
-			    "ops, workloads, layers, passes, stages, memory, replays, ranks "
-			    "or skew", o->table);
+			    "ops, workloads, layers, passes, stages, memory, collectives, "
+			    "replays, ranks or skew", o->table);
 	if (o->debug && o->format != FMT_TEXT)
 		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "
 			    "(the passes and layers are in the JSON report's passes and layer_table)");

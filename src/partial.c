@@ -21,11 +21,11 @@ static const unsigned char magic[8] = { 0x89, 'T', 'S', 'P', 'A', 'R', 'T', '\n'
 #define HEADER_BYTES (8 + 4 + 4 + 8)
 
 enum { SEC_META = 1, SEC_AGG, SEC_ATTRIB, SEC_LAYERS, SEC_RANKS, SEC_CAPTURES, SEC_REPLAYS,
-       SEC_COUNT };
+       SEC_COMM, SEC_COUNT };
 static const char *const sec_names[SEC_COUNT] = {
 	[SEC_META] = "meta", [SEC_AGG] = "aggregates", [SEC_ATTRIB] = "attribution",
 	[SEC_LAYERS] = "layers", [SEC_RANKS] = "ranks", [SEC_CAPTURES] = "captures",
-	[SEC_REPLAYS] = "replays",
+	[SEC_REPLAYS] = "replays", [SEC_COMM] = "collectives",
 };
 
 /* ------------------------------------------------------------ writing */
@@ -129,6 +129,18 @@ ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, si
 	ts_w_u8(w, cm != NULL);
 	if (cm)
 		ts_replay_save(res->replay, w);
+	end_section(w, s);
+	s = begin_section(w, SEC_COMM);
+	if (res->comm) {
+		ts_comm_save(res->comm, w);
+	} else {
+		ts_comm *none = ts_comm_new();
+		if (none)
+			ts_comm_save(none, w);
+		else
+			w->nomem = true;
+		ts_comm_free(none);
+	}
 	end_section(w, s);
 	if (w->nomem)
 		return TS_ERR_NOMEM;
@@ -408,6 +420,8 @@ static ts_status merge_section(void *ctx, uint32_t tag, ts_rbuf *r)
 		return captures_merge(res, r, &g->gmap, &g->ngmap, &g->captures);
 	case SEC_REPLAYS:
 		return replays_merge(res, r, g->gmap, g->ngmap, g->captures);
+	case SEC_COMM:
+		return res->comm ? ts_comm_load(res->comm, r) : TS_OK;
 	}
 	return TS_OK;
 }

@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/comm.h"
+
 #include "tables/gpu.h"
 #include "analysis/platform.h"
 #include "input/pparse.h"
@@ -114,6 +116,9 @@ static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts
 			cls = in;
 		}
 	}
+	if (cls && cls->type == TS_TYPE_COMMUNICATION && res->patterns && cls->category >= 0)
+		ts_comm_kernel(res->comm, ev,
+			       ts_patterns_category(res->patterns, (size_t)cls->category)->name);
 	ts_layers_kernel(res->layers, ev, row, cls, &ref, slot);
 }
 
@@ -307,6 +312,7 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 	if (res->attrib)
 		ts_attrib_set_meta(res->attrib, &res->meta);
 	res->ctx = ts_ctx_new(o->patterns);
+	res->comm = ts_comm_new();
 	/* kernels reach the attribution's stage views through the layer
 	 * machine, which knows their stage when their pass ends */
 	ts_layers_opts lo = o->layers;
@@ -318,7 +324,7 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 	res->record = run ? o->record : NULL;
 	if (res->attrib && res->record)
 		ts_attrib_record(res->attrib, res->record);
-	return res->agg && res->layers && res->attrib && res->ctx &&
+	return res->agg && res->layers && res->attrib && res->ctx && res->comm &&
 	       (!run || !o->captures || res->replay);
 }
 

@@ -25,6 +25,8 @@ void ts_result_free(ts_result *res)
 	ts_attrib_free(res->attrib);
 	ts_ctx_free(res->ctx);
 	res->ctx = NULL;
+	ts_comm_free(res->comm);
+	res->comm = NULL;
 	ts_replay_free(res->replay);
 	res->replay = NULL;
 	ts_capmap_free(res->merged_captures);

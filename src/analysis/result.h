@@ -22,6 +22,7 @@
 #include "analysis/layers.h"
 #include "analysis/model.h"
 #include "input/parser.h"
+#include "analysis/comm.h"
 #include "analysis/replay.h"
 #include "input/status.h"
 
@@ -45,6 +46,7 @@ typedef struct {
 	ts_layers *layers;
 	ts_attrib *attrib;
 	ts_ctx *ctx;                /* context rules (kernel meaning by position) */
+	ts_comm *comm;              /* collectives: sizes and bandwidth */
 	ts_replay *replay;          /* graph replays matched to --capture, or NULL */
 	ts_capmap *record;          /* recording a capture trace's graphs, or NULL */
 	ts_capmap *merged_captures; /* merged partials: their captures (owned;

@@ -62,6 +62,7 @@ enum {
 	TS_HAS_DTYPE = 1u << 16,      /* args "Input type" */
 	TS_HAS_KERNEL = 1u << 17,     /* a runtime launch's args "kernel" (HIP) */
 	TS_HAS_COLLECTIVE = 1u << 18, /* a CPU op's args "Collective name" (in kname) */
+	TS_HAS_MSG = 1u << 19,        /* a collective's "In msg nelems" / "Out msg nelems" */
 };
 
 #define TS_MAX_OPERANDS 8      /* Input Dims entries kept */
@@ -84,6 +85,12 @@ typedef struct {
 	int64_t pid, tid;        /* string pid/tid ("Spans") leave TS_HAS_PID unset */
 	int64_t id;              /* flow id */
 	int64_t device, stream, correlation, external_id, bytes;
+	/* TS_HAS_MSG: a collective kernel's message (Kineto's args "In msg
+	 * nelems", "Out msg nelems", "Group size" and "dtype"); -1 / 0:
+	 * not given */
+	int64_t in_nelems, out_nelems;
+	int32_t group_size;
+	uint8_t elem_size;       /* bytes of its dtype, 0 unknown */
 	int32_t grid[3], block[3];
 	/* cpu_op shapes (record_shapes): operands past TS_MAX_OPERANDS are
 	 * counted in noperands but not kept; an operand of rank past

@@ -73,6 +73,8 @@ static key args_key(const char *s, size_t len)
 			return K_BLOCK;
 		if (KEY_IS("bytes"))
 			return K_BYTES;
+		if (KEY_IS("dtype"))
+			return K_MSG_DTYPE;
 		break;
 	case 6:
 		if (KEY_IS("device"))
@@ -87,6 +89,8 @@ static key args_key(const char *s, size_t len)
 			return K_INPUT_DIMS;
 		if (KEY_IS("Input type"))
 			return K_INPUT_TYPE;
+		if (KEY_IS("Group size"))
+			return K_GROUP_SIZE;
 		break;
 	case 11:
 		if (KEY_IS("correlation"))
@@ -94,6 +98,14 @@ static key args_key(const char *s, size_t len)
 		/* "external id" in PyTorch 1.8 / 1.9 */
 		if (KEY_IS("External id") || KEY_IS("external id"))
 			return K_EXTERNAL_ID;
+		break;
+	case 13:
+		if (KEY_IS("In msg nelems"))
+			return K_IN_NELEMS;
+		break;
+	case 14:
+		if (KEY_IS("Out msg nelems"))
+			return K_OUT_NELEMS;
 		break;
 	case 15:
 		if (KEY_IS("Concrete Inputs"))
@@ -567,6 +579,24 @@ static int coll_str(ts_parser *p, const char *s, size_t len)
 	return 1;
 }
 
+/* A collective's dtype as Kineto spells it ("Float", "BFloat16",
+ * "Half", "Long", ...): the bytes of one element. */
+static int msg_dtype_str(ts_parser *p, const char *s, size_t len)
+{
+	static const struct { const char *name; uint8_t size; } dt[] = {
+		{ "Float", 4 }, { "BFloat16", 2 }, { "Half", 2 }, { "Double", 8 },
+		{ "Int", 4 }, { "Long", 8 }, { "Short", 2 }, { "Char", 1 }, { "Byte", 1 },
+		{ "Bool", 1 }, { "Float8_e4m3fn", 1 }, { "Float8_e5m2", 1 },
+		{ "Float8_e4m3fnuz", 1 }, { "Float8_e5m2fnuz", 1 }, { "ComplexFloat", 8 },
+	};
+	for (size_t i = 0; i < sizeof dt / sizeof *dt; i++)
+		if (strlen(dt[i].name) == len && memcmp(dt[i].name, s, len) == 0) {
+			p->ev.elem_size = dt[i].size;
+			break;
+		}
+	return 1;
+}
+
 static int name_str(ts_parser *p, const char *s, size_t len)
 {
 	ts_event *ev = &p->ev;
@@ -636,6 +666,17 @@ static int int_value(ts_parser *p, const char *s, size_t len, bool is_num)
 			ev->has |= TS_HAS_BYTES;
 		}
 		return 1;
+	case K_IN_NELEMS:
+	case K_OUT_NELEMS:
+		if (v >= 0) {
+			*(p->cur_key == K_IN_NELEMS ? &ev->in_nelems : &ev->out_nelems) = v;
+			ev->has |= TS_HAS_MSG;
+		}
+		return 1;
+	case K_GROUP_SIZE:
+		if (v > 0 && v <= INT32_MAX)
+			ev->group_size = (int32_t)v;
+		return 1;
 	default:
 		break;
 	}
@@ -703,6 +744,7 @@ static const scalar_fn on_number[] = {
 	[A_PID] = int_num, [A_TID] = int_num, [A_ARG_NUM] = int_num,
 	[A_GRID] = grid_num, [A_BLOCK] = grid_num, [A_TYPE] = type_num,
 	[A_CONC] = conc_num, [A_KNAME] = skip_value, [A_COLL] = skip_value,
+	[A_MSG_DTYPE] = skip_value,
 };
 
 static const scalar_fn on_string[] = {
@@ -712,6 +754,7 @@ static const scalar_fn on_string[] = {
 	[A_PID] = int_str, [A_TID] = int_str, [A_ARG_NUM] = int_str,
 	[A_GRID] = grid_str, [A_BLOCK] = grid_str, [A_TYPE] = type_str,
 	[A_CONC] = conc_str, [A_KNAME] = kname_str, [A_COLL] = coll_str,
+	[A_MSG_DTYPE] = msg_dtype_str,
 };
 
 /* null and booleans: absent values, which still count as items of the
@@ -854,6 +897,14 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 		case K_COLLECTIVE:
 			p->act = (p->ev.has & TS_HAS_CAT) && p->ev.cat != TS_CAT_CPU_OP ? A_SKIP : A_COLL;
 			break;
+		case K_IN_NELEMS:
+		case K_OUT_NELEMS:
+		case K_GROUP_SIZE:
+			p->act = A_ARG_NUM;
+			break;
+		case K_MSG_DTYPE:
+			p->act = A_MSG_DTYPE;
+			break;
 		default:
 			p->act = A_SLOW;   /* grid, dims, ... as scalars */
 			break;
@@ -885,6 +936,9 @@ void ts_prs_reset_event(ts_parser *p)
 	ev->name_len = 0;
 	ev->kname = p->kname;
 	ev->kname_len = 0;
+	ev->in_nelems = ev->out_nelems = -1;
+	ev->group_size = 0;
+	ev->elem_size = 0;
 }
 
 /* The role of a container opening inside the current one. */

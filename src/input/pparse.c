@@ -113,7 +113,7 @@ typedef struct {
 static ts_status encode(void *ud, const ts_event *e)
 {
 	enc_ctx *c = ud;
-	size_t most = 64 + NI64 * 8 + 24 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
+	size_t most = 64 + NI64 * 8 + 24 + 21 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
 		      TS_MAX_OPERANDS * TS_MAX_RANK * 8 + 1 + TS_MAX_OPERANDS * (1 + TS_DTYPE_MAX) +
 		      2 + TS_MAX_CONCRETE * 8;
 	if (!rec_room(c->s, most)) {
@@ -137,6 +137,12 @@ static ts_status encode(void *ud, const ts_event *e)
 		PUT(e->grid);
 	if (e->has & TS_HAS_BLOCK)
 		PUT(e->block);
+	if (e->has & TS_HAS_MSG) {
+		PUT(e->in_nelems);
+		PUT(e->out_nelems);
+		PUT(e->group_size);
+		PUT(e->elem_size);
+	}
 	PUT(nl);
 	memcpy(w, e->name, nl);
 	w += nl;
@@ -194,6 +200,15 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 		GET(ev->grid);
 	if (ev->has & TS_HAS_BLOCK)
 		GET(ev->block);
+	ev->in_nelems = ev->out_nelems = -1;
+	ev->group_size = 0;
+	ev->elem_size = 0;
+	if (ev->has & TS_HAS_MSG) {
+		GET(ev->in_nelems);
+		GET(ev->out_nelems);
+		GET(ev->group_size);
+		GET(ev->elem_size);
+	}
 	GET(nl);
 	ev->name = (const char *)r;
 	ev->name_len = nl;

@@ -1040,8 +1040,10 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_replays(&w, res);
 	if (res->attrib && o->verify_ops)
 		put_coverage(&w, res, &v);
-	if (!v.staged)
+	if (!v.staged) {
 		ts_report_json_table(&w, res, o, "memory", "memory");
+		ts_report_json_table(&w, res, o, "collectives", "collectives");
+	}
 	ts_breakdown_free(&b);
 	put_warnings(&w, res);
 	if (o->ranks)

@@ -20,7 +20,7 @@
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",
-	"layers", "passes", "stages", "memory", "replays", "ranks", "skew", NULL,
+	"layers", "passes", "stages", "memory", "collectives", "replays", "ranks", "skew", NULL,
 };
 
 /* ------------------------------------------------------------- cells */
@@ -409,6 +409,39 @@ static int t_memory(const ts_result *res, const ts_kview *v, const ts_table_sink
 	return rc;
 }
 
+/* Collectives by kind, message size and group (comm.h), then per kind the
+ * calls past the rows kept, unsized. All stages: none under --stage. */
+static int t_collectives(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "kind", "msg_bytes", "group_size", "calls", "total_us",
+					    "avg_us", "min_us", "max_us", "algbw_gbps", "busbw_gbps" };
+	int rc = BEGIN(k, "collectives", cols);
+	size_t n = 0;
+	const ts_comm_row *rows = res->comm && !v->staged ? ts_comm_rows(res->comm, &n) : NULL;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const ts_comm_row *r = &rows[i];
+		double alg = ts_comm_algbw(r), bus = ts_comm_busbw(r);
+		ts_cell row[] = { c_cstr(ts_comm_kind_name(r->kind)),
+				  c_opt_int(r->msg_bytes >= 0, r->msg_bytes),
+				  c_opt_int(r->group > 0, r->group), c_uint(r->calls), c_us(r->ns),
+				  c_num((double)r->ns / 1e3 / (double)r->calls, 3), c_us(r->min_ns),
+				  c_us(r->max_ns), c_opt_num(alg >= 0, alg, 2),
+				  c_opt_num(bus >= 0, bus, 2) };
+		rc = ROW(k, row);
+	}
+	for (int kd = 0; res->comm && !v->staged && kd < TS_COMM_KINDS && rc == 0; kd++) {
+		int64_t ns;
+		uint64_t c = ts_comm_unkept(res->comm, (ts_comm_kind)kd, &ns);
+		if (!c)
+			continue;
+		ts_cell row[] = { c_cstr(ts_comm_kind_name((ts_comm_kind)kd)), c_null(), c_null(),
+				  c_uint(c), c_us(ns), c_num((double)ns / 1e3 / (double)c, 3),
+				  c_null(), c_null(), c_null(), c_null() };
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
 /* A job over ranks: one row per rank, as JSON "ranks" (with the wait of
  * "skew.collective_wait" and whether it is the straggler). */
 _Static_assert(TS_PSTAGE_COUNT == 4, "a passes and a time column per stage");
@@ -511,6 +544,8 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 		rc = t_stages(res, sink);
 	else if (strcmp(name, "memory") == 0)
 		rc = t_memory(res, &v, sink);
+	else if (strcmp(name, "collectives") == 0)
+		rc = t_collectives(res, &v, sink);
 	else if (strcmp(name, "replays") == 0)
 		rc = t_replays(res, sink);
 	else if (strcmp(name, "ranks") == 0)

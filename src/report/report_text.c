@@ -843,6 +843,38 @@ static void put_memory(FILE *out, const ts_agg *a)
 	}
 }
 
+#define COMM_ROWS_SHOWN 12
+
+/* Collectives by kind, message and group, with their bandwidth (comm.h). */
+static void put_collectives(FILE *out, const ts_comm *c)
+{
+	size_t n;
+	const ts_comm_row *rows = c ? ts_comm_rows(c, &n) : NULL;
+	if (!rows || !n)
+		return;
+	fprintf(out, "\nCollectives (bus bandwidth by NCCL-tests' factor for the kind and group)\n"
+		     " %-15s %11s %6s %7s %14s %11s %11s %11s\n", "Kind", "Message", "Group",
+		"Calls", "Total (us)", "Avg (us)", "algbw GB/s", "busbw GB/s");
+	for (size_t i = 0; i < n && i < COMM_ROWS_SHOWN; i++) {
+		const ts_comm_row *r = &rows[i];
+		char msg[32] = "-", grp[16] = "-", t[32], alg[24] = "-", bus[24] = "-";
+		if (r->msg_bytes >= 0)
+			human_bytes(msg, sizeof msg, (double)r->msg_bytes);
+		if (r->group > 0)
+			snprintf(grp, sizeof grp, "%d", r->group);
+		if (ts_comm_algbw(r) >= 0)
+			snprintf(alg, sizeof alg, "%.2f", ts_comm_algbw(r));
+		if (ts_comm_busbw(r) >= 0)
+			snprintf(bus, sizeof bus, "%.2f", ts_comm_busbw(r));
+		fprintf(out, " %-15s %11s %6s %7" PRIu64 " %14s %11.3f %11s %11s\n",
+			ts_comm_kind_name(r->kind), msg, grp, r->calls, ts_text_us(t, sizeof t, r->ns),
+			(double)r->ns / 1e3 / (double)r->calls, alg, bus);
+	}
+	if (n > COMM_ROWS_SHOWN)
+		fprintf(out, " ... %zu more rows (--format csv --table collectives lists all)\n",
+			n - COMM_ROWS_SHOWN);
+}
+
 static void put_events(FILE *out, const ts_agg *a)
 {
 	fputs("\nEvents by category\n", out);
@@ -916,8 +948,10 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		if (o->verify_ops)
 			put_coverage(out, res, &v);
 	}
-	if (!v.staged)
+	if (!v.staged) {
 		put_memory(out, res->agg);
+		put_collectives(out, res->comm);
+	}
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);
 	return ferror(out) ? -1 : 0;
