@@ -55,6 +55,37 @@ cmp -s <(json_get "$tmp/c1.out" "d['collectives']") <(json_get "$tmp/c2.out" "d[
 grep -Eq '^ all_reduce +4.00 MB +4 +2 +2000.000 +1000.000 +4.00 +6.00$' "$tmp/c.txt" &&
 	ok "the text report's Collectives section" || bad "text: $(sed -n '/^Collectives/,/^$/p' "$tmp/c.txt")"
 
+# against the link of the GPU (devices.yaml links:): an H100 SXM's NVLink 4,
+# 450 GB/s per direction; a links: entry that is no number is a table error
+python3 - "$tmp/c.json" "$tmp/h100.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d['deviceProperties'] = [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3', 'numSms': 132}]
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" -q -f json "$tmp/h100.json" >"$tmp/h100.out" 2>/dev/null
+python3 - "$tmp/h100.out" <<'PY' && ok "busbw against the H100 SXM's NVLink 4 (450 GB/s a direction): the all-reduce's 6 GB/s is 1.33% of it" || bad "link: $(json_get "$tmp/h100.out" "d['collectives']")"
+import json, sys
+r = {c['kind']: c for c in json.load(open(sys.argv[1]))['collectives']}
+assert abs(r['all_reduce']['pct_of_link'] - 100 * 6.0 / 450) < 0.006, r['all_reduce']
+assert abs(r['all_to_all']['pct_of_link'] - 100 * 1.75 / 450) < 0.006, r['all_to_all']
+PY
+mkdir -p "$tmp/pat"
+cat >"$tmp/pat/devices.yaml" <<'YAML'
+devices:
+  - name: Test GPU
+    vendor: nvidia
+    match: 'Test GPU'
+    hbm_tbps: 1
+    tflops: {bf16: 100}
+    source: 'test'
+    links: {fabric: 'NVLink', gbps: fast, source: 'test'}
+YAML
+"$TS" -q -p "$tmp/pat" "$tmp/c.json" >/dev/null 2>"$tmp/perr"
+rc=$?
+[ $rc = 3 ] && grep -q "devices.yaml:8:.*links gbps 'fast' is not a positive number of GB/s" "$tmp/perr" &&
+	ok "a links: gbps that is no number: exit 3, file, line and what" || bad "links error: exit $rc: $(cat "$tmp/perr")"
+
 need_shared
 f="$SHARED/hta_a100_ddp_training_nccl.json.gz"
 if [ -e "$f" ]; then

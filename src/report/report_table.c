@@ -414,7 +414,11 @@ static int t_memory(const ts_result *res, const ts_kview *v, const ts_table_sink
 static int t_collectives(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
 {
 	static const char *const cols[] = { "kind", "msg_bytes", "group_size", "calls", "total_us",
-					    "avg_us", "min_us", "max_us", "algbw_gbps", "busbw_gbps" };
+					    "avg_us", "min_us", "max_us", "algbw_gbps", "busbw_gbps",
+					    "pct_of_link" };
+	/* held to the GPU's link (devices.yaml links:); a figure beyond it
+	 * is no fact: null */
+	double link = res->gpu ? res->gpu->link_gbps : 0;
 	int rc = BEGIN(k, "collectives", cols);
 	size_t n = 0;
 	const ts_comm_row *rows = res->comm && !v->staged ? ts_comm_rows(res->comm, &n) : NULL;
@@ -426,7 +430,8 @@ static int t_collectives(const ts_result *res, const ts_kview *v, const ts_table
 				  c_opt_int(r->group > 0, r->group), c_uint(r->calls), c_us(r->ns),
 				  c_num((double)r->ns / 1e3 / (double)r->calls, 3), c_us(r->min_ns),
 				  c_us(r->max_ns), c_opt_num(alg >= 0, alg, 2),
-				  c_opt_num(bus >= 0, bus, 2) };
+				  c_opt_num(bus >= 0, bus, 2),
+				  c_opt_num(bus >= 0 && link > 0 && bus <= link, 100.0 * bus / link, 2) };
 		rc = ROW(k, row);
 	}
 	for (int kd = 0; res->comm && !v->staged && kd < TS_COMM_KINDS && rc == 0; kd++) {
@@ -436,7 +441,7 @@ static int t_collectives(const ts_result *res, const ts_kview *v, const ts_table
 			continue;
 		ts_cell row[] = { c_cstr(ts_comm_kind_name((ts_comm_kind)kd)), c_null(), c_null(),
 				  c_uint(c), c_us(ns), c_num((double)ns / 1e3 / (double)c, 3),
-				  c_null(), c_null(), c_null(), c_null() };
+				  c_null(), c_null(), c_null(), c_null(), c_null() };
 		rc = ROW(k, row);
 	}
 	return rc;

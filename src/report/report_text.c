@@ -846,15 +846,20 @@ static void put_memory(FILE *out, const ts_agg *a)
 #define COMM_ROWS_SHOWN 12
 
 /* Collectives by kind, message and group, with their bandwidth (comm.h). */
-static void put_collectives(FILE *out, const ts_comm *c)
+static void put_collectives(FILE *out, const ts_comm *c, const ts_gpu *g)
 {
 	size_t n;
 	const ts_comm_row *rows = c ? ts_comm_rows(c, &n) : NULL;
 	if (!rows || !n)
 		return;
-	fprintf(out, "\nCollectives (bus bandwidth by NCCL-tests' factor for the kind and group)\n"
-		     " %-15s %11s %6s %7s %14s %11s %11s %11s\n", "Kind", "Message", "Group",
-		"Calls", "Total (us)", "Avg (us)", "algbw GB/s", "busbw GB/s");
+	double link = g ? g->link_gbps : 0;
+	fprintf(out, "\nCollectives (bus bandwidth by NCCL-tests' factor for the kind and group");
+	if (link > 0)
+		fprintf(out, "; against %s, %.0f GB/s per GPU and direction, from %s", g->link_fabric,
+			link, g->link_source);
+	fprintf(out, ")\n %-15s %11s %6s %7s %14s %11s %11s %11s%s\n", "Kind", "Message", "Group",
+		"Calls", "Total (us)", "Avg (us)", "algbw GB/s", "busbw GB/s",
+		link > 0 ? "  % of link" : "");
 	for (size_t i = 0; i < n && i < COMM_ROWS_SHOWN; i++) {
 		const ts_comm_row *r = &rows[i];
 		char msg[32] = "-", grp[16] = "-", t[32], alg[24] = "-", bus[24] = "-";
@@ -866,9 +871,15 @@ static void put_collectives(FILE *out, const ts_comm *c)
 			snprintf(alg, sizeof alg, "%.2f", ts_comm_algbw(r));
 		if (ts_comm_busbw(r) >= 0)
 			snprintf(bus, sizeof bus, "%.2f", ts_comm_busbw(r));
-		fprintf(out, " %-15s %11s %6s %7" PRIu64 " %14s %11.3f %11s %11s\n",
+		char pct[24] = "";
+		double b = ts_comm_busbw(r);
+		if (link > 0 && b >= 0 && b <= link)
+			snprintf(pct, sizeof pct, "  %8.1f%%", 100.0 * b / link);
+		else if (link > 0)
+			snprintf(pct, sizeof pct, "  %9s", b < 0 ? "-" : "beyond");
+		fprintf(out, " %-15s %11s %6s %7" PRIu64 " %14s %11.3f %11s %11s%s\n",
 			ts_comm_kind_name(r->kind), msg, grp, r->calls, ts_text_us(t, sizeof t, r->ns),
-			(double)r->ns / 1e3 / (double)r->calls, alg, bus);
+			(double)r->ns / 1e3 / (double)r->calls, alg, bus, pct);
 	}
 	if (n > COMM_ROWS_SHOWN)
 		fprintf(out, " ... %zu more rows (--format csv --table collectives lists all)\n",
@@ -950,7 +961,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	if (!v.staged) {
 		put_memory(out, res->agg);
-		put_collectives(out, res->comm);
+		put_collectives(out, res->comm, res->gpu);
 	}
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);

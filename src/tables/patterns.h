@@ -232,6 +232,11 @@ typedef struct {
 	 * tables); TS_ATTAINABLE_DEFAULT and a NULL source when not given. */
 	double attain_compute, attain_memory;
 	const char *attain_source;
+	/* links: the GPU-to-GPU fabric, its peak per GPU and direction in
+	 * GB/s (1e9 bytes/s), what a collective's bus bandwidth is held to;
+	 * 0 and NULLs: not given */
+	const char *link_fabric, *link_source;
+	double link_gbps;
 	const char *file;
 	int line;
 } ts_gpu;

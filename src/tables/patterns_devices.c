@@ -110,6 +110,17 @@ void ts_pat_add_devices(ts_patterns *p, const char *file, y_kernels *k)
 			}
 			d.attain_source = a->source;
 		}
+		if (y->links) {
+			ts_ypath lp[] = { { "devices", 0 }, { NULL, (int)i }, { "links", 0 },
+					  { "gbps", 0 } };
+			if (!parse_positive(y->links->gbps, 1e5, &d.link_gbps)) {
+				ts_pat_error_at(p, file, lp, 4, 0, "links gbps '%s' is not a positive "
+						"number of GB/s", y->links->gbps);
+				ok = false;
+			}
+			d.link_fabric = y->links->fabric;
+			d.link_source = y->links->source;
+		}
 		if (!ok)
 			continue;
 		size_t j = 0;

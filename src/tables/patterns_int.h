@@ -107,9 +107,14 @@ typedef struct {
 } y_attain;
 
 typedef struct {
+	char *fabric, *gbps, *source;
+} y_link;
+
+typedef struct {
 	char *name, *vendor, *match, *sms, *memory_gb, *hbm_tbps, *source;
 	y_peaks *tflops;
 	y_attain *attainable;
+	y_link *links;
 } y_device;
 
 typedef struct {

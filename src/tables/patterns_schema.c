@@ -186,6 +186,13 @@ static const cyaml_schema_field_t attain_fields[] = {
 	CYAML_FIELD_END
 };
 
+static const cyaml_schema_field_t link_fields[] = {
+	CYAML_FIELD_STRING_PTR("fabric", REQ, y_link, fabric, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("gbps", REQ, y_link, gbps, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("source", REQ, y_link, source, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_END
+};
+
 static const cyaml_schema_field_t device_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", REQ, y_device, name, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("vendor", REQ, y_device, vendor, 1, CYAML_UNLIMITED),
@@ -196,6 +203,7 @@ static const cyaml_schema_field_t device_fields[] = {
 	CYAML_FIELD_MAPPING_PTR("tflops", REQ, y_device, tflops, peaks_fields),
 	CYAML_FIELD_STRING_PTR("source", REQ, y_device, source, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_MAPPING_PTR("attainable", OPT, y_device, attainable, attain_fields),
+	CYAML_FIELD_MAPPING_PTR("links", OPT, y_device, links, link_fields),
 	CYAML_FIELD_END
 };
 
