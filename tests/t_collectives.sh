@@ -70,6 +70,16 @@ r = {c['kind']: c for c in json.load(open(sys.argv[1]))['collectives']}
 assert abs(r['all_reduce']['pct_of_link'] - 100 * 6.0 / 450) < 0.006, r['all_reduce']
 assert abs(r['all_to_all']['pct_of_link'] - 100 * 1.75 / 450) < 0.006, r['all_to_all']
 PY
+# compare puts each kind's calls, bytes and bus bandwidth side by side
+"$TS" -q compare -f json "$tmp/c.json" "$tmp/h100.json" >"$tmp/cmp.json" 2>/dev/null
+python3 - "$tmp/cmp.json" <<'PY' && ok "compare: each kind's calls, bytes, time and bus bandwidth on both sides" || bad "compare: $(json_get "$tmp/cmp.json" "d['collectives']")"
+import json, sys
+r = {x['kind']: x for x in json.load(open(sys.argv[1]))['collectives']}
+a = r['all_reduce']
+assert (a['a_calls'], a['a_bytes'], a['a_total_us'], a['a_busbw_gbps']) == (2, 8000000, 2000.0, 6.0), a
+assert (a['b_calls'], a['b_bytes'], a['b_busbw_gbps']) == (2, 8000000, 6.0), a
+assert len(r) == 5 and r['all_to_all']['a_busbw_gbps'] == 1.75, r
+PY
 mkdir -p "$tmp/pat"
 cat >"$tmp/pat/devices.yaml" <<'YAML'
 devices:

@@ -146,6 +146,34 @@ double ts_comm_busbw(const ts_comm_row *r)
 	}
 }
 
+void ts_comm_kind_total(const ts_comm *c, ts_comm_kind k, ts_comm_total *out)
+{
+	*out = (ts_comm_total){ .busbw = -1 };
+	double bus_ns = 0, weighted = 0;
+	for (size_t i = 0; c && i < c->n; i++) {
+		const ts_comm_row *r = &c->rows[i];
+		if (r->kind != k)
+			continue;
+		out->calls += r->calls;
+		out->ns = ts_sat_add(out->ns, r->ns);
+		if (r->msg_bytes >= 0) {
+			out->sized_calls += r->calls;
+			out->bytes = ts_sat_add(out->bytes, r->msg_bytes * (int64_t)r->calls);
+		}
+		double b = ts_comm_busbw(r);
+		if (b >= 0) {
+			weighted += b * (double)r->ns;
+			bus_ns += (double)r->ns;
+		}
+	}
+	if (c) {
+		out->calls += c->unkept[k];
+		out->ns = ts_sat_add(out->ns, c->unkept_ns[k]);
+	}
+	if (bus_ns > 0)
+		out->busbw = weighted / bus_ns;
+}
+
 void ts_comm_save(const ts_comm *c, ts_wbuf *w)
 {
 	ts_w_u64(w, c->n);

@@ -61,6 +61,16 @@ uint64_t ts_comm_unkept(const ts_comm *c, ts_comm_kind k, int64_t *ns);
 double ts_comm_algbw(const ts_comm_row *r);
 double ts_comm_busbw(const ts_comm_row *r);
 
+/* One kind summed over its rows (compare): calls, time, message bytes of
+ * the sized calls, and the bus bandwidth weighted by their time (-1: no
+ * sized call with a group). */
+typedef struct {
+	uint64_t calls, sized_calls;
+	int64_t ns, bytes;
+	double busbw;
+} ts_comm_total;
+void ts_comm_kind_total(const ts_comm *c, ts_comm_kind k, ts_comm_total *out);
+
 void ts_comm_save(const ts_comm *c, ts_wbuf *w);
 ts_status ts_comm_load(ts_comm *c, ts_rbuf *r);
 

@@ -182,6 +182,38 @@ static void put_cmp_ops(ts_jw *w, const ts_compare *c)
 	free(shorts[1]);
 }
 
+/* Collectives per kind on both sides (comm.h). */
+static void put_cmp_comm(ts_jw *w, const ts_compare *c)
+{
+	ts_jw_member(w, 2, "collectives");
+	ts_jw_arr(w);
+	size_t n = 0;
+	for (int k = 0; k < TS_COMM_KINDS; k++) {
+		ts_comm_total t[2];
+		ts_comm_kind_total(c->r[0]->comm, (ts_comm_kind)k, &t[0]);
+		ts_comm_kind_total(c->r[1]->comm, (ts_comm_kind)k, &t[1]);
+		if (!t[0].calls && !t[1].calls)
+			continue;
+		ts_jw_nl(w, 4);
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "kind", ts_comm_kind_name((ts_comm_kind)k));
+		char key[32];
+		for (int s = 0; s < 2; s++) {
+			ts_jw_kuint(w, side_key(key, sizeof key, s, "calls"), t[s].calls);
+			ts_jw_kus(w, side_key(key, sizeof key, s, "total_us"), t[s].ns);
+			ts_jw_kint(w, side_key(key, sizeof key, s, "bytes"), t[s].bytes);
+			ts_jw_key(w, side_key(key, sizeof key, s, "busbw_gbps"));
+			if (t[s].busbw >= 0)
+				ts_jw_num(w, "%.2f", t[s].busbw);
+			else
+				ts_jw_null(w);
+		}
+		ts_jw_end_obj(w);
+		n++;
+	}
+	ts_jw_end_rows(w, n, 2);
+}
+
 static void put_cmp_layers(ts_jw *w, const ts_compare *c)
 {
 	char k[32];
@@ -343,6 +375,7 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 	ts_jw_kstr(&w, "status", ts_cmp_status_name(c->status));
 	ts_jw_end_obj(&w);
 	put_cmp_ops(&w, c);
+	put_cmp_comm(&w, c);
 	put_cmp_layers(&w, c);
 	put_cmp_align(&w, c);
 	ts_jw_nl(&w, 0);

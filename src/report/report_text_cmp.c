@@ -197,6 +197,37 @@ static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 	free(shorts[1]);
 }
 
+/* Collectives per kind on both sides: calls, time, message bytes and the
+ * bus bandwidth (comm.h). */
+static void put_cmp_comm(FILE *out, const ts_compare *c)
+{
+	bool any = false;
+	for (int k = 0; k < TS_COMM_KINDS; k++) {
+		ts_comm_total t[2];
+		ts_comm_kind_total(c->r[0]->comm, (ts_comm_kind)k, &t[0]);
+		ts_comm_kind_total(c->r[1]->comm, (ts_comm_kind)k, &t[1]);
+		if (!t[0].calls && !t[1].calls)
+			continue;
+		if (!any)
+			fprintf(out, "\nCOLLECTIVES (per kind; busbw: bus bandwidth, GB/s, weighted by time)\n"
+				     "  %-15s %8s %14s %12s %9s %8s %14s %12s %9s\n", "Kind", "A calls",
+				"A total us", "A bytes", "A busbw", "B calls", "B total us", "B bytes",
+				"B busbw");
+		any = true;
+		char tu[2][32], bw[2][24];
+		for (int s = 0; s < 2; s++) {
+			ts_text_us(tu[s], sizeof tu[s], t[s].ns);
+			if (t[s].busbw >= 0)
+				snprintf(bw[s], sizeof bw[s], "%.2f", t[s].busbw);
+			else
+				snprintf(bw[s], sizeof bw[s], "-");
+		}
+		fprintf(out, "  %-15s %8" PRIu64 " %14s %12" PRId64 " %9s %8" PRIu64 " %14s %12" PRId64
+			" %9s\n", ts_comm_kind_name((ts_comm_kind)k), t[0].calls, tu[0], t[0].bytes,
+			bw[0], t[1].calls, tu[1], t[1].bytes, bw[1]);
+	}
+}
+
 static void put_cmp_layers(FILE *out, const ts_compare *c)
 {
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
@@ -345,6 +376,7 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 		fprintf(out, "  note: the two traces hold passes of different stages; compare like with"
 			     " like with --stage\n");
 	put_cmp_ops(out, c, o);
+	put_cmp_comm(out, c);
 	put_cmp_layers(out, c);
 	put_cmp_align(out, c);
 	return ferror(out) ? -1 : 0;
