@@ -38,6 +38,9 @@ def category(ev):
     cat = ev.get("cat")
     if cat == "ac2g":
         return "flow"
+    for dev in ("mtia", "xpu", "hpu", "privateuse1"):   # another accelerator's
+        if isinstance(cat, str) and cat.startswith(dev + "_"):
+            return dev
     return cat if cat in CATS else "other"
 
 

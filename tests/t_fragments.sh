@@ -2,9 +2,10 @@
 # Traces that hold no forward pass, said plainly (tests/layers/mkgeneric.py
 # shapes, cut by hand): a window cut inside one layer (8 kernels) or across
 # two (17) is "no complete pass" with its kernel count, never "passes 1
-# decode"; a front-end process trace (CPU ops, no kernel launch, no GPU
-# activity) is told to profile the worker; CPU launches with no kernel
-# recorded say the GPU activity was not captured.
+# decode"; a worker's CPU side alone (its ops, computing ones among them,
+# no kernel launch, no GPU activity) is a CPU-only profile, told to profile
+# with ProfilerActivity.CUDA (a front-end process is tests/t_trace_kinds.sh's);
+# CPU launches with no kernel recorded say the GPU activity was not captured.
 . "$(dirname "$0")/lib.sh"
 PY=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PY" ] || PY=python3
@@ -46,6 +47,6 @@ def check(name, want, complete=0):
           ('ok' if ok else 'not ok', name, want, note, head))
 check('frag8', 'no complete pass: the window holds 8 kernels, part of a layer')
 check('frag17', 'no complete pass: the window holds 17 kernels, parts of two layers')
-check('front', 'no GPU kernels: this looks like a front-end process')
+check('front', 'no GPU activity recorded: a CPU-only profile')
 check('nogpu', 'the profiler recorded no GPU activity')
 PY
