@@ -51,7 +51,8 @@ MANIFEST = {
 
 CATS = ("kernel", "gpu_memcpy", "gpu_memset", "cpu_op", "cuda_runtime",
         "cuda_driver", "user_annotation", "gpu_user_annotation",
-        "python_function", "flow", "metadata", "other")
+        "python_function", "flow", "metadata", "mtia", "xpu", "hpu", "privateuse1",
+        "other")
 
 
 class Bad(Exception):

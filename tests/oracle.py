@@ -31,7 +31,13 @@ decimal.getcontext().prec = 60
 CATS = ("kernel", "gpu_memcpy", "gpu_memset", "cpu_op", "cuda_runtime",
         "cuda_driver", "user_annotation", "gpu_user_annotation",
         "python_function")
-ALL_CATS = CATS + ("flow", "metadata", "other")
+DEVICES = ("mtia", "xpu", "hpu", "privateuse1")   # another accelerator's event kinds
+ALL_CATS = CATS + ("flow", "metadata") + DEVICES + ("other",)
+# PyTorch 1.8 / 1.9 spell these differently (kineto's own tb_plugin samples)
+OLD_CATS = {"Kernel": "kernel", "Memcpy": "gpu_memcpy", "memcpy": "gpu_memcpy",
+            "Memset": "gpu_memset", "memset": "gpu_memset", "Runtime": "cuda_runtime",
+            "runtime": "cuda_runtime", "Operator": "cpu_op", "operator": "cpu_op"}
+FLOW_CATS = ("ac2g", "async", "async_gpu", "async_cpu_to_gpu")
 MEM_KINDS = ("HtoD", "DtoH", "DtoD", "HtoH", "PtoP")
 
 
@@ -64,10 +70,14 @@ def category(ev):
     if ev.get("ph") == "M":
         return "metadata"
     cat = ev.get("cat")
-    if cat == "ac2g":
+    if cat in FLOW_CATS:
         return "flow"
+    cat = OLD_CATS.get(cat, cat)
     if cat in CATS:
         return cat
+    for dev in DEVICES:
+        if isinstance(cat, str) and cat.startswith(dev + "_"):
+            return dev
     return "other"
 
 
