@@ -153,4 +153,4 @@ install: all
 clean:
 	rm -rf build tracestream
 
--include $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(REPLAY_BINS:=.d)
+-include $(OBJS:.o=.d) $(UNIT_BINS:=.d) $(REPLAY_BINS:=.d) $(FUZZ_OBJS:.o=.d)

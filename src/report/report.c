@@ -194,7 +194,7 @@ size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
 		if (t->lookahead_overflow)
 			WARN("%" PRIu64 " kernels waited past the look-ahead of %d for their launch and count as unlinked",
 			     t->lookahead_overflow, TS_ATTRIB_LOOKAHEAD);
-		if (all && 2 * t->ns[TS_ATTR_GRAPH] > all)
+		if (all && t->ns[TS_ATTR_GRAPH] > all / 2)
 			WARN("%.1f%% of kernel time was replayed from CUDA/HIP graphs with no CPU op detail%s",
 			     100.0 * (double)t->ns[TS_ATTR_GRAPH] / (double)all,
 			     res->replay ? "" : ": a trace of the graph capture (the server's warm-up) "

@@ -730,7 +730,7 @@ static void put_roofline(FILE *out, const ts_result *res, const size_t *order, s
 	for (size_t i = 0; i < n; i++) {
 		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
 		const ts_oprule *rule = ts_attrib_workload_rule(at, order[i]);
-		if (w->flops_calls || w->bytes_calls || !all || 20 * w->ns < all ||
+		if (w->flops_calls || w->bytes_calls || !all || w->ns < all / 20 ||
 		    !rule->description || !*rule->description)
 			continue;
 		size_t len;
