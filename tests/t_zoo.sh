@@ -4,7 +4,8 @@
 # real kernel names and with every name a random string, checked through
 # `tracestream annotate` (tests/zoo/check.py). The sample's floor is below
 # the issue's targets where the full sweep (make zoo, 300 seeds) still
-# misses them: without names, passes with no step annotation are one
-# stream, and the phase of a layer is a guess on some stacks.
+# misses them: without names, a dense and a MoE layer that alternate read
+# as one unit of two, and layer 0's own first kernels are sometimes left
+# to the head.
 . "$(dirname "$0")/lib.sh"
-python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 97.5 --random-min 55
+python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 97.5 --random-min 80

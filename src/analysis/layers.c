@@ -1005,6 +1005,16 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	}
 }
 
+/* Where neither a step annotation nor a name marks where a pass begins
+ * (an embedding, sampling), the stream says it: the kernel that began
+ * the pass runs again after the GPU waited longer than at any point
+ * inside the pass (the host between two steps). */
+static bool repeat_edge(const ts_layers *l, uint32_t row, int64_t gap)
+{
+	return !l->named_edges && l->step < 0 && row != TS_INTERN_NONE &&
+	       row == l->pass_row0 && l->cur.kernels >= 4 && gap > l->pass_maxgap;
+}
+
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, const ts_kref *ref, unsigned ctx_slot)
 {
@@ -1025,6 +1035,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	bool has_work = l->nlayers > 0 || (l->seg.marks & M_MLP) ||
 			((l->seg.marks & M_ATTN) && l->seg.post_gemms);
 
+	int64_t gap = l->kfrontier != INT64_MIN && ev->ts_ns > l->kfrontier ? ev->ts_ns - l->kfrontier : 0;
 	/* Step annotations split passes (see kernel_step). */
 	int an = l->nann ? ts_lay_kernel_step(l, ev) : -1;
 	int64_t step = an >= 0 ? (int64_t)l->ann[an].group : -1;
@@ -1037,12 +1048,19 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		step_edge = true;
 	/* Pass edges: an embedding starts a pass once the current one has
 	 * layer work; the first kernel after sampling starts the next. */
+	if (m & (M_EMBED | M_SAMPLE))
+		l->named_edges = true;
 	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
-			   (l->after_sampling && !(m & M_SAMPLE))))
+			   (l->after_sampling && !(m & M_SAMPLE)) ||
+			   (step < 0 && repeat_edge(l, row, gap))))
 		end_pass(l, false, !step_edge && l->step >= 0);
+	else if (l->in_pass && gap > l->pass_maxgap)
+		l->pass_maxgap = gap;
 	if (!l->in_pass) {
 		l->frontier_at_start = l->kfrontier;
 		start_pass(l, ev);
+		l->pass_row0 = row;
+		l->pass_maxgap = 0;
 		l->step = step;
 		l->step_ann = an;
 	}

@@ -140,6 +140,11 @@ struct ts_layers {
 	cur_layer seg;           /* the span since the last boundary */
 	bool seen_boundary;      /* a start kernel opened a span in this pass */
 	bool after_sampling;
+	/* where names give no pass edge: the pass's first kernel row, the
+	 * longest GPU gap inside it, and whether any name edge was seen */
+	uint32_t pass_row0;
+	int64_t pass_maxgap;
+	bool named_edges;
 	int hint_prefill, hint_decode;
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
 	int64_t step;            /* step (annotation group) of the pass, -1 none */

@@ -457,6 +457,23 @@ static bool repeats(const ts_unit *u, slice r, size_t i, size_t ref, uint32_t c)
 	return a <= 4 * b && b <= 4 * a;
 }
 
+/* Kernels from a (stepping step) that repeat those from b, up to cap: the
+ * same kernel for about as long (see repeats). */
+static uint32_t run_like(const ts_unit *u, size_t a, size_t b, uint32_t cap, int step)
+{
+	uint32_t k = 0;
+	while (k < cap) {
+		size_t i = step > 0 ? a + k : a - k, j = step > 0 ? b + k : b - k;
+		if ((step < 0 && (k > a || k > b)) || i >= u->n || j >= u->n || u->id[i] != u->id[j])
+			break;
+		if (u->dur && u->dur[i] > 0 && u->dur[j] > 0 &&
+		    (u->dur[i] > 4 * u->dur[j] || u->dur[j] > 4 * u->dur[i]))
+			break;
+		k++;
+	}
+	return k;
+}
+
 /* The same without names: where the periodic run begins before the first
  * anchor (o[0]) and how far, exactly, the tail repeats a layer's start
  * after the last one (o[no - 1]). Layer 0 usually starts with a kernel of
@@ -464,14 +481,17 @@ static bool repeats(const ts_unit *u, slice r, size_t i, size_t ref, uint32_t c)
  * first kernel (the final norm): the two cancel (e = 0) and the layer
  * starts one column before the run. A tail that repeats more (e > 0: an
  * unfused final norm) leaves the start at the run's; a shorter run (e < 0:
- * the first layer is irregular) puts it where the tail stops repeating. */
+ * the first layer is irregular) puts it where the tail stops repeating.
+ * Both ends are also held against every other layer of the pass as it
+ * ran (a hybrid's first and last layers need not be the reference's
+ * kind): the longest exact run counts, with its own layer's length. */
 static uint32_t structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice r)
 {
 	uint32_t L = r.n;
 	tpl back = { r, true };
 	walked w = walk(u, back, o[0] - 1, -1, L, false);
 	size_t at = o[no - 1];
-	uint32_t c = 0, cap = L + L / 2;
+	uint32_t c = 0, cap = L + L / 2, Lx = L;
 	while (c < cap && repeats(u, r, at + c, at + c - L, c))
 		c++;
 	/* one kernel of its own between the last layer and the tail (a
@@ -480,10 +500,30 @@ static uint32_t structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice 
 	while (c + d < cap && repeats(u, r, at + c + 1 + d, at + c + d - L, c + d))
 		d++;
 	c += d;
-	int64_t e = (int64_t)w.cols + c - L;
-	uint32_t col_back = (L - w.cols % L) % L, col_fwd = c % L;
-	if (e < 0)
-		return col_fwd;
+	for (size_t j = 0; j + 1 < no; j++) {
+		uint32_t len = o[j + 1] - o[j], k = run_like(u, at, o[j], len + len / 2, 1);
+		if (k > c) {
+			c = k;
+			Lx = len;
+		}
+		if (o[0] > 0) {
+			uint32_t kb = run_like(u, o[0] - 1, o[j + 1] - 1, cap, -1);
+			if (kb > w.cols)
+				w = (walked){ kb, kb, 2 * (int32_t)kb };
+		}
+	}
+	int64_t e = (int64_t)w.cols + c - Lx;
+	uint32_t col_back = (L - w.cols % L) % L, col_fwd = (c + L - Lx % L) % L;
+	if (e < 0) {
+		/* the tail's last repeat is the layers' first kernel (the final
+		 * norm) or their last (an all-reduce): layer 0, irregular,
+		 * starts with a kernel of its own */
+		uint32_t col_b = (col_fwd + L - 1) % L;
+		size_t sa = L - (col_fwd ? col_fwd : L), sb = L - (col_b ? col_b : L);
+		bool own_a = o[0] >= sa && u->cnt[u->id[o[0] - sa]] == 1;
+		bool own_b = o[0] >= sb && u->cnt[u->id[o[0] - sb]] == 1;
+		return own_b && !own_a ? col_b : col_fwd;
+	}
 	/* layer 0 a piece of its own (kernels of its own inside it, a first
 	 * compiled graph): its first kernel is its own too */
 	bool own = w.score < 2 * (int32_t)w.cols;
@@ -635,9 +675,10 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 			bool normed = names && w.keys && frm + 1 >= w.keys &&
 				      (u->mark[frm + 1 - w.keys] & TS_UNIT_NORM);
 			if (first && step < 0 && !normed) {
-				while (w.keys < L && frm >= w.keys && u->inref[u->id[frm - w.keys]])
-					w.keys++;
-				if (w.keys < L && frm >= w.keys && u->cnt[u->id[frm - w.keys]] == 1)
+				/* up to a layer's length: the reference's kernels and
+				 * the first layer's own (they run once in the pass) */
+				while (w.keys < L && frm >= w.keys &&
+				       (u->inref[u->id[frm - w.keys]] || u->cnt[u->id[frm - w.keys]] == 1))
 					w.keys++;
 			}
 		}
