@@ -500,6 +500,11 @@ static uint32_t structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice 
 	while (c + d < cap && repeats(u, r, at + c + 1 + d, at + c + d - L, c + d))
 		d++;
 	c += d;
+	/* a walk back over a whole period passed a layer 0 the grid left out
+	 * (an anchor of its own, at a spacing of its own): it says nothing of
+	 * the phase; the exact runs below do */
+	if (w.cols >= L)
+		w = (walked){ 0, 0, 0 };
 	for (size_t j = 0; j + 1 < no; j++) {
 		uint32_t len = o[j + 1] - o[j], k = run_like(u, at, o[j], len + len / 2, 1);
 		if (k > c) {
@@ -786,6 +791,11 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 			}
 			if (best.score == INT32_MIN || 2 * best.keys < bk.n)
 				break;
+			/* a first layer's own first kernel (a norm with no residual
+			 * yet) runs once in the pass */
+			if (!side && !names && best.keys < bk.n && at > best.keys &&
+			    u->cnt[u->id[at - 1 - best.keys]] == 1)
+				best.keys++;
 			size_t from = side ? at : at - best.keys;
 			slice c = { u->id + from, best.keys, (uint32_t)from };
 			if (likeness(u, c, bk) < WHOLE || !out_room(u, nl + 1))
