@@ -49,3 +49,16 @@ for name, c in cat.items():
             got.setdefault(w, c)
 line(got == want, 'the DeepSeek stack classified by its own names', got)
 PY
+
+# The backward words at a boundary only: FlashAttention's, cuDNN's and
+# ATen's backward kernels say training; an opaque name (a hash, a random
+# string) that holds "bwd" or "dgrad" inside a word says nothing.
+for pair in "flash_bwd_dot_do_o_kernel:1" "FmhaBwdKernel:1" "sm90_xmma_dgrad_f16:1" \
+	    "void at::native::embedding_backward_cuda_kernel<float>:1" \
+	    "k7x4bwdq9zr:0" "kq0dgradz1:0" "kmbackwardx:0"; do
+	name=${pair%:*} want=${pair##*:}
+	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":1,"dur":2}]}' "$name" >"$tmp/b.json"
+	got=$("$TS" --format json "$tmp/b.json" 2>/dev/null | "$PY" -c 'import json,sys; print(int("training step" in (json.load(sys.stdin).get("passes_note") or "")))')
+	check "training: $name says training: $want" "$got" "$want"
+done
+finish
