@@ -75,14 +75,18 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 	 * attention) by name and GEMM or MLP work: a unit of cache writes and
 	 * copies (a graph capture's warm-up), a bare attention call, or a
 	 * stack with no attention is no transformer layer */
-	bool named = false, attn = false, work = false;
-	for (size_t i = 0; i < n; i++)
-		named |= (k[i].marks & M_TYPED) != 0;
-	for (size_t j = 0; named && j < r.n; j++)
+	bool attn = false, work = false;
+	size_t typed = 0, held = 0;
+	for (size_t j = 0; j < r.n; j++)
 		for (size_t i = r.start[j]; i < r.end[j]; i++) {
 			attn |= (k[i].marks & M_ATTN) != 0;
 			work |= (k[i].marks & (M_GEMM | M_MLP)) != 0;
+			typed += (k[i].marks & M_TYPED) != 0;
+			held++;
 		}
+	/* names are known when they type most of the layers' kernels: a rule
+	 * that happens to match an opaque name or two says nothing */
+	bool named = 2 * typed >= held;
 	if (named && !(attn && work))
 		return false;
 	l->nlayers = 0;
