@@ -5,7 +5,7 @@
 # `tracestream annotate` (tests/zoo/check.py). The sample's floor is below
 # the issue's targets where the full sweep (make zoo, 300 seeds) still
 # misses them: without names, a dense and a MoE layer that alternate read
-# as one unit of two, and layer 0's own first kernels are sometimes left
-# to the head.
+# as one unit of two where attention is graph-replayed, and an all-reduce
+# that ends every layer can be taken for where one begins.
 . "$(dirname "$0")/lib.sh"
-python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 97.5 --random-min 80
+python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 97.5 --random-min 85
