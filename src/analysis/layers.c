@@ -1005,16 +1005,6 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	}
 }
 
-/* Where neither a step annotation nor a name marks where a pass begins
- * (an embedding, sampling), the stream says it: the kernel that began
- * the pass runs again after the GPU waited longer than at any point
- * inside the pass (the host between two steps). */
-static bool repeat_edge(const ts_layers *l, uint32_t row, int64_t gap)
-{
-	return !l->named_edges && l->step < 0 && row != TS_INTERN_NONE &&
-	       row == l->pass_row0 && l->cur.kernels >= 4 && gap > l->pass_maxgap;
-}
-
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, const ts_kref *ref, unsigned ctx_slot)
 {
@@ -1035,27 +1025,11 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	bool has_work = l->nlayers > 0 || (l->seg.marks & M_MLP) ||
 			((l->seg.marks & M_ATTN) && l->seg.post_gemms);
 
-	int64_t gap = l->kfrontier != INT64_MIN && ev->ts_ns > l->kfrontier ? ev->ts_ns - l->kfrontier : 0;
-	/* Step annotations split passes (see kernel_step). */
-	int an = l->nann ? ts_lay_kernel_step(l, ev) : -1;
-	int64_t step = an >= 0 ? (int64_t)l->ann[an].group : -1;
-	bool step_edge = false;
-	/* Past the end of the pass's GPU step window: that step is over. */
-	if (l->in_pass && an < 0 && has_work && l->step >= 0 &&
-	    l->group_gpu_end[l->step] >= 0 && ev->ts_ns >= l->group_gpu_end[l->step])
-		step_edge = true;
-	if (l->in_pass && step >= 0 && step != l->step)
-		step_edge = true;
-	/* Pass edges: an embedding starts a pass once the current one has
-	 * layer work; the first kernel after sampling starts the next. */
-	if (m & (M_EMBED | M_SAMPLE))
-		l->named_edges = true;
-	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
-			   (l->after_sampling && !(m & M_SAMPLE)) ||
-			   (step < 0 && repeat_edge(l, row, gap))))
+	int an;
+	int64_t step;
+	bool step_edge;
+	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
 		end_pass(l, false, !step_edge && l->step >= 0);
-	else if (l->in_pass && gap > l->pass_maxgap)
-		l->pass_maxgap = gap;
 	if (!l->in_pass) {
 		l->frontier_at_start = l->kfrontier;
 		start_pass(l, ev);

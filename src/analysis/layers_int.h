@@ -284,6 +284,8 @@ void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n);
 bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
 int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
 int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
+bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
+		      int *an, int64_t *step, bool *step_edge);
 bool ts_lay_step_window(const ts_layers *l, int64_t step, int64_t *from, int64_t *to);
 bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf, int64_t *wt);
 void ts_lay_pass_windows(ts_layers *l);

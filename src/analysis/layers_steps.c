@@ -1,8 +1,8 @@
 /*
  * layers_steps.c - step annotations (SGLang step[...], vLLM execute_..., ProfilerStep#N): their
  * windows on the CPU and the GPU, each pass's step windows and the time
- * between passes, and the CPU-side evidence of captures and training
- * (layers_int.h).
+ * between passes, the CPU-side evidence of captures and training, and
+ * where a pass ends (layers_int.h).
  */
 #include "analysis/layers_int.h"
 
@@ -495,4 +495,48 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
 	return i >= 0 ? ts_intern_str(l->ann_names, (uint32_t)i, &len) : NULL;
 }
 
-/* -------------------------------------------------------------- markers */
+/* ----------------------------------------------------------- pass edges */
+
+/* Where neither a step annotation nor a name marks where a pass begins
+ * (an embedding, sampling), the stream says it: the kernel that began
+ * the pass runs again after the GPU waited longer than at any point
+ * inside the pass (the host between two steps). */
+static bool repeat_edge(const ts_layers *l, uint32_t row, int64_t gap)
+{
+	return !l->named_edges && l->step < 0 && row != TS_INTERN_NONE &&
+	       row == l->pass_row0 && l->cur.kernels >= 4 && gap > l->pass_maxgap;
+}
+
+/* Whether the kernel ends the open pass: its step annotation changed or
+ * its step's GPU window is over, an embedding after layer work, the first
+ * kernel after sampling, or the pass's first kernel again (repeat_edge).
+ * Gives the kernel's step annotation (*an, -1 none) and step group. */
+bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
+		      int *an_out, int64_t *step_out, bool *step_edge_out)
+{
+	int64_t gap = l->kfrontier != INT64_MIN && ev->ts_ns > l->kfrontier ? ev->ts_ns - l->kfrontier : 0;
+	/* Step annotations split passes (see kernel_step). */
+	int an = l->nann ? ts_lay_kernel_step(l, ev) : -1;
+	int64_t step = an >= 0 ? (int64_t)l->ann[an].group : -1;
+	bool step_edge = false, edge = false;
+	/* Past the end of the pass's GPU step window: that step is over. */
+	if (l->in_pass && an < 0 && has_work && l->step >= 0 &&
+	    l->group_gpu_end[l->step] >= 0 && ev->ts_ns >= l->group_gpu_end[l->step])
+		step_edge = true;
+	if (l->in_pass && step >= 0 && step != l->step)
+		step_edge = true;
+	/* Pass edges: an embedding starts a pass once the current one has
+	 * layer work; the first kernel after sampling starts the next. */
+	if (m & (M_EMBED | M_SAMPLE))
+		l->named_edges = true;
+	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
+			   (l->after_sampling && !(m & M_SAMPLE)) ||
+			   (step < 0 && repeat_edge(l, row, gap))))
+		edge = true;
+	else if (l->in_pass && gap > l->pass_maxgap)
+		l->pass_maxgap = gap;
+	*an_out = an;
+	*step_out = step;
+	*step_edge_out = step_edge;
+	return edge;
+}
