@@ -202,8 +202,7 @@ uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
 	int64_t t = l->orphan_ns;
 	/* saturating: a merged partial may carry any figures */
 	for (size_t i = 0; i < l->npasses; i++) {
-		k = l->passes[i].orphan_kernels > UINT64_MAX - k ? UINT64_MAX
-		  : k + l->passes[i].orphan_kernels;
+		k = ts_sat_addu(k, l->passes[i].orphan_kernels);
 		t = ts_sat_add(t, l->passes[i].orphan_ns);
 	}
 	*ns = t;

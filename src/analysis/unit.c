@@ -443,31 +443,33 @@ static int32_t names_beta(const ts_unit *u, slice r)
 	return (int32_t)with_copies(u, r, s % L, a);
 }
 
-/* Whether the kernel at i repeats column c of the unit r, the kernel at
- * ref (one period before) its counterpart: the same kernel, for about as
- * long (the LM head on the layers' GEMM kernel runs the vocabulary, many
- * times a layer's projection). */
-static bool repeats(const ts_unit *u, slice r, size_t i, size_t ref, uint32_t c)
+/* Whether the kernel at i runs about as long as its counterpart at ref
+ * (within 4x; unknown durations agree): the LM head on the layers' GEMM
+ * kernel runs the vocabulary, many times a layer's projection. */
+static bool as_long(const ts_unit *u, size_t i, size_t ref)
 {
-	if (i >= u->n || u->id[i] != r.k[c % r.n])
-		return false;
 	if (!u->dur || ref >= u->n || u->dur[ref] <= 0 || u->dur[i] <= 0)
 		return true;
 	int64_t a = u->dur[i], b = u->dur[ref];
 	return a <= 4 * b && b <= 4 * a;
 }
 
+/* Whether the kernel at i repeats column c of the unit r, the kernel at
+ * ref (one period before) its counterpart: the same kernel, as long. */
+static bool repeats(const ts_unit *u, slice r, size_t i, size_t ref, uint32_t c)
+{
+	return i < u->n && u->id[i] == r.k[c % r.n] && as_long(u, i, ref);
+}
+
 /* Kernels from a (stepping step) that repeat those from b, up to cap: the
- * same kernel for about as long (see repeats). */
+ * same kernel, as long. */
 static uint32_t run_like(const ts_unit *u, size_t a, size_t b, uint32_t cap, int step)
 {
 	uint32_t k = 0;
 	while (k < cap) {
 		size_t i = step > 0 ? a + k : a - k, j = step > 0 ? b + k : b - k;
-		if ((step < 0 && (k > a || k > b)) || i >= u->n || j >= u->n || u->id[i] != u->id[j])
-			break;
-		if (u->dur && u->dur[i] > 0 && u->dur[j] > 0 &&
-		    (u->dur[i] > 4 * u->dur[j] || u->dur[j] > 4 * u->dur[i]))
+		if ((step < 0 && (k > a || k > b)) || i >= u->n || j >= u->n ||
+		    u->id[i] != u->id[j] || !as_long(u, i, j))
 			break;
 		k++;
 	}
