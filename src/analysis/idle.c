@@ -12,7 +12,7 @@
 typedef struct {
 	int64_t ts, end, corr;   /* corr -1: none */
 	uint32_t row, op;
-	bool work;               /* attention or MLP work of a layer */
+	uint8_t work;            /* TS_IDLE_* bits */
 } held;
 
 typedef struct {
@@ -20,7 +20,7 @@ typedef struct {
 	int64_t after_corr;      /* the correlation of the kernel before it */
 	int64_t busy;            /* busy time before it */
 	uint64_t kernels;        /* kernels before it */
-	bool work_before;        /* a layer-work kernel before it */
+	bool work_before;        /* a layer-work kernel (or input norm) before it */
 	uint32_t before, after, op;
 } gap;
 
@@ -147,10 +147,10 @@ static void step(ts_idle *d, const held *k)
 	ts_idle_pass *p = &d->cur;
 	bool work_before = d->work_seen;
 	d->nkernels++;
-	if (k->work) {
+	if (k->work & TS_IDLE_WORK)
 		d->last_work = d->nkernels;
+	if (k->work)
 		d->work_seen = true;
-	}
 	if (!d->started) {
 		d->started = true;
 		d->first = k->ts;
@@ -191,13 +191,13 @@ static void step(ts_idle *d, const held *k)
 }
 
 void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
-		    bool work)
+		    unsigned work)
 {
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->dur_ns < 0)
 		return;
 	held k = { ev->ts_ns, ev->ts_ns + ev->dur_ns,
 		   (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0 ? ev->correlation : -1,
-		   row, op, work };
+		   row, op, (uint8_t)work };
 	if (d->nwin == WINDOW) {
 		step(d, &d->win[0]);
 		memmove(d->win, d->win + 1, (WINDOW - 1) * sizeof *d->win);

@@ -78,10 +78,15 @@ void ts_idle_free(ts_idle *d);
 void ts_idle_runtime(ts_idle *d, const ts_event *ev);
 
 void ts_idle_begin(ts_idle *d);
+/* What a kernel is to the pass's edges: attention or MLP work of a layer
+ * (stray kernels never are), or a layer's input norm (no kernel after it
+ * is input preparation, but the work may end before it: a final norm). */
+enum { TS_IDLE_WORK = 1, TS_IDLE_NORM = 2 };
+
 /* A timed kernel of the open pass; op: its op row (TS_INTERN_NONE none);
- * work: attention or MLP work of a layer (stray kernels never are). */
+ * work: TS_IDLE_* bits. */
 void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
-		    bool work);
+		    unsigned work);
 /* The CPU window of the pass's step: kernels at its ends launched before
  * from or after to are not the pass's. Reset by ts_idle_begin. */
 void ts_idle_window(ts_idle *d, int64_t from, int64_t to);

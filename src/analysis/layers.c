@@ -161,6 +161,8 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_GEMM;
 	if (c->type == TS_TYPE_MEMORY)
 		m |= M_COPY;
+	if (c->type == TS_TYPE_SORT_TOPK)
+		m |= M_TOPK;
 	if (c->type != TS_TYPE_OTHER)
 		m |= M_TYPED;
 	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
@@ -1040,7 +1042,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	}
 	ts_idle_kernel(l->idle, ev, row,
 		       ref->op == TS_INTERN_NONE ? TS_INTERN_NONE : ref->op & ~TS_KREF_FIRST,
-		       (m & (M_ATTN | M_MLP | M_GEMM)) != 0);
+		       ((m & (M_ATTN | M_MLP | M_GEMM)) ? TS_IDLE_WORK : 0u) |
+		       ((m & M_START) ? TS_IDLE_NORM : 0u));
 	if (kend > l->kfrontier)
 		l->kfrontier = kend;
 	if (m & M_SAMPLE)

@@ -31,6 +31,7 @@ enum {
 	M_COPY = 1u << 13,      /* a copy or cast (memory type) */
 	M_TYPED = 1u << 14,     /* a rule typed its name (not other) */
 	M_SSM = 1u << 15,       /* a state-space (Mamba) mixer */
+	M_TOPK = 1u << 16,      /* a sort or top-k (sort_topk type) */
 	M_KNOWN = 1u << 31,     /* computed */
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)

@@ -34,7 +34,7 @@ static uint8_t unit_marks(lmark m)
 static cur_layer layer_of(const kernel_ent *k, size_t n)
 {
 	cur_layer c = { 0 };
-	bool attn = false;
+	bool attn = false, topk = false;
 	for (size_t i = 0; i < n; i++) {
 		c.ns = ts_sat_add(c.ns, k[i].dur);
 		c.kernels++;
@@ -42,7 +42,14 @@ static cur_layer layer_of(const kernel_ent *k, size_t n)
 		if (attn && (k[i].marks & M_GEMM))
 			c.post_gemms++;
 		attn |= (k[i].marks & M_ATTN) != 0;
+		topk |= attn && (k[i].marks & M_TOPK);
 	}
+	/* A top-k after the layer's attention is its router (sampling runs
+	 * once per pass, after the last layer): the experts its activations
+	 * feed are MoE, though plain GEMM kernels run them (an eager HF MoE
+	 * block). */
+	if (topk && (c.marks & M_FC))
+		c.marks = (lmark)((c.marks & ~M_FC) | M_MOE);
 	/* GEMMs after the attention beyond its output projection: an MLP
 	 * no marker named */
 	if ((c.marks & M_ATTN) && !(c.marks & M_MLP) && c.post_gemms >= 3)

@@ -539,6 +539,38 @@ static uint32_t structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice 
 	return col_back;
 }
 
+static bool has_attn(const ts_unit *u, slice r)
+{
+	for (uint32_t c = 0; c < r.n; c++)
+		if (has(u, r, c, TS_UNIT_ATTN))
+			return true;
+	return false;
+}
+
+/* Where the reference kind shows no attention by name (a linear-attention
+ * mixer built of plain ops), the names' start (the first norm after the
+ * last MLP mark) is a guess between the layer's two norms (the mixer's
+ * activations read as MLP marks): the structure's phase decides, snapped
+ * to the start of the norm nearest it. No norm by name: dflt. */
+static uint32_t nearest_norm(const ts_unit *u, slice r, uint32_t sb, uint32_t dflt)
+{
+	uint32_t L = r.n, best = UINT32_MAX, pick = dflt;
+	sb %= L;
+	for (uint32_t c = 0; c < L; c++) {
+		if (!has(u, r, c, TS_UNIT_NORM) || has(u, r, (c + L - 1) % L, TS_UNIT_NORM))
+			continue;
+		uint32_t s = with_copies(u, r, c, UINT32_MAX);
+		uint32_t d = s > sb ? s - sb : sb - s;
+		if (L - d < d)
+			d = L - d;
+		if (d < best) {
+			best = d;
+			pick = s;
+		}
+	}
+	return pick;
+}
+
 /* ------------------------------------------------------------ the grid */
 
 typedef struct {
@@ -695,6 +727,27 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 	return best.score == INT32_MIN ? 0 : best.keys;
 }
 
+/* The alignment can swap a kernel across the boundary where the segment
+ * differs from the reference (a MoE layer with other experts): the
+ * boundary, when the kernel there is not the reference's first, is where
+ * the reference's pair around it (the last kernel of a layer, the first of
+ * the next) runs, within two kernels. */
+static uint32_t near_pair(slice s, slice r, uint32_t beta, uint32_t b)
+{
+	uint32_t L = r.n, x = r.k[beta], y = r.k[(beta + L - 1) % L];
+	if (b < s.n && s.k[b] == x)
+		return b;
+	for (uint32_t d = 0; d <= 2; d++)
+		for (int sg = 1; sg >= -1; sg -= 2) {
+			int64_t p = (int64_t)b + sg * (int64_t)d;
+			if (p >= 1 && p < (int64_t)s.n && s.k[p] == x && s.k[p - 1] == y)
+				return (uint32_t)p;
+			if (!d)
+				break;
+		}
+	return b;
+}
+
 /* The boundary in segment j (a layer starts there), as an offset. */
 static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, bool by_names,
 			 int32_t *own)
@@ -722,7 +775,8 @@ static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, boo
 	}
 	if (b == UINT32_MAX)
 		b = (uint32_t)((uint64_t)beta * s.n / L);
-	return b < 1 ? 1 : b > s.n ? s.n : b;
+	b = b < 1 ? 1 : b > s.n ? s.n : b;
+	return near_pair(s, r, beta % L, b);
 }
 
 static bool out_room(ts_unit *u, size_t n)
@@ -865,6 +919,8 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	int32_t nb = names ? names_beta(u, r) : -1;
 	bool by_names = nb >= 0;
 	uint32_t beta = by_names ? (uint32_t)nb : structural_beta(u, o + tlo, thi - tlo, r);
+	if (by_names && !has_attn(u, r))
+		beta = nearest_norm(u, r, structural_beta(u, o + tlo, thi - tlo, r), beta);
 	if (beta == 0)
 		beta = L;
 	memset(u->inref, 0, u->nk);
@@ -888,6 +944,11 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	if (edges) {
 		u->B[0] = o[1] - best_walk(u, &heads, o[1] - 1, -1, names, false);
 		u->B[v - 2] = o[v - 2] + best_walk(u, &tails, o[v - 2], 1, names, false);
+		for (size_t e = 0; e < 2; e++) {
+			size_t j = e ? v - 2 : 0;
+			slice s = { u->id + o[j], o[j + 1] - o[j] + 1, o[j] };
+			u->B[j] = o[j] + near_pair(s, r, beta % L, u->B[j] - o[j]);
+		}
 	}
 	if (!out_room(u, v))
 		return false;
@@ -910,7 +971,12 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	bool shortl = u->end[nl - 1] >= u->n && 10 * (uint64_t)lenl < 9 * (uint64_t)L;
 	if (nl > 1 && (short0 || !whole(u, nl, 0))) {
 		drop0 = true;
+		/* reaching the pass's first kernel, it is a layer the window
+		 * cut when it holds only layer kernels; one with kernels of its
+		 * own is the head (an anchor kernel ran there too) */
 		cut0 = u->start[0] == 0;
+		for (uint32_t i = 0; cut0 && i < u->end[0]; i++)
+			cut0 = u->inref[u->id[i]] != 0;
 		first = 1;
 		if (!names || !(u->mark[u->start[1]] & TS_UNIT_NORM)) {
 			/* the new first layer came from a plain walk: it may still
