@@ -1,4 +1,10 @@
-#include "analysis/unit.h"
+/*
+ * unit.c - a pass's layers from the repetition of its kernel stream: the
+ * kernels as dense keys, the anchors (a kernel that runs once per layer at
+ * one spacing) and their grids, the segments between anchors judged alike,
+ * then the layout: the phase (unit_phase.c), the boundaries, the edges.
+ */
+#include "analysis/unit_int.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -11,60 +17,14 @@
  * layers, the first k dense layers), kinds that never repeat back to back
  * (half layers do that, so nearly the same), and kinds that each hold one
  * attention run by name (a dense and a MoE layer, alternating). */
-#define THETA_RUNS 0.35
+#define THETA_RUNS 0.30
 #define THETA_ALT 0.75
 #define THETA_NAMED 0.20
+#define NEAR 0.85               /* one kind, up to a kernel or two */
 #define WHOLE 0.50              /* an edge unit with less is no layer */
-#define BAND 8                  /* edits an edge walk allows either way */
 #define MAX_CELLS (4u << 20)    /* alignment cells, beyond: approximate */
 #define MAX_KINDS 64            /* segment kinds judged */
 #define MAX_TPL 16              /* edge templates tried */
-
-typedef struct {
-	const uint32_t *k;
-	uint32_t n;
-	uint32_t at;             /* where it starts in the pass */
-} slice;
-
-typedef struct {
-	uint32_t nblock;         /* keys in the repeating block */
-	uint32_t first;          /* first position of the anchor */
-	uint32_t key;            /* the anchor */
-} cand;
-
-struct ts_unit {
-	size_t n;                /* the pass */
-	const uint8_t *mark;     /* NULL: no names */
-	const int64_t *dur;      /* NULL: no durations */
-	uint32_t *id;            /* n: dense key ids */
-	size_t id_cap;
-	uint32_t nk;             /* distinct keys */
-	uint32_t *cnt, *off, *first, *fill;   /* per key */
-	uint8_t *cls, *inref;    /* per key: class by name, in the reference */
-	size_t key_cap;
-	uint32_t *pos;           /* n: positions, by key */
-	size_t pos_cap;
-	uint32_t *htab;          /* remap: key + 1 -> id + 1 */
-	size_t hcap;
-	uint32_t *hkey;
-	uint32_t *byc;           /* keys sorted by count, then gap hash */
-	uint64_t *gh;            /* per key: gap hash */
-	size_t byc_cap;
-	cand *cands;
-	size_t cands_cap;
-	uint32_t *kind;          /* per segment: its kind (index of its first) */
-	size_t kind_cap;
-	uint32_t *B;             /* v - 1 boundaries */
-	size_t B_cap;
-	uint32_t *start, *end;
-	size_t out_cap;
-	int32_t *dp;             /* alignment scratch */
-	size_t dp_cap;
-	uint32_t *map;           /* lcs_map output */
-	size_t map_cap;
-	uint8_t *dir;            /* lcs traceback */
-	size_t dir_cap;
-};
 
 ts_unit *ts_unit_new(void)
 {
@@ -286,29 +246,17 @@ static bool lcs_map(ts_unit *u, slice a, slice b)
 
 /* ------------------------------------------------------------ walks */
 
-/* A template read in walking order: t[j % n], or reversed. */
-typedef struct {
-	slice s;
-	bool rev;
-} tpl;
-
 static uint32_t tpl_at(tpl t, uint32_t j)
 {
 	j %= t.s.n;
 	return t.s.k[t.rev ? t.s.n - 1 - j : j];
 }
 
-typedef struct {
-	uint32_t keys, cols;     /* kernels and template columns covered */
-	int32_t score;           /* match +2, same class +1, else -2; a skipped
-				  * kernel -2, a skipped column -1 */
-} walked;
-
 /* Align up to maxcols columns of t against the kernels from frm stepping
  * step (+1, -1), edits within BAND; the best end is one where the last
  * step matched (ties: fewer kernels). With names a kernel of the same
  * class as the column (a norm for a norm) half-matches. */
-static walked walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, bool names)
+walked ts_unit_walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, bool names)
 {
 	walked best = { 0, 0, 0 };
 	if (!t.s.n || !maxcols)
@@ -369,208 +317,6 @@ static walked walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, bo
 
 /* ------------------------------------------------------------ the phase */
 
-static bool has(const ts_unit *u, slice r, uint32_t c, uint8_t bit)
-{
-	return (u->mark[r.at + c % r.n] & bit) != 0;
-}
-
-/* Copies and casts right before the norm at s belong to it (an eager norm
- * casts to float first), up to column stop. */
-static uint32_t with_copies(const ts_unit *u, slice r, uint32_t s, uint32_t stop)
-{
-	uint32_t L = r.n;
-	for (uint32_t d = 0; d + 1 < L; d++) {
-		uint32_t p = (s + L - 1) % L;
-		if (p == stop || !has(u, r, p, TS_UNIT_COPY))
-			break;
-		s = p;
-	}
-	return s;
-}
-
-/* Where a layer starts in the segment r (a column), by name, or -1: the
- * input norm. After the attention run come its output projection, the
- * post-attention norm (a gated norm inside the mixer comes before the
- * projection) and MLP work; the layer's start is then the last norm before
- * the next GEMM or attention. With no attention by name, the first norm
- * after the MLP's last mark. */
-static int32_t names_beta(const ts_unit *u, slice r)
-{
-	uint32_t L = r.n, a = UINT32_MAX;
-	for (uint32_t c = 0; c < L && a == UINT32_MAX; c++)
-		if (has(u, r, c, TS_UNIT_ATTN))
-			a = c;
-	if (a == UINT32_MAX) {
-		uint32_t last = UINT32_MAX;
-		for (uint32_t c = 0; c < L; c++)
-			if (has(u, r, c, TS_UNIT_MLP))
-				last = c;
-		if (last == UINT32_MAX)
-			return -1;
-		uint32_t c = last;
-		while (c + 1 < last + L && has(u, r, c + 1, TS_UNIT_MLP))
-			c++;
-		for (uint32_t d = 1; d < L; d++) {
-			uint32_t cc = (c + d) % L;
-			if (has(u, r, cc, TS_UNIT_MLP))
-				return -1;
-			if (has(u, r, cc, TS_UNIT_NORM))
-				return (int32_t)with_copies(u, r, cc, UINT32_MAX);
-		}
-		return -1;
-	}
-	uint32_t c = a, end = a + L;
-	while (c < end && has(u, r, c, TS_UNIT_ATTN))
-		c++;
-	while (c < end && !has(u, r, c, TS_UNIT_GEMM))
-		c++;
-	while (c < end && !has(u, r, c, TS_UNIT_NORM))
-		c++;
-	if (c >= end)
-		return -1;
-	while (c < end && !has(u, r, c, TS_UNIT_GEMM | TS_UNIT_MLP))
-		c++;
-	while (c < end && !has(u, r, c, TS_UNIT_NORM))
-		c++;
-	if (c >= end)
-		return -1;
-	uint32_t s = c;
-	while (c < end && !has(u, r, c, TS_UNIT_GEMM | TS_UNIT_ATTN)) {
-		if (has(u, r, c, TS_UNIT_NORM))
-			s = c;
-		c++;
-	}
-	return (int32_t)with_copies(u, r, s % L, a);
-}
-
-/* Whether the kernel at i runs about as long as its counterpart at ref
- * (within 4x; unknown durations agree): the LM head on the layers' GEMM
- * kernel runs the vocabulary, many times a layer's projection. */
-static bool as_long(const ts_unit *u, size_t i, size_t ref)
-{
-	if (!u->dur || ref >= u->n || u->dur[ref] <= 0 || u->dur[i] <= 0)
-		return true;
-	int64_t a = u->dur[i], b = u->dur[ref];
-	return a <= 4 * b && b <= 4 * a;
-}
-
-/* Whether the kernel at i repeats column c of the unit r, the kernel at
- * ref (one period before) its counterpart: the same kernel, as long. */
-static bool repeats(const ts_unit *u, slice r, size_t i, size_t ref, uint32_t c)
-{
-	return i < u->n && u->id[i] == r.k[c % r.n] && as_long(u, i, ref);
-}
-
-/* Kernels from a (stepping step) that repeat those from b, up to cap: the
- * same kernel, as long. */
-static uint32_t run_like(const ts_unit *u, size_t a, size_t b, uint32_t cap, int step)
-{
-	uint32_t k = 0;
-	while (k < cap) {
-		size_t i = step > 0 ? a + k : a - k, j = step > 0 ? b + k : b - k;
-		if ((step < 0 && (k > a || k > b)) || i >= u->n || j >= u->n ||
-		    u->id[i] != u->id[j] || !as_long(u, i, j))
-			break;
-		k++;
-	}
-	return k;
-}
-
-/* The same without names: where the periodic run begins before the first
- * anchor (o[0]) and how far, exactly, the tail repeats a layer's start
- * after the last one (o[no - 1]). Layer 0 usually starts with a kernel of
- * its own (a norm with no residual yet) where the tail repeats the layers'
- * first kernel (the final norm): the two cancel (e = 0) and the layer
- * starts one column before the run. A tail that repeats more (e > 0: an
- * unfused final norm) leaves the start at the run's; a shorter run (e < 0:
- * the first layer is irregular) puts it where the tail stops repeating.
- * Both ends are also held against every other layer of the pass as it
- * ran (a hybrid's first and last layers need not be the reference's
- * kind): the longest exact run counts, with its own layer's length. */
-static uint32_t structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice r)
-{
-	uint32_t L = r.n;
-	tpl back = { r, true };
-	walked w = walk(u, back, o[0] - 1, -1, L, false);
-	size_t at = o[no - 1];
-	uint32_t c = 0, cap = L + L / 2, Lx = L;
-	while (c < cap && repeats(u, r, at + c, at + c - L, c))
-		c++;
-	/* one kernel of its own between the last layer and the tail (a
-	 * scheduler, a planner) does not hide the final norm */
-	uint32_t d = 0;
-	while (c + d < cap && repeats(u, r, at + c + 1 + d, at + c + d - L, c + d))
-		d++;
-	c += d;
-	/* a walk back over a whole period passed a layer 0 the grid left out
-	 * (an anchor of its own, at a spacing of its own): it says nothing of
-	 * the phase; the exact runs below do */
-	if (w.cols >= L)
-		w = (walked){ 0, 0, 0 };
-	for (size_t j = 0; j + 1 < no; j++) {
-		uint32_t len = o[j + 1] - o[j], k = run_like(u, at, o[j], len + len / 2, 1);
-		if (k > c) {
-			c = k;
-			Lx = len;
-		}
-		if (o[0] > 0) {
-			uint32_t kb = run_like(u, o[0] - 1, o[j + 1] - 1, cap, -1);
-			if (kb > w.cols)
-				w = (walked){ kb, kb, 2 * (int32_t)kb };
-		}
-	}
-	int64_t e = (int64_t)w.cols + c - Lx;
-	uint32_t col_back = (L - w.cols % L) % L, col_fwd = (c + L - Lx % L) % L;
-	if (e < 0) {
-		/* the tail's last repeat is the layers' first kernel (the final
-		 * norm) or their last (an all-reduce): layer 0, irregular,
-		 * starts with a kernel of its own */
-		uint32_t col_b = (col_fwd + L - 1) % L;
-		size_t sa = L - (col_fwd ? col_fwd : L), sb = L - (col_b ? col_b : L);
-		bool own_a = o[0] >= sa && u->cnt[u->id[o[0] - sa]] == 1;
-		bool own_b = o[0] >= sb && u->cnt[u->id[o[0] - sb]] == 1;
-		return own_b && !own_a ? col_b : col_fwd;
-	}
-	/* layer 0 a piece of its own (kernels of its own inside it, a first
-	 * compiled graph): its first kernel is its own too */
-	bool own = w.score < 2 * (int32_t)w.cols;
-	if ((e == 0 || (e > 0 && own)) && o[0] >= w.keys + 1)
-		return (col_back + L - 1) % L;
-	return col_back;
-}
-
-static bool has_attn(const ts_unit *u, slice r)
-{
-	for (uint32_t c = 0; c < r.n; c++)
-		if (has(u, r, c, TS_UNIT_ATTN))
-			return true;
-	return false;
-}
-
-/* Where the reference kind shows no attention by name (a linear-attention
- * mixer built of plain ops), the names' start (the first norm after the
- * last MLP mark) is a guess between the layer's two norms (the mixer's
- * activations read as MLP marks): the structure's phase decides, snapped
- * to the start of the norm nearest it. No norm by name: dflt. */
-static uint32_t nearest_norm(const ts_unit *u, slice r, uint32_t sb, uint32_t dflt)
-{
-	uint32_t L = r.n, best = UINT32_MAX, pick = dflt;
-	sb %= L;
-	for (uint32_t c = 0; c < L; c++) {
-		if (!has(u, r, c, TS_UNIT_NORM) || has(u, r, (c + L - 1) % L, TS_UNIT_NORM))
-			continue;
-		uint32_t s = with_copies(u, r, c, UINT32_MAX);
-		uint32_t d = s > sb ? s - sb : sb - s;
-		if (L - d < d)
-			d = L - d;
-		if (d < best) {
-			best = d;
-			pick = s;
-		}
-	}
-	return pick;
-}
-
 /* ------------------------------------------------------------ the grid */
 
 typedef struct {
@@ -614,6 +360,28 @@ static uint32_t attn_runs(const ts_unit *u, slice s, bool *repeats)
 
 /* The segments lo..hi-1 between anchors: every kind like the most common
  * one (see the THETA_* above). Fills g's kinds, reference and worst. */
+/* Kinds that differ by a kernel or two are one kind (Inductor names a
+ * fused norm by its place in a hybrid's period): do two such segments run
+ * back to back? Then the kinds come in runs. */
+static bool near_runs(ts_unit *u, const grid *g, size_t lo, size_t hi)
+{
+	uint32_t canon[MAX_KINDS];
+	for (uint32_t k = 0; k < g->nkinds; k++) {
+		canon[k] = k;
+		slice a = seg_of(u, g->o, g->kinds[k]);
+		for (uint32_t j = 0; j < k && canon[k] == k; j++) {
+			slice b = seg_of(u, g->o, g->kinds[j]);
+			uint32_t d = a.n > b.n ? a.n - b.n : b.n - a.n;
+			if (d <= 2 && likeness(u, a, b) >= NEAR)
+				canon[k] = canon[j];
+		}
+	}
+	for (size_t j = lo + 1; j < hi; j++)
+		if (canon[u->kind[j - 1]] == canon[u->kind[j]])
+			return true;
+	return false;
+}
+
 static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 {
 	uint64_t hk[MAX_KINDS];
@@ -656,7 +424,10 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	g->worst = 1.0;
 	if (g->nkinds == 1)
 		return true;
+	if (alternate && g->nkinds > 2)
+		alternate = !near_runs(u, g, lo, hi);
 	double theta = alternate ? THETA_ALT : THETA_RUNS;
+
 	if (named && 5 * (uint64_t)minlen >= 3 * (uint64_t)maxlen)
 		theta = THETA_NAMED;
 	slice r = seg_of(u, g->o, g->ref);
@@ -708,7 +479,7 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 			/* a kernel of the same class only stands in for the first
 			 * layer's own first kernels (a norm with no residual yet):
 			 * forward, it would take the LM head's GEMM for a layer's */
-			w = walk(u, (tpl){ ts->t[i], step < 0 }, frm, step, L, names && step < 0);
+			w = ts_unit_walk(u, (tpl){ ts->t[i], step < 0 }, frm, step, L, names && step < 0);
 			/* by name, a first layer the walk found its input norm for
 			 * is whole */
 			bool normed = names && w.keys && frm + 1 >= w.keys &&
@@ -727,27 +498,6 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 	return best.score == INT32_MIN ? 0 : best.keys;
 }
 
-/* The alignment can swap a kernel across the boundary where the segment
- * differs from the reference (a MoE layer with other experts): the
- * boundary, when the kernel there is not the reference's first, is where
- * the reference's pair around it (the last kernel of a layer, the first of
- * the next) runs, within two kernels. */
-static uint32_t near_pair(slice s, slice r, uint32_t beta, uint32_t b)
-{
-	uint32_t L = r.n, x = r.k[beta], y = r.k[(beta + L - 1) % L];
-	if (b < s.n && s.k[b] == x)
-		return b;
-	for (uint32_t d = 0; d <= 2; d++)
-		for (int sg = 1; sg >= -1; sg -= 2) {
-			int64_t p = (int64_t)b + sg * (int64_t)d;
-			if (p >= 1 && p < (int64_t)s.n && s.k[p] == x && s.k[p - 1] == y)
-				return (uint32_t)p;
-			if (!d)
-				break;
-		}
-	return b;
-}
-
 /* The boundary in segment j (a layer starts there), as an offset. */
 static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, bool by_names,
 			 int32_t *own)
@@ -758,7 +508,7 @@ static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, boo
 	uint32_t k = u->kind[j];
 	if (by_names && k < MAX_KINDS && u->kind[g->kinds[k]] == k) {
 		if (own[k] == -2) {
-			int32_t b = names_beta(u, s);
+			int32_t b = ts_unit_names_beta(u, s);
 			own[k] = b < 0 ? -1 : b ? b : (int32_t)s.n;
 		}
 		if (own[k] > 0)
@@ -776,7 +526,7 @@ static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, boo
 	if (b == UINT32_MAX)
 		b = (uint32_t)((uint64_t)beta * s.n / L);
 	b = b < 1 ? 1 : b > s.n ? s.n : b;
-	return near_pair(s, r, beta % L, b);
+	return ts_unit_near_pair(s, r, beta % L, b);
 }
 
 static bool out_room(ts_unit *u, size_t n)
@@ -838,7 +588,7 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 			walked best = { 0, 0, INT32_MIN };
 			slice bk = { 0 };
 			for (size_t i = 0; i < kinds.n; i++) {
-				walked w = walk(u, (tpl){ kinds.t[i], !side }, side ? at : at - 1,
+				walked w = ts_unit_walk(u, (tpl){ kinds.t[i], !side }, side ? at : at - 1,
 						side ? 1 : -1, kinds.t[i].n, names);
 				if (w.score > best.score) {
 					best = w;
@@ -894,7 +644,7 @@ static bool cut_edge(ts_unit *u, size_t nl, bool names, int side)
 		slice t = { u->id + u->start[i], u->end[i] - u->start[i], u->start[i] };
 		if (t.n <= len)
 			continue;
-		walked w = walk(u, (tpl){ t, !side }, side ? u->end[nl - 1] : u->start[0] - 1,
+		walked w = ts_unit_walk(u, (tpl){ t, !side }, side ? u->end[nl - 1] : u->start[0] - 1,
 				side ? 1 : -1, (uint32_t)len + BAND < t.n ? (uint32_t)len + BAND : t.n, names);
 		if (w.keys != len)
 			continue;
@@ -916,11 +666,11 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	size_t v = g->no;
 	slice r = seg_of(u, o, g->ref);
 	uint32_t L = r.n;
-	int32_t nb = names ? names_beta(u, r) : -1;
+	int32_t nb = names ? ts_unit_names_beta(u, r) : -1;
 	bool by_names = nb >= 0;
-	uint32_t beta = by_names ? (uint32_t)nb : structural_beta(u, o + tlo, thi - tlo, r);
-	if (by_names && !has_attn(u, r))
-		beta = nearest_norm(u, r, structural_beta(u, o + tlo, thi - tlo, r), beta);
+	uint32_t beta = by_names ? (uint32_t)nb : ts_unit_structural_beta(u, o + tlo, thi - tlo, r);
+	if (by_names && !ts_unit_has_attn(u, r))
+		beta = ts_unit_nearest_norm(u, r, ts_unit_structural_beta(u, o + tlo, thi - tlo, r), beta);
 	if (beta == 0)
 		beta = L;
 	memset(u->inref, 0, u->nk);
@@ -947,7 +697,7 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		for (size_t e = 0; e < 2; e++) {
 			size_t j = e ? v - 2 : 0;
 			slice s = { u->id + o[j], o[j + 1] - o[j] + 1, o[j] };
-			u->B[j] = o[j] + near_pair(s, r, beta % L, u->B[j] - o[j]);
+			u->B[j] = o[j] + ts_unit_near_pair(s, r, beta % L, u->B[j] - o[j]);
 		}
 	}
 	if (!out_room(u, v))
