@@ -305,6 +305,13 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
 
 /* layers_stages.c: the layer spans of the pass just ended (opts.spans). */
 void ts_lay_record_spans(ts_layers *l, const ts_pass *p);
+/* layers_span.c: the online layout's spans. */
+bool ts_lay_is_layer(const ts_layers *l, lmark m);
+void ts_lay_close_span(ts_layers *l);
+void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out);
+void ts_lay_debug_relabel(ts_layers *l, uint32_t n, uint32_t from, uint32_t to);
+void ts_lay_structural_boundary(ts_layers *l);
+void ts_lay_open_at_norm(ts_layers *l);
 ts_ltype ts_lay_layer_type(lmark marks);
 
 /* layers_stages.c: idle's gap callback (opts.spans). */
