@@ -567,6 +567,18 @@ static bool whole(ts_unit *u, size_t nl, size_t x)
 	return tried == 0;
 }
 
+/* Does the piece [from, to) begin at a norm by name (past its cast)? */
+static bool normed_at(const ts_unit *u, size_t from, size_t to)
+{
+	for (size_t i = from; i < to && i < from + 3; i++) {
+		if (u->mark[i] & TS_UNIT_NORM)
+			return true;
+		if (!(u->mark[i] & TS_UNIT_COPY))
+			return false;
+	}
+	return false;
+}
+
 /* Layers the anchors missed at the edges: a first (or last) layer whose
  * kernels differ from the others' where the anchor runs (Inductor names
  * the first graph piece apart), so no anchor falls in it. A unit walked
@@ -598,8 +610,11 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 			if (best.score == INT32_MIN || 2 * best.keys < bk.n)
 				break;
 			/* a first layer's own first kernel (a norm with no residual
-			 * yet) runs once in the pass */
-			if (!side && !names && best.keys < bk.n && at > best.keys &&
+			 * yet) runs once in the pass: taken unless names say the
+			 * walk began at the layer's norm, or name the kernel */
+			if (!side && best.keys < bk.n && at > best.keys &&
+			    (!names || (!u->mark[at - 1 - best.keys] &&
+					!normed_at(u, at - best.keys, at))) &&
 			    u->cnt[u->id[at - 1 - best.keys]] == 1)
 				best.keys++;
 			size_t from = side ? at : at - best.keys;
