@@ -44,4 +44,21 @@ for stem in torch_dense_eager_h200 torch_dense_compile_h200 torch_dense_graph_h2
 	esac
 	check "$stem: the model as described" "$desc" "$want"
 done
+# Structure first: with every kernel name a random string, the eager dense
+# decoder (no annotation, no name to say where a pass begins; the GPU
+# waits on every launch, inside passes as between them) keeps its passes
+# and their layer counts: a pass begins where its first kernel runs again
+# after two attention units (attention by its op).
+stem=torch_dense_eager_h200
+f=$data/$stem.json.gz
+if python3 "$here/layers/opaque.py" "$TS" "$f" "$tmp/opaque.json.gz" >/dev/null 2>"$tmp/err" &&
+	"$TS" annotate --no-progress -q "$tmp/opaque.json.gz" -o "$tmp/ann.json" 2>>"$tmp/err"; then
+	line=$(python3 "$here/gpu/module_truth.py" --counts "$tmp/opaque.json.gz" "$data/$stem.truth.json" "$tmp/ann.json")
+	case $line in
+	ok\ -\ *) ok "$stem, random kernel names: ${line#ok - }" ;;
+	*) bad "$stem, random kernel names: ${line#not ok - }" ;;
+	esac
+else
+	bad "$stem, random kernel names: $(head -c 200 "$tmp/err")"
+fi
 finish

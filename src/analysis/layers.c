@@ -869,6 +869,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		start_pass(l, ev);
 		l->pass_row0 = row;
 		l->pass_maxgap = 0;
+		l->row0_in_layers = false;
 		l->step = step;
 		l->step_ann = an;
 	}

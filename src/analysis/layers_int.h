@@ -145,6 +145,7 @@ struct ts_layers {
 	 * longest GPU gap inside it, and whether any name edge was seen */
 	uint32_t pass_row0;
 	int64_t pass_maxgap;
+	bool row0_in_layers;     /* the pass's first kernel ran again inside its layers */
 	bool named_edges;
 	int hint_prefill, hint_decode;
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */

@@ -501,10 +501,21 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
  * (an embedding, sampling), the stream says it: the kernel that began
  * the pass runs again after the GPU waited longer than at any point
  * inside the pass (the host between two steps). */
-static bool repeat_edge(const ts_layers *l, uint32_t row, int64_t gap)
+static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 {
-	return !l->named_edges && l->step < 0 && row != TS_INTERN_NONE &&
-	       row == l->pass_row0 && l->cur.kernels >= 4 && gap > l->pass_maxgap;
+	if (l->named_edges || l->step >= 0 || row == TS_INTERN_NONE || row != l->pass_row0 ||
+	    l->cur.kernels < 4)
+		return false;
+	if (gap > l->pass_maxgap)
+		return true;
+	/* or, where the GPU waits as long inside a pass (an eager model:
+	 * every launch late), the first kernel again after two attention
+	 * units (attention by its op) when it never ran inside them: a
+	 * kernel of the pass's head */
+	bool again = l->units >= 2 && !l->row0_in_layers;
+	if (l->units > 0)
+		l->row0_in_layers = true;
+	return again;
 }
 
 /* Whether the kernel ends the open pass: its step annotation changed or

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The passes and layers of a captured trace, from its Python stack alone.
 
-    module_truth.py TRACE.json.gz TRUTH.json ANNOTATED.json
+    module_truth.py [--counts] TRACE.json.gz TRUTH.json ANNOTATED.json
 
 An oracle independent of tracestream: with `with_stack` the profiler
 records every module call as a python_function event ("nn.Module:
@@ -17,7 +17,9 @@ ANNOTATED is `tracestream annotate` output of TRACE: its pass slices (tid
 judge (tests/zoo/check.py): every pass found, complete, with the truth's
 layer count, and for every eagerly launched pass each layer starting at
 its first kernel, ending at its last kernel's end, holding its kernels.
-Prints one line per pass and `ok` / the first difference; exits 1 on one.
+With --counts only the passes and their layer counts are checked (a trace
+whose kernel names were made random: the phase inside the period may
+differ by a kernel). Prints `ok` / the first difference; exits 1 on one.
 Stdlib only.
 """
 import bisect
@@ -93,6 +95,9 @@ def oracle(events, truth):
 
 
 def main(argv):
+    counts_only = bool(argv) and argv[0] == '--counts'
+    if counts_only:
+        argv = argv[1:]
     if len(argv) != 3:
         sys.stdout.write(__doc__)
         return 2
@@ -100,7 +105,7 @@ def main(argv):
     with open(argv[1]) as f:
         truth = json.load(f)
     # compiled code runs its own graphs inside the modules: no oracle
-    eager = [] if truth['compiled'] else oracle(events, truth)
+    eager = [] if truth['compiled'] or counts_only else oracle(events, truth)
     passes, layers = check.slices(argv[2])
     bad = 0
     want_layers = truth['layers_per_pass']
