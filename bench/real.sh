@@ -84,15 +84,8 @@ case $GEN in
     *) echo "real: GEN must be stream or repeat" >&2; exit 2 ;;
 esac
 
-# "100M" -> 100000000, "1.5G" -> 1500000000 (decimal units)
-to_bytes() {
-    awk -v s="$1" 'BEGIN {
-        m = 1; u = toupper(substr(s, length(s)))
-        if (u == "K") m = 1e3; else if (u == "M") m = 1e6; else if (u == "G") m = 1e9
-        if (m > 1) s = substr(s, 1, length(s) - 1)
-        if (s !~ /^[0-9]+(\.[0-9]+)?$/) exit 1
-        printf "%.0f\n", s * m }'
-}
+# to_bytes, field
+. bench/lib.sh
 TARGET=$(to_bytes "$SIZE") || { echo "real: bad SIZE '$SIZE'" >&2; exit 2; }
 [ "$TARGET" -gt 0 ] || { echo "real: SIZE must be > 0" >&2; exit 2; }
 
@@ -127,8 +120,6 @@ trap cleanup EXIT
 
 log() { printf 'real: %s\n' "$*" >&2; }
 
-# field NAME FILE: the value after NAME in a "key value key value" line
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
 
 # Copy the binary aside, waiting a little if a rebuild has it missing or
 # half-written (it must answer --version).

@@ -39,12 +39,8 @@ case $REPEAT in ''|*[!0-9]*|0) echo "scaling: REPEAT must be a positive integer"
 for n in $THREADS; do
     case $n in ''|*[!0-9]*|0) echo "scaling: bad thread count '$n'" >&2; exit 2 ;; esac
 done
-TARGET=$(awk -v s="$SIZE" 'BEGIN {
-    m = 1; u = toupper(substr(s, length(s)))
-    if (u == "K") m = 1e3; else if (u == "M") m = 1e6; else if (u == "G") m = 1e9
-    if (m > 1) s = substr(s, 1, length(s) - 1)
-    if (s !~ /^[0-9]+(\.[0-9]+)?$/) exit 1
-    printf "%.0f\n", s * m }') || { echo "scaling: bad SIZE '$SIZE'" >&2; exit 2; }
+. bench/lib.sh   # to_bytes, field
+TARGET=$(to_bytes "$SIZE") || { echo "scaling: bad SIZE '$SIZE'" >&2; exit 2; }
 
 if [ $# -gt 0 ]; then
     TRACES=()
@@ -59,7 +55,6 @@ fi
 TMP=$(mktemp -d /tmp/ts_scaling.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 log() { printf 'scaling: %s\n' "$*" >&2; }
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
 
 cp "$TS_SRC" "$TMP/tracestream" || { echo "scaling: $TS_SRC not found; run make first" >&2; exit 2; }
 TS=$TMP/tracestream
