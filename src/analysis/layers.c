@@ -163,6 +163,8 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_COPY;
 	if (c->type == TS_TYPE_SORT_TOPK)
 		m |= M_TOPK;
+	if (strcmp(cat, "Scheduler-Metadata") == 0)
+		m |= M_META;
 	if (c->type != TS_TYPE_OTHER)
 		m |= M_TYPED;
 	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)

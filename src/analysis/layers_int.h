@@ -32,6 +32,7 @@ enum {
 	M_TYPED = 1u << 14,     /* a rule typed its name (not other) */
 	M_SSM = 1u << 15,       /* a state-space (Mamba) mixer */
 	M_TOPK = 1u << 16,      /* a sort or top-k (sort_topk type) */
+	M_META = 1u << 17,      /* serving bookkeeping (Scheduler-Metadata): no layer's work */
 	M_KNOWN = 1u << 31,     /* computed */
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)

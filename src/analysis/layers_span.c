@@ -177,12 +177,19 @@ void ts_lay_structural_boundary(ts_layers *l)
 
 /* Close the open span at a layer's start marker. The copies or casts
  * right before the marker (an eager norm casts to float first: at most
- * two) are the new layer's first kernels, in its figures and its listing. */
+ * two) are the new layer's first kernels, in its figures and its listing;
+ * so is bookkeeping a layer ends with (a planner the pass runs once before
+ * its final norm is the tail's). */
 void ts_lay_open_at_norm(ts_layers *l)
 {
-	uint32_t nc = 0;
+	uint32_t nc = 0, nm = 0;
+	bool layer = ts_lay_is_layer(l, l->seg.marks);
 	while (nc < 2 && nc < l->ngap && (l->gap[l->ngap - 1 - nc].marks & M_COPY))
 		nc++;
+	while (layer && nm < 2 && nc < l->ngap && (l->gap[l->ngap - 1 - nc].marks & M_META)) {
+		nc++;
+		nm++;
+	}
 	if (nc > l->seg.kernels)
 		nc = (uint32_t)l->seg.kernels;
 	bool listed = nc && l->track && l->ndbg_cur >= nc;

@@ -26,6 +26,8 @@ static uint8_t unit_marks(lmark m)
 		u |= TS_UNIT_MLP;
 	if (m & M_COPY)
 		u |= TS_UNIT_COPY;
+	if (m & M_META)
+		u |= TS_UNIT_META;
 	return u;
 }
 

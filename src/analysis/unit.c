@@ -637,6 +637,31 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 	return true;
 }
 
+/* The last layer runs up to the tail, which begins with the final norm:
+ * the kernel a layer begins with, or a norm by name. A last layer of
+ * another kind than the reference (its MoE after the dense ones) holds the
+ * kernels the walk left before that norm, within a layer's length, when
+ * they hold layer work by name (a GEMM, MLP work) or are three at least:
+ * a planner the pass runs once before its final norm is the tail's, and
+ * by name bookkeeping never ends the last layer. */
+static void reach_tail(ts_unit *u, size_t nl, bool names, uint32_t L)
+{
+	uint32_t s = u->start[nl - 1], e = u->end[nl - 1], k0 = u->id[s];
+	bool work = false;
+	for (size_t p = e; p < u->n && p < (size_t)e + L; p++) {
+		if (u->id[p] == k0 || (names && (u->mark[p] & TS_UNIT_NORM))) {
+			if (names && p > e && (u->mark[p - 1] & TS_UNIT_COPY))
+				p--;
+			if (work || p >= (size_t)e + 3)
+				u->end[nl - 1] = (uint32_t)p;
+			break;
+		}
+		work |= names && (u->mark[p] & (TS_UNIT_GEMM | TS_UNIT_MLP));
+	}
+	while (names && u->end[nl - 1] > s + 1 && (u->mark[u->end[nl - 1] - 1] & TS_UNIT_META))
+		u->end[nl - 1]--;
+}
+
 /* Does the pass begin (side 0) or end (1) inside a layer? Its head or tail
  * is then, all of it, the end or the start of a layer, a third of one at
  * least; a real head (metadata, the embedding) or tail (final norm, LM
@@ -779,6 +804,8 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	nl -= first;
 	if (!grow_edges(u, &nl, names))
 		return false;
+	if (!cut1)
+		reach_tail(u, nl, names, L);
 	cut0 |= cut_edge(u, nl, names, 0);
 	cut1 |= cut_edge(u, nl, names, 1);
 	/* a pass has a head (its embedding at least, a kernel no layer
@@ -901,10 +928,10 @@ static void stray_ends(const uint32_t **o, uint32_t *v)
 static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 {
 	uint32_t v = u->cnt[c->key];
-	if (v <= 4 && c->nblock < 3)
-		return false;    /* few repeats: only a block of three kernels says so */
 	const uint32_t *o = u->pos + u->off[c->key];
 	stray_ends(&o, &v);
+	if (v <= 4 && c->nblock < 3)
+		return false;    /* few repeats (strays left out): a block of three says so */
 	if (v == 3) {
 		uint32_t a = o[1] - o[0], b = o[2] - o[1];
 		if (5 * (uint64_t)(a < b ? a : b) < 3 * (uint64_t)(a > b ? a : b))
