@@ -872,6 +872,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->pass_row0 = row;
 		l->pass_maxgap = 0;
 		l->row0_in_layers = false;
+		l->pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
 		l->step = step;
 		l->step_ann = an;
 	}

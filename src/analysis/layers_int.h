@@ -143,11 +143,12 @@ struct ts_layers {
 	bool seen_boundary;      /* a start kernel opened a span in this pass */
 	bool after_sampling;
 	/* where names give no pass edge: the pass's first kernel row, the
-	 * longest GPU gap inside it, and whether any name edge was seen */
+	 * longest GPU gap inside it, and whether this pass ran a kernel
+	 * named an edge (an embedding, sampling) */
 	uint32_t pass_row0;
 	int64_t pass_maxgap;
 	bool row0_in_layers;     /* the pass's first kernel ran again inside its layers */
-	bool named_edges;
+	bool pass_named;
 	int hint_prefill, hint_decode;
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
 	int64_t step;            /* step (annotation group) of the pass, -1 none */

@@ -498,13 +498,20 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
 /* ----------------------------------------------------------- pass edges */
 
 /* Where neither a step annotation nor a name marks where a pass begins
- * (an embedding, sampling), the stream says it: the kernel that began
+ * (an embedding, sampling: none ran in this pass; a graph-replayed decode
+ * step has no ops to name them where the eager prefill had), the stream
+ * says it: the kernel that began
  * the pass runs again after the GPU waited longer than at any point
  * inside the pass (the host between two steps). */
 static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 {
-	if (l->named_edges || l->step >= 0 || row == TS_INTERN_NONE || row != l->pass_row0 ||
-	    l->cur.kernels < 4)
+	if (l->pass_named || l->step >= 0 || row == TS_INTERN_NONE)
+		return false;
+	/* any kernel after the GPU waited twice as long as anywhere in a
+	 * pass of some length (a graph-replayed step: the host between) */
+	if (l->cur.kernels >= 16 && gap > 2 * l->pass_maxgap && gap >= 20000)
+		return true;
+	if (row != l->pass_row0 || l->cur.kernels < 4)
 		return false;
 	if (gap > l->pass_maxgap)
 		return true;
@@ -539,13 +546,13 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	/* Pass edges: an embedding starts a pass once the current one has
 	 * layer work; the first kernel after sampling starts the next. */
 	if (m & (M_EMBED | M_SAMPLE))
-		l->named_edges = true;
+		l->pass_named = true;
 	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
 			   (l->after_sampling && !(m & M_SAMPLE)) ||
 			   (step < 0 && repeat_edge(l, row, gap))))
 		edge = true;
-	else if (l->in_pass && gap > l->pass_maxgap)
-		l->pass_maxgap = gap;
+	else if (l->in_pass && gap > l->pass_maxgap && l->cur.kernels >= 4)
+		l->pass_maxgap = gap;    /* past the pass's first kernels (a lone fill before its work) */
 	*an_out = an;
 	*step_out = step;
 	*step_edge_out = step_edge;
