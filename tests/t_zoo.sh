@@ -9,4 +9,4 @@
 # graph-replayed, and an all-reduce that ends every layer can be taken for
 # where one begins.
 . "$(dirname "$0")/lib.sh"
-python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 100 --random-min 85
+python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 100 --random-min 90

@@ -462,11 +462,24 @@ static void tpl_add(tpls *ts, slice s)
 		ts->t[ts->n++] = s;
 }
 
+/* Does key k run between the grid's first and last anchor (layer work of
+ * some kind, where a head's kernels run before it)? */
+static bool in_grid(const ts_unit *u, uint32_t k)
+{
+	const uint32_t *p = u->pos + u->off[k];
+	for (uint32_t j = 0; j < u->cnt[k]; j++)
+		if (p[j] > u->grid_lo && p[j] < u->grid_hi)
+			return true;
+	return false;
+}
+
 /* The best of the templates walked from frm: kernels covered. first: the
  * walk finds the pass's first layer, which may miss kernels of the others
  * or run one of its own first: unless a name says the walk reached its
  * input norm, it takes up to the template's length of kernels the layers
- * run, and one that runs once. */
+ * run (the reference's; without names, any that runs between the grid's
+ * anchors: a norm the attention layers run for their QK-norm) or that run
+ * once. */
 static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool names, bool first)
 {
 	walked best = { 0, 0, INT32_MIN };
@@ -485,10 +498,11 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 			bool normed = names && w.keys && frm + 1 >= w.keys &&
 				      (u->mark[frm + 1 - w.keys] & TS_UNIT_NORM);
 			if (first && step < 0 && !normed) {
-				/* up to a layer's length: the reference's kernels and
-				 * the first layer's own (they run once in the pass) */
+				/* up to a layer's length: layer kernels and the first
+				 * layer's own (they run once in the pass) */
 				while (w.keys < L && frm >= w.keys &&
-				       (u->inref[u->id[frm - w.keys]] || u->cnt[u->id[frm - w.keys]] == 1))
+				       (u->inref[u->id[frm - w.keys]] || u->cnt[u->id[frm - w.keys]] == 1 ||
+					(!names && in_grid(u, u->id[frm - w.keys]))))
 					w.keys++;
 			}
 		}
@@ -742,6 +756,8 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	}
 	if (!out_room(u, v))
 		return false;
+	u->grid_lo = o[0];
+	u->grid_hi = o[v - 1];
 	size_t nl = v;
 	u->start[0] = o[0] - best_walk(u, &heads, o[0] - 1, -1, names, true);
 	for (size_t j = 1; j < v; j++)

@@ -52,6 +52,7 @@ struct ts_unit {
 	size_t B_cap;
 	uint32_t *start, *end;
 	size_t out_cap;
+	uint32_t grid_lo, grid_hi;   /* the grid's first and last anchor */
 	int32_t *dp;             /* alignment scratch */
 	size_t dp_cap;
 	uint32_t *map;           /* lcs_map output */

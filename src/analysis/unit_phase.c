@@ -115,6 +115,36 @@ static uint32_t run_like(const ts_unit *u, size_t a, size_t b, uint32_t cap, int
 	return k;
 }
 
+/* Does the run of n columns of r from column c run elsewhere in r too
+ * (cyclically)? */
+static bool runs_elsewhere(slice r, uint32_t c, uint32_t n)
+{
+	uint32_t L = r.n;
+	for (uint32_t d = 1; d < L; d++) {
+		uint32_t k = 0;
+		while (k < n && r.k[(c + k) % L] == r.k[(c + d + k) % L])
+			k++;
+		if (k == n)
+			return true;
+	}
+	return false;
+}
+
+/* The periodic run reaches e kernels beyond the layers: the head's last
+ * ones repeat the layers' last columns (an embedding's all-reduce), the
+ * tail's first ones their first columns (the final norm). The final norm
+ * is the norm a layer also runs in its middle (the post-attention norm,
+ * the same kernels): the tail takes the longest such run of the first
+ * columns, the head the rest. None: all of it is the tail's (an unfused
+ * final norm after an embedding no layer runs). */
+static uint32_t split_excess(slice r, uint32_t col, uint32_t e)
+{
+	for (uint32_t t = e; t >= 1; t--)
+		if (runs_elsewhere(r, (col + e - t) % r.n, t))
+			return (col + e - t) % r.n;
+	return col;
+}
+
 /* The same without names: where the periodic run begins before the first
  * anchor (o[0]) and how far, exactly, the tail repeats a layer's start
  * after the last one (o[no - 1]). Layer 0 usually starts with a kernel of
@@ -175,7 +205,7 @@ uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice
 	bool own = w.score < 2 * (int32_t)w.cols;
 	if ((e == 0 || (e > 0 && own)) && o[0] >= w.keys + 1)
 		return (col_back + L - 1) % L;
-	return col_back;
+	return e > 0 ? split_excess(r, col_back, (uint32_t)(e < L ? e : L - 1)) : col_back;
 }
 
 bool ts_unit_has_attn(const ts_unit *u, slice r)
