@@ -959,6 +959,8 @@ static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 	size_t nseg = v - 1;
 	if (!(nseg >= 3 ? accept(u, &g, 1, nseg - 1, names) : accept(u, &g, 0, nseg, names)))
 		return false;
+	if (o[g.ref + 1] - o[g.ref] < 4)
+		return false;    /* a layer runs four kernels at least: a norm, GEMMs, its mixer */
 	return layout(u, &g, names, 0, v, out);
 }
 
