@@ -871,10 +871,14 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		start_pass(l, ev);
 		l->pass_row0 = row;
 		l->pass_maxgap = 0;
-		l->row0_in_layers = false;
+		l->head_rows[0] = row;
+		l->nhead_rows = 1;
+		l->head_in_layers = 0;
 		l->pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
 		l->step = step;
 		l->step_ann = an;
+	} else if (l->cur.kernels < 8) {
+		ts_lay_head_row(l, row);
 	}
 	ts_idle_kernel(l->idle, ev, row,
 		       ref->op == TS_INTERN_NONE ? TS_INTERN_NONE : ref->op & ~TS_KREF_FIRST,
@@ -890,6 +894,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->backward_ops++;
 
 	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
+	l->last_row = row;
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
 		l->tokens_max = ev->grid[0];
 

@@ -147,7 +147,10 @@ struct ts_layers {
 	 * named an edge (an embedding, sampling) */
 	uint32_t pass_row0;
 	int64_t pass_maxgap;
-	bool row0_in_layers;     /* the pass's first kernel ran again inside its layers */
+	uint32_t head_rows[2];   /* the pass's first two distinct kernel rows */
+	uint8_t nhead_rows;
+	uint8_t head_in_layers;  /* bit i: head_rows[i] ran again inside its layers */
+	uint32_t last_row;       /* the kernel before this one */
 	bool pass_named;
 	int hint_prefill, hint_decode;
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
@@ -309,6 +312,7 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
 /* layers_stages.c: the layer spans of the pass just ended (opts.spans). */
 void ts_lay_record_spans(ts_layers *l, const ts_pass *p);
 /* layers_span.c: the online layout's spans. */
+void ts_lay_head_row(ts_layers *l, uint32_t row);
 bool ts_lay_is_layer(const ts_layers *l, lmark m);
 void ts_lay_close_span(ts_layers *l);
 void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out);

@@ -511,18 +511,42 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 	 * pass of some length (a graph-replayed step: the host between) */
 	if (l->cur.kernels >= 16 && gap > 2 * l->pass_maxgap && gap >= 20000)
 		return true;
-	if (row != l->pass_row0 || l->cur.kernels < 4)
+	if (l->cur.kernels < 4)
 		return false;
-	if (gap > l->pass_maxgap)
+	if (row == l->pass_row0 && gap > l->pass_maxgap)
 		return true;
 	/* or, where the GPU waits as long inside a pass (an eager model:
-	 * every launch late), the first kernel again after two attention
-	 * units (attention by its op) when it never ran inside them: a
-	 * kernel of the pass's head */
-	bool again = l->units >= 2 && !l->row0_in_layers;
+	 * every launch late), one of the pass's first kernels again after
+	 * two attention units (attention by its op) when it never ran inside
+	 * them: a kernel of the pass's head (its first may be one the layers
+	 * run too: an arange for the positions) */
+	int h = -1;
+	for (int i = 0; i < l->nhead_rows && h < 0; i++)
+		if (l->head_rows[i] == row)
+			h = i;
+	if (h < 0)
+		return false;
+	/* the second only right after the first (the head's two kernels in
+	 * their order: an expert's kernel that no token ran in the first
+	 * layers is no head), in a pass of some length (a window cut across
+	 * two layers is one fragment) */
+	bool again = l->units >= 2 && !(l->head_in_layers & (1u << h)) &&
+		     (h == 0 || (l->last_row == l->head_rows[0] && l->cur.kernels >= 32));
 	if (l->units > 0)
-		l->row0_in_layers = true;
+		l->head_in_layers |= (uint8_t)(1u << h);
 	return again;
+}
+
+/* One of the pass's first kernels: its first two distinct rows are where
+ * the next pass is looked for. */
+void ts_lay_head_row(ts_layers *l, uint32_t row)
+{
+	if (row == TS_INTERN_NONE || l->nhead_rows >= 2)
+		return;
+	for (int i = 0; i < l->nhead_rows; i++)
+		if (l->head_rows[i] == row)
+			return;
+	l->head_rows[l->nhead_rows++] = row;
 }
 
 /* Whether the kernel ends the open pass: its step annotation changed or
