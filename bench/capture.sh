@@ -14,6 +14,7 @@
 # ../shared/traces lacks the pair it prints "skipped" and exits 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh   # field
 SHARED=${SHARED:-../shared/traces}
 CAP=$(ls "$SHARED"/vllm_mi300x_graph_capture_bs8192_piecewise.pt.trace.json* 2>/dev/null | head -1 || true)
 REP=$(ls "$SHARED"/vllm_mi300x_mixed_prefilldecode_piecewise_graph.json* 2>/dev/null | head -1 || true)
@@ -38,7 +39,6 @@ K=$(( (want + copy - 1) / copy ))
 python3 bench/repeat_stream.py "$REP" "$K" > "$OUT/replay.json"
 bytes=$(stat -c %s "$OUT/replay.json")
 cat "$OUT/replay.json" > /dev/null
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
 best() { # label cmd...: fastest wall of REPEAT runs, and its peak RSS
 	local label=$1; shift
 	local bw=999999 br=0

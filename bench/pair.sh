@@ -43,6 +43,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+. bench/lib.sh   # field
 BIN=build/bench
 TS_SRC=${TRACESTREAM:-./tracestream}
 CC=${CC:-cc}
@@ -75,9 +76,6 @@ cleanup() {
 trap cleanup EXIT
 
 log() { printf 'pair: %s\n' "$*" >&2; }
-
-# field NAME FILE: the value after NAME in a "key value key value" line
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
 
 # Copy the binary aside, waiting a little if a rebuild has it missing or
 # half-written (it must answer --version).

@@ -27,6 +27,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+. bench/lib.sh   # to_bytes, field
 BIN=build/bench
 OUT=bench/out
 RESULTS=bench/RESULTS.md
@@ -59,20 +60,6 @@ build_tools() {
     $CC "${flags[@]}" -o "$BIN/yajl_noop" bench/yajl_noop.c -lyajl
     $CC "${flags[@]}" -o "$BIN/peakrss" bench/peakrss.c
 }
-
-# "100M" -> 100000000 (decimal units, integers only)
-to_bytes() {
-    local n=${1%[KMGkmg]}
-    case $1 in
-        *[Kk]) echo $((n * 1000)) ;;
-        *[Mm]) echo $((n * 1000000)) ;;
-        *[Gg]) echo $((n * 1000000000)) ;;
-        *) echo "$n" ;;
-    esac
-}
-
-# field NAME FILE: the value after NAME in a "key value key value" line
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
 
 # The generator's exact byte count, from its --truth file.
 truth_bytes() { sed -n 's/.*"trace": {"bytes": \([0-9]*\).*/\1/p' "$1"; }

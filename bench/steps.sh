@@ -15,6 +15,7 @@
 # K and 48K.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh   # field
 BIN=build/bench
 TS=${TRACESTREAM:-./tracestream}
 CC=${CC:-cc}
@@ -26,7 +27,6 @@ $CC -std=c11 -O2 -Wall -Wextra -o "$BIN/yajl_noop" bench/yajl_noop.c -lyajl
 $CC -std=c11 -O2 -Wall -Wextra -o "$BIN/peakrss" bench/peakrss.c
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-field() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$2"; }
 
 failed=0
 {

@@ -869,7 +869,6 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (!l->in_pass) {
 		l->frontier_at_start = l->kfrontier;
 		start_pass(l, ev);
-		l->pass_row0 = row;
 		l->pass_maxgap = 0;
 		l->head_rows[0] = row;
 		l->nhead_rows = 1;

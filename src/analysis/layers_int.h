@@ -142,12 +142,11 @@ struct ts_layers {
 	cur_layer seg;           /* the span since the last boundary */
 	bool seen_boundary;      /* a start kernel opened a span in this pass */
 	bool after_sampling;
-	/* where names give no pass edge: the pass's first kernel row, the
-	 * longest GPU gap inside it, and whether this pass ran a kernel
-	 * named an edge (an embedding, sampling) */
-	uint32_t pass_row0;
+	/* where names give no pass edge: the pass's first two distinct
+	 * kernel rows, the longest GPU gap inside it, and whether this pass
+	 * ran a kernel named an edge (an embedding, sampling) */
 	int64_t pass_maxgap;
-	uint32_t head_rows[2];   /* the pass's first two distinct kernel rows */
+	uint32_t head_rows[2];   /* [0]: the kernel that began the pass */
 	uint8_t nhead_rows;
 	uint8_t head_in_layers;  /* bit i: head_rows[i] ran again inside its layers */
 	uint32_t last_row;       /* the kernel before this one */
@@ -293,6 +292,7 @@ int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
 int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
 bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
 		      int *an, int64_t *step, bool *step_edge);
+void ts_lay_head_row(ts_layers *l, uint32_t row);
 bool ts_lay_step_window(const ts_layers *l, int64_t step, int64_t *from, int64_t *to);
 bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf, int64_t *wt);
 void ts_lay_pass_windows(ts_layers *l);
@@ -312,7 +312,6 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
 /* layers_stages.c: the layer spans of the pass just ended (opts.spans). */
 void ts_lay_record_spans(ts_layers *l, const ts_pass *p);
 /* layers_span.c: the online layout's spans. */
-void ts_lay_head_row(ts_layers *l, uint32_t row);
 bool ts_lay_is_layer(const ts_layers *l, lmark m);
 void ts_lay_close_span(ts_layers *l);
 void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out);

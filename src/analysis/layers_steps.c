@@ -513,7 +513,7 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 		return true;
 	if (l->cur.kernels < 4)
 		return false;
-	if (row == l->pass_row0 && gap > l->pass_maxgap)
+	if (row == l->head_rows[0] && gap > l->pass_maxgap)
 		return true;
 	/* or, where the GPU waits as long inside a pass (an eager model:
 	 * every launch late), one of the pass's first kernels again after

@@ -466,9 +466,9 @@ static void tpl_add(tpls *ts, slice s)
  * some kind, where a head's kernels run before it)? */
 static bool in_grid(const ts_unit *u, uint32_t k)
 {
-	const uint32_t *p = u->pos + u->off[k];
-	for (uint32_t j = 0; j < u->cnt[k]; j++)
-		if (p[j] > u->grid_lo && p[j] < u->grid_hi)
+	const uint32_t *p = u->pos + u->off[k];   /* ascending */
+	for (uint32_t j = 0; j < u->cnt[k] && p[j] < u->grid_hi; j++)
+		if (p[j] > u->grid_lo)
 			return true;
 	return false;
 }

@@ -140,7 +140,9 @@ static bool runs_elsewhere(slice r, uint32_t c, uint32_t n)
  * final norm after an embedding no layer runs). */
 static uint32_t split_excess(slice r, uint32_t col, uint32_t e)
 {
-	for (uint32_t t = e; t >= 1; t--)
+	/* a final norm is a few kernels: runs of 64 at most are tried (each
+	 * try costs a layer's length times the run's) */
+	for (uint32_t t = e < 64 ? e : 64; t >= 1; t--)
 		if (runs_elsewhere(r, (col + e - t) % r.n, t))
 			return (col + e - t) % r.n;
 	return col;
