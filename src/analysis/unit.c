@@ -632,6 +632,13 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 			    u->cnt[u->id[at - 1 - best.keys]] == 1)
 				best.keys++;
 			size_t from = side ? at : at - best.keys;
+			/* a kernel of the same class before the layer's own first
+			 * kernel stands in for nothing (an embedding before the
+			 * input norm's copy) */
+			if (!side && best.keys > 1 && u->id[from] != bk.k[0] && u->id[from + 1] == bk.k[0]) {
+				from++;
+				best.keys--;
+			}
 			slice c = { u->id + from, best.keys, (uint32_t)from };
 			if (likeness(u, c, bk) < WHOLE || !out_room(u, nl + 1))
 				break;

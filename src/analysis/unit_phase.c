@@ -101,17 +101,32 @@ static bool repeats(const ts_unit *u, slice r, size_t i, size_t ref, uint32_t c)
 	return i < u->n && u->id[i] == r.k[c % r.n] && as_long(u, i, ref);
 }
 
+/* Both kernels run once in the pass: Inductor names a fused kernel by its
+ * place in its graph, so two layers compiled apart run the same norm under
+ * two names. */
+static bool renamed(const ts_unit *u, size_t i, size_t j)
+{
+	return i < u->n && j < u->n && u->cnt[u->id[i]] == 1 && u->cnt[u->id[j]] == 1;
+}
+
 /* Kernels from a (stepping step) that repeat those from b, up to cap: the
- * same kernel, as long. */
+ * same kernel, as long; up to three renamed ones (above) in a row count
+ * where the same kernel follows them. */
 static uint32_t run_like(const ts_unit *u, size_t a, size_t b, uint32_t cap, int step)
 {
-	uint32_t k = 0;
-	while (k < cap) {
-		size_t i = step > 0 ? a + k : a - k, j = step > 0 ? b + k : b - k;
-		if ((step < 0 && (k > a || k > b)) || i >= u->n || j >= u->n ||
-		    u->id[i] != u->id[j] || !as_long(u, i, j))
+	uint32_t k = 0, gap = 0;
+	while (k + gap < cap) {
+		uint32_t m = k + gap;
+		size_t i = step > 0 ? a + m : a - m, j = step > 0 ? b + m : b - m;
+		if ((step < 0 && (m > a || m > b)) || i >= u->n || j >= u->n)
 			break;
-		k++;
+		if (u->id[i] == u->id[j] && as_long(u, i, j)) {
+			k += gap + 1;
+			gap = 0;
+		} else if (gap < 3 && renamed(u, i, j))
+			gap++;
+		else
+			break;
 	}
 	return k;
 }
@@ -166,8 +181,15 @@ uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice
 	walked w = ts_unit_walk(u, back, o[0] - 1, -1, L, false);
 	size_t at = o[no - 1];
 	uint32_t c = 0, cap = L + L / 2, Lx = L;
-	while (c < cap && repeats(u, r, at + c, at + c - L, c))
-		c++;
+	for (uint32_t g = 0; c + g < cap;) {
+		if (repeats(u, r, at + c + g, at + c + g - L, c + g)) {
+			c += g + 1;
+			g = 0;
+		} else if (g < 3 && renamed(u, at + c + g, at + c + g - L))
+			g++;
+		else
+			break;
+	}
 	/* one kernel of its own between the last layer and the tail (a
 	 * scheduler, a planner) does not hide the final norm */
 	uint32_t d = 0;
@@ -190,6 +212,20 @@ uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice
 			if (kb > w.cols)
 				w = (walked){ kb, kb, 2 * (int32_t)kb };
 		}
+	}
+	/* the anchor ran before the grid (a first layer of another kind, the
+	 * dense layer of a MoE model): the head lies before that layer, whose
+	 * end is like the reference's (a residual add), so the runs back from
+	 * there say where the head ends */
+	uint32_t p = u->first[u->id[o[0]]];
+	if (p > 0 && p < o[0]) {
+		uint32_t kp = 0;
+		for (size_t j = 0; j + 1 < no; j++) {
+			uint32_t kb = run_like(u, p - 1, o[j + 1] - 1, cap, -1);
+			kp = kb > kp ? kb : kp;
+		}
+		if (kp > 0)
+			w = (walked){ kp, kp, 2 * (int32_t)kp };
 	}
 	int64_t e = (int64_t)w.cols + c - Lx;
 	uint32_t col_back = (L - w.cols % L) % L, col_fwd = (c + L - Lx % L) % L;
