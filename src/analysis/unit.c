@@ -20,6 +20,7 @@
 #define THETA_RUNS 0.30
 #define THETA_ALT 0.75
 #define THETA_NAMED 0.20
+#define THETA_SHARED 0.50
 #define NEAR 0.85               /* one kind, up to a kernel or two */
 #define WHOLE 0.50              /* an edge unit with less is no layer */
 #define MAX_CELLS (4u << 20)    /* alignment cells, beyond: approximate */
@@ -195,6 +196,27 @@ static uint32_t lcs(ts_unit *u, slice a, slice b)
 		cur = t;
 	}
 	return (uint32_t)prev[b.n];
+}
+
+/* Longest run of kernels a and b both hold in a row (0 beyond MAX_CELLS). */
+static uint32_t common_run(ts_unit *u, slice a, slice b)
+{
+	if (!a.n || !b.n || (uint64_t)a.n * b.n > MAX_CELLS ||
+	    !grow(&u->dp, &u->dp_cap, 2 * ((size_t)b.n + 1), sizeof *u->dp))
+		return 0;
+	int32_t *prev = u->dp, *cur = u->dp + b.n + 1, best = 0;
+	memset(prev, 0, ((size_t)b.n + 1) * sizeof *prev);
+	for (uint32_t i = 0; i < a.n; i++) {
+		cur[0] = 0;
+		for (uint32_t j = 0; j < b.n; j++) {
+			cur[j + 1] = a.k[i] == b.k[j] ? prev[j] + 1 : 0;
+			best = cur[j + 1] > best ? cur[j + 1] : best;
+		}
+		int32_t *t = prev;
+		prev = cur;
+		cur = t;
+	}
+	return (uint32_t)best;
 }
 
 static double likeness(ts_unit *u, slice a, slice b)
@@ -382,6 +404,16 @@ static bool near_runs(ts_unit *u, const grid *g, size_t lo, size_t hi)
 	return false;
 }
 
+/* Two kinds of layer that share a block of kernels in a row: at least
+ * half alike (THETA_SHARED), the block four kernels and half the shorter
+ * kind at least (a mixer both run; an attention half and an MLP half of
+ * one layer share a norm). */
+static bool shares(ts_unit *u, slice a, slice b)
+{
+	uint32_t shorter = a.n < b.n ? a.n : b.n, run = common_run(u, a, b);
+	return run >= 4 && 2 * run >= shorter && likeness(u, a, b) >= THETA_SHARED;
+}
+
 static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 {
 	uint64_t hk[MAX_KINDS];
@@ -430,16 +462,30 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 
 	if (named && 5 * (uint64_t)minlen >= 3 * (uint64_t)maxlen)
 		theta = THETA_NAMED;
+	bool ok[MAX_KINDS] = { false };
+	ok[modal] = true;
 	slice r = seg_of(u, g->o, g->ref);
 	for (uint32_t k = 0; k < g->nkinds; k++) {
 		if (k == modal)
 			continue;
 		double l = likeness(u, seg_of(u, g->o, g->kinds[k]), r);
-		if (l < theta)
-			return false;
+		ok[k] = l >= theta;
 		if (l < g->worst)
 			g->worst = l;
 	}
+	/* in turn, two kinds that share a mixer (a dense and a MoE layer)
+	 * hold it in a row: half the shorter one at least; a hybrid's third
+	 * kind may share its MLP with one such */
+	for (bool more = alternate; more;) {
+		more = false;
+		for (uint32_t k = 0; k < g->nkinds; k++)
+			for (uint32_t j = 0; j < g->nkinds && !ok[k]; j++)
+				if (ok[j] && shares(u, seg_of(u, g->o, g->kinds[k]), seg_of(u, g->o, g->kinds[j])))
+					more = ok[k] = true;
+	}
+	for (uint32_t k = 0; k < g->nkinds; k++)
+		if (!ok[k])
+			return false;
 	return true;
 }
 
