@@ -26,7 +26,7 @@
 #include <zlib.h>
 
 #include "analysis/intern.h"
-#include "analysis/kview.h"
+#include "analysis/views/kview.h"
 #include "input/reader.h"
 #include "report/jsonw.h"
 #include "report/outfile.h"

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "pipeline.h"
-#include "analysis/ranks.h"
+#include "analysis/views/ranks.h"
 
 
 /*

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "analysis/agg.h"
-#include "analysis/layers.h"
+#include "analysis/layers/layers.h"
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML } out_format;
 

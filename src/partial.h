@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "pipeline.h"
-#include "analysis/ranks.h"
+#include "analysis/views/ranks.h"
 #include "analysis/wire.h"
 
 #define TS_PARTIAL_VERSION 6

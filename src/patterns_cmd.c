@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/model.h"
+#include "analysis/layers/model.h"
 #include "tables/classify.h"
 #include "tables/gpu.h"
 

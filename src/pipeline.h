@@ -2,7 +2,7 @@
  * pipeline.h - one analysis of one trace: reader -> parser -> aggregates.
  *
  * ts_pipeline_run reads the whole input once, in fixed memory, and fills a
- * ts_result (analysis/result.h) that reporters read. All state lives in the result and the
+ * ts_result (analysis/views/result.h) that reporters read. All state lives in the result and the
  * objects it owns, so several analyses can run in one process. On a bad or
  * cut-short input the result holds everything read before the failure,
  * marked partial, with the error and its byte offset.
@@ -13,11 +13,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/capture.h"
-#include "analysis/layers.h"
+#include "analysis/attrib/capture.h"
+#include "analysis/layers/layers.h"
 #include "input/parser.h"
 #include "progress.h"
-#include "analysis/result.h"
+#include "analysis/views/result.h"
 #include "input/status.h"
 
 typedef struct {

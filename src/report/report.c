@@ -1,6 +1,6 @@
 #include "report/report.h"
 #include "analysis/satmath.h"
-#include "analysis/roofline.h"
+#include "analysis/views/roofline.h"
 #include "analysis/stat.h"
 
 #include <inttypes.h>

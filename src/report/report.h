@@ -12,10 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/compare.h"
-#include "analysis/kview.h"
-#include "analysis/ranks.h"
-#include "analysis/result.h"
+#include "analysis/views/compare.h"
+#include "analysis/views/kview.h"
+#include "analysis/views/ranks.h"
+#include "analysis/views/result.h"
 
 typedef struct {
 	int top;     /* kernel rows in text (0 = all) */

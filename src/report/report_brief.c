@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/insight.h"
-#include "analysis/note.h"
+#include "analysis/views/insight.h"
+#include "analysis/views/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "report/version.h"

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/layers.h"
+#include "analysis/layers/layers.h"
 #include "report/report.h"
-#include "analysis/roofline.h"
+#include "analysis/views/roofline.h"
 #include "report/version.h"
 
 static const char *const palette[] = {

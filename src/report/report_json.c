@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/insight.h"
-#include "analysis/note.h"
+#include "analysis/views/insight.h"
+#include "analysis/views/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
-#include "analysis/roofline.h"
+#include "analysis/views/roofline.h"
 #include "report/jsonw.h"
 #include "report/version.h"
 

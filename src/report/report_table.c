@@ -16,7 +16,7 @@
 
 #include "report/report.h"
 #include "analysis/satmath.h"
-#include "analysis/roofline.h"
+#include "analysis/views/roofline.h"
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",

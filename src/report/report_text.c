@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/insight.h"
-#include "analysis/note.h"
+#include "analysis/views/insight.h"
+#include "analysis/views/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
-#include "analysis/roofline.h"
+#include "analysis/views/roofline.h"
 #include "report/version.h"
 
 /* Width of the columns before Name in the kernel table. */

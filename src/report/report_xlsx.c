@@ -17,7 +17,7 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
-#include "analysis/layers.h"
+#include "analysis/layers/layers.h"
 #include "report/report.h"
 #include "report/version.h"
 

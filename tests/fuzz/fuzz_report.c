@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/views/compare.h"
 #include "fuzz.h"
 #include "pipeline.h"
 #include "report/report.h"

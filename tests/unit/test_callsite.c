@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/callsite.h"
+#include "analysis/attrib/callsite.h"
 #include "analysis/intern.h"
 #include "unit.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/opindex.h"
+#include "analysis/attrib/opindex.h"
 #include "unit.h"
 
 static void basics(void)

@@ -1,0 +1,537 @@
+#include "analysis/attrib/callsite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intern.h"
+#include "analysis/pack.h"
+
+/*
+ * Per thread, the call site as a step function of time: the innermost kept
+ * frame open at t changes only where a kept frame starts or ends, so the
+ * index holds those changes, (t, name), in time order, varint-coded: the
+ * time as a delta from the change before, the name as its id + 1 (0: no
+ * frame). About 2 changes of 2 to 5 bytes each per kept frame. Every 64
+ * changes begin a block whose first time is kept whole, for a binary
+ * search; lookups in time order (the usual case: launches come in time
+ * order) walk forward from where the last one stopped.
+ *
+ * The frames still open at the latest start are held apart (open[]); a
+ * frame's end is coded when a later start finds it over, so every change
+ * up to the latest start is coded, and a lookup at or past it reads the
+ * open frames, as the chain of enclosing frames the index kept before.
+ *
+ * Every CHUNK_BLOCKS blocks make a chunk, deflated once full, its times
+ * apart from its names (a thread's frames repeat every layer: the names
+ * pack to little, the times' jitter less); only the chunk being written is
+ * held whole. A lookup inflates the chunk it reads into one of VIEWS
+ * buffers, kept while used: a walk in time order inflates each chunk once.
+ * Lookups in no order would inflate a chunk for nearly each: once chunks
+ * were inflated more than THRASH times each, on average, a chunk inflated
+ * stays whole (the index then costs what it did unpacked).
+ */
+#define BLOCK 64
+#define CHUNK_BLOCKS 16
+#define CHANGE_MAX 20            /* two varints */
+#define CHUNK_CHANGES (BLOCK * CHUNK_BLOCKS)
+#define CHUNK_RAW (CHUNK_CHANGES * CHANGE_MAX)
+#define VIEWS 4
+#define THRASH 4
+#define OPEN_MAX 256             /* kept frames open at once on a thread */
+#define NONE_ID 0u
+
+typedef struct {
+	int64_t t;               /* time of the block's first change */
+	size_t off;              /* its byte offset in its chunk */
+} block;
+
+typedef struct {
+	uint8_t *z;              /* deflated; whole: the changes themselves */
+	uint32_t zlen, len;      /* its size, and inflated */
+	bool whole;
+} chunk;
+
+typedef struct {
+	int64_t start, end;
+	uint32_t name;
+} open_frame;
+
+typedef struct {
+	int64_t pid, tid;
+	uint8_t *b;              /* the coded changes of the chunk being written */
+	size_t nb, bcap;
+	chunk *ch;               /* the chunks before it, deflated */
+	size_t nch, chcap;
+	block *blk;
+	size_t nblk, blkcap;
+	unsigned in_last;        /* changes in the last block */
+	int64_t last_t;          /* time of the last change coded */
+	uint32_t last_name;      /* its name id + 1 */
+	open_frame open[OPEN_MAX];
+	int nopen;
+	int64_t last_start;
+	/* where the last lookup stopped: the change at or before its time */
+	size_t cur_blk, cur_off; /* the next change to decode */
+	unsigned cur_i;          /* changes of cur_blk decoded */
+	int64_t cur_t;
+	uint32_t cur_name;
+	bool cur_set;
+} thread_frames;
+
+/* A direct-mapped cache of skip decisions by name hash: every frame name
+ * is matched against the skip regexes once while it stays cached. */
+#define SKIP_CACHE 16384
+
+typedef struct {
+	const thread_frames *t;  /* NULL: unused */
+	size_t k;                /* chunk of t */
+	uint64_t used;
+	uint8_t *buf;            /* CHUNK_RAW bytes */
+} view;
+
+struct ts_callsites {
+	const ts_patterns *patterns;
+	size_t mem_cap, mem;
+	ts_pack *pk;
+	view views[VIEWS];
+	uint64_t tick;
+	uint64_t chunks, inflated;
+	uint8_t *cols;           /* CHUNK_RAW bytes: a chunk as columns */
+	thread_frames th[TS_CALLSITE_THREADS];
+	size_t nth;
+	ts_intern *names;
+	uint64_t skip_key[SKIP_CACHE];
+	uint8_t skip_val[SKIP_CACHE];   /* 1 skip, 2 keep */
+	ts_callsite_totals t;
+};
+
+ts_callsites *ts_callsites_new(const ts_patterns *p, size_t mem_cap)
+{
+	ts_callsites *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->patterns = p;
+	c->mem_cap = mem_cap;
+	c->names = ts_intern_new(TS_CALLSITE_NAMES, 8u << 20);
+	c->pk = ts_pack_new();
+	if (!c->names || !c->pk) {
+		ts_callsites_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void ts_callsites_free(ts_callsites *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nth; i++) {
+		thread_frames *t = &c->th[i];
+		for (size_t k = 0; k < t->nch; k++)
+			free(t->ch[k].z);
+		free(t->ch);
+		free(t->b);
+		free(t->blk);
+	}
+	for (int v = 0; v < VIEWS; v++)
+		free(c->views[v].buf);
+	free(c->cols);
+	ts_pack_free(c->pk);
+	ts_intern_free(c->names);
+	free(c);
+}
+
+static thread_frames *thread_of(ts_callsites *c, int64_t pid, int64_t tid, bool add)
+{
+	for (size_t i = 0; i < c->nth; i++)
+		if (c->th[i].pid == pid && c->th[i].tid == tid)
+			return &c->th[i];
+	if (!add || c->nth == TS_CALLSITE_THREADS)
+		return NULL;
+	thread_frames *t = &c->th[c->nth++];
+	memset(t, 0, sizeof *t);
+	t->pid = pid;
+	t->tid = tid;
+	t->last_start = INT64_MIN;
+	t->last_t = INT64_MIN;
+	return t;
+}
+
+static bool skipped(ts_callsites *c, const char *s, size_t len)
+{
+	if (!c->patterns)
+		return false;
+	uint64_t h = ts_hash_bytes(s, len) | 1;
+	size_t slot = (size_t)(h >> 40) & (SKIP_CACHE - 1);
+	if (c->skip_key[slot] != h) {
+		c->skip_key[slot] = h;
+		c->skip_val[slot] = ts_patterns_callsite_skipped(c->patterns, s, len) ? 1 : 2;
+	}
+	return c->skip_val[slot] == 1;
+}
+
+/* ------------------------------------------------------------- coding */
+
+static size_t put_var(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+static uint64_t get_var(const uint8_t *b, size_t *off)
+{
+	uint64_t v = 0;
+	for (int s = 0; s < 64; s += 7) {
+		uint8_t x = b[(*off)++];
+		v |= (uint64_t)(x & 0x7f) << s;
+		if (!(x & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* Grow *p (element size es, count cap) to hold need, within the index's
+ * memory cap. */
+static bool grow(ts_callsites *c, void **p, size_t *cap, size_t need, size_t es)
+{
+	if (need <= *cap)
+		return true;
+	/* by a quarter: the index is the one table that grows with the trace */
+	size_t n = *cap ? *cap + *cap / 4 : 1024 / es;
+	while (n < need)
+		n += n / 4 + 1;
+	if (c->mem + (n - *cap) * es > c->mem_cap)
+		return false;
+	void *q = realloc(*p, n * es);
+	if (!q)
+		return false;
+	c->mem += (n - *cap) * es;
+	c->t.index_bytes = c->mem;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* The length of the varint at p. */
+static size_t var_len(const uint8_t *p)
+{
+	size_t n = 1;
+	while (n < 10 && (p[n - 1] & 0x80))
+		n++;
+	return n;
+}
+
+/* A full chunk's changes in[0..n), (time, name) varint pairs, as two
+ * columns in out: every time, then every name. */
+static void to_columns(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t o = 0;
+	for (int col = 0; col < 2; col++)
+		for (size_t i = 0; i < n;) {
+			size_t a = var_len(in + i), b = var_len(in + i + a);
+			const uint8_t *v = in + i + (col ? a : 0);
+			size_t len = col ? b : a;
+			memcpy(out + o, v, len);
+			o += len;
+			i += a + b;
+		}
+}
+
+/* The pairs back from the columns in[0..n) of CHUNK_CHANGES changes. */
+static void from_columns(const uint8_t *in, size_t n, uint8_t *out)
+{
+	size_t t = 0, nm = 0, o = 0;
+	for (int i = 0; i < CHUNK_CHANGES && nm < n; i++)
+		nm += var_len(in + nm);
+	for (int i = 0; i < CHUNK_CHANGES && nm < n; i++) {
+		size_t a = var_len(in + t), b = var_len(in + nm);
+		memcpy(out + o, in + t, a);
+		memcpy(out + o + a, in + nm, b);
+		o += a + b;
+		t += a;
+		nm += b;
+	}
+}
+
+/* The chunk being written, deflated: it holds CHUNK_BLOCKS blocks. */
+static bool seal(ts_callsites *c, thread_frames *t)
+{
+	if (!grow(c, (void **)&t->ch, &t->chcap, t->nch + 1, sizeof *t->ch))
+		return false;
+	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
+		return false;
+	to_columns(t->b, t->nb, c->cols);
+	size_t zlen;
+	uint8_t *z = ts_pack_deflate(c->pk, c->cols, t->nb, &zlen);
+	if (!z || c->mem + zlen > c->mem_cap) {
+		free(z);
+		return false;
+	}
+	c->mem += zlen;
+	c->t.index_bytes = c->mem;
+	t->ch[t->nch++] = (chunk){ z, (uint32_t)zlen, (uint32_t)t->nb, false };
+	c->chunks++;
+	t->nb = 0;
+	return true;
+}
+
+/* Code a change at time t to name id + 1 (nondecreasing times); a change
+ * to the name already in force is none. */
+static bool change(ts_callsites *c, thread_frames *t, int64_t at, uint32_t name1)
+{
+	if (t->nblk > 0 && name1 == t->last_name)
+		return true;
+	bool new_blk = t->nblk == 0 || t->in_last == BLOCK;
+	if (new_blk && t->nblk - t->nch * CHUNK_BLOCKS == CHUNK_BLOCKS && !seal(c, t))
+		return false;
+	if (!grow(c, (void **)&t->b, &t->bcap, t->nb + CHANGE_MAX, 1))
+		return false;
+	int64_t prev = t->last_t;
+	if (new_blk) {
+		if (!grow(c, (void **)&t->blk, &t->blkcap, t->nblk + 1, sizeof *t->blk))
+			return false;
+		t->blk[t->nblk++] = (block){ at, t->nb };
+		t->in_last = 0;
+		prev = at;
+	}
+	t->nb += put_var(t->b + t->nb, (uint64_t)(at - prev));
+	t->nb += put_var(t->b + t->nb, name1);
+	t->in_last++;
+	t->last_t = at;
+	t->last_name = name1;
+	return true;
+}
+
+/* The open frames ended before s: their ends coded, in time order. */
+static bool close_before(ts_callsites *c, thread_frames *t, int64_t s)
+{
+	while (t->nopen > 0 && t->open[t->nopen - 1].end < s) {
+		int64_t e = t->open[--t->nopen].end;
+		/* frames under it already over by then end with it */
+		while (t->nopen > 0 && t->open[t->nopen - 1].end <= e)
+			t->nopen--;
+		if (!change(c, t, e + 1, t->nopen ? t->open[t->nopen - 1].name + 1 : NONE_ID))
+			return false;
+	}
+	if (t->nopen == OPEN_MAX) {
+		/* frames over under one still open (a child outliving its
+		 * parent) are never the innermost again: out */
+		int k = 0;
+		for (int j = 0; j < t->nopen; j++)
+			if (t->open[j].end >= s)
+				t->open[k++] = t->open[j];
+		t->nopen = k;
+	}
+	return true;
+}
+
+void ts_callsites_frame(ts_callsites *c, const ts_event *ev)
+{
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->name_len == 0)
+		return;
+	c->t.frames++;
+	if (skipped(c, ev->name, ev->name_len))
+		return;
+	int64_t pid = ev->has & TS_HAS_PID ? ev->pid : -1;
+	int64_t tid = ev->has & TS_HAS_TID ? ev->tid : -1;
+	thread_frames *t = thread_of(c, pid, tid, true);
+	/* Kineto writes a thread's frames in start order; one out of order
+	 * would need a re-sort per lookup: counted, not kept. */
+	if (t && ev->ts_ns < t->last_start) {
+		c->t.out_of_order++;
+		return;
+	}
+	uint32_t name;
+	if (!t || ts_intern_put(c->names, ev->name, ev->name_len, &name) != TS_OK ||
+	    !close_before(c, t, ev->ts_ns) || t->nopen == OPEN_MAX ||
+	    !change(c, t, ev->ts_ns, name + 1)) {
+		c->t.dropped++;
+		return;
+	}
+	t->open[t->nopen++] = (open_frame){ ev->ts_ns,
+		ev->ts_ns + (ev->dur_ns > 0 ? ev->dur_ns : 0), name };
+	t->last_start = ev->ts_ns;
+	c->t.kept++;
+}
+
+/* ------------------------------------------------------------- lookup */
+
+/* Chunk ch, kept whole from now on (bytes: it inflated); false past the
+ * memory cap. */
+static bool keep_whole(ts_callsites *c, chunk *ch, const uint8_t *bytes)
+{
+	if (c->mem - ch->zlen + ch->len > c->mem_cap)
+		return false;
+	uint8_t *w = malloc(ch->len ? ch->len : 1);
+	if (!w)
+		return false;
+	memcpy(w, bytes, ch->len);
+	c->mem = c->mem - ch->zlen + ch->len;
+	c->t.index_bytes = c->mem;
+	free(ch->z);
+	ch->z = w;
+	ch->zlen = ch->len;
+	ch->whole = true;
+	return true;
+}
+
+/* The bytes of chunk k of t (*len of them): the chunk being written, one
+ * kept whole, or a view of a deflated one; NULL when memory ran out. */
+static const uint8_t *chunk_bytes(ts_callsites *c, thread_frames *t, size_t k, size_t *len)
+{
+	if (k == t->nch) {
+		*len = t->nb;
+		return t->b;
+	}
+	chunk *ch = &t->ch[k];
+	*len = ch->len;
+	if (ch->whole)
+		return ch->z;
+	view *v = &c->views[0];
+	for (int j = 0; j < VIEWS; j++) {
+		view *w = &c->views[j];
+		if (w->t == t && w->k == k) {
+			w->used = ++c->tick;
+			return w->buf;
+		}
+		if (w->used < v->used)
+			v = w;
+	}
+	if (!v->buf && !(v->buf = malloc(CHUNK_RAW)))
+		return NULL;
+	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
+		return NULL;
+	v->t = NULL;
+	if (!ts_pack_inflate(c->pk, ch->z, ch->zlen, c->cols, *len))
+		return NULL;
+	from_columns(c->cols, *len, v->buf);
+	if (++c->inflated > THRASH * c->chunks + 64 && keep_whole(c, ch, v->buf))
+		return ch->z;
+	v->t = t;
+	v->k = k;
+	v->used = ++c->tick;
+	return v->buf;
+}
+
+/* Decode the change after (*blk, *off, *i) into *at, *name1 and step past
+ * it; false past the last. */
+static bool peek(ts_callsites *c, thread_frames *t, size_t *blk, size_t *off,
+		 unsigned *i, int64_t prev, int64_t *at, uint32_t *name1)
+{
+	size_t b = *blk, o = *off, len;
+	unsigned n = *i;
+	if (n == BLOCK) {            /* every block but the last holds BLOCK */
+		b++;
+		n = 0;
+		if (b % CHUNK_BLOCKS == 0)
+			o = 0;
+	}
+	if (b >= t->nblk)
+		return false;
+	const uint8_t *p = chunk_bytes(c, t, b / CHUNK_BLOCKS, &len);
+	if (!p || o >= len)
+		return false;
+	if (n == 0)
+		prev = t->blk[b].t;
+	*at = prev + (int64_t)get_var(p, &o);
+	*name1 = (uint32_t)get_var(p, &o);
+	*blk = b;
+	*off = o;
+	*i = n + 1;
+	return true;
+}
+
+/* The name + 1 in force at ts < t->last_start, from the coded changes. */
+static uint32_t coded_at(ts_callsites *c, thread_frames *t, int64_t ts)
+{
+	if (t->nblk == 0 || ts < t->blk[0].t)
+		return NONE_ID;
+	if (!t->cur_set || ts < t->cur_t) {
+		/* the last block starting at or before ts, from its start */
+		size_t lo = 0, hi = t->nblk;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->blk[mid].t <= ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		t->cur_blk = lo - 1;
+		t->cur_off = t->blk[lo - 1].off;
+		t->cur_i = 0;
+		t->cur_t = t->blk[lo - 1].t;
+		t->cur_name = NONE_ID;
+		t->cur_set = false;
+	}
+	/* forward over the changes at or before ts */
+	for (;;) {
+		size_t blk = t->cur_blk, off = t->cur_off;
+		unsigned i = t->cur_i;
+		int64_t at;
+		uint32_t name1;
+		if (!peek(c, t, &blk, &off, &i, t->cur_t, &at, &name1) || at > ts)
+			break;
+		t->cur_blk = blk;
+		t->cur_off = off;
+		t->cur_i = i;
+		t->cur_t = at;
+		t->cur_name = name1;
+		t->cur_set = true;
+	}
+	return t->cur_set ? t->cur_name : NONE_ID;
+}
+
+uint32_t ts_callsites_at(ts_callsites *c, int64_t pid, int64_t tid, int64_t ts)
+{
+	c->t.lookups++;
+	thread_frames *t = thread_of(c, pid, tid, false);
+	if (!t || t->nblk == 0)
+		return TS_INTERN_NONE;
+	uint32_t name1 = NONE_ID;
+	if (ts >= t->last_start) {
+		/* the open frames: the innermost not over at ts */
+		for (int j = t->nopen - 1; j >= 0; j--)
+			if (t->open[j].end >= ts) {
+				name1 = t->open[j].name + 1;
+				break;
+			}
+	} else {
+		name1 = coded_at(c, t, ts);
+	}
+	if (name1 == NONE_ID)
+		return TS_INTERN_NONE;
+	c->t.found++;
+	return name1 - 1;
+}
+
+const char *ts_callsites_name(const ts_callsites *c, uint32_t id, size_t *len)
+{
+	return ts_intern_str(c->names, id, len);
+}
+
+const ts_callsite_totals *ts_callsites_totals(const ts_callsites *c)
+{
+	return &c->t;
+}
+
+uint32_t ts_callsites_intern(ts_callsites *c, const char *name, size_t len)
+{
+	uint32_t id;
+	return ts_intern_put(c->names, name, len, &id) == TS_OK ? id : TS_INTERN_NONE;
+}
+
+void ts_callsites_add_totals(ts_callsites *c, const ts_callsite_totals *t)
+{
+	c->t.frames += t->frames;
+	c->t.kept += t->kept;
+	c->t.dropped += t->dropped;
+	c->t.out_of_order += t->out_of_order;
+	c->t.lookups += t->lookups;
+	c->t.found += t->found;
+	c->t.index_bytes += t->index_bytes;
+}

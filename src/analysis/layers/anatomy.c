@@ -1,0 +1,420 @@
+#include "analysis/layers/anatomy.h"
+#include "analysis/satmath.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intern.h"
+
+typedef struct {
+	uint64_t layers;
+	uint32_t passes, skipped;
+	ts_anat_sum total;
+	ts_stat layer_time;
+	ts_anat_type type[TS_TYPE_COUNT];
+	ts_anat_sum *cat;        /* ncat + 1: [0] is Other */
+	ts_anat_row *rows;       /* rows_cap */
+	ts_anat_sum other_rows;
+} stage_anat;
+
+struct ts_anatomy {
+	size_t ncat;
+	stage_anat st[TS_ANAT_STAGES];
+	uint32_t rows_cap;
+	uint64_t seq;            /* rows seen, for the order of first sight */
+	/* scratch of one pass: per layer, per type time and position */
+	int64_t (*lt)[TS_TYPE_COUNT];
+	int64_t *ltotal;
+	uint32_t *lpos;
+	uint32_t scratch_layers;
+};
+
+ts_anatomy *ts_anatomy_new(size_t ncategories)
+{
+	ts_anatomy *a = calloc(1, sizeof *a);
+	if (!a)
+		return NULL;
+	a->ncat = ncategories;
+	for (int s = 0; s < TS_ANAT_STAGES; s++) {
+		a->st[s].cat = calloc(ncategories + 1, sizeof *a->st[s].cat);
+		if (!a->st[s].cat) {
+			ts_anatomy_free(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
+void ts_anatomy_free(ts_anatomy *a)
+{
+	if (!a)
+		return;
+	for (int s = 0; s < TS_ANAT_STAGES; s++) {
+		stage_anat *st = &a->st[s];
+		ts_stat_clear(&st->layer_time);
+		for (int t = 0; t < TS_TYPE_COUNT; t++)
+			ts_stat_clear(&st->type[t].per_layer);
+		free(st->cat);
+		free(st->rows);
+	}
+	free(a->lt);
+	free(a->ltotal);
+	free(a->lpos);
+	free(a);
+}
+
+static void add_sum(ts_anat_sum *s, const ts_anat_kernel *k)
+{
+	if (s->count == 0 && s->flops_calls == 0 && s->bytes_calls == 0)
+		s->wl = TS_INTERN_NONE;
+	s->count++;
+	s->ns = ts_sat_add(s->ns, k->dur);
+	if (k->has_flops)
+		s->flops_ns = ts_sat_add(s->flops_ns, k->dur);
+	if (k->has_bytes)
+		s->bytes_ns = ts_sat_add(s->bytes_ns, k->dur);
+	if (k->flops) {
+		s->flops += k->flops;
+		s->flops_calls++;
+	}
+	if (k->bytes) {
+		s->bytes += k->bytes;
+		s->bytes_calls++;
+	}
+	if (s->wl == TS_INTERN_NONE && (k->flops || k->bytes))
+		s->wl = k->wl;
+}
+
+static bool grow_rows(ts_anatomy *a, uint32_t need)
+{
+	if (need <= a->rows_cap)
+		return true;
+	uint32_t cap = a->rows_cap ? a->rows_cap : 64;
+	while (cap < need)
+		cap *= 2;
+	for (int s = 0; s < TS_ANAT_STAGES; s++) {
+		ts_anat_row *r = realloc(a->st[s].rows, cap * sizeof *r);
+		if (!r)
+			return false;
+		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
+		a->st[s].rows = r;
+	}
+	a->rows_cap = cap;
+	return true;
+}
+
+static bool grow_scratch(ts_anatomy *a, uint32_t nlayers)
+{
+	if (nlayers <= a->scratch_layers)
+		return true;
+	int64_t (*lt)[TS_TYPE_COUNT] = realloc(a->lt, nlayers * sizeof *lt);
+	if (!lt)
+		return false;
+	a->lt = lt;
+	int64_t *tot = realloc(a->ltotal, nlayers * sizeof *tot);
+	if (!tot)
+		return false;
+	a->ltotal = tot;
+	uint32_t *pos = realloc(a->lpos, nlayers * sizeof *pos);
+	if (!pos)
+		return false;
+	a->lpos = pos;
+	a->scratch_layers = nlayers;
+	return true;
+}
+
+void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
+		    uint32_t nlayers)
+{
+	if (!a || s < 0 || s >= TS_ANAT_STAGES || nlayers == 0)
+		return;
+	stage_anat *st = &a->st[s];
+	if (!grow_scratch(a, nlayers)) {
+		st->skipped++;
+		return;
+	}
+	memset(a->lt, 0, nlayers * sizeof *a->lt);
+	memset(a->ltotal, 0, nlayers * sizeof *a->ltotal);
+	memset(a->lpos, 0, nlayers * sizeof *a->lpos);
+	for (size_t i = 0; i < n; i++) {
+		const ts_anat_kernel *e = &k[i];
+		if (e->layer >= nlayers)
+			continue;
+		unsigned t = e->type < TS_TYPE_COUNT ? e->type : TS_TYPE_OTHER;
+		a->lt[e->layer][t] += e->dur;
+		a->ltotal[e->layer] += e->dur;
+		uint32_t pos = a->lpos[e->layer]++;
+		add_sum(&st->total, e);
+		add_sum(&st->type[t].sum, e);
+		size_t c = e->category >= 0 && (size_t)e->category < a->ncat ? (size_t)e->category + 1 : 0;
+		add_sum(&st->cat[c], e);
+		if (e->row == TS_INTERN_NONE || !grow_rows(a, e->row + 1)) {
+			add_sum(&st->other_rows, e);
+			continue;
+		}
+		ts_anat_row *r = &st->rows[e->row];
+		if (r->sum.count == 0) {
+			r->pos = pos;
+			r->first = a->seq++;
+		} else if (pos < r->pos) {
+			r->pos = pos;
+		}
+		add_sum(&r->sum, e);
+	}
+	for (uint32_t i = 0; i < nlayers; i++) {
+		ts_stat_add(&st->layer_time, a->ltotal[i]);
+		for (int t = 0; t < TS_TYPE_COUNT; t++)
+			ts_stat_add(&st->type[t].per_layer, a->lt[i][t]);
+	}
+	st->layers += nlayers;
+	st->passes++;
+}
+
+void ts_anatomy_skip(ts_anatomy *a, int s)
+{
+	if (a && s >= 0 && s < TS_ANAT_STAGES)
+		a->st[s].skipped++;
+}
+
+uint64_t ts_anatomy_layers(const ts_anatomy *a, int s)
+{
+	return a->st[s].layers;
+}
+
+uint32_t ts_anatomy_passes(const ts_anatomy *a, int s)
+{
+	return a->st[s].passes;
+}
+
+uint32_t ts_anatomy_skipped(const ts_anatomy *a, int s)
+{
+	return a->st[s].skipped;
+}
+
+const ts_anat_sum *ts_anatomy_total(const ts_anatomy *a, int s)
+{
+	return &a->st[s].total;
+}
+
+const ts_stat *ts_anatomy_layer_time(const ts_anatomy *a, int s)
+{
+	return &a->st[s].layer_time;
+}
+
+const ts_anat_type *ts_anatomy_type(const ts_anatomy *a, int s, int type)
+{
+	return &a->st[s].type[type];
+}
+
+const ts_anat_sum *ts_anatomy_category(const ts_anatomy *a, int s, int category)
+{
+	size_t c = category >= 0 && (size_t)category < a->ncat ? (size_t)category + 1 : 0;
+	return &a->st[s].cat[c];
+}
+
+size_t ts_anatomy_ncategories(const ts_anatomy *a)
+{
+	return a->ncat;
+}
+
+const ts_anat_row *ts_anatomy_row(const ts_anatomy *a, int s, uint32_t row)
+{
+	return row < a->rows_cap ? &a->st[s].rows[row] : NULL;
+}
+
+const ts_anat_sum *ts_anatomy_other_rows(const ts_anatomy *a, int s)
+{
+	return &a->st[s].other_rows;
+}
+
+/* A row with its sort keys: earliest position, then order of first sight. */
+typedef struct {
+	uint32_t pos;
+	uint64_t first;
+	uint32_t row;
+} row_key;
+
+static int by_position(const void *x, const void *y)
+{
+	const row_key *a = x, *b = y;
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+uint32_t *ts_anatomy_rows(const ts_anatomy *a, int s, size_t *n)
+{
+	*n = 0;
+	const ts_anat_row *rows = a->st[s].rows;
+	size_t k = 0;
+	for (uint32_t i = 0; i < a->rows_cap; i++)
+		k += rows[i].sum.count > 0;
+	uint32_t *out = malloc((k ? k : 1) * sizeof *out);
+	row_key *keys = malloc((k ? k : 1) * sizeof *keys);
+	if (!out || !keys) {
+		free(out);
+		free(keys);
+		return NULL;
+	}
+	k = 0;
+	for (uint32_t i = 0; i < a->rows_cap; i++)
+		if (rows[i].sum.count)
+			keys[k++] = (row_key){ rows[i].pos, rows[i].first, i };
+	qsort(keys, k, sizeof *keys, by_position);
+	for (size_t i = 0; i < k; i++)
+		out[i] = keys[i].row;
+	free(keys);
+	*n = k;
+	return out;
+}
+
+/* ------------------------------------------------------ saved partials */
+
+static void sum_save(const ts_anat_sum *s, ts_wbuf *w)
+{
+	ts_w_u64(w, s->count);
+	ts_w_i64(w, s->ns);
+	ts_w_u64(w, s->flops);
+	ts_w_u64(w, s->bytes);
+	ts_w_i64(w, s->flops_ns);
+	ts_w_i64(w, s->bytes_ns);
+	ts_w_u64(w, s->flops_calls);
+	ts_w_u64(w, s->bytes_calls);
+	ts_w_u32(w, s->wl);
+}
+
+static void sum_add(ts_anat_sum *s, const ts_anat_sum *t)
+{
+	bool fresh = s->count == 0 && s->flops_calls == 0 && s->bytes_calls == 0;
+	s->count += t->count;
+	s->ns = ts_sat_add(s->ns, t->ns);
+	s->flops += t->flops;
+	s->bytes += t->bytes;
+	s->flops_ns = ts_sat_add(s->flops_ns, t->flops_ns);
+	s->bytes_ns = ts_sat_add(s->bytes_ns, t->bytes_ns);
+	s->flops_calls += t->flops_calls;
+	s->bytes_calls += t->bytes_calls;
+	if (fresh || s->wl == TS_INTERN_NONE)
+		s->wl = t->wl;
+}
+
+static void sum_load(ts_anat_sum *s, ts_rbuf *r, const uint32_t *wlmap, uint32_t nwl)
+{
+	ts_anat_sum t;
+	t.count = ts_r_u64(r);
+	t.ns = ts_r_i64(r);
+	t.flops = ts_r_u64(r);
+	t.bytes = ts_r_u64(r);
+	t.flops_ns = ts_r_i64(r);
+	t.bytes_ns = ts_r_i64(r);
+	t.flops_calls = ts_r_u64(r);
+	t.bytes_calls = ts_r_u64(r);
+	uint32_t wl = ts_r_u32(r);
+	t.wl = wlmap && wl < nwl ? wlmap[wl] : TS_INTERN_NONE;
+	if (!r->err)
+		sum_add(s, &t);
+}
+
+void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
+{
+	ts_w_u64(w, a->seq);
+	for (int s = 0; s < TS_ANAT_STAGES; s++) {
+		const stage_anat *st = &a->st[s];
+		ts_w_u64(w, st->layers);
+		ts_w_u32(w, st->passes);
+		ts_w_u32(w, st->skipped);
+		sum_save(&st->total, w);
+		ts_stat_save(&st->layer_time, w);
+		for (int t = 0; t < TS_TYPE_COUNT; t++) {
+			sum_save(&st->type[t].sum, w);
+			ts_stat_save(&st->type[t].per_layer, w);
+		}
+		uint64_t nc = 0;
+		for (size_t c = 0; c <= a->ncat; c++)
+			nc += st->cat[c].count > 0;
+		ts_w_u64(w, nc);
+		for (size_t c = 0; c <= a->ncat; c++) {
+			if (!st->cat[c].count)
+				continue;
+			const char *name = c && p ? ts_patterns_category(p, c - 1)->name : "";
+			ts_w_str(w, name, strlen(name));
+			sum_save(&st->cat[c], w);
+		}
+		uint64_t nr = 0;
+		for (uint32_t i = 0; i < a->rows_cap; i++)
+			nr += st->rows[i].sum.count > 0;
+		ts_w_u64(w, nr);
+		for (uint32_t i = 0; i < a->rows_cap; i++) {
+			if (!st->rows[i].sum.count)
+				continue;
+			ts_w_u32(w, i);
+			sum_save(&st->rows[i].sum, w);
+			ts_w_u32(w, st->rows[i].pos);
+			ts_w_u64(w, st->rows[i].first);
+		}
+		sum_save(&st->other_rows, w);
+	}
+}
+
+static size_t category_slot(const ts_anatomy *a, const ts_patterns *p, const char *s, size_t n)
+{
+	for (size_t i = 0; p && n && i < a->ncat; i++) {
+		const char *name = ts_patterns_category(p, i)->name;
+		if (strlen(name) == n && memcmp(name, s, n) == 0)
+			return i + 1;
+	}
+	return 0;   /* Other */
+}
+
+ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
+			  const uint32_t *kmap, uint32_t nk, const uint32_t *wlmap, uint32_t nwl)
+{
+	uint64_t seq_base = a->seq;
+	a->seq += ts_r_u64(r);
+	for (int s = 0; s < TS_ANAT_STAGES && !r->err; s++) {
+		stage_anat *st = &a->st[s];
+		st->layers += ts_r_u64(r);
+		st->passes += ts_r_u32(r);
+		st->skipped += ts_r_u32(r);
+		sum_load(&st->total, r, wlmap, nwl);
+		ts_status rs = ts_stat_load(&st->layer_time, r);
+		for (int t = 0; t < TS_TYPE_COUNT && rs == TS_OK; t++) {
+			sum_load(&st->type[t].sum, r, wlmap, nwl);
+			rs = ts_stat_load(&st->type[t].per_layer, r);
+		}
+		if (rs != TS_OK)
+			return rs;
+		uint64_t nc = ts_r_count(r, 4 + 9 * 8);
+		for (uint64_t k = 0; k < nc && !r->err; k++) {
+			size_t n;
+			const char *name = ts_r_str(r, &n);
+			sum_load(&st->cat[category_slot(a, p, name, n)], r, wlmap, nwl);
+		}
+		uint64_t nr = ts_r_count(r, 4 + 9 * 8 + 12);
+		for (uint64_t k = 0; k < nr && !r->err; k++) {
+			uint32_t row = ts_r_u32(r);
+			ts_anat_sum sum = { .wl = TS_INTERN_NONE };
+			sum_load(&sum, r, wlmap, nwl);
+			uint32_t pos = ts_r_u32(r);
+			uint64_t first = ts_r_u64(r);
+			if (r->err)
+				break;
+			uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
+			if (to == TS_INTERN_NONE) {
+				sum_add(&st->other_rows, &sum);
+				continue;
+			}
+			if (!grow_rows(a, to + 1))
+				return TS_ERR_NOMEM;
+			ts_anat_row *dst = &a->st[s].rows[to];
+			bool fresh = dst->sum.count == 0;
+			sum_add(&dst->sum, &sum);
+			if (fresh || pos < dst->pos)
+				dst->pos = pos;
+			if (fresh)
+				dst->first = seq_base + first;
+		}
+		sum_load(&st->other_rows, r, wlmap, nwl);
+	}
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}

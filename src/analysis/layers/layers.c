@@ -1,0 +1,1030 @@
+#include "analysis/layers/layers_int.h"
+#include "input/grow.h"
+#include "analysis/satmath.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intern.h"
+#include "input/numtext.h"
+
+ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
+{
+	ts_layers *l = calloc(1, sizeof *l);
+	if (!l)
+		return NULL;
+	l->opts = *o;
+	l->patterns = p;
+	if (p && o->model)
+		l->forced = ts_patterns_find_family(p, o->model);
+	l->layers = calloc(TS_MAX_LAYERS, sizeof *l->layers);
+	l->gap = calloc(MAX_GAP, sizeof *l->gap);
+	l->pre = calloc(MAX_PRE, sizeof *l->pre);
+	l->unit_kern = calloc(MAX_UNITS, sizeof *l->unit_kern);
+	l->chk = calloc(2 * TS_MAX_LAYERS, sizeof *l->chk);
+	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
+	l->last_kernel_ts = l->compacted_at = INT64_MIN;
+	l->prev_end = l->kfrontier = l->frontier_at_start = INT64_MIN;
+	l->last_step = -1;
+	l->last_stage = TS_PSTAGE_UNKNOWN;
+	/* the listing of the pass's layer kernels: for the anatomy (with
+	 * tables), --debug-layers and the samples of compare */
+	l->track = o->debug || o->sample || o->spans || p;
+
+	if (o->debug)
+		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
+	if (o->sample)
+		l->samp_tmp = calloc(TS_MAX_SAMPLE_KERNELS, sizeof *l->samp_tmp);
+	if (p)
+		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
+	l->idle = ts_idle_new();
+	if (l->idle && o->spans)
+		ts_idle_on_gap(l->idle, ts_lay_on_gap, l);
+	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->chk && l->ann_names &&
+		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
+		  (!p || l->anatomy);
+	if (!ok) {
+		ts_layers_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+void ts_layers_free(ts_layers *l)
+{
+	if (!l)
+		return;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		if (l->lstat[s])
+			for (uint32_t i = 0; i < l->lmax[s]; i++)   /* the rest are unused */
+				ts_stat_clear(&l->lstat[s][i].time);
+		free(l->lstat[s]);
+	}
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		for (uint32_t i = 0; l->srows[st] && i < l->srows_cap; i++)
+			ts_stat_clear(&l->srows[st][i]);
+		free(l->srows[st]);
+		free(l->sctx[st]);
+		ts_stat_clear(&l->sother[st]);
+		ts_stat_clear(&l->sall[st]);
+	}
+	for (size_t i = 0; i < l->npending; i++) {
+		free(l->pending[i].layers);
+		free(l->pending[i].kernels);
+		free(l->pending[i].sample.k);
+		free(l->pending[i].anat);
+	}
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		free(l->samples[s].k);
+	free(l->kbuf);
+	free(l->marks);
+	free(l->ctx_marks);
+	free(l->ann);
+	free(l->order);
+	free(l->by_ext);
+	free(l->group_best);
+	free(l->group_gpu_end);
+	ts_intern_free(l->ann_names);
+	free(l->layers);
+	free(l->gap);
+	free(l->pre);
+	free(l->unit_kern);
+	free(l->chk);
+	free(l->passes);
+	free(l->dbg_cur);
+	free(l->dbg_kept);
+	free(l->samp_tmp);
+	free(l->spans);
+	free(l->gspans);
+	ts_anatomy_free(l->anatomy);
+	ts_idle_free(l->idle);
+	free(l->anat_tmp);
+	ts_unit_free(l->unit);
+	free(l->ukey);
+	free(l->umark);
+	free(l->udur);
+	free(l);
+}
+
+static lmark family_marks(const ts_family *f, const ts_kclass *c,
+			     const char *name, size_t len)
+{
+	lmark m = 0;
+	if (ts_selectors_any(&f->layer_start, c->category, c->type, name, len))
+		m |= M_START;
+	if (ts_selectors_any(&f->moe_markers, c->category, c->type, name, len))
+		m |= M_MOE;
+	if (ts_selectors_any(&f->fc_markers, c->category, c->type, name, len))
+		m |= M_FC;
+	if (ts_selectors_any(&f->attention_markers, c->category, c->type, name, len))
+		m |= M_MHA;
+	return m;
+}
+
+/* Markers of one kernel name: from the forced family, else the union of
+ * every family's selectors; attention kinds and pass edges from types. */
+static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
+			      const char *name, size_t len)
+{
+	lmark m = 0;
+	const ts_patterns *p = l->patterns;
+	if (l->forced) {
+		m = family_marks(l->forced, c, name, len);
+	} else if (p) {
+		for (size_t i = 0; i < ts_patterns_nfamilies(p); i++)
+			m |= family_marks(ts_patterns_family(p, i), c, name, len);
+	}
+	const char *cat = ts_kclass_category(p, c);
+	/* A softmax alone is not attention (eager classifiers have one). */
+	if ((m & M_MHA) && strcmp(cat, "Attention-Softmax") == 0)
+		m &= (lmark)~M_MHA;
+	if (m & M_MHA) {
+		if (strcmp(cat, "Attention-MLA") == 0)
+			m = (lmark)((m & ~M_MHA) | M_MLA);
+		else if (strcmp(cat, "Attention-GDN") == 0)
+			m = (lmark)((m & ~M_MHA) | M_GDN);
+		else if (strcmp(cat, "Attention-SSM") == 0)
+			m = (lmark)((m & ~M_MHA) | M_SSM);
+	}
+	/* A kernel is one thing: a norm that starts a layer is not also MLP. */
+	if (m & M_START)
+		m &= (lmark)~(M_ATTN | M_MLP);
+	if (c->type == TS_TYPE_EMBEDDING)
+		m |= M_EMBED;
+	if (c->type == TS_TYPE_SAMPLING)
+		m |= M_SAMPLE;
+	if (c->type == TS_TYPE_GEMM)
+		m |= M_GEMM;
+	if (c->type == TS_TYPE_MEMORY)
+		m |= M_COPY;
+	if (c->type == TS_TYPE_SORT_TOPK)
+		m |= M_TOPK;
+	if (strcmp(cat, "Scheduler-Metadata") == 0)
+		m |= M_META;
+	if (c->type != TS_TYPE_OTHER)
+		m |= M_TYPED;
+	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
+		m |= M_ENDS;
+	if (p && ts_selectors_any(ts_patterns_token_grids(p), c->category, c->type, name, len))
+		m |= M_TOKENS;
+	if (p && ts_selectors_any(ts_patterns_training(p), c->category, c->type, name, len))
+		m |= M_TRAIN;
+	return (lmark)(m | M_KNOWN);
+}
+
+/* A kernel typed attention that runs once per pass: plain work. */
+static lmark demoted(lmark m)
+{
+	return (m & M_ATTN) ? (lmark)((m & ~M_ATTN) | M_ONCE) : m;
+}
+
+static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
+			  const char *name, size_t len, unsigned slot)
+{
+	if (row == TS_INTERN_NONE)
+		return compute_marks(l, c, name, len);
+	if (row >= l->marks_cap) {
+		uint32_t cap = l->marks_cap ? l->marks_cap : 64;
+		while (cap <= row)
+			cap *= 2;
+		lmark *m = realloc(l->marks, cap * sizeof *m);
+		if (m)
+			l->marks = m;
+		lmark *x = m ? realloc(l->ctx_marks, (size_t)cap * TS_CTX_SLOTS * sizeof *x) : NULL;
+		if (!x)
+			return compute_marks(l, c, name, len);
+		l->ctx_marks = x;
+		memset(m + l->marks_cap, 0, (cap - l->marks_cap) * sizeof *m);
+		memset(x + (size_t)l->marks_cap * TS_CTX_SLOTS, 0,
+		       (size_t)(cap - l->marks_cap) * TS_CTX_SLOTS * sizeof *x);
+		l->marks_cap = cap;
+	}
+	/* a name has one class per context slot (see ts_agg_context) */
+	lmark *at = slot && slot <= TS_CTX_SLOTS
+		  ? &l->ctx_marks[(size_t)row * TS_CTX_SLOTS + slot - 1] : &l->marks[row];
+	if (!(*at & M_KNOWN)) {
+		*at = compute_marks(l, c, name, len);
+		for (uint32_t i = 0; i < l->nonce; i++)
+			if (l->once_rows[i] == row)
+				*at = demoted(*at);
+	}
+	return *at;
+}
+
+/* ------------------------------------------------------------ the machine */
+
+ts_ltype ts_lay_layer_type(lmark m)
+{
+	bool moe = m & M_MOE, fc = m & M_FC;
+	if (m & M_MLA)
+		return moe ? TS_LT_MLA_MOE : fc ? TS_LT_MLA_FC : TS_LT_ATTN_ONLY;
+	if (m & M_GDN)
+		return moe ? TS_LT_GDN_MOE : fc ? TS_LT_GDN_FC : TS_LT_ATTN_ONLY;
+	if (m & M_SSM)
+		return moe ? TS_LT_SSM_MOE : fc ? TS_LT_SSM_FC : TS_LT_ATTN_ONLY;
+	if (m & M_MHA)
+		return moe ? TS_LT_MHA_MOE : fc ? TS_LT_MHA_FC : TS_LT_ATTN_ONLY;
+	return moe ? TS_LT_MOE_ONLY : fc ? TS_LT_FC_ONLY : TS_LT_UNKNOWN;
+}
+
+/* The layer machine's state at the start of a pass. */
+static void reset_structure(ts_layers *l)
+{
+	l->nlayers = 0;
+	l->layers_dropped = 0;
+	l->seg = (cur_layer){ 0 };
+	l->seen_boundary = false;
+	l->ndbg_cur = l->dbg_span = 0;
+	l->ngap = l->npre = l->pre_len = l->units = l->since_start = 0;
+	l->pre_ns = 0;
+	l->dbg_pre_end = 0;
+	l->in_attn = l->start_after_attn = false;
+	l->pre_start = l->tail_len = -1;
+	l->marks_at_gap = 0;
+	l->skernels = 0;
+	l->sns = 0;
+	l->pass_structural = 0;
+	l->pend_between = 0;
+}
+
+static void start_pass(ts_layers *l, const ts_event *ev)
+{
+	l->in_pass = true;
+	ts_idle_begin(l->idle);
+	l->cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
+			    .batch = -1, .tokens = -1, .annotation = -1,
+			    .gemm_m_min = -1, .gemm_m_max = -1,
+			    .kv_grid = -1 };
+	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
+		l->cur.signal[sg] = TS_PSTAGE_UNKNOWN;
+	reset_structure(l);
+	l->after_sampling = false;
+	l->hint_prefill = l->hint_decode = 0;
+	l->gemm_small = l->gemm_large = 0;
+	l->dbg_lost = false;
+	l->dbg_all = true;
+	l->step = -1;
+	l->step_ann = -1;
+	l->tokens_max = -1;
+	l->kbuf0 = l->nkbuf;
+	l->embed_first = false;
+	l->narows = 0;
+	l->arows_full = false;
+}
+
+/* Add one finished pass's layers to the statistics of a stage. */
+static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
+		       uint32_t n)
+{
+	/* 600 KB a stage: only for the stages a trace has */
+	if (!l->lstat[s] && !(l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat)))
+		return;
+	for (uint32_t i = 0; i < n && i < TS_MAX_LAYERS; i++) {
+		ts_layer_stat *st = &l->lstat[s][i];
+		ts_stat_add(&st->time, layers[i].ns);
+		st->kernels += layers[i].kernels;
+		st->type_count[ts_lay_layer_type(layers[i].marks)]++;
+		if (i + 1 > l->lmax[s])
+			l->lmax[s] = i + 1;
+	}
+}
+
+bool ts_lay_grow_srows(ts_layers *l, uint32_t need)
+{
+	if (need <= l->srows_cap)
+		return true;
+	uint32_t cap = l->srows_cap ? l->srows_cap : 64;
+	while (cap < need)
+		cap *= 2;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		ts_stat *r = realloc(l->srows[st], cap * sizeof *r);
+		if (!r)
+			return false;
+		memset(r + l->srows_cap, 0, (cap - l->srows_cap) * sizeof *r);
+		l->srows[st] = r;
+		ts_ctx_stat *x = realloc(l->sctx[st], (size_t)cap * TS_CTX_SLOTS * sizeof *x);
+		if (!x)
+			return false;
+		memset(x + (size_t)l->srows_cap * TS_CTX_SLOTS, 0,
+		       (size_t)(cap - l->srows_cap) * TS_CTX_SLOTS * sizeof *x);
+		l->sctx[st] = x;
+	}
+	l->srows_cap = cap;
+	return true;
+}
+
+static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref *ref,
+			 int64_t dur, unsigned slot)
+{
+	if (l->opts.staged && ref)
+		l->opts.staged(l->opts.staged_ctx, (int)s, ref, dur);
+	/* the stage's total needs no distribution: count and sum only */
+	l->sall[s].count++;
+	l->sall[s].total = ts_sat_add(l->sall[s].total, dur);
+	if (row == TS_INTERN_NONE)
+		ts_stat_add(&l->sother[s], dur);
+	else if (ts_lay_grow_srows(l, row + 1)) {
+		ts_stat_add(&l->srows[s][row], dur);
+		if (slot && slot <= TS_CTX_SLOTS) {
+			ts_ctx_stat *x = &l->sctx[s][(size_t)row * TS_CTX_SLOTS + slot - 1];
+			x->count++;
+			x->ns = ts_sat_add(x->ns, dur);
+		}
+	}
+}
+
+static void stage_kernels(ts_layers *l, ts_pstage s, const kernel_ent *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		stage_kernel(l, s, k[i].row, &k[i].ref, k[i].dur, k[i].ctx);
+}
+
+static void add_stage(ts_layers *l, const ts_pass *p)
+{
+	ts_stage_total *t = &l->stages[p->stage];
+	t->passes++;
+	t->complete_passes += p->complete;
+	t->layers += p->layers;
+	t->kernels += p->kernels;
+	t->gpu_ns = ts_sat_add(t->gpu_ns, p->gpu_ns);
+	ts_idle_sum(&t->idle, &p->idle);
+}
+
+/* How far past a call's opening kernel its other kernels are looked for. */
+#define CALL_REACH 64
+
+/* Each op call's FLOPs and bytes onto the kernels of it that do the work
+ * (ref.fits: the workload kind's types), shared by their time; only they
+ * count toward the rate's time. A call none of whose kernels does the
+ * work is unplaced. anat_tmp parallels the listing's layer kernels. */
+static void place_costs(ts_layers *l)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < l->ndbg_cur; i++) {
+		const ts_debug_kernel *d = &l->dbg_cur[i];
+		if (d->layer >= l->nlayers)
+			continue;
+		size_t at = k++;
+		if (!TS_KREF_OPENS(&d->ref) || !(d->ref.flops || d->ref.bytes))
+			continue;
+		/* the call: this kernel and the op's next ones, up to its next
+		 * call; its working kernels' places in anat_tmp */
+		uint32_t op = d->ref.op & ~TS_KREF_FIRST;
+		size_t fit[CALL_REACH], nfit = 0;
+		int64_t fit_ns = 0;
+		for (size_t j = i, kk = at; j < l->ndbg_cur && j < i + CALL_REACH; j++) {
+			const ts_debug_kernel *e = &l->dbg_cur[j];
+			bool in = e->layer < l->nlayers, same = (e->ref.op & ~TS_KREF_FIRST) == op;
+			if (j > i && same && TS_KREF_OPENS(&e->ref))
+				break;
+			if (same && e->ref.fits && in) {
+				fit[nfit++] = kk;
+				fit_ns = ts_sat_add(fit_ns, e->dur > 0 ? e->dur : 1);
+			}
+			kk += in;
+		}
+		/* none: unplaced, the workload rows count it */
+		for (size_t f = 0; f < nfit; f++) {
+			ts_anat_kernel *x = &l->anat_tmp[fit[f]];
+			double share = (double)(x->dur > 0 ? x->dur : 1) / (double)fit_ns;
+			x->flops += (uint64_t)((double)d->ref.flops * share + 0.5);
+			x->bytes += (uint64_t)((double)d->ref.bytes * share + 0.5);
+			x->has_flops |= d->ref.flops != 0;
+			x->has_bytes |= d->ref.bytes != 0;
+		}
+	}
+}
+
+/* The layer kernels of the pass just ended, from the listing, into
+ * anat_tmp (*n of them); false when the listing does not hold them all. */
+static bool anatomy_list(ts_layers *l, size_t *n)
+{
+	*n = 0;
+	if (!l->anatomy || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost ||
+	    l->nlayers > TS_MAX_LAYERS ||
+	    !ts_grow((void **)&l->anat_tmp, &l->anat_cap, l->ndbg_cur, sizeof *l->anat_tmp, 256,
+			   TS_MAX_DEBUG_KERNELS, false))
+		return false;
+	size_t k = 0;
+	for (size_t i = 0; i < l->ndbg_cur; i++) {
+		const ts_debug_kernel *d = &l->dbg_cur[i];
+		if (d->layer >= l->nlayers)
+			continue;
+		l->anat_tmp[k++] = (ts_anat_kernel){
+			.layer = d->layer, .row = d->row, .dur = d->dur, .wl = d->ref.wl,
+			.category = (int16_t)d->cls.category, .type = (uint8_t)d->cls.type };
+	}
+	place_costs(l);
+	*n = k;
+	return true;
+}
+
+/* Decide a waiting pass (k-th) and stage its kernels and layers. */
+static void resolve_pending(ts_layers *l, size_t k)
+{
+	pending_pass *pp = &l->pending[k];
+	ts_pass *p = &l->passes[pp->pass];
+	ts_lay_relative_votes(l, p, pp);
+	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
+	if (pp->layers)
+		add_layers(l, p->stage, pp->layers, pp->nlayers);
+	ts_lay_offer_sample(l, p->stage, &pp->sample);
+	if (pp->anat_skip)
+		ts_anatomy_skip(l->anatomy, p->stage);
+	else if (pp->anat)
+		ts_anatomy_add(l->anatomy, p->stage, pp->anat, pp->nanat, pp->nlayers);
+	free(pp->anat);
+	free(pp->sample.k);
+	free(pp->layers);
+	free(pp->kernels);
+	l->pending_kernels -= pp->nkernels;
+	memmove(l->pending + k, l->pending + k + 1, (l->npending - k - 1) * sizeof *l->pending);
+	l->npending--;
+}
+
+/* Hold the pass just recorded (record idx) until the relative signals can
+ * speak; false when it cannot be held (then it is staged unknown now). */
+static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
+{
+	while (l->npending && (l->npending == MAX_PENDING ||
+			       l->pending_kernels + l->nkbuf > MAX_PENDING_KERNELS))
+		resolve_pending(l, 0);
+	if (l->nkbuf > MAX_PENDING_KERNELS)
+		return false;
+	pending_pass *pp = &l->pending[l->npending];
+	*pp = (pending_pass){ .pass = (uint32_t)idx };
+	if (l->passes[idx].complete && n) {
+		pp->layers = malloc(n * sizeof *pp->layers);
+		if (!pp->layers)
+			return false;
+		memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
+		pp->nlayers = n;
+		size_t na;
+		if (!anatomy_list(l, &na)) {
+			pp->anat_skip = l->anatomy != NULL;
+		} else if (na && (pp->anat = malloc(na * sizeof *pp->anat)) != NULL) {
+			memcpy(pp->anat, l->anat_tmp, na * sizeof *pp->anat);
+			pp->nanat = na;
+		} else if (na) {
+			pp->anat_skip = true;
+		}
+		uint32_t mid, inst;
+		size_t k = ts_lay_middle_layer(l, &mid, &inst);
+		if (k && (pp->sample.k = malloc(k * sizeof *pp->sample.k)) != NULL) {
+			memcpy(pp->sample.k, l->samp_tmp, k * sizeof *pp->sample.k);
+			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->nlayers,
+							.instances = inst, .n = k, .k = pp->sample.k };
+		}
+	}
+	pp->kernels = l->kbuf;      /* handed over */
+	pp->nkernels = l->nkbuf;
+	l->kbuf = NULL;
+	l->nkbuf = l->kbuf_cap = 0;
+	l->pending_kernels += pp->nkernels;
+	l->npending++;
+	return true;
+}
+
+/* An attention kernel of unit l->units - 1: count its row's units. */
+static void track_unit(ts_layers *l, uint32_t row)
+{
+	uint32_t u = l->units - 1;
+	if (u < MAX_UNITS) {
+		if (l->in_attn)
+			l->unit_kern[u]++;
+		else
+			l->unit_kern[u] = 1;
+	}
+	if (row == TS_INTERN_NONE) {
+		l->arows_full = true;   /* a name past the cap: no verdict */
+		return;
+	}
+	for (uint32_t i = 0; i < l->narows; i++) {
+		arow_ent *a = &l->arows[i];
+		if (a->row != row)
+			continue;
+		if (a->last_unit != u) {
+			a->units++;
+			a->last_unit = u;
+		}
+		a->kernels++;
+		return;
+	}
+	if (l->narows == MAX_AROWS)
+		l->arows_full = true;
+	else
+		l->arows[l->narows++] = (arow_ent){ row, 1, u, 1 };
+}
+
+/* Rows of the pass that ran once while other attention repeated, and make
+ * up a unit of their own: demoted for the rest of the trace. Returns how
+ * many units they made (0: the pass stands as it is). A pass of fewer
+ * than three units, or where most units are of once-run kernels (every
+ * layer names its attention apart), has no such helper. */
+static uint32_t demote_once_units(ts_layers *l)
+{
+	uint32_t units = l->units;
+	if (units < 3 || units > MAX_UNITS || l->arows_full || l->opts.split_half_layers)
+		return 0;
+	bool repeats = false;
+	for (uint32_t i = 0; i < l->narows; i++)
+		repeats |= l->arows[i].units >= 2;
+	if (!repeats)
+		return 0;
+	uint32_t once[MAX_AROWS], nonce = 0;
+	for (uint32_t i = 0; i < l->narows; i++) {
+		const arow_ent *a = &l->arows[i];
+		if (a->units != 1)
+			continue;
+		/* its unit holds nothing but once-run kernels */
+		uint32_t k = 0;
+		for (uint32_t j = 0; j < l->narows; j++)
+			if (l->arows[j].units == 1 && l->arows[j].last_unit == a->last_unit)
+				k += l->arows[j].kernels;
+		if (k == l->unit_kern[a->last_unit])
+			once[nonce++] = i;
+	}
+	uint32_t nunits = 0;
+	for (uint32_t i = 0; i < nonce; i++) {
+		bool first = true;
+		for (uint32_t j = 0; j < i; j++)
+			if (l->arows[once[j]].last_unit == l->arows[once[i]].last_unit)
+				first = false;
+		nunits += first;
+	}
+	if (nunits == 0 || 4 * nunits > units)
+		return 0;
+	for (uint32_t i = 0; i < nonce && l->nonce < MAX_ONCE; i++) {
+		uint32_t row = l->arows[once[i]].row;
+		l->once_rows[l->nonce++] = row;
+		if (row < l->marks_cap) {
+			l->marks[row] = demoted(l->marks[row]);
+			for (size_t k = 0; k < TS_CTX_SLOTS; k++)
+				l->ctx_marks[(size_t)row * TS_CTX_SLOTS + k] =
+					demoted(l->ctx_marks[(size_t)row * TS_CTX_SLOTS + k]);
+		}
+		for (size_t k = l->kbuf0; k < l->nkbuf; k++)
+			if (l->kbuf[k].row == row)
+				l->kbuf[k].marks = demoted(l->kbuf[k].marks);
+	}
+	return nunits;
+}
+
+/* The layer machine proper: one kernel of the pass in progress, by its
+ * row, marks and duration; online, or replayed by relayer_pass. */
+static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
+{
+	/* Once per pass: the pass's own overhead, in no layer. */
+	if (m & M_ONCE) {
+		l->cur.orphan_kernels++;
+		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, dur);
+		return false;
+	}
+	/* Layer boundary at a start marker (a residual norm) after MLP work. */
+	lmark seen = l->seg.marks;
+	bool boundary = (m & M_START) &&
+			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
+	/* The first start kernel of a pass, before any layer work, also opens
+	 * a layer: what came before it is the pass's preamble. */
+	if (boundary || ((m & M_START) && !l->seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
+		ts_lay_open_at_norm(l);
+		l->seen_boundary = true;
+		l->since_start = 0;
+	}
+	lmark work = (lmark)(m & (M_ATTN | M_MLP));
+	if (m & M_ATTN) {
+		/* Attention kernels in a row are one unit (compute and its
+		 * combine / reduce): one per layer. */
+		if (!l->in_attn) {
+			if (l->units == 0) {
+				/* the segment before the first unit: layer 0's head */
+				uint32_t k = l->ngap < MAX_PRE ? l->ngap : MAX_PRE;
+				memcpy(l->pre, l->gap + (l->ngap - k), k * sizeof *l->pre);
+				l->npre = k;
+				l->pre_len = l->skernels;
+				l->pre_ns = l->sns;
+				l->pre_start = l->seen_boundary ? (int32_t)l->since_start : -1;
+				l->dbg_pre_end = l->ndbg_cur;
+			} else if (l->seg.marks & M_ATTN) {
+				ts_lay_structural_boundary(l);
+			}
+			l->units++;
+			l->attn_units++;
+		}
+		if (!l->replaying)
+			track_unit(l, row);
+		l->ngap = 0;
+		l->in_attn = true;
+	} else {
+		if (l->in_attn || (l->ngap == 0 && !(l->seg.marks & M_ATTN)))
+			l->marks_at_gap = l->seg.marks;
+		/* Layer work (a GEMM, MLP, a norm, a collective) or a kernel
+		 * no rule knows ends the attention unit; a copy, cache write
+		 * or elementwise kernel between two attention kernels (the two
+		 * runs of a mixed batch, a merge of cascade states) does not. */
+		if (m & (M_GEMM | M_MLP | M_START | M_EMBED | M_SAMPLE | M_ENDS))
+			l->in_attn = false;
+		if ((l->seg.marks & M_ATTN) && !l->opts.split_half_layers) {
+			/* MLP work comes after the post-attention norm, the norm
+			 * after the attention's output projection (a GEMM): a
+			 * norm or an activation inside the attention block (the
+			 * gated norm of a delta net, an output gate) is not it.
+			 * There a GEMM is MLP work too (the MLP of a model whose
+			 * activation hides in an Inductor fusion). */
+			if ((m & M_START) && l->seg.post_gemms)
+				l->start_after_attn = true;
+			else if ((m & M_GEMM) && l->start_after_attn)
+				work |= M_FC;
+			else if (!l->start_after_attn)
+				work &= (lmark)~M_FC;
+		}
+		if (l->ngap == MAX_GAP) {   /* keep the newest half */
+			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
+			l->ngap = MAX_GAP / 2;
+		}
+		l->gap[l->ngap++] = (gap_ent){ dur, row, (lmark)((m & ~M_MLP) | work) };
+	}
+	if ((m & M_GEMM) && (l->seg.marks & M_ATTN))
+		l->seg.post_gemms++;
+	l->since_start++;
+	l->seg.kernels++;
+	l->seg.ns = ts_sat_add(l->seg.ns, dur);
+	l->seg.marks |= work;
+	l->skernels++;
+	l->sns = ts_sat_add(l->sns, dur);
+	return true;
+}
+
+/* Feed the pass's kernels through the machine again (its rows' marks have
+ * changed); false when the pass's kernels are not all held. The listing
+ * keeps its entries and takes the new layer of each. */
+static bool relayer_pass(ts_layers *l)
+{
+	size_t n = l->nkbuf - l->kbuf0;
+	if (l->cur.kernels != n)
+		return false;
+	size_t listed = l->ndbg_cur;
+	bool relabel = l->track && l->dbg_all && listed == n;
+	l->structural -= l->pass_structural;
+	l->attn_units -= l->units;
+	reset_structure(l);
+	l->cur.cut_start = false;
+	l->cur.orphan_kernels = 0;
+	l->cur.orphan_ns = 0;
+	l->cur.between_ns = 0;
+	l->replaying = true;
+	for (size_t i = 0; i < n; i++) {
+		const kernel_ent *k = &l->kbuf[l->kbuf0 + i];
+		bool in = structure_kernel(l, k->row, k->marks, k->dur);
+		if (relabel) {
+			l->dbg_cur[i].layer = in ? l->nlayers : UINT32_MAX;
+			l->ndbg_cur = i + 1;
+		}
+	}
+	l->replaying = false;
+	if (!relabel) {
+		l->ndbg_cur = listed;
+		l->dbg_lost = true;   /* no anatomy or sample from this pass */
+	}
+	return true;
+}
+
+/* carry: the next kernel is in the same step as this pass. */
+static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
+{
+	if (!l->in_pass)
+		return;
+	l->in_pass = false;
+	l->cur.win_from = l->cur.win_to = INT64_MIN;
+	l->cur.cwin_from = l->cur.cwin_to = INT64_MIN;
+	if (ts_lay_step_window(l, l->step, &l->cur.cwin_from, &l->cur.cwin_to))
+		ts_idle_window(l->idle, l->cur.cwin_from, l->cur.cwin_to);
+	ts_idle_end(l->idle, &l->cur.idle);
+	/* A kernel typed attention that ran once in the pass is not a layer's
+	 * attention: lay the pass out again without it. */
+	uint32_t once = demote_once_units(l);
+	if (once && relayer_pass(l))
+		l->once_units += once;
+	/* The open span: the pass tail (final norm, LM head) when it holds no
+	 * layer work; a layer cut off by the end of the capture otherwise.
+	 * With no marker after the last attention, the last layer keeps as
+	 * many kernels after it as the structural splits left in the others;
+	 * the rest is the pass tail. */
+	bool finished = false;
+	if (ts_lay_structure(l, at_trace_end)) {
+		l->seg = (cur_layer){ 0 };
+		finished = true;
+	} else if ((l->seg.marks & M_ATTN) && !l->in_attn && l->tail_len >= 0 &&
+	    l->ngap > (uint32_t)l->tail_len) {
+		uint32_t keep = (uint32_t)l->tail_len, n = l->ngap - keep;
+		cur_layer tail;
+		ts_lay_take_tail(l, l->gap + keep, n, &tail);
+		l->seg.marks = l->marks_at_gap;
+		for (uint32_t i = 0; i < keep; i++)
+			l->seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
+		l->cur.orphan_kernels += tail.kernels;
+		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, tail.ns);
+		if (l->track)
+			ts_lay_debug_relabel(l, n, l->nlayers, UINT32_MAX);
+		finished = true;
+	}
+	if (ts_lay_is_layer(l, l->seg.marks) && at_trace_end && !finished)
+		l->cur.cut_end = true;
+	ts_lay_close_span(l);
+	ts_pass *p = &l->cur;
+	p->layers = l->nlayers;
+	if (p->layers == 0) {
+		/* No layer: not a forward pass (warm-up, capture, copies). Its
+		 * kernels take the stage of the pass of their step: the one
+		 * that ended in it, or the next one, when the step goes on. */
+		l->orphan_kernels += p->kernels;
+		l->orphan_ns = ts_sat_add(l->orphan_ns, p->gpu_ns);
+		if (l->step >= 0 && l->step == l->last_step) {
+			stage_kernels(l, l->last_stage, l->kbuf, l->nkbuf);
+		} else if (carry) {
+			return;   /* kbuf goes on into the next pass */
+		} else {
+			stage_kernels(l, TS_PSTAGE_UNKNOWN, l->kbuf, l->nkbuf);
+		}
+		l->nkbuf = 0;
+		return;
+	}
+	/* Evidence that a pass began at its start outweighs how its head looks:
+	 * it opened with its embedding, or it is the first pass of a step
+	 * annotation, or it is a later pass with at least as many layers as
+	 * the passes before it most often had (the same structure in every
+	 * pass is the model's; a profile window cuts its first pass). */
+	if (p->cut_start) {
+		uint32_t mode = 0;
+		for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
+			if (l->all_hist[i] >= l->all_hist[mode] && l->all_hist[i])   /* ties: the larger */
+				mode = i;
+		if (l->embed_first || (l->step >= 0 && l->step != l->last_step) ||
+		    (l->pass_count > 0 && l->all_hist[mode] && p->layers >= mode))
+			p->cut_start = false;
+	}
+	l->all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+	ts_lay_add_between(l, &p->idle);
+	p->complete = !p->cut_start && !p->cut_end;
+	p->index = l->pass_count++;
+	ts_lay_vote(l, p);
+	for (uint32_t i = 0; i < l->nlayers && i < TS_MAX_LAYERS; i++)
+		l->type_count[ts_lay_layer_type(l->layers[i].marks)]++;
+	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
+	if (p->complete) {
+		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+		ts_lay_check_pass(l, p, n);
+	}
+	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
+		size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;
+		ts_pass *np = realloc(l->passes, cap * sizeof *np);
+		if (np) {
+			l->passes = np;
+			l->passes_cap = cap;
+		}
+	}
+	if (l->opts.spans)
+		ts_lay_record_spans(l, p);
+	bool kept = l->npasses < l->passes_cap;
+	size_t idx = l->npasses;
+	if (kept)
+		l->passes[l->npasses++] = *p;
+	else
+		l->passes_dropped++;
+	l->last_step = l->step;
+	if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n)) {
+		l->last_stage = TS_PSTAGE_UNKNOWN;
+	} else {
+		if (p->layers && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
+			l->known_ns[p->stage] += p->gpu_ns;
+			l->known_layers[p->stage] += p->layers;
+		}
+		stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
+		l->nkbuf = 0;
+		if (p->complete) {
+			add_layers(l, p->stage, l->layers, n);
+			size_t na;
+			if (anatomy_list(l, &na))
+				ts_anatomy_add(l->anatomy, p->stage, l->anat_tmp, na, n);
+			else
+				ts_anatomy_skip(l->anatomy, p->stage);
+		}
+		uint32_t mid, inst;
+		size_t k = p->complete ? ts_lay_middle_layer(l, &mid, &inst) : 0;
+		if (k) {
+			ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = inst,
+					      .n = k, .k = l->samp_tmp };
+			ts_lay_offer_sample(l, p->stage, &c);
+		}
+		if (!kept)
+			add_stage(l, p);
+		l->last_stage = p->stage;
+	}
+	bool listed = l->opts.debug_pass >= 0 ? p->index == (uint64_t)l->opts.debug_pass
+		    : p->complete && (l->opts.debug_stage < 0 || (int)p->stage == l->opts.debug_stage);
+	if (l->opts.debug && listed && !l->dbg_done) {
+		l->dbg_index = p->index;
+		l->dbg_stage = p->stage;
+		l->dbg_complete = p->complete;
+		size_t k = 0;
+		for (size_t i = 0; i < l->ndbg_cur; i++) {
+			uint32_t li = l->dbg_cur[i].layer;
+			if (li < TS_MAX_LAYERS && l->opts.debug_layers[li])
+				l->dbg_kept[k++] = l->dbg_cur[i];
+		}
+		l->ndbg_kept = k;
+		l->dbg_done = true;
+	}
+}
+
+void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
+		      const ts_kclass *c, const ts_kref *ref, unsigned ctx_slot)
+{
+	static const ts_kref none = { .op = TS_INTERN_NONE, .wl = TS_INTERN_NONE };
+	if (!ref)
+		ref = &none;
+	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
+		return;
+	l->last_kernel_ts = ev->ts_ns;
+	l->kernels_seen++;
+	int64_t kend = ts_sat_add(ev->ts_ns, ev->dur_ns);
+	l->attn_typed += c->type == TS_TYPE_ATTENTION;
+	lmark m = marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
+	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
+	 * lone attention kernel before the embedding is the pass's metadata
+	 * step, not a layer of the previous pass). */
+	bool has_work = l->nlayers > 0 || (l->seg.marks & M_MLP) ||
+			((l->seg.marks & M_ATTN) && l->seg.post_gemms);
+
+	int an;
+	int64_t step;
+	bool step_edge;
+	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
+		end_pass(l, false, !step_edge && l->step >= 0);
+	if (!l->in_pass) {
+		l->frontier_at_start = l->kfrontier;
+		start_pass(l, ev);
+		l->pass_maxgap = 0;
+		l->head_rows[0] = row;
+		l->nhead_rows = 1;
+		l->head_in_layers = 0;
+		l->pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
+		l->step = step;
+		l->step_ann = an;
+	} else if (l->cur.kernels < 8) {
+		ts_lay_head_row(l, row);
+	}
+	ts_idle_kernel(l->idle, ev, row,
+		       ref->op == TS_INTERN_NONE ? TS_INTERN_NONE : ref->op & ~TS_KREF_FIRST,
+		       ((m & (M_ATTN | M_MLP | M_GEMM)) ? TS_IDLE_WORK : 0u) |
+		       ((m & M_START) ? TS_IDLE_NORM : 0u));
+	if (kend > l->kfrontier)
+		l->kfrontier = kend;
+	if (m & M_SAMPLE)
+		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
+	if ((m & M_EMBED) && l->units == 0)
+		l->embed_first = true;
+	if (m & M_TRAIN)
+		l->backward_ops++;
+
+	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
+	l->last_row = row;
+	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
+		l->tokens_max = ev->grid[0];
+
+	if (l->nkbuf == l->kbuf_cap && l->kbuf_cap < TS_MAX_PASS_KERNELS) {
+		size_t cap = l->kbuf_cap ? l->kbuf_cap * 2 : 1024;
+		kernel_ent *k = realloc(l->kbuf, cap * sizeof *k);
+		if (k) {
+			l->kbuf = k;
+			l->kbuf_cap = cap;
+		}
+	}
+	if (l->nkbuf < l->kbuf_cap) {
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m };
+	} else {
+		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, ctx_slot);
+		l->stage_overflow++;
+	}
+
+	ts_pass *p = &l->cur;
+	p->kernels++;
+	p->gpu_ns = ts_sat_add(p->gpu_ns, ev->dur_ns);
+	if (ev->ts_ns + ev->dur_ns > p->last_end)
+		p->last_end = ev->ts_ns + ev->dur_ns;
+	if (c->stage == TS_STAGE_PREFILL)
+		l->hint_prefill++;
+	else if (c->stage == TS_STAGE_DECODE)
+		l->hint_decode++;
+	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
+		l->generation |= TS_GEN_STAGE_KERNEL;
+	if (m & M_EMBED)
+		l->generation |= TS_GEN_EMBEDDING;
+	if (c->type == TS_TYPE_KV_CACHE || (m & M_TOKENS))
+		l->generation |= TS_GEN_KV_CACHE;
+	if (c->type == TS_TYPE_GEMM && op_m > 0) {
+		if (op_m <= ts_lay_decode_threshold(l))
+			l->gemm_small++;
+		else
+			l->gemm_large++;
+		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
+			p->gemm_m_min = op_m;
+		if (op_m > p->gemm_m_max)
+			p->gemm_m_max = op_m;
+	}
+	/* a structural boundary may move this kernel to the next layer */
+	if (l->track && l->nlayers < TS_MAX_LAYERS &&
+	    (l->opts.sample || l->opts.spans || l->anatomy || l->opts.debug_layers[l->nlayers] ||
+	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
+	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS) {
+		if (ts_grow((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,
+				  sizeof *l->dbg_cur, 256, TS_MAX_DEBUG_KERNELS, false))
+			l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
+				.layer = in_span ? l->nlayers : UINT32_MAX, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
+				.ref = *ref, .cls = *c };
+		else
+			l->dbg_lost = true;
+	} else {
+		l->dbg_all = false;
+	}
+}
+
+/* Stage totals from the pass records (the dropped ones are added as they
+ * end). A pass with no evidence stays unknown: no stage is guessed. */
+static void add_stages(ts_layers *l)
+{
+	for (size_t i = 0; i < l->npasses; i++)
+		add_stage(l, &l->passes[i]);
+}
+
+/* A training step: its forward kernels are no inference pass. Every pass
+ * found is undone: its kernels are outside any pass, stage unknown. */
+static void training_reset(ts_layers *l)
+{
+	for (size_t i = 0; i < l->npasses; i++) {
+		l->orphan_kernels += l->passes[i].kernels;
+		l->orphan_ns = ts_sat_add(l->orphan_ns, l->passes[i].gpu_ns);
+	}
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		if (s != TS_PSTAGE_UNKNOWN) {   /* dropped records' kernels */
+			l->orphan_kernels += l->stages[s].kernels;
+			l->orphan_ns = ts_sat_add(l->orphan_ns, l->stages[s].gpu_ns);
+		}
+		l->stages[s] = (ts_stage_total){ 0 };
+		for (uint32_t i = 0; l->lstat[s] && i < l->lmax[s]; i++)
+			ts_stat_clear(&l->lstat[s][i].time);
+		if (l->lstat[s])
+			memset(l->lstat[s], 0, l->lmax[s] * sizeof *l->lstat[s]);
+		l->lmax[s] = 0;
+		free(l->samples[s].k);
+		l->samples[s] = (ts_layer_sample){ 0 };
+		if (s == TS_PSTAGE_UNKNOWN)
+			continue;
+		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++) {
+			ts_stat_merge(&l->srows[TS_PSTAGE_UNKNOWN][i], &l->srows[s][i]);
+			ts_stat_clear(&l->srows[s][i]);
+			for (size_t k = (size_t)i * TS_CTX_SLOTS; k < (size_t)(i + 1) * TS_CTX_SLOTS; k++) {
+				ts_ctx_stat *u = &l->sctx[TS_PSTAGE_UNKNOWN][k];
+				u->count += l->sctx[s][k].count;
+				u->ns = ts_sat_add(u->ns, l->sctx[s][k].ns);
+				l->sctx[s][k] = (ts_ctx_stat){ 0 };
+			}
+		}
+		ts_stat_merge(&l->sother[TS_PSTAGE_UNKNOWN], &l->sother[s]);
+		ts_stat_clear(&l->sother[s]);
+		ts_stat_merge(&l->sall[TS_PSTAGE_UNKNOWN], &l->sall[s]);
+		ts_stat_clear(&l->sall[s]);
+	}
+	l->npasses = 0;
+	l->passes_dropped = 0;
+	l->pass_count = 0;
+	memset(l->type_count, 0, sizeof l->type_count);
+	memset(l->count_hist, 0, sizeof l->count_hist);
+	memset(l->all_hist, 0, sizeof l->all_hist);
+	l->nodd = 0;
+	l->odd_total = 0;
+	l->structural = 0;
+	l->once_units = 0;
+	l->ndbg_kept = 0;
+	if (l->anatomy) {
+		ts_anatomy_free(l->anatomy);
+		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(l->patterns));
+	}
+}
+
+void ts_layers_finish(ts_layers *l, uint32_t nrows)
+{
+	end_pass(l, true, false);
+	while (l->npending)
+		resolve_pending(l, 0);
+	ts_lay_pass_windows(l);
+	ts_lay_grow_srows(l, nrows);
+	if (l->backward_ops)
+		training_reset(l);
+	add_stages(l);
+}

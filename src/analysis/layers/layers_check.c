@@ -1,0 +1,163 @@
+/*
+ * layers_check.c - the self-check of a complete pass's layout: layers far
+ * off the typical layer of their type (layers.odd), and what puts the
+ * layout in doubt (layers.doubt): layers of one type whose kernel counts
+ * differ, attention that ran in no layer, time between layers in none.
+ */
+#include "analysis/layers/layers_int.h"
+#include "analysis/satmath.h"
+
+#include <stdint.h>
+
+/* The median of the n values v (sorted in place). */
+static int64_t median(int64_t *v, size_t n)
+{
+	ts_sort_i64(v, n);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static bool far_off(int64_t x, int64_t typical)
+{
+	return typical > 0 && (2 * x < typical || x > 2 * typical);
+}
+
+/* The doubt's count check of one type's layers in a complete pass (kn:
+ * their kernel counts, sorted): layers of one type run the same kernels, so
+ * one more than two off the median was cut elsewhere. Counts spread wide (a
+ * quartile more than two apart) vary by data, as an eager expert loop does:
+ * no count is typical then, and none is checked. */
+static void doubt_counts(ts_layers *l, uint32_t pass, ts_ltype t, uint32_t n,
+			 const int64_t *kn, size_t k, int64_t tns)
+{
+	int64_t tkn = k % 2 ? kn[k / 2] : (kn[k / 2 - 1] + kn[k / 2]) / 2;
+	if (kn[3 * k / 4] - kn[k / 4] > 2)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		const cur_layer *c = &l->layers[i];
+		if (ts_lay_layer_type(c->marks) != t)
+			continue;
+		l->doubt.checked++;
+		if ((int64_t)c->kernels <= tkn + 2 && (int64_t)c->kernels + 2 >= tkn)
+			continue;
+		if (!l->doubt.differ++)
+			l->doubt.first = (ts_odd_layer){
+				.pass = pass, .layer = i, .type = t, .ns = c->ns,
+				.typical_ns = tns, .kernels = c->kernels,
+				.typical_kernels = (uint32_t)tkn };
+	}
+}
+
+/* The doubt's pass checks: attention in no layer, and how much of the time
+ * from the first layer to the end of the last its layers hold. */
+static void doubt_pass(ts_layer_doubt *d, const ts_pass *p, const cur_layer *ly, uint32_t n)
+{
+	d->attn_outside += p->attn_outside;
+	d->attn_passes += p->attn_outside > 0;
+	int64_t in = 0;
+	for (uint32_t i = 0; i < n; i++)
+		in = ts_sat_add(in, ly[i].ns > 0 ? ly[i].ns : 0);
+	int64_t all = ts_sat_add(in, p->between_ns);
+	if (p->between_ns <= 0 || all <= 0)
+		return;
+	double share = (double)in / (double)all;
+	if (share >= TS_LAYERS_HOLD)
+		return;
+	if (!d->thin++ || share < d->thin_share) {
+		d->thin_share = share;
+		d->thin_pass = p->index;
+	}
+}
+
+/* The listed kernels of layer i (dbg_cur), from *at on: the next one's
+ * index, or SIZE_MAX past the last. */
+static size_t next_of(const ts_layers *l, uint32_t i, size_t *at)
+{
+	while (*at < l->ndbg_cur && l->dbg_cur[*at].layer != i)
+		(*at)++;
+	return *at < l->ndbg_cur ? (*at)++ : SIZE_MAX;
+}
+
+/* Compare the odd layer's kernels with layer typ's: the same rows in the
+ * same order, and then the one whose time grew most. */
+static bool compare_with(const ts_layers *l, uint32_t typ, ts_odd_layer *o)
+{
+	size_t a = 0, b = 0, x, y;
+	int64_t grew = INT64_MIN;
+	ts_odd_layer t = *o;
+	while ((x = next_of(l, o->layer, &a)) != SIZE_MAX) {
+		y = next_of(l, typ, &b);
+		if (y == SIZE_MAX || l->dbg_cur[x].row != l->dbg_cur[y].row)
+			return false;
+		if (l->dbg_cur[x].dur - l->dbg_cur[y].dur > grew) {
+			grew = l->dbg_cur[x].dur - l->dbg_cur[y].dur;
+			t.slow_row = l->dbg_cur[x].row;
+			t.slow_ns = l->dbg_cur[x].dur;
+			t.slow_typical_ns = l->dbg_cur[y].dur;
+		}
+	}
+	if (next_of(l, typ, &b) != SIZE_MAX)
+		return false;
+	t.same_kernels = true;
+	if (grew <= 0)
+		t.slow_row = TS_INTERN_NONE;
+	*o = t;
+	return true;
+}
+
+/* An odd layer against the layers of its type that took about the typical
+ * time (within 10%): where it runs one's kernels, the kernel whose time
+ * grew most is the cause. */
+static void slow_kernel(const ts_layers *l, uint32_t n, ts_odd_layer *o)
+{
+	if (!l->track || l->dbg_lost || l->ndbg_cur == 0)
+		return;
+	for (uint32_t j = 0; j < n; j++) {
+		const cur_layer *c = &l->layers[j];
+		int64_t d = c->ns > o->typical_ns ? c->ns - o->typical_ns : o->typical_ns - c->ns;
+		if (j == o->layer || ts_lay_layer_type(c->marks) != o->type ||
+		    c->kernels != o->kernels || 10 * d > o->typical_ns)
+			continue;
+		if (compare_with(l, j, o))
+			return;
+	}
+}
+
+/* The self-check of a complete pass: each layer against the typical layer
+ * of its type in the pass. */
+static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
+{
+	int64_t *ns = l->chk, *kn = l->chk + TS_MAX_LAYERS;
+	for (int t = 0; t < TS_LT_COUNT; t++) {
+		size_t k = 0;
+		for (uint32_t i = 0; i < n; i++)
+			if (ts_lay_layer_type(l->layers[i].marks) == (ts_ltype)t) {
+				ns[k] = l->layers[i].ns > 0 ? l->layers[i].ns : 0;
+				kn[k++] = l->layers[i].kernels;
+			}
+		if (k < 3)
+			continue;
+		int64_t tns = median(ns, k), tkn = median(kn, k);
+		doubt_counts(l, pass, (ts_ltype)t, n, kn, k, tns);
+		for (uint32_t i = 0; i < n; i++) {
+			const cur_layer *c = &l->layers[i];
+			if (ts_lay_layer_type(c->marks) != (ts_ltype)t ||
+			    !(far_off(c->ns > 0 ? c->ns : 0, tns) || far_off(c->kernels, tkn)))
+				continue;
+			if (l->nodd < TS_MAX_ODD) {
+				ts_odd_layer *o = &l->odd[l->nodd++];
+				*o = (ts_odd_layer){
+					.pass = pass, .layer = i, .type = (ts_ltype)t, .ns = c->ns,
+					.typical_ns = tns, .kernels = c->kernels,
+					.typical_kernels = (uint32_t)tkn, .slow_row = TS_INTERN_NONE };
+				slow_kernel(l, n, o);
+			}
+			l->odd_total++;
+		}
+	}
+}
+
+void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n)
+{
+	check_layers(l, p->index, n);
+	doubt_pass(&l->doubt, p, l->layers, n);
+}

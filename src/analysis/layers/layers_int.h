@@ -1,0 +1,327 @@
+/*
+ * layers_int.h - the layer machine's own state, shared by its files and by
+ * no one else: layers.c (the machine: marks, attention units, boundaries,
+ * passes), layers_steps.c (step annotations and CPU-side evidence),
+ * layers_stages.c (stage votes and passes waiting for them),
+ * layers_results.c (what reports read) and layers_wire.c (save and load).
+ */
+#ifndef TS_LAYERS_INT_H
+#define TS_LAYERS_INT_H
+
+#include "analysis/intern.h"
+#include "analysis/layers/layers.h"
+#include "analysis/layers/unit.h"
+
+/* What a kernel means to the machine (bits), decided once per name. */
+typedef uint32_t lmark;
+enum {
+	M_START = 1u << 0,
+	M_MHA = 1u << 1,
+	M_MLA = 1u << 2,
+	M_GDN = 1u << 3,
+	M_MOE = 1u << 4,
+	M_FC = 1u << 5,
+	M_EMBED = 1u << 6,
+	M_SAMPLE = 1u << 7,
+	M_GEMM = 1u << 8,       /* a GEMM (type gemm) */
+	M_TOKENS = 1u << 9,     /* its grid x counts the batch's tokens */
+	M_ENDS = 1u << 10,      /* other or communication: ends an attention unit */
+	M_ONCE = 1u << 11,      /* typed attention, but runs once per pass: no unit */
+	M_TRAIN = 1u << 12,     /* only a training step runs it (training_kernels:) */
+	M_COPY = 1u << 13,      /* a copy or cast (memory type) */
+	M_TYPED = 1u << 14,     /* a rule typed its name (not other) */
+	M_SSM = 1u << 15,       /* a state-space (Mamba) mixer */
+	M_TOPK = 1u << 16,      /* a sort or top-k (sort_topk type) */
+	M_META = 1u << 17,      /* serving bookkeeping (Scheduler-Metadata): no layer's work */
+	M_KNOWN = 1u << 31,     /* computed */
+};
+#define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)
+#define M_MLP (M_MOE | M_FC)
+
+typedef struct {
+	int64_t ts, end;         /* end: INT64_MAX without a duration */
+	ts_pstage stage;
+	int64_t batch, tokens;
+	int64_t ext;             /* External id, -1 none */
+	uint32_t group;          /* one step: windows nested in another share it */
+	uint32_t name;           /* in ann_names; TS_INTERN_NONE past its cap */
+	bool gpu;                /* gpu_user_annotation: a window on the GPU */
+	bool sglang_step;        /* step[...] */
+} annotation;
+
+/* One layer of the pass in progress. */
+typedef struct {
+	int64_t ns;
+	uint32_t kernels;
+	lmark marks;             /* M_* seen in the layer */
+	uint16_t post_gemms;     /* GEMMs after its attention (MLP evidence) */
+} cur_layer;
+
+/* A kernel since the last attention kernel of the pass: the gap where the
+ * next layer boundary lies when no layer-start marker placed it. */
+typedef struct {
+	int64_t dur;
+	uint32_t key;            /* kernel row, the structural identity */
+	lmark marks;
+} gap_ent;
+
+#define MAX_GAP 4096            /* kernels of one gap held (oldest dropped) */
+#define MAX_PRE 256             /* tail of the pass preamble held */
+
+/* An attention row of the pass in progress: in how many units it ran.
+ * A unit whose every kernel runs once per pass, where other units repeat,
+ * is a per-pass helper (a varlen scheduler, a planner), never a layer. */
+typedef struct {
+	uint32_t row;
+	uint32_t units;          /* units it ran in */
+	uint32_t last_unit;      /* the last of them */
+	uint32_t kernels;
+} arow_ent;
+
+#define MAX_AROWS 64            /* distinct attention rows of a pass held */
+#define MAX_UNITS 8192          /* units of a pass counted one by one */
+#define MAX_ONCE 64             /* rows demoted for the trace */
+
+/* A pass the trace's own signals left unknown waits, with its kernels,
+ * for the relative signals: the passes of known stage around it. Bounded:
+ * past the caps the oldest is decided with what is known by then. */
+#define MAX_PENDING 64
+#define MAX_PENDING_KERNELS (1u << 20)
+
+/* A kernel of the pass in progress, held until the pass has its stage. */
+typedef struct {
+	uint32_t row;
+	ts_kref ref;             /* what attribution linked it to */
+	int64_t dur;
+	uint8_t ctx;             /* the context slot it ran in + 1 (0: none) */
+	lmark marks;             /* what it meant to the machine (M_*) */
+} kernel_ent;
+
+typedef struct {
+	uint32_t pass;           /* index of its record */
+	uint32_t nlayers;
+	cur_layer *layers;       /* per-layer figures, when complete */
+	kernel_ent *kernels;
+	size_t nkernels;
+	ts_layer_sample sample;  /* its middle layer (opts.sample) */
+	ts_anat_kernel *anat;    /* its layer kernels, for the anatomy */
+	size_t nanat;
+	bool anat_skip;          /* complete, but not all of them listed */
+} pending_pass;
+
+
+struct ts_layers {
+	ts_layers_opts opts;
+	const ts_patterns *patterns;
+	const ts_family *forced;
+	lmark *marks;            /* per kernel row */
+	lmark *ctx_marks;        /* per kernel row, in its context */
+	uint32_t marks_cap;
+
+	annotation *ann;         /* in arrival order (compacted when full) */
+	uint32_t *order;         /* indices sorted by start */
+	uint32_t *by_ext;        /* CPU ones with an External id, by that id */
+	size_t nby_ext;
+	size_t nann, ann_cap;
+	uint64_t ann_dropped;
+	size_t ngpu;             /* GPU step windows among them */
+	uint32_t ngroups;
+	uint32_t *group_best;    /* per group: the annotation that says most */
+	int64_t *group_gpu_end;  /* per group: end of its GPU window, or -1 */
+	uint64_t ann_compactions;
+	int64_t last_kernel_ts;  /* INT64_MIN before the first kernel */
+	int64_t compacted_at;    /* last_kernel_ts at the last compaction */
+	ts_intern *ann_names;    /* step annotation names (they repeat) */
+
+	/* the pass in progress */
+	bool in_pass;
+	ts_pass cur;
+	cur_layer *layers;       /* TS_MAX_LAYERS */
+	uint32_t nlayers;        /* closed layers of this pass */
+	uint32_t layers_dropped;
+	cur_layer seg;           /* the span since the last boundary */
+	bool seen_boundary;      /* a start kernel opened a span in this pass */
+	bool after_sampling;
+	/* where names give no pass edge: the pass's first two distinct
+	 * kernel rows, the longest GPU gap inside it, and whether this pass
+	 * ran a kernel named an edge (an embedding, sampling) */
+	int64_t pass_maxgap;
+	uint32_t head_rows[2];   /* [0]: the kernel that began the pass */
+	uint8_t nhead_rows;
+	uint8_t head_in_layers;  /* bit i: head_rows[i] ran again inside its layers */
+	uint32_t last_row;       /* the kernel before this one */
+	bool pass_named;
+	int hint_prefill, hint_decode;
+	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
+	int64_t step;            /* step (annotation group) of the pass, -1 none */
+	int step_ann;            /* the annotation naming it */
+	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
+	int64_t last_step;       /* step of the last pass with layers, -1 none */
+	ts_pstage last_stage;    /* and its stage */
+
+	/* structure: attention units and the gaps between them */
+	gap_ent *gap;            /* MAX_GAP */
+	uint32_t ngap;
+	bool in_attn;            /* the last kernel was attention */
+	uint32_t units;          /* attention units of the pass */
+	gap_ent *pre;            /* tail of the segment before the first unit */
+	uint32_t npre;           /* held */
+	uint32_t pre_len;        /* its whole length */
+	int32_t pre_start;       /* kernels from the start marker that opened
+				  * layer 0 to the first unit; -1 none */
+	int64_t pre_ns;          /* and its time */
+	size_t dbg_pre_end;      /* --debug-layers entries before the first unit */
+	int32_t tail_len;        /* kernels the last split left in the closing
+				  * layer after its attention; -1 none yet */
+	uint64_t structural;     /* boundaries placed by structure (all passes) */
+	uint64_t attn_units;     /* attention units in the whole trace */
+	uint64_t attn_typed;     /* kernels typed attention (a softmax too) */
+	uint64_t kernels_seen;
+	uint64_t skernels;       /* kernels the machine has taken in this pass */
+	int64_t sns;             /* and their time */
+	uint64_t pass_structural; /* boundaries placed by structure in this pass */
+	int64_t pend_between;    /* no-layer time since the last layer: between
+				  * layers when another follows, else the tail */
+	bool replaying;          /* relayer_pass is feeding the pass again */
+	size_t kbuf0;            /* where this pass's kernels begin in kbuf */
+	bool dbg_all;            /* the listing holds every kernel of the pass */
+	bool embed_first;        /* an embedding kernel before the pass's first unit */
+	/* attention rows of the pass, per unit: what runs once per pass */
+	arow_ent arows[MAX_AROWS];
+	uint32_t narows;
+	bool arows_full;         /* more distinct rows than held: no verdict */
+	uint32_t *unit_kern;     /* attention kernels per unit, MAX_UNITS */
+	uint32_t once_rows[MAX_ONCE];  /* rows demoted for the whole trace */
+	uint32_t nonce;
+	uint64_t once_units;     /* units not counted as layers (all passes) */
+	ts_layer_doubt doubt;    /* what puts the layout in doubt */
+	ts_odd_layer odd[TS_MAX_ODD];   /* the self-check's first findings */
+	size_t nodd;
+	uint64_t odd_total;
+	int64_t *chk;            /* 2 x TS_MAX_LAYERS: its scratch */
+	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
+	uint64_t backward_ops;   /* autograd backward ops and backward kernels
+				  * (training_kernels:): a training step */
+	uint64_t cpu_ops;        /* CPU ops seen */
+	uint64_t compute_ops;    /* of them ATen ops that compute (mm, conv...) */
+	uint64_t py_events;      /* python_function events */
+	uint64_t py_server;      /* of the first PY_LOOKED, an API server's */
+	uint64_t launches;       /* kernel and graph launch calls seen */
+
+	/* passes waiting for the relative signals */
+	pending_pass pending[MAX_PENDING];
+	size_t npending, pending_kernels;
+	int64_t known_ns[TS_PSTAGE_COUNT];      /* passes decided by their own */
+	uint64_t known_layers[TS_PSTAGE_COUNT]; /* signals: time and layers */
+	uint32_t since_start;    /* kernels since the last start-marker boundary */
+	bool start_after_attn;   /* a start kernel since the span's attention */
+	lmark marks_at_gap;      /* span marks when its gap began */
+
+	/* results */
+	ts_pass *passes;
+	size_t npasses, passes_cap;
+	uint64_t passes_dropped;
+	uint32_t pass_count;
+	ts_stage_total stages[TS_PSTAGE_COUNT];
+	ts_layer_stat *lstat[TS_PSTAGE_COUNT];   /* TS_MAX_LAYERS each */
+	uint32_t lmax[TS_PSTAGE_COUNT];
+	uint64_t type_count[TS_LT_COUNT];
+	uint32_t count_hist[TS_MAX_LAYERS + 1];  /* layers per complete pass */
+	uint32_t all_hist[TS_MAX_LAYERS + 1];    /* layers per pass, complete or not */
+	uint64_t orphan_kernels;                 /* outside any pass */
+	int64_t orphan_ns;
+	ts_between between;                      /* time between passes */
+	int64_t prev_end;                        /* the last pass's end, INT64_MIN none */
+	int64_t kfrontier;                       /* the latest kernel end so far */
+	int64_t frontier_at_start;               /* and before the open pass began */
+
+	/* kernel rows per stage, filled as passes get their stage */
+	kernel_ent *kbuf;
+	size_t nkbuf, kbuf_cap;
+	ts_stat *srows[TS_PSTAGE_COUNT];
+	ts_ctx_stat *sctx[TS_PSTAGE_COUNT];
+	uint32_t srows_cap;
+	ts_stat sother[TS_PSTAGE_COUNT], sall[TS_PSTAGE_COUNT];
+	uint64_t stage_overflow;
+
+	/* --debug-layers: kernels of the requested layers, current pass and
+	 * the first complete pass kept */
+	ts_debug_kernel *dbg_cur, *dbg_kept;
+	size_t ndbg_cur, ndbg_kept;
+	size_t dbg_cap;          /* dbg_cur grows to TS_MAX_DEBUG_KERNELS */
+	bool dbg_lost;           /* a kernel of the pass did not fit */
+	size_t dbg_span;         /* where the open span's kernels begin */
+	bool dbg_done;
+	ts_layer_span *spans;       /* opts.spans */
+	size_t nspans, spans_cap;
+	uint64_t spans_dropped;
+	ts_gap_span *gspans;
+	size_t ngspans, gspans_cap;
+	uint64_t gspans_dropped;
+	uint32_t dbg_index;         /* the pass listed */
+	ts_pstage dbg_stage;
+	bool dbg_complete;
+	bool track;              /* keep dbg_cur: --debug-layers or samples */
+	ts_layer_sample samples[TS_PSTAGE_COUNT];
+	ts_debug_kernel *samp_tmp; /* TS_MAX_SAMPLE_KERNELS: the pass's middle layer */
+	ts_anatomy *anatomy;     /* the typical layer per stage */
+	ts_idle *idle;           /* gaps of the pass in progress */
+	ts_anat_kernel *anat_tmp; /* the pass's layer kernels, anat_cap of them */
+	size_t anat_cap;
+	unsigned generation;     /* TS_GEN_* evidence seen so far */
+	ts_unit *unit;           /* the pass's repeating unit (layers_unit.c) */
+	uint32_t *ukey;          /* its kernel identities, marks, durations */
+	uint8_t *umark;
+	int64_t *udur;
+	size_t ukey_cap, umark_cap, udur_cap;
+};
+
+_Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");
+
+/* --- shared between the machine's files --- */
+/* layers_unit.c: lay the pass just ended out by its repeating unit (its
+ * layers, orphans, cut edges and the listing's layer of each kernel);
+ * false, leaving the online layout, when no unit repeats or the pass's
+ * kernels are not all held. A cut end counts only at the trace's end. */
+bool ts_lay_structure(ts_layers *l, bool at_trace_end);
+/* The self-check of complete pass p, its n layers in l->layers
+ * (layers_check.c). */
+void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n);
+bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
+int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
+int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
+bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
+		      int *an, int64_t *step, bool *step_edge);
+void ts_lay_head_row(ts_layers *l, uint32_t row);
+bool ts_lay_step_window(const ts_layers *l, int64_t step, int64_t *from, int64_t *to);
+bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf, int64_t *wt);
+void ts_lay_pass_windows(ts_layers *l);
+/* Add the time from the last pass's end to this one's start (layers.h). */
+void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d);
+long ts_lay_decode_threshold(const ts_layers *l);
+void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp);
+void ts_lay_vote(ts_layers *l, ts_pass *p);
+
+
+/* layers_stages.c: a stage's typical layer for compare's alignment: the
+ * middle layer of the pass just ended (samp_tmp, like layers summed in),
+ * offered to stage s's sample. */
+size_t ts_lay_middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances);
+void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c);
+
+/* layers_stages.c: the layer spans of the pass just ended (opts.spans). */
+void ts_lay_record_spans(ts_layers *l, const ts_pass *p);
+/* layers_span.c: the online layout's spans. */
+bool ts_lay_is_layer(const ts_layers *l, lmark m);
+void ts_lay_close_span(ts_layers *l);
+void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out);
+void ts_lay_debug_relabel(ts_layers *l, uint32_t n, uint32_t from, uint32_t to);
+void ts_lay_structural_boundary(ts_layers *l);
+void ts_lay_open_at_norm(ts_layers *l);
+ts_ltype ts_lay_layer_type(lmark marks);
+
+/* layers_stages.c: idle's gap callback (opts.spans). */
+void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uint32_t after,
+		   uint32_t before);
+
+#endif

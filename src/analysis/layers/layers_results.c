@@ -1,0 +1,442 @@
+/*
+ * layers_results.c - what the layer machine found, as reports read it: the
+ * names of stages, signals and layer types; passes, stages, layer
+ * statistics, the expected count, notes, the self-check, outliers
+ * (layers_int.h).
+ */
+#include "analysis/layers/layers_int.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intern.h"
+#include "analysis/satmath.h"
+#include "input/numtext.h"
+
+/* ------------------------------------------------------------ names */
+
+static const char *const pstage_names[TS_PSTAGE_COUNT] = {
+	"prefill", "decode", "mixed", "unknown",
+};
+
+static const char *const signal_names[TS_SIG_COUNT] = {
+	"annotation", "kernel_hints", "gemm_m", "kv_grid", "only_in", "duration",
+};
+
+const char *ts_signal_name(ts_signal s)
+{
+	return (unsigned)s < TS_SIG_COUNT ? signal_names[s] : "unknown";
+}
+
+const char *ts_pstage_name(ts_pstage s)
+{
+	return (unsigned)s < TS_PSTAGE_COUNT ? pstage_names[s] : "unknown";
+}
+
+static const char *const ltype_names[TS_LT_COUNT] = {
+	"MHA+MoE", "MHA+FC", "MLA+MoE", "MLA+FC", "GDN+MoE", "GDN+FC",
+	"SSM+MoE", "SSM+FC", "Attn-only", "MoE-only", "FC-only", "unknown",
+};
+
+const char *ts_ltype_name(ts_ltype t)
+{
+	return (unsigned)t < TS_LT_COUNT ? ltype_names[t] : "unknown";
+}
+
+const ts_layers_opts *ts_layers_options(const ts_layers *l)
+{
+	return &l->opts;
+}
+
+/* ---------------------------------------------------------- annotations */
+
+const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s)
+{
+	return l->samples[s].k ? &l->samples[s] : NULL;
+}
+
+const ts_anatomy *ts_layers_anatomy(const ts_layers *l)
+{
+	return l->anatomy;
+}
+
+size_t ts_layers_odd(const ts_layers *l, const ts_odd_layer **out, uint64_t *total)
+{
+	*out = l->odd;
+	*total = l->odd_total;
+	return l->nodd;
+}
+
+uint64_t ts_layers_once_units(const ts_layers *l)
+{
+	return l->once_units;
+}
+
+const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
+				    const ts_stat **other, const ts_stat **all)
+{
+	*other = &l->sother[s];
+	*all = &l->sall[s];
+	return l->srows[s];
+}
+
+const ts_ctx_stat *ts_layers_stage_ctx(const ts_layers *l, ts_pstage s)
+{
+	return l->sctx[s];
+}
+
+uint64_t ts_layers_stage_overflow(const ts_layers *l)
+{
+	return l->stage_overflow;
+}
+
+/* --------------------------------------------------------------- results */
+
+size_t ts_layers_npasses(const ts_layers *l)
+{
+	return l->npasses;
+}
+
+const ts_pass *ts_layers_pass(const ts_layers *l, size_t i)
+{
+	return &l->passes[i];
+}
+
+uint64_t ts_layers_annotations_dropped(const ts_layers *l)
+{
+	return l->ann_dropped;
+}
+
+uint64_t ts_layers_passes_dropped(const ts_layers *l)
+{
+	return l->passes_dropped;
+}
+
+const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s)
+{
+	return &l->stages[s];
+}
+
+uint32_t ts_layers_per_pass(const ts_layers *l)
+{
+	uint32_t best = 0;
+	for (uint32_t n = 1; n <= TS_MAX_LAYERS; n++)
+		if (l->count_hist[n] > l->count_hist[best] ||
+		    (best == 0 && l->count_hist[n] > 0))
+			best = n;
+	return l->count_hist[best] ? best : 0;
+}
+
+const ts_layer_doubt *ts_layers_doubt(const ts_layers *l)
+{
+	return &l->doubt;
+}
+
+void ts_layers_framework_seen(ts_layers *l)
+{
+	l->generation |= TS_GEN_FRAMEWORK;
+}
+
+unsigned ts_layers_generation(const ts_layers *l)
+{
+	return l->generation;
+}
+
+uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds)
+{
+	uint32_t n = ts_layers_per_pass(l);
+	memset(kinds, 0, TS_LT_COUNT * sizeof *kinds);
+	for (uint32_t i = 0; i < n && i < TS_MAX_LAYERS; i++) {
+		uint64_t c[TS_LT_COUNT] = { 0 };
+		for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+			for (int t = 0; l->lstat[s] && i < l->lmax[s] && t < TS_LT_COUNT; t++)
+				c[t] += l->lstat[s][i].type_count[t];
+		int best = TS_LT_UNKNOWN;
+		for (int t = 0; t < TS_LT_COUNT; t++)
+			if (c[t] > c[best])
+				best = t;
+		kinds[best]++;
+	}
+	return n;
+}
+
+uint64_t ts_layers_structural(const ts_layers *l)
+{
+	return l->structural;
+}
+
+uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t)
+{
+	return l->type_count[t];
+}
+
+uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s)
+{
+	return l->lmax[s];
+}
+
+const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i)
+{
+	static const ts_layer_stat none;
+	return l->lstat[s] && i < TS_MAX_LAYERS ? &l->lstat[s][i] : &none;
+}
+
+uint64_t ts_layers_outside(const ts_layers *l, int64_t *ns)
+{
+	*ns = l->orphan_ns;
+	return l->orphan_kernels;
+}
+
+const ts_between *ts_layers_between(const ts_layers *l)
+{
+	return &l->between;
+}
+
+uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
+{
+	uint64_t k = l->orphan_kernels;
+	int64_t t = l->orphan_ns;
+	/* saturating: a merged partial may carry any figures */
+	for (size_t i = 0; i < l->npasses; i++) {
+		k = ts_sat_addu(k, l->passes[i].orphan_kernels);
+		t = ts_sat_add(t, l->passes[i].orphan_ns);
+	}
+	*ns = t;
+	return k;
+}
+
+long ts_layers_expected(const ts_layers *l, const ts_family *f, bool forced,
+			long score, char *why, size_t whylen)
+{
+	/* Split, a hidden layer is two spans. */
+	long per = l->opts.split_half_layers ? 2 : 1;
+	if (l->opts.expect_layers > 0) {
+		snprintf(why, whylen, "--expect-layers %ld", l->opts.expect_layers);
+		return per * l->opts.expect_layers;
+	}
+	if (!f) {
+		snprintf(why, whylen, "no model family known");
+		return 0;
+	}
+	if (!forced && (f->sure_score <= 0 || score < f->sure_score)) {
+		if (f->sure_score <= 0)
+			snprintf(why, whylen, "family %s is detected from generic evidence only", f->name);
+		else
+			snprintf(why, whylen, "family %s detected with score %ld, below its sure_score %ld",
+				 f->name, score, f->sure_score);
+		return 0;
+	}
+	if (f->nnum_layers == 0) {
+		snprintf(why, whylen, "family %s lists no num_hidden_layers", f->name);
+		return 0;
+	}
+	if (forced)
+		snprintf(why, whylen, "num_hidden_layers of family %s (--model)", f->name);
+	else
+		snprintf(why, whylen, "num_hidden_layers of family %s (detected, score %ld >= sure_score %ld)",
+			 f->name, score, f->sure_score);
+	uint32_t got = ts_layers_per_pass(l);
+	for (size_t i = 0; i < f->nnum_layers; i++)
+		if (per * f->num_layers[i] == (long)got)
+			return (long)got;
+	return per * f->num_layers[0];
+}
+
+/* Append to a bounded buffer, space-separated. */
+static void append(char *buf, size_t n, size_t *k, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t n, size_t *k, const char *fmt, ...)
+{
+	if (*k + 2 >= n)
+		return;
+	if (*k)
+		buf[(*k)++] = ' ';
+	va_list ap;
+	va_start(ap, fmt);
+	int w = vsnprintf(buf + *k, n - *k, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		*k = (size_t)w < n - *k ? *k + (size_t)w : n - 1;
+	buf[*k] = 0;
+}
+
+void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
+{
+	size_t k = 0;
+	(void)l;
+	if (!n)
+		return;
+	buf[0] = 0;
+	if (p->signal[TS_SIG_ANNOTATION] != TS_PSTAGE_UNKNOWN)
+		append(buf, n, &k, "annotation=%s", ts_pstage_name(p->signal[TS_SIG_ANNOTATION]));
+	if (p->hints_prefill || p->hints_decode)
+		append(buf, n, &k, "hints=%" PRIu32 "p/%" PRIu32 "d", p->hints_prefill, p->hints_decode);
+	if (p->gemm_m_max > 0)
+		append(buf, n, &k, "gemm_m=%" PRId64 "..%" PRId64, p->gemm_m_min, p->gemm_m_max);
+	if (p->kv_grid > 0)
+		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
+	if (p->only_prefill || p->only_decode)
+		append(buf, n, &k, "only_in=%" PRIu32 "p/%" PRIu32 "d", p->only_prefill, p->only_decode);
+	if (p->duration_ratio > 0)
+		append(buf, n, &k, "layer_time=x%.2g_%s", p->duration_ratio,
+		       ts_pstage_name(p->duration_ref));
+}
+
+/* Why there is no complete pass, when the input was read whole. */
+static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, uint64_t cut_start,
+		       uint64_t cut_end, char *buf, size_t n)
+{
+	if (l->captures)
+		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " captures begun): its kernels "
+			 "ran while graphs were recorded, not as forward passes", l->captures);
+	else if (l->backward_ops)
+		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops and backward "
+			 "kernels), not inference: no inference pass, layer or stage is reported",
+			 l->backward_ops);
+	else if (l->kernels_seen == 0)
+		snprintf(buf, n, "no timed kernel in the trace (kernel events without ts or dur)");
+	else if (l->attn_units == 0 && l->attn_typed)
+		snprintf(buf, n, "%" PRIu64 " of %" PRIu64 " kernels are typed attention, but none "
+			 "ran as a layer's mixer (projections before it, more work after), so no "
+			 "transformer layer", l->attn_typed, l->kernels_seen);
+	else if (l->attn_units == 0)
+		snprintf(buf, n, "no attention kernel among %" PRIu64 " kernels, so no transformer "
+			 "layer (see the unclassified kernels: an attention kernel no rule types?)",
+			 l->kernels_seen);
+	else if (partial && layers <= 2 && l->npasses == 1)
+		snprintf(buf, n, "no complete pass: the window holds %" PRIu64 " kernels, %s",
+			 l->kernels_seen, layers <= 1 ? "part of a layer" : "parts of two layers");
+	else if (partial)
+		snprintf(buf, n, "the profile window cuts every pass (%" PRIu64 " partial: %" PRIu64
+			 " began inside a layer, %" PRIu64 " ended inside one)",
+			 partial, cut_start, cut_end);
+	else
+		snprintf(buf, n, "%" PRIu64 " attention kernels but no pass with a layer",
+			 l->attn_units);
+}
+
+/* Why there is no complete pass in the part of a cut input that was read:
+ * the profiler writes the GPU events after the CPU ones, so what is
+ * missing is most likely kernels. Only what the cut cannot explain is
+ * said as a finding (a capture, a training step). */
+static void note_cut(const ts_layers *l, char *buf, size_t n)
+{
+	if (l->captures || l->backward_ops)
+		return;
+	if (l->kernels_seen == 0)
+		snprintf(buf, n, "no GPU kernels in the part read (%" PRIu64 " CPU ops, %" PRIu64
+			 " kernel launches): the trace was cut short, and the profiler writes the "
+			 "GPU events after the CPU ones, so its kernels are in the missing part",
+			 l->cpu_ops, l->launches);
+	else
+		snprintf(buf, n, "no complete pass in the part read (%" PRIu64 " kernels): the trace "
+			 "was cut short inside its GPU events, so the rest of its kernels are in the "
+			 "missing part", l->kernels_seen);
+}
+
+void ts_layers_cpu_side(const ts_layers *l, ts_cpu_side *out)
+{
+	*out = (ts_cpu_side){ l->cpu_ops, l->compute_ops, l->launches, l->backward_ops,
+			      l->captures, l->py_events, l->py_server };
+}
+
+bool ts_layers_note(const ts_layers *l, bool cut, char *buf, size_t n)
+{
+	uint64_t complete = 0, partial = 0, cut_start = 0, cut_end = 0, layers = 0;
+	for (size_t i = 0; i < l->npasses; i++) {
+		const ts_pass *p = &l->passes[i];
+		layers += p->layers;
+		complete += p->complete;
+		partial += !p->complete;
+		cut_start += p->cut_start;
+		cut_end += p->cut_end;
+	}
+	if (complete)
+		return false;
+	note_whole(l, partial, layers, cut_start, cut_end, buf, n);
+	if (cut)
+		note_cut(l, buf, n);
+	return true;
+}
+
+bool ts_layers_debug_pass(const ts_layers *l, uint32_t *index, ts_pstage *stage, bool *complete)
+{
+	if (!l->dbg_done)
+		return false;
+	*index = l->dbg_index;
+	*stage = l->dbg_stage;
+	*complete = l->dbg_complete;
+	return true;
+}
+
+size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)
+{
+	*out = l->dbg_kept;
+	return l->ndbg_kept;
+}
+
+static double deviation(double r)
+{
+	return r >= 1 ? r - 1 : 1 / r - 1;
+}
+
+size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out,
+			  size_t max, int64_t *typical_ns)
+{
+	*typical_ns = 0;
+	uint32_t n = l->lmax[s];
+	int64_t *means = malloc((n ? n : 1) * sizeof *means);
+	if (!means)
+		return 0;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const ts_stat *t = &l->lstat[s][i].time;
+		if (t->count)
+			means[k++] = t->total / (int64_t)t->count;
+	}
+	if (k < 3) {      /* too few layers to say which is typical */
+		free(means);
+		return 0;
+	}
+	ts_sort_i64(means, k);
+	int64_t typ = means[(k - 1) / 2];
+	free(means);
+	*typical_ns = typ;
+	if (typ <= 0)
+		return 0;
+	size_t m = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const ts_layer_stat *st = &l->lstat[s][i];
+		if (!st->time.count)
+			continue;
+		int64_t mean = st->time.total / (int64_t)st->time.count;
+		double r = (double)mean / (double)typ;
+		if (mean <= 0 || deviation(r) * 100 <= TS_OUTLIER_PCT)
+			continue;
+		int best = TS_LT_UNKNOWN;
+		uint64_t bc = 0;
+		for (int t = 0; t < TS_LT_COUNT; t++)
+			if (st->type_count[t] > bc) {
+				bc = st->type_count[t];
+				best = t;
+			}
+		ts_layer_outlier o = { i, mean, r, (ts_ltype)best };
+		/* insertion into the largest deviations kept */
+		size_t j = m < max ? m++ : max;
+		while (j > 0 && deviation(out[j - 1].ratio) < deviation(r)) {
+			if (j < max)
+				out[j] = out[j - 1];
+			j--;
+		}
+		if (j < max)
+			out[j] = o;
+	}
+	return m;
+}
+
+/* ------------------------------------------------------ saved partials */

@@ -1,0 +1,159 @@
+/*
+ * layers_unit.c - a pass laid out by its repeating unit (unit.c): the layer
+ * machine's online layout, which follows names, is replaced by the layers
+ * the structure of the pass's kernel stream gives, whenever a unit repeats
+ * and the pass's kernels are all held. Names only refine: a kernel's marks
+ * tell the finder where a layer starts (its input norm).
+ */
+#include "analysis/layers/layers_int.h"
+#include "analysis/satmath.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/grow.h"
+
+static uint8_t unit_marks(lmark m)
+{
+	uint8_t u = 0;
+	if (m & M_START)
+		u |= TS_UNIT_NORM;
+	if (m & M_GEMM)
+		u |= TS_UNIT_GEMM;
+	if (m & M_ATTN)
+		u |= TS_UNIT_ATTN;
+	if (m & M_MLP)
+		u |= TS_UNIT_MLP;
+	if (m & M_COPY)
+		u |= TS_UNIT_COPY;
+	if (m & M_META)
+		u |= TS_UNIT_META;
+	return u;
+}
+
+/* One layer's figures from its kernels k[0..n): time, count, the kinds of
+ * work it holds (its type) and the GEMMs after its attention. */
+static cur_layer layer_of(const kernel_ent *k, size_t n)
+{
+	cur_layer c = { 0 };
+	bool attn = false, topk = false;
+	for (size_t i = 0; i < n; i++) {
+		c.ns = ts_sat_add(c.ns, k[i].dur);
+		c.kernels++;
+		c.marks |= (lmark)(k[i].marks & (M_ATTN | M_MLP));
+		if (attn && (k[i].marks & M_GEMM))
+			c.post_gemms++;
+		attn |= (k[i].marks & M_ATTN) != 0;
+		topk |= attn && (k[i].marks & M_TOPK);
+	}
+	/* A top-k after the layer's attention is its router (sampling runs
+	 * once per pass, after the last layer): the experts its activations
+	 * feed are MoE, though plain GEMM kernels run them (an eager HF MoE
+	 * block). */
+	if (topk && (c.marks & M_FC))
+		c.marks = (lmark)((c.marks & ~M_FC) | M_MOE);
+	/* GEMMs after the attention beyond its output projection: an MLP
+	 * no marker named */
+	if ((c.marks & M_ATTN) && !(c.marks & M_MLP) && c.post_gemms >= 3)
+		c.marks |= M_FC;
+	return c;
+}
+
+bool ts_lay_structure(ts_layers *l, bool at_trace_end)
+{
+	size_t n = l->nkbuf - l->kbuf0;
+	if (l->opts.split_half_layers || n != l->cur.kernels || n < 4 || n > UINT32_MAX / 2)
+		return false;
+	if (!l->unit && !(l->unit = ts_unit_new()))
+		return false;
+	if (!ts_grow((void **)&l->ukey, &l->ukey_cap, n, sizeof *l->ukey, 1024, SIZE_MAX / 8, false) ||
+	    !ts_grow((void **)&l->umark, &l->umark_cap, n, 1, 1024, SIZE_MAX / 8, false) ||
+	    !ts_grow((void **)&l->udur, &l->udur_cap, n, sizeof *l->udur, 1024, SIZE_MAX / 8, false))
+		return false;
+	const kernel_ent *k = l->kbuf + l->kbuf0;
+	for (size_t i = 0; i < n; i++) {
+		/* a name past the cap is a kernel of its own */
+		l->ukey[i] = k[i].row == TS_INTERN_NONE ? 0x80000000u | (uint32_t)i : k[i].row;
+		l->umark[i] = unit_marks(k[i].marks);
+		l->udur[i] = k[i].dur;
+	}
+	ts_unit_result r;
+	if (!ts_unit_find(l->unit, l->ukey, l->umark, l->udur, n, &r) || r.n == 0)
+		return false;
+	/* where names are known, a layer holds a mixer (attention, linear
+	 * attention) by name and GEMM or MLP work: a unit of cache writes and
+	 * copies (a graph capture's warm-up), a bare attention call, or a
+	 * stack with no attention is no transformer layer */
+	bool attn = false, work = false;
+	size_t typed = 0, held = 0;
+	for (size_t j = 0; j < r.n; j++)
+		for (size_t i = r.start[j]; i < r.end[j]; i++) {
+			attn |= (k[i].marks & M_ATTN) != 0;
+			work |= (k[i].marks & (M_GEMM | M_MLP)) != 0;
+			typed += (k[i].marks & M_TYPED) != 0;
+			held++;
+		}
+	/* names are known when they type most of the layers' kernels: a rule
+	 * that happens to match an opaque name or two says nothing */
+	bool named = 2 * typed >= held;
+	if (named && !(attn && work))
+		return false;
+	l->nlayers = 0;
+	l->layers_dropped = 0;
+	l->cur.orphan_kernels = 0;
+	l->cur.orphan_ns = 0;
+	size_t at = 0;
+	for (size_t j = 0; j < r.n; j++) {
+		for (; at < r.start[j]; at++) {   /* the head, between layers: none */
+			l->cur.orphan_kernels++;
+			l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, k[at].dur);
+		}
+		cur_layer c = layer_of(k + r.start[j], r.end[j] - r.start[j]);
+		if (l->nlayers < TS_MAX_LAYERS)
+			l->layers[l->nlayers] = c;
+		else
+			l->layers_dropped++;
+		l->nlayers++;
+		at = r.end[j];
+	}
+	for (; at < n; at++) {                   /* the tail */
+		l->cur.orphan_kernels++;
+		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, k[at].dur);
+	}
+	/* a mixer no layer holds, or time between layers in none, puts the
+	 * layout in doubt */
+	l->cur.attn_outside = 0;
+	l->cur.between_ns = 0;
+	for (size_t i = 0, j = 0; i < n; i++) {
+		while (j < r.n && i >= r.end[j])
+			j++;
+		bool inside = j < r.n && i >= r.start[j];
+		if (!inside && (k[i].marks & M_ATTN))
+			l->cur.attn_outside++;
+		if (!inside && r.n && i > r.start[0] && i < r.end[r.n - 1] &&
+		    !(k[i].marks & M_ONCE) && k[i].dur > 0)
+			l->cur.between_ns = ts_sat_add(l->cur.between_ns, k[i].dur);
+	}
+	l->cur.cut_start = r.cut_start;
+	/* the profile window cuts a pass only where the trace ends */
+	l->cur.cut_end = r.cut_end && at_trace_end;
+	/* boundaries the structure alone placed: none where names gave the phase */
+	l->structural -= l->pass_structural;
+	l->pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
+	l->structural += l->pass_structural;
+	l->attn_units -= l->units;
+	l->units = (uint32_t)r.n;
+	l->attn_units += l->units;
+	/* the listing follows, when it holds every kernel of the pass */
+	if (l->track && l->dbg_all && l->ndbg_cur == n) {
+		size_t j = 0;
+		for (size_t i = 0; i < n; i++) {
+			while (j < r.n && i >= r.end[j])
+				j++;
+			l->dbg_cur[i].layer = j < r.n && i >= r.start[j] ? (uint32_t)j : UINT32_MAX;
+		}
+	} else if (l->track) {
+		l->dbg_lost = true;   /* no anatomy or sample from this pass */
+	}
+	return true;
+}

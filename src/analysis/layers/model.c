@@ -1,0 +1,213 @@
+#include "analysis/layers/model.h"
+
+#include "analysis/layers/layers.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Does any distinct kernel (or memory kind) of the trace match sel? */
+static bool trace_has(const ts_agg *a, const ts_selector *sel)
+{
+	uint32_t rows = ts_intern_count(a->names);
+	for (uint32_t i = 0; i < rows; i++) {
+		const ts_kclass *c = &a->classes[i];
+		size_t len;
+		const char *name = ts_intern_str(a->names, i, &len);
+		if (a->rows[i].count && ts_selector_matches(sel, c->category, c->type, name, len))
+			return true;
+	}
+	return false;
+}
+
+static long score(const ts_family *f, const ts_agg *a, const ts_selector **ev,
+		  int *nev)
+{
+	long s = 0;
+	*nev = 0;
+	for (size_t i = 0; i < f->detect.n; i++) {
+		const ts_selector *sel = &f->detect.v[i];
+		if (!trace_has(a, sel))
+			continue;
+		s += sel->weight;
+		if (ev && *nev < TS_EVIDENCE_MAX)
+			ev[(*nev)++] = sel;
+	}
+	return s;
+}
+
+ts_status ts_model_choose(const ts_patterns *p, const ts_agg *a,
+			  const char *forced, ts_model *out)
+{
+	memset(out, 0, sizeof *out);
+	out->source = "none";
+	if (!p)
+		return TS_OK;
+	if (forced) {
+		out->family = ts_patterns_find_family(p, forced);
+		if (!out->family)
+			return TS_ERR_USAGE;
+		out->source = "forced";
+		out->score = score(out->family, a, out->evidence, &out->nevidence);
+		return TS_OK;
+	}
+	for (size_t i = 0; i < ts_patterns_nfamilies(p); i++) {
+		const ts_family *f = ts_patterns_family(p, i);
+		int nev;
+		long s = score(f, a, NULL, &nev);
+		if (!out->family || s > out->score) {
+			out->runner_up = out->family;
+			out->runner_up_score = out->score;
+			out->family = f;
+			out->score = s;
+		} else if (!out->runner_up || s > out->runner_up_score) {
+			out->runner_up = f;
+			out->runner_up_score = s;
+		}
+	}
+	if (out->family && out->score > 0 && out->runner_up &&
+	    out->runner_up_score == out->score) {
+		out->tie = out->family;   /* a tie: both named, neither chosen */
+		out->family = NULL;
+		out->source = "tie";
+		return TS_OK;
+	}
+	if (!out->family || out->score <= 0) {
+		out->family = NULL;
+		return TS_OK;
+	}
+	out->source = "detected";
+	score(out->family, a, out->evidence, &out->nevidence);
+	return TS_OK;
+}
+
+void ts_selector_describe(const ts_patterns *p, const ts_selector *s, char *buf,
+			  size_t len)
+{
+	switch (s->kind) {
+	case TS_SEL_CATEGORY:
+		snprintf(buf, len, "category %s", ts_patterns_category(p, (size_t)s->category)->name);
+		break;
+	case TS_SEL_TYPE:
+		snprintf(buf, len, "type %s", ts_ktype_name(s->type));
+		break;
+	case TS_SEL_MATCH:
+		snprintf(buf, len, "match '%s'", s->match);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------ what ran */
+
+static bool ran_category(const ts_patterns *p, const ts_agg *a, const char *cat)
+{
+	uint32_t rows = ts_intern_count(a->names);
+	for (uint32_t i = 0; i < rows; i++)
+		if (a->rows[i].count && strcmp(ts_kclass_category(p, &a->classes[i]), cat) == 0)
+			return true;
+	return false;
+}
+
+static bool ran_type(const ts_agg *a, ts_ktype t)
+{
+	uint32_t rows = ts_intern_count(a->names);
+	for (uint32_t i = 0; i < rows; i++)
+		if (a->rows[i].count && a->classes[i].type == t)
+			return true;
+	return false;
+}
+
+/* "48 linear-attention (GDN) + 16 attention layers" from a pass's kinds. */
+static void kinds_text(const uint32_t *k, char *buf, size_t len)
+{
+	static const struct {
+		ts_ltype t[3];
+		const char *what;
+	} kind[] = {
+		{ { TS_LT_GDN_MOE, TS_LT_GDN_FC, TS_LT_GDN_MOE }, "linear-attention (GDN)" },
+		{ { TS_LT_SSM_MOE, TS_LT_SSM_FC, TS_LT_SSM_MOE }, "state-space (Mamba)" },
+		{ { TS_LT_MLA_MOE, TS_LT_MLA_FC, TS_LT_MLA_MOE }, "latent-attention (MLA)" },
+		{ { TS_LT_MHA_MOE, TS_LT_MHA_FC, TS_LT_ATTN_ONLY }, "attention" },
+		{ { TS_LT_MOE_ONLY, TS_LT_FC_ONLY, TS_LT_UNKNOWN }, "" },
+	};
+	size_t n = 0, parts = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof kind / sizeof *kind; i++) {
+		uint32_t c = k[kind[i].t[0]] + k[kind[i].t[1]] +
+			     (kind[i].t[2] != kind[i].t[0] ? k[kind[i].t[2]] : 0);
+		if (!c || n >= len)
+			continue;
+		/* layers no name types, beside typed ones: the rest */
+		const char *what = kind[i].what[0] || !parts ? kind[i].what : "other";
+		n += (size_t)snprintf(buf + n, len - n, "%s%u%s%s", parts++ ? " + " : "", c,
+				      what[0] ? " " : "", what);
+	}
+	if (n < len)
+		snprintf(buf + n, len - n, " layer%s", parts == 1 && k[TS_LT_UNKNOWN] == 1 ? "" : "s");
+}
+
+/* Why family f does not fit what ran, or "" when it does. */
+static void unlike(const ts_family *f, uint32_t per_pass, bool moe, uint32_t linear,
+		   char *why, size_t len)
+{
+	why[0] = '\0';
+	if (f->nnum_layers && per_pass) {
+		bool listed = false;
+		for (size_t i = 0; i < f->nnum_layers; i++)
+			listed |= f->num_layers[i] == (long)per_pass;
+		if (!listed) {
+			size_t n = (size_t)snprintf(why, len, "every complete pass has %u layers; its "
+						    "num_hidden_layers are", per_pass);
+			for (size_t i = 0; i < f->nnum_layers && n < len; i++)
+				n += (size_t)snprintf(why + n, len - n, "%s %ld", i ? "," : "",
+						      f->num_layers[i]);
+			return;
+		}
+	}
+	if (f->mlp == TS_MLP_MOE && !moe)
+		snprintf(why, len, "it is MoE, and no MoE kernel ran");
+	else if (f->mlp == TS_MLP_FC && moe)
+		snprintf(why, len, "it is dense, and MoE kernels ran");
+	else if ((f->attention == TS_ATTN_HYBRID || f->attention == TS_ATTN_GDN) && per_pass &&
+		 !linear)
+		snprintf(why, len, "it has linear-attention layers, and none ran");
+	else if ((f->attention == TS_ATTN_MHA || f->attention == TS_ATTN_MLA) && linear)
+		snprintf(why, len, "it has no linear-attention layers, and %u ran in a pass", linear);
+}
+
+void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
+		    const struct ts_layers *l)
+{
+	m->described[0] = '\0';
+	if (!p || !l)
+		return;
+	uint32_t k[TS_LT_COUNT] = { 0 };
+	uint32_t per_pass = ts_layers_kinds(l, k);
+	uint32_t linear = k[TS_LT_GDN_MOE] + k[TS_LT_GDN_FC] + k[TS_LT_SSM_MOE] + k[TS_LT_SSM_FC];
+	uint32_t moe_layers = k[TS_LT_MHA_MOE] + k[TS_LT_MLA_MOE] + k[TS_LT_GDN_MOE] +
+			      k[TS_LT_SSM_MOE] + k[TS_LT_MOE_ONLY];
+	uint32_t mixers = linear + k[TS_LT_MHA_MOE] + k[TS_LT_MHA_FC] + k[TS_LT_MLA_MOE] +
+			  k[TS_LT_MLA_FC] + k[TS_LT_ATTN_ONLY];
+	m->moe = moe_layers || ran_type(a, TS_TYPE_MOE) || ran_category(p, a, "Comm-AllToAll");
+	if (per_pass) {
+		char kinds[160];
+		kinds_text(k, kinds, sizeof kinds);
+		if (!mixers)
+			snprintf(m->described, sizeof m->described,
+				 "%s (no kernel name says what they hold)", kinds);
+		else
+			snprintf(m->described, sizeof m->described, "a %s %s: %s",
+				 !m->moe ? "dense" : moe_layers == per_pass ? "MoE" : "partly MoE",
+				 linear && linear < mixers ? "hybrid" : "model", kinds);
+	}
+	if (!m->family || strcmp(m->source, "detected") != 0)
+		return;
+	char why[200];
+	unlike(m->family, per_pass, m->moe, linear, why, sizeof why);
+	if (!why[0])
+		return;
+	m->unlike = m->family;
+	m->unlike_score = m->score;
+	snprintf(m->unlike_why, sizeof m->unlike_why, "%s", why);
+	m->family = NULL;
+	m->source = "unlike";
+}

@@ -1,0 +1,1060 @@
+/*
+ * unit.c - a pass's layers from the repetition of its kernel stream: the
+ * kernels as dense keys, the anchors (a kernel that runs once per layer at
+ * one spacing) and their grids, the segments between anchors judged alike,
+ * then the layout: the phase (unit_phase.c), the boundaries, the edges.
+ */
+#include "analysis/layers/unit_int.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/grow.h"
+
+/* Likeness (longest common subsequence over the longer length) a segment
+ * kind needs to the reference kind: kinds in runs (a hybrid's linear
+ * layers, the first k dense layers), kinds that never repeat back to back
+ * (half layers do that, so nearly the same), and kinds that each hold one
+ * attention run by name (a dense and a MoE layer, alternating). */
+#define THETA_RUNS 0.30
+#define THETA_ALT 0.75
+#define THETA_NAMED 0.20
+#define THETA_SHARED 0.50
+#define NEAR 0.85               /* one kind, up to a kernel or two */
+#define WHOLE 0.50              /* an edge unit with less is no layer */
+#define MAX_CELLS (4u << 20)    /* alignment cells, beyond: approximate */
+#define MAX_KINDS 64            /* segment kinds judged */
+#define MAX_TPL 16              /* edge templates tried */
+
+ts_unit *ts_unit_new(void)
+{
+	return calloc(1, sizeof(ts_unit));
+}
+
+void ts_unit_free(ts_unit *u)
+{
+	if (!u)
+		return;
+	free(u->id);
+	free(u->cnt);
+	free(u->off);
+	free(u->first);
+	free(u->fill);
+	free(u->cls);
+	free(u->inref);
+	free(u->pos);
+	free(u->htab);
+	free(u->hkey);
+	free(u->byc);
+	free(u->gh);
+	free(u->cands);
+	free(u->kind);
+	free(u->B);
+	free(u->start);
+	free(u->end);
+	free(u->dp);
+	free(u->map);
+	free(u->dir);
+	free(u);
+}
+
+static bool grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	return ts_grow((void **)arr, cap, need ? need : 1, elem, 64, SIZE_MAX / 16, false);
+}
+
+/* ------------------------------------------------------------ keys */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+/* Room for need keys in every per-key array (one capacity for all). */
+static bool keys_room(ts_unit *u, size_t need)
+{
+	if (need <= u->key_cap)
+		return true;
+	size_t cap = u->key_cap ? u->key_cap : 64;
+	while (cap < need)
+		cap *= 2;
+	uint32_t **a32[] = { &u->cnt, &u->off, &u->first, &u->fill, &u->byc };
+	for (size_t i = 0; i < sizeof a32 / sizeof *a32; i++) {
+		uint32_t *p = realloc(*a32[i], cap * sizeof *p);
+		if (!p)
+			return false;
+		*a32[i] = p;
+	}
+	uint8_t **a8[] = { &u->cls, &u->inref };
+	for (size_t i = 0; i < sizeof a8 / sizeof *a8; i++) {
+		uint8_t *p = realloc(*a8[i], cap);
+		if (!p)
+			return false;
+		*a8[i] = p;
+	}
+	uint64_t *g = realloc(u->gh, cap * sizeof *g);
+	if (!g)
+		return false;
+	u->gh = g;
+	u->key_cap = cap;
+	return true;
+}
+
+/* Dense ids for the keys, their counts, positions and classes. */
+static bool index_keys(ts_unit *u, const uint32_t *key)
+{
+	size_t n = u->n, hc = 16;
+	while (hc < 2 * n)
+		hc *= 2;
+	if (!grow(&u->id, &u->id_cap, n, sizeof *u->id) ||
+	    !grow(&u->pos, &u->pos_cap, n, sizeof *u->pos))
+		return false;
+	if (hc > u->hcap) {
+		free(u->htab);
+		free(u->hkey);
+		u->htab = malloc(hc * sizeof *u->htab);
+		u->hkey = malloc(hc * sizeof *u->hkey);
+		if (!u->htab || !u->hkey) {
+			u->hcap = 0;
+			return false;
+		}
+		u->hcap = hc;
+	}
+	memset(u->htab, 0, u->hcap * sizeof *u->htab);
+	uint32_t nk = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t h = (size_t)mix64(key[i]) & (u->hcap - 1);
+		while (u->htab[h] && u->hkey[h] != key[i])
+			h = (h + 1) & (u->hcap - 1);
+		if (!u->htab[h]) {
+			u->htab[h] = ++nk;
+			u->hkey[h] = key[i];
+		}
+		u->id[i] = u->htab[h] - 1;
+	}
+	u->nk = nk;
+	if (!keys_room(u, (size_t)nk + 1))
+		return false;
+	memset(u->cnt, 0, nk * sizeof *u->cnt);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t k = u->id[i];
+		if (u->cnt[k]++ == 0) {
+			u->first[k] = (uint32_t)i;
+			u->cls[k] = u->mark ? u->mark[i] : 0;
+		}
+	}
+	u->off[0] = 0;
+	for (uint32_t k = 0; k < nk; k++) {
+		u->off[k + 1] = u->off[k] + u->cnt[k];
+		u->fill[k] = u->off[k];
+	}
+	for (size_t i = 0; i < n; i++)
+		u->pos[u->fill[u->id[i]]++] = (uint32_t)i;
+	return true;
+}
+
+/* ------------------------------------------------------------ likeness */
+
+/* Longest common subsequence of a and b; beyond MAX_CELLS the multiset
+ * overlap (an upper bound of it, good enough to tell kinds apart). */
+static uint32_t lcs(ts_unit *u, slice a, slice b)
+{
+	if (!a.n || !b.n)
+		return 0;
+	if ((uint64_t)a.n * b.n > MAX_CELLS) {
+		uint32_t *c = u->fill;   /* per-key scratch, zero after use */
+		uint32_t common = 0;
+		for (uint32_t i = 0; i < a.n; i++)
+			c[a.k[i]] = 0;
+		for (uint32_t i = 0; i < b.n; i++)
+			c[b.k[i]] = 0;
+		for (uint32_t i = 0; i < a.n; i++)
+			c[a.k[i]]++;
+		for (uint32_t i = 0; i < b.n; i++)
+			if (c[b.k[i]]) {
+				c[b.k[i]]--;
+				common++;
+			}
+		return common;
+	}
+	if (!grow(&u->dp, &u->dp_cap, 2 * ((size_t)b.n + 1), sizeof *u->dp))
+		return 0;
+	int32_t *prev = u->dp, *cur = u->dp + b.n + 1;
+	memset(prev, 0, ((size_t)b.n + 1) * sizeof *prev);
+	for (uint32_t i = 0; i < a.n; i++) {
+		cur[0] = 0;
+		for (uint32_t j = 0; j < b.n; j++)
+			cur[j + 1] = a.k[i] == b.k[j] ? prev[j] + 1
+				   : prev[j + 1] > cur[j] ? prev[j + 1] : cur[j];
+		int32_t *t = prev;
+		prev = cur;
+		cur = t;
+	}
+	return (uint32_t)prev[b.n];
+}
+
+/* Longest run of kernels a and b both hold in a row (0 beyond MAX_CELLS). */
+static uint32_t common_run(ts_unit *u, slice a, slice b)
+{
+	if (!a.n || !b.n || (uint64_t)a.n * b.n > MAX_CELLS ||
+	    !grow(&u->dp, &u->dp_cap, 2 * ((size_t)b.n + 1), sizeof *u->dp))
+		return 0;
+	int32_t *prev = u->dp, *cur = u->dp + b.n + 1, best = 0;
+	memset(prev, 0, ((size_t)b.n + 1) * sizeof *prev);
+	for (uint32_t i = 0; i < a.n; i++) {
+		cur[0] = 0;
+		for (uint32_t j = 0; j < b.n; j++) {
+			cur[j + 1] = a.k[i] == b.k[j] ? prev[j] + 1 : 0;
+			best = cur[j + 1] > best ? cur[j + 1] : best;
+		}
+		int32_t *t = prev;
+		prev = cur;
+		cur = t;
+	}
+	return (uint32_t)best;
+}
+
+static double likeness(ts_unit *u, slice a, slice b)
+{
+	uint32_t m = a.n > b.n ? a.n : b.n;
+	return m ? (double)lcs(u, a, b) / m : 1.0;
+}
+
+static bool same(slice a, slice b)
+{
+	return a.n == b.n && memcmp(a.k, b.k, a.n * sizeof *a.k) == 0;
+}
+
+/* For each index of a, the index of b it aligns with in a longest common
+ * subsequence, or UINT32_MAX; false when too large to align (or no memory). */
+static bool lcs_map(ts_unit *u, slice a, slice b)
+{
+	size_t w = (size_t)b.n + 1, cells = ((size_t)a.n + 1) * w;
+	if (cells > MAX_CELLS || a.n > 65535 || b.n > 65535)
+		return false;
+	if (!grow(&u->dir, &u->dir_cap, cells * 2, 1) ||
+	    !grow(&u->map, &u->map_cap, a.n, sizeof *u->map))
+		return false;
+	uint16_t *d = (uint16_t *)(void *)u->dir;   /* suffix LCS lengths */
+	for (size_t j = 0; j < w; j++)
+		d[a.n * w + j] = 0;
+	for (uint32_t i = a.n; i-- > 0;) {
+		d[i * w + b.n] = 0;
+		for (uint32_t j = b.n; j-- > 0;) {
+			uint16_t down = d[(i + 1) * w + j], right = d[i * w + j + 1];
+			d[i * w + j] = a.k[i] == b.k[j] ? (uint16_t)(d[(i + 1) * w + j + 1] + 1)
+				     : down >= right ? down : right;
+		}
+	}
+	uint32_t i = 0, j = 0;
+	for (uint32_t x = 0; x < a.n; x++)
+		u->map[x] = UINT32_MAX;
+	while (i < a.n && j < b.n) {
+		if (a.k[i] == b.k[j]) {
+			u->map[i++] = j++;
+		} else if (d[(i + 1) * w + j] >= d[i * w + j + 1]) {
+			i++;
+		} else {
+			j++;
+		}
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------ walks */
+
+static uint32_t tpl_at(tpl t, uint32_t j)
+{
+	j %= t.s.n;
+	return t.s.k[t.rev ? t.s.n - 1 - j : j];
+}
+
+/* Align up to maxcols columns of t against the kernels from frm stepping
+ * step (+1, -1), edits within BAND; the best end is one where the last
+ * step matched (ties: fewer kernels). With names a kernel of the same
+ * class as the column (a norm for a norm) half-matches. */
+walked ts_unit_walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, bool names)
+{
+	walked best = { 0, 0, 0 };
+	if (!t.s.n || !maxcols)
+		return best;
+	size_t avail = step < 0 ? frm + 1 : u->n - frm;
+	if (step < 0 && frm >= u->n)
+		return best;
+	uint32_t maxi = maxcols + BAND;
+	if (avail < maxi)
+		maxi = (uint32_t)avail;
+	size_t W = 2 * BAND + 1;
+	if (!grow(&u->dp, &u->dp_cap, ((size_t)maxi + 1) * W, sizeof *u->dp))
+		return best;
+	const int32_t NEG = INT32_MIN / 4;
+	int32_t *S = u->dp;
+	for (size_t x = 0; x < ((size_t)maxi + 1) * W; x++)
+		S[x] = NEG;
+#define AT(i, j) S[(size_t)(i) * W + (size_t)((int64_t)(j) - (int64_t)(i) + BAND)]
+	AT(0, 0) = 0;
+	for (uint32_t i = 0; i <= maxi; i++) {
+		uint32_t jlo = i > BAND ? i - BAND : 0, jhi = i + BAND < maxcols ? i + BAND : maxcols;
+		for (uint32_t j = jlo; j <= jhi; j++) {
+			if (!i && !j)
+				continue;
+			int32_t b = NEG;
+			bool m = false;
+			if (i && j && AT(i - 1, j - 1) > NEG) {
+				uint32_t k = u->id[step < 0 ? frm - (i - 1) : frm + (i - 1)];
+				uint32_t c = tpl_at(t, j - 1);
+				int32_t dd = -2;
+				if (k == c) {
+					dd = 2;
+					m = true;
+				} else if (names && u->cls[k] && u->cls[k] == u->cls[c]) {
+					dd = 1;
+					m = true;
+				}
+				b = AT(i - 1, j - 1) + dd;
+			}
+			if (i && j + BAND >= i && (int64_t)j - (int64_t)(i - 1) <= BAND &&
+			    AT(i - 1, j) > NEG && AT(i - 1, j) - 2 > b) {
+				b = AT(i - 1, j) - 2;
+				m = false;
+			}
+			if (j && (int64_t)(j - 1) - (int64_t)i >= -BAND && AT(i, j - 1) > NEG &&
+			    AT(i, j - 1) - 1 > b) {
+				b = AT(i, j - 1) - 1;
+				m = false;
+			}
+			AT(i, j) = b;
+			if (m && (b > best.score || (b == best.score && i < best.keys)))
+				best = (walked){ i, j, b };
+		}
+	}
+#undef AT
+	return best;
+}
+
+/* ------------------------------------------------------------ the phase */
+
+/* ------------------------------------------------------------ the grid */
+
+typedef struct {
+	const uint32_t *o;       /* anchor positions */
+	size_t no;
+	uint32_t ref;            /* the reference segment (index) */
+	double worst;
+	uint32_t nkinds;
+	uint32_t kinds[MAX_KINDS]; /* first segment of each kind */
+} grid;
+
+static slice seg_of(const ts_unit *u, const uint32_t *o, size_t j)
+{
+	return (slice){ u->id + o[j], o[j + 1] - o[j], o[j] };
+}
+
+static uint64_t slice_hash(slice s)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.n;
+	for (uint32_t i = 0; i < s.n; i++)
+		h = mix64(h ^ s.k[i]);
+	return h;
+}
+
+/* Attention runs in a segment, and whether every attention kernel in it
+ * runs more than once in the pass (a once-per-pass planner is no mixer). */
+static uint32_t attn_runs(const ts_unit *u, slice s, bool *repeats)
+{
+	uint32_t runs = 0;
+	bool prev = false;
+	for (uint32_t i = 0; i < s.n; i++) {
+		bool a = (u->mark[s.at + i] & TS_UNIT_ATTN) != 0;
+		if (a && !prev)
+			runs++;
+		if (a && u->cnt[s.k[i]] < 2)
+			*repeats = false;
+		prev = a;
+	}
+	return runs;
+}
+
+/* The segments lo..hi-1 between anchors: every kind like the most common
+ * one (see the THETA_* above). Fills g's kinds, reference and worst. */
+/* Kinds that differ by a kernel or two are one kind (Inductor names a
+ * fused norm by its place in a hybrid's period): do two such segments run
+ * back to back? Then the kinds come in runs. */
+static bool near_runs(ts_unit *u, const grid *g, size_t lo, size_t hi)
+{
+	uint32_t canon[MAX_KINDS];
+	for (uint32_t k = 0; k < g->nkinds; k++) {
+		canon[k] = k;
+		slice a = seg_of(u, g->o, g->kinds[k]);
+		for (uint32_t j = 0; j < k && canon[k] == k; j++) {
+			slice b = seg_of(u, g->o, g->kinds[j]);
+			uint32_t d = a.n > b.n ? a.n - b.n : b.n - a.n;
+			if (d <= 2 && likeness(u, a, b) >= NEAR)
+				canon[k] = canon[j];
+		}
+	}
+	for (size_t j = lo + 1; j < hi; j++)
+		if (canon[u->kind[j - 1]] == canon[u->kind[j]])
+			return true;
+	return false;
+}
+
+/* Two kinds of layer that share a block of kernels in a row: at least
+ * half alike (THETA_SHARED), the block four kernels and half the shorter
+ * kind at least (a mixer both run; an attention half and an MLP half of
+ * one layer share a norm). */
+static bool shares(ts_unit *u, slice a, slice b)
+{
+	uint32_t shorter = a.n < b.n ? a.n : b.n, run = common_run(u, a, b);
+	return run >= 4 && 2 * run >= shorter && likeness(u, a, b) >= THETA_SHARED;
+}
+
+static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
+{
+	uint64_t hk[MAX_KINDS];
+	uint32_t cnt[MAX_KINDS] = { 0 };
+	uint32_t minlen = UINT32_MAX, maxlen = 0;
+	bool alternate = true, named = names;
+	g->nkinds = 0;
+	if (!grow(&u->kind, &u->kind_cap, g->no, sizeof *u->kind))
+		return false;
+	for (size_t j = lo; j < hi; j++) {
+		slice s = seg_of(u, g->o, j);
+		if (s.n < 2)
+			return false;
+		minlen = s.n < minlen ? s.n : minlen;
+		maxlen = s.n > maxlen ? s.n : maxlen;
+		uint64_t h = slice_hash(s);
+		uint32_t k = 0;
+		while (k < g->nkinds && !(hk[k] == h && same(s, seg_of(u, g->o, g->kinds[k]))))
+			k++;
+		if (k == g->nkinds) {
+			if (k == MAX_KINDS)
+				return false;   /* no repeating unit worth the name */
+			hk[k] = h;
+			g->kinds[g->nkinds++] = (uint32_t)j;
+		}
+		cnt[k]++;
+		u->kind[j] = k;
+		if (j > lo && u->kind[j - 1] == k)
+			alternate = false;
+		if (named) {
+			bool rep = true;
+			named = attn_runs(u, s, &rep) == 1 && rep;
+		}
+	}
+	uint32_t modal = 0;
+	for (uint32_t k = 1; k < g->nkinds; k++)
+		if (cnt[k] > cnt[modal])
+			modal = k;
+	g->ref = g->kinds[modal];
+	g->worst = 1.0;
+	if (g->nkinds == 1)
+		return true;
+	if (alternate && g->nkinds > 2)
+		alternate = !near_runs(u, g, lo, hi);
+	double theta = alternate ? THETA_ALT : THETA_RUNS;
+
+	if (named && 5 * (uint64_t)minlen >= 3 * (uint64_t)maxlen)
+		theta = THETA_NAMED;
+	bool ok[MAX_KINDS] = { false };
+	ok[modal] = true;
+	slice r = seg_of(u, g->o, g->ref);
+	for (uint32_t k = 0; k < g->nkinds; k++) {
+		if (k == modal)
+			continue;
+		double l = likeness(u, seg_of(u, g->o, g->kinds[k]), r);
+		ok[k] = l >= theta;
+		if (l < g->worst)
+			g->worst = l;
+	}
+	/* in turn, two kinds that share a mixer (a dense and a MoE layer)
+	 * hold it in a row: half the shorter one at least; a hybrid's third
+	 * kind may share its MLP with one such */
+	for (bool more = alternate; more;) {
+		more = false;
+		for (uint32_t k = 0; k < g->nkinds; k++)
+			for (uint32_t j = 0; j < g->nkinds && !ok[k]; j++)
+				if (ok[j] && shares(u, seg_of(u, g->o, g->kinds[k]), seg_of(u, g->o, g->kinds[j])))
+					more = ok[k] = true;
+	}
+	for (uint32_t k = 0; k < g->nkinds; k++)
+		if (!ok[k])
+			return false;
+	return true;
+}
+
+/* ------------------------------------------------------------ layers */
+
+/* Templates an edge walk tries: what runs in each kind of segment from a
+ * layer's start to the anchor (heads) or from the anchor to the end
+ * (tails). */
+typedef struct {
+	slice t[MAX_TPL];
+	size_t n;
+} tpls;
+
+static void tpl_add(tpls *ts, slice s)
+{
+	for (size_t i = 0; i < ts->n; i++)
+		if (same(ts->t[i], s))
+			return;
+	if (ts->n < MAX_TPL)
+		ts->t[ts->n++] = s;
+}
+
+/* Does key k run between the grid's first and last anchor (layer work of
+ * some kind, where a head's kernels run before it)? */
+static bool in_grid(const ts_unit *u, uint32_t k)
+{
+	const uint32_t *p = u->pos + u->off[k];   /* ascending */
+	for (uint32_t j = 0; j < u->cnt[k] && p[j] < u->grid_hi; j++)
+		if (p[j] > u->grid_lo)
+			return true;
+	return false;
+}
+
+/* The best of the templates walked from frm: kernels covered. first: the
+ * walk finds the pass's first layer, which may miss kernels of the others
+ * or run one of its own first: unless a name says the walk reached its
+ * input norm, it takes up to the template's length of kernels the layers
+ * run (the reference's; without names, any that runs between the grid's
+ * anchors: a norm the attention layers run for their QK-norm) or that run
+ * once. */
+static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool names, bool first)
+{
+	walked best = { 0, 0, INT32_MIN };
+	if (step < 0 ? frm >= u->n : frm > u->n)
+		return 0;        /* nothing before the pass's first kernel */
+	for (size_t i = 0; i < ts->n; i++) {
+		uint32_t L = ts->t[i].n;
+		walked w = { 0, 0, 0 };
+		if (L) {
+			/* a kernel of the same class only stands in for the first
+			 * layer's own first kernels (a norm with no residual yet):
+			 * forward, it would take the LM head's GEMM for a layer's */
+			w = ts_unit_walk(u, (tpl){ ts->t[i], step < 0 }, frm, step, L, names && step < 0);
+			/* by name, a first layer the walk found its input norm for
+			 * is whole */
+			bool normed = names && w.keys && frm + 1 >= w.keys &&
+				      (u->mark[frm + 1 - w.keys] & TS_UNIT_NORM);
+			if (first && step < 0 && !normed) {
+				/* up to a layer's length: layer kernels and the first
+				 * layer's own (they run once in the pass) */
+				while (w.keys < L && frm >= w.keys &&
+				       (u->inref[u->id[frm - w.keys]] || u->cnt[u->id[frm - w.keys]] == 1 ||
+					(!names && in_grid(u, u->id[frm - w.keys]))))
+					w.keys++;
+			}
+		}
+		if (w.score > best.score)
+			best = w;
+	}
+	return best.score == INT32_MIN ? 0 : best.keys;
+}
+
+/* The boundary in segment j (a layer starts there), as an offset. */
+static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, bool by_names,
+			 int32_t *own)
+{
+	slice s = seg_of(u, g->o, j), r = seg_of(u, g->o, g->ref);
+	if (same(s, r))
+		return beta;
+	uint32_t k = u->kind[j];
+	if (by_names && k < MAX_KINDS && u->kind[g->kinds[k]] == k) {
+		if (own[k] == -2) {
+			int32_t b = ts_unit_names_beta(u, s);
+			own[k] = b < 0 ? -1 : b ? b : (int32_t)s.n;
+		}
+		if (own[k] > 0)
+			return (uint32_t)own[k];
+	}
+	uint32_t L = r.n, b = UINT32_MAX;
+	if (lcs_map(u, r, s)) {
+		for (uint32_t c = beta; c < L && b == UINT32_MAX; c++)
+			if (u->map[c] != UINT32_MAX)
+				b = u->map[c] >= c - beta ? u->map[c] - (c - beta) : 0;
+		for (uint32_t c = beta; b == UINT32_MAX && c-- > 0;)
+			if (u->map[c] != UINT32_MAX)
+				b = u->map[c] + 1 + (beta - 1 - c);
+	}
+	if (b == UINT32_MAX)
+		b = (uint32_t)((uint64_t)beta * s.n / L);
+	b = b < 1 ? 1 : b > s.n ? s.n : b;
+	return ts_unit_near_pair(s, r, beta % L, b);
+}
+
+static bool out_room(ts_unit *u, size_t n)
+{
+	if (n <= u->out_cap)
+		return true;
+	size_t cap = u->out_cap;
+	uint32_t *s = u->start, *e = u->end;
+	if (!grow(&s, &cap, n, sizeof *s))
+		return false;
+	u->start = s;
+	size_t cap2 = u->out_cap;
+	if (!grow(&e, &cap2, n, sizeof *e))
+		return false;
+	u->end = e;
+	u->out_cap = cap < cap2 ? cap : cap2;
+	return true;
+}
+
+/* Is unit x at least half like one of the layers between the edges? */
+static bool whole(ts_unit *u, size_t nl, size_t x)
+{
+	size_t lo = nl > 2 ? 1 : 0, hi = nl > 2 ? nl - 1 : nl, tried = 0;
+	slice a = { u->id + u->start[x], u->end[x] - u->start[x], u->start[x] };
+	for (size_t i = lo; i < hi && tried < 8; i++) {
+		if (i == x)
+			continue;
+		slice b = { u->id + u->start[i], u->end[i] - u->start[i], u->start[i] };
+		bool seen = false;
+		for (size_t j = lo; j < i && !seen; j++)
+			seen = j != x && same(b, (slice){ u->id + u->start[j], u->end[j] - u->start[j], 0 });
+		if (seen)
+			continue;
+		tried++;
+		if (likeness(u, a, b) >= WHOLE)
+			return true;
+	}
+	return tried == 0;
+}
+
+/* Does the piece [from, to) begin at a norm by name (past its cast)? */
+static bool normed_at(const ts_unit *u, size_t from, size_t to)
+{
+	for (size_t i = from; i < to && i < from + 3; i++) {
+		if (u->mark[i] & TS_UNIT_NORM)
+			return true;
+		if (!(u->mark[i] & TS_UNIT_COPY))
+			return false;
+	}
+	return false;
+}
+
+/* Layers the anchors missed at the edges: a first (or last) layer whose
+ * kernels differ from the others' where the anchor runs (Inductor names
+ * the first graph piece apart), so no anchor falls in it. A unit walked
+ * from the edge with one of the inner layers' kinds is taken when it holds
+ * at least half a layer and is like that kind (WHOLE); at most two a side. */
+static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
+{
+	size_t nl = *pnl;
+	if (nl < 3)
+		return true;
+	tpls kinds = { .n = 0 };
+	for (size_t i = 1; i + 1 < nl; i++)
+		tpl_add(&kinds, (slice){ u->id + u->start[i], u->end[i] - u->start[i], u->start[i] });
+	for (int side = 0; side < 2; side++) {
+		for (int rep = 0; rep < 2; rep++) {
+			size_t at = side ? u->end[nl - 1] : u->start[0];
+			if (side ? at >= u->n : at == 0)
+				break;
+			walked best = { 0, 0, INT32_MIN };
+			slice bk = { 0 };
+			for (size_t i = 0; i < kinds.n; i++) {
+				walked w = ts_unit_walk(u, (tpl){ kinds.t[i], !side }, side ? at : at - 1,
+						side ? 1 : -1, kinds.t[i].n, names);
+				if (w.score > best.score) {
+					best = w;
+					bk = kinds.t[i];
+				}
+			}
+			if (best.score == INT32_MIN || 2 * best.keys < bk.n)
+				break;
+			/* a first layer's own first kernel (a norm with no residual
+			 * yet) runs once in the pass: taken unless names say the
+			 * walk began at the layer's norm, or name the kernel */
+			if (!side && best.keys < bk.n && at > best.keys &&
+			    (!names || (!u->mark[at - 1 - best.keys] &&
+					!normed_at(u, at - best.keys, at))) &&
+			    u->cnt[u->id[at - 1 - best.keys]] == 1)
+				best.keys++;
+			size_t from = side ? at : at - best.keys;
+			/* a kernel of the same class before the layer's own first
+			 * kernel stands in for nothing (an embedding before the
+			 * input norm's copy) */
+			if (!side && best.keys > 1 && u->id[from] != bk.k[0] && u->id[from + 1] == bk.k[0]) {
+				from++;
+				best.keys--;
+			}
+			slice c = { u->id + from, best.keys, (uint32_t)from };
+			if (likeness(u, c, bk) < WHOLE || !out_room(u, nl + 1))
+				break;
+			if (side) {
+				u->start[nl] = (uint32_t)at;
+				u->end[nl] = (uint32_t)(at + best.keys);
+			} else {
+				memmove(u->start + 1, u->start, nl * sizeof *u->start);
+				memmove(u->end + 1, u->end, nl * sizeof *u->end);
+				u->start[0] = (uint32_t)from;
+				u->end[0] = (uint32_t)at;
+			}
+			nl++;
+		}
+	}
+	*pnl = nl;
+	return true;
+}
+
+/* The last layer runs up to the tail, which begins with the final norm:
+ * the kernel a layer begins with, or a norm by name. A last layer of
+ * another kind than the reference (its MoE after the dense ones) holds the
+ * kernels the walk left before that norm, within a layer's length, when
+ * they hold layer work by name (a GEMM, MLP work) or are three at least:
+ * a planner the pass runs once before its final norm is the tail's, and
+ * by name bookkeeping never ends the last layer. */
+static void reach_tail(ts_unit *u, size_t nl, bool names, uint32_t L)
+{
+	uint32_t s = u->start[nl - 1], e = u->end[nl - 1], k0 = u->id[s];
+	bool work = false;
+	for (size_t p = e; p < u->n && p < (size_t)e + L; p++) {
+		if (u->id[p] == k0 || (names && (u->mark[p] & TS_UNIT_NORM))) {
+			if (names && p > e && (u->mark[p - 1] & TS_UNIT_COPY))
+				p--;
+			if (work || p >= (size_t)e + 3)
+				u->end[nl - 1] = (uint32_t)p;
+			break;
+		}
+		work |= names && (u->mark[p] & (TS_UNIT_GEMM | TS_UNIT_MLP));
+	}
+	while (names && u->end[nl - 1] > s + 1 && (u->mark[u->end[nl - 1] - 1] & TS_UNIT_META))
+		u->end[nl - 1]--;
+}
+
+/* Does the pass begin (side 0) or end (1) inside a layer? Its head or tail
+ * is then, all of it, the end or the start of a layer, a third of one at
+ * least; a real head (metadata, the embedding) or tail (final norm, LM
+ * head, sampler) is not. */
+static bool cut_edge(ts_unit *u, size_t nl, bool names, int side)
+{
+	size_t len = side ? u->n - u->end[nl - 1] : u->start[0], at = side ? u->end[nl - 1] : 0;
+	if (len < 2 || nl < 2)
+		return false;
+	/* a final norm alone repeats a layer's first kernels: a third of a
+	 * layer at least, and by name some GEMM or attention work */
+	if (3 * len < u->end[0] - u->start[0])
+		return false;
+	bool work = !names;
+	for (size_t i = at; i < at + len && !work; i++)
+		work = (u->mark[i] & (TS_UNIT_GEMM | TS_UNIT_ATTN)) != 0;
+	if (!work)
+		return false;
+	for (size_t i = 0; i < nl; i++) {
+		slice t = { u->id + u->start[i], u->end[i] - u->start[i], u->start[i] };
+		if (t.n <= len)
+			continue;
+		walked w = ts_unit_walk(u, (tpl){ t, !side }, side ? u->end[nl - 1] : u->start[0] - 1,
+				side ? 1 : -1, (uint32_t)len + BAND < t.n ? (uint32_t)len + BAND : t.n, names);
+		if (w.keys != len)
+			continue;
+		slice part = side ? (slice){ t.k, (uint32_t)len, t.at }
+				  : (slice){ t.k + t.n - len, (uint32_t)len, t.at };
+		slice edge = side ? (slice){ u->id + u->end[nl - 1], (uint32_t)len, u->end[nl - 1] }
+				  : (slice){ u->id, (uint32_t)len, 0 };
+		if (likeness(u, edge, part) >= 0.7)
+			return true;
+	}
+	return false;
+}
+
+/* Lay the layers out on a grid: the phase, the boundaries, the edges.
+ * trim: anchors at the ends left out of the structural phase (-1: none). */
+static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_unit_result *out)
+{
+	const uint32_t *o = g->o;
+	size_t v = g->no;
+	slice r = seg_of(u, o, g->ref);
+	uint32_t L = r.n;
+	int32_t nb = names ? ts_unit_names_beta(u, r) : -1;
+	bool by_names = nb >= 0;
+	uint32_t beta = by_names ? (uint32_t)nb : ts_unit_structural_beta(u, o + tlo, thi - tlo, r);
+	if (by_names && !ts_unit_has_attn(u, r))
+		beta = ts_unit_nearest_norm(u, r, ts_unit_structural_beta(u, o + tlo, thi - tlo, r), beta);
+	if (beta == 0)
+		beta = L;
+	memset(u->inref, 0, u->nk);
+	for (uint32_t i = 0; i < L; i++)
+		u->inref[r.k[i]] = 1;
+	if (!grow(&u->B, &u->B_cap, v, sizeof *u->B))
+		return false;
+	int32_t own[MAX_KINDS];
+	for (size_t k = 0; k < MAX_KINDS; k++)
+		own[k] = -2;
+	bool edges = v >= 4;
+	size_t jlo = edges ? 2 : 1, jhi = edges ? v - 1 : v;
+	tpls heads = { .n = 0 }, tails = { .n = 0 };
+	for (size_t j = jlo; j < jhi; j++) {
+		uint32_t off = boundary(u, g, j - 1, beta, by_names, own);
+		u->B[j - 1] = o[j - 1] + off;
+		slice s = seg_of(u, o, j - 1);
+		tpl_add(&tails, (slice){ s.k, off, s.at });
+		tpl_add(&heads, (slice){ s.k + off, s.n - off, s.at + off });
+	}
+	if (edges) {
+		u->B[0] = o[1] - best_walk(u, &heads, o[1] - 1, -1, names, false);
+		u->B[v - 2] = o[v - 2] + best_walk(u, &tails, o[v - 2], 1, names, false);
+		for (size_t e = 0; e < 2; e++) {
+			size_t j = e ? v - 2 : 0;
+			slice s = { u->id + o[j], o[j + 1] - o[j] + 1, o[j] };
+			u->B[j] = o[j] + ts_unit_near_pair(s, r, beta % L, u->B[j] - o[j]);
+		}
+	}
+	if (!out_room(u, v))
+		return false;
+	u->grid_lo = o[0];
+	u->grid_hi = o[v - 1];
+	size_t nl = v;
+	u->start[0] = o[0] - best_walk(u, &heads, o[0] - 1, -1, names, true);
+	for (size_t j = 1; j < v; j++)
+		u->start[j] = u->end[j - 1] = u->B[j - 1];
+	u->end[v - 1] = o[v - 1] + best_walk(u, &tails, o[v - 1], 1, names, true);
+	for (size_t j = 0; j < v; j++)
+		if (u->start[j] >= u->end[j] || (j && u->start[j] < u->start[j - 1]) || u->end[j] > u->n)
+			return false;
+	/* the edge units against the layers between them: less than half a
+	 * layer is no layer (an anchor in the head or tail, or the pass cut) */
+	bool cut0 = false, cut1 = false, drop0 = false, drop1 = false;
+	size_t first = 0;
+	/* a unit with no head before it (or no tail after), shorter than a
+	 * layer, is the part of one the profile window cut */
+	uint32_t len0 = u->end[0] - u->start[0], lenl = u->end[nl - 1] - u->start[nl - 1];
+	bool short0 = u->start[0] == 0 && 10 * (uint64_t)len0 < 9 * (uint64_t)L;
+	bool shortl = u->end[nl - 1] >= u->n && 10 * (uint64_t)lenl < 9 * (uint64_t)L;
+	if (nl > 1 && (short0 || !whole(u, nl, 0))) {
+		drop0 = true;
+		/* reaching the pass's first kernel, it is a layer the window
+		 * cut when it holds only layer kernels; one with kernels of its
+		 * own is the head (an anchor kernel ran there too) */
+		cut0 = u->start[0] == 0;
+		for (uint32_t i = 0; cut0 && i < u->end[0]; i++)
+			cut0 = u->inref[u->id[i]] != 0;
+		first = 1;
+		if (!names || !(u->mark[u->start[1]] & TS_UNIT_NORM)) {
+			/* the new first layer came from a plain walk: it may still
+			 * miss layer 0's own first kernels (unless a name says it
+			 * starts at its input norm) */
+			uint32_t s = u->start[1];
+			int64_t deficit = (int64_t)L - (int64_t)(u->end[1] - s);
+			while (deficit > 0 && s > 0 && u->inref[u->id[s - 1]]) {
+				s--;
+				deficit--;
+			}
+			if (deficit > 0 && s > 0 && u->cnt[u->id[s - 1]] == 1)
+				s--;
+			u->start[1] = s;
+		}
+	}
+	if (nl > first && (shortl || (nl - first > 1 && !whole(u, nl, nl - 1)))) {
+		drop1 = true;
+		/* it reached the pass's end: the window cut a layer there, or,
+		 * by name, it is the tail (final norm, LM head) when it holds no
+		 * attention or MLP work */
+		cut1 = u->end[nl - 1] >= u->n;
+		bool work = !names;
+		for (uint32_t i = u->start[nl - 1]; cut1 && i < u->end[nl - 1] && !work; i++)
+			work = (u->mark[i] & (TS_UNIT_ATTN | TS_UNIT_MLP)) != 0;
+		cut1 &= work;
+		nl--;
+	}
+	if (!by_names && tlo == 0 && thi == v && (drop0 || drop1) && v >= 4)
+		return layout(u, g, names, drop0 ? 1 : 0, drop1 ? v - 1 : v, out);
+	if (nl == first)
+		return false;    /* every unit cut: no whole layer */
+	memmove(u->start, u->start + first, (nl - first) * sizeof *u->start);
+	memmove(u->end, u->end + first, (nl - first) * sizeof *u->end);
+	nl -= first;
+	if (!grow_edges(u, &nl, names))
+		return false;
+	if (!cut1)
+		reach_tail(u, nl, names, L);
+	cut0 |= cut_edge(u, nl, names, 0);
+	cut1 |= cut_edge(u, nl, names, 1);
+	/* a pass has a head (its embedding at least, a kernel no layer
+	 * runs): one whose first kernels are all layer kernels began inside
+	 * a layer, or at its edge */
+	bool headless = true;
+	for (uint32_t i = 0; i < u->start[0] && headless; i++)
+		headless = u->inref[u->id[i]] != 0;
+	cut0 |= headless;
+	*out = (ts_unit_result){ .n = nl, .start = u->start, .end = u->end,
+				 .cut_start = cut0, .cut_end = cut1, .by_names = by_names,
+				 .period = L, .anchors = (uint32_t)v, .worst = g->worst };
+	return true;
+}
+
+/* ------------------------------------------------------------ anchors */
+
+typedef struct {
+	uint64_t h;              /* hash of the gaps between its occurrences */
+	uint32_t first, key;
+} gkey;
+
+static int gkey_cmp(const void *a, const void *b)
+{
+	const gkey *x = a, *y = b;
+	if (x->h != y->h)
+		return x->h < y->h ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int cand_cmp(const void *a, const void *b)
+{
+	const cand *x = a, *y = b;
+	if (x->nblock != y->nblock)
+		return x->nblock > y->nblock ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static int u32_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x > y ? -1 : x < y;
+}
+
+static bool same_gaps(const ts_unit *u, uint32_t a, uint32_t b)
+{
+	const uint32_t *pa = u->pos + u->off[a], *pb = u->pos + u->off[b];
+	for (uint32_t j = 1; j < u->cnt[a]; j++)
+		if (pa[j] - pa[j - 1] != pb[j] - pb[j - 1])
+			return false;
+	return true;
+}
+
+/* The anchors of one layer count v: keys running v times at the same
+ * spacing form a group; in each group, the keys whose first runs lie
+ * within one spacing of each other are one repeating block. Candidates
+ * (the block's first key, its size) are appended to u->cands. */
+static bool grids_of(ts_unit *u, uint32_t v, gkey *gk, size_t *nc)
+{
+	size_t m = 0;
+	for (uint32_t k = 0; k < u->nk; k++) {
+		if (u->cnt[k] != v)
+			continue;
+		const uint32_t *p = u->pos + u->off[k];
+		uint64_t h = 0x51ed270b27f3a9cdULL;
+		for (uint32_t j = 1; j < v; j++)
+			h = mix64(h ^ (p[j] - p[j - 1]));
+		gk[m++] = (gkey){ h, u->first[k], k };
+	}
+	qsort(gk, m, sizeof *gk, gkey_cmp);
+	for (size_t i = 0; i < m;) {
+		size_t j = i + 1;
+		while (j < m && gk[j].h == gk[i].h && same_gaps(u, gk[i].key, gk[j].key))
+			j++;
+		/* the group gk[i..j), by first run; its narrowest spacing is
+		 * the block's width */
+		const uint32_t *p = u->pos + u->off[gk[i].key];
+		uint32_t width = UINT32_MAX;
+		for (uint32_t x = 1; x < v; x++)
+			if (p[x] - p[x - 1] < width)
+				width = p[x] - p[x - 1];
+		size_t best = 0, bi = i;
+		for (size_t a = i, b = i; b < j; b++) {
+			while (gk[b].first - gk[a].first >= width)
+				a++;
+			if (b - a + 1 > best) {
+				best = b - a + 1;
+				bi = a;
+			}
+		}
+		if (!grow(&u->cands, &u->cands_cap, *nc + 1, sizeof *u->cands))
+			return false;
+		u->cands[(*nc)++] = (cand){ (uint32_t)best, gk[bi].first, gk[bi].key };
+		i = j;
+	}
+	return true;
+}
+
+static bool gap_inside(const uint32_t *o, uint32_t v, uint32_t gap)
+{
+	for (uint32_t j = 2; j + 1 < v; j++)
+		if (o[j] - o[j - 1] == gap)
+			return true;
+	return false;
+}
+
+/* An anchor's run at an edge, at a spacing no inner pair has, is a kernel
+ * of the head or tail that a layer runs too (the LM head on the layers'
+ * output-projection GEMM, the final norm on their add+norm): not a layer's. */
+static void stray_ends(const uint32_t **o, uint32_t *v)
+{
+	if (*v < 5)
+		return;
+	bool last = !gap_inside(*o, *v, (*o)[*v - 1] - (*o)[*v - 2]);
+	bool first = !gap_inside(*o, *v, (*o)[1] - (*o)[0]);
+	*v -= last + first;
+	*o += first;
+}
+
+static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
+{
+	uint32_t v = u->cnt[c->key];
+	const uint32_t *o = u->pos + u->off[c->key];
+	stray_ends(&o, &v);
+	if (v <= 4 && c->nblock < 3)
+		return false;    /* few repeats (strays left out): a block of three says so */
+	if (v == 3) {
+		uint32_t a = o[1] - o[0], b = o[2] - o[1];
+		if (5 * (uint64_t)(a < b ? a : b) < 3 * (uint64_t)(a > b ? a : b))
+			return false;
+	}
+	grid g = { .o = o, .no = v };
+	/* the edge segments may reach into the head or tail (an anchor there:
+	 * an embedding all-reduce, a final norm): the inner ones judge */
+	size_t nseg = v - 1;
+	if (!(nseg >= 3 ? accept(u, &g, 1, nseg - 1, names) : accept(u, &g, 0, nseg, names)))
+		return false;
+	if (o[g.ref + 1] - o[g.ref] < 4)
+		return false;    /* a layer runs four kernels at least: a norm, GEMMs, its mixer */
+	return layout(u, &g, names, 0, v, out);
+}
+
+bool ts_unit_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, const int64_t *dur,
+		  size_t n, ts_unit_result *out)
+{
+	*out = (ts_unit_result){ 0 };
+	if (n < 4 || n > UINT32_MAX / 4)
+		return false;
+	u->n = n;
+	u->dur = dur;
+	u->mark = NULL;
+	for (size_t i = 0; mark && i < n && !u->mark; i++)
+		if (mark[i])
+			u->mark = mark;
+	bool names = u->mark != NULL;
+	if (!index_keys(u, key))
+		return false;
+	/* the layer counts to try, largest first */
+	uint32_t *vs = u->byc, nv = 0;
+	for (uint32_t k = 0; k < u->nk; k++)
+		if (u->cnt[k] >= 2)
+			vs[nv++] = u->cnt[k];
+	qsort(vs, nv, sizeof *vs, u32_desc);
+	gkey *gk = malloc((size_t)u->nk * sizeof *gk);
+	if (!gk)
+		return false;
+	bool found = false;
+	size_t tries = 0;
+	for (uint32_t i = 0; i < nv && !found && tries < TS_UNIT_MAX_TRIES; i++) {
+		if (i && vs[i] == vs[i - 1])
+			continue;
+		size_t nc = 0;
+		if (!grids_of(u, vs[i], gk, &nc))
+			break;
+		qsort(u->cands, nc, sizeof *u->cands, cand_cmp);
+		for (size_t c = 0; c < nc && !found && tries < TS_UNIT_MAX_TRIES; c++) {
+			tries++;
+			found = try_grid(u, &u->cands[c], names, out);
+		}
+	}
+	free(gk);
+	return found;
+}

@@ -1,0 +1,92 @@
+/*
+ * unit_int.h - what the unit finder's files share (unit.c: the keys, the
+ * alignments, the grid and the layout; unit_phase.c: where a layer starts
+ * inside the period). Not for other stages: unit.h is the interface.
+ */
+#ifndef TS_UNIT_INT_H
+#define TS_UNIT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/layers/unit.h"
+
+#define BAND 8                  /* edits an edge walk allows either way */
+
+typedef struct {
+	const uint32_t *k;
+	uint32_t n;
+	uint32_t at;             /* where it starts in the pass */
+} slice;
+
+typedef struct {
+	uint32_t nblock;         /* keys in the repeating block */
+	uint32_t first;          /* first position of the anchor */
+	uint32_t key;            /* the anchor */
+} cand;
+
+struct ts_unit {
+	size_t n;                /* the pass */
+	const uint8_t *mark;     /* NULL: no names */
+	const int64_t *dur;      /* NULL: no durations */
+	uint32_t *id;            /* n: dense key ids */
+	size_t id_cap;
+	uint32_t nk;             /* distinct keys */
+	uint32_t *cnt, *off, *first, *fill;   /* per key */
+	uint8_t *cls, *inref;    /* per key: class by name, in the reference */
+	size_t key_cap;
+	uint32_t *pos;           /* n: positions, by key */
+	size_t pos_cap;
+	uint32_t *htab;          /* remap: key + 1 -> id + 1 */
+	size_t hcap;
+	uint32_t *hkey;
+	uint32_t *byc;           /* keys sorted by count, then gap hash */
+	uint64_t *gh;            /* per key: gap hash */
+	size_t byc_cap;
+	cand *cands;
+	size_t cands_cap;
+	uint32_t *kind;          /* per segment: its kind (index of its first) */
+	size_t kind_cap;
+	uint32_t *B;             /* v - 1 boundaries */
+	size_t B_cap;
+	uint32_t *start, *end;
+	size_t out_cap;
+	uint32_t grid_lo, grid_hi;   /* the grid's first and last anchor */
+	int32_t *dp;             /* alignment scratch */
+	size_t dp_cap;
+	uint32_t *map;           /* lcs_map output */
+	size_t map_cap;
+	uint8_t *dir;            /* lcs traceback */
+	size_t dir_cap;
+};
+
+/* A template read in walking order: t[j % n], or reversed. */
+typedef struct {
+	slice s;
+	bool rev;
+} tpl;
+
+typedef struct {
+	uint32_t keys, cols;     /* kernels and template columns covered */
+	int32_t score;           /* match +2, same class +1, else -2; a skipped
+				  * kernel -2, a skipped column -1 */
+} walked;
+
+/* Align up to maxcols columns of t against the kernels from frm stepping
+ * step (+1, -1); see unit.c. */
+walked ts_unit_walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, bool names);
+
+/* The phase (unit_phase.c): the column of the reference segment r where a
+ * layer starts, by name (-1: names do not say), by structure (o: the
+ * anchors, no of them), and the names' start snapped to the norm nearest
+ * the structure's where r holds no attention by name. */
+int32_t ts_unit_names_beta(const ts_unit *u, slice r);
+uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice r);
+bool ts_unit_has_attn(const ts_unit *u, slice r);
+uint32_t ts_unit_nearest_norm(const ts_unit *u, slice r, uint32_t sb, uint32_t dflt);
+/* Offset b of a boundary in segment s, moved to where r's pair around
+ * column beta runs (within two kernels) when s's kernel at b is not r's. */
+uint32_t ts_unit_near_pair(slice s, slice r, uint32_t beta, uint32_t b);
+
+#endif

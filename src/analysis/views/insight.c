@@ -1,0 +1,226 @@
+#include "analysis/views/insight.h"
+#include "analysis/satmath.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intern.h"
+#include "analysis/layers/layers.h"
+#include "analysis/views/kview.h"
+
+static const char *const opp_names[TS_OPP_COUNT] = {
+	"roofline", "idle", "launch_bound", "slow_layer",
+};
+
+const char *ts_opp_kind_name(ts_opp_kind k)
+{
+	return (unsigned)k < TS_OPP_COUNT ? opp_names[k] : "unknown";
+}
+
+void ts_insight_roofline(const ts_result *res, const ts_anat_sum *s, ts_roofline *r)
+{
+	ts_wl_row w = { .flops = s->flops, .bytes = s->bytes, .flops_ns = s->flops_ns,
+			.bytes_ns = s->bytes_ns, .flops_calls = s->flops_calls,
+			.bytes_calls = s->bytes_calls };
+	const char *dtype = NULL;
+	if (s->wl != TS_INTERN_NONE && res->attrib) {
+		size_t len;
+		ts_attrib_workload_name(res->attrib, s->wl, &len, &dtype);
+	}
+	ts_roofline_of(&w, dtype, res->gpu, r);
+}
+
+void ts_insight_busy(const ts_result *res, ts_busy_summary *b)
+{
+	*b = (ts_busy_summary){ 0 };
+	b->in_passes.largest_before = b->in_passes.largest_after = TS_INTERN_NONE;
+	b->in_passes.largest_op = TS_INTERN_NONE;
+	if (!res->layers)
+		return;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		ts_idle_sum(&b->in_passes, &ts_layers_stage(res->layers, (ts_pstage)s)->idle);
+	b->outside_kernels = ts_layers_outside(res->layers, &b->outside_ns);
+	/* stray kernels cut off the ends of passes are outside them too */
+	b->outside_kernels += b->in_passes.stray_kernels;
+	b->outside_ns = ts_sat_add(b->outside_ns, b->in_passes.stray_ns);
+	b->between = *ts_layers_between(res->layers);
+}
+
+/* Keep the max largest opportunities, by time at stake. */
+static void offer(ts_opportunity *out, size_t *n, size_t max, const ts_opportunity *o)
+{
+	if (o->at_stake_ns <= 0)
+		return;
+	size_t j = *n < max ? (*n)++ : max;
+	while (j > 0 && out[j - 1].at_stake_ns < o->at_stake_ns) {
+		if (j < max)
+			out[j] = out[j - 1];
+		j--;
+	}
+	if (j < max)
+		out[j] = *o;
+}
+
+static double ms(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+static void roofline_opps(const ts_result *res, int s, int64_t stage_ns,
+			  ts_opportunity *out, size_t *n, size_t max)
+{
+	size_t k;
+	size_t *order = ts_attrib_workload_order(res->attrib, s, &k);
+	if (!order)
+		return;
+	for (size_t i = 0; i < k; i++) {
+		const ts_wl_row *w = ts_attrib_workload(res->attrib, s, order[i]);
+		size_t len;
+		const char *dtype;
+		const char *name = ts_attrib_workload_name(res->attrib, order[i], &len, &dtype);
+		ts_roofline r;
+		ts_roofline_of(w, dtype, res->gpu, &r);
+		/* measured against what the part can attain, not its datasheet */
+		const ts_gpu *g = res->gpu;
+		if (!g || r.pct_of_peak < 0)
+			continue;
+		double target = 100.0 * (r.bound == TS_BOUND_COMPUTE ? g->attain_compute
+								   : g->attain_memory);
+		if (r.pct_of_peak >= target)
+			continue;
+		int64_t t = r.bound == TS_BOUND_COMPUTE ? w->flops_ns : w->bytes_ns;
+		ts_opportunity o = { TS_OPP_ROOFLINE, s, 0, 0, 0, NULL, "" };
+		o.at_stake_ns = (int64_t)((double)t * (1.0 - r.pct_of_peak / target));
+		o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
+		o.ceiling_pct = target;
+		o.ceiling_source = g->attain_source;
+		if (r.bound == TS_BOUND_COMPUTE)
+			snprintf(o.text, sizeof o.text,
+				 "%.*s at %.0f%% of %s peak (%.0f of %.0f TFLOP/s over %.1f ms "
+				 "of its kernels); vs %.0f%% of peak%s",
+				 (int)len, name, r.pct_of_peak, ts_dtclass_name(r.dtclass),
+				 r.tflops, r.peak_tflops, ms(t), target,
+				 g->attain_source ? " (attainable)" : " (default ceiling)");
+		else
+			snprintf(o.text, sizeof o.text,
+				 "%.*s at %.0f%% of HBM bandwidth (%.2f of %.2f TB/s over %.1f ms "
+				 "of its kernels); vs %.0f%% of it%s",
+				 (int)len, name, r.pct_of_peak, r.tbps, r.peak_tbps, ms(t), target,
+				 g->attain_source ? " (attainable)" : " (default ceiling)");
+		offer(out, n, max, &o);
+	}
+	free(order);
+}
+
+static void kernel_label(const ts_result *res, uint32_t row, char *buf, size_t n)
+{
+	if (row == TS_INTERN_NONE || row >= ts_intern_count(res->agg->names)) {
+		snprintf(buf, n, "(unknown)");
+		return;
+	}
+	const ts_kclass *c = ts_kview_row_class(res->agg, row);
+	snprintf(buf, n, "%s", c ? c->short_name : "(unknown)");
+}
+
+/*
+ * A slow layer and a workload far below its peak can be the same kernels:
+ * their times at stake overlap. So that the opportunities never add up to
+ * more than a stage's kernel time, each one of those kinds, largest first,
+ * is held to what the ones before it left of the stage's kernel time (and
+ * says so); one with nothing left is dropped. Idle time and the kernels
+ * outside the passes are other time: they keep theirs.
+ */
+static size_t cap_overlaps(const ts_result *res, ts_opportunity *out, size_t n)
+{
+	int64_t left[TS_PSTAGE_COUNT];
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
+		left[s] = sall->total;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		ts_opportunity o = out[i];
+		if ((o.kind == TS_OPP_ROOFLINE || o.kind == TS_OPP_LAYER) &&
+		    o.stage >= 0 && o.stage < TS_PSTAGE_COUNT) {
+			int64_t *l = &left[o.stage];
+			if (*l <= 0)
+				continue;
+			if (o.at_stake_ns > *l) {
+				double f = (double)*l / (double)o.at_stake_ns;
+				o.pct_of_stage *= f;
+				o.at_stake_ns = *l;
+				size_t len = strlen(o.text);
+				snprintf(o.text + len, sizeof o.text - len,
+					 "; held to the %.1f ms of kernel time the ones above leave",
+					 ms(o.at_stake_ns));
+			}
+			*l -= o.at_stake_ns;
+		}
+		out[k++] = o;
+	}
+	/* largest first again */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && out[j - 1].at_stake_ns < out[j].at_stake_ns; j--) {
+			ts_opportunity t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return k;
+}
+
+size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max)
+{
+	size_t n = 0;
+	if (!res->layers || !res->agg)
+		return 0;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)s);
+		const ts_stat *other, *sall;
+		ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
+		int64_t stage_ns = sall->total;
+		if (res->attrib && stage_ns > 0)
+			roofline_opps(res, s, stage_ns, out, &n, max);
+		const ts_idle_pass *d = &t->idle;
+		/* Idle time is one opportunity; launch-bound gaps are a cause of
+		 * it, named inside it (and its kind when they are most of it), so
+		 * the same gap is never counted twice. */
+		if (t->complete_passes && d->idle_ns > 0) {
+			char before[TS_SHORT_MAX + 1], after[TS_SHORT_MAX + 1];
+			kernel_label(res, d->largest_before, before, sizeof before);
+			kernel_label(res, d->largest_after, after, sizeof after);
+			bool launch = d->launch_ns > 0 && 2 * d->launch_ns >= d->idle_ns;
+			ts_opportunity o = { launch ? TS_OPP_LAUNCH : TS_OPP_IDLE, s, d->idle_ns, 0, 0, NULL, "" };
+			o.pct_of_stage = d->span_ns ? 100.0 * (double)d->idle_ns / (double)d->span_ns : 0;
+			char cause[96] = "";
+			if (d->launch_ns > 0)
+				snprintf(cause, sizeof cause, " (launch-bound, the CPU late: %" PRIu64
+					 " gaps, %.1f ms)", d->launch_gaps, ms(d->launch_ns));
+			snprintf(o.text, sizeof o.text,
+				 "%.1f%% of the pass time is idle: %" PRIu64 " gaps, %.1f ms%s; "
+				 "largest %.0f us, after %s before %s",
+				 o.pct_of_stage, d->gaps, ms(d->idle_ns), cause,
+				 (double)d->largest_ns / 1e3, after, before);
+			offer(out, &n, max, &o);
+		}
+		ts_layer_outlier lo[4];
+		int64_t typical;
+		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 4, &typical);
+		for (size_t i = 0; i < no; i++) {
+			if (lo[i].ratio <= 1.0)
+				continue;
+			const ts_layer_stat *ls = ts_layers_stat(res->layers, (ts_pstage)s, lo[i].index);
+			ts_opportunity o = { TS_OPP_LAYER, s, 0, 0, 0, NULL, "" };
+			o.at_stake_ns = (lo[i].mean_ns - typical) * (int64_t)ls->time.count;
+			o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
+			snprintf(o.text, sizeof o.text,
+				 "layer %" PRIu32 " (%s) takes %.2fx the typical layer: %.1f vs %.1f us",
+				 lo[i].index, ts_ltype_name(lo[i].type), lo[i].ratio,
+				 (double)lo[i].mean_ns / 1e3, (double)typical / 1e3);
+			offer(out, &n, max, &o);
+		}
+	}
+	return cap_overlaps(res, out, n);
+}

@@ -1,0 +1,36 @@
+#include "analysis/views/result.h"
+
+const ts_devprop *ts_result_devprop(const ts_result *res)
+{
+	const ts_meta *m = &res->meta;
+	if (m->ndev == 0)
+		return NULL;
+	const ts_device *d = res->agg ? ts_agg_main_device(res->agg) : NULL;
+	if (d) {
+		for (int i = 0; i < m->ndev; i++)
+			if ((m->dev[i].has & 1) && m->dev[i].id == d->id)
+				return &m->dev[i];
+	}
+	/* AMD traces number devices by node (device 5) but list one entry. */
+	return &m->dev[0];
+}
+
+void ts_result_free(ts_result *res)
+{
+	if (!res)
+		return;
+	ts_agg_free(res->agg);
+	res->agg = NULL;
+	ts_layers_free(res->layers);
+	ts_attrib_free(res->attrib);
+	ts_ctx_free(res->ctx);
+	res->ctx = NULL;
+	ts_comm_free(res->comm);
+	res->comm = NULL;
+	ts_replay_free(res->replay);
+	res->replay = NULL;
+	ts_capmap_free(res->merged_captures);
+	res->merged_captures = NULL;
+	res->attrib = NULL;
+	res->layers = NULL;
+}
