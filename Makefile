@@ -62,7 +62,7 @@ else
 BIN := tracestream
 endif
 
-.PHONY: all unit test test-slurm sample bench install clean deps fuzz fuzz-build tsan zoo
+.PHONY: all unit test test-long test-slurm sample bench install clean deps fuzz fuzz-build tsan zoo
 
 all: $(BIN)
 
@@ -110,12 +110,19 @@ fuzz: fuzz-build
 deps:
 	@sh scripts/deps.sh
 
+# the three builds on every core (TEST_JOBS tests at a time after them)
+TS_LONG ?= 0
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 test:
 	@sh scripts/deps.sh --test
-	$(MAKE) WERROR=1 all unit
-	$(MAKE) WERROR=1 SAN=1 all unit
-	$(MAKE) WERROR=1 TSAN=1 all
-	bash tests/run.sh
+	$(MAKE) -j$(NPROC) WERROR=1 all unit
+	$(MAKE) -j$(NPROC) WERROR=1 SAN=1 all unit
+	$(MAKE) -j$(NPROC) WERROR=1 TSAN=1 all
+	TS_LONG=$(TS_LONG) bash tests/run.sh
+
+# make test with the long sizes and sweeps (t_hostile's full sizes)
+test-long:
+	$(MAKE) TS_LONG=1 test
 
 # the threaded paths (one trace parsed on several threads, ranks and
 # compare sides at once) under ThreadSanitizer

@@ -15,6 +15,9 @@
 #                                  sanitizer build (runs 5-10x slower): the
 #                                  release build checks those, and t_threads
 #                                  runs every shared trace under ASan
+#   sweep_run FILE                 false for a shared trace over 1 MB unless
+#                                  TS_LONG=1 (make test-long): for the sweeps
+#                                  that rewrite or render every trace
 #   finish                         exit with $fail
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +27,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ts_test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 T=${T:-}
+# python3 as the interpreter itself, not a version manager's shim (pyenv's
+# costs 0.3 s a call); tests/run.sh does it once for all
+if [ -z "${TS_PYTHON_RESOLVED:-}" ]; then
+	py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+	if [ -n "$py" ] && [ -x "$py" ]; then
+		mkdir -p "$tmp/bin" && ln -s "$py" "$tmp/bin/python3" && PATH="$tmp/bin:$PATH"
+	fi
+	export TS_PYTHON_RESOLVED=1
+fi
 
 ok() { echo "ok - ${T:+$T: }$1"; }
 bad() { echo "not ok - ${T:+$T: }$1"; fail=1; }
@@ -45,6 +57,10 @@ whole_run() {
 	*/san/* | */tsan/*) [ "$(wc -c < "$1")" -le 1000000 ] ;;
 	*) true ;;
 	esac
+}
+
+sweep_run() {
+	[ "${TS_LONG:-0}" = 1 ] || [ "$(wc -c < "$1")" -le 1000000 ]
 }
 
 finish() { exit "$fail"; }

@@ -1,75 +1,112 @@
 #!/usr/bin/env bash
 # Run every test: unit binaries and tests/t_*.sh scripts, against the
-# release build and the AddressSanitizer + UBSan build, side by side
-# (TEST_JOBS=1: one after the other). Each check
-# prints "ok - ...", "not ok - ..." or "skip - ..."; this script counts them
-# and ends with one line "tests: N passed, N failed, N skipped".
+# release build and the AddressSanitizer + UBSan build (and t_threads
+# under ThreadSanitizer), as one pool of jobs, TEST_JOBS at a time
+# (default: 2), the longest first (by the last run's times, kept in
+# build/test-times, else the order below). Each check prints "ok - ...",
+# "not ok - ..." or "skip - ..."; the results are printed in a fixed order
+# when all are done, and the script ends with one line
+# "tests: N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
 
 export SHARED="${SHARED:-$(cd .. && pwd)/shared/traces}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:exitcode=99}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:exitcode=99}"
-log=$(mktemp)
-times=$(mktemp)
-trap 'rm -f "$log" "$times"' EXIT
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# python3 as the interpreter itself, not a version manager's shim (pyenv's
+# costs 0.3 s a call, and the tests make thousands)
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+if [ -n "$py" ] && [ -x "$py" ]; then
+	mkdir -p "$work/bin" && ln -s "$py" "$work/bin/python3" && export PATH="$work/bin:$PATH"
+fi
+export TS_PYTHON_RESOLVED=1
+times_file=build/test-times
 
-run() { # label, command...
-	local label=$1
-	shift
-	local out rc t0
+# the jobs: "variant label command..." one a line, in the order results
+# are printed
+jobs_list() {
+	local v TS t
+	for v in release san; do
+		if [ $v = release ]; then TS=./tracestream; else TS=build/san/tracestream; fi
+		if [ ! -x "$TS" ]; then
+			echo "$v missing $TS"
+			continue
+		fi
+		for t in build/$v/unit/test_*; do
+			case $t in *.d) continue ;; esac
+			[ -x "$t" ] && echo "$v $(basename "$t") $t"
+		done
+		for t in tests/t_*.sh; do
+			echo "$v $(basename "$t" .sh) bash $t"
+		done
+	done
+	# the threaded parse under ThreadSanitizer (make TSAN=1)
+	[ -x build/tsan/tracestream ] && echo "tsan t_threads bash tests/t_threads.sh"
+}
+
+# one job: its output into $work/N.out, its time into $work/N.time
+run_job() { # n variant label command...
+	local n=$1 v=$2 label="$2 $3" out rc t0 TS
+	shift 3
+	case $v in
+	release) TS=./tracestream ;;
+	san) TS=build/san/tracestream ;;
+	tsan) TS=build/tsan/tracestream ;;
+	esac
 	t0=$(date +%s.%N)
-	out=$("$@" 2>&1)
+	out=$(TS=$TS "$@" 2>&1)
 	rc=$?
-	awk -v a="$t0" -v b="$(date +%s.%N)" -v l="$label" 'BEGIN { printf "%.1f %s\n", b - a, l }' >> "$times"
-	printf '%s\n' "$out" | sed "s/^\(ok\|not ok\|skip\) - /\1 - [$label] /" | tee -a "$log" |
-		grep -E '^(not ok|skip)' || true
-	if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
-		echo "not ok - [$label] $* exited with status $rc" | tee -a "$log"
-		printf '%s\n' "$out" | tail -20
-	fi
+	awk -v a="$t0" -v b="$(date +%s.%N)" -v l="$label" 'BEGIN { printf "%.1f %s\n", b - a, l }' > "$work/$n.time"
+	{
+		printf '%s\n' "$out" | sed "s/^\(ok\|not ok\|skip\) - /\1 - [$label] /"
+		if [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok'; then
+			echo "not ok - [$label] $* exited with status $rc"
+			printf '%s\n' "$out" | tail -20
+		fi
+	} > "$work/$n.out"
+	# progress: one line a job as it ends, its failures with it
+	printf '%5s s  %-28s %4d ok\n' "$(cut -d' ' -f1 "$work/$n.time")" "$label" "$(grep -c '^ok - ' "$work/$n.out")"
+	grep '^not ok' "$work/$n.out" || true
 }
 
-# The two builds run side by side (most tests use one core), each into its
-# own log; the logs are printed in order when both are done.
-variant() { # release|san
-	local variant=$1 TS
-	if [ $variant = release ]; then TS=./tracestream; else TS=build/san/tracestream; fi
-	export TS
-	[ -x "$TS" ] || { echo "not ok - [$variant] $TS is not built" | tee -a "$log"; return; }
-	echo "== $variant build ($TS)"
-	for t in build/$variant/unit/test_*; do
-		case $t in *.d) continue ;; esac
-		run "$variant $(basename "$t")" "$t"
-	done
-	for t in tests/t_*.sh; do
-		run "$variant $(basename "$t" .sh)" bash "$t"
-	done
-	# the threaded parse under ThreadSanitizer (make TSAN=1), beside the
-	# release build's tests
-	if [ $variant = release ] && [ -x build/tsan/tracestream ]; then
-		TS=build/tsan/tracestream run "tsan t_threads" bash tests/t_threads.sh
-	fi
-}
+jobs_list > "$work/jobs"
+# longest first: the last run's seconds per label (0 for a new one keeps
+# the list's order among the unknown)
+awk -v tf="$times_file" 'BEGIN { while ((getline l < tf) > 0) { split(l, a, " "); s[a[2] " " a[3]] = a[1] } }
+	{ k = $1 " " $2; printf "%s %d %s\n", (k in s ? s[k] : 0), NR, $0 }' "$work/jobs" |
+	sort -k1,1nr -k2,2n > "$work/order"
 
-jobs_=${TEST_JOBS:-2}
-main_log=$log main_times=$times
-for v in release san; do
-	(log="$main_log.$v" times="$main_times.$v"; : > "$log"; : > "$times"; variant $v > "$main_log.$v.out" 2>&1) &
-	[ "$jobs_" -le 1 ] && wait
-done
+njobs=${TEST_JOBS:-2}
+running=0
+while read -r _ n v label cmd; do
+	if [ "$label" = missing ]; then
+		echo "not ok - [$v] $cmd is not built" > "$work/$n.out"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	run_job "$n" "$v" "$label" $cmd &
+	running=$((running + 1))
+	if [ $running -ge "$njobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+done < "$work/order"
 wait
-for v in release san; do
-	cat "$main_log.$v.out"
-	cat "$main_log.$v" >> "$log"
-	cat "$main_times.$v" >> "$times"
-	rm -f "$main_log.$v" "$main_log.$v.out" "$main_times.$v"
-done
 
+total=$(wc -l < "$work/jobs")
+for i in $(seq 1 "$total"); do
+	[ -f "$work/$i.out" ] && cat "$work/$i.out"
+done > "$work/log"
+echo "== results, in order (failures and skips):"
+grep -E '^(not ok|skip)' "$work/log" || true
+cat "$work"/*.time | sort -rn > "$work/times"
+mkdir -p build && cp "$work/times" "$times_file"
 echo "slowest (seconds):"
-sort -rn "$times" | head -8 | awk '{ printf "  %6.1f  %s\n", $1, $2 " " $3 }'
-pass=$(grep -c '^ok - ' "$log")
-fail=$(grep -c '^not ok - ' "$log")
-skip=$(grep -c '^skip - ' "$log")
+head -8 "$work/times" | awk '{ printf "  %6.1f  %s\n", $1, $2 " " $3 }'
+pass=$(grep -c '^ok - ' "$work/log")
+fail=$(grep -c '^not ok - ' "$work/log")
+skip=$(grep -c '^skip - ' "$work/log")
 echo "tests: $pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -105,10 +105,11 @@ rc=$?
 # --- bounded on hostile traces: streamed through stdin from
 # tests/hostile/mkhostile.py, never written out; peak memory bounded with
 # ulimit -v 64 MB (release build), time with timeout (a hang bound, not a
-# timing assertion). Smaller sizes under the sanitizers. One parse thread
+# timing assertion). The full sizes with TS_LONG=1 (make test-long), the
+# smaller ones in make test and under the sanitizers. One parse thread
 # (-T 1): the bound is the analysis's; parsing on more threads holds a
 # fixed few MB more (pieces in flight, bench/RESULTS.md).
-big=1
+big=${TS_LONG:-0}
 case "$TS" in */san/*) big=0 ;; esac
 mk() { python3 "$here/hostile/mkhostile.py" "$@"; }
 lim64() { case "$TS" in */san/*) "$@" ;; *) (ulimit -v 65536; "$@") ;; esac; }

@@ -173,10 +173,12 @@ if [ ! -d "$shared" ]; then
 fi
 # under the sanitizers the browser adds nothing: the sample page is enough
 case "$TS" in */san/*) exit $fail ;; esac
-# two pages at a time (a browser start is most of the cost), reported in order
+# two pages at a time (a browser start is most of the cost), reported in
+# order; the traces up to 1 MB (every one with TS_LONG=1, make test-long)
 i=0
 for f in "$shared"/*.json "$shared"/*.json.gz; do
 	[ -e "$f" ] || continue
+	sweep_run "$f" || continue
 	i=$((i + 1))
 	page "$(basename "$f")" "$f" > "$tmp/out.$i" &
 	[ $((i % 2)) -eq 0 ] && wait

@@ -156,11 +156,13 @@ if [ ! -d "$SHARED" ]; then
 fi
 for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 	[ -e "$f" ] || continue
-	# every shared trace with the release build; under the sanitizers two
-	# (the same code, and each repeat is a slow Python rewrite)
+	# the shared traces up to 1 MB with the release build (every one with
+	# TS_LONG=1, make test-long); under the sanitizers two (the same code,
+	# and each repeat is a slow Python rewrite)
 	case "$TS:$(basename "$f")" in
 	*/san/*:hf_*|*/san/*:sglang_qwen3-8b_mi300x_prefill*) ;;
 	*/san/*) continue ;;
+	*) sweep_run "$f" || continue ;;
 	esac
 	repeat_check "$(basename "$f")" "$f"
 done

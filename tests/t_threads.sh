@@ -132,20 +132,20 @@ annotate_same "tricky trace, cut short" "$tmp/cut.json"
 	bad "annotate did not parse in pieces"
 
 # the shared traces, in text and JSON, with the pieces used; under a
-# sanitizer (runs five to ten times slower) text at one piece size, under
-# ThreadSanitizer the traces under 1 MB: the release build holds JSON and
-# annotate to the same on every trace
+# sanitizer (runs five to ten times slower) text at one piece size on the
+# traces under 1 MB: the release build holds JSON and annotate to the same
+# on every trace (at a second piece size with TS_LONG=1, make test-long)
 if [ -d "$SHARED" ]; then
-	PIECES="4096 65536"
+	PIECES="4096"
+	[ "${TS_LONG:-0}" = 1 ] && PIECES="4096 65536"
 	light=$tsan
 	case "$TS" in */san/*) light=1 ;; esac
-	[ $light = 1 ] && PIECES="4096"
 	notused=""
 	for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 		[ -f "$f" ] || continue
 		# under ThreadSanitizer the traces under 1 MB: every threaded
 		# path runs on them (the release build takes every trace)
-		[ $tsan = 1 ] && [ "$(wc -c < "$f")" -gt 1000000 ] && continue
+		[ $light = 1 ] && [ "$(wc -c < "$f")" -gt 1000000 ] && continue
 		name=$(basename "$f")
 		same "$name" "$f"
 		[ $light = 1 ] || same "$name, JSON" -f json "$f"
