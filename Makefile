@@ -34,7 +34,7 @@ OPT      := -O2 -g
 endif
 
 BUILD    := build/$(VARIANT)
-WARN     := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
+WARN     := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,10 +120,13 @@ static const char usage_text[] =
 	"2 usage or I/O error, 3 pattern table error, 4 --verify-ops found a required\n"
 	"operator missing, 5 compare --fail-if-slower: B is slower than allowed.\n";
 
-void ts_usage_error(const char *fmt, const char *arg)
+void ts_usage_error(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fprintf(stderr, "tracestream: ");
-	fprintf(stderr, fmt, arg);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fprintf(stderr, "\nhint: tracestream --help\n");
 	exit(TS_EXIT_USAGE_IO);
 }
@@ -133,10 +137,7 @@ static long parse_long(const char *opt, const char *s, long lo, long hi)
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < lo || v > hi) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "%s: '%%s' is not a number from %ld to %ld",
-			 opt, lo, hi);
-		ts_usage_error(msg, s);
+		ts_usage_error("%s: '%s' is not a number from %ld to %ld", opt, s, lo, hi);
 	}
 	return v;
 }
@@ -159,10 +160,7 @@ static size_t parse_bytes(const char *opt, const char *s, size_t lo)
 		end++;
 	if (errno || end == s || *end || s[0] == '-' || v > (64ull << 30) >> shift ||
 	    (v << shift) < lo) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "%s: '%%s' is not a size from %zu bytes to 64G (e.g. 64M)",
-			 opt, lo);
-		ts_usage_error(msg, s);
+		ts_usage_error("%s: '%s' is not a size from %zu bytes to 64G (e.g. 64M)", opt, s, lo);
 	}
 	return (size_t)(v << shift);
 }
@@ -205,9 +203,7 @@ static double parse_double(const char *opt, const char *s, double lo, double hi)
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-		char msg[160];
-		snprintf(msg, sizeof msg, "%s: '%%s' is not a number from %g to %g", opt, lo, hi);
-		ts_usage_error(msg, s);
+		ts_usage_error("%s: '%s' is not a number from %g to %g", opt, s, lo, hi);
 	}
 	return v;
 }

@@ -68,6 +68,6 @@ typedef struct {
 /* Parse argv into *o; a usage error prints its message and exits 2. */
 void ts_options_parse(int argc, char **argv, options *o);
 /* Print "tracestream: " fmt (with arg) and the usage hint, exit 2. */
-void ts_usage_error(const char *fmt, const char *arg) __attribute__((noreturn));
+void ts_usage_error(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 #endif

@@ -9,6 +9,7 @@
 #include "input/grow.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,10 +154,15 @@ ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, si
 
 /* ------------------------------------------------------------ reading */
 
-static ts_status fail(ts_error *err, uint64_t at, const char *fmt, const char *what)
+static ts_status fail(ts_error *err, uint64_t at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static ts_status fail(ts_error *err, uint64_t at, const char *fmt, ...)
 {
 	char m[400];
-	snprintf(m, sizeof m, fmt, what);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
 	ts_error_set(err, TS_ERR_PARTIAL, "bad saved partial: %s", m);
 	err->byte = at;
 	return TS_ERR_PARTIAL;

@@ -228,15 +228,27 @@ void ts_jw_opt_int(ts_jw *w, bool has, int64_t v)
 		ts_jw_null(w);
 }
 
-void ts_jw_num(ts_jw *w, const char *fmt, double v)
+void ts_jw_vnum(ts_jw *w, const char *fmt, va_list ap)
 {
+	va_list a2;
+	va_copy(a2, ap);
+	double v = va_arg(a2, double);
+	va_end(a2);
 	if (!isfinite(v)) {
 		ts_jw_null(w);
 		return;
 	}
 	char b[64];
-	int n = snprintf(b, sizeof b, fmt, v);
+	int n = vsnprintf(b, sizeof b, fmt, ap);
 	number_text(w, b, n < (int)sizeof b ? n : -1);
+}
+
+void ts_jw_num(ts_jw *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ts_jw_vnum(w, fmt, ap);
+	va_end(ap);
 }
 
 void ts_jw_us(ts_jw *w, int64_t ns)
@@ -293,10 +305,13 @@ void ts_jw_kopt_int(ts_jw *w, const char *k, bool has, int64_t v)
 	ts_jw_opt_int(w, has, v);
 }
 
-void ts_jw_knum(ts_jw *w, const char *k, const char *fmt, double v)
+void ts_jw_knum(ts_jw *w, const char *k, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	ts_jw_key(w, k);
-	ts_jw_num(w, fmt, v);
+	ts_jw_vnum(w, fmt, ap);
+	va_end(ap);
 }
 
 void ts_jw_kus(ts_jw *w, const char *k, int64_t ns)

@@ -21,6 +21,7 @@
 #ifndef TS_JSONW_H
 #define TS_JSONW_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,8 +69,9 @@ void ts_jw_uint(ts_jw *w, uint64_t v);
 void ts_jw_opt_int(ts_jw *w, bool has, int64_t v);
 /* A number already written as JSON text (n bytes). */
 void ts_jw_numtext(ts_jw *w, const char *text, size_t n);
-/* A number as printf(fmt) writes it; null when not finite. */
-void ts_jw_num(ts_jw *w, const char *fmt, double v);
+/* A number (one double) as printf(fmt) writes it; null when not finite. */
+void ts_jw_num(ts_jw *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ts_jw_vnum(ts_jw *w, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 /* Exact microseconds from integer ns (ts_fmt_us); a mean in ns as
  * microseconds with three decimals. */
 void ts_jw_us(ts_jw *w, int64_t ns);
@@ -83,7 +85,7 @@ void ts_jw_kbool(ts_jw *w, const char *k, bool b);
 void ts_jw_kint(ts_jw *w, const char *k, int64_t v);
 void ts_jw_kuint(ts_jw *w, const char *k, uint64_t v);
 void ts_jw_kopt_int(ts_jw *w, const char *k, bool has, int64_t v);
-void ts_jw_knum(ts_jw *w, const char *k, const char *fmt, double v);
+void ts_jw_knum(ts_jw *w, const char *k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ts_jw_kus(ts_jw *w, const char *k, int64_t ns);
 void ts_jw_kus_f(ts_jw *w, const char *k, double ns);
 

@@ -278,7 +278,8 @@ void ts_pat_error_at(ts_patterns *p, const char *file, const ts_ypath *path, int
 /* A YAML document of file, read with schema (NULL with the errors added);
  * libcyaml's log goes through ts_pat_cyaml_log into the tables' errors. */
 void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema);
-void ts_pat_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args);
+void ts_pat_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
+	__attribute__((format(printf, 3, 0)));
 /* The *.yaml and *.yml files of dir, sorted, strdup'ed; at most max. */
 size_t ts_pat_list_yaml(const char *dir, char **out, size_t max);
 bool ts_pat_is_dir(const char *path);
