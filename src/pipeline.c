@@ -1,3 +1,8 @@
+/*
+ * pipeline.c - one analysis of one trace: reader -> parser (on several
+ * threads where it pays) -> aggregates and the layer machine, into a
+ * ts_result (see pipeline.h).
+ */
 #include "pipeline.h"
 
 #include "tables/gpu.h"

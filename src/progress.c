@@ -1,3 +1,7 @@
+/*
+ * progress.c - the one-line progress display of a run on a terminal
+ * (stderr): percent and ETA when the input size is known (see progress.h).
+ */
 #include "progress.h"
 
 #include <stdlib.h>

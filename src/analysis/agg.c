@@ -1,3 +1,8 @@
+/*
+ * agg.c - rolling aggregates of one trace: the kernel table (one row per
+ * distinct name, capped, the rest folded into an (other) row), memory
+ * copies, event counts, spans and per-device busy time (see agg.h).
+ */
 #include "analysis/agg.h"
 #include "analysis/satmath.h"
 

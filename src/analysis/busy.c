@@ -1,3 +1,8 @@
+/*
+ * busy.c - GPU busy time: the length of the union of kernel intervals, in
+ * fixed memory (a window of disjoint intervals sorted by start) (see
+ * busy.h).
+ */
 #include "analysis/busy.h"
 #include "analysis/satmath.h"
 

@@ -1,3 +1,9 @@
+/*
+ * comm.c - collectives with their sizes and bandwidth: calls, time and
+ * bytes per kind, message size and group, from the message Kineto records
+ * on a collective's kernel; the algorithm and bus bandwidth follow (see
+ * comm.h).
+ */
 #include "analysis/comm.h"
 #include "analysis/satmath.h"
 

@@ -1,3 +1,9 @@
+/*
+ * context.c - a kernel's meaning from where it runs: the context rules of
+ * the pattern tables give a kernel another category by the CPU op that
+ * launched it or by its place between YAML-selected kernels (see
+ * context.h).
+ */
 #include "analysis/context.h"
 
 #include <stdbool.h>

@@ -1,3 +1,7 @@
+/*
+ * hist.c - a fixed-precision log-scale histogram of non-negative
+ * durations, mergeable, for percentiles (see hist.h).
+ */
 #include "analysis/hist.h"
 
 #include <math.h>

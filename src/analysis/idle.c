@@ -1,3 +1,7 @@
+/*
+ * idle.c - busy time, idle gaps and launch-bound gaps of one forward pass,
+ * with their causes (see idle.h).
+ */
 #include "analysis/idle.h"
 #include "analysis/satmath.h"
 

@@ -1,3 +1,7 @@
+/*
+ * intern.c - bounded string interning: a string maps to a small integer
+ * id, up to a cap (see intern.h).
+ */
 #include "analysis/intern.h"
 
 #include <stdlib.h>

@@ -1,3 +1,8 @@
+/*
+ * pack.c - small byte blocks kept deflated (zlib, one stream each way),
+ * for the cold blocks of the two joins a one-pass parser must hold: the op
+ * index and the Python-frame index (see pack.h).
+ */
 #include "analysis/pack.h"
 
 #include <stdlib.h>

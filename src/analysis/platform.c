@@ -1,3 +1,8 @@
+/*
+ * platform.c - which GPU vendor a trace comes from, and how we know:
+ * runtime-version keys, device properties, runtime call names, kernel
+ * names, in that order of trust (see platform.h).
+ */
 #include "analysis/platform.h"
 
 #include <string.h>

@@ -1,3 +1,8 @@
+/*
+ * stat.c - running statistics of one series of durations: count, exact
+ * total, min, max, mean and variance (Welford), a log histogram for
+ * percentiles; mergeable (see stat.h).
+ */
 #include "analysis/stat.h"
 #include "analysis/satmath.h"
 

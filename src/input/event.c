@@ -1,3 +1,8 @@
+/*
+ * event.c - the event record passed down the pipeline one trace event at a
+ * time, its categories, and the trace-level facts read beside the events
+ * (see event.h).
+ */
 #include "input/event.h"
 
 #include <stdbool.h>

@@ -1,3 +1,7 @@
+/*
+ * grow.c - the one growable-array helper every stage uses: doubling, a
+ * maximum, zeroed room, overflow refused (see grow.h).
+ */
 #include "input/grow.h"
 
 #include <stdint.h>

@@ -1,3 +1,8 @@
+/*
+ * numtext.c - JSON number text to exact scaled integers (microseconds with
+ * fractions to integer nanoseconds), with no detour through double (see
+ * numtext.h).
+ */
 #include "input/numtext.h"
 
 #include <stdbool.h>

@@ -1,3 +1,8 @@
+/*
+ * parser.c - the yajl callbacks: Kineto JSON in, one ts_event at a time
+ * out, with no allocation per event (see parser.h; the driver in
+ * parser_feed.c, through parser_int.h).
+ */
 #include "input/parser_int.h"
 
 #include <stdbool.h>

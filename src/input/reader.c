@@ -1,3 +1,8 @@
+/*
+ * reader.c - the parser's byte source: a file or stdin, plain or gzip by
+ * its magic bytes, concatenated members; gzip is inflated on a thread of
+ * its own, chunks ahead of the parser (see reader.h).
+ */
 #include "input/reader.h"
 
 #include <errno.h>

@@ -1,3 +1,7 @@
+/*
+ * outfile.c - report files that appear whole or not at all: written beside
+ * their name and renamed into place (see outfile.h).
+ */
 #include "report/outfile.h"
 
 #include <errno.h>

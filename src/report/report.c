@@ -1,3 +1,8 @@
+/*
+ * report.c - the reporters' front: a finished ts_result to the format
+ * asked for (text, JSON, CSV, HTML, XLSX), and the warnings after it (see
+ * report.h).
+ */
 #include "report/report.h"
 #include "analysis/satmath.h"
 #include "analysis/views/roofline.h"

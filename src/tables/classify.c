@@ -1,3 +1,8 @@
+/*
+ * classify.c - a kernel name to its type, category, stage hint and short
+ * name, by the pattern tables' rules, once per distinct name (see
+ * classify.h).
+ */
 #include "tables/classify.h"
 
 #include <ctype.h>

@@ -1,3 +1,7 @@
+/*
+ * gpu.c - which devices: entry (peaks) a trace's GPU is, for the roofline,
+ * and the dtype class whose peak a workload is held against (see gpu.h).
+ */
 #include "tables/gpu.h"
 
 #include <string.h>

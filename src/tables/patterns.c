@@ -1,3 +1,9 @@
+/*
+ * patterns.c - the kernel and model pattern tables: the YAML loader
+ * (libcyaml), strict validation, FILE:LINE:COLUMN errors, table
+ * directories (see patterns.h; the parts in patterns_*.c, through
+ * patterns_int.h).
+ */
 #include "tables/patterns_int.h"
 #include "input/grow.h"
 

@@ -1,3 +1,8 @@
+/*
+ * workload.c - operator workload names and cost expressions over recorded
+ * shapes (gemm_n{a1[1]}_k{a1[0]}, 2 * a0[0] * a1[1] * a1[0]) (see
+ * workload.h).
+ */
 #include "tables/workload.h"
 
 #include <ctype.h>

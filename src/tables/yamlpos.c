@@ -1,3 +1,7 @@
+/*
+ * yamlpos.c - where a node sits in a YAML file (line and column), for the
+ * tables' error messages (see yamlpos.h).
+ */
 #include "tables/yamlpos.h"
 
 #include <stdio.h>

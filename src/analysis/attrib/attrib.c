@@ -1,3 +1,7 @@
+/*
+ * attrib.c - kernel -> CPU op (External id index) and runtime launch
+ * (correlation look-ahead); the op and workload views (see attrib.h).
+ */
 #include "analysis/attrib/attrib_int.h"
 #include "input/grow.h"
 #include "analysis/satmath.h"

@@ -1,3 +1,8 @@
+/*
+ * callsite.c - the Python frame index: the innermost python_function frame
+ * in model or framework code active on a thread at a launch (see
+ * callsite.h).
+ */
 #include "analysis/attrib/callsite.h"
 
 #include <stdlib.h>

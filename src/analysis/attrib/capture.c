@@ -1,3 +1,8 @@
+/*
+ * capture.c - --capture: the graphs a capture trace recorded, each kernel
+ * node with the op, call site and workload that launched it; saved and
+ * merged with partials (see capture.h).
+ */
 #include "analysis/attrib/capture.h"
 #include "input/grow.h"
 

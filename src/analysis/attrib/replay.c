@@ -1,3 +1,8 @@
+/*
+ * replay.c - --capture: graph replays held until complete and matched to a
+ * captured graph by size and kernel sequence, or refused with the reason
+ * (see replay.h).
+ */
 #include "analysis/attrib/replay.h"
 
 #include <stdio.h>

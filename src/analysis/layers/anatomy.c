@@ -1,3 +1,8 @@
+/*
+ * anatomy.c - the typical transformer layer of each stage, taken apart:
+ * the layer kernels of its complete passes summed by type, category and
+ * kernel row, over the layers they came from (see anatomy.h).
+ */
 #include "analysis/layers/anatomy.h"
 #include "analysis/satmath.h"
 

@@ -1,3 +1,10 @@
+/*
+ * layers.c - forward passes and transformer layers as the kernels arrive:
+ * attention units and the period between them, once-per-pass kernels, a
+ * pass laid out again by its repeating unit when it ends, per-stage kernel
+ * rows (see layers.h; the rest of the machine in layers_*.c, through
+ * layers_int.h).
+ */
 #include "analysis/layers/layers_int.h"
 #include "input/grow.h"
 #include "analysis/satmath.h"

@@ -1,3 +1,8 @@
+/*
+ * model.c - what model a trace comes from: described from what ran (dense
+ * or MoE, hybrid or not, its layers), and a family of the tables named
+ * only where its detect rules and the structure agree (see model.h).
+ */
 #include "analysis/layers/model.h"
 
 #include "analysis/layers/layers.h"

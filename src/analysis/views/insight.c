@@ -1,3 +1,8 @@
+/*
+ * insight.c - what a finished analysis says about making the run faster:
+ * the largest opportunities, each with the GPU time at stake (see
+ * insight.h).
+ */
 #include "analysis/views/insight.h"
 #include "analysis/satmath.h"
 

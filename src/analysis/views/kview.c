@@ -1,3 +1,8 @@
+/*
+ * kview.c - the kernel rows of a finished analysis as every report and the
+ * comparison read them: all or one stage's, ordered, cut into pieces by
+ * context, summed by type and category; operator coverage (see kview.h).
+ */
 #include "analysis/views/kview.h"
 #include "analysis/satmath.h"
 

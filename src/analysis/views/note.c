@@ -1,3 +1,8 @@
+/*
+ * note.c - what a trace with no complete forward pass is, from what it
+ * holds (another accelerator, a CPU-only profile, a front-end process, a
+ * capture, an empty trace, a cut): never a silent zero (see note.h).
+ */
 #include "analysis/views/note.h"
 
 #include <inttypes.h>

@@ -1,3 +1,8 @@
+/*
+ * result.c - ts_result: what one analysis holds when it is done (run
+ * facts, metadata, the analysis objects it owns), read by compare, ranks
+ * and the reporters (see result.h).
+ */
 #include "analysis/views/result.h"
 
 const ts_devprop *ts_result_devprop(const ts_result *res)

@@ -1,3 +1,7 @@
+/*
+ * roofline.c - a workload held against its GPU's peaks: achieved TFLOP/s
+ * and TB/s, intensity, the bound and its percentage (see roofline.h).
+ */
 #include "analysis/views/roofline.h"
 
 #include "tables/gpu.h"
