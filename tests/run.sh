@@ -3,10 +3,10 @@
 # release build and the AddressSanitizer + UBSan build (and t_threads
 # under ThreadSanitizer), as one pool of jobs, TEST_JOBS at a time
 # (default: 2), the longest first (by the last run's times, kept in
-# build/test-times, else the order below). Each check prints "ok - ...",
-# "not ok - ..." or "skip - ..."; the results are printed in a fixed order
-# when all are done, and the script ends with one line
-# "tests: N passed, N failed, N skipped".
+# build/test-times, else tests/expected-times, else the order below). Each
+# check prints "ok - ...", "not ok - ..." or "skip - ..."; the results are
+# printed in a fixed order when all are done, and the script ends with one
+# line "tests: N passed, N failed, N skipped".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -22,7 +22,11 @@ if [ -n "$py" ] && [ -x "$py" ]; then
 	mkdir -p "$work/bin" && ln -s "$py" "$work/bin/python3" && export PATH="$work/bin:$PATH"
 fi
 export TS_PYTHON_RESOLVED=1
+# the last run's seconds per job; on a fresh clone the ones measured when
+# tests/expected-times was written (the order only: nothing is timed)
 times_file=build/test-times
+order_file=$times_file
+[ -f "$order_file" ] || order_file=tests/expected-times
 
 # the jobs: "variant label command..." one a line, in the order results
 # are printed
@@ -74,7 +78,7 @@ run_job() { # n variant label command...
 jobs_list > "$work/jobs"
 # longest first: the last run's seconds per label (0 for a new one keeps
 # the list's order among the unknown)
-awk -v tf="$times_file" 'BEGIN { while ((getline l < tf) > 0) { split(l, a, " "); s[a[2] " " a[3]] = a[1] } }
+awk -v tf="$order_file" 'BEGIN { while ((getline l < tf) > 0) { split(l, a, " "); s[a[2] " " a[3]] = a[1] } }
 	{ k = $1 " " $2; printf "%s %d %s\n", (k in s ? s[k] : 0), NR, $0 }' "$work/jobs" |
 	sort -k1,1nr -k2,2n > "$work/order"
 
