@@ -109,23 +109,31 @@ static bool renamed(const ts_unit *u, size_t i, size_t j)
 	return i < u->n && j < u->n && u->cnt[u->id[i]] == 1 && u->cnt[u->id[j]] == 1;
 }
 
+/* One step of an exact run of *k kernels: a kernel that repeats its
+ * counterpart takes the run over the *gap renamed ones (above) before it;
+ * up to three renamed ones in a row wait for one. False: the run ends. */
+static bool run_step(bool same_kernel, bool renamed_pair, uint32_t *k, uint32_t *gap)
+{
+	if (same_kernel) {
+		*k += *gap + 1;
+		*gap = 0;
+	} else if (*gap < 3 && renamed_pair)
+		(*gap)++;
+	else
+		return false;
+	return true;
+}
+
 /* Kernels from a (stepping step) that repeat those from b, up to cap: the
- * same kernel, as long; up to three renamed ones (above) in a row count
- * where the same kernel follows them. */
+ * same kernel, as long (run_step). */
 static uint32_t run_like(const ts_unit *u, size_t a, size_t b, uint32_t cap, int step)
 {
 	uint32_t k = 0, gap = 0;
 	while (k + gap < cap) {
 		uint32_t m = k + gap;
 		size_t i = step > 0 ? a + m : a - m, j = step > 0 ? b + m : b - m;
-		if ((step < 0 && (m > a || m > b)) || i >= u->n || j >= u->n)
-			break;
-		if (u->id[i] == u->id[j] && as_long(u, i, j)) {
-			k += gap + 1;
-			gap = 0;
-		} else if (gap < 3 && renamed(u, i, j))
-			gap++;
-		else
+		if ((step < 0 && (m > a || m > b)) || i >= u->n || j >= u->n ||
+		    !run_step(u->id[i] == u->id[j] && as_long(u, i, j), renamed(u, i, j), &k, &gap))
 			break;
 	}
 	return k;
@@ -181,15 +189,10 @@ uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice
 	walked w = ts_unit_walk(u, back, o[0] - 1, -1, L, false);
 	size_t at = o[no - 1];
 	uint32_t c = 0, cap = L + L / 2, Lx = L;
-	for (uint32_t g = 0; c + g < cap;) {
-		if (repeats(u, r, at + c + g, at + c + g - L, c + g)) {
-			c += g + 1;
-			g = 0;
-		} else if (g < 3 && renamed(u, at + c + g, at + c + g - L))
-			g++;
-		else
+	for (uint32_t g = 0; c + g < cap;)
+		if (!run_step(repeats(u, r, at + c + g, at + c + g - L, c + g),
+			      renamed(u, at + c + g, at + c + g - L), &c, &g))
 			break;
-	}
 	/* one kernel of its own between the last layer and the tail (a
 	 * scheduler, a planner) does not hide the final norm */
 	uint32_t d = 0;
