@@ -405,13 +405,37 @@ static bool near_runs(ts_unit *u, const grid *g, size_t lo, size_t hi)
 }
 
 /* Two kinds of layer that share a block of kernels in a row: at least
- * half alike (THETA_SHARED), the block four kernels and half the shorter
- * kind at least (a mixer both run; an attention half and an MLP half of
- * one layer share a norm). */
+ * half alike (THETA_SHARED), the block five kernels and half the shorter
+ * kind at least (a mixer both run: norm, projection, mixer, projection,
+ * add; an attention half and an MLP half of one layer share four at most,
+ * the output GEMM, its all-reduce, the next norm and GEMM). */
 static bool shares(ts_unit *u, slice a, slice b)
 {
 	uint32_t shorter = a.n < b.n ? a.n : b.n, run = common_run(u, a, b);
-	return run >= 4 && 2 * run >= shorter && likeness(u, a, b) >= THETA_SHARED;
+	return run >= 5 && 2 * run >= shorter && likeness(u, a, b) >= THETA_SHARED;
+}
+
+/* One layer that runs the anchor twice (an attention layer whose output
+ * projection is the MLP's GEMM) is two short segments in a row, neither
+ * like the reference, the two together as long as it and more alike. */
+static bool split_layer(ts_unit *u, const grid *g, size_t lo, size_t hi)
+{
+	slice r = seg_of(u, g->o, g->ref);
+	uint32_t tol = r.n / 4 > 2 ? r.n / 4 : 2;
+	for (size_t j = lo; j + 1 < hi; j++) {
+		uint32_t ka = u->kind[j], kb = u->kind[j + 1];
+		if (g->kinds[ka] == g->ref || g->kinds[kb] == g->ref)
+			continue;
+		slice a = seg_of(u, g->o, j), b = seg_of(u, g->o, j + 1);
+		uint32_t n = a.n + b.n, d = n > r.n ? n - r.n : r.n - n;
+		if (d > tol)
+			continue;
+		slice both = { a.k, n, a.at };
+		double l = likeness(u, both, r);
+		if (l > likeness(u, a, r) && l > likeness(u, b, r))
+			return true;
+	}
+	return false;
 }
 
 static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
@@ -456,6 +480,8 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	g->worst = 1.0;
 	if (g->nkinds == 1)
 		return true;
+	if (split_layer(u, g, lo, hi))
+		return false;
 	if (alternate && g->nkinds > 2)
 		alternate = !near_runs(u, g, lo, hi);
 	double theta = alternate ? THETA_ALT : THETA_RUNS;
@@ -1008,9 +1034,10 @@ static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 	}
 	grid g = { .o = o, .no = v };
 	/* the edge segments may reach into the head or tail (an anchor there:
-	 * an embedding all-reduce, a final norm): the inner ones judge */
+	 * an embedding all-reduce, a final norm): the inner ones judge, where
+	 * there are two at least (one alone is like itself: half layers) */
 	size_t nseg = v - 1;
-	if (!(nseg >= 3 ? accept(u, &g, 1, nseg - 1, names) : accept(u, &g, 0, nseg, names)))
+	if (!(nseg >= 4 ? accept(u, &g, 1, nseg - 1, names) : accept(u, &g, 0, nseg, names)))
 		return false;
 	if (o[g.ref + 1] - o[g.ref] < 4)
 		return false;    /* a layer runs four kernels at least: a norm, GEMMs, its mixer */
