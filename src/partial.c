@@ -225,18 +225,20 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 	ts_r_add_int(r, &m->amd_keys);
 	int64_t world = ts_r_i64(r), rank = ts_r_i64(r), base = ts_r_i64(r);
 	uint32_t has = ts_r_u32(r);
-	if ((has & 1) && !(m->has & 1))
+	if ((has & TS_META_HAS_WORLD) && !(m->has & TS_META_HAS_WORLD))
 		m->world_size = world;
 	/* parts of other ranks: the merge is no one rank */
-	bool other_rank = (has & 2) && (m->has & 2) && rank != m->rank;
-	if ((has & 2) && !(m->has & 2) && !m->saw_trace_events)
+	bool other_rank = (has & TS_META_HAS_RANK) && (m->has & TS_META_HAS_RANK) && rank != m->rank;
+	if ((has & TS_META_HAS_RANK) && !(m->has & TS_META_HAS_RANK) && !m->saw_trace_events)
 		m->rank = rank;
-	if ((has & 4) && (!(m->has & 4) || base < m->base_time_ns))
+	if ((has & TS_META_HAS_BASE_TIME) &&
+	    (!(m->has & TS_META_HAS_BASE_TIME) || base < m->base_time_ns))
 		m->base_time_ns = base;
 	bool first = !m->saw_trace_events;
-	m->has |= has & (first ? 7u : 5u);
+	uint32_t all = TS_META_HAS_WORLD | TS_META_HAS_RANK | TS_META_HAS_BASE_TIME;
+	m->has |= has & (first ? all : all & ~(uint32_t)TS_META_HAS_RANK);
 	if (other_rank)
-		m->has &= ~2u;
+		m->has &= ~(uint32_t)TS_META_HAS_RANK;
 	m->saw_trace_events |= ts_r_u8(r);
 	ts_parser_stats *p = &res->pstats;
 	p->events += ts_r_u64(r);

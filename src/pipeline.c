@@ -348,8 +348,8 @@ void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
 	} else if (o->patterns) {
 		const ts_devprop *d = ts_result_devprop(res);
 		if (d)
-			res->gpu = ts_gpu_find(o->patterns, d->name, (d->has & 4) ? d->sm_count : 0,
-					       (d->has & 8) ? d->memory_bytes : 0, res->platform,
+			res->gpu = ts_gpu_find(o->patterns, d->name, (d->has & TS_DEV_HAS_SMS) ? d->sm_count : 0,
+					       (d->has & TS_DEV_HAS_MEM) ? d->memory_bytes : 0, res->platform,
 					       &res->gpu_how);
 	}
 }

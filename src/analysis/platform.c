@@ -56,13 +56,13 @@ static int devprop_vote(const ts_meta *m)
 	int v = 0;
 	for (int i = 0; i < m->ndev; i++) {
 		const ts_devprop *d = &m->dev[i];
-		if ((d->has & 16) && d->warp_size == 64)
+		if ((d->has & TS_DEV_HAS_WARP) && d->warp_size == 64)
 			v--;
-		else if ((d->has & 16) && d->warp_size == 32)
+		else if ((d->has & TS_DEV_HAS_WARP) && d->warp_size == 32)
 			v++;
-		if ((d->has & 2) && (strstr(d->name, "AMD") || strstr(d->name, "Instinct")))
+		if ((d->has & TS_DEV_HAS_NAME) && (strstr(d->name, "AMD") || strstr(d->name, "Instinct")))
 			v--;
-		else if ((d->has & 2) && strstr(d->name, "NVIDIA"))
+		else if ((d->has & TS_DEV_HAS_NAME) && strstr(d->name, "NVIDIA"))
 			v++;
 	}
 	return v;

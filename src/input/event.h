@@ -124,8 +124,24 @@ typedef struct {
 	int64_t id;
 	char name[TS_DEVNAME_MAX];
 	int64_t sm_count, memory_bytes, warp_size;
-	uint32_t has;           /* bits: 1 id, 2 name, 4 sm, 8 mem, 16 warp */
+	uint32_t has;           /* TS_DEV_HAS_* bits */
 } ts_devprop;
+
+/* Which fields of a device's properties the trace gave. */
+enum {
+	TS_DEV_HAS_ID = 1u << 0,
+	TS_DEV_HAS_NAME = 1u << 1,
+	TS_DEV_HAS_SMS = 1u << 2,
+	TS_DEV_HAS_MEM = 1u << 3,
+	TS_DEV_HAS_WARP = 1u << 4,
+};
+
+/* Which trace-level facts the trace gave. */
+enum {
+	TS_META_HAS_WORLD = 1u << 0,
+	TS_META_HAS_RANK = 1u << 1,
+	TS_META_HAS_BASE_TIME = 1u << 2,
+};
 
 /* Trace-level facts; any of them may arrive before or after traceEvents. */
 typedef struct {
@@ -134,7 +150,7 @@ typedef struct {
 	int devprops_dropped;       /* entries past TS_MAX_DEVPROPS */
 	int nvidia_keys, amd_keys;  /* runtime-version keys seen */
 	int64_t world_size, rank, base_time_ns;
-	uint32_t has;               /* bits: 1 world_size, 2 rank, 4 base_time */
+	uint32_t has;               /* TS_META_HAS_* bits */
 	int saw_trace_events;
 	/* where traceEvents lies in the JSON text (for annotate): the bytes up
 	 * to the end of its last whole event, and up to its closing ']' (0:

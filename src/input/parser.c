@@ -188,14 +188,13 @@ static ts_devprop *cur_dev(ts_parser *p)
 	return p->meta->ndev > 0 ? &p->meta->dev[p->meta->ndev - 1] : NULL;
 }
 
-/* Whether a scalar under this role and key is read as a number. */
+/* Whether a scalar on_scalar takes under this role and key is read as a
+ * number (the fast handlers read their own). */
 static bool wants_number(role r, key k)
 {
 	switch (r) {
 	case R_TOP:
 		return k == K_BASE_TIME;
-	case R_EVENT:
-		return k == K_TS || k == K_DUR || k == K_ID || k == K_PID || k == K_TID;
 	case R_ARGS:
 		return k != K_OTHER && k != K_KERNEL;
 	case R_DIST:
@@ -203,7 +202,7 @@ static bool wants_number(role r, key k)
 	case R_DEVPROP:
 		return k != K_OTHER && k != K_DEV_NAME;
 	default:
-		return false;   /* grid and block parse their own */
+		return false;
 	}
 }
 
@@ -310,41 +309,61 @@ static int type_value(ts_parser *p, const char *s, size_t len, bool is_str)
 	return 1;
 }
 
-/* A scalar value in the current container: number text, string, or NULL
- * for null/boolean (which we treat as absent). */
+/* A device's name and numbers (deviceProperties). */
+static int devprop_value(ts_parser *p, const char *s, size_t len, bool is_str, bool num_ok,
+			 int64_t v)
+{
+	ts_devprop *d = cur_dev(p);
+	if (!d)
+		return 1;
+	if (p->cur_key == K_DEV_NAME && is_str) {
+		size_t n = len < TS_DEVNAME_MAX - 1 ? len : TS_DEVNAME_MAX - 1;
+		memcpy(d->name, s, n);
+		d->name[n] = '\0';
+		d->has |= TS_DEV_HAS_NAME;
+		return 1;
+	}
+	if (!num_ok)
+		return 1;
+	switch (p->cur_key) {
+	case K_DEV_ID:
+		d->id = v;
+		d->has |= TS_DEV_HAS_ID;
+		break;
+	case K_DEV_SMS:
+		d->sm_count = v;
+		d->has |= TS_DEV_HAS_SMS;
+		break;
+	case K_DEV_MEM:
+		d->memory_bytes = v;
+		d->has |= TS_DEV_HAS_MEM;
+		break;
+	case K_DEV_WARP:
+		d->warp_size = v;
+		d->has |= TS_DEV_HAS_WARP;
+		break;
+	default:
+		break;
+	}
+	return 1;
+}
+
+/* The scalars no fast handler takes (A_SLOW): the top level's known keys,
+ * device properties, distributedInfo, and scalars where traceEvents or a
+ * dimensions list holds containers; an args key whose value should be a
+ * container (grid, dims) is ignored as a scalar. s is number text or a
+ * string, or NULL for null and booleans (absent). */
 static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 		     bool is_str)
 {
 	role r = cur_role(p);
-	if (r == R_DIM)
-		return on_dim(p, s, len, is_num);
-	/* Most scalars are under keys we ignore: leave before any work.
-	 * (Arrays keep cur_key K_OTHER, so they go on.) */
-	enum { ARRAY_ROLES = 1u << R_NONE | 1u << R_EVENTS | 1u << R_GRID | 1u << R_BLOCK |
-			     1u << R_DIMS | 1u << R_TYPES | 1u << R_CONC };
-	if (r == R_SKIP || (p->cur_key == K_OTHER && !((1u << r) & ARRAY_ROLES)))
-		return 1;
-	ts_event *ev = &p->ev;
-	/* pid/tid matter only for GPU events (the device of last resort) and
-	 * for the threads of Python frames and the runtime calls looked up in
-	 * them; cat comes first in Kineto files, so cpu_ops never convert. */
-	if ((p->cur_key == K_PID || p->cur_key == K_TID) && r == R_EVENT &&
-	    (ev->has & TS_HAS_CAT) && ev->cat != TS_CAT_KERNEL &&
-	    ev->cat != TS_CAT_GPU_MEMCPY && ev->cat != TS_CAT_GPU_MEMSET &&
-	    ev->cat != TS_CAT_PYTHON_FUNCTION && ev->cat != TS_CAT_CUDA_RUNTIME &&
-	    ev->cat != TS_CAT_CUDA_DRIVER)
-		return 1;
 	int64_t v = 0;
 	bool num_ok = false;
 	if ((is_num || is_str) && wants_number(r, p->cur_key)) {
-		/* ts and dur are microseconds: keep them as nanoseconds. */
-		int scale = p->cur_key == K_TS || p->cur_key == K_DUR ? 3 : 0;
-		num_ok = (scale ? ts_num_scaled(s, len, scale, &v)
-				: ts_num_int64(s, len, &v)) == TS_OK;
+		num_ok = ts_num_int64(s, len, &v) == TS_OK;
 		if (!num_ok && is_num)
 			p->stats.bad_numbers++;
 	}
-
 	switch (r) {
 	case R_NONE:
 		return ts_prs_cancel(p, TS_ERR_NOT_TRACE,
@@ -355,156 +374,30 @@ static int on_scalar(ts_parser *p, const char *s, size_t len, bool is_num,
 				      "not a trace: traceEvents is not an array");
 		if (p->cur_key == K_BASE_TIME && num_ok) {
 			p->meta->base_time_ns = v;
-			p->meta->has |= 4;
+			p->meta->has |= TS_META_HAS_BASE_TIME;
 		}
 		return 1;
 	case R_EVENTS:
 		p->stats.bad_items++;
 		p->stats.events++;
 		return 1;
-	case R_EVENT:
-		switch (p->cur_key) {
-		case K_PH:
-			if (is_str && len > 0)
-				ev->ph = s[0];
-			break;
-		case K_CAT:
-			if (is_str) {
-				ev->cat = ts_cat_from(s, len);
-				ev->has |= TS_HAS_CAT;
-			}
-			break;
-		case K_NAME:
-			if (is_str) {
-				size_t n = len;
-				if (n > TS_NAME_MAX) {
-					n = TS_NAME_MAX;
-					ev->has |= TS_NAME_TRUNCATED;
-					p->stats.long_names++;
-				}
-				memcpy(p->name, s, n);
-				ev->name_len = n;
-				ev->has |= TS_HAS_NAME;
-			}
-			break;
-		case K_TS:
-		case K_DUR:
-		case K_ID:
-		case K_PID:
-		case K_TID: {
-			static const uint32_t bit[] = {
-				[K_TS] = TS_HAS_TS, [K_DUR] = TS_HAS_DUR,
-				[K_ID] = TS_HAS_ID, [K_PID] = TS_HAS_PID,
-				[K_TID] = TS_HAS_TID,
-			};
-			if (!num_ok) {
-				/* Strings are legal for pid/tid/id ("Spans"),
-				 * not for times. */
-				if (is_str && (p->cur_key == K_TS || p->cur_key == K_DUR))
-					p->stats.bad_numbers++;
-				break;
-			}
-			if ((p->cur_key == K_TS || p->cur_key == K_DUR) &&
-			    !time_in_range(p, p->cur_key == K_TS, v))
-				break;
-			int64_t *dst = p->cur_key == K_TS ? &ev->ts_ns
-				     : p->cur_key == K_DUR ? &ev->dur_ns
-				     : p->cur_key == K_ID ? &ev->id
-				     : p->cur_key == K_PID ? &ev->pid : &ev->tid;
-			*dst = v;
-			ev->has |= bit[p->cur_key];
-			break;
-		}
-		default:
-			break;
-		}
-		return 1;
-	case R_ARGS:
-		if (!num_ok)
-			return 1;
-		switch (p->cur_key) {
-		case K_DEVICE:
-			ev->device = v;
-			ev->has |= TS_HAS_DEVICE;
-			break;
-		case K_STREAM:
-			ev->stream = v;
-			ev->has |= TS_HAS_STREAM;
-			break;
-		case K_CORRELATION:
-			ev->correlation = v;
-			ev->has |= TS_HAS_CORRELATION;
-			break;
-		case K_EXTERNAL_ID:
-			ev->external_id = v;
-			ev->has |= TS_HAS_EXTERNAL_ID;
-			break;
-		case K_BYTES:
-			/* a copy's size: negative is no size */
-			if (v >= 0) {
-				ev->bytes = v;
-				ev->has |= TS_HAS_BYTES;
-			}
-			break;
-		default:
-			break;
-		}
-		return 1;
-	case R_GRID:
-	case R_BLOCK:
-		return grid_value(p, r == R_GRID, s, len, is_num, is_str);
 	case R_DIMS:
 		/* a scalar where an operand's list should be: no shape */
-		if (ev->noperands < UINT8_MAX) {
-			if (ev->noperands < TS_MAX_OPERANDS)
-				ev->rank[ev->noperands] = 0;
-			ev->noperands++;
+		if (p->ev.noperands < UINT8_MAX) {
+			if (p->ev.noperands < TS_MAX_OPERANDS)
+				p->ev.rank[p->ev.noperands] = 0;
+			p->ev.noperands++;
 		}
 		return 1;
-	case R_CONC:
-		return concrete_value(p, s, len, is_str);
-	case R_TYPES:
-		return type_value(p, s, len, is_str);
-	case R_DEVPROP: {
-		ts_devprop *d = cur_dev(p);
-		if (!d)
-			return 1;
-		if (p->cur_key == K_DEV_NAME && is_str) {
-			size_t n = len < TS_DEVNAME_MAX - 1 ? len : TS_DEVNAME_MAX - 1;
-			memcpy(d->name, s, n);
-			d->name[n] = '\0';
-			d->has |= 2;
-		} else if (num_ok) {
-			switch (p->cur_key) {
-			case K_DEV_ID:
-				d->id = v;
-				d->has |= 1;
-				break;
-			case K_DEV_SMS:
-				d->sm_count = v;
-				d->has |= 4;
-				break;
-			case K_DEV_MEM:
-				d->memory_bytes = v;
-				d->has |= 8;
-				break;
-			case K_DEV_WARP:
-				d->warp_size = v;
-				d->has |= 16;
-				break;
-			default:
-				break;
-			}
-		}
-		return 1;
-	}
+	case R_DEVPROP:
+		return devprop_value(p, s, len, is_str, num_ok, v);
 	case R_DIST:
 		if (num_ok && p->cur_key == K_RANK) {
 			p->meta->rank = v;
-			p->meta->has |= 2;
+			p->meta->has |= TS_META_HAS_RANK;
 		} else if (num_ok && p->cur_key == K_WORLD_SIZE) {
 			p->meta->world_size = v;
-			p->meta->has |= 1;
+			p->meta->has |= TS_META_HAS_WORLD;
 		}
 		return 1;
 	default:

@@ -138,17 +138,17 @@ static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
 	char gpu[512] = "";
 	size_t k = 0;
 	const char *vendor = ts_platform_name(res->platform);
-	const char *name = d && (d->has & 2) && d->name[0] ? d->name
+	const char *name = d && (d->has & TS_DEV_HAS_NAME) && d->name[0] ? d->name
 			 : res->gpu ? res->gpu->name : "";
 	/* "AMD Instinct MI300X", not "AMD AMD Instinct MI300X" */
 	if (strncmp(name, vendor, strlen(vendor)) != 0)
 		k += (size_t)snprintf(gpu + k, sizeof gpu - k, "%s%s", vendor, name[0] ? " " : "");
 	k += (size_t)snprintf(gpu + k, sizeof gpu - k, "%s", name);
-	if (d && (d->has & 4) && k < sizeof gpu)
+	if (d && (d->has & TS_DEV_HAS_SMS) && k < sizeof gpu)
 		snprintf(gpu + k, sizeof gpu - k, " (%" PRId64 " %s)", d->sm_count,
 			 res->platform == TS_PLATFORM_AMD ? "CUs" : "SMs");
 	char rank[48] = "";
-	if ((m->has & 3) == 3)
+	if ((m->has & TS_META_HAS_WORLD) && (m->has & TS_META_HAS_RANK))
 		snprintf(rank, sizeof rank, ", rank %" PRId64 "/%" PRId64, m->rank, m->world_size);
 	/* the family where one fits what ran, else what ran */
 	const ts_model *mo = &res->model;

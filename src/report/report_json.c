@@ -85,10 +85,10 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	ts_jw_member(w, 4, "device");
 	if (d) {
 		ts_jw_obj(w);
-		ts_jw_kopt_int(w, "id", d->has & 1, d->id);
-		ts_jw_kopt_int(w, "sm_count", d->has & 4, d->sm_count);
-		ts_jw_kopt_int(w, "memory_bytes", d->has & 8, d->memory_bytes);
-		ts_jw_kopt_int(w, "warp_size", d->has & 16, d->warp_size);
+		ts_jw_kopt_int(w, "id", d->has & TS_DEV_HAS_ID, d->id);
+		ts_jw_kopt_int(w, "sm_count", d->has & TS_DEV_HAS_SMS, d->sm_count);
+		ts_jw_kopt_int(w, "memory_bytes", d->has & TS_DEV_HAS_MEM, d->memory_bytes);
+		ts_jw_kopt_int(w, "warp_size", d->has & TS_DEV_HAS_WARP, d->warp_size);
 		ts_jw_end_obj(w);
 	} else {
 		ts_jw_null(w);
@@ -96,11 +96,11 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	ts_jw_member(w, 4, "peaks");
 	put_peaks(w, res);
 	ts_jw_member(w, 4, "world_size");
-	ts_jw_opt_int(w, m->has & 1, m->world_size);
+	ts_jw_opt_int(w, m->has & TS_META_HAS_WORLD, m->world_size);
 	ts_jw_member(w, 4, "rank");
-	ts_jw_opt_int(w, m->has & 2, m->rank);
+	ts_jw_opt_int(w, m->has & TS_META_HAS_RANK, m->rank);
 	ts_jw_member(w, 4, "base_time_ns");
-	ts_jw_opt_int(w, m->has & 4, m->base_time_ns);
+	ts_jw_opt_int(w, m->has & TS_META_HAS_BASE_TIME, m->base_time_ns);
 	ts_jw_member(w, 4, "events");
 	ts_jw_uint(w, a->events);
 	ts_jw_member(w, 4, "kernels");

@@ -98,14 +98,14 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 		d = NULL;
 	}
 	if (d) {
-		fprintf(out, "; GPU %s", (d->has & 2) && d->name[0] ? d->name : "(unnamed)");
-		if (d->has & 4)
+		fprintf(out, "; GPU %s", (d->has & TS_DEV_HAS_NAME) && d->name[0] ? d->name : "(unnamed)");
+		if (d->has & TS_DEV_HAS_SMS)
 			fprintf(out, ", %" PRId64 " %s", d->sm_count,
 				res->platform == TS_PLATFORM_AMD ? "CUs" : "SMs");
-		if (d->has & 8)
+		if (d->has & TS_DEV_HAS_MEM)
 			fprintf(out, ", %.1f GiB", (double)d->memory_bytes / (1024.0 * 1024 * 1024));
 	}
-	if ((m->has & 3) == 3 && !(o->ranks && o->ranks->n > 1))
+	if ((m->has & TS_META_HAS_WORLD) && (m->has & TS_META_HAS_RANK) && !(o->ranks && o->ranks->n > 1))
 		fprintf(out, "; rank %" PRId64 " of %" PRId64, m->rank, m->world_size);
 	fputc('\n', out);
 

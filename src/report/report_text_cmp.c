@@ -70,7 +70,7 @@ static void side_gpu(char *buf, size_t n, const ts_result *r)
 {
 	const ts_devprop *d = ts_report_devprop(r);
 	snprintf(buf, n, "%s%s%s", ts_platform_name(r->platform), d ? ", " : "",
-		 d ? ((d->has & 2) && d->name[0] ? d->name : "(unnamed)") : "");
+		 d ? ((d->has & TS_DEV_HAS_NAME) && d->name[0] ? d->name : "(unnamed)") : "");
 }
 
 static void put_cmp_line(FILE *out, const char *label, const char *a, const char *b,

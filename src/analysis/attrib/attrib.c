@@ -423,7 +423,7 @@ static uint32_t apply_rule(ts_attrib *a, uint32_t ri, const ts_event *ev, int64_
 	const ts_oprule *r = ts_patterns_oprule(a->patterns, ri);
 	if (!ranks_fit(r, ev))
 		return TS_INTERN_NONE;
-	ts_wctx cx = { .T = ctx, .world = a->meta && (a->meta->has & 1) ? a->meta->world_size : 1 };
+	ts_wctx cx = { .T = ctx, .world = a->meta && (a->meta->has & TS_META_HAS_WORLD) ? a->meta->world_size : 1 };
 	if (!r->reads_moe)
 		return apply_in(a, ri, r, ev, &cx, e, cache);
 	for (size_t f = 0; f < ts_patterns_nfamilies(a->patterns); f++) {

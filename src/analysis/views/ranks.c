@@ -57,8 +57,8 @@ ts_status ts_rank_summarize(const ts_result *res, int64_t order, ts_rank_summary
 	memset(s, 0, sizeof *s);
 	s->path = res->path;
 	s->order = order;
-	s->trace_rank = (res->meta.has & 2) ? res->meta.rank : -1;
-	s->world_size = (res->meta.has & 1) ? res->meta.world_size : -1;
+	s->trace_rank = (res->meta.has & TS_META_HAS_RANK) ? res->meta.rank : -1;
+	s->world_size = (res->meta.has & TS_META_HAS_WORLD) ? res->meta.world_size : -1;
 	s->rank = order;
 	s->err.status = res->err.status;
 	s->partial = res->partial;
@@ -70,7 +70,7 @@ ts_status ts_rank_summarize(const ts_result *res, int64_t order, ts_rank_summary
 	if (res->err.status != TS_OK)
 		memcpy(s->err.msg, res->err.msg, sizeof s->err.msg);
 	const ts_devprop *d = res->agg ? ts_result_devprop(res) : NULL;
-	if (d && (d->has & 2))
+	if (d && (d->has & TS_DEV_HAS_NAME))
 		memcpy(s->gpu, d->name, sizeof s->gpu);
 	const ts_agg *a = res->agg;
 	if (!a)

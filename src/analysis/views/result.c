@@ -13,7 +13,7 @@ const ts_devprop *ts_result_devprop(const ts_result *res)
 	const ts_device *d = res->agg ? ts_agg_main_device(res->agg) : NULL;
 	if (d) {
 		for (int i = 0; i < m->ndev; i++)
-			if ((m->dev[i].has & 1) && m->dev[i].id == d->id)
+			if ((m->dev[i].has & TS_DEV_HAS_ID) && m->dev[i].id == d->id)
 				return &m->dev[i];
 	}
 	/* AMD traces number devices by node (device 5) but list one entry. */
