@@ -3,6 +3,7 @@
  * id, up to a cap (see intern.h).
  */
 #include "analysis/intern.h"
+#include "input/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,27 +28,6 @@ struct ts_intern {
 	char *arena;         /* NUL-terminated strings back to back */
 	size_t arena_len, arena_cap;
 };
-
-uint64_t ts_hash_bytes(const char *s, size_t len)
-{
-	const uint64_t m = 0x9e3779b97f4a7c15ull;
-	uint64_t h = 0x6a09e667f3bcc909ull ^ (len * m);
-	while (len >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * m;
-		h ^= h >> 29;
-		s += 8;
-		len -= 8;
-	}
-	uint64_t tail = 0;
-	memcpy(&tail, s, len);
-	h = (h ^ tail) * m;
-	h ^= h >> 32;
-	h *= 0xd6e8feb86659fd93ull;
-	h ^= h >> 32;
-	return h;
-}
 
 ts_intern *ts_intern_new(uint32_t max_strings, size_t max_bytes)
 {

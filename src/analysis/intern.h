@@ -41,7 +41,4 @@ uint32_t ts_intern_count(const ts_intern *in);
 /* Bytes held by the table (arena and index), for memory reports. */
 size_t ts_intern_bytes(const ts_intern *in);
 
-/* A fast 64-bit hash of a byte string (not cryptographic). */
-uint64_t ts_hash_bytes(const char *s, size_t len);
-
 #endif

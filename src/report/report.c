@@ -4,6 +4,7 @@
  * report.h).
  */
 #include "report/report.h"
+#include "input/hash.h"
 #include "analysis/satmath.h"
 #include "analysis/views/roofline.h"
 #include "analysis/stat.h"

@@ -6,6 +6,7 @@
  */
 #include "tables/patterns_int.h"
 #include "input/grow.h"
+#include "input/hash.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -208,9 +209,7 @@ static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
  * was there already. slots is a power of two. */
 static bool name_seen(const char **set, size_t slots, const char *name)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
-		h = (h ^ *c) * 1099511628211ull;
+	uint64_t h = ts_hash_bytes(name, strlen(name));
 	for (size_t i = (size_t)h & (slots - 1);; i = (i + 1) & (slots - 1)) {
 		if (!set[i]) {
 			set[i] = name;

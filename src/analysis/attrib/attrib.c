@@ -3,13 +3,14 @@
  * (correlation look-ahead); the op and workload views (see attrib.h).
  */
 #include "analysis/attrib/attrib_int.h"
-#include "input/grow.h"
-#include "analysis/satmath.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/grow.h"
+#include "input/hash.h"
+#include "analysis/satmath.h"
 #include "analysis/intern.h"
 #include "analysis/attrib/opindex.h"
 
@@ -56,8 +57,7 @@ static uint64_t ct_code(int64_t key)
 
 static size_t ct_slot(const corr_table *t, int64_t key)
 {
-	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h >> 20) & (t->cap - 1);
+	size_t i = (size_t)(ts_hash_fib((uint64_t)key) >> 20) & (t->cap - 1);
 	while (t->key[i] && t->key[i] != ct_code(key))
 		i = (i + 1) & (t->cap - 1);
 	return i;

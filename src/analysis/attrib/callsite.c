@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/hash.h"
 #include "analysis/intern.h"
 #include "analysis/pack.h"
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/hash.h"
 #include "analysis/intern.h"
 #include "tables/patterns.h"
 #include "analysis/satmath.h"
@@ -325,22 +326,16 @@ static const capture_ann *annotation_of(const ts_capmap *m, const pending_graph 
 	return best;
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
-
 static uint64_t node_attr(const ts_capnode *n)
 {
-	uint64_t h = mix(0, n->op);
-	h = mix(h, n->cs);
-	h = mix(h, n->wl);
-	h = mix(h, n->m);
-	h = mix(h, n->heads);
-	h = mix(h, (uint64_t)n->first << 8 | n->cont);
-	h = mix(h, n->flops);
-	return mix(h, n->bytes);
+	uint64_t h = ts_hash_combine(0, n->op);
+	h = ts_hash_combine(h, n->cs);
+	h = ts_hash_combine(h, n->wl);
+	h = ts_hash_combine(h, n->m);
+	h = ts_hash_combine(h, n->heads);
+	h = ts_hash_combine(h, (uint64_t)n->first << 8 | n->cont);
+	h = ts_hash_combine(h, n->flops);
+	return ts_hash_combine(h, n->bytes);
 }
 
 static bool same_nodes(const ts_capnode *a, const ts_capnode *b, size_t n)
@@ -418,9 +413,9 @@ ts_status ts_capmap_end_file(ts_capmap *m, ts_opinfo_fn info, void *ctx)
 		}
 		const capture_ann *an = annotation_of(m, pg);
 		int64_t size = an ? an->size : -1;
-		uint64_t attr = mix(0, pg->nnodes);
+		uint64_t attr = ts_hash_combine(0, pg->nnodes);
 		for (uint32_t k = 0; k < pg->nnodes; k++)
-			attr = mix(attr, node_attr(&src[k]));
+			attr = ts_hash_combine(attr, node_attr(&src[k]));
 		bool folded = false;
 		for (size_t h = 0; h < m->ngraphs && !folded; h++) {
 			ts_capgraph *o = &m->graphs[h];
@@ -784,9 +779,9 @@ ts_status ts_capmap_merge(ts_capmap *m, const ts_patterns *p, ts_rbuf *r, long *
 			*d = *g;
 			d->node0 = (uint32_t)m->nnodes;
 			memcpy(m->nodes + m->nnodes, l.nodes + g->node0, g->nnodes * sizeof *m->nodes);
-			d->attr = mix(0, g->nnodes);
+			d->attr = ts_hash_combine(0, g->nnodes);
 			for (uint32_t k2 = 0; k2 < g->nnodes; k2++)
-				d->attr = mix(d->attr, node_attr(&m->nodes[m->nnodes + k2]));
+				d->attr = ts_hash_combine(d->attr, node_attr(&m->nodes[m->nnodes + k2]));
 			m->nnodes += g->nnodes;
 			map[cf.graph0 + k] = (long)m->ngraphs++;
 			kept.ngraphs++;

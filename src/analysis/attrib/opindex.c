@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/hash.h"
 #include "analysis/pack.h"
 
 #define B TS_OPINDEX_BLOCK
@@ -99,17 +100,14 @@ struct ts_opindex {
 
 static size_t hash64(uint64_t k, size_t slots)
 {
-	k ^= k >> 31;
-	k *= 0x9e3779b97f4a7c15ull;
-	k ^= k >> 29;
-	return (size_t)k & (slots - 1);
+	return (size_t)ts_hash_u64(k) & (slots - 1);
 }
 
 static size_t hash_rec(const ts_oprec *r, size_t slots)
 {
 	uint64_t k = (uint64_t)r->name * 0xff51afd7ed558ccdull ^ (uint64_t)r->m << 17 ^
 		     (uint64_t)r->heads << 49 ^ (uint64_t)r->cont << 63 ^
-		     (uint64_t)r->wl * 0xc4ceb9fe1a85ec53ull ^ r->flops * 0x9e3779b97f4a7c15ull ^
+		     (uint64_t)r->wl * 0xc4ceb9fe1a85ec53ull ^ r->flops * TS_HASH_GOLDEN ^
 		     r->bytes * 0xbf58476d1ce4e5b9ull;
 	return hash64(k, slots);
 }

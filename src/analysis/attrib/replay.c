@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/hash.h"
 #include "analysis/intern.h"
 #include "analysis/satmath.h"
 
@@ -129,7 +130,7 @@ void ts_replay_free(ts_replay *r)
 
 static size_t slot_of(const ts_replay *r, int64_t corr)
 {
-	uint64_t h = (uint64_t)corr * 0x9e3779b97f4a7c15ull;
+	uint64_t h = ts_hash_fib((uint64_t)corr);
 	return (size_t)(h >> 17) & (r->slots_cap - 1);
 }
 
@@ -236,12 +237,6 @@ static bool candidate(const ts_capgraph *g, int64_t used)
 }
 
 /* ------------------------------------------------------------ deciding */
-
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdull;
-}
 
 static void cut_name(char *dst, size_t cap, const char *s, size_t len)
 {
@@ -482,12 +477,12 @@ static void decide(ts_replay *r, uint32_t id, bool forced)
 		return;   /* graph = -1: kept as graph kernels */
 	}
 	n = kernels_of(r, id, k, n);
-	uint64_t seq = mix(0, n);
+	uint64_t seq = ts_hash_combine(0, n);
 	int64_t ns = 0;
 	for (size_t i = 0; i < n; i++) {
-		seq = mix(seq, k[i]->khash);
+		seq = ts_hash_combine(seq, k[i]->khash);
 		if ((k[i]->has & TS_HAS_GRID) && k[i]->grid[0] > 0)
-			seq = mix(seq, (uint64_t)(uint32_t)k[i]->grid[0] << 32 ^
+			seq = ts_hash_combine(seq, (uint64_t)(uint32_t)k[i]->grid[0] << 32 ^
 				       (uint64_t)(uint32_t)k[i]->grid[1] << 16 ^ (uint32_t)k[i]->grid[2]);
 		ns = ts_sat_add(ns, k[i]->dur);
 	}

@@ -5,6 +5,7 @@
  * then the layout: the phase (unit_phase.c), the boundaries, the edges.
  */
 #include "analysis/layers/unit_int.h"
+#include "input/hash.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -66,15 +67,6 @@ static bool grow(void *arr, size_t *cap, size_t need, size_t elem)
 
 /* ------------------------------------------------------------ keys */
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
-
 /* Room for need keys in every per-key array (one capacity for all). */
 static bool keys_room(ts_unit *u, size_t need)
 {
@@ -128,7 +120,7 @@ static bool index_keys(ts_unit *u, const uint32_t *key)
 	memset(u->htab, 0, u->hcap * sizeof *u->htab);
 	uint32_t nk = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t h = (size_t)mix64(key[i]) & (u->hcap - 1);
+		size_t h = (size_t)ts_hash_u64(key[i]) & (u->hcap - 1);
 		while (u->htab[h] && u->hkey[h] != key[i])
 			h = (h + 1) & (u->hcap - 1);
 		if (!u->htab[h]) {
@@ -357,9 +349,9 @@ static slice seg_of(const ts_unit *u, const uint32_t *o, size_t j)
 
 static uint64_t slice_hash(slice s)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ s.n;
+	uint64_t h = TS_HASH_GOLDEN ^ s.n;
 	for (uint32_t i = 0; i < s.n; i++)
-		h = mix64(h ^ s.k[i]);
+		h = ts_hash_u64(h ^ s.k[i]);
 	return h;
 }
 
@@ -967,7 +959,7 @@ static bool grids_of(ts_unit *u, uint32_t v, gkey *gk, size_t *nc)
 		const uint32_t *p = u->pos + u->off[k];
 		uint64_t h = 0x51ed270b27f3a9cdULL;
 		for (uint32_t j = 1; j < v; j++)
-			h = mix64(h ^ (p[j] - p[j - 1]));
+			h = ts_hash_u64(h ^ (p[j] - p[j - 1]));
 		gk[m++] = (gkey){ h, u->first[k], k };
 	}
 	qsort(gk, m, sizeof *gk, gkey_cmp);
