@@ -103,7 +103,7 @@ static bool write_cmp_csv_dir(const char *dir, const ts_compare *c)
 static void print_error(const ts_result *res, const char *side)
 {
 	char buf[PATH_MAX + 64];
-	const char *what = strcmp(res->path, "-") == 0 ? "<stdin>" : res->path;
+	const char *what = ts_path_label(res->path, false);
 	if (side) {
 		snprintf(buf, sizeof buf, "%s: %s", side, what);
 		what = buf;
@@ -292,14 +292,6 @@ static void *run_side(void *arg)
 	return NULL;
 }
 
-static const char *label_of(const char *path)
-{
-	if (strcmp(path, "-") == 0)
-		return "<stdin>";
-	const char *s = strrchr(path, '/');
-	return s && s[1] ? s + 1 : path;
-}
-
 /* tracestream compare A B: both analyses at once, one report. */
 /* compare A B: both analysed at once; --capture serves both, unless B has
  * its own (--capture-b). */
@@ -335,8 +327,8 @@ static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_
 	ts_cmp_opts co = { .threshold_us = o->threshold_us, .threshold_pct = o->threshold_pct,
 			   .staged = o->stage > 0,
 			   .stage = o->stage > 0 ? (ts_pstage)(o->stage - 1) : TS_PSTAGE_UNKNOWN };
-	const char *na = o->names[0] ? o->names[0] : label_of(o->path);
-	const char *nb = o->names[1] ? o->names[1] : label_of(o->path_b);
+	const char *na = o->names[0] ? o->names[0] : ts_path_label(o->path, true);
+	const char *nb = o->names[1] ? o->names[1] : ts_path_label(o->path_b, true);
 	ts_compare *c = ts_compare_new(&side[0].res, &side[1].res, na, nb, &co);
 	if (!c) {
 		fprintf(stderr, "tracestream: compare: out of memory\n");
@@ -427,7 +419,7 @@ static void print_rank_errors(const ts_multi *m)
 				     ? strerror(r->open_errno) : ts_strerror(r->err.status));
 			ts_error_print(stderr, r->path, false, false, &e);
 		} else {
-			ts_error_print(stderr, label_of(r->path), r->gzip, true, &r->err);
+			ts_error_print(stderr, ts_path_label(r->path, true), r->gzip, true, &r->err);
 		}
 	}
 }

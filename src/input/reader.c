@@ -519,3 +519,11 @@ void ts_reader_unguard(void)
 {
 	guard_jmp = NULL;
 }
+
+const char *ts_path_label(const char *path, bool base)
+{
+	if (strcmp(path, "-") == 0)
+		return "<stdin>";
+	const char *s = base ? strrchr(path, '/') : NULL;
+	return s && s[1] ? s + 1 : path;
+}

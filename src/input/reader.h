@@ -64,4 +64,8 @@ uint64_t ts_reader_in_bytes(const ts_reader *r);  /* raw bytes read */
 uint64_t ts_reader_out_bytes(const ts_reader *r); /* bytes handed out */
 int64_t ts_reader_size(const ts_reader *r);       /* file size, -1 unknown */
 
+/* How a report names the input at path: "<stdin>" for "-", else the path,
+ * or with base its last component (the whole path where that is empty). */
+const char *ts_path_label(const char *path, bool base);
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/views/insight.h"
+#include "input/reader.h"
 #include "analysis/views/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
@@ -71,12 +72,6 @@ static void wrap2(screen *s, const char *head, const char *text, int ind)
 	while (*rest == ' ')
 		rest++;
 	line(s, "%*s%s", ind, "", rest);
-}
-
-static const char *base_name(const char *path)
-{
-	const char *p = strrchr(path, '/');
-	return p && p[1] ? p + 1 : path;
 }
 
 /* Milliseconds with three significant-ish digits. */
@@ -475,7 +470,7 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 	screen s = { out, o->width > 0 ? o->width : 80, 0 };
 	if (s.width < 60)
 		s.width = 60;
-	line(&s, "tracestream %s: %s", TS_VERSION, base_name(res->path));
+	line(&s, "tracestream %s: %s", TS_VERSION, ts_path_label(res->path, true));
 	if (res->partial)
 		line(&s, "PARTIAL REPORT: %s", res->err.msg);
 	put_what(&s, res, o, v);

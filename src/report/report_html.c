@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "analysis/layers/layers.h"
+#include "input/reader.h"
 #include "report/report.h"
 #include "analysis/views/roofline.h"
 #include "report/version.h"
@@ -748,7 +749,7 @@ static int job_section(FILE *out, const ts_result *res, const ts_report_opts *o,
 
 int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
-	const char *trace = strcmp(res->path, "-") == 0 ? "<stdin>" : res->path;
+	const char *trace = ts_path_label(res->path, false);
 	page_head(out, trace, "Where the GPU time went: ", trace);
 	if (res->partial) {
 		fputs("<p class=\"partial\"><b>Partial report:</b> ", out);

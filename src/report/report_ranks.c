@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/jsonw.h"
+#include "input/reader.h"
 #include "report/report.h"
 #include "report/version.h"
 
@@ -22,14 +23,6 @@ static double ms(int64_t ns)
 static double pct(int64_t part, int64_t whole)
 {
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
-}
-
-static const char *base(const char *path)
-{
-	if (strcmp(path, "-") == 0)
-		return "<stdin>";
-	const char *s = strrchr(path, '/');
-	return s && s[1] ? s + 1 : path;
 }
 
 static bool stage_used(const ts_multi *m, int st)
@@ -126,7 +119,7 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m)
 		const ts_rank_summary *r = &m->ranks[i];
 		const char *gpu = r->gpu[0] ? r->gpu : "-";
 		fprintf(out, "%5" PRId64 "  ", r->rank);
-		put_tail(out, base(r->path), 28);
+		put_tail(out, ts_path_label(r->path, true), 28);
 		fprintf(out, " %-22.22s %9" PRIu64 " %11.3f %11.3f %10.3f %10.3f %6.1f %7" PRIu64
 			" %7" PRIu32, gpu, r->kernels, ms(r->kernel_ns),
 			ms(r->busy_ns), ms(r->comm_ns), ms(k->wait[i].wait_ns),

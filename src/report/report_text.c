@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/views/insight.h"
+#include "input/reader.h"
 #include "analysis/views/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
@@ -591,9 +592,7 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 			size_t fl, al;
 			const char *f = ts_capmap_str(m, g->file, &fl);
 			const char *an = ts_capmap_str(m, g->ann, &al);
-			const char *base = f ? strrchr(f, '/') : NULL;
-			base = base ? base + 1 : f ? f : "?";
-			fprintf(out, "graph %u of %s", g->index, base);
+			fprintf(out, "graph %u of %s", g->index, f ? ts_path_label(f, true) : "?");
 			if (an)
 				fprintf(out, " (%.*s)", (int)(al < 60 ? al : 60), an);
 			if (g->copies > 1)

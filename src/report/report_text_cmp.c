@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "input/reader.h"
 #include "report/report_text_int.h"
 #include "report/version.h"
 
@@ -324,7 +325,7 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 			fprintf(out, "PARTIAL %s: %s\n", s ? "B" : "A", c->r[s]->err.msg);
 	for (int s = 0; s < 2; s++)
 		fprintf(out, "  %c = %s\n", s ? 'B' : 'A',
-			strcmp(c->r[s]->path, "-") == 0 ? "<stdin>" : c->r[s]->path);
+			ts_path_label(c->r[s]->path, false));
 	if (c->models_differ[0])
 		fprintf(out, "WARNING: A and B run different models (%s): the rows below compare "
 			"different work\n", c->models_differ);

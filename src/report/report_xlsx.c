@@ -18,6 +18,7 @@
 #include <xlsxwriter.h>
 
 #include "analysis/layers/layers.h"
+#include "input/reader.h"
 #include "report/report.h"
 #include "report/version.h"
 
@@ -188,7 +189,7 @@ static void summary(xlsx *x, const ts_result *res)
 	x_begin(x, "summary", cols, 2);
 	x->sheet = NULL;
 	fact_s(x, "tool", "tracestream " TS_VERSION);
-	fact_s(x, "trace", strcmp(res->path, "-") == 0 ? "<stdin>" : res->path);
+	fact_s(x, "trace", ts_path_label(res->path, false));
 	fact_s(x, "partial", res->partial ? "yes: the report covers the part that was read" : "no");
 	if (res->partial)
 		fact_s(x, "error", res->err.msg);
