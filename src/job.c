@@ -190,10 +190,10 @@ static ts_capmap *read_captures(const options *o, const char *flag, const char *
 {
 	char **paths = NULL;
 	size_t n = 0;
-	char err[600];
+	ts_error err;
 	*bad = false;
-	if (!ts_multi_paths((char *const *)list, nlist, &paths, &n, err, sizeof err)) {
-		fprintf(stderr, "tracestream: %s: %s\n", flag, err);
+	if (!ts_multi_paths((char *const *)list, nlist, &paths, &n, &err)) {
+		fprintf(stderr, "tracestream: %s: %s\n", flag, err.msg);
 		return NULL;
 	}
 	ts_capmap *map = ts_capmap_new();
@@ -513,9 +513,9 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 {
 	char **paths;
 	size_t n;
-	char err[600];
-	if (!ts_multi_paths(o->args, (size_t)o->nargs, &paths, &n, err, sizeof err)) {
-		fprintf(stderr, "tracestream: %s\n", err);
+	ts_error err;
+	if (!ts_multi_paths(o->args, (size_t)o->nargs, &paths, &n, &err)) {
+		fprintf(stderr, "tracestream: %s\n", err.msg);
 		return TS_EXIT_USAGE_IO;
 	}
 	for (size_t i = 0; i < n; i++)

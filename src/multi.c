@@ -57,8 +57,7 @@ static bool push(char ***v, size_t *n, size_t *cap, const char *s)
 	return true;
 }
 
-bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n,
-		    char *err, size_t errlen)
+bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n, ts_error *err)
 {
 	char **v = NULL;
 	size_t nv = 0, cap = 0;
@@ -66,7 +65,7 @@ bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n,
 	for (size_t i = 0; i < nargs; i++) {
 		if (strcmp(args[i], "-") == 0) {
 			if (stdin_seen) {
-				snprintf(err, errlen, "standard input ('-') can be given once");
+				ts_error_set(err, TS_ERR_USAGE, "standard input ('-') can be given once");
 				goto fail;
 			}
 			stdin_seen = true;
@@ -78,7 +77,7 @@ bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n,
 		}
 		DIR *d = opendir(args[i]);
 		if (!d) {
-			snprintf(err, errlen, "%s: cannot read the directory", args[i]);
+			ts_error_set(err, TS_ERR_IO, "%s: cannot read the directory", args[i]);
 			goto fail;
 		}
 		size_t first = nv;
@@ -98,8 +97,8 @@ bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n,
 		}
 		closedir(d);
 		if (nv == first) {
-			snprintf(err, errlen, "%s: no trace files in the directory (*.json, *.json.gz)",
-				 args[i]);
+			ts_error_set(err, TS_ERR_USAGE,
+				     "%s: no trace files in the directory (*.json, *.json.gz)", args[i]);
 			goto fail;
 		}
 		qsort(v + first, nv - first, sizeof *v, cmp_str);
@@ -108,7 +107,7 @@ bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n,
 	*n = nv;
 	return true;
 nomem:
-	snprintf(err, errlen, "out of memory");
+	ts_error_set(err, TS_ERR_NOMEM, "out of memory");
 fail:
 	ts_multi_paths_free(v, nv);
 	return false;

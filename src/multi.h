@@ -20,11 +20,11 @@
 /*
  * Expand the arguments: files and "-" as given, a directory into its trace
  * files (*.json, *.json.gz, *.pt.trace.json[.gz], ...; sorted by name).
- * *paths (free with ts_multi_paths_free) holds *n paths. false with a
- * message in err: an unreadable directory, one without traces, "-" twice.
+ * *paths (free with ts_multi_paths_free) holds *n paths. false with the
+ * problem in *err: an unreadable directory (TS_ERR_IO), one without traces
+ * or "-" twice (TS_ERR_USAGE), out of memory (TS_ERR_NOMEM).
  */
-bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n,
-		    char *err, size_t errlen);
+bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n, ts_error *err);
 void ts_multi_paths_free(char **paths, size_t n);
 
 /* Whether any argument names a directory (it makes a run over ranks). */

@@ -18,13 +18,13 @@
 ts_patterns *ts_job_load_patterns(const char *const *dirs, size_t ndirs,
 				  ts_status *st)
 {
-	char errors[20][512];
+	ts_pattern_error errors[20];
 	size_t n;
 	ts_patterns *p = NULL;
 	ts_patterns_source src = { .user_dirs = dirs, .nuser_dirs = ndirs };
 	*st = ts_patterns_load(&src, &p, errors, 20, &n);
 	for (size_t i = 0; i < n && i < 20; i++)
-		fprintf(stderr, "%s\n", errors[i]);
+		ts_error_print(stderr, errors[i].file, false, false, &errors[i].e);
 	if (n > 20)
 		fprintf(stderr, "tracestream: ... and %zu more pattern errors\n", n - 20);
 	if (*st != TS_OK)

@@ -60,7 +60,7 @@ ts_status ts_error_set(ts_error *e, ts_status st, const char *fmt, ...)
 void ts_error_print(FILE *out, const char *file, bool gzip, bool at_byte, const ts_error *e)
 {
 	if (e->line > 0)
-		fprintf(out, "tracestream: %s:%d:%d: %s\n", file, e->line, e->col, e->msg);
+		fprintf(out, "%s:%d:%d: %s\n", file, e->line, e->col, e->msg);
 	else if (at_byte)
 		fprintf(out, "tracestream: %s: byte %" PRIu64 "%s: %s\n", file, e->byte,
 			e->compressed ? " (compressed)" : gzip ? " (decompressed)" : "", e->msg);

@@ -48,9 +48,10 @@ ts_status ts_error_set(ts_error *e, ts_status st, const char *fmt, ...)
 
 /*
  * The one line an error prints as, about file (already shown as the user
- * named it): "FILE:LINE:COL: msg" for a table; with at_byte (an input that
- * was opened) "FILE: byte N: msg", with " (compressed)" or, for a gzip
- * input, " (decompressed)" after N; else "FILE: msg".
+ * named it): "FILE:LINE:COL: msg" for a table, as a compiler writes it
+ * (editors jump to it); otherwise after "tracestream: ", with at_byte (an
+ * input that was opened) "FILE: byte N: msg", with " (compressed)" or,
+ * for a gzip input, " (decompressed)" after N; else "FILE: msg".
  */
 void ts_error_print(FILE *out, const char *file, bool gzip, bool at_byte, const ts_error *e);
 

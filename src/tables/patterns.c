@@ -73,15 +73,15 @@ static int lookup(const char *const *names, int n, const char *s)
 	return -1;
 }
 
-void ts_pat_add_error(ts_patterns *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-void ts_pat_add_error(ts_patterns *p, const char *fmt, ...)
+void ts_pat_fail(ts_patterns *p, const char *file, int line, int col, const char *fmt, ...)
 {
 	if (p->nerrors < p->max_errors) {
+		ts_pattern_error *x = &p->errors[p->nerrors];
+		snprintf(x->file, sizeof x->file, "%s", file);
+		x->e = (ts_error){ .status = TS_ERR_PATTERNS, .line = line, .col = col };
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(p->errors[p->nerrors], 512, fmt, ap);
+		vsnprintf(x->e.msg, sizeof x->e.msg, fmt, ap);
 		va_end(ap);
 	}
 	p->nerrors++;
@@ -127,7 +127,7 @@ void ts_pat_error_at(ts_patterns *p, const char *file, const ts_ypath *path,
 	/* An offset into a quoted scalar starts after the quote. */
 	if (col_offset > 0 && quoted_at(file, line, col))
 		col_offset++;
-	ts_pat_add_error(p, "%s:%d:%d: %s", file, line, col + col_offset, msg);
+	ts_pat_fail(p, file, line, col + col_offset, "%s", msg);
 }
 
 static void *own(ts_patterns *p, void *mem)
@@ -195,7 +195,7 @@ static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 			continue;
 		}
 		if (!ts_grow((void **)&p->cats, &p->cats_cap, p->ncats + 1, sizeof *p->cats, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->cats[p->ncats++] = (ts_category){ .name = c->name, .type = (ts_ktype)t,
@@ -296,7 +296,7 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 		if (!ok)
 			continue;
 		if (!ts_grow((void **)&p->rules, &p->rules_cap, p->nrules + 1, sizeof *p->rules, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		rule.line = lines ? lines[i] : 0;
@@ -308,7 +308,57 @@ static void add_rules(ts_patterns *p, const char *file, y_kernels *k)
 
 /* ------------------------------------------------------ operator rules */
 
-/* An error inside a compiled template: at the value plus the offset. */
+/* An expression of an operator rule that did not compile: at its value,
+ * the column moved to the problem's offset in it. */
+static void expr_error(ts_patterns *p, const char *file, const ts_ypath *path, int depth,
+		       const char *key, const char *src, const ts_error *e)
+{
+	ts_pat_error_at(p, file, path, depth, (int)(e->byte ? e->byte - 1 : 0), "%s '%s': %s", key,
+			src, e->msg);
+}
+
+/* The expressions of operator rule i: its conditions (where), heads, the
+ * workload's name, tokens, and the roofline's FLOPs and bytes (without
+ * a value the call still has its workload). False when one fails. */
+static bool compile_exprs(ts_patterns *p, const char *file, const y_operator *o, unsigned i,
+			  ts_oprule *r)
+{
+	bool ok = true;
+	ts_error e;
+	for (unsigned j = 0; j < o->where_count; j++) {
+		ts_ypath wp[] = { { "operators", 0 }, { NULL, (int)i }, { "where", 0 },
+				  { NULL, (int)j } };
+		if (!ts_wcond_compile(o->where[j], &r->cond[j], &e)) {
+			expr_error(p, file, wp, 4, "where", o->where[j], &e);
+			ok = false;
+		}
+	}
+	r->ncond = (int)o->where_count;
+	struct {
+		const char *key, *src;
+		ts_wexpr *e;
+		bool *has;
+	} x[] = { { "heads", o->heads, &r->heads, &r->has_heads },
+		  { "workload", o->workload, NULL, NULL },
+		  { "tokens", o->tokens, &r->tokens, &r->has_tokens },
+		  { "flops", o->flops, &r->flops, &r->has_flops },
+		  { "bytes", o->bytes, &r->bytes, &r->has_bytes } };
+	for (size_t c = 0; c < sizeof x / sizeof *x; c++) {
+		if (!x[c].src)
+			continue;
+		bool done = x[c].e ? ts_wexpr_compile(x[c].src, strlen(x[c].src), x[c].e, &e)
+				   : ts_wtmpl_compile(x[c].src, &r->name, &e);
+		if (!done) {
+			ts_ypath path[] = { { "operators", 0 }, { NULL, (int)i }, { x[c].key, 0 } };
+			expr_error(p, file, path, 3, x[c].key, x[c].src, &e);
+			ok = false;
+		}
+		if (x[c].has)
+			*x[c].has = true;
+	}
+	return ok;
+}
+
 static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 {
 	int *lines = ts_pat_item_lines(file, "operators", k->operators_count);
@@ -320,8 +370,6 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 				.file = file, .line = lines ? lines[i] : 0,
 				.sets_context = strcmp(o->kind, "gemm") == 0 };
 		bool ok = true;
-		char err[200];
-		size_t off;
 		if (!o->op == !o->steps) {
 			path[2].key = o->op ? "steps" : "op";
 			ts_pat_error_at(p, file, path, 2, 0, "an operator rule has either op (one op) "
@@ -366,58 +414,7 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 			}
 			r.shapes = (int)v;
 		}
-		for (unsigned j = 0; j < o->where_count; j++) {
-			ts_ypath wp[] = { { "operators", 0 }, { NULL, (int)i }, { "where", 0 },
-					  { NULL, (int)j } };
-			if (!ts_wcond_compile(o->where[j], &r.cond[j], &off, err, sizeof err)) {
-				ts_pat_error_at(p, file, wp, 4, (int)off, "where '%s': %s", o->where[j], err);
-				ok = false;
-			}
-		}
-		r.ncond = (int)o->where_count;
-		if (o->heads) {
-			if (!ts_wexpr_compile(o->heads, strlen(o->heads), &r.heads, &off, err,
-					      sizeof err)) {
-				path[2].key = "heads";
-				ts_pat_error_at(p, file, path, 3, (int)off, "heads '%s': %s", o->heads, err);
-				ok = false;
-			}
-			r.has_heads = true;
-		}
-		if (!ts_wtmpl_compile(o->workload, &r.name, &off, err, sizeof err)) {
-			path[2].key = "workload";
-			ts_pat_error_at(p, file, path, 3, (int)off, "workload '%s': %s", o->workload, err);
-			ok = false;
-		}
-		if (o->tokens) {
-			if (!ts_wexpr_compile(o->tokens, strlen(o->tokens), &r.tokens, &off, err,
-					      sizeof err)) {
-				path[2].key = "tokens";
-				ts_pat_error_at(p, file, path, 3, (int)off, "tokens '%s': %s", o->tokens, err);
-				ok = false;
-			}
-			r.has_tokens = true;
-		}
-		/* FLOPs and bytes: the roofline; without a value the call still
-		 * has its workload */
-		struct {
-			const char *key, *src;
-			ts_wexpr *e;
-			bool *has;
-		} cost[] = { { "flops", o->flops, &r.flops, &r.has_flops },
-			     { "bytes", o->bytes, &r.bytes, &r.has_bytes } };
-		for (size_t c = 0; c < 2; c++) {
-			if (!cost[c].src)
-				continue;
-			if (!ts_wexpr_compile(cost[c].src, strlen(cost[c].src), cost[c].e, &off,
-					      err, sizeof err)) {
-				path[2].key = cost[c].key;
-				ts_pat_error_at(p, file, path, 3, (int)off, "%s '%s': %s", cost[c].key,
-					 cost[c].src, err);
-				ok = false;
-			}
-			*cost[c].has = true;
-		}
+		ok &= compile_exprs(p, file, o, i, &r);
 		for (unsigned j = 0; j < o->ranks_count; j++) {
 			long v;
 			if (strcmp(o->ranks[j], "any") == 0) {
@@ -458,7 +455,7 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 			r.reads_moe |= ts_wcond_reads_moe(&r.cond[j]);
 		if (!ts_grow((void **)&p->oprules, &p->oprules_cap, p->noprules + 1,
 			  sizeof *p->oprules, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->oprules[p->noprules++] = r;
@@ -479,7 +476,7 @@ static void add_skips(ts_patterns *p, const char *file, y_kernels *k)
 		if (!re)
 			continue;
 		if (!ts_grow((void **)&p->skips, &p->skips_cap, p->nskips + 1, sizeof *p->skips, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->skips[p->nskips++] = re;
@@ -520,7 +517,7 @@ static bool convert_sels_at(ts_patterns *p, const char *file, const ts_ypath *pr
 	out->n = 0;
 	out->v = n ? own(p, calloc(n, sizeof *out->v)) : NULL;
 	if (n && !out->v) {
-		ts_pat_add_error(p, "%s: out of memory", file);
+		ts_pat_fail(p, file, 0, 0, "out of memory");
 		return false;
 	}
 	for (unsigned i = 0; i < n; i++) {
@@ -606,7 +603,7 @@ static bool add_selector_list(ts_patterns *p, const char *file, const char *key,
 	if (convert_sels_at(p, file, pre, 1, sels, n, false, &t) && t.n) {
 		ts_selector *v = own(p, calloc(into->n + t.n, sizeof *v));
 		if (!v) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			return false;
 		}
 		if (into->n)
@@ -676,7 +673,7 @@ static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 			continue;
 		if (!ts_grow((void **)&p->contexts, &p->contexts_cap, p->ncontexts + 1,
 			  sizeof *p->contexts, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->contexts[p->ncontexts++] = c;
@@ -726,7 +723,7 @@ static void add_groups(ts_patterns *p, const char *file, y_kernels *k)
 			break;
 		}
 		if (!ts_grow((void **)&p->groups, &p->groups_cap, p->ngroups + 1, sizeof *p->groups, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->groups[p->ngroups++] = g;
@@ -803,7 +800,7 @@ static void add_fusions(ts_patterns *p, const char *file, y_kernels *k)
 			break;
 		}
 		if (!ts_grow((void **)&p->fusions, &p->fusions_cap, p->nfusions + 1, sizeof *p->fusions, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->fusions[p->nfusions++] = f;
@@ -966,7 +963,7 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 	if (!ok)
 		return;
 	if (!ts_grow((void **)&p->fams, &p->fams_cap, p->nfams + 1, sizeof *p->fams, 32, SIZE_MAX, false)) {
-		ts_pat_add_error(p, "%s: out of memory", file);
+		ts_pat_fail(p, file, 0, 0, "out of memory");
 		return;
 	}
 	p->fams[p->nfams++] = fam;
@@ -977,7 +974,7 @@ static void add_family(ts_patterns *p, const char *file, y_family *f)
 static loaded_file *new_file(ts_patterns *p, char *path, bool family)
 {
 	if (p->nfiles == MAX_FILES) {
-		ts_pat_add_error(p, "%s: too many pattern files (at most %d)", path, MAX_FILES);
+		ts_pat_fail(p, path, 0, 0, "too many pattern files (at most %d)", MAX_FILES);
 		free(path);
 		return NULL;
 	}
@@ -1065,7 +1062,7 @@ static const char *find_builtin(char *buf, size_t len)
 }
 
 ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
-			   char (*errors)[512], size_t max_errors, size_t *nerrors)
+			   ts_pattern_error *errors, size_t max_errors, size_t *nerrors)
 {
 	*out = NULL;
 	*nerrors = 0;
@@ -1084,16 +1081,15 @@ ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
 	char buf[PATH_MAX];
 	for (size_t i = 0; i < src->nuser_dirs && p->ndirs < 15; i++) {
 		if (!ts_pat_is_dir(src->user_dirs[i])) {
-			ts_pat_add_error(p, "%s: not a directory of pattern tables", src->user_dirs[i]);
+			ts_pat_fail(p, src->user_dirs[i], 0, 0, "not a directory of pattern tables");
 			continue;
 		}
 		p->dirs[p->ndirs++] = strdup(src->user_dirs[i]);
 	}
 	const char *builtin = src->builtin_dir ? src->builtin_dir : find_builtin(buf, sizeof buf);
 	if (!builtin || !ts_pat_is_dir(builtin)) {
-		ts_pat_add_error(p, "%s: built-in pattern tables not found%s",
-			  builtin ? builtin : "patterns",
-			  builtin ? "" : " (set TRACESTREAM_PATTERNS or use --patterns DIR)");
+		ts_pat_fail(p, builtin ? builtin : "patterns", 0, 0, "built-in pattern tables not found%s",
+			    builtin ? "" : " (set TRACESTREAM_PATTERNS or use --patterns DIR)");
 		*nerrors = p->nerrors;
 		ts_patterns_free(p);
 		return TS_ERR_IO;

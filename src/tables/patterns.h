@@ -290,13 +290,21 @@ typedef struct {
 					 * installed data dir, the source tree */
 } ts_patterns_source;
 
+/* A problem in the tables: the file it is in, and what and where in it
+ * (e.line and e.col 1-based; 0 where it has no place in the file: out of
+ * memory, not a directory); ts_error_print writes it "FILE:LINE:COL: what". */
+typedef struct {
+	char file[1024];
+	ts_error e;
+} ts_pattern_error;
+
 /*
  * Load and validate. On TS_ERR_PATTERNS, *out is NULL and errors holds one
- * "FILE:LINE:COLUMN: what" line per problem (at most max_errors, the count
- * of all in *nerrors); TS_ERR_IO when no built-in tables can be found.
+ * entry per problem (at most max_errors, the count of all in *nerrors);
+ * TS_ERR_IO when no built-in tables can be found.
  */
 ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
-			   char (*errors)[512], size_t max_errors, size_t *nerrors);
+			   ts_pattern_error *errors, size_t max_errors, size_t *nerrors);
 void ts_patterns_free(ts_patterns *p);
 
 size_t ts_patterns_ncategories(const ts_patterns *p);

@@ -59,7 +59,7 @@ void ts_pat_add_bounds(ts_patterns *p, const char *file, y_kernels *k)
 			continue;
 		if (!ts_grow((void **)&p->bounds, &p->bounds_cap, p->nbounds + 1, sizeof *p->bounds,
 			     8, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->bounds[p->nbounds++] = b;
@@ -85,7 +85,7 @@ void ts_pat_add_wkinds(ts_patterns *p, const char *file, y_kernels *k)
 			continue;
 		if (!ts_grow((void **)&p->wkinds, &p->wkinds_cap, p->nwkinds + 1, sizeof *p->wkinds,
 			     16, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->wkinds[p->nwkinds].kind = y->kind;

@@ -134,7 +134,7 @@ void ts_pat_add_devices(ts_patterns *p, const char *file, y_kernels *k)
 		}
 		if (j == p->ngpus && !ts_grow((void **)&p->gpus, &p->gpus_cap, p->ngpus + 1,
 					      sizeof *p->gpus, 32, SIZE_MAX, false)) {
-			ts_pat_add_error(p, "%s: out of memory", file);
+			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
 		p->gpus[j] = d;

@@ -255,7 +255,7 @@ struct ts_patterns {
 	void **allocs;         /* other arrays we own */
 	size_t nallocs, allocs_cap;
 	/* error collection while loading */
-	char (*errors)[512];
+	ts_pattern_error *errors;
 	size_t max_errors, nerrors;
 	cyaml_config_t cyaml;
 	char cyaml_log[2048];
@@ -269,9 +269,10 @@ ts_regex *ts_pat_compile_flags(ts_patterns *p, const char *src, uint32_t flags,
 ts_regex *ts_pat_compile(ts_patterns *p, const char *src, const char *file,
 			 const ts_ypath *path, int depth);
 int ts_pat_capture_count(const ts_regex *re);
-/* Errors while loading: at the end of the list, or at a YAML path. */
-void ts_pat_add_error(ts_patterns *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Errors while loading, in file: at line:col (1-based; 0: no place in
+ * it), or at a YAML path. */
+void ts_pat_fail(ts_patterns *p, const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 void ts_pat_error_at(ts_patterns *p, const char *file, const ts_ypath *path, int depth,
 		     int col_offset, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));

@@ -33,7 +33,7 @@ ts_regex *ts_pat_compile_flags(ts_patterns *p, const char *src, uint32_t flags,
 			 sizeof(void *), 32, SIZE_MAX, false)) {
 		free(r);
 		pcre2_code_free(re);
-		ts_pat_add_error(p, "%s: out of memory", file);
+		ts_pat_fail(p, file, 0, 0, "out of memory");
 		return NULL;
 	}
 	r->code = re;

@@ -388,7 +388,7 @@ static void report_cyaml(ts_patterns *p, const char *file, cyaml_err_t err)
 		pl = line ? (int)line : 1;
 		pc = col ? (int)col : 1;
 	}
-	ts_pat_add_error(p, "%s:%d:%d: %s", file, pl, pc, what);
+	ts_pat_fail(p, file, pl, pc, "%s", what);
 }
 
 void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema)
@@ -396,8 +396,8 @@ void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value
 	void *doc = NULL;
 	struct stat st;
 	if (stat(file, &st) == 0 && st.st_size > TS_PATTERN_FILE_MAX) {
-		ts_pat_add_error(p, "%s: %lld bytes: a pattern table is at most %d MB (the built-in ones "
-			  "are a few KB)", file, (long long)st.st_size, TS_PATTERN_FILE_MAX >> 20);
+		ts_pat_fail(p, file, 0, 0, "%lld bytes: a pattern table is at most %d MB (the built-in "
+			    "ones are a few KB)", (long long)st.st_size, TS_PATTERN_FILE_MAX >> 20);
 		return NULL;
 	}
 	p->cyaml_log[0] = '\0';

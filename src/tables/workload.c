@@ -12,11 +12,12 @@
 
 /* ---------------------------------------------------------------- compile */
 
-static bool fail(size_t *err_off, size_t at, char *err, size_t errlen,
-		 const char *msg)
+/* The problem and where it is: err->byte is its 1-based offset in the
+ * expression's text. */
+static bool fail(ts_error *err, size_t at, const char *msg)
 {
-	*err_off = at;
-	snprintf(err, errlen, "%s", msg);
+	ts_error_set(err, TS_ERR_PATTERNS, "%s", msg);
+	err->byte = at + 1;
 	return false;
 }
 
@@ -39,14 +40,13 @@ static bool read_int(const char *s, size_t *i, size_t len, int64_t *v)
 
 /* One factor at s[*i]: aN[I], aN.rows, aN.numel or a whole number. */
 static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
-		      size_t *err_off, char *err, size_t errlen)
+		      ts_error *err)
 {
 	size_t at = *i;
 	int64_t v;
 	if (at < len && s[at] >= '0' && s[at] <= '9') {
 		if (!read_int(s, i, len, &v) || v == 0)
-			return fail(err_off, at, err, errlen,
-				    "expected a whole number from 1 to 999999999");
+			return fail(err, at, "expected a whole number from 1 to 999999999");
 		*t = (ts_wterm){ .kind = TS_WT_CONST, .k = v };
 		return true;
 	}
@@ -69,8 +69,7 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 				*t = (ts_wterm){ .kind = TS_WT_MOE, .index = (int8_t)f };
 				return true;
 			}
-		return fail(err_off, at, err, errlen,
-			    "a MoE field is moe.experts, moe.topk, moe.hidden, moe.intermediate or moe.weight_bits");
+		return fail(err, at, "a MoE field is moe.experts, moe.topk, moe.hidden, moe.intermediate or moe.weight_bits");
 	}
 	if (len - at >= 8 && memcmp(s + at, "touched(", 8) == 0) {
 		*t = (ts_wterm){ .kind = TS_WT_TOUCHED };
@@ -79,18 +78,15 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 	if (at < len && s[at] == 'c') {
 		(*i)++;
 		if (!read_int(s, i, len, &v) || v >= TS_MAX_CONCRETE)
-			return fail(err_off, at, err, errlen,
-				    "a scalar argument is c0 to c15 (the first 16 Concrete Inputs)");
+			return fail(err, at, "a scalar argument is c0 to c15 (the first 16 Concrete Inputs)");
 		*t = (ts_wterm){ .kind = TS_WT_SCALAR, .operand = (uint8_t)v };
 		return true;
 	}
 	if (at >= len || s[at] != 'a')
-		return fail(err_off, at, err, errlen,
-			    "expected an operand (a0, a1[-1], a0.rows, a0.numel), a scalar (c2), T, W, moe.FIELD, touched(N, K, D) or a number");
+		return fail(err, at, "expected an operand (a0, a1[-1], a0.rows, a0.numel), a scalar (c2), T, W, moe.FIELD, touched(N, K, D) or a number");
 	(*i)++;
 	if (!read_int(s, i, len, &v) || v >= TS_MAX_OPERANDS)
-		return fail(err_off, at, err, errlen,
-			    "an operand is a0 to a7 (the first 8 Input Dims entries)");
+		return fail(err, at, "an operand is a0 to a7 (the first 8 Input Dims entries)");
 	t->operand = (uint8_t)v;
 	t->k = 0;
 	if (*i < len && s[*i] == '[') {
@@ -100,8 +96,7 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 			(*i)++;
 		if (!read_int(s, i, len, &v) || *i >= len || s[*i] != ']' ||
 		    v >= TS_MAX_RANK + (neg ? 1 : 0) || (neg && v == 0))
-			return fail(err_off, ia, err, errlen,
-				    "a dimension index is 0 to 5, or -1 to -6 from the end");
+			return fail(err, ia, "a dimension index is 0 to 5, or -1 to -6 from the end");
 		(*i)++;
 		t->kind = TS_WT_DIM;
 		t->index = (int8_t)(neg ? -v : v);
@@ -122,31 +117,29 @@ static bool read_term(const char *s, size_t *i, size_t len, ts_wterm *t,
 		t->kind = TS_WT_ESIZE;
 		return true;
 	}
-	return fail(err_off, *i, err, errlen,
-		    "expected [INDEX], .rows, .numel or .esize after the operand");
+	return fail(err, *i, "expected [INDEX], .rows, .numel or .esize after the operand");
 }
 
 /* The three arguments of touched( at src[*i], each a single term, after
  * the touched term in e; *i left past the ')'. */
 static bool touched_args(const char *src, size_t *i, size_t len, ts_wexpr *e,
-			 size_t *err_off, char *err, size_t errlen)
+			 ts_error *err)
 {
 	*i += 8;
 	for (int a = 0; a < 3; a++) {
 		*i = skip_space(src, *i, len);
 		if (e->n == TS_WEXPR_TERMS)
-			return fail(err_off, *i, err, errlen, "an expression has at most 24 terms");
+			return fail(err, *i, "an expression has at most 24 terms");
 		ts_wterm t;
-		if (!read_term(src, i, len, &t, err_off, err, errlen))
+		if (!read_term(src, i, len, &t, err))
 			return false;
 		if (t.kind == TS_WT_TOUCHED)
-			return fail(err_off, *i, err, errlen, "touched() takes single terms, not touched()");
+			return fail(err, *i, "touched() takes single terms, not touched()");
 		t.op = TS_WOP_ARG;
 		e->t[e->n++] = t;
 		*i = skip_space(src, *i, len);
 		if (*i >= len || src[*i] != (a < 2 ? ',' : ')'))
-			return fail(err_off, *i, err, errlen,
-				    "touched(N, K, D) takes three single terms: experts, picks per draw, draws");
+			return fail(err, *i, "touched(N, K, D) takes three single terms: experts, picks per draw, draws");
 		(*i)++;
 	}
 	return true;
@@ -155,21 +148,20 @@ static bool touched_args(const char *src, size_t *i, size_t len, ts_wexpr *e,
 /* Compile src[*i..len) up to its end, or with stop_cmp up to a comparison
  * operator, left at *i. */
 static bool compile_expr(const char *src, size_t *pi, size_t len, bool stop_cmp, ts_wexpr *e,
-			 size_t *err_off, char *err, size_t errlen)
+			 ts_error *err)
 {
 	memset(e, 0, sizeof *e);
 	size_t i = skip_space(src, *pi, len);
 	uint8_t op = TS_WOP_ADD;
 	for (;;) {
 		if (e->n == TS_WEXPR_TERMS)
-			return fail(err_off, i, err, errlen,
-				    "an expression has at most 24 terms");
+			return fail(err, i, "an expression has at most 24 terms");
 		ts_wterm t;
-		if (!read_term(src, &i, len, &t, err_off, err, errlen))
+		if (!read_term(src, &i, len, &t, err))
 			return false;
 		t.op = op;
 		e->t[e->n++] = t;
-		if (t.kind == TS_WT_TOUCHED && !touched_args(src, &i, len, e, err_off, err, errlen))
+		if (t.kind == TS_WT_TOUCHED && !touched_args(src, &i, len, e, err))
 			return false;
 		i = skip_space(src, i, len);
 		*pi = i;
@@ -189,7 +181,7 @@ static bool compile_expr(const char *src, size_t *pi, size_t len, bool stop_cmp,
 			op = TS_WOP_SUB;
 			break;
 		default:
-			return fail(err_off, i, err, errlen, stop_cmp
+			return fail(err, i, stop_cmp
 				    ? "expected *, /, + or - between terms, or a comparison (= != < <= > >=)"
 				    : "expected *, /, + or - between terms");
 		}
@@ -197,15 +189,13 @@ static bool compile_expr(const char *src, size_t *pi, size_t len, bool stop_cmp,
 	}
 }
 
-bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
-		      char *err, size_t errlen)
+bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, ts_error *err)
 {
 	size_t i = 0;
-	return compile_expr(src, &i, len, false, e, err_off, err, errlen);
+	return compile_expr(src, &i, len, false, e, err);
 }
 
-bool ts_wcond_compile(const char *src, ts_wcond *c, size_t *err_off, char *err,
-		      size_t errlen)
+bool ts_wcond_compile(const char *src, ts_wcond *c, ts_error *err)
 {
 	static const struct {
 		const char *s;
@@ -214,43 +204,39 @@ bool ts_wcond_compile(const char *src, ts_wcond *c, size_t *err_off, char *err,
 		    { ">=", TS_WC_GE }, { "=", TS_WC_EQ }, { "<", TS_WC_LT }, { ">", TS_WC_GT } };
 	size_t len = strlen(src), i = 0;
 	memset(c, 0, sizeof *c);
-	if (!compile_expr(src, &i, len, true, &c->l, err_off, err, errlen))
+	if (!compile_expr(src, &i, len, true, &c->l, err))
 		return false;
 	size_t k = 0;
 	while (k < sizeof ops / sizeof *ops && strncmp(src + i, ops[k].s, strlen(ops[k].s)) != 0)
 		k++;
 	if (i == len || k == sizeof ops / sizeof *ops)
-		return fail(err_off, i, err, errlen,
-			    "a condition compares two expressions: = != < <= > >=");
+		return fail(err, i, "a condition compares two expressions: = != < <= > >=");
 	c->cmp = ops[k].cmp;
 	i += strlen(ops[k].s);
-	size_t off;
-	if (!ts_wexpr_compile(src + i, len - i, &c->r, &off, err, errlen)) {
-		*err_off = i + off;
+	if (!ts_wexpr_compile(src + i, len - i, &c->r, err)) {
+		err->byte += i;
 		return false;
 	}
 	return true;
 }
 
-bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
-		      size_t errlen)
+bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, ts_error *err)
 {
 	memset(t, 0, sizeof *t);
 	size_t len = strlen(src), i = 0;
 	if (len == 0)
-		return fail(err_off, 0, err, errlen, "a workload name cannot be empty");
+		return fail(err, 0, "a workload name cannot be empty");
 	while (i < len) {
 		if (t->n == TS_WTMPL_PARTS)
-			return fail(err_off, i, err, errlen,
-				    "a workload name has at most 16 parts");
+			return fail(err, i, "a workload name has at most 16 parts");
 		ts_wpart *p = &t->p[t->n];
 		if (src[i] == '{') {
 			const char *close = memchr(src + i, '}', len - i);
 			if (!close)
-				return fail(err_off, i, err, errlen, "'{' without a closing '}'");
-			size_t n = (size_t)(close - (src + i + 1)), off;
-			if (!ts_wexpr_compile(src + i + 1, n, &p->e, &off, err, errlen)) {
-				*err_off = i + 1 + off;
+				return fail(err, i, "'{' without a closing '}'");
+			size_t n = (size_t)(close - (src + i + 1));
+			if (!ts_wexpr_compile(src + i + 1, n, &p->e, err)) {
+				err->byte += i + 1;
 				return false;
 			}
 			p->lit = NULL;
@@ -259,11 +245,11 @@ bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
 			size_t n = 0;
 			while (i + n < len && src[i + n] != '{') {
 				if (src[i + n] == '}')
-					return fail(err_off, i + n, err, errlen, "'}' without an opening '{'");
+					return fail(err, i + n, "'}' without an opening '{'");
 				n++;
 			}
 			if (n > UINT16_MAX)
-				return fail(err_off, i, err, errlen, "literal text too long");
+				return fail(err, i, "literal text too long");
 			p->lit = src + i;
 			p->len = (uint16_t)n;
 			i += n;

@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "input/event.h"
+#include "input/status.h"
 
 enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST, TS_WT_CTX,
        TS_WT_WORLD, TS_WT_MOE, TS_WT_TOUCHED };
@@ -105,16 +106,14 @@ typedef struct {
 /* Whether an expression reads moe.* fields. */
 bool ts_wexpr_reads_moe(const ts_wexpr *e);
 
-/* Compile an expression of len bytes; false with the byte offset of the
- * problem in *err_off and a message in err. */
-bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, size_t *err_off,
-		      char *err, size_t errlen);
+/* Compile an expression of len bytes; false with the problem in *err
+ * (TS_ERR_PATTERNS, its message, and in err->byte its 1-based offset in
+ * src). */
+bool ts_wexpr_compile(const char *src, size_t len, ts_wexpr *e, ts_error *err);
 /* Compile a condition (NUL-terminated), like ts_wexpr_compile. */
-bool ts_wcond_compile(const char *src, ts_wcond *c, size_t *err_off, char *err,
-		      size_t errlen);
+bool ts_wcond_compile(const char *src, ts_wcond *c, ts_error *err);
 /* Compile a template (NUL-terminated; it must outlive t). */
-bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, size_t *err_off, char *err,
-		      size_t errlen);
+bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, ts_error *err);
 
 /* Bytes per element of a dtype as written in "Input type" (c10::BFloat16
  * 2, float 4, c10::Float8_e4m3fn 1, ...); 0 when unknown. */

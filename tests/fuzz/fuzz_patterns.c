@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	write_file(family ? fam : top, data, size);
 	ts_patterns_source src = { .builtin_dir = dir };
 	ts_patterns *p;
-	char errors[8][512];
+	ts_pattern_error errors[8];
 	size_t nerr;
 	if (ts_patterns_load(&src, &p, errors, 8, &nerr) == TS_OK) {
 		ts_pipeline_opts po = { .limits = ts_limits_default(), .patterns = p };

@@ -93,14 +93,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ts_event evs[2];
 	gemm(&evs[0]);
 	from_bytes(&evs[1], at, (size_t)(end - at));
-	char err[200], name[256];
-	size_t off, len;
+	char name[256];
+	size_t len;
+	ts_error err;
 	ts_wtmpl t;
 	ts_wcond c;
 	ts_wexpr e;
-	bool tok = ts_wtmpl_compile(tsrc, &t, &off, err, sizeof err);
-	bool cok = ts_wcond_compile(csrc, &c, &off, err, sizeof err);
-	bool eok = ts_wexpr_compile(esrc, strlen(esrc), &e, &off, err, sizeof err);
+	bool tok = ts_wtmpl_compile(tsrc, &t, &err);
+	bool cok = ts_wcond_compile(csrc, &c, &err);
+	bool eok = ts_wexpr_compile(esrc, strlen(esrc), &e, &err);
 	static const int64_t ctx[] = { 0, 16, INT64_MAX, -1 };
 	for (int k = 0; k < 2; k++)
 		for (size_t x = 0; x < sizeof ctx / sizeof *ctx; x++) {

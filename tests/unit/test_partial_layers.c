@@ -103,7 +103,7 @@ int main(void)
 {
 	ts_patterns_source src = { .builtin_dir = TS_SOURCE_PATTERNS };
 	ts_patterns *pats;
-	char errs[2][512];
+	ts_pattern_error errs[2];
 	size_t nerr;
 	if (ts_patterns_load(&src, &pats, errs, 2, &nerr) != TS_OK) {
 		printf("not ok - the built-in tables load\n");
