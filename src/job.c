@@ -5,6 +5,7 @@
  * code.
  */
 #include "job.h"
+#include "patterns_cmd.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -612,7 +613,7 @@ int ts_job_run(const options *op)
 	}
 
 	ts_status pst;
-	ts_patterns *patterns = ts_job_load_patterns(o.pattern_dirs, o.npattern_dirs, &pst);
+	ts_patterns *patterns = ts_patterns_cmd_load(o.pattern_dirs, o.npattern_dirs, &pst);
 	if (!patterns)
 		return pst == TS_ERR_IO ? TS_EXIT_USAGE_IO : TS_EXIT_PATTERNS;
 	if (o.model && !ts_patterns_find_family(patterns, o.model)) {

@@ -12,6 +12,7 @@
 
 #include "job.h"
 #include "options.h"
+#include "patterns_cmd.h"
 
 int main(int argc, char **argv)
 {
@@ -25,6 +26,6 @@ int main(int argc, char **argv)
 	 * space apiece (ulimit -v counts it). */
 	mallopt(M_ARENA_MAX, 1);
 	if (!o.path)
-		return ts_job_patterns(&o);
+		return ts_patterns_cmd(&o);
 	return ts_job_run(&o);
 }

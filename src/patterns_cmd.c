@@ -2,7 +2,7 @@
  * patterns_cmd.c - tracestream patterns list|check|explain: the tables as
  * loaded, what each rule and family selects, and how a name is classified.
  */
-#include "job.h"
+#include "patterns_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 #include "tables/gpu.h"
 
 /* Load the tables; on failure print every error and return NULL. */
-ts_patterns *ts_job_load_patterns(const char *const *dirs, size_t ndirs,
+ts_patterns *ts_patterns_cmd_load(const char *const *dirs, size_t ndirs,
 				  ts_status *st)
 {
 	ts_pattern_error errors[20];
@@ -173,7 +173,7 @@ static int patterns_explain(const ts_patterns *p, const options *o)
 }
 
 /* tracestream patterns list|check|explain */
-int ts_job_patterns(const options *o)
+int ts_patterns_cmd(const options *o)
 {
 	if (o->nargs < 2)
 		ts_usage_error("%s", "patterns needs a command: list, check or explain");
@@ -191,7 +191,7 @@ int ts_job_patterns(const options *o)
 	else if (strcmp(cmd, "list") == 0 && o->nargs > 2)
 		ts_usage_error("patterns list takes no arguments; unexpected '%s'", o->args[2]);
 	ts_status st;
-	ts_patterns *p = ts_job_load_patterns(dirs, ndirs, &st);
+	ts_patterns *p = ts_patterns_cmd_load(dirs, ndirs, &st);
 	if (!p)
 		return st == TS_ERR_IO ? TS_EXIT_USAGE_IO : TS_EXIT_PATTERNS;
 	int rc;
