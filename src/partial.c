@@ -506,25 +506,17 @@ ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, t
 	if (!f) {
 		return ts_error_set(err, TS_ERR_IO, "cannot open: %s", strerror(errno));
 	}
-	size_t cap = 1 << 16, len = 0;
-	unsigned char *buf = malloc(cap);
-	size_t got;
-	while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+	size_t cap = 0, len = 0, got;
+	unsigned char *buf = NULL;
+	bool room = ts_grow((void **)&buf, &cap, 1, 1, 1 << 16, SIZE_MAX, false);
+	while (room && (got = fread(buf + len, 1, cap - len, f)) > 0) {
 		len += got;
-		if (len == cap) {
-			unsigned char *g = realloc(buf, cap * 2);
-			if (!g) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = g;
-			cap *= 2;
-		}
+		room = ts_grow((void **)&buf, &cap, len + 1, 1, 1 << 16, SIZE_MAX, false);
 	}
 	bool bad = ferror(f);
 	fclose(f);
-	if (!buf) {
+	if (!room) {
+		free(buf);
 		return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
 	}
 	if (bad) {

@@ -5,6 +5,7 @@
  */
 #include "analysis/agg.h"
 #include "analysis/satmath.h"
+#include "input/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,27 +106,15 @@ static ts_device *device_for(ts_agg *a, int64_t id)
  * row, so a name is interned only once its row can be had). */
 static bool rows_room(ts_agg *a, uint32_t id)
 {
-	if (id >= a->rows_cap) {
-		uint32_t cap = a->rows_cap ? a->rows_cap * 2 : 64;
-		if (cap > a->lim.max_kernel_names)
-			cap = a->lim.max_kernel_names;
-		ts_stat *r = realloc(a->rows, cap * sizeof *r);
-		if (r)
-			a->rows = r;
-		ts_kclass *c = r ? realloc(a->classes, cap * sizeof *c) : NULL;
-		if (c)
-			a->classes = c;
-		ts_ctxrow *x = c ? realloc(a->ctx, (size_t)cap * TS_CTX_SLOTS * sizeof *x) : NULL;
-		if (!r || !c || !x || id >= cap)
-			return false;
-		a->ctx = x;
-		size_t from = (size_t)a->rows_cap * TS_CTX_SLOTS, to = (size_t)cap * TS_CTX_SLOTS;
-		memset(x + from, 0, (to - from) * sizeof *x);
-		for (size_t i = from; i < to; i++)
-			x[i].category = -1;
-		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
-		a->rows_cap = cap;
-	}
+	size_t old = a->rows_cap;
+	ts_grow_part parts[] = { { (void **)&a->rows, sizeof *a->rows },
+				 { (void **)&a->classes, sizeof *a->classes },
+				 { (void **)&a->ctx, TS_CTX_SLOTS * sizeof *a->ctx } };
+	if (!ts_grow_each(parts, 3, &a->rows_cap, (size_t)id + 1, 64, a->lim.max_kernel_names,
+			  true))
+		return false;
+	for (size_t i = old * TS_CTX_SLOTS; i < a->rows_cap * TS_CTX_SLOTS; i++)
+		a->ctx[i].category = -1;
 	return true;
 }
 

@@ -78,7 +78,7 @@ typedef struct ts_agg {
 	ts_kclass *classes;         /* per kernel name, classified once */
 	ts_ctxrow *ctx;             /* per kernel name, TS_CTX_SLOTS: time in contexts */
 	uint64_t ctx_conflicts;     /* kernels in a context category past the slots */
-	uint32_t rows_cap;
+	size_t rows_cap;
 	ts_stat other;              /* launches folded past the name cap */
 	ts_stat all;                /* every timed kernel */
 	uint64_t counts[TS_CAT_COUNT];

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/intern.h"
+#include "input/grow.h"
 
 /* What one kernel name is to every context rule (bit i: rule i). */
 typedef struct {
@@ -24,9 +25,9 @@ struct ts_ctx {
 	uint32_t op_rules;       /* rules that look at the op */
 	uint32_t open;           /* positional windows open now */
 	row_bits *rows;
-	uint32_t rows_cap;
+	size_t rows_cap;
 	uint32_t *ops;           /* per op row: matching rules | OP_KNOWN */
-	uint32_t ops_cap;
+	size_t ops_cap;
 };
 
 #define OP_KNOWN 0x80000000u
@@ -76,17 +77,9 @@ static row_bits row_of(ts_ctx *c, uint32_t row, const ts_kclass *cls,
 {
 	if (row == TS_INTERN_NONE)
 		return compute_row(c, cls, name, len);
-	if (row >= c->rows_cap) {
-		uint32_t cap = c->rows_cap ? c->rows_cap : 64;
-		while (cap <= row)
-			cap *= 2;
-		row_bits *r = realloc(c->rows, cap * sizeof *r);
-		if (!r)
-			return compute_row(c, cls, name, len);
-		memset(r + c->rows_cap, 0, (cap - c->rows_cap) * sizeof *r);
-		c->rows = r;
-		c->rows_cap = cap;
-	}
+	if (!ts_grow((void **)&c->rows, &c->rows_cap, (size_t)row + 1, sizeof *c->rows, 64,
+		     SIZE_MAX, true))
+		return compute_row(c, cls, name, len);
 	if (!c->rows[row].known)
 		c->rows[row] = compute_row(c, cls, name, len);
 	return c->rows[row];
@@ -109,17 +102,9 @@ static uint32_t op_of(ts_ctx *c, uint32_t op_row, const char *op, size_t oplen)
 		return 0;
 	if (op_row == TS_INTERN_NONE)
 		return op_match(c, op, oplen);
-	if (op_row >= c->ops_cap) {
-		uint32_t cap = c->ops_cap ? c->ops_cap : 64;
-		while (cap <= op_row)
-			cap *= 2;
-		uint32_t *o = realloc(c->ops, cap * sizeof *o);
-		if (!o)
-			return op_match(c, op, oplen);
-		memset(o + c->ops_cap, 0, (cap - c->ops_cap) * sizeof *o);
-		c->ops = o;
-		c->ops_cap = cap;
-	}
+	if (!ts_grow((void **)&c->ops, &c->ops_cap, (size_t)op_row + 1, sizeof *c->ops, 64,
+		     SIZE_MAX, true))
+		return op_match(c, op, oplen);
 	if (!(c->ops[op_row] & OP_KNOWN))
 		c->ops[op_row] = op_match(c, op, oplen) | OP_KNOWN;
 	return c->ops[op_row] & ~OP_KNOWN;

@@ -3,6 +3,7 @@
  * id, up to a cap (see intern.h).
  */
 #include "analysis/intern.h"
+#include "input/grow.h"
 #include "input/hash.h"
 
 #include <stdlib.h>
@@ -20,7 +21,7 @@ struct ts_intern {
 	size_t max_bytes;
 	uint32_t count;
 	entry *entries;      /* by id; grows by doubling up to max_strings */
-	uint32_t entries_cap;
+	size_t entries_cap;
 	uint32_t *slots;     /* open addressing: id + 1, 0 = empty */
 	uint32_t nslots;     /* power of two, at least 2 * count; doubles up
 			      * to max_slots */
@@ -85,28 +86,11 @@ uint32_t ts_intern_find(const ts_intern *in, const char *s, size_t len)
 
 static ts_status reserve(ts_intern *in, size_t len)
 {
-	if (in->count == in->entries_cap) {
-		uint32_t cap = in->entries_cap ? in->entries_cap * 2 : 64;
-		if (cap > in->max_strings)
-			cap = in->max_strings;
-		entry *e = realloc(in->entries, cap * sizeof *e);
-		if (!e)
-			return TS_ERR_NOMEM;
-		in->entries = e;
-		in->entries_cap = cap;
-	}
-	if (in->arena_len + len + 1 > in->arena_cap) {
-		size_t cap = in->arena_cap ? in->arena_cap * 2 : 4096;
-		while (cap < in->arena_len + len + 1)
-			cap *= 2;
-		if (cap > in->max_bytes)
-			cap = in->max_bytes;
-		char *a = realloc(in->arena, cap);
-		if (!a)
-			return TS_ERR_NOMEM;
-		in->arena = a;
-		in->arena_cap = cap;
-	}
+	if (!ts_grow((void **)&in->entries, &in->entries_cap, (size_t)in->count + 1,
+		     sizeof *in->entries, 64, in->max_strings, false) ||
+	    !ts_grow((void **)&in->arena, &in->arena_cap, in->arena_len + len + 1, 1, 4096,
+		     in->max_bytes, false))
+		return TS_ERR_NOMEM;
 	return TS_OK;
 }
 

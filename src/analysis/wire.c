@@ -2,8 +2,10 @@
  * wire.c - little-endian bytes in and out (see wire.h).
  */
 #include "analysis/wire.h"
+#include "input/grow.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,17 +13,10 @@ static unsigned char *room(ts_wbuf *w, size_t n)
 {
 	if (w->nomem)
 		return NULL;
-	if (w->n + n > w->cap) {
-		size_t c = w->cap ? w->cap : 4096;
-		while (c < w->n + n)
-			c *= 2;
-		unsigned char *p = realloc(w->p, c);
-		if (!p) {
-			w->nomem = true;
-			return NULL;
-		}
-		w->p = p;
-		w->cap = c;
+	if (n > SIZE_MAX - w->n ||
+	    !ts_grow((void **)&w->p, &w->cap, w->n + n, 1, 4096, SIZE_MAX, false)) {
+		w->nomem = true;
+		return NULL;
 	}
 	unsigned char *at = w->p + w->n;
 	w->n += n;

@@ -8,26 +8,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool ts_grow(void **arr, size_t *cap, size_t need, size_t elem, size_t first, size_t max,
-	     bool zero)
+/* The room to grow to for need elements of elem bytes (0: none to be
+ * had). */
+static size_t room(size_t cap, size_t need, size_t elem, size_t first, size_t max)
 {
-	if (need <= *cap)
-		return true;
 	if (need > max || elem == 0 || need > SIZE_MAX / elem)
-		return false;
-	size_t n = *cap ? *cap : (first ? first : 1);
+		return 0;
+	size_t n = cap ? cap : (first ? first : 1);
 	while (n < need)
 		n = n > SIZE_MAX / 2 ? need : n * 2;
 	if (n > max)
 		n = max;
 	if (n > SIZE_MAX / elem)
 		n = need;
-	void *p = realloc(*arr, n * elem);
-	if (!p)
-		return false;
-	if (zero)
-		memset((char *)p + *cap * elem, 0, (n - *cap) * elem);
-	*arr = p;
+	return n;
+}
+
+bool ts_grow(void **arr, size_t *cap, size_t need, size_t elem, size_t first, size_t max,
+	     bool zero)
+{
+	ts_grow_part one = { arr, elem };
+	return ts_grow_each(&one, 1, cap, need, first, max, zero);
+}
+
+bool ts_grow_each(const ts_grow_part *parts, size_t nparts, size_t *cap, size_t need,
+		  size_t first, size_t max, bool zero)
+{
+	if (need <= *cap)
+		return true;
+	size_t n = 0;
+	for (size_t i = 0; i < nparts; i++) {
+		size_t r = room(*cap, need, parts[i].elem, first, max);
+		if (r == 0)
+			return false;
+		n = i == 0 || r < n ? r : n;
+	}
+	for (size_t i = 0; i < nparts; i++) {
+		void *p = realloc(*parts[i].arr, n * parts[i].elem);
+		if (!p)
+			return false;
+		*parts[i].arr = p;
+	}
+	for (size_t i = 0; zero && i < nparts; i++)
+		memset((char *)*parts[i].arr + *cap * parts[i].elem, 0, (n - *cap) * parts[i].elem);
 	*cap = n;
 	return true;
 }

@@ -14,4 +14,16 @@
 bool ts_grow(void **arr, size_t *cap, size_t need, size_t elem, size_t first, size_t max,
 	     bool zero);
 
+/* Arrays that share one capacity (a row's fields side by side): each
+ * parts[i].arr of parts[i].elem bytes an element grown as ts_grow grows
+ * one. false, *cap unchanged, when any cannot be had (those grown before
+ * it keep their elements, in a larger block). */
+typedef struct {
+	void **arr;
+	size_t elem;
+} ts_grow_part;
+
+bool ts_grow_each(const ts_grow_part *parts, size_t nparts, size_t *cap, size_t need,
+		  size_t first, size_t max, bool zero);
+
 #endif

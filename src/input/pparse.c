@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "input/pparse.h"
+#include "input/grow.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -67,6 +68,9 @@ typedef struct {
 
 /* ------------------------------------------------------------- records */
 
+/* Room for n more record bytes. Not ts_grow: the records grow by a
+ * quarter, not double, and never past REC_FACTOR times the piece (a
+ * piece of tiny events must not take more than its share of memory). */
 static bool rec_room(piece *s, size_t n)
 {
 	if (s->nrec + n <= s->rec_cap)
@@ -297,17 +301,8 @@ static void *worker(void *arg)
 
 static bool room(piece *s, size_t need)
 {
-	if (CONTEXT + need <= s->cap)
-		return true;
-	size_t cap = s->cap ? s->cap : CONTEXT + PIECE_DEFAULT + READ_SIZE;
-	while (cap < CONTEXT + need)
-		cap *= 2;
-	char *b = realloc(s->buf, cap);
-	if (!b)
-		return false;
-	s->buf = b;
-	s->cap = cap;
-	return true;
+	return ts_grow((void **)&s->buf, &s->cap, CONTEXT + need, 1,
+		       CONTEXT + PIECE_DEFAULT + READ_SIZE, SIZE_MAX, false);
 }
 
 /* Append the reader's next bytes to s; false when none came: the end of

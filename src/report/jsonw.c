@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/grow.h"
 #include "report/report.h"
 
 static void jw_print(void *ctx, const char *s, size_t n)
@@ -134,14 +135,8 @@ static const unsigned char *utf8(ts_jw *w, const char *s, size_t n, size_t *len)
 	}
 	if (n > (SIZE_MAX - 1) / 2)
 		return NULL;
-	size_t need = 2 * n + 1;
-	if (need > w->tmp_cap) {
-		char *p = realloc(w->tmp, need);
-		if (!p)
-			return NULL;
-		w->tmp = p;
-		w->tmp_cap = need;
-	}
+	if (!ts_grow((void **)&w->tmp, &w->tmp_cap, 2 * n + 1, 1, 256, SIZE_MAX, false))
+		return NULL;
 	size_t k = 0;
 	for (i = 0; i < n;) {
 		size_t m = u[i] < 0x80 ? 1 : ts_utf8_len(u + i, n - i);

@@ -202,7 +202,7 @@ static uint64_t get_var(const uint8_t *b, size_t *off)
 }
 
 /* Grow *p (element size es, count cap) to hold need, within the index's
- * memory cap. */
+ * memory cap. Not ts_grow: it grows by a quarter, paid from the cap. */
 static bool grow(ts_callsites *c, void **p, size_t *cap, size_t need, size_t es)
 {
 	if (need <= *cap)

@@ -272,6 +272,7 @@ static uint32_t intern_rec(ts_opindex *x, const ts_oprec *r)
 		x->bytes += add;
 	}
 	if (x->nrec == x->rec_cap) {
+		/* not ts_grow: the room is paid from the index's budget first */
 		uint32_t n = x->rec_cap ? x->rec_cap * 2 : 16;
 		size_t add = (size_t)(n - x->rec_cap) * sizeof *x->rec;
 		ts_oprec *v = afford(x, add) ? realloc(x->rec, n * sizeof *v) : NULL;
@@ -400,6 +401,7 @@ static block **make_block(ts_opindex *x, uint64_t bn)
 	if (!afford(x, block_size(false) + sizeof *x->blocks))
 		return NULL;
 	if (x->nblocks == x->blocks_cap) {
+		/* not ts_grow: the room is paid from the index's budget first */
 		size_t n = x->blocks_cap ? x->blocks_cap * 2 : 16;
 		size_t add = (n - x->blocks_cap) * sizeof *x->blocks;
 		slot *v = afford(x, add + block_size(false)) ? realloc(x->blocks, n * sizeof *v)
@@ -427,7 +429,8 @@ static block **make_block(ts_opindex *x, uint64_t bn)
 	return &x->blocks[i].raw;
 }
 
-/* Block *bp with 16-bit codes (it moves). */
+/* Block *bp with 16-bit codes (it moves: one realloc to the wider
+ * layout, no growing array). */
 static bool widen(ts_opindex *x, block **bp)
 {
 	if (!afford(x, B))

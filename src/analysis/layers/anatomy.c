@@ -5,6 +5,7 @@
  */
 #include "analysis/layers/anatomy.h"
 #include "analysis/satmath.h"
+#include "input/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,13 @@ typedef struct {
 struct ts_anatomy {
 	size_t ncat;
 	stage_anat st[TS_ANAT_STAGES];
-	uint32_t rows_cap;
+	size_t rows_cap;
 	uint64_t seq;            /* rows seen, for the order of first sight */
 	/* scratch of one pass: per layer, per type time and position */
 	int64_t (*lt)[TS_TYPE_COUNT];
 	int64_t *ltotal;
 	uint32_t *lpos;
-	uint32_t scratch_layers;
+	size_t scratch_layers;   /* room of lt, ltotal, lpos, in layers */
 };
 
 ts_anatomy *ts_anatomy_new(size_t ncategories)
@@ -92,40 +93,18 @@ static void add_sum(ts_anat_sum *s, const ts_anat_kernel *k)
 
 static bool grow_rows(ts_anatomy *a, uint32_t need)
 {
-	if (need <= a->rows_cap)
-		return true;
-	uint32_t cap = a->rows_cap ? a->rows_cap : 64;
-	while (cap < need)
-		cap *= 2;
-	for (int s = 0; s < TS_ANAT_STAGES; s++) {
-		ts_anat_row *r = realloc(a->st[s].rows, cap * sizeof *r);
-		if (!r)
-			return false;
-		memset(r + a->rows_cap, 0, (cap - a->rows_cap) * sizeof *r);
-		a->st[s].rows = r;
-	}
-	a->rows_cap = cap;
-	return true;
+	ts_grow_part parts[TS_ANAT_STAGES];
+	for (int s = 0; s < TS_ANAT_STAGES; s++)
+		parts[s] = (ts_grow_part){ (void **)&a->st[s].rows, sizeof *a->st[s].rows };
+	return ts_grow_each(parts, TS_ANAT_STAGES, &a->rows_cap, need, 64, SIZE_MAX, true);
 }
 
 static bool grow_scratch(ts_anatomy *a, uint32_t nlayers)
 {
-	if (nlayers <= a->scratch_layers)
-		return true;
-	int64_t (*lt)[TS_TYPE_COUNT] = realloc(a->lt, nlayers * sizeof *lt);
-	if (!lt)
-		return false;
-	a->lt = lt;
-	int64_t *tot = realloc(a->ltotal, nlayers * sizeof *tot);
-	if (!tot)
-		return false;
-	a->ltotal = tot;
-	uint32_t *pos = realloc(a->lpos, nlayers * sizeof *pos);
-	if (!pos)
-		return false;
-	a->lpos = pos;
-	a->scratch_layers = nlayers;
-	return true;
+	ts_grow_part parts[] = { { (void **)&a->lt, sizeof *a->lt },
+				 { (void **)&a->ltotal, sizeof *a->ltotal },
+				 { (void **)&a->lpos, sizeof *a->lpos } };
+	return ts_grow_each(parts, 3, &a->scratch_layers, nlayers, 64, SIZE_MAX, false);
 }
 
 void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,

@@ -194,22 +194,10 @@ static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 {
 	if (row == TS_INTERN_NONE)
 		return compute_marks(l, c, name, len);
-	if (row >= l->marks_cap) {
-		uint32_t cap = l->marks_cap ? l->marks_cap : 64;
-		while (cap <= row)
-			cap *= 2;
-		lmark *m = realloc(l->marks, cap * sizeof *m);
-		if (m)
-			l->marks = m;
-		lmark *x = m ? realloc(l->ctx_marks, (size_t)cap * TS_CTX_SLOTS * sizeof *x) : NULL;
-		if (!x)
-			return compute_marks(l, c, name, len);
-		l->ctx_marks = x;
-		memset(m + l->marks_cap, 0, (cap - l->marks_cap) * sizeof *m);
-		memset(x + (size_t)l->marks_cap * TS_CTX_SLOTS, 0,
-		       (size_t)(cap - l->marks_cap) * TS_CTX_SLOTS * sizeof *x);
-		l->marks_cap = cap;
-	}
+	ts_grow_part parts[] = { { (void **)&l->marks, sizeof *l->marks },
+				 { (void **)&l->ctx_marks, TS_CTX_SLOTS * sizeof *l->ctx_marks } };
+	if (!ts_grow_each(parts, 2, &l->marks_cap, (size_t)row + 1, 64, SIZE_MAX, true))
+		return compute_marks(l, c, name, len);
 	/* a name has one class per context slot (see ts_agg_context) */
 	lmark *at = slot && slot <= TS_CTX_SLOTS
 		  ? &l->ctx_marks[(size_t)row * TS_CTX_SLOTS + slot - 1] : &l->marks[row];
@@ -302,26 +290,13 @@ static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
 
 bool ts_lay_grow_srows(ts_layers *l, uint32_t need)
 {
-	if (need <= l->srows_cap)
-		return true;
-	uint32_t cap = l->srows_cap ? l->srows_cap : 64;
-	while (cap < need)
-		cap *= 2;
+	ts_grow_part parts[2 * TS_PSTAGE_COUNT];
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		ts_stat *r = realloc(l->srows[st], cap * sizeof *r);
-		if (!r)
-			return false;
-		memset(r + l->srows_cap, 0, (cap - l->srows_cap) * sizeof *r);
-		l->srows[st] = r;
-		ts_ctx_stat *x = realloc(l->sctx[st], (size_t)cap * TS_CTX_SLOTS * sizeof *x);
-		if (!x)
-			return false;
-		memset(x + (size_t)l->srows_cap * TS_CTX_SLOTS, 0,
-		       (size_t)(cap - l->srows_cap) * TS_CTX_SLOTS * sizeof *x);
-		l->sctx[st] = x;
+		parts[2 * st] = (ts_grow_part){ (void **)&l->srows[st], sizeof *l->srows[st] };
+		parts[2 * st + 1] = (ts_grow_part){ (void **)&l->sctx[st],
+						    TS_CTX_SLOTS * sizeof *l->sctx[st] };
 	}
-	l->srows_cap = cap;
-	return true;
+	return ts_grow_each(parts, 2 * TS_PSTAGE_COUNT, &l->srows_cap, need, 64, SIZE_MAX, true);
 }
 
 static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref *ref,
@@ -786,14 +761,8 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 		ts_lay_check_pass(l, p, n);
 	}
-	if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
-		size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;
-		ts_pass *np = realloc(l->passes, cap * sizeof *np);
-		if (np) {
-			l->passes = np;
-			l->passes_cap = cap;
-		}
-	}
+	(void)ts_grow((void **)&l->passes, &l->passes_cap, l->npasses + 1, sizeof *l->passes, 16,
+		      TS_MAX_PASSES, false);   /* past it, or without memory: not kept */
 	if (l->opts.spans)
 		ts_lay_record_spans(l, p);
 	bool kept = l->npasses < l->passes_cap;
@@ -904,14 +873,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
 		l->tokens_max = ev->grid[0];
 
-	if (l->nkbuf == l->kbuf_cap && l->kbuf_cap < TS_MAX_PASS_KERNELS) {
-		size_t cap = l->kbuf_cap ? l->kbuf_cap * 2 : 1024;
-		kernel_ent *k = realloc(l->kbuf, cap * sizeof *k);
-		if (k) {
-			l->kbuf = k;
-			l->kbuf_cap = cap;
-		}
-	}
+	(void)ts_grow((void **)&l->kbuf, &l->kbuf_cap, l->nkbuf + 1, sizeof *l->kbuf, 1024,
+		      TS_MAX_PASS_KERNELS, false);   /* else staged at once */
 	if (l->nkbuf < l->kbuf_cap) {
 		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m };
 	} else {

@@ -116,7 +116,7 @@ struct ts_layers {
 	const ts_family *forced;
 	lmark *marks;            /* per kernel row */
 	lmark *ctx_marks;        /* per kernel row, in its context */
-	uint32_t marks_cap;
+	size_t marks_cap;
 
 	annotation *ann;         /* in arrival order (compacted when full) */
 	uint32_t *order;         /* indices sorted by start */
@@ -240,7 +240,7 @@ struct ts_layers {
 	size_t nkbuf, kbuf_cap;
 	ts_stat *srows[TS_PSTAGE_COUNT];
 	ts_ctx_stat *sctx[TS_PSTAGE_COUNT];
-	uint32_t srows_cap;
+	size_t srows_cap;
 	ts_stat sother[TS_PSTAGE_COUNT], sall[TS_PSTAGE_COUNT];
 	uint64_t stage_overflow;
 

@@ -15,6 +15,7 @@
 
 #include "analysis/intern.h"
 #include "analysis/satmath.h"
+#include "input/grow.h"
 #include "input/numtext.h"
 
 static bool starts_with(const char *s, size_t n, const char *lit)
@@ -260,31 +261,16 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev)
 		l->compacted_at = l->last_kernel_ts;
 		compact_annotations(l);
 	}
-	if (l->nann == l->ann_cap) {
-		if (l->ann_cap >= TS_MAX_ANNOTATIONS) {
-			l->ann_dropped++;
-			return;
-		}
-		size_t cap = l->ann_cap ? l->ann_cap * 2 : 64;
-		annotation *p = realloc(l->ann, cap * sizeof *p);
-		if (p)
-			l->ann = p;
-		uint32_t *o = p ? realloc(l->order, cap * sizeof *o) : NULL;
-		if (o)
-			l->order = o;
-		uint32_t *x = o ? realloc(l->by_ext, cap * sizeof *x) : NULL;
-		if (x)
-			l->by_ext = x;
-		uint32_t *g = x ? realloc(l->group_best, cap * sizeof *g) : NULL;
-		if (g)
-			l->group_best = g;
-		int64_t *e = g ? realloc(l->group_gpu_end, cap * sizeof *e) : NULL;
-		if (!e) {
-			l->ann_dropped++;
-			return;
-		}
-		l->group_gpu_end = e;
-		l->ann_cap = cap;
+	ts_grow_part parts[] = {
+		{ (void **)&l->ann, sizeof *l->ann }, { (void **)&l->order, sizeof *l->order },
+		{ (void **)&l->by_ext, sizeof *l->by_ext },
+		{ (void **)&l->group_best, sizeof *l->group_best },
+		{ (void **)&l->group_gpu_end, sizeof *l->group_gpu_end },
+	};
+	if (!ts_grow_each(parts, sizeof parts / sizeof *parts, &l->ann_cap, l->nann + 1, 64,
+			  TS_MAX_ANNOTATIONS, false)) {
+		l->ann_dropped++;
+		return;
 	}
 	/* Insert in start order (they arrive sorted: the shift is short).
 	 * SGLang opens step[...] inside its execute_ window, at the same

@@ -13,6 +13,7 @@
 
 #include "analysis/intern.h"
 #include "analysis/satmath.h"
+#include "input/grow.h"
 #include "input/numtext.h"
 
 static uint32_t map_row(uint32_t row, const uint32_t *map, uint32_t n)
@@ -329,14 +330,10 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 		if (r->err)
 			break;
 		p.index += base;
-		if (l->npasses == l->passes_cap && l->passes_cap < TS_MAX_PASSES) {
-			size_t cap = l->passes_cap ? l->passes_cap * 2 : 16;
-			ts_pass *g = realloc(l->passes, cap * sizeof *g);
-			if (!g)
-				return TS_ERR_NOMEM;
-			l->passes = g;
-			l->passes_cap = cap;
-		}
+		if (l->npasses < TS_MAX_PASSES &&
+		    !ts_grow((void **)&l->passes, &l->passes_cap, l->npasses + 1, sizeof *l->passes,
+			     16, TS_MAX_PASSES, false))
+			return TS_ERR_NOMEM;
 		if (l->npasses < l->passes_cap)
 			l->passes[l->npasses++] = p;
 		else

@@ -70,31 +70,14 @@ static bool grow(void *arr, size_t *cap, size_t need, size_t elem)
 /* Room for need keys in every per-key array (one capacity for all). */
 static bool keys_room(ts_unit *u, size_t need)
 {
-	if (need <= u->key_cap)
-		return true;
-	size_t cap = u->key_cap ? u->key_cap : 64;
-	while (cap < need)
-		cap *= 2;
-	uint32_t **a32[] = { &u->cnt, &u->off, &u->first, &u->fill, &u->byc };
-	for (size_t i = 0; i < sizeof a32 / sizeof *a32; i++) {
-		uint32_t *p = realloc(*a32[i], cap * sizeof *p);
-		if (!p)
-			return false;
-		*a32[i] = p;
-	}
-	uint8_t **a8[] = { &u->cls, &u->inref };
-	for (size_t i = 0; i < sizeof a8 / sizeof *a8; i++) {
-		uint8_t *p = realloc(*a8[i], cap);
-		if (!p)
-			return false;
-		*a8[i] = p;
-	}
-	uint64_t *g = realloc(u->gh, cap * sizeof *g);
-	if (!g)
-		return false;
-	u->gh = g;
-	u->key_cap = cap;
-	return true;
+	ts_grow_part parts[] = {
+		{ (void **)&u->cnt, sizeof *u->cnt }, { (void **)&u->off, sizeof *u->off },
+		{ (void **)&u->first, sizeof *u->first }, { (void **)&u->fill, sizeof *u->fill },
+		{ (void **)&u->byc, sizeof *u->byc }, { (void **)&u->cls, sizeof *u->cls },
+		{ (void **)&u->inref, sizeof *u->inref }, { (void **)&u->gh, sizeof *u->gh },
+	};
+	return ts_grow_each(parts, sizeof parts / sizeof *parts, &u->key_cap, need, 64,
+			    SIZE_MAX / 16, false);
 }
 
 /* Dense ids for the keys, their counts, positions and classes. */

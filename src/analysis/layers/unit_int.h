@@ -43,7 +43,6 @@ struct ts_unit {
 	uint32_t *hkey;
 	uint32_t *byc;           /* keys sorted by count, then gap hash */
 	uint64_t *gh;            /* per key: gap hash */
-	size_t byc_cap;
 	cand *cands;
 	size_t cands_cap;
 	uint32_t *kind;          /* per segment: its kind (index of its first) */

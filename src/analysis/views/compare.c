@@ -265,9 +265,9 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 	size_t ncat = pt ? ts_patterns_ncategories(pt) : 0;
 	unsigned char *has = calloc((ncat + 1) * 2, 1);
 	int *catrow = malloc((ncat + 1) * sizeof *catrow);
-	size_t cap = 16;
-	c->ops = calloc(cap, sizeof *c->ops);
-	if (!has || !catrow || !c->ops) {
+	size_t cap = 0;
+	if (!has || !catrow ||
+	    !ts_grow((void **)&c->ops, &cap, 16, sizeof *c->ops, 16, SIZE_MAX, true)) {
 		free(has);
 		free(catrow);
 		return false;
@@ -306,15 +306,10 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 				continue;
 			if (k == ncat && split && shared && !rest)
 				break;
-			if (c->nops == cap) {
-				cap *= 2;
-				ts_cmp_op *v = realloc(c->ops, cap * sizeof *v);
-				if (!v) {
-					ok = false;
-					break;
-				}
-				memset(v + c->nops, 0, (cap - c->nops) * sizeof *v);
-				c->ops = v;
+			if (!ts_grow((void **)&c->ops, &cap, c->nops + 1, sizeof *c->ops, 16, SIZE_MAX,
+				     true)) {
+				ok = false;
+				break;
 			}
 			ts_cmp_op *r = &c->ops[c->nops];
 			*r = (ts_cmp_op){ .group = root, .category = k < ncat ? (int)k : -1,
