@@ -101,6 +101,15 @@ static bool write_cmp_csv_dir(const char *dir, const ts_compare *c)
 	return csv_dir(dir, NULL, NULL, c);
 }
 
+/* Every warning of a run, a line each on stderr. */
+static void print_warnings(const ts_result *res)
+{
+	ts_warns w;
+	ts_result_warnings(res, &w);
+	for (size_t i = 0; i < w.n; i++)
+		fprintf(stderr, "tracestream: warning: %s\n", w.line[i]);
+}
+
 static void print_error(const ts_result *res, const char *side)
 {
 	char buf[PATH_MAX + 64];
@@ -361,10 +370,10 @@ static int run_compare(const options *o, const ts_pipeline_opts *base, const ts_
 		if (side[s].st != TS_OK && code == TS_EXIT_OK)
 			code = ts_exit_code(side[s].st);
 		if (!o->quiet) {
-			char lines[16][TS_WARN_LEN];
-			size_t n = ts_report_warnings(&side[s].res, lines, 16);
-			for (size_t i = 0; i < n; i++)
-				fprintf(stderr, "tracestream: warning: %s: %s\n", tag[s], lines[i]);
+			ts_warns w;
+			ts_result_warnings(&side[s].res, &w);
+			for (size_t i = 0; i < w.n; i++)
+				fprintf(stderr, "tracestream: warning: %s: %s\n", tag[s], w.line[i]);
 		}
 		if (o->verbose) {
 			double mb = (double)side[s].res.json_bytes / 1e6;
@@ -490,10 +499,7 @@ static int report_job(const options *o, ts_multi *m)
 	if (o->save_state && !save_state(o->save_state, &m->job, m->ranks, m->n))
 		code = TS_EXIT_USAGE_IO;
 	if (!o->quiet) {
-		char lines[16][TS_WARN_LEN];
-		size_t n = ts_report_warnings(&m->job, lines, 16);
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "tracestream: warning: %s\n", lines[i]);
+		print_warnings(&m->job);
 	}
 	return code;
 }
@@ -759,10 +765,7 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 	if (st != TS_OK)
 		print_error(&res, NULL);
 	if (!o.quiet) {
-		char lines[16][TS_WARN_LEN];
-		size_t n = ts_report_warnings(&res, lines, 16);
-		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "tracestream: warning: %s\n", lines[i]);
+		print_warnings(&res);
 	}
 	if (o.verbose)
 		print_verbose(&res);

@@ -7,6 +7,7 @@
 #include "analysis/satmath.h"
 #include "input/grow.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -564,4 +565,32 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, ui
 	a->nvidia_runtime += ts_r_u64(r);
 	a->amd_runtime += ts_r_u64(r);
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
+
+void ts_agg_warnings(const ts_agg *a, ts_warns *w)
+{
+	if (a->other.count)
+		ts_warn(w, "%" PRIu64 " kernel launches past the cap of %u distinct kernel names were "
+			"folded into the (other) row", a->other.count, a->lim.max_kernel_names);
+	if (a->untimed_kernels)
+		ts_warn(w, "%" PRIu64 " kernel events without ts or dur were counted but not timed",
+			a->untimed_kernels);
+	if (a->dev_overflow)
+		ts_warn(w, "%" PRIu64 " kernels ran on devices past the cap of %u and are left out of "
+			"busy time", a->dev_overflow, a->lim.max_devices);
+	uint64_t late = ts_agg_busy_late(a);
+	if (late)
+		ts_warn(w, "%" PRIu64 " kernels arrived more than %u intervals out of order; GPU busy "
+			"time is approximate", late, a->lim.busy_window);
+}
+
+const ts_kclass *ts_agg_row_class(const ts_agg *a, uint32_t row)
+{
+	if (row >= a->rows_cap)
+		return &ts_other_class;
+	const ts_ctxrow *x = a->ctx ? ts_agg_ctx(a, row) : NULL;
+	for (int k = 0; x && k < TS_CTX_SLOTS && x[k].category >= 0; k++)
+		if (2 * x[k].ns > a->rows[row].total)
+			return &x[k].cls;
+	return &a->classes[row];
 }

@@ -24,6 +24,7 @@
 #include "analysis/intern.h"
 #include "analysis/stat.h"
 #include "input/status.h"
+#include "input/warn.h"
 #include "analysis/wire.h"
 
 typedef struct {
@@ -144,5 +145,12 @@ size_t ts_agg_bytes(const ts_agg *a);
  * or TS_ERR_NOMEM. */
 void ts_agg_save(const ts_agg *a, ts_wbuf *w);
 ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, uint32_t *nmap);
+
+/* The kernels the aggregates could not hold or time, as warnings. */
+void ts_agg_warnings(const ts_agg *a, ts_warns *w);
+
+/* The class a name's row reports: the context's that holds most of its
+ * time (see ts_agg_context), else its own. */
+const ts_kclass *ts_agg_row_class(const ts_agg *a, uint32_t row);
 
 #endif

@@ -136,3 +136,10 @@ const char *ts_platform_name(ts_platform p)
 		return "unknown";
 	}
 }
+
+void ts_meta_warnings(const ts_meta *m, ts_warns *w)
+{
+	if (m->devprops_dropped)
+		ts_warn(w, "%d deviceProperties entries past the first %d were ignored",
+			m->devprops_dropped, TS_MAX_DEVPROPS);
+}

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "input/warn.h"
+
 /* Event categories we count; the order is the report order. */
 typedef enum {
 	TS_CAT_KERNEL,
@@ -158,5 +160,8 @@ typedef struct {
 	uint64_t last_event_end, events_close;
 	uint64_t events_in_array;
 } ts_meta;
+
+/* The trace facts there was no room for, as warnings. */
+void ts_meta_warnings(const ts_meta *m, ts_warns *w);
 
 #endif

@@ -27,6 +27,7 @@
 
 #include "input/event.h"
 #include "input/status.h"
+#include "input/warn.h"
 
 /* Receives each event; a status other than TS_OK stops the parse. */
 typedef ts_status (*ts_event_fn)(void *ud, const ts_event *ev);
@@ -60,6 +61,9 @@ typedef struct {
 } ts_parser_stats;
 
 const ts_parser_stats *ts_parser_get_stats(const ts_parser *p);
+
+/* What the parser left out or cut, as warnings. */
+void ts_parser_warnings(const ts_parser_stats *ps, ts_warns *w);
 
 /*
  * Pieces of traceEvents parsed apart (pparse.h). A piece begins at an item

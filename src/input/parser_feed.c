@@ -7,6 +7,7 @@
  */
 #include "input/parser_int.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,4 +317,20 @@ void ts_parser_fail(ts_parser *p, ts_status st, const char *msg, uint64_t byte)
 const ts_parser_stats *ts_parser_get_stats(const ts_parser *p)
 {
 	return &p->stats;
+}
+
+void ts_parser_warnings(const ts_parser_stats *ps, ts_warns *w)
+{
+	if (ps->long_names)
+		ts_warn(w, "%" PRIu64 " event names longer than %d bytes were cut", ps->long_names,
+			TS_NAME_MAX);
+	if (ps->bad_numbers)
+		ts_warn(w, "%" PRIu64 " ts/dur/id values were not numbers in range and were ignored",
+			ps->bad_numbers);
+	if (ps->bad_times)
+		ts_warn(w, "%" PRIu64 " events have a ts outside -2^61 .. 2^62 ns or a dur that is "
+			"negative or over 2^40 ns (18 minutes), the first near byte %" PRIu64 "; they "
+			"are left untimed", ps->bad_times, ps->bad_time_byte);
+	if (ps->bad_items)
+		ts_warn(w, "%" PRIu64 " traceEvents items were not objects", ps->bad_items);
 }

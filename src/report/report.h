@@ -50,11 +50,6 @@ void ts_report_op_label(const ts_attrib *a, size_t i, char *buf, size_t n);
 
 
 
-/* Warnings about what the numbers do not cover; at most max lines of at most
- * TS_WARN_LEN bytes each. Returns how many were written. */
-#define TS_WARN_LEN 400
-size_t ts_report_warnings(const ts_result *res, char (*lines)[TS_WARN_LEN],
-			  size_t max);
 
 /* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is
  * not one: overlong forms, surrogates (ED A0 80 ..) and code points past

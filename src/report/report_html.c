@@ -666,15 +666,15 @@ static void page_foot(FILE *out)
 
 static void warnings(FILE *out, const ts_result *res, const char *side)
 {
-	char lines[16][TS_WARN_LEN];
-	size_t n = ts_report_warnings(res, lines, 16);
-	for (size_t i = 0; i < n; i++) {
+	ts_warns w;
+	ts_result_warnings(res, &w);
+	for (size_t i = 0; i < w.n; i++) {
 		fputs("<li>", out);
 		if (side) {
 			escs(out, side);
 			fputs(": ", out);
 		}
-		escs(out, lines[i]);
+		escs(out, w.line[i]);
 		fputs("</li>", out);
 	}
 }

@@ -969,12 +969,12 @@ static void put_coverage(ts_jw *w, const ts_result *res, const ts_kview *v)
 
 static void put_warnings(ts_jw *w, const ts_result *res)
 {
-	char lines[16][TS_WARN_LEN];
-	size_t n = ts_report_warnings(res, lines, 16);
+	ts_warns ws;
+	ts_result_warnings(res, &ws);
 	ts_jw_member(w, 2, "warnings");
 	ts_jw_arr(w);
-	for (size_t i = 0; i < n; i++)
-		ts_jw_str(w, lines[i]);
+	for (size_t i = 0; i < ws.n; i++)
+		ts_jw_str(w, ws.line[i]);
 	ts_jw_end_arr(w);
 }
 

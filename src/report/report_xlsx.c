@@ -213,10 +213,10 @@ static void summary(xlsx *x, const ts_result *res)
 		snprintf(k, sizeof k, "%s_gpu_time_us", ts_pstage_name((ts_pstage)s));
 		fact_n(x, k, (double)sall->total / 1e3);
 	}
-	char lines[16][TS_WARN_LEN];
-	size_t n = ts_report_warnings(res, lines, 16);
-	for (size_t i = 0; i < n; i++)
-		fact_s(x, "warning", lines[i]);
+	ts_warns w;
+	ts_result_warnings(res, &w);
+	for (size_t i = 0; i < w.n; i++)
+		fact_s(x, "warning", w.line[i]);
 	sheet_end(x);
 }
 

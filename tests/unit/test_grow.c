@@ -1,10 +1,12 @@
 /* The one growable-array helper: doubling from first, zeroed room on
- * request, the max cap, overflow refused with the array unchanged. */
+ * request, the max cap, overflow refused with the array unchanged; arrays
+ * grown together; the bounded list of warnings. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "input/grow.h"
+#include "input/warn.h"
 #include "unit.h"
 
 static void growth(void)
@@ -49,9 +51,52 @@ static void limits(void)
 	free(v);
 }
 
+/* Arrays that share a capacity grow together, each its own size. */
+static void together(void)
+{
+	int64_t *a = NULL;
+	uint8_t *b = NULL;
+	size_t cap = 0;
+	ts_grow_part parts[] = { { (void **)&a, sizeof *a }, { (void **)&b, sizeof *b } };
+	CHECK(ts_grow_each(parts, 2, &cap, 10, 8, SIZE_MAX, true) && cap == 16 && a && b,
+	      "two arrays get one room, doubling from first");
+	bool zero = true;
+	for (size_t i = 0; i < cap; i++)
+		zero &= a[i] == 0 && b[i] == 0;
+	a[15] = 7;
+	b[15] = 9;
+	CHECK(zero && ts_grow_each(parts, 2, &cap, 17, 8, SIZE_MAX, true) && cap == 32 &&
+	      a[15] == 7 && b[15] == 9 && a[31] == 0 && b[31] == 0,
+	      "each keeps its elements and gets its new room zeroed");
+	CHECK(!ts_grow_each(parts, 2, &cap, 40, 8, 32, true) && cap == 32,
+	      "a need past max is refused for all, the room unchanged");
+	free(a);
+	free(b);
+}
+
+/* Sixteen warnings print as they are; past them the last line counts the
+ * rest. */
+static void warnings(void)
+{
+	ts_warns w = { .n = 0 };
+	for (int i = 0; i < TS_WARN_MAX; i++)
+		ts_warn(&w, "warning %d", i);
+	ts_warns_close(&w);
+	CHECK(w.n == TS_WARN_MAX && strcmp(w.line[TS_WARN_MAX - 1], "warning 15") == 0,
+	      "%d warnings are all kept", TS_WARN_MAX);
+	for (int i = 0; i < 4; i++)
+		ts_warn(&w, "warning %d", TS_WARN_MAX + i);
+	ts_warns_close(&w);
+	CHECK(w.n == TS_WARN_MAX && w.more == 4 &&
+	      strcmp(w.line[TS_WARN_MAX - 1], "5 more warnings past the first 15 were not kept") == 0,
+	      "past %d, the last line counts the rest (%s)", TS_WARN_MAX, w.line[TS_WARN_MAX - 1]);
+}
+
 int main(void)
 {
 	growth();
 	limits();
+	together();
+	warnings();
 	return unit_failed != 0;
 }

@@ -41,6 +41,7 @@
 #include "analysis/attrib/capture.h"
 #include "tables/classify.h"
 #include "input/event.h"
+#include "input/warn.h"
 #include "analysis/hist.h"
 #include "tables/patterns.h"
 #include "analysis/stat.h"
@@ -252,5 +253,9 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 			 uint32_t **opmap, uint32_t *nop, uint32_t **wlmap, uint32_t *nwl);
 
 #define TS_JOIN_MEM_DEFAULT (64u << 20)
+
+/* What the joins could not index or link, as warnings; captures: whether
+ * graph-capture traces were given (the advice for graph-replayed time). */
+void ts_attrib_warnings(const ts_attrib *a, bool captures, ts_warns *w);
 
 #endif

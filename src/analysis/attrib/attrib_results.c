@@ -6,6 +6,7 @@
 #include "analysis/attrib/attrib_int.h"
 #include "analysis/satmath.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,4 +231,34 @@ const char *ts_attrib_workload_name(const ts_attrib *a, size_t i, size_t *len,
 const ts_oprule *ts_attrib_workload_rule(const ts_attrib *a, size_t i)
 {
 	return ts_patterns_oprule(a->patterns, a->wl_rule[i]);
+}
+
+void ts_attrib_warnings(const ts_attrib *a, bool captures, ts_warns *w)
+{
+	const ts_attrib_totals *t = ts_attrib_get_totals(a);
+	int64_t all = 0;
+	for (int b = 0; b < TS_ATTR_COUNT; b++)
+		all = ts_sat_add(all, t->ns[b]);
+	if (t->ops_dropped)
+		ts_warn(w, "%" PRIu64 " CPU ops past --join-mem (%zu bytes, %" PRIu64 " ops) were not "
+			"indexed; their kernels count as launch or unlinked", t->ops_dropped,
+			t->index_bytes, t->ops_indexed);
+	const ts_callsite_totals *cs = ts_attrib_callsite_totals(a);
+	if (cs->dropped)
+		ts_warn(w, "%" PRIu64 " Python frames past --join-mem or the thread and name caps were "
+			"not indexed; launches under them may show an outer call site", cs->dropped);
+	if (cs->out_of_order)
+		ts_warn(w, "%" PRIu64 " Python frames came out of start order on their thread and were "
+			"not indexed", cs->out_of_order);
+	if (t->workloads_dropped)
+		ts_warn(w, "%" PRIu64 " op calls past the %d workload definitions kept have no workload",
+			t->workloads_dropped, TS_ATTRIB_MAX_WORKLOADS);
+	if (t->lookahead_overflow)
+		ts_warn(w, "%" PRIu64 " kernels waited past the look-ahead of %d for their launch and "
+			"count as unlinked", t->lookahead_overflow, TS_ATTRIB_LOOKAHEAD);
+	if (all && t->ns[TS_ATTR_GRAPH] > all / 2)
+		ts_warn(w, "%.1f%% of kernel time was replayed from CUDA/HIP graphs with no CPU op "
+			"detail%s", 100.0 * (double)t->ns[TS_ATTR_GRAPH] / (double)all,
+			captures ? "" : ": a trace of the graph capture (the server's warm-up) given "
+					"with --capture gives them their ops back");
 }

@@ -5,6 +5,7 @@
  */
 #include "analysis/attrib/replay.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -852,4 +853,23 @@ ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ng
 	}
 	free(in);
 	return TS_OK;
+}
+
+void ts_replay_warnings(const ts_replay *r, ts_warns *w)
+{
+	const ts_replay_totals *rt = ts_replay_get_totals(r);
+	const ts_capture_totals *ct = ts_capmap_totals(ts_replay_map(r));
+	if (rt->refused)
+		ts_warn(w, "%" PRIu64 " of %" PRIu64 " graph replays matched no captured graph and keep "
+			"no op (the reasons: Graph replays)", rt->refused, rt->replays);
+	if (rt->forced)
+		ts_warn(w, "%" PRIu64 " graph replays were decided before they were complete: more "
+			"than %d kernels waited", rt->forced, TS_REPLAY_HOLD);
+	if (ct->unclosed || ct->overlapping)
+		ts_warn(w, "--capture: %" PRIu64 " capture windows with no end and %" PRIu64 " begun "
+			"while another thread's was open were left out", ct->unclosed, ct->overlapping);
+	if (ct->nodes_dropped)
+		ts_warn(w, "--capture: %" PRIu64 " kernel nodes past %u nodes or %u graphs (or out of "
+			"memory) were left out, with their graphs", ct->nodes_dropped,
+			TS_CAPTURE_MAX_NODES, TS_CAPTURE_MAX_GRAPHS);
 }

@@ -40,6 +40,7 @@
 #include "analysis/attrib/attrib.h"
 #include "analysis/attrib/capture.h"
 #include "input/event.h"
+#include "input/warn.h"
 #include "analysis/wire.h"
 
 #define TS_REPLAY_HOLD 65536   /* kernels held back at most */
@@ -104,5 +105,9 @@ const ts_capmap *ts_replay_map(const ts_replay *r);
  */
 void ts_replay_save(const ts_replay *r, ts_wbuf *w);
 ts_status ts_replay_merge(ts_replay *r, ts_rbuf *rb, const long *gmap, size_t ngmap);
+
+/* Replays that kept no op or were decided early, and the capture windows
+ * and nodes left out, as warnings. */
+void ts_replay_warnings(const ts_replay *r, ts_warns *w);
 
 #endif

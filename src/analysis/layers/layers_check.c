@@ -7,7 +7,11 @@
 #include "analysis/layers/layers_int.h"
 #include "analysis/satmath.h"
 
+#include <inttypes.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "analysis/layers/model.h"
 
 /* The median of the n values v (sorted in place). */
 static int64_t median(int64_t *v, size_t n)
@@ -160,4 +164,82 @@ void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n)
 {
 	check_layers(l, p->index, n);
 	doubt_pass(&l->doubt, p, l->layers, n);
+}
+
+/* Complete passes whose layer count is not the family's. */
+static void count_warnings(const ts_layers *l, const ts_model *m, ts_warns *w)
+{
+	char why[200];
+	long want = ts_layers_expected(l, m->family, strcmp(m->source, "forced") == 0, m->score,
+				       why, sizeof why);
+	uint32_t bad = 0, got = 0, complete = 0, per = ts_layers_per_pass(l);
+	bool agree = true;
+	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+		const ts_pass *p = ts_layers_pass(l, i);
+		if (!p->complete)
+			continue;
+		if (complete++ && p->layers != per)
+			agree = false;
+		if (want > 0 && p->layers != (uint32_t)want) {
+			bad++;
+			got = p->layers;
+		}
+	}
+	bool halves = ts_layers_options(l)->split_half_layers;
+	/* The family's count is a hint: passes that agree with each other are
+	 * more likely a size the table does not list. */
+	if (bad && agree && complete > 1 && ts_layers_options(l)->expect_layers <= 0)
+		ts_warn(w, "every complete pass has %" PRIu32 " layers, where %s gives %ld%s: a size "
+			"the table does not list (add it to num_hidden_layers) or a boundary misplaced "
+			"alike in every pass", got, why, want, halves ? " (two half-layers each)" : "");
+	else if (bad)
+		ts_warn(w, "%" PRIu32 " complete passes have a layer count other than %ld (e.g. %" PRIu32
+			"), the number expected from %s%s", bad, want, got, why,
+			halves ? ", counted as two half-layers each" : "");
+}
+
+/* The first layer far off the typical one, and how many there are. */
+static void odd_warning(const ts_layers *l, const ts_agg *a, ts_warns *w)
+{
+	const ts_odd_layer *odd;
+	uint64_t n;
+	bool slow = ts_layers_odd(l, &odd, &n) && odd->slow_row != TS_INTERN_NONE;
+	if (!n)
+		return;
+	const char *s = n > 1 ? "s are" : " is", *its = n > 1 ? "their" : "its";
+	const char *more = n > 1 ? " (the first; layers.odd in JSON lists them)" : "";
+	if (slow) {
+		const ts_kclass *c = ts_agg_row_class(a, odd->slow_row);
+		ts_warn(w, "%" PRIu64 " layer%s far off the typical layer of %s type in %s pass (under "
+			"0.5x or over 2x its time or kernels): layer %" PRIu32 " of pass %" PRIu32 " (%s) "
+			"has %.1f us against %.1f us with the same %" PRIu32 " kernels, and one %s call "
+			"took %.1f us against %.1f us (%.1fx)%s%s", n, s, its, its, odd->layer, odd->pass,
+			ts_ltype_name(odd->type), (double)odd->ns / 1e3, (double)odd->typical_ns / 1e3,
+			odd->kernels, c->short_name, (double)odd->slow_ns / 1e3,
+			(double)odd->slow_typical_ns / 1e3,
+			odd->slow_typical_ns > 0 ? (double)odd->slow_ns / (double)odd->slow_typical_ns : 0,
+			c->type == TS_TYPE_COMMUNICATION ? ": a collective, waiting on the other ranks" : "",
+			more);
+	} else {
+		ts_warn(w, "%" PRIu64 " layer%s far off the typical layer of %s type in %s pass (under "
+			"0.5x or over 2x its time or kernels): layer %" PRIu32 " of pass %" PRIu32 " (%s) "
+			"has %.1f us and %" PRIu32 " kernels against %.1f us and %" PRIu32 "%s%s", n, s,
+			its, its, odd->layer, odd->pass, ts_ltype_name(odd->type),
+			(double)odd->ns / 1e3, odd->kernels, (double)odd->typical_ns / 1e3,
+			odd->typical_kernels,
+			odd->same_kernels ? "" : ", its kernels differ: a sign of a misplaced layer boundary",
+			more);
+	}
+}
+
+void ts_layers_warnings(const ts_layers *l, const ts_model *m, const ts_agg *a, ts_warns *w)
+{
+	count_warnings(l, m, w);
+	odd_warning(l, a, w);
+	if (ts_layers_annotations_dropped(l))
+		ts_warn(w, "%" PRIu64 " step annotations past the first %d held were not used for "
+			"passes and stages", ts_layers_annotations_dropped(l), TS_MAX_ANNOTATIONS);
+	if (ts_layers_passes_dropped(l))
+		ts_warn(w, "%" PRIu64 " passes past the first %d are in the stage totals but not in "
+			"passes[]", ts_layers_passes_dropped(l), TS_MAX_PASSES);
 }

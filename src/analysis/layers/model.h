@@ -52,4 +52,11 @@ void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
 void ts_selector_describe(const ts_patterns *p, const ts_selector *s, char *buf,
 			  size_t len);
 
+/* What the layers say against the model: complete passes with another
+ * layer count than the family's, layers far off the typical one (the
+ * kernel that made it, by a's classes), the annotations and passes past
+ * their caps; as warnings. */
+void ts_layers_warnings(const struct ts_layers *l, const ts_model *m, const ts_agg *a,
+			ts_warns *w);
+
 #endif

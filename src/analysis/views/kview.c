@@ -96,12 +96,7 @@ const ts_kclass *ts_kview_row_class(const ts_agg *a, uint32_t row)
 {
 	if (row == TS_ROW_OTHER)
 		return &ts_other_class;
-	/* a context with most of the name's time (see ts_agg_context) */
-	const ts_ctxrow *x = a->ctx ? ts_agg_ctx(a, row) : NULL;
-	for (int k = 0; x && k < TS_CTX_SLOTS && x[k].category >= 0; k++)
-		if (2 * x[k].ns > a->rows[row].total)
-			return &x[k].cls;
-	return &a->classes[row];
+	return ts_agg_row_class(a, row);
 }
 
 void ts_kview_pieces(const ts_result *res, const ts_kview *v, bool with_mem,

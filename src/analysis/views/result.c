@@ -4,6 +4,7 @@
  * and the reporters (see result.h).
  */
 #include "analysis/views/result.h"
+#include "analysis/views/roofline.h"
 
 const ts_devprop *ts_result_devprop(const ts_result *res)
 {
@@ -38,4 +39,24 @@ void ts_result_free(ts_result *res)
 	res->merged_captures = NULL;
 	res->attrib = NULL;
 	res->layers = NULL;
+}
+
+void ts_result_warnings(const ts_result *res, ts_warns *w)
+{
+	*w = (ts_warns){ .n = 0 };
+	if (!res->agg)
+		return;
+	ts_agg_warnings(res->agg, w);
+	ts_parser_warnings(&res->pstats, w);
+	if (res->layers)
+		ts_layers_warnings(res->layers, &res->model, res->agg, w);
+	if (res->attrib) {
+		ts_attrib_warnings(res->attrib, res->replay != NULL, w);
+		if (res->gpu)
+			ts_roofline_warnings(res->attrib, res->gpu, w);
+	}
+	if (res->replay)
+		ts_replay_warnings(res->replay, w);
+	ts_meta_warnings(&res->meta, w);
+	ts_warns_close(w);
 }

@@ -68,4 +68,9 @@ void ts_result_free(ts_result *res);
  * one), or NULL when the trace has none. */
 const ts_devprop *ts_result_devprop(const ts_result *res);
 
+/* Every module's warnings about what the numbers do not cover, in the
+ * order of the pipeline (closed: the count of those not kept is the last
+ * line). */
+void ts_result_warnings(const ts_result *res, ts_warns *w);
+
 #endif

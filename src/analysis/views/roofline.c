@@ -68,3 +68,24 @@ void ts_roofline_of(const ts_wl_row *w, const char *dtype, const ts_gpu *d,
 		r->bound = TS_BOUND_UNKNOWN;
 	}
 }
+
+void ts_roofline_warnings(const ts_attrib *a, const ts_gpu *gpu, ts_warns *w)
+{
+	size_t over = 0, n = ts_attrib_nworkloads(a);
+	for (size_t i = 0; i < n; i++) {
+		const ts_wl_row *row = ts_attrib_workload(a, TS_ATTRIB_ALL, i);
+		size_t len;
+		const char *dtype;
+		ts_roofline rf;
+		if (row->calls == 0)
+			continue;
+		ts_attrib_workload_name(a, i, &len, &dtype);
+		ts_roofline_of(row, dtype, gpu, &rf);
+		over += rf.exceeds_peak;
+	}
+	if (over)
+		ts_warn(w, "%zu workloads ran faster than the %s peaks allow: their kernels are not the "
+			"calls' own (mislinked) or a flops:/bytes: rule or the peak is wrong; no rate of "
+			"theirs is printed (JSON workloads[].over_peak_tflops, over_peak_tbps)", over,
+			gpu->name);
+}

@@ -48,4 +48,8 @@ void ts_roofline_of(const ts_wl_row *w, const char *dtype, const ts_gpu *d,
 
 const char *ts_bound_name(ts_bound b);
 
+/* Workloads whose calls ran faster than gpu's peaks allow (mislinked
+ * kernels, or a wrong rule or peak), as a warning. */
+void ts_roofline_warnings(const ts_attrib *a, const ts_gpu *gpu, ts_warns *w);
+
 #endif
