@@ -604,66 +604,68 @@ static int run_merge(const options *o, const ts_pipeline_opts *po)
 	return code;
 }
 
-static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *captures_b,
-		    ts_patterns *patterns);
+static int run_mode_of(const options *o, ts_pipeline_opts *po, const ts_capmap *captures_b,
+		       const ts_patterns *patterns);
 
-int ts_job_run(const options *op)
+/* --model and --device name what the tables hold: a usage error else. */
+static bool known_names(const options *o, const ts_patterns *patterns)
 {
-	const options o = *op;
+	if (o->model && !ts_patterns_find_family(patterns, o->model)) {
+		fprintf(stderr, "tracestream: --model: unknown model family '%s'; known:", o->model);
+		for (size_t i = 0; i < ts_patterns_nfamilies(patterns); i++)
+			fprintf(stderr, " %s", ts_patterns_family(patterns, i)->name);
+		fprintf(stderr, "\nhint: tracestream patterns list\n");
+		return false;
+	}
+	if (o->gpu && !ts_gpu_named(patterns, o->gpu)) {
+		fprintf(stderr, "tracestream: --device: unknown device '%s'; known:", o->gpu);
+		for (size_t i = 0; i < ts_patterns_ngpus(patterns); i++)
+			fprintf(stderr, " '%s'", ts_patterns_gpu(patterns, i)->name);
+		fprintf(stderr, "\nhint: the devices: table is patterns/devices.yaml\n");
+		return false;
+	}
+	return true;
+}
 
-	if (!o.multi && !o.merge && (strcmp(o.path, "-") == 0 || (o.path_b && strcmp(o.path_b, "-") == 0)) &&
-	    isatty(STDIN_FILENO)) {
+int ts_job_run(const options *o)
+{
+	bool reads_stdin = strcmp(o->path, "-") == 0 || (o->path_b && strcmp(o->path_b, "-") == 0);
+	if (o->mode != MODE_RANKS && o->mode != MODE_MERGE && reads_stdin && isatty(STDIN_FILENO)) {
 		fprintf(stderr, "tracestream: refusing to read a trace from a terminal\n"
 				"hint: pipe a trace in (zcat trace.json.gz | tracestream -) or name a file\n");
 		return TS_EXIT_USAGE_IO;
 	}
-
 	ts_status pst;
-	ts_patterns *patterns = ts_patterns_cmd_load(o.pattern_dirs, o.npattern_dirs, &pst);
+	ts_patterns *patterns = ts_patterns_cmd_load(o->pattern_dirs, o->npattern_dirs, &pst);
 	if (!patterns)
 		return pst == TS_ERR_IO ? TS_EXIT_USAGE_IO : TS_EXIT_PATTERNS;
-	if (o.model && !ts_patterns_find_family(patterns, o.model)) {
-		fprintf(stderr, "tracestream: --model: unknown model family '%s'; known:", o.model);
-		for (size_t i = 0; i < ts_patterns_nfamilies(patterns); i++)
-			fprintf(stderr, " %s", ts_patterns_family(patterns, i)->name);
-		fprintf(stderr, "\nhint: tracestream patterns list\n");
-		ts_patterns_free(patterns);
-		return TS_EXIT_USAGE_IO;
-	}
-	if (o.gpu && !ts_gpu_named(patterns, o.gpu)) {
-		fprintf(stderr, "tracestream: --device: unknown device '%s'; known:", o.gpu);
-		for (size_t i = 0; i < ts_patterns_ngpus(patterns); i++)
-			fprintf(stderr, " '%s'", ts_patterns_gpu(patterns, i)->name);
-		fprintf(stderr, "\nhint: the devices: table is patterns/devices.yaml\n");
-		ts_patterns_free(patterns);
-		return TS_EXIT_USAGE_IO;
-	}
-	ts_pipeline_opts po = pipeline_opts(&o, patterns);
+	int rc = TS_EXIT_USAGE_IO;
 	ts_capmap *captures = NULL, *captures_b = NULL;
 	bool capture_bad = false, capture_b_bad = false;
-	if (o.ncaptures && !o.merge) {
-		captures = read_captures(&o, "--capture", o.captures, o.ncaptures, &po, &capture_bad);
-		if (!captures) {
-			ts_patterns_free(patterns);
-			return TS_EXIT_USAGE_IO;
-		}
+	ts_pipeline_opts po = pipeline_opts(o, patterns);
+	if (!known_names(o, patterns))
+		goto out;
+	if (o->ncaptures && o->mode != MODE_MERGE) {
+		captures = read_captures(o, "--capture", o->captures, o->ncaptures, &po, &capture_bad);
+		if (!captures)
+			goto out;
 		po.captures = captures;
 	}
-	if (o.ncaptures_b) {
-		captures_b = read_captures(&o, "--capture-b", o.captures_b, o.ncaptures_b, &po,
+	if (o->ncaptures_b) {
+		captures_b = read_captures(o, "--capture-b", o->captures_b, o->ncaptures_b, &po,
 					   &capture_b_bad);
-		if (!captures_b) {
-			ts_capmap_free(captures);
-			ts_patterns_free(patterns);
-			return TS_EXIT_USAGE_IO;
-		}
+		if (!captures_b)
+			goto out;
 		capture_bad |= capture_b_bad;
 	}
-	int rc = run_main(&o, &po, captures_b, patterns);
-	ts_capmap_free(captures);
-	ts_capmap_free(captures_b);
+	rc = run_mode_of(o, &po, captures_b, patterns);
 	if (capture_bad && rc == TS_EXIT_OK)
 		rc = TS_EXIT_TRACE;
+out:
+	ts_capmap_free(captures);
+	ts_capmap_free(captures_b);
+	ts_patterns_free(patterns);
+	free(o->names[0]);
 	return rc;
 }
 
@@ -698,35 +700,11 @@ static int run_annotate(const options *o, ts_pipeline_opts *po)
 	return worst;
 }
 
-/* The command after the tables and captures are read. */
-static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *captures_b,
-		    ts_patterns *patterns)
+/* The report of one trace (or its ops). */
+static int run_one(const options *o_, ts_pipeline_opts *pop, const ts_patterns *patterns)
 {
 	options o = *o_;
 	ts_pipeline_opts po = *pop;
-	if (o.merge) {
-		int rc = run_merge(&o, &po);
-		ts_patterns_free(patterns);
-		return rc;
-	}
-	if (o.multi) {
-		int rc = run_multi(&o, &po);
-		if (regex_limits(patterns) && rc == TS_EXIT_OK)
-			rc = TS_EXIT_PATTERNS;
-		ts_patterns_free(patterns);
-		return rc;
-	}
-	if (o.annotate) {
-		int rc = run_annotate(&o, &po);
-		ts_patterns_free(patterns);
-		return rc;
-	}
-	if (o.compare) {
-		int rc = run_compare(&o, &po, captures_b);
-		ts_patterns_free(patterns);
-		free(o.names[0]);
-		return rc;
-	}
 	if (want_progress(&o))
 		po.progress = ts_progress_new(stderr, -1);
 	ts_result res;
@@ -740,7 +718,6 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 		res.partial = false;
 		print_error(&res, NULL);
 		ts_result_free(&res);
-		ts_patterns_free(patterns);
 		return ts_exit_code(st);
 	}
 
@@ -748,7 +725,7 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 			      .full_names = o.full_names, .show_layers = o.show_layers,
 			      .debug_layers = o.debug, .filter_stage = o.stage > 0,
 			      .stage = o.stage > 0 ? (ts_pstage)(o.stage - 1) : TS_PSTAGE_UNKNOWN,
-			      .verify_ops = o.verify_ops, .ops_only = o.ops_command,
+			      .verify_ops = o.verify_ops, .ops_only = o.mode == MODE_OPS,
 			      .brief = o.brief };
 	bool written = write_report(&o, &res, &ro);
 	if (written && o.save_state) {
@@ -759,7 +736,6 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 	}
 	if (!written) {
 		ts_result_free(&res);
-		ts_patterns_free(patterns);
 		return TS_EXIT_USAGE_IO;
 	}
 	if (st != TS_OK)
@@ -791,7 +767,31 @@ static int run_main(const options *o_, ts_pipeline_opts *pop, const ts_capmap *c
 		}
 	}
 	ts_result_free(&res);
-	ts_patterns_free(patterns);
 	return code;
+}
+
+/* The command after the tables and captures are read: its mode's run.
+ * A report of the run's own (one trace, ranks) fails with the tables' exit
+ * code where a regex hit its limits. */
+static int run_mode_of(const options *o, ts_pipeline_opts *po, const ts_capmap *captures_b,
+		       const ts_patterns *patterns)
+{
+	int rc;
+	switch (o->mode) {
+	case MODE_MERGE:
+		return run_merge(o, po);
+	case MODE_ANNOTATE:
+		return run_annotate(o, po);
+	case MODE_COMPARE:
+		return run_compare(o, po, captures_b);
+	case MODE_RANKS:
+		rc = run_multi(o, po);
+		break;
+	default:
+		return run_one(o, po, patterns);
+	}
+	if (regex_limits(patterns) && rc == TS_EXIT_OK)
+		rc = TS_EXIT_PATTERNS;
+	return rc;
 }
 

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
 	 * buffers a piece, and an arena each would reserve 64 MB of address
 	 * space apiece (ulimit -v counts it). */
 	mallopt(M_ARENA_MAX, 1);
-	if (!o.path)
+	if (o.mode == MODE_PATTERNS)
 		return ts_patterns_cmd(&o);
 	return ts_job_run(&o);
 }

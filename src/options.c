@@ -231,292 +231,297 @@ static void check_formats(const options *o)
 		ts_usage_error("%s", "--format xlsx writes a binary workbook: name the file with -o FILE");
 }
 
-void ts_options_parse(int argc, char **argv, options *o)
+static const struct option longs[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "table", required_argument, NULL, OPT_TABLE },
+	{ "csv-dir", required_argument, NULL, OPT_CSV_DIR },
+	{ "top", required_argument, NULL, 'n' },
+	{ "width", required_argument, NULL, 'w' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+	{ "read-size", required_argument, NULL, OPT_READ_SIZE },
+	{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
+	{ "piece-size", required_argument, NULL, OPT_PIECE_SIZE },
+	{ "max-kernels", required_argument, NULL, OPT_MAX_KERNELS },
+	{ "full-names", no_argument, NULL, OPT_FULL_NAMES },
+	{ "patterns", required_argument, NULL, 'p' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "split-half-layers", no_argument, NULL, OPT_SPLIT_HALF },
+	{ "expect-layers", required_argument, NULL, OPT_EXPECT_LAYERS },
+	{ "show-layers", no_argument, NULL, OPT_SHOW_LAYERS },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
+	{ "pass", required_argument, NULL, OPT_PASS },
+	{ "stage", required_argument, NULL, OPT_STAGE },
+	{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
+	{ "decode-threshold", required_argument, NULL, OPT_DECODE_THRESHOLD },
+	{ "verify-ops", no_argument, NULL, OPT_VERIFY_OPS },
+	{ "names", required_argument, NULL, OPT_NAMES },
+	{ "threshold-us", required_argument, NULL, OPT_THRESHOLD_US },
+	{ "threshold-pct", required_argument, NULL, OPT_THRESHOLD_PCT },
+	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "threads", required_argument, NULL, 'T' },
+	{ "save-state", required_argument, NULL, OPT_SAVE_STATE },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
+	{ "capture-b", required_argument, NULL, OPT_CAPTURE_B },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options that shape the report (format, tables, layers listed,
+ * compare's labels and gates); false for any other. */
+static bool report_option(options *o, int c)
 {
-	static const struct option longs[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "table", required_argument, NULL, OPT_TABLE },
-		{ "csv-dir", required_argument, NULL, OPT_CSV_DIR },
-		{ "top", required_argument, NULL, 'n' },
-		{ "width", required_argument, NULL, 'w' },
-		{ "progress", no_argument, NULL, OPT_PROGRESS },
-		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-		{ "read-size", required_argument, NULL, OPT_READ_SIZE },
-		{ "no-mmap", no_argument, NULL, OPT_NO_MMAP },
-		{ "piece-size", required_argument, NULL, OPT_PIECE_SIZE },
-		{ "max-kernels", required_argument, NULL, OPT_MAX_KERNELS },
-		{ "full-names", no_argument, NULL, OPT_FULL_NAMES },
-		{ "patterns", required_argument, NULL, 'p' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "device", required_argument, NULL, OPT_DEVICE },
-		{ "event", required_argument, NULL, OPT_EVENT },
-		{ "split-half-layers", no_argument, NULL, OPT_SPLIT_HALF },
-		{ "expect-layers", required_argument, NULL, OPT_EXPECT_LAYERS },
-		{ "show-layers", no_argument, NULL, OPT_SHOW_LAYERS },
-		{ "brief", no_argument, NULL, OPT_BRIEF },
-		{ "debug-layers", required_argument, NULL, OPT_DEBUG_LAYERS },
-		{ "pass", required_argument, NULL, OPT_PASS },
-		{ "stage", required_argument, NULL, OPT_STAGE },
-		{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
-		{ "decode-threshold", required_argument, NULL, OPT_DECODE_THRESHOLD },
-		{ "verify-ops", no_argument, NULL, OPT_VERIFY_OPS },
-		{ "names", required_argument, NULL, OPT_NAMES },
-		{ "threshold-us", required_argument, NULL, OPT_THRESHOLD_US },
-		{ "threshold-pct", required_argument, NULL, OPT_THRESHOLD_PCT },
-		{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "save-state", required_argument, NULL, OPT_SAVE_STATE },
-		{ "capture", required_argument, NULL, OPT_CAPTURE },
-		{ "capture-b", required_argument, NULL, OPT_CAPTURE_B },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	*o = (options){ .format = FMT_TEXT, .top = 20, .width = -1, .debug_pass = -1,
-			.progress = -1, .limits = ts_limits_default(),
-			.threshold_us = TS_CMP_THRESHOLD_US, .threshold_pct = TS_CMP_THRESHOLD_PCT,
-			.fail_if_slower = -1 };
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, ":f:o:n:w:p:m:j:T:vqhV", longs, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			if (strcmp(optarg, "text") == 0)
-				o->format = FMT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				o->format = FMT_JSON;
-			else if (strcmp(optarg, "csv") == 0)
-				o->format = FMT_CSV;
-			else if (strcmp(optarg, "xlsx") == 0)
-				o->format = FMT_XLSX;
-			else if (strcmp(optarg, "html") == 0)
-				o->format = FMT_HTML;
-			else
-				ts_usage_error("--format: '%s' is not text, json, html, csv or xlsx", optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_TABLE:     /* checked once the command is known */
-			o->table = optarg;
-			break;
-		case OPT_CSV_DIR:
-			o->csv_dir = optarg;
-			break;
-		case 'n':
-			o->top = (int)parse_long("--top", optarg, 0, INT_MAX);
-			break;
-		case 'j':
-			o->jobs = (int)parse_long("--jobs", optarg, 1, 1024);
-			break;
-		case 'T':
-			o->threads = (int)parse_long("--threads", optarg, 1, 256);
-			break;
-		case OPT_SAVE_STATE:
-			o->save_state = optarg;
-			break;
-		case OPT_CAPTURE:
-			if (o->ncaptures == sizeof o->captures / sizeof *o->captures)
-				ts_usage_error("--capture: at most 64 ('%s'); name a directory", optarg);
-			o->captures[o->ncaptures++] = optarg;
-			break;
-		case OPT_CAPTURE_B:
-			if (o->ncaptures_b == sizeof o->captures_b / sizeof *o->captures_b)
-				ts_usage_error("--capture-b: at most 64 ('%s'); name a directory", optarg);
-			o->captures_b[o->ncaptures_b++] = optarg;
-			break;
-		case 'w':
-			o->width = (int)parse_long("--width", optarg, 0, 100000);
-			break;
-		case OPT_PROGRESS:
-			o->progress = 1;
-			break;
-		case OPT_NO_PROGRESS:
-			o->progress = 0;
-			break;
-		case OPT_PIECE_SIZE:
-			o->piece_size = (size_t)parse_long("--piece-size", optarg, 16, 64 << 20);
-			break;
-		case OPT_READ_SIZE:
-			o->read_size = (size_t)parse_long("--read-size", optarg, 1, 1 << 20);
-			break;
-		case OPT_NO_MMAP:   /* hidden: the read() path, for tests and the bench */
-			o->no_mmap = 1;
-			break;
-		case OPT_MAX_KERNELS:
-			o->limits.max_kernel_names =
-				(uint32_t)parse_long("--max-kernels", optarg, 1, 1 << 20);
-			break;
-		case OPT_FULL_NAMES:
-			o->full_names = 1;
-			break;
-		case 'p':
-			if (o->npattern_dirs == sizeof o->pattern_dirs / sizeof *o->pattern_dirs)
-				ts_usage_error("--patterns: at most 15 directories ('%s')", optarg);
-			o->pattern_dirs[o->npattern_dirs++] = optarg;
-			break;
-		case 'm':
-			o->model = optarg;
-			break;
-		case OPT_EVENT:
-			o->event_cat = optarg;
-			break;
-		case OPT_SPLIT_HALF:
-			o->split_half_layers = 1;
-			break;
-		case OPT_SHOW_LAYERS:
-			o->show_layers = 1;
-			break;
-		case OPT_BRIEF:
-			o->brief = 1;
-			break;
-		case OPT_DEBUG_LAYERS:
-			parse_layer_list(optarg, o->debug_layers);
-			o->debug = 1;
-			break;
-		case OPT_PASS:
-			o->debug_pass = parse_long("--pass", optarg, 0, LONG_MAX);
-			break;
-		case OPT_STAGE:
-			o->stage = 0;
-			for (int st = 0; st < TS_PSTAGE_COUNT; st++)
-				if (strcmp(optarg, ts_pstage_name((ts_pstage)st)) == 0)
-					o->stage = st + 1;
-			if (o->stage == 0 && strcmp(optarg, "all") != 0)
-				ts_usage_error("--stage: '%s' is not prefill, decode, mixed, unknown or all",
-					    optarg);
-			break;
-		case OPT_DECODE_THRESHOLD:
-			o->decode_threshold = parse_long("--decode-threshold", optarg, 1, 1L << 30);
-			break;
-		case OPT_JOIN_MEM:
-			o->join_mem = parse_bytes("--join-mem", optarg, 16);
-			break;
-		case OPT_DEVICE:
-			o->gpu = optarg;
-			break;
-		case OPT_EXPECT_LAYERS:
-			o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
-			break;
-		case OPT_VERIFY_OPS:
-			o->verify_ops = 1;
-			break;
-		case OPT_NAMES: {
-			const char *comma = strchr(optarg, ',');
-			if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ','))
-				ts_usage_error("--names: '%s' is not two labels like NAME_A,NAME_B", optarg);
-			free(o->names[0]);
-			o->names[0] = strdup(optarg);
-			if (!o->names[0])
-				ts_usage_error("%s", "out of memory");
-			o->names[0][comma - optarg] = '\0';
-			o->names[1] = o->names[0] + (comma - optarg) + 1;
-			break;
-		}
-		case OPT_THRESHOLD_US:
-			o->threshold_us = parse_double("--threshold-us", optarg, 0, 1e12);
-			break;
-		case OPT_THRESHOLD_PCT:
-			o->threshold_pct = parse_double("--threshold-pct", optarg, 0, 1e6);
-			break;
-		case OPT_FAIL_IF_SLOWER:
-			o->fail_if_slower = parse_double("--fail-if-slower", optarg, 0, 1e6);
-			break;
-		case 'v':
-			o->verbose = 1;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
-		case 'V':
-			printf("tracestream %s\n", TS_VERSION);
-			exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
-		case ':':
-			ts_usage_error("option '%s' needs a value", argv[optind - 1]);
-			break;
-		default:
-			ts_usage_error("unknown option '%s'", argv[optind - 1]);
-		}
+	switch (c) {
+	case 'f':
+		if (strcmp(optarg, "text") == 0)
+			o->format = FMT_TEXT;
+		else if (strcmp(optarg, "json") == 0)
+			o->format = FMT_JSON;
+		else if (strcmp(optarg, "csv") == 0)
+			o->format = FMT_CSV;
+		else if (strcmp(optarg, "xlsx") == 0)
+			o->format = FMT_XLSX;
+		else if (strcmp(optarg, "html") == 0)
+			o->format = FMT_HTML;
+		else
+			ts_usage_error("--format: '%s' is not text, json, html, csv or xlsx", optarg);
+		return true;
+	case 'o':
+		o->output = optarg;
+		return true;
+	case OPT_TABLE:     /* checked once the command is known */
+		o->table = optarg;
+		return true;
+	case OPT_CSV_DIR:
+		o->csv_dir = optarg;
+		return true;
+	case 'n':
+		o->top = (int)parse_long("--top", optarg, 0, INT_MAX);
+		return true;
+	case 'w':
+		o->width = (int)parse_long("--width", optarg, 0, 100000);
+		return true;
+	case OPT_PROGRESS:
+		o->progress = 1;
+		return true;
+	case OPT_NO_PROGRESS:
+		o->progress = 0;
+		return true;
+	case OPT_FULL_NAMES:
+		o->full_names = 1;
+		return true;
+	case OPT_SHOW_LAYERS:
+		o->show_layers = 1;
+		return true;
+	case OPT_BRIEF:
+		o->brief = 1;
+		return true;
+	case OPT_DEBUG_LAYERS:
+		parse_layer_list(optarg, o->debug_layers);
+		o->debug = 1;
+		return true;
+	case OPT_PASS:
+		o->debug_pass = parse_long("--pass", optarg, 0, LONG_MAX);
+		return true;
+	case OPT_STAGE:
+		o->stage = 0;
+		for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+			if (strcmp(optarg, ts_pstage_name((ts_pstage)st)) == 0)
+				o->stage = st + 1;
+		if (o->stage == 0 && strcmp(optarg, "all") != 0)
+			ts_usage_error("--stage: '%s' is not prefill, decode, mixed, unknown or all",
+				    optarg);
+		return true;
+	case OPT_VERIFY_OPS:
+		o->verify_ops = 1;
+		return true;
+	case OPT_NAMES: {
+		const char *comma = strchr(optarg, ',');
+		if (!comma || comma == optarg || !comma[1] || strchr(comma + 1, ','))
+			ts_usage_error("--names: '%s' is not two labels like NAME_A,NAME_B", optarg);
+		free(o->names[0]);
+		o->names[0] = strdup(optarg);
+		if (!o->names[0])
+			ts_usage_error("%s", "out of memory");
+		o->names[0][comma - optarg] = '\0';
+		o->names[1] = o->names[0] + (comma - optarg) + 1;
+		return true;
 	}
-	o->args = argv + optind;
-	o->nargs = argc - optind;
-	if (o->nargs > 0 && strcmp(o->args[0], "patterns") == 0)
-		return;   /* a command: its arguments are checked by run_patterns */
-	if (o->nargs > 0 && strcmp(o->args[0], "ops") == 0) {
-		o->ops_command = 1;
-		o->args++;
-		o->nargs--;
-		if (o->nargs == 0)
-			ts_usage_error("%s", "ops needs a TRACE (a file, or - for standard input)");
+	case OPT_THRESHOLD_US:
+		o->threshold_us = parse_double("--threshold-us", optarg, 0, 1e12);
+		return true;
+	case OPT_THRESHOLD_PCT:
+		o->threshold_pct = parse_double("--threshold-pct", optarg, 0, 1e6);
+		return true;
+	case OPT_FAIL_IF_SLOWER:
+		o->fail_if_slower = parse_double("--fail-if-slower", optarg, 0, 1e6);
+		return true;
+	default:
+		return false;
 	}
-	if (o->nargs > 0 && strcmp(o->args[0], "merge") == 0) {
-		o->merge = 1;
-		if (o->nargs < 2)
-			ts_usage_error("%s", "merge needs saved partials: tracestream merge PART... "
-				    "(made with --save-state)");
-		if (o->ncaptures || o->ncaptures_b)
-			ts_usage_error("%s", "merge: --capture applies to traces; give it when the partials "
-				    "are saved (--save-state)");
-		if (o->verify_ops || o->debug || o->show_layers || o->brief)
-			ts_usage_error("%s", "merge: --verify-ops, --debug-layers, --show-layers and --brief "
-				    "apply to one trace");
-		check_formats(o);
-		o->path = o->args[1];
-		return;
+}
+
+/* The options of the run (what is read and how, the tables, the model,
+ * the joins) and the program's own (-v, -q, -h, -V); a usage error for an
+ * unknown one. */
+static void run_option(options *o, int c, char **argv)
+{
+	switch (c) {
+	case 'j':
+		o->jobs = (int)parse_long("--jobs", optarg, 1, 1024);
+		break;
+	case 'T':
+		o->threads = (int)parse_long("--threads", optarg, 1, 256);
+		break;
+	case OPT_SAVE_STATE:
+		o->save_state = optarg;
+		break;
+	case OPT_CAPTURE:
+		if (o->ncaptures == sizeof o->captures / sizeof *o->captures)
+			ts_usage_error("--capture: at most 64 ('%s'); name a directory", optarg);
+		o->captures[o->ncaptures++] = optarg;
+		break;
+	case OPT_CAPTURE_B:
+		if (o->ncaptures_b == sizeof o->captures_b / sizeof *o->captures_b)
+			ts_usage_error("--capture-b: at most 64 ('%s'); name a directory", optarg);
+		o->captures_b[o->ncaptures_b++] = optarg;
+		break;
+	case OPT_PIECE_SIZE:
+		o->piece_size = (size_t)parse_long("--piece-size", optarg, 16, 64 << 20);
+		break;
+	case OPT_READ_SIZE:
+		o->read_size = (size_t)parse_long("--read-size", optarg, 1, 1 << 20);
+		break;
+	case OPT_NO_MMAP:   /* hidden: the read() path, for tests and the bench */
+		o->no_mmap = 1;
+		break;
+	case OPT_MAX_KERNELS:
+		o->limits.max_kernel_names =
+			(uint32_t)parse_long("--max-kernels", optarg, 1, 1 << 20);
+		break;
+	case 'p':
+		if (o->npattern_dirs == sizeof o->pattern_dirs / sizeof *o->pattern_dirs)
+			ts_usage_error("--patterns: at most 15 directories ('%s')", optarg);
+		o->pattern_dirs[o->npattern_dirs++] = optarg;
+		break;
+	case 'm':
+		o->model = optarg;
+		break;
+	case OPT_EVENT:
+		o->event_cat = optarg;
+		break;
+	case OPT_SPLIT_HALF:
+		o->split_half_layers = 1;
+		break;
+	case OPT_DECODE_THRESHOLD:
+		o->decode_threshold = parse_long("--decode-threshold", optarg, 1, 1L << 30);
+		break;
+	case OPT_JOIN_MEM:
+		o->join_mem = parse_bytes("--join-mem", optarg, 16);
+		break;
+	case OPT_DEVICE:
+		o->gpu = optarg;
+		break;
+	case OPT_EXPECT_LAYERS:
+		o->expect_layers = parse_long("--expect-layers", optarg, 1, 100000);
+		break;
+	case 'v':
+		o->verbose = 1;
+		break;
+	case 'q':
+		o->quiet = 1;
+		break;
+	case 'h':
+		fputs(usage_text, stdout);
+		exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
+	case 'V':
+		printf("tracestream %s\n", TS_VERSION);
+		exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
+	case ':':
+		ts_usage_error("option '%s' needs a value", argv[optind - 1]);
+		break;
+	default:
+		ts_usage_error("unknown option '%s'", argv[optind - 1]);
+
 	}
-	if (o->nargs > 0 && strcmp(o->args[0], "annotate") == 0) {
-		o->annotate = 1;
-		if (o->nargs < 2)
-			ts_usage_error("%s", "annotate needs a trace: tracestream annotate TRACE -o OUT "
-				    "(several traces, the ranks of a job: -o DIR)");
-		for (int i = 1; i < o->nargs; i++)
-			if (strcmp(o->args[i], "-") == 0)
-				ts_usage_error("%s", "annotate reads its trace twice (once to find the "
-					    "passes, once to copy it): give a file, not standard input");
-		if (o->nargs > 2 && (!o->output || strcmp(o->output, "-") == 0))
-			ts_usage_error("%s", "annotate with several traces writes each into a directory: "
-				    "-o DIR");
-		if (o->format != FMT_TEXT || o->table || o->csv_dir || o->verify_ops || o->debug ||
-		    o->show_layers || o->brief || o->save_state)
-			ts_usage_error("%s", "annotate writes the trace back (-o OUT: .json, .json.gz, "
-				    "or - for standard output); report options do not apply");
-		o->path = o->args[1];
-		return;
-	}
-	if (o->nargs > 0 && strcmp(o->args[0], "compare") == 0) {
-		o->compare = 1;
-		if (o->nargs != 3)
-			ts_usage_error("%s", "compare needs two traces: tracestream compare A B");
-		o->path = o->args[1];
-		o->path_b = o->args[2];
-		if (strcmp(o->path, "-") == 0 && strcmp(o->path_b, "-") == 0)
-			ts_usage_error("%s", "compare: only one side can be standard input ('-')");
-		if (o->verify_ops || o->debug || o->show_layers || o->save_state)
-			ts_usage_error("%s", "compare: --verify-ops, --debug-layers, --show-layers and "
-				    "--save-state apply to one trace; run them on each");
-		if (o->format == FMT_XLSX)
-			ts_usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
-				    "text, json, html or csv (--table ops, layers or alignment)");
-		bool known = !o->table;
-		for (size_t i = 0; o->table && ts_report_compare_tables[i]; i++)
-			known |= strcmp(o->table, ts_report_compare_tables[i]) == 0;
-		if (!known)
-			ts_usage_error("compare: --table '%s': compare's tables are ops, layers and "
-				    "alignment", o->table);
-		if (o->format == FMT_CSV && !o->table)
-			ts_usage_error("%s", "--format csv writes one table: name it with --table "
-				    "(or write them all with --csv-dir DIR)");
-		if (o->table && o->format != FMT_CSV)
-			ts_usage_error("%s", "--table goes with --format csv");
-		return;
-	}
+}
+
+/* merge PART...: saved partials; the options that read a trace do not
+ * apply. */
+static void check_merge(options *o)
+{
+	if (o->nargs < 2)
+		ts_usage_error("%s", "merge needs saved partials: tracestream merge PART... "
+			    "(made with --save-state)");
+	if (o->ncaptures || o->ncaptures_b)
+		ts_usage_error("%s", "merge: --capture applies to traces; give it when the partials "
+			    "are saved (--save-state)");
+	if (o->verify_ops || o->debug || o->show_layers || o->brief)
+		ts_usage_error("%s", "merge: --verify-ops, --debug-layers, --show-layers and --brief "
+			    "apply to one trace");
+	check_formats(o);
+	o->path = o->args[1];
+}
+
+/* annotate TRACE... -o OUT: the trace read twice, written back. */
+static void check_annotate(options *o)
+{
+	if (o->nargs < 2)
+		ts_usage_error("%s", "annotate needs a trace: tracestream annotate TRACE -o OUT "
+			    "(several traces, the ranks of a job: -o DIR)");
+	for (int i = 1; i < o->nargs; i++)
+		if (strcmp(o->args[i], "-") == 0)
+			ts_usage_error("%s", "annotate reads its trace twice (once to find the "
+				    "passes, once to copy it): give a file, not standard input");
+	if (o->nargs > 2 && (!o->output || strcmp(o->output, "-") == 0))
+		ts_usage_error("%s", "annotate with several traces writes each into a directory: "
+			    "-o DIR");
+	if (o->format != FMT_TEXT || o->table || o->csv_dir || o->verify_ops || o->debug ||
+	    o->show_layers || o->brief || o->save_state)
+		ts_usage_error("%s", "annotate writes the trace back (-o OUT: .json, .json.gz, "
+			    "or - for standard output); report options do not apply");
+	o->path = o->args[1];
+}
+
+/* compare A B: two traces, compare's own tables. */
+static void check_compare(options *o)
+{
+	if (o->nargs != 3)
+		ts_usage_error("%s", "compare needs two traces: tracestream compare A B");
+	o->path = o->args[1];
+	o->path_b = o->args[2];
+	if (strcmp(o->path, "-") == 0 && strcmp(o->path_b, "-") == 0)
+		ts_usage_error("%s", "compare: only one side can be standard input ('-')");
+	if (o->verify_ops || o->debug || o->show_layers || o->save_state)
+		ts_usage_error("%s", "compare: --verify-ops, --debug-layers, --show-layers and "
+			    "--save-state apply to one trace; run them on each");
+	if (o->format == FMT_XLSX)
+		ts_usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
+			    "text, json, html or csv (--table ops, layers or alignment)");
+	bool known = !o->table;
+	for (size_t i = 0; o->table && ts_report_compare_tables[i]; i++)
+		known |= strcmp(o->table, ts_report_compare_tables[i]) == 0;
+	if (!known)
+		ts_usage_error("compare: --table '%s': compare's tables are ops, layers and "
+			    "alignment", o->table);
+	if (o->format == FMT_CSV && !o->table)
+		ts_usage_error("%s", "--format csv writes one table: name it with --table "
+			    "(or write them all with --csv-dir DIR)");
+	if (o->table && o->format != FMT_CSV)
+		ts_usage_error("%s", "--table goes with --format csv");
+}
+
+/* TRACE (ops TRACE), or several: the ranks of one job. */
+static void check_report(options *o)
+{
 	if (o->names[0] || o->fail_if_slower >= 0 || o->ncaptures_b)
 		ts_usage_error("%s", "--names, --fail-if-slower and --capture-b apply to compare only");
 	check_formats(o);
@@ -524,12 +529,51 @@ void ts_options_parse(int argc, char **argv, options *o)
 		ts_usage_error("%s", "no TRACE given (a file, or - for standard input)");
 	o->path = o->args[0];
 	if (o->nargs > 1 || ts_multi_any_dir(o->args, (size_t)o->nargs)) {
-		o->multi = 1;
-		if (o->ops_command)
+		if (o->mode == MODE_OPS)
 			ts_usage_error("%s", "ops reads one TRACE at a time");
+		o->mode = MODE_RANKS;
 		if (o->verify_ops || o->debug || o->show_layers || o->brief)
 			ts_usage_error("%s", "--verify-ops, --debug-layers, --show-layers and --brief "
 				    "apply to one trace; run them on each");
 	}
 }
 
+void ts_options_parse(int argc, char **argv, options *o)
+{
+	*o = (options){ .format = FMT_TEXT, .top = 20, .width = -1, .debug_pass = -1,
+			.progress = -1, .limits = ts_limits_default(),
+			.threshold_us = TS_CMP_THRESHOLD_US, .threshold_pct = TS_CMP_THRESHOLD_PCT,
+			.fail_if_slower = -1, .mode = MODE_REPORT };
+	opterr = 0;
+	int c;
+	while ((c = getopt_long(argc, argv, ":f:o:n:w:p:m:j:T:vqhV", longs, NULL)) != -1)
+		if (!report_option(o, c))
+			run_option(o, c, argv);
+	o->args = argv + optind;
+	o->nargs = argc - optind;
+	const char *cmd = o->nargs > 0 ? o->args[0] : "";
+	if (strcmp(cmd, "patterns") == 0) {
+		o->mode = MODE_PATTERNS;   /* its arguments are checked by the command */
+		return;
+	}
+	if (strcmp(cmd, "ops") == 0) {
+		o->mode = MODE_OPS;
+		o->args++;
+		o->nargs--;
+		if (o->nargs == 0)
+			ts_usage_error("%s", "ops needs a TRACE (a file, or - for standard input)");
+		cmd = o->args[0];
+	}
+	if (strcmp(cmd, "merge") == 0) {
+		o->mode = MODE_MERGE;
+		check_merge(o);
+	} else if (strcmp(cmd, "annotate") == 0) {
+		o->mode = MODE_ANNOTATE;
+		check_annotate(o);
+	} else if (strcmp(cmd, "compare") == 0) {
+		o->mode = MODE_COMPARE;
+		check_compare(o);
+	} else {
+		check_report(o);
+	}
+}

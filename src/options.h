@@ -12,6 +12,17 @@
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML } out_format;
 
+/* What the command runs: one of them. */
+typedef enum {
+	MODE_REPORT,                   /* tracestream TRACE: the report */
+	MODE_OPS,                      /* tracestream ops TRACE */
+	MODE_RANKS,                    /* several TRACEs or a directory: a rank each */
+	MODE_MERGE,                    /* tracestream merge PART... */
+	MODE_ANNOTATE,                 /* tracestream annotate TRACE... -o OUT */
+	MODE_COMPARE,                  /* tracestream compare A B */
+	MODE_PATTERNS,                 /* tracestream patterns list|check|explain */
+} run_mode;
+
 /* Options are read-only once parsed. */
 typedef struct {
 	out_format format;
@@ -44,17 +55,13 @@ typedef struct {
 	const char *event_cat;         /* patterns explain --event */
 	char **args;                   /* positional arguments */
 	int nargs;
-	const char *path;              /* the TRACE; NULL for a command */
-	int ops_command;               /* tracestream ops TRACE */
+	run_mode mode;
+	const char *path;              /* the TRACE; NULL for patterns */
 	int verify_ops;                /* --verify-ops */
-	int compare;                   /* tracestream compare A B */
 	const char *path_b;            /* compare: B */
 	char *names[2];                /* --names A,B (one allocation, [0]) */
 	double threshold_us, threshold_pct;
 	double fail_if_slower;         /* -1: no gate */
-	int multi;                     /* several TRACEs or a directory: ranks */
-	int merge;                     /* tracestream merge PART... */
-	int annotate;                  /* tracestream annotate TRACE -o OUT */
 	const char *save_state;        /* --save-state FILE */
 	int jobs;                      /* -j: analyses at a time (0: the cores) */
 	int threads;                   /* -T: parse threads per trace (0: the cores) */
