@@ -766,25 +766,19 @@ static bool cut_edge(ts_unit *u, size_t nl, bool names, int side)
 	return false;
 }
 
-/* Lay the layers out on a grid: the phase, the boundaries, the edges.
- * trim: anchors at the ends left out of the structural phase (-1: none). */
-static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_unit_result *out)
+/* The units of grid g laid out with the phase beta: the boundaries
+ * between inner anchors, the edge ones walked against the layers' own
+ * starts and ends (heads and tails), and each unit's start and end in
+ * u->start, u->end (one per anchor); false when they do not nest. */
+static bool place(ts_unit *u, const grid *g, uint32_t beta, bool by_names, bool names)
 {
 	const uint32_t *o = g->o;
 	size_t v = g->no;
 	slice r = seg_of(u, o, g->ref);
-	uint32_t L = r.n;
-	int32_t nb = names ? ts_unit_names_beta(u, r) : -1;
-	bool by_names = nb >= 0;
-	uint32_t beta = by_names ? (uint32_t)nb : ts_unit_structural_beta(u, o + tlo, thi - tlo, r);
-	if (by_names && !ts_unit_has_attn(u, r))
-		beta = ts_unit_nearest_norm(u, r, ts_unit_structural_beta(u, o + tlo, thi - tlo, r), beta);
-	if (beta == 0)
-		beta = L;
 	memset(u->inref, 0, u->nk);
-	for (uint32_t i = 0; i < L; i++)
+	for (uint32_t i = 0; i < r.n; i++)
 		u->inref[r.k[i]] = 1;
-	if (!grow(&u->B, &u->B_cap, v, sizeof *u->B))
+	if (!grow(&u->B, &u->B_cap, v, sizeof *u->B) || !out_room(u, v))
 		return false;
 	int32_t own[MAX_KINDS];
 	for (size_t k = 0; k < MAX_KINDS; k++)
@@ -805,14 +799,11 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		for (size_t e = 0; e < 2; e++) {
 			size_t j = e ? v - 2 : 0;
 			slice s = { u->id + o[j], o[j + 1] - o[j] + 1, o[j] };
-			u->B[j] = o[j] + ts_unit_near_pair(s, r, beta % L, u->B[j] - o[j]);
+			u->B[j] = o[j] + ts_unit_near_pair(s, r, beta % r.n, u->B[j] - o[j]);
 		}
 	}
-	if (!out_room(u, v))
-		return false;
 	u->grid_lo = o[0];
 	u->grid_hi = o[v - 1];
-	size_t nl = v;
 	u->start[0] = o[0] - best_walk(u, &heads, o[0] - 1, -1, names, true);
 	for (size_t j = 1; j < v; j++)
 		u->start[j] = u->end[j - 1] = u->B[j - 1];
@@ -820,6 +811,43 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 	for (size_t j = 0; j < v; j++)
 		if (u->start[j] >= u->end[j] || (j && u->start[j] < u->start[j - 1]) || u->end[j] > u->n)
 			return false;
+	return true;
+}
+
+/* A first layer that came from a plain walk may still miss layer 0's own
+ * first kernels: unit j takes the layer kernels before it, up to a
+ * layer's length L, and then one that runs once in the pass. */
+static void widen_first(ts_unit *u, size_t j, uint32_t L)
+{
+	uint32_t s = u->start[j];
+	int64_t deficit = (int64_t)L - (int64_t)(u->end[j] - s);
+	while (deficit > 0 && s > 0 && u->inref[u->id[s - 1]]) {
+		s--;
+		deficit--;
+	}
+	if (deficit > 0 && s > 0 && u->cnt[u->id[s - 1]] == 1)
+		s--;
+	u->start[j] = s;
+}
+
+/* Lay the layers out on a grid: the phase, the boundaries, the edges.
+ * trim: anchors at the ends left out of the structural phase (-1: none). */
+static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_unit_result *out)
+{
+	const uint32_t *o = g->o;
+	size_t v = g->no;
+	slice r = seg_of(u, o, g->ref);
+	uint32_t L = r.n;
+	int32_t nb = names ? ts_unit_names_beta(u, r) : -1;
+	bool by_names = nb >= 0;
+	uint32_t beta = by_names ? (uint32_t)nb : ts_unit_structural_beta(u, o + tlo, thi - tlo, r);
+	if (by_names && !ts_unit_has_attn(u, r))
+		beta = ts_unit_nearest_norm(u, r, ts_unit_structural_beta(u, o + tlo, thi - tlo, r), beta);
+	if (beta == 0)
+		beta = L;
+	if (!place(u, g, beta, by_names, names))
+		return false;
+	size_t nl = v;
 	/* the edge units against the layers between them: less than half a
 	 * layer is no layer (an anchor in the head or tail, or the pass cut) */
 	bool cut0 = false, cut1 = false, drop0 = false, drop1 = false;
@@ -838,20 +866,9 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		for (uint32_t i = 0; cut0 && i < u->end[0]; i++)
 			cut0 = u->inref[u->id[i]] != 0;
 		first = 1;
-		if (!names || !(u->mark[u->start[1]] & TS_UNIT_NORM)) {
-			/* the new first layer came from a plain walk: it may still
-			 * miss layer 0's own first kernels (unless a name says it
-			 * starts at its input norm) */
-			uint32_t s = u->start[1];
-			int64_t deficit = (int64_t)L - (int64_t)(u->end[1] - s);
-			while (deficit > 0 && s > 0 && u->inref[u->id[s - 1]]) {
-				s--;
-				deficit--;
-			}
-			if (deficit > 0 && s > 0 && u->cnt[u->id[s - 1]] == 1)
-				s--;
-			u->start[1] = s;
-		}
+		/* unless a name says it starts at its input norm */
+		if (!names || !(u->mark[u->start[1]] & TS_UNIT_NORM))
+			widen_first(u, 1, L);
 	}
 	if (nl > first && (shortl || (nl - first > 1 && !whole(u, nl, nl - 1)))) {
 		drop1 = true;
