@@ -443,71 +443,42 @@ void ts_agg_save(const ts_agg *a, ts_wbuf *w)
 	ts_w_u64(w, a->amd_runtime);
 }
 
-ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, uint32_t *nmap)
+/* A saved row's context classes (see ts_agg_context), into row id's
+ * slots (none for TS_INTERN_NONE, the (other) row); slots[k]: the slot
+ * the saved k-th went to, + 1. false when the part is bad. */
+static bool load_ctx(ts_agg *a, ts_rbuf *r, uint32_t id, uint8_t *slots)
 {
-	*map = NULL;
-	*slots = NULL;
-	*nmap = 0;
-	for (int c = 0; c < TS_CAT_COUNT; c++)
-		a->counts[c] += ts_r_u64(r);
-	a->events += ts_r_u64(r);
-	a->kernels += ts_r_u64(r);
-	a->untimed_kernels += ts_r_u64(r);
-	ts_status st = ts_stat_load(&a->other, r);
-	if (st == TS_OK)
-		st = ts_stat_load(&a->all, r);
-	/* a row is at least a name length, a stat and a flag */
-	uint64_t n = st == TS_OK ? ts_r_count(r, 4 + 8 * 8 + 1) : 0;
-	if (st != TS_OK || r->err)
-		return st != TS_OK ? st : TS_ERR_PARTIAL;
-	uint32_t *m = malloc((n ? n : 1) * sizeof *m);
-	uint8_t *sl = calloc((n ? n : 1) * TS_CTX_SLOTS, 1);
-	*map = m;
-	*slots = sl;
-	if (!m || !sl)
-		return TS_ERR_NOMEM;
-	*nmap = (uint32_t)n;
-	for (uint64_t i = 0; i < n; i++) {
-		size_t len;
-		const char *name = ts_r_str(r, &len);
-		if (r->err)
-			return TS_ERR_PARTIAL;
-		uint32_t id;
-		st = row_of_name(a, name, len, &id);
-		if (st == TS_ERR_FULL)
-			id = TS_INTERN_NONE;
-		else if (st != TS_OK)
-			return st;
-		m[i] = id;
-		st = ts_stat_load(id == TS_INTERN_NONE ? &a->other : &a->rows[id], r);
-		if (st != TS_OK)
-			return st;
-		uint8_t used = ts_r_u8(r);
-		if (used > TS_CTX_SLOTS) {
-			ts_r_fail(r, "more context slots than a kernel name holds");
-			return TS_ERR_PARTIAL;
-		}
-		for (uint8_t k = 0; k < used; k++) {
-			uint64_t count = ts_r_u64(r);
-			int64_t ns = ts_r_i64(r);
-			ts_kclass cls;
-			kclass_load(a, &cls, r);
-			if (r->err)
-				return TS_ERR_PARTIAL;
-			if (id == TS_INTERN_NONE)
-				continue;
-			int to = cls.category >= 0 && a->patterns ? ctx_slot(a, id, cls.category, &cls) : -1;
-			if (to < 0) {
-				a->ctx_conflicts += count;
-				continue;
-			}
-			ts_ctxrow *x = &a->ctx[(size_t)id * TS_CTX_SLOTS + (size_t)to];
-			x->count += count;
-			x->ns = ts_sat_add(x->ns, ns);
-			sl[i * TS_CTX_SLOTS + k] = (uint8_t)(to + 1);
-		}
+	uint8_t used = ts_r_u8(r);
+	if (used > TS_CTX_SLOTS) {
+		ts_r_fail(r, "more context slots than a kernel name holds");
+		return false;
 	}
-	a->ctx_conflicts += ts_r_u64(r);
+	for (uint8_t k = 0; k < used; k++) {
+		uint64_t count = ts_r_u64(r);
+		int64_t ns = ts_r_i64(r);
+		ts_kclass cls;
+		kclass_load(a, &cls, r);
+		if (r->err)
+			return false;
+		if (id == TS_INTERN_NONE)
+			continue;
+		int to = cls.category >= 0 && a->patterns ? ctx_slot(a, id, cls.category, &cls) : -1;
+		if (to < 0) {
+			a->ctx_conflicts += count;
+			continue;
+		}
+		ts_ctxrow *x = &a->ctx[(size_t)id * TS_CTX_SLOTS + (size_t)to];
+		x->count += count;
+		x->ns = ts_sat_add(x->ns, ns);
+		slots[k] = (uint8_t)(to + 1);
+	}
+	return true;
+}
+
+/* A saved part's memory rows, devices and spans, added (r->err says
+ * whether they were whole). */
+static void load_totals(ts_agg *a, ts_rbuf *r)
+{
 	for (int k = 0; k < TS_MEM_COUNT; k++) {
 		ts_memrow *mr = &a->mem[k];
 		uint64_t count = ts_r_u64(r);
@@ -560,6 +531,52 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, ui
 			a->k_last = kl;
 		a->has_kspan = true;
 	}
+}
+
+ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, uint32_t *nmap)
+{
+	*map = NULL;
+	*slots = NULL;
+	*nmap = 0;
+	for (int c = 0; c < TS_CAT_COUNT; c++)
+		a->counts[c] += ts_r_u64(r);
+	a->events += ts_r_u64(r);
+	a->kernels += ts_r_u64(r);
+	a->untimed_kernels += ts_r_u64(r);
+	ts_status st = ts_stat_load(&a->other, r);
+	if (st == TS_OK)
+		st = ts_stat_load(&a->all, r);
+	/* a row is at least a name length, a stat and a flag */
+	uint64_t n = st == TS_OK ? ts_r_count(r, 4 + 8 * 8 + 1) : 0;
+	if (st != TS_OK || r->err)
+		return st != TS_OK ? st : TS_ERR_PARTIAL;
+	uint32_t *m = malloc((n ? n : 1) * sizeof *m);
+	uint8_t *sl = calloc((n ? n : 1) * TS_CTX_SLOTS, 1);
+	*map = m;
+	*slots = sl;
+	if (!m || !sl)
+		return TS_ERR_NOMEM;
+	*nmap = (uint32_t)n;
+	for (uint64_t i = 0; i < n; i++) {
+		size_t len;
+		const char *name = ts_r_str(r, &len);
+		if (r->err)
+			return TS_ERR_PARTIAL;
+		uint32_t id;
+		st = row_of_name(a, name, len, &id);
+		if (st == TS_ERR_FULL)
+			id = TS_INTERN_NONE;
+		else if (st != TS_OK)
+			return st;
+		m[i] = id;
+		st = ts_stat_load(id == TS_INTERN_NONE ? &a->other : &a->rows[id], r);
+		if (st != TS_OK)
+			return st;
+		if (!load_ctx(a, r, id, sl + i * TS_CTX_SLOTS))
+			return TS_ERR_PARTIAL;
+	}
+	a->ctx_conflicts += ts_r_u64(r);
+	load_totals(a, r);
 	ts_r_add_int(r, &a->nvidia_names);
 	ts_r_add_int(r, &a->amd_names);
 	a->nvidia_runtime += ts_r_u64(r);

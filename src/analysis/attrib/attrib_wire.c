@@ -249,6 +249,85 @@ void ts_attrib_save(const ts_attrib *a, ts_wbuf *w)
 			}
 }
 
+/* One saved op row: its name and bucket, call-site votes and per-view
+ * rows, added to the row of its name (*id; TS_INTERN_NONE past the cap,
+ * read and dropped). */
+static ts_status op_load(ts_attrib *a, ts_rbuf *r, uint32_t *idp)
+{
+	size_t len;
+	const char *name = ts_r_str(r, &len);
+	uint8_t via = ts_r_u8(r);
+	if (r->err)
+		return TS_ERR_PARTIAL;
+	if (via >= TS_ATTR_COUNT) {
+		ts_r_fail(r, "an op row with no bucket");
+		return TS_ERR_PARTIAL;
+	}
+	uint32_t id = ts_att_name_row(a, name, len, (ts_attr_bucket)via);
+	*idp = id;
+	if (id == TS_INTERN_NONE)
+		a->t.op_names_dropped++;
+	if (via == TS_ATTR_UNLINKED && id != TS_INTERN_NONE && a->unlinked_row == TS_INTERN_NONE)
+		a->unlinked_row = id;
+	for (int k = 0; k < CS_TOP; k++) {
+		uint64_t wgt = ts_r_u64(r);
+		if (!wgt)
+			continue;
+		size_t cl;
+		const char *cs = ts_r_str(r, &cl);
+		if (!r->err && id != TS_INTERN_NONE)
+			ts_att_vote_callsite(&a->info[id].cs, ts_callsites_intern(a->cs, cs, cl), wgt);
+	}
+	for (int v = 0; v < TS_ATTRIB_VIEWS && !r->err; v++) {
+		if (!ts_r_u8(r))
+			continue;
+		ts_op_row scratch = { 0 };
+		ts_op_row *row = id == TS_INTERN_NONE ? &scratch : ts_att_op_row(a, v, id);
+		if (!row)
+			return TS_ERR_NOMEM;
+		oprow_load(a, row, r);
+	}
+	return TS_OK;
+}
+
+/* One saved workload: its name and the rule that made it (found again in
+ * this run's tables, else dropped), and its per-view rows (*idp: its id,
+ * TS_INTERN_NONE when dropped). */
+static ts_status wl_load(ts_attrib *a, ts_rbuf *r, uint32_t *idp)
+{
+	size_t len, kl, tl;
+	const char *name = ts_r_str(r, &len);
+	uint32_t at = ts_r_u32(r);
+	const char *kind = ts_r_str(r, &kl);
+	const char *tmpl = ts_r_str(r, &tl);
+	if (r->err)
+		return TS_ERR_PARTIAL;
+	long ri = ts_patterns_oprule_find(a->patterns, at, kind, kl, tmpl, tl);
+	uint32_t before = ts_intern_count(a->wl_names), id = TS_INTERN_NONE;
+	if (ri < 0 || ts_intern_put(a->wl_names, name, len, &id) != TS_OK ||
+	    !ts_grow((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1, sizeof *a->wl_rule, 64,
+		     SIZE_MAX, true) || !ts_att_wl_row(a, TS_ATTRIB_ALL, id))
+		id = TS_INTERN_NONE;
+	if (id != TS_INTERN_NONE && id == before)
+		a->wl_rule[id] = (uint32_t)ri;
+	*idp = id;
+	for (int v = 0; v < TS_ATTRIB_VIEWS && !r->err; v++) {
+		if (!ts_r_u8(r))
+			continue;
+		ts_wl_row scratch = { .m_min = -1 };
+		ts_wl_row *row = id == TS_INTERN_NONE ? &scratch : ts_att_wl_row(a, v, id);
+		if (!row)
+			return TS_ERR_NOMEM;
+		if (id == TS_INTERN_NONE && v == TS_ATTRIB_ALL)
+			a->t.workloads_dropped++;
+		ts_status st = wlrow_load(row, r);
+		ts_hist_clear(&scratch.m);
+		if (st != TS_OK)
+			return st;
+	}
+	return TS_OK;
+}
+
 ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_t nk,
 			 uint32_t **opmap, uint32_t *nop, uint32_t **wlmap, uint32_t *nwl)
 {
@@ -287,39 +366,9 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 	*opmap = om;
 	*nop = (uint32_t)n;
 	for (uint64_t i = 0; i < n; i++) {
-		size_t len;
-		const char *name = ts_r_str(r, &len);
-		uint8_t via = ts_r_u8(r);
-		if (r->err)
-			return TS_ERR_PARTIAL;
-		if (via >= TS_ATTR_COUNT) {
-			ts_r_fail(r, "an op row with no bucket");
-			return TS_ERR_PARTIAL;
-		}
-		uint32_t id = ts_att_name_row(a, name, len, (ts_attr_bucket)via);
-		om[i] = id;
-		if (id == TS_INTERN_NONE)
-			t->op_names_dropped++;
-		if (via == TS_ATTR_UNLINKED && id != TS_INTERN_NONE && a->unlinked_row == TS_INTERN_NONE)
-			a->unlinked_row = id;
-		for (int k = 0; k < CS_TOP; k++) {
-			uint64_t wgt = ts_r_u64(r);
-			if (!wgt)
-				continue;
-			size_t cl;
-			const char *cs = ts_r_str(r, &cl);
-			if (!r->err && id != TS_INTERN_NONE)
-				ts_att_vote_callsite(&a->info[id].cs, ts_callsites_intern(a->cs, cs, cl), wgt);
-		}
-		for (int v = 0; v < TS_ATTRIB_VIEWS && !r->err; v++) {
-			if (!ts_r_u8(r))
-				continue;
-			ts_op_row scratch = { 0 };
-			ts_op_row *row = id == TS_INTERN_NONE ? &scratch : ts_att_op_row(a, v, id);
-			if (!row)
-				return TS_ERR_NOMEM;
-			oprow_load(a, row, r);
-		}
+		ts_status st = op_load(a, r, &om[i]);
+		if (st != TS_OK)
+			return st;
 	}
 	n = ts_r_count(r, 4 + 4 + 4 + 4 + TS_ATTRIB_VIEWS);
 	if (r->err)
@@ -330,36 +379,9 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 	*wlmap = wm;
 	*nwl = (uint32_t)n;
 	for (uint64_t i = 0; i < n; i++) {
-		size_t len, kl, tl;
-		const char *name = ts_r_str(r, &len);
-		uint32_t at = ts_r_u32(r);
-		const char *kind = ts_r_str(r, &kl);
-		const char *tmpl = ts_r_str(r, &tl);
-		if (r->err)
-			return TS_ERR_PARTIAL;
-		long ri = ts_patterns_oprule_find(a->patterns, at, kind, kl, tmpl, tl);
-		uint32_t before = ts_intern_count(a->wl_names), id = TS_INTERN_NONE;
-		if (ri < 0 || ts_intern_put(a->wl_names, name, len, &id) != TS_OK ||
-		    !ts_grow((void **)&a->wl_rule, &a->wl_rule_cap, (size_t)id + 1,
-				 sizeof *a->wl_rule, 64, SIZE_MAX, true) || !ts_att_wl_row(a, TS_ATTRIB_ALL, id))
-			id = TS_INTERN_NONE;
-		if (id != TS_INTERN_NONE && id == before)
-			a->wl_rule[id] = (uint32_t)ri;
-		wm[i] = id;
-		for (int v = 0; v < TS_ATTRIB_VIEWS && !r->err; v++) {
-			if (!ts_r_u8(r))
-				continue;
-			ts_wl_row scratch = { .m_min = -1 };
-			ts_wl_row *row = id == TS_INTERN_NONE ? &scratch : ts_att_wl_row(a, v, id);
-			if (!row)
-				return TS_ERR_NOMEM;
-			if (id == TS_INTERN_NONE && v == TS_ATTRIB_ALL)
-				t->workloads_dropped++;
-			ts_status st = wlrow_load(row, r);
-			ts_hist_clear(&scratch.m);
-			if (st != TS_OK)
-				return st;
-		}
+		ts_status st = wl_load(a, r, &wm[i]);
+		if (st != TS_OK)
+			return st;
 	}
 	uint64_t np = ts_r_count(r, 16);
 	for (uint64_t i = 0; i < np && !r->err; i++) {

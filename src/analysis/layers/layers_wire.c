@@ -316,6 +316,73 @@ static void ctx_merge(ts_ctx_stat *row, const ts_ctx_stat *saved, const uint8_t 
 	}
 }
 
+/* One stage's saved totals: its passes, idle time, per-position layer
+ * stats and per-name kernel rows, added to stage s. */
+static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kmap,
+			    const uint8_t *kslots, uint32_t nk, const uint32_t *opmap, uint32_t nop)
+{
+	ts_stage_total *t = &l->stages[s];
+	t->passes += ts_r_u32(r);
+	t->complete_passes += ts_r_u32(r);
+	t->layers += ts_r_u64(r);
+	t->kernels += ts_r_u64(r);
+	t->gpu_ns = ts_sat_add(t->gpu_ns, ts_r_i64(r));
+	ts_idle_pass idle;
+	idle_load(&idle, r, kmap, nk, opmap, nop);
+	if (!r->err)
+		ts_idle_sum(&t->idle, &idle);
+	uint64_t lmax = ts_r_u64(r);
+	if (lmax > TS_MAX_LAYERS) {
+		ts_r_fail(r, "more layer positions than a pass holds");
+		return TS_OK;    /* r->err says it */
+	}
+	if (lmax && !l->lstat[s] && !(l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat)))
+		return TS_ERR_NOMEM;
+	for (uint32_t i = 0; i < lmax && !r->err; i++) {
+		ts_layer_stat *ls = &l->lstat[s][i];
+		ts_status st = ts_stat_load(&ls->time, r);
+		if (st != TS_OK)
+			return st;
+		ls->kernels += ts_r_u64(r);
+		for (int k = 0; k < TS_LT_COUNT; k++)
+			ls->type_count[k] += ts_r_u64(r);
+	}
+	if ((uint32_t)lmax > l->lmax[s])
+		l->lmax[s] = (uint32_t)lmax;
+	uint64_t used = ts_r_count(r, 4 + 8 * 8);
+	for (uint64_t k = 0; k < used && !r->err; k++) {
+		uint32_t saved = ts_r_u32(r), row = map_row(saved, kmap, nk);
+		ts_stat tmp = { 0 };
+		ts_status st = ts_stat_load(&tmp, r);
+		ts_ctx_stat cx[TS_CTX_SLOTS];
+		for (size_t c = 0; c < TS_CTX_SLOTS; c++) {
+			cx[c].count = ts_r_u64(r);
+			cx[c].ns = ts_r_i64(r);
+		}
+		if (st == TS_OK && !r->err) {
+			if (row == TS_INTERN_NONE) {
+				st = ts_stat_merge(&l->sother[s], &tmp);
+			} else if (!ts_lay_grow_srows(l, row + 1)) {
+				st = TS_ERR_NOMEM;
+			} else {
+				st = ts_stat_merge(&l->srows[s][row], &tmp);
+				ctx_merge(l->sctx[s] + (size_t)row * TS_CTX_SLOTS, cx,
+					  kslots && saved < nk ? kslots + (size_t)saved * TS_CTX_SLOTS
+					  : NULL);
+			}
+		}
+		ts_hist_clear(&tmp.hist);
+		if (st != TS_OK)
+			return st;
+	}
+	ts_status st = ts_stat_load(&l->sother[s], r);
+	if (st != TS_OK)
+		return st;
+	l->sall[s].count += ts_r_u64(r);
+	l->sall[s].total = ts_sat_add(l->sall[s].total, ts_r_i64(r));
+	return TS_OK;
+}
+
 ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const uint8_t *kslots,
 			 uint32_t nk, const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap,
 			 uint32_t nwl)
@@ -340,65 +407,9 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 			l->passes_dropped++;
 	}
 	for (int s = 0; s < TS_PSTAGE_COUNT && !r->err; s++) {
-		ts_stage_total *t = &l->stages[s];
-		t->passes += ts_r_u32(r);
-		t->complete_passes += ts_r_u32(r);
-		t->layers += ts_r_u64(r);
-		t->kernels += ts_r_u64(r);
-		t->gpu_ns = ts_sat_add(t->gpu_ns, ts_r_i64(r));
-		ts_idle_pass idle;
-		idle_load(&idle, r, kmap, nk, opmap, nop);
-		if (!r->err)
-			ts_idle_sum(&t->idle, &idle);
-		uint64_t lmax = ts_r_u64(r);
-		if (lmax > TS_MAX_LAYERS) {
-			ts_r_fail(r, "more layer positions than a pass holds");
-			break;
-		}
-		if (lmax && !l->lstat[s] && !(l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat)))
-			return TS_ERR_NOMEM;
-		for (uint32_t i = 0; i < lmax && !r->err; i++) {
-			ts_layer_stat *ls = &l->lstat[s][i];
-			ts_status st = ts_stat_load(&ls->time, r);
-			if (st != TS_OK)
-				return st;
-			ls->kernels += ts_r_u64(r);
-			for (int k = 0; k < TS_LT_COUNT; k++)
-				ls->type_count[k] += ts_r_u64(r);
-		}
-		if ((uint32_t)lmax > l->lmax[s])
-			l->lmax[s] = (uint32_t)lmax;
-		uint64_t used = ts_r_count(r, 4 + 8 * 8);
-		for (uint64_t k = 0; k < used && !r->err; k++) {
-			uint32_t saved = ts_r_u32(r), row = map_row(saved, kmap, nk);
-			ts_stat tmp = { 0 };
-			ts_status st = ts_stat_load(&tmp, r);
-			ts_ctx_stat cx[TS_CTX_SLOTS];
-			for (size_t c = 0; c < TS_CTX_SLOTS; c++) {
-				cx[c].count = ts_r_u64(r);
-				cx[c].ns = ts_r_i64(r);
-			}
-			if (st == TS_OK && !r->err) {
-				if (row == TS_INTERN_NONE) {
-					st = ts_stat_merge(&l->sother[s], &tmp);
-				} else if (!ts_lay_grow_srows(l, row + 1)) {
-					st = TS_ERR_NOMEM;
-				} else {
-					st = ts_stat_merge(&l->srows[s][row], &tmp);
-					ctx_merge(l->sctx[s] + (size_t)row * TS_CTX_SLOTS, cx,
-						  kslots && saved < nk ? kslots + (size_t)saved * TS_CTX_SLOTS
-						  : NULL);
-				}
-			}
-			ts_hist_clear(&tmp.hist);
-			if (st != TS_OK)
-				return st;
-		}
-		ts_status st = ts_stat_load(&l->sother[s], r);
+		ts_status st = stage_load(l, s, r, kmap, kslots, nk, opmap, nop);
 		if (st != TS_OK)
 			return st;
-		l->sall[s].count += ts_r_u64(r);
-		l->sall[s].total = ts_sat_add(l->sall[s].total, ts_r_i64(r));
 	}
 	for (int k = 0; k < TS_LT_COUNT; k++)
 		l->type_count[k] += ts_r_u64(r);
