@@ -675,27 +675,13 @@ static bool relayer_pass(ts_layers *l)
 	return true;
 }
 
-/* carry: the next kernel is in the same step as this pass. */
-static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
+/* The open span at a pass's end: the pass tail (final norm, LM head)
+ * when it holds no layer work; a layer cut off by the end of the capture
+ * otherwise. With no marker after the last attention, the last layer
+ * keeps as many kernels after it as the structural splits left in the
+ * others; the rest is the pass tail. */
+static void close_open_span(ts_layers *l, bool at_trace_end)
 {
-	if (!l->in_pass)
-		return;
-	l->in_pass = false;
-	l->cur.win_from = l->cur.win_to = INT64_MIN;
-	l->cur.cwin_from = l->cur.cwin_to = INT64_MIN;
-	if (ts_lay_step_window(l, l->step, &l->cur.cwin_from, &l->cur.cwin_to))
-		ts_idle_window(l->idle, l->cur.cwin_from, l->cur.cwin_to);
-	ts_idle_end(l->idle, &l->cur.idle);
-	/* A kernel typed attention that ran once in the pass is not a layer's
-	 * attention: lay the pass out again without it. */
-	uint32_t once = demote_once_units(l);
-	if (once && relayer_pass(l))
-		l->once_units += once;
-	/* The open span: the pass tail (final norm, LM head) when it holds no
-	 * layer work; a layer cut off by the end of the capture otherwise.
-	 * With no marker after the last attention, the last layer keeps as
-	 * many kernels after it as the structural splits left in the others;
-	 * the rest is the pass tail. */
 	bool finished = false;
 	if (ts_lay_structure(l, at_trace_end)) {
 		l->seg = (cur_layer){ 0 };
@@ -717,6 +703,93 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	if (ts_lay_is_layer(l, l->seg.marks) && at_trace_end && !finished)
 		l->cur.cut_end = true;
 	ts_lay_close_span(l);
+}
+
+/* Evidence that a pass began at its start outweighs how its head looks:
+ * it opened with its embedding, or it is the first pass of a step
+ * annotation, or it is a later pass with at least as many layers as the
+ * passes before it most often had (the same structure in every pass is
+ * the model's; a profile window cuts its first pass). */
+static void start_evidence(ts_layers *l, ts_pass *p)
+{
+	if (!p->cut_start)
+		return;
+	uint32_t mode = 0;
+	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
+		if (l->all_hist[i] >= l->all_hist[mode] && l->all_hist[i])   /* ties: the larger */
+			mode = i;
+	if (l->embed_first || (l->step >= 0 && l->step != l->last_step) ||
+	    (l->pass_count > 0 && l->all_hist[mode] && p->layers >= mode))
+		p->cut_start = false;
+}
+
+/* A pass of a known stage (or one no later pass can name): its kernels,
+ * layers, anatomy and sample go to its stage. */
+static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
+{
+	if (p->layers && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
+		l->known_ns[p->stage] += p->gpu_ns;
+		l->known_layers[p->stage] += p->layers;
+	}
+	stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
+	l->nkbuf = 0;
+	if (p->complete) {
+		add_layers(l, p->stage, l->layers, n);
+		size_t na;
+		if (anatomy_list(l, &na))
+			ts_anatomy_add(l->anatomy, p->stage, l->anat_tmp, na, n);
+		else
+			ts_anatomy_skip(l->anatomy, p->stage);
+	}
+	uint32_t mid, inst;
+	size_t k = p->complete ? ts_lay_middle_layer(l, &mid, &inst) : 0;
+	if (k) {
+		ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = inst,
+				      .n = k, .k = l->samp_tmp };
+		ts_lay_offer_sample(l, p->stage, &c);
+	}
+	if (!kept)
+		add_stage(l, p);
+	l->last_stage = p->stage;
+}
+
+/* --debug-layers: the listed layers of the pass asked for, kept. */
+static void keep_listing(ts_layers *l, const ts_pass *p)
+{
+	bool listed = l->opts.debug_pass >= 0 ? p->index == (uint64_t)l->opts.debug_pass
+		    : p->complete && (l->opts.debug_stage < 0 || (int)p->stage == l->opts.debug_stage);
+	if (!l->opts.debug || !listed || l->dbg_done)
+		return;
+	l->dbg_index = p->index;
+	l->dbg_stage = p->stage;
+	l->dbg_complete = p->complete;
+	size_t k = 0;
+	for (size_t i = 0; i < l->ndbg_cur; i++) {
+		uint32_t li = l->dbg_cur[i].layer;
+		if (li < TS_MAX_LAYERS && l->opts.debug_layers[li])
+			l->dbg_kept[k++] = l->dbg_cur[i];
+	}
+	l->ndbg_kept = k;
+	l->dbg_done = true;
+}
+
+/* carry: the next kernel is in the same step as this pass. */
+static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
+{
+	if (!l->in_pass)
+		return;
+	l->in_pass = false;
+	l->cur.win_from = l->cur.win_to = INT64_MIN;
+	l->cur.cwin_from = l->cur.cwin_to = INT64_MIN;
+	if (ts_lay_step_window(l, l->step, &l->cur.cwin_from, &l->cur.cwin_to))
+		ts_idle_window(l->idle, l->cur.cwin_from, l->cur.cwin_to);
+	ts_idle_end(l->idle, &l->cur.idle);
+	/* A kernel typed attention that ran once in the pass is not a layer's
+	 * attention: lay the pass out again without it. */
+	uint32_t once = demote_once_units(l);
+	if (once && relayer_pass(l))
+		l->once_units += once;
+	close_open_span(l, at_trace_end);
 	ts_pass *p = &l->cur;
 	p->layers = l->nlayers;
 	if (p->layers == 0) {
@@ -735,20 +808,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		l->nkbuf = 0;
 		return;
 	}
-	/* Evidence that a pass began at its start outweighs how its head looks:
-	 * it opened with its embedding, or it is the first pass of a step
-	 * annotation, or it is a later pass with at least as many layers as
-	 * the passes before it most often had (the same structure in every
-	 * pass is the model's; a profile window cuts its first pass). */
-	if (p->cut_start) {
-		uint32_t mode = 0;
-		for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
-			if (l->all_hist[i] >= l->all_hist[mode] && l->all_hist[i])   /* ties: the larger */
-				mode = i;
-		if (l->embed_first || (l->step >= 0 && l->step != l->last_step) ||
-		    (l->pass_count > 0 && l->all_hist[mode] && p->layers >= mode))
-			p->cut_start = false;
-	}
+	start_evidence(l, p);
 	l->all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	ts_lay_add_between(l, &p->idle);
 	p->complete = !p->cut_start && !p->cut_end;
@@ -772,49 +832,11 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	else
 		l->passes_dropped++;
 	l->last_step = l->step;
-	if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n)) {
+	if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n))
 		l->last_stage = TS_PSTAGE_UNKNOWN;
-	} else {
-		if (p->layers && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
-			l->known_ns[p->stage] += p->gpu_ns;
-			l->known_layers[p->stage] += p->layers;
-		}
-		stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
-		l->nkbuf = 0;
-		if (p->complete) {
-			add_layers(l, p->stage, l->layers, n);
-			size_t na;
-			if (anatomy_list(l, &na))
-				ts_anatomy_add(l->anatomy, p->stage, l->anat_tmp, na, n);
-			else
-				ts_anatomy_skip(l->anatomy, p->stage);
-		}
-		uint32_t mid, inst;
-		size_t k = p->complete ? ts_lay_middle_layer(l, &mid, &inst) : 0;
-		if (k) {
-			ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = inst,
-					      .n = k, .k = l->samp_tmp };
-			ts_lay_offer_sample(l, p->stage, &c);
-		}
-		if (!kept)
-			add_stage(l, p);
-		l->last_stage = p->stage;
-	}
-	bool listed = l->opts.debug_pass >= 0 ? p->index == (uint64_t)l->opts.debug_pass
-		    : p->complete && (l->opts.debug_stage < 0 || (int)p->stage == l->opts.debug_stage);
-	if (l->opts.debug && listed && !l->dbg_done) {
-		l->dbg_index = p->index;
-		l->dbg_stage = p->stage;
-		l->dbg_complete = p->complete;
-		size_t k = 0;
-		for (size_t i = 0; i < l->ndbg_cur; i++) {
-			uint32_t li = l->dbg_cur[i].layer;
-			if (li < TS_MAX_LAYERS && l->opts.debug_layers[li])
-				l->dbg_kept[k++] = l->dbg_cur[i];
-		}
-		l->ndbg_kept = k;
-		l->dbg_done = true;
-	}
+	else
+		stage_pass(l, p, n, kept);
+	keep_listing(l, p);
 }
 
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
