@@ -198,23 +198,23 @@ static void finish_row(ts_compare *c, ts_cmp_op *r)
 	r->status = status_of(&c->o, r->cmp[0], r->cmp[1]);
 }
 
-static bool build_ops(ts_compare *c, piece_list *pl)
+/* Which groups are one row: a union-find over the groups (ngroups + 1,
+ * the last for kernels in none), and the fusion that united a set. */
+typedef struct {
+	int parent[TS_MAX_GROUPS + 1];
+	int fusion_of[TS_MAX_GROUPS + 1], fused_side[TS_MAX_GROUPS + 1];
+} grouping;
+
+/* Fusions: one side runs the fused kernels, the other none of them but at
+ * least two of the parts; their groups become one set. */
+static void find_fusions(ts_compare *c, const piece_list *pl, grouping *gr)
 {
 	const ts_patterns *pt = c->patterns;
 	int ng = c->ngroups + 1;
-	int parent[TS_MAX_GROUPS + 1];
-	int fusion_of[TS_MAX_GROUPS + 1], fused_side[TS_MAX_GROUPS + 1];
 	int64_t gns[2][TS_MAX_GROUPS + 1] = { { 0 } };
-	for (int g = 0; g < ng; g++) {
-		parent[g] = g;
-		fusion_of[g] = fused_side[g] = -1;
-	}
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < pl[s].n; i++)
 			gns[s][pl[s].v[i].group] = ts_sat_add(gns[s][pl[s].v[i].group], pl[s].v[i].p.ns);
-
-	/* fusions: one side runs the fused kernels, the other none of them
-	 * but at least two of the parts */
 	for (size_t f = 0; pt && f < ts_patterns_nfusions(pt); f++) {
 		const ts_fusion *fu = ts_patterns_fusion(pt, f);
 		uint64_t fused[2] = { 0, 0 };
@@ -243,25 +243,32 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 		if (separate < 2)
 			continue;
 		for (size_t k = 1; k < fu->nparts; k++)
-			unite(parent, fu->parts[0], fu->parts[k]);
+			unite(gr->parent, fu->parts[0], fu->parts[k]);
 		for (size_t i = 0; i < pl[fs].n; i++)
 			if (fused_piece(c, fs, fu, &pl[fs].v[i]))
-				unite(parent, fu->parts[0], pl[fs].v[i].group);
-		int root = find(parent, fu->parts[0]);
-		if (fusion_of[root] < 0) {
-			fusion_of[root] = (int)f;
-			fused_side[root] = fs;
+				unite(gr->parent, fu->parts[0], pl[fs].v[i].group);
+		int root = find(gr->parent, fu->parts[0]);
+		if (gr->fusion_of[root] < 0) {
+			gr->fusion_of[root] = (int)f;
+			gr->fused_side[root] = fs;
 		}
 	}
 	for (int g = 0; g < ng; g++) {
-		int r = find(parent, g);
-		if (fusion_of[g] >= 0 && r != g && fusion_of[r] < 0) {
-			fusion_of[r] = fusion_of[g];
-			fused_side[r] = fused_side[g];
+		int r = find(gr->parent, g);
+		if (gr->fusion_of[g] >= 0 && r != g && gr->fusion_of[r] < 0) {
+			gr->fusion_of[r] = gr->fusion_of[g];
+			gr->fused_side[r] = gr->fused_side[g];
 		}
 	}
 
-	/* rows: per set of groups; split groups a row per shared category */
+}
+
+/* The rows: a row per set of groups, split groups a row per category both
+ * sides run (and one for the rest); each piece's row set. */
+static bool make_rows(ts_compare *c, piece_list *pl, grouping *gr)
+{
+	const ts_patterns *pt = c->patterns;
+	int ng = c->ngroups + 1;
 	size_t ncat = pt ? ts_patterns_ncategories(pt) : 0;
 	unsigned char *has = calloc((ncat + 1) * 2, 1);
 	int *catrow = malloc((ncat + 1) * sizeof *catrow);
@@ -274,18 +281,18 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 	}
 	bool ok = true;
 	for (int root = 0; root < ng && ok; root++) {
-		if (find(parent, root) != root)
+		if (find(gr->parent, root) != root)
 			continue;
 		bool merged = false;
 		for (int g = 0; g < ng; g++)
-			merged |= g != root && find(parent, g) == root;
+			merged |= g != root && find(gr->parent, g) == root;
 		bool split = !merged && root < c->ngroups && ts_patterns_group(pt, (size_t)root)->split;
 		memset(has, 0, (ncat + 1) * 2);
 		for (size_t k = 0; k <= ncat; k++)
 			catrow[k] = -1;
 		for (int s = 0; s < 2; s++)
 			for (size_t i = 0; i < pl[s].n; i++)
-				if (find(parent, pl[s].v[i].group) == root) {
+				if (find(gr->parent, pl[s].v[i].group) == root) {
 					int cat = pl[s].v[i].p.cls->category;
 					has[(cat < 0 ? ncat : (size_t)cat) * 2 + (size_t)s] = 1;
 				}
@@ -313,9 +320,9 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 			}
 			ts_cmp_op *r = &c->ops[c->nops];
 			*r = (ts_cmp_op){ .group = root, .category = k < ncat ? (int)k : -1,
-					  .fusion = fusion_of[root], .fused_side = fused_side[root],
+					  .fusion = gr->fusion_of[root], .fused_side = gr->fused_side[root],
 					  .rest = k == ncat && split && shared };
-			row_name(c, parent, root, r->category, k == ncat && split && shared,
+			row_name(c, gr->parent, root, r->category, k == ncat && split && shared,
 				 r->name, sizeof r->name);
 			if (k < ncat)
 				catrow[k] = (int)c->nops;
@@ -326,7 +333,7 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 		for (int s = 0; s < 2; s++)
 			for (size_t i = 0; i < pl[s].n; i++) {
 				piece *p = &pl[s].v[i];
-				if (find(parent, p->group) != root)
+				if (find(gr->parent, p->group) != root)
 					continue;
 				int cat = p->p.cls->category;
 				p->row = cat >= 0 && catrow[cat] >= 0 ? catrow[cat] : whole;
@@ -334,10 +341,13 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 	}
 	free(has);
 	free(catrow);
-	if (!ok)
-		return false;
+	return ok;
 
-	/* fill the rows */
+}
+
+/* Each row's count, time and kernels from its pieces. */
+static bool fill_rows(ts_compare *c, const piece_list *pl)
+{
 	for (int s = 0; s < 2; s++) {
 		for (size_t i = 0; i < pl[s].n; i++) {
 			piece *p = &pl[s].v[i];
@@ -364,6 +374,20 @@ static bool build_ops(ts_compare *c, piece_list *pl)
 				p->p.count, p->p.ns };
 		}
 	}
+	return true;
+}
+
+
+static bool build_ops(ts_compare *c, piece_list *pl)
+{
+	grouping gr;
+	for (int g = 0; g < c->ngroups + 1; g++) {
+		gr.parent[g] = g;
+		gr.fusion_of[g] = gr.fused_side[g] = -1;
+	}
+	find_fusions(c, pl, &gr);
+	if (!make_rows(c, pl, &gr) || !fill_rows(c, pl))
+		return false;
 	for (size_t r = 0; r < c->nops; r++)
 		finish_row(c, &c->ops[r]);
 	qsort(c->ops, c->nops, sizeof *c->ops, by_gap_desc);
@@ -513,88 +537,72 @@ static long pair_cost(const ts_compare *c, const akernel *x, const akernel *y,
 
 /* Step that reached a cell: 0 diagonal, 1 A only, 2 B only,
  * 16 + k: A's one kernel with B's k, 32 + k: A's k with B's one. */
-static bool align_stage(ts_compare *c, ts_cmp_align *al)
+/* The cost of one kernel of one side doing the job of the k kernels
+ * before it on the other (side 0: A[i - 1] against B[j - k .. j - 1]):
+ * the worst of the pairs, or -1 when one is worse than kin (same group or
+ * fused). */
+static long join_cost(ts_compare *c, const akernel *A, const akernel *B, size_t i, size_t j,
+		      size_t k, int side, long worst)
+{
+	long mx = 0;
+	ts_pair_kind kd;
+	int fu;
+	for (size_t t = (side ? i : j) - k; t < (side ? i : j); t++) {
+		long cst = side ? pair_cost(c, &A[t], &B[j - 1], &kd, &fu)
+				: pair_cost(c, &A[i - 1], &B[t], &kd, &fu);
+		if (cst > worst)
+			return -1;
+		mx = cst > mx ? cst : mx;
+	}
+	return mx;
+}
+
+/* Cell (i, j) of the alignment: the cheapest of a pair, a gap on either
+ * side, or one kernel for up to MAX_JOIN of the other's; *how says which
+ * (0 pair, 1 A alone, 2 B alone, 16 + k: A for k of B's, 32 + k: B for k
+ * of A's). */
+static long cell(ts_compare *c, const akernel *A, const akernel *B, const long *D, size_t W,
+		 size_t i, size_t j, unsigned char *how)
 {
 	const ts_align_costs *ac = ts_patterns_align_costs(c->patterns);
-	size_t n = al->s[0]->n, m = al->s[1]->n;
-	if (n > TS_CMP_ALIGN_MAX || m > TS_CMP_ALIGN_MAX)
-		al->truncated = true;
-	if (n > TS_CMP_ALIGN_MAX)
-		n = TS_CMP_ALIGN_MAX;
-	if (m > TS_CMP_ALIGN_MAX)
-		m = TS_CMP_ALIGN_MAX;
-	akernel *A = malloc((n + 1) * sizeof *A), *B = malloc((m + 1) * sizeof *B);
-	long *D = malloc((n + 1) * (m + 1) * sizeof *D);
-	unsigned char *step = malloc((n + 1) * (m + 1));
-	al->pairs = malloc((n + m + 1) * sizeof *al->pairs);
-	if (!A || !B || !D || !step || !al->pairs) {
-		free(A);
-		free(B);
-		free(D);
-		free(step);
-		return false;
-	}
-	describe(c, 0, al->s[0], A, n);
-	describe(c, 1, al->s[1], B, m);
-	size_t W = m + 1;
 	long worst = ac->same_group > ac->fused ? ac->same_group : ac->fused;
-	for (size_t i = 0; i <= n; i++)
-		for (size_t j = 0; j <= m; j++) {
-			long best = i || j ? -1 : 0;
-			unsigned char how = 0;
-			ts_pair_kind kd;
-			int fu;
-			if (i && j) {
-				best = D[(i - 1) * W + j - 1] + pair_cost(c, &A[i - 1], &B[j - 1], &kd, &fu);
-				how = 0;
+	long best = i || j ? -1 : 0;
+	ts_pair_kind kd;
+	int fu;
+	*how = 0;
+	if (i && j)
+		best = D[(i - 1) * W + j - 1] + pair_cost(c, &A[i - 1], &B[j - 1], &kd, &fu);
+	if (i && (best < 0 || D[(i - 1) * W + j] + ac->gap < best)) {
+		best = D[(i - 1) * W + j] + ac->gap;
+		*how = 1;
+	}
+	if (j && (best < 0 || D[i * W + j - 1] + ac->gap < best)) {
+		best = D[i * W + j - 1] + ac->gap;
+		*how = 2;
+	}
+	for (int side = 0; side < 2; side++) {
+		size_t have = side ? i : j;
+		for (size_t k = 2; k <= MAX_JOIN && (side ? j : i) && have >= k; k++) {
+			long mx = join_cost(c, A, B, i, j, k, side, worst);
+			if (mx < 0)
+				break;
+			long v = (side ? D[(i - k) * W + j - 1] : D[(i - 1) * W + j - k]) + mx +
+				 (long)(k - 1) * ac->join;
+			if (v < best) {
+				best = v;
+				*how = (unsigned char)((side ? 32 : 16) + k);
 			}
-			if (i && (best < 0 || D[(i - 1) * W + j] + ac->gap < best)) {
-				best = D[(i - 1) * W + j] + ac->gap;
-				how = 1;
-			}
-			if (j && (best < 0 || D[i * W + j - 1] + ac->gap < best)) {
-				best = D[i * W + j - 1] + ac->gap;
-				how = 2;
-			}
-			/* one kernel doing the job of several */
-			for (size_t k = 2; k <= MAX_JOIN && i && j >= k; k++) {
-				long mx = 0;
-				bool okk = true;
-				for (size_t t = j - k; t < j && okk; t++) {
-					long cst = pair_cost(c, &A[i - 1], &B[t], &kd, &fu);
-					okk = cst <= worst;
-					mx = cst > mx ? cst : mx;
-				}
-				if (!okk)
-					break;
-				long v = D[(i - 1) * W + j - k] + mx + (long)(k - 1) * ac->join;
-				if (v < best) {
-					best = v;
-					how = (unsigned char)(16 + k);
-				}
-			}
-			for (size_t k = 2; k <= MAX_JOIN && j && i >= k; k++) {
-				long mx = 0;
-				bool okk = true;
-				for (size_t t = i - k; t < i && okk; t++) {
-					long cst = pair_cost(c, &A[t], &B[j - 1], &kd, &fu);
-					okk = cst <= worst;
-					mx = cst > mx ? cst : mx;
-				}
-				if (!okk)
-					break;
-				long v = D[(i - k) * W + j - 1] + mx + (long)(k - 1) * ac->join;
-				if (v < best) {
-					best = v;
-					how = (unsigned char)(32 + k);
-				}
-			}
-			D[i * W + j] = best;
-			step[i * W + j] = how;
 		}
-	al->cost = D[n * W + m];
-	/* walk back, then reverse */
-	size_t i = n, j = m, np = 0;
+	}
+	return best;
+}
+
+/* The pairs of the cheapest alignment, walked back from (n, m) by the
+ * steps cell() chose, in order. */
+static void walk_back(ts_compare *c, ts_cmp_align *al, const akernel *A, const akernel *B,
+		      const unsigned char *step, size_t n, size_t m)
+{
+	size_t W = m + 1, i = n, j = m, np = 0;
 	double ia = al->s[0]->instances ? al->s[0]->instances : 1;
 	double ib = al->s[1]->instances ? al->s[1]->instances : 1;
 	while (i || j) {
@@ -645,11 +653,37 @@ static bool align_stage(ts_compare *c, ts_cmp_align *al)
 		al->pairs[np - 1 - k] = t;
 	}
 	al->npairs = np;
+}
+
+static bool align_stage(ts_compare *c, ts_cmp_align *al)
+{
+	size_t n = al->s[0]->n, m = al->s[1]->n;
+	if (n > TS_CMP_ALIGN_MAX || m > TS_CMP_ALIGN_MAX)
+		al->truncated = true;
+	if (n > TS_CMP_ALIGN_MAX)
+		n = TS_CMP_ALIGN_MAX;
+	if (m > TS_CMP_ALIGN_MAX)
+		m = TS_CMP_ALIGN_MAX;
+	akernel *A = malloc((n + 1) * sizeof *A), *B = malloc((m + 1) * sizeof *B);
+	long *D = malloc((n + 1) * (m + 1) * sizeof *D);
+	unsigned char *step = malloc((n + 1) * (m + 1));
+	al->pairs = malloc((n + m + 1) * sizeof *al->pairs);
+	bool ok = A && B && D && step && al->pairs;
+	if (ok) {
+		describe(c, 0, al->s[0], A, n);
+		describe(c, 1, al->s[1], B, m);
+		size_t W = m + 1;
+		for (size_t i = 0; i <= n; i++)
+			for (size_t j = 0; j <= m; j++)
+				D[i * W + j] = cell(c, A, B, D, W, i, j, &step[i * W + j]);
+		al->cost = D[n * W + m];
+		walk_back(c, al, A, B, step, n, m);
+	}
 	free(A);
 	free(B);
 	free(D);
 	free(step);
-	return true;
+	return ok;
 }
 
 /* --------------------------------------------------------------- public */
