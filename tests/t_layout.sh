@@ -7,7 +7,10 @@
 # the run (analysis/views): a view reads the machines, never the reverse. Every project include is written with its folder ("analysis/
 # agg.h", one -Isrc), so this reads each #include and fails on one that
 # points up a stage, or on a bare name that hides where it points; and on a
-# source file over 1,200 lines or a main.c over 600.
+# source file over 1,200 lines or a main.c over 600, a folder of more than
+# 15 .c files, a function over 120 lines (its body, from the opening brace
+# in column 0 to the closing one), or an error passed as a char buffer and
+# its length (errlen) instead of a ts_error.
 set -u
 cd "$(dirname "$0")/.."
 python3 - <<'PY'
@@ -39,4 +42,38 @@ print('%s - no source file over 1,200 lines%s' %
       ('not ok' if big else 'ok', ': ' + ', '.join(big) if big else ''))
 n = sum(1 for _ in open('src/main.c'))
 print('%s - main.c is the front door only (%d lines, at most 600)' % ('ok' if n <= 600 else 'not ok', n))
+cs = [f for f in files if f.endswith('.c')]
+dirs = {}
+for f in cs:
+    dirs.setdefault(os.path.dirname(f), []).append(f)
+full = ['%s (%d)' % (d, len(v)) for d, v in sorted(dirs.items()) if len(v) > 15]
+print('%s - no folder of src/ holds more than 15 .c files%s' %
+      ('not ok' if full else 'ok', ': ' + ', '.join(full) if full else ''))
+# a function: a line in column 0 that names one, its body from the next
+# "{" in column 0 to the "}" in column 0 that closes it
+long_fns, longest = [], 0
+for f in cs:
+    lines = open(f).read().split('\n')
+    i = 0
+    while i < len(lines):
+        if re.match(r'^[A-Za-z_].*\(', lines[i]) and not lines[i].rstrip().endswith(';'):
+            j = i
+            while j < len(lines) and not lines[j].startswith('{') and not lines[j].rstrip().endswith(';'):
+                j += 1
+            if j < len(lines) and lines[j].startswith('{'):
+                k = j
+                while k < len(lines) and not lines[k].startswith('}'):
+                    k += 1
+                n = k - j + 1
+                longest = max(longest, n)
+                if n > 120:
+                    name = re.search(r'(\w+)\s*\(', lines[i])
+                    long_fns.append('%s %s (%d)' % (f, name.group(1) if name else '?', n))
+                i = k
+        i += 1
+print('%s - no function over 120 lines (the longest %d)%s' %
+      ('not ok' if long_fns else 'ok', longest, ': ' + ', '.join(long_fns) if long_fns else ''))
+errlen = [f for f in files if re.search(r'\berrlen\b', open(f).read())]
+print('%s - errors travel as ts_error, no (char *err, size_t errlen) pair%s' %
+      ('not ok' if errlen else 'ok', ': ' + ', '.join(errlen) if errlen else ''))
 PY
