@@ -229,21 +229,8 @@ ts_ltype ts_lay_layer_type(lmark m)
 /* The layer machine's state at the start of a pass. */
 static void reset_structure(ts_layers *l)
 {
-	l->nlayers = 0;
-	l->layers_dropped = 0;
-	l->seg = (cur_layer){ 0 };
-	l->seen_boundary = false;
+	l->walk = PASS_WALK_START;
 	l->ndbg_cur = l->dbg_span = 0;
-	l->ngap = l->npre = l->pre_len = l->units = l->since_start = 0;
-	l->pre_ns = 0;
-	l->dbg_pre_end = 0;
-	l->in_attn = l->start_after_attn = false;
-	l->pre_start = l->tail_len = -1;
-	l->marks_at_gap = 0;
-	l->skernels = 0;
-	l->sns = 0;
-	l->pass_structural = 0;
-	l->pend_between = 0;
 }
 
 static void start_pass(ts_layers *l, const ts_event *ev)
@@ -257,16 +244,10 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
 		l->cur.signal[sg] = TS_PSTAGE_UNKNOWN;
 	reset_structure(l);
-	l->after_sampling = false;
-	l->hint_prefill = l->hint_decode = 0;
-	l->gemm_small = l->gemm_large = 0;
+	l->hints = PASS_HINTS_START;
 	l->dbg_lost = false;
 	l->dbg_all = true;
-	l->step = -1;
-	l->step_ann = -1;
-	l->tokens_max = -1;
 	l->kbuf0 = l->nkbuf;
-	l->embed_first = false;
 	l->narows = 0;
 	l->arows_full = false;
 }
@@ -348,7 +329,7 @@ static void place_costs(ts_layers *l)
 	size_t k = 0;
 	for (size_t i = 0; i < l->ndbg_cur; i++) {
 		const ts_debug_kernel *d = &l->dbg_cur[i];
-		if (d->layer >= l->nlayers)
+		if (d->layer >= l->walk.nlayers)
 			continue;
 		size_t at = k++;
 		if (!TS_KREF_OPENS(&d->ref) || !(d->ref.flops || d->ref.bytes))
@@ -360,7 +341,7 @@ static void place_costs(ts_layers *l)
 		int64_t fit_ns = 0;
 		for (size_t j = i, kk = at; j < l->ndbg_cur && j < i + CALL_REACH; j++) {
 			const ts_debug_kernel *e = &l->dbg_cur[j];
-			bool in = e->layer < l->nlayers, same = (e->ref.op & ~TS_KREF_FIRST) == op;
+			bool in = e->layer < l->walk.nlayers, same = (e->ref.op & ~TS_KREF_FIRST) == op;
 			if (j > i && same && TS_KREF_OPENS(&e->ref))
 				break;
 			if (same && e->ref.fits && in) {
@@ -387,14 +368,14 @@ static bool anatomy_list(ts_layers *l, size_t *n)
 {
 	*n = 0;
 	if (!l->anatomy || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost ||
-	    l->nlayers > TS_MAX_LAYERS ||
+	    l->walk.nlayers > TS_MAX_LAYERS ||
 	    !ts_grow((void **)&l->anat_tmp, &l->anat_cap, l->ndbg_cur, sizeof *l->anat_tmp, 256,
 			   TS_MAX_DEBUG_KERNELS, false))
 		return false;
 	size_t k = 0;
 	for (size_t i = 0; i < l->ndbg_cur; i++) {
 		const ts_debug_kernel *d = &l->dbg_cur[i];
-		if (d->layer >= l->nlayers)
+		if (d->layer >= l->walk.nlayers)
 			continue;
 		l->anat_tmp[k++] = (ts_anat_kernel){
 			.layer = d->layer, .row = d->row, .dur = d->dur, .wl = d->ref.wl,
@@ -458,7 +439,7 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 		size_t k = ts_lay_middle_layer(l, &mid, &inst);
 		if (k && (pp->sample.k = malloc(k * sizeof *pp->sample.k)) != NULL) {
 			memcpy(pp->sample.k, l->samp_tmp, k * sizeof *pp->sample.k);
-			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->nlayers,
+			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->walk.nlayers,
 							.instances = inst, .n = k, .k = pp->sample.k };
 		}
 	}
@@ -471,12 +452,12 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 	return true;
 }
 
-/* An attention kernel of unit l->units - 1: count its row's units. */
+/* An attention kernel of unit l->walk.units - 1: count its row's units. */
 static void track_unit(ts_layers *l, uint32_t row)
 {
-	uint32_t u = l->units - 1;
+	uint32_t u = l->walk.units - 1;
 	if (u < MAX_UNITS) {
-		if (l->in_attn)
+		if (l->walk.in_attn)
 			l->unit_kern[u]++;
 		else
 			l->unit_kern[u] = 1;
@@ -509,7 +490,7 @@ static void track_unit(ts_layers *l, uint32_t row)
  * layer names its attention apart), has no such helper. */
 static uint32_t demote_once_units(ts_layers *l)
 {
-	uint32_t units = l->units;
+	uint32_t units = l->walk.units;
 	if (units < 3 || units > MAX_UNITS || l->arows_full || l->opts.split_half_layers)
 		return 0;
 	bool repeats = false;
@@ -567,77 +548,77 @@ static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
 		return false;
 	}
 	/* Layer boundary at a start marker (a residual norm) after MLP work. */
-	lmark seen = l->seg.marks;
+	lmark seen = l->walk.seg.marks;
 	bool boundary = (m & M_START) &&
 			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
 	/* The first start kernel of a pass, before any layer work, also opens
 	 * a layer: what came before it is the pass's preamble. */
-	if (boundary || ((m & M_START) && !l->seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
+	if (boundary || ((m & M_START) && !l->walk.seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
 		ts_lay_open_at_norm(l);
-		l->seen_boundary = true;
-		l->since_start = 0;
+		l->walk.seen_boundary = true;
+		l->walk.since_start = 0;
 	}
 	lmark work = (lmark)(m & (M_ATTN | M_MLP));
 	if (m & M_ATTN) {
 		/* Attention kernels in a row are one unit (compute and its
 		 * combine / reduce): one per layer. */
-		if (!l->in_attn) {
-			if (l->units == 0) {
+		if (!l->walk.in_attn) {
+			if (l->walk.units == 0) {
 				/* the segment before the first unit: layer 0's head */
-				uint32_t k = l->ngap < MAX_PRE ? l->ngap : MAX_PRE;
-				memcpy(l->pre, l->gap + (l->ngap - k), k * sizeof *l->pre);
-				l->npre = k;
-				l->pre_len = l->skernels;
-				l->pre_ns = l->sns;
-				l->pre_start = l->seen_boundary ? (int32_t)l->since_start : -1;
-				l->dbg_pre_end = l->ndbg_cur;
-			} else if (l->seg.marks & M_ATTN) {
+				uint32_t k = l->walk.ngap < MAX_PRE ? l->walk.ngap : MAX_PRE;
+				memcpy(l->pre, l->gap + (l->walk.ngap - k), k * sizeof *l->pre);
+				l->walk.npre = k;
+				l->walk.pre_len = l->walk.skernels;
+				l->walk.pre_ns = l->walk.sns;
+				l->walk.pre_start = l->walk.seen_boundary ? (int32_t)l->walk.since_start : -1;
+				l->walk.dbg_pre_end = l->ndbg_cur;
+			} else if (l->walk.seg.marks & M_ATTN) {
 				ts_lay_structural_boundary(l);
 			}
-			l->units++;
+			l->walk.units++;
 			l->attn_units++;
 		}
 		if (!l->replaying)
 			track_unit(l, row);
-		l->ngap = 0;
-		l->in_attn = true;
+		l->walk.ngap = 0;
+		l->walk.in_attn = true;
 	} else {
-		if (l->in_attn || (l->ngap == 0 && !(l->seg.marks & M_ATTN)))
-			l->marks_at_gap = l->seg.marks;
+		if (l->walk.in_attn || (l->walk.ngap == 0 && !(l->walk.seg.marks & M_ATTN)))
+			l->walk.marks_at_gap = l->walk.seg.marks;
 		/* Layer work (a GEMM, MLP, a norm, a collective) or a kernel
 		 * no rule knows ends the attention unit; a copy, cache write
 		 * or elementwise kernel between two attention kernels (the two
 		 * runs of a mixed batch, a merge of cascade states) does not. */
 		if (m & (M_GEMM | M_MLP | M_START | M_EMBED | M_SAMPLE | M_ENDS))
-			l->in_attn = false;
-		if ((l->seg.marks & M_ATTN) && !l->opts.split_half_layers) {
+			l->walk.in_attn = false;
+		if ((l->walk.seg.marks & M_ATTN) && !l->opts.split_half_layers) {
 			/* MLP work comes after the post-attention norm, the norm
 			 * after the attention's output projection (a GEMM): a
 			 * norm or an activation inside the attention block (the
 			 * gated norm of a delta net, an output gate) is not it.
 			 * There a GEMM is MLP work too (the MLP of a model whose
 			 * activation hides in an Inductor fusion). */
-			if ((m & M_START) && l->seg.post_gemms)
-				l->start_after_attn = true;
-			else if ((m & M_GEMM) && l->start_after_attn)
+			if ((m & M_START) && l->walk.seg.post_gemms)
+				l->walk.start_after_attn = true;
+			else if ((m & M_GEMM) && l->walk.start_after_attn)
 				work |= M_FC;
-			else if (!l->start_after_attn)
+			else if (!l->walk.start_after_attn)
 				work &= (lmark)~M_FC;
 		}
-		if (l->ngap == MAX_GAP) {   /* keep the newest half */
+		if (l->walk.ngap == MAX_GAP) {   /* keep the newest half */
 			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
-			l->ngap = MAX_GAP / 2;
+			l->walk.ngap = MAX_GAP / 2;
 		}
-		l->gap[l->ngap++] = (gap_ent){ dur, row, (lmark)((m & ~M_MLP) | work) };
+		l->gap[l->walk.ngap++] = (gap_ent){ dur, row, (lmark)((m & ~M_MLP) | work) };
 	}
-	if ((m & M_GEMM) && (l->seg.marks & M_ATTN))
-		l->seg.post_gemms++;
-	l->since_start++;
-	l->seg.kernels++;
-	l->seg.ns = ts_sat_add(l->seg.ns, dur);
-	l->seg.marks |= work;
-	l->skernels++;
-	l->sns = ts_sat_add(l->sns, dur);
+	if ((m & M_GEMM) && (l->walk.seg.marks & M_ATTN))
+		l->walk.seg.post_gemms++;
+	l->walk.since_start++;
+	l->walk.seg.kernels++;
+	l->walk.seg.ns = ts_sat_add(l->walk.seg.ns, dur);
+	l->walk.seg.marks |= work;
+	l->walk.skernels++;
+	l->walk.sns = ts_sat_add(l->walk.sns, dur);
 	return true;
 }
 
@@ -651,8 +632,8 @@ static bool relayer_pass(ts_layers *l)
 		return false;
 	size_t listed = l->ndbg_cur;
 	bool relabel = l->track && l->dbg_all && listed == n;
-	l->structural -= l->pass_structural;
-	l->attn_units -= l->units;
+	l->structural -= l->walk.pass_structural;
+	l->attn_units -= l->walk.units;
 	reset_structure(l);
 	l->cur.cut_start = false;
 	l->cur.orphan_kernels = 0;
@@ -663,7 +644,7 @@ static bool relayer_pass(ts_layers *l)
 		const kernel_ent *k = &l->kbuf[l->kbuf0 + i];
 		bool in = structure_kernel(l, k->row, k->marks, k->dur);
 		if (relabel) {
-			l->dbg_cur[i].layer = in ? l->nlayers : UINT32_MAX;
+			l->dbg_cur[i].layer = in ? l->walk.nlayers : UINT32_MAX;
 			l->ndbg_cur = i + 1;
 		}
 	}
@@ -684,23 +665,23 @@ static void close_open_span(ts_layers *l, bool at_trace_end)
 {
 	bool finished = false;
 	if (ts_lay_structure(l, at_trace_end)) {
-		l->seg = (cur_layer){ 0 };
+		l->walk.seg = (cur_layer){ 0 };
 		finished = true;
-	} else if ((l->seg.marks & M_ATTN) && !l->in_attn && l->tail_len >= 0 &&
-	    l->ngap > (uint32_t)l->tail_len) {
-		uint32_t keep = (uint32_t)l->tail_len, n = l->ngap - keep;
+	} else if ((l->walk.seg.marks & M_ATTN) && !l->walk.in_attn && l->walk.tail_len >= 0 &&
+	    l->walk.ngap > (uint32_t)l->walk.tail_len) {
+		uint32_t keep = (uint32_t)l->walk.tail_len, n = l->walk.ngap - keep;
 		cur_layer tail;
 		ts_lay_take_tail(l, l->gap + keep, n, &tail);
-		l->seg.marks = l->marks_at_gap;
+		l->walk.seg.marks = l->walk.marks_at_gap;
 		for (uint32_t i = 0; i < keep; i++)
-			l->seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
+			l->walk.seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
 		l->cur.orphan_kernels += tail.kernels;
 		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, tail.ns);
 		if (l->track)
-			ts_lay_debug_relabel(l, n, l->nlayers, UINT32_MAX);
+			ts_lay_debug_relabel(l, n, l->walk.nlayers, UINT32_MAX);
 		finished = true;
 	}
-	if (ts_lay_is_layer(l, l->seg.marks) && at_trace_end && !finished)
+	if (ts_lay_is_layer(l, l->walk.seg.marks) && at_trace_end && !finished)
 		l->cur.cut_end = true;
 	ts_lay_close_span(l);
 }
@@ -718,7 +699,7 @@ static void start_evidence(ts_layers *l, ts_pass *p)
 	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
 		if (l->all_hist[i] >= l->all_hist[mode] && l->all_hist[i])   /* ties: the larger */
 			mode = i;
-	if (l->embed_first || (l->step >= 0 && l->step != l->last_step) ||
+	if (l->hints.embed_first || (l->hints.step >= 0 && l->hints.step != l->last_step) ||
 	    (l->pass_count > 0 && l->all_hist[mode] && p->layers >= mode))
 		p->cut_start = false;
 }
@@ -744,7 +725,7 @@ static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
 	uint32_t mid, inst;
 	size_t k = p->complete ? ts_lay_middle_layer(l, &mid, &inst) : 0;
 	if (k) {
-		ts_layer_sample c = { .layer = mid, .layers = l->nlayers, .instances = inst,
+		ts_layer_sample c = { .layer = mid, .layers = l->walk.nlayers, .instances = inst,
 				      .n = k, .k = l->samp_tmp };
 		ts_lay_offer_sample(l, p->stage, &c);
 	}
@@ -781,7 +762,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	l->in_pass = false;
 	l->cur.win_from = l->cur.win_to = INT64_MIN;
 	l->cur.cwin_from = l->cur.cwin_to = INT64_MIN;
-	if (ts_lay_step_window(l, l->step, &l->cur.cwin_from, &l->cur.cwin_to))
+	if (ts_lay_step_window(l, l->hints.step, &l->cur.cwin_from, &l->cur.cwin_to))
 		ts_idle_window(l->idle, l->cur.cwin_from, l->cur.cwin_to);
 	ts_idle_end(l->idle, &l->cur.idle);
 	/* A kernel typed attention that ran once in the pass is not a layer's
@@ -791,14 +772,14 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		l->once_units += once;
 	close_open_span(l, at_trace_end);
 	ts_pass *p = &l->cur;
-	p->layers = l->nlayers;
+	p->layers = l->walk.nlayers;
 	if (p->layers == 0) {
 		/* No layer: not a forward pass (warm-up, capture, copies). Its
 		 * kernels take the stage of the pass of their step: the one
 		 * that ended in it, or the next one, when the step goes on. */
 		l->orphan_kernels += p->kernels;
 		l->orphan_ns = ts_sat_add(l->orphan_ns, p->gpu_ns);
-		if (l->step >= 0 && l->step == l->last_step) {
+		if (l->hints.step >= 0 && l->hints.step == l->last_step) {
 			stage_kernels(l, l->last_stage, l->kbuf, l->nkbuf);
 		} else if (carry) {
 			return;   /* kbuf goes on into the next pass */
@@ -814,9 +795,9 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	p->complete = !p->cut_start && !p->cut_end;
 	p->index = l->pass_count++;
 	ts_lay_vote(l, p);
-	for (uint32_t i = 0; i < l->nlayers && i < TS_MAX_LAYERS; i++)
+	for (uint32_t i = 0; i < l->walk.nlayers && i < TS_MAX_LAYERS; i++)
 		l->type_count[ts_lay_layer_type(l->layers[i].marks)]++;
-	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
+	uint32_t n = l->walk.nlayers < TS_MAX_LAYERS ? l->walk.nlayers : TS_MAX_LAYERS;
 	if (p->complete) {
 		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 		ts_lay_check_pass(l, p, n);
@@ -831,7 +812,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 		l->passes[l->npasses++] = *p;
 	else
 		l->passes_dropped++;
-	l->last_step = l->step;
+	l->last_step = l->hints.step;
 	if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n))
 		l->last_stage = TS_PSTAGE_UNKNOWN;
 	else
@@ -856,14 +837,14 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
 	 * lone attention kernel before the embedding is the pass's metadata
 	 * step, not a layer of the previous pass). */
-	bool has_work = l->nlayers > 0 || (l->seg.marks & M_MLP) ||
-			((l->seg.marks & M_ATTN) && l->seg.post_gemms);
+	bool has_work = l->walk.nlayers > 0 || (l->walk.seg.marks & M_MLP) ||
+			((l->walk.seg.marks & M_ATTN) && l->walk.seg.post_gemms);
 
 	int an;
 	int64_t step;
 	bool step_edge;
 	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
-		end_pass(l, false, !step_edge && l->step >= 0);
+		end_pass(l, false, !step_edge && l->hints.step >= 0);
 	if (!l->in_pass) {
 		l->frontier_at_start = l->kfrontier;
 		start_pass(l, ev);
@@ -872,8 +853,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->nhead_rows = 1;
 		l->head_in_layers = 0;
 		l->pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
-		l->step = step;
-		l->step_ann = an;
+		l->hints.step = step;
+		l->hints.step_ann = an;
 	} else if (l->cur.kernels < 8) {
 		ts_lay_head_row(l, row);
 	}
@@ -884,16 +865,16 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (kend > l->kfrontier)
 		l->kfrontier = kend;
 	if (m & M_SAMPLE)
-		l->after_sampling = l->nlayers > 0 || (l->seg.marks & M_ATTN);
-	if ((m & M_EMBED) && l->units == 0)
-		l->embed_first = true;
+		l->hints.after_sampling = l->walk.nlayers > 0 || (l->walk.seg.marks & M_ATTN);
+	if ((m & M_EMBED) && l->walk.units == 0)
+		l->hints.embed_first = true;
 	if (m & M_TRAIN)
 		l->backward_ops++;
 
 	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
 	l->last_row = row;
-	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->tokens_max)
-		l->tokens_max = ev->grid[0];
+	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->hints.tokens_max)
+		l->hints.tokens_max = ev->grid[0];
 
 	(void)ts_grow((void **)&l->kbuf, &l->kbuf_cap, l->nkbuf + 1, sizeof *l->kbuf, 1024,
 		      TS_MAX_PASS_KERNELS, false);   /* else staged at once */
@@ -910,9 +891,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (ev->ts_ns + ev->dur_ns > p->last_end)
 		p->last_end = ev->ts_ns + ev->dur_ns;
 	if (c->stage == TS_STAGE_PREFILL)
-		l->hint_prefill++;
+		l->hints.hint_prefill++;
 	else if (c->stage == TS_STAGE_DECODE)
-		l->hint_decode++;
+		l->hints.hint_decode++;
 	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
 		l->generation |= TS_GEN_STAGE_KERNEL;
 	if (m & M_EMBED)
@@ -921,23 +902,23 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		l->generation |= TS_GEN_KV_CACHE;
 	if (c->type == TS_TYPE_GEMM && op_m > 0) {
 		if (op_m <= ts_lay_decode_threshold(l))
-			l->gemm_small++;
+			l->hints.gemm_small++;
 		else
-			l->gemm_large++;
+			l->hints.gemm_large++;
 		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
 			p->gemm_m_min = op_m;
 		if (op_m > p->gemm_m_max)
 			p->gemm_m_max = op_m;
 	}
 	/* a structural boundary may move this kernel to the next layer */
-	if (l->track && l->nlayers < TS_MAX_LAYERS &&
-	    (l->opts.sample || l->opts.spans || l->anatomy || l->opts.debug_layers[l->nlayers] ||
-	     (l->nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->nlayers + 1])) &&
+	if (l->track && l->walk.nlayers < TS_MAX_LAYERS &&
+	    (l->opts.sample || l->opts.spans || l->anatomy || l->opts.debug_layers[l->walk.nlayers] ||
+	     (l->walk.nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->walk.nlayers + 1])) &&
 	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS) {
 		if (ts_grow((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,
 				  sizeof *l->dbg_cur, 256, TS_MAX_DEBUG_KERNELS, false))
 			l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
-				.layer = in_span ? l->nlayers : UINT32_MAX, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
+				.layer = in_span ? l->walk.nlayers : UINT32_MAX, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
 				.ref = *ref, .cls = *c };
 		else
 			l->dbg_lost = true;

@@ -110,6 +110,51 @@ typedef struct {
 } pending_pass;
 
 
+/* The online layout of the pass in progress: the layers closed, the open
+ * span, the attention units and the gaps between them. A new pass starts
+ * from pass_walk_start (by assignment). */
+typedef struct {
+	uint32_t nlayers;        /* closed layers of this pass */
+	uint32_t layers_dropped;
+	cur_layer seg;           /* the span since the last boundary */
+	bool seen_boundary;      /* a start kernel opened a span in this pass */
+	uint32_t ngap;           /* gap entries held */
+	bool in_attn;            /* the last kernel was attention */
+	uint32_t units;          /* attention units of the pass */
+	uint32_t npre;           /* entries of the segment before the first unit held */
+	uint32_t pre_len;        /* its whole length */
+	int32_t pre_start;       /* kernels from the start marker that opened
+				  * layer 0 to the first unit; -1 none */
+	int64_t pre_ns;          /* and its time */
+	size_t dbg_pre_end;      /* --debug-layers entries before the first unit */
+	int32_t tail_len;        /* kernels the last split left in the closing
+				  * layer after its attention; -1 none yet */
+	uint64_t skernels;       /* kernels the machine has taken in this pass */
+	int64_t sns;             /* and their time */
+	uint64_t pass_structural; /* boundaries placed by structure in this pass */
+	int64_t pend_between;    /* no-layer time since the last layer: between
+				  * layers when another follows, else the tail */
+	uint32_t since_start;    /* kernels since the last start-marker boundary */
+	bool start_after_attn;   /* a start kernel since the span's attention */
+	lmark marks_at_gap;      /* span marks when its gap began */
+} pass_walk;
+
+#define PASS_WALK_START ((pass_walk){ .pre_start = -1, .tail_len = -1 })
+
+/* What the pass in progress says of its stage and step, besides its
+ * layers. A new pass starts from PASS_HINTS_START. */
+typedef struct {
+	bool after_sampling;     /* a sampling kernel ran since the layers */
+	int hint_prefill, hint_decode;
+	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
+	int64_t step;            /* step (annotation group) of the pass, -1 none */
+	int step_ann;            /* the annotation naming it */
+	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
+	bool embed_first;        /* an embedding kernel before the pass's first unit */
+} pass_hints;
+
+#define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1 })
+
 struct ts_layers {
 	ts_layers_opts opts;
 	const ts_patterns *patterns;
@@ -137,11 +182,8 @@ struct ts_layers {
 	bool in_pass;
 	ts_pass cur;
 	cur_layer *layers;       /* TS_MAX_LAYERS */
-	uint32_t nlayers;        /* closed layers of this pass */
-	uint32_t layers_dropped;
-	cur_layer seg;           /* the span since the last boundary */
-	bool seen_boundary;      /* a start kernel opened a span in this pass */
-	bool after_sampling;
+	pass_walk walk;          /* its online layout */
+	pass_hints hints;        /* its stage and step */
 	/* where names give no pass edge: the pass's first two distinct
 	 * kernel rows, the longest GPU gap inside it, and whether this pass
 	 * ran a kernel named an edge (an embedding, sampling) */
@@ -151,41 +193,19 @@ struct ts_layers {
 	uint8_t head_in_layers;  /* bit i: head_rows[i] ran again inside its layers */
 	uint32_t last_row;       /* the kernel before this one */
 	bool pass_named;
-	int hint_prefill, hint_decode;
-	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
-	int64_t step;            /* step (annotation group) of the pass, -1 none */
-	int step_ann;            /* the annotation naming it */
-	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
 	ts_pstage last_stage;    /* and its stage */
 
 	/* structure: attention units and the gaps between them */
 	gap_ent *gap;            /* MAX_GAP */
-	uint32_t ngap;
-	bool in_attn;            /* the last kernel was attention */
-	uint32_t units;          /* attention units of the pass */
 	gap_ent *pre;            /* tail of the segment before the first unit */
-	uint32_t npre;           /* held */
-	uint32_t pre_len;        /* its whole length */
-	int32_t pre_start;       /* kernels from the start marker that opened
-				  * layer 0 to the first unit; -1 none */
-	int64_t pre_ns;          /* and its time */
-	size_t dbg_pre_end;      /* --debug-layers entries before the first unit */
-	int32_t tail_len;        /* kernels the last split left in the closing
-				  * layer after its attention; -1 none yet */
 	uint64_t structural;     /* boundaries placed by structure (all passes) */
 	uint64_t attn_units;     /* attention units in the whole trace */
 	uint64_t attn_typed;     /* kernels typed attention (a softmax too) */
 	uint64_t kernels_seen;
-	uint64_t skernels;       /* kernels the machine has taken in this pass */
-	int64_t sns;             /* and their time */
-	uint64_t pass_structural; /* boundaries placed by structure in this pass */
-	int64_t pend_between;    /* no-layer time since the last layer: between
-				  * layers when another follows, else the tail */
 	bool replaying;          /* relayer_pass is feeding the pass again */
 	size_t kbuf0;            /* where this pass's kernels begin in kbuf */
 	bool dbg_all;            /* the listing holds every kernel of the pass */
-	bool embed_first;        /* an embedding kernel before the pass's first unit */
 	/* attention rows of the pass, per unit: what runs once per pass */
 	arow_ent arows[MAX_AROWS];
 	uint32_t narows;
@@ -213,9 +233,6 @@ struct ts_layers {
 	size_t npending, pending_kernels;
 	int64_t known_ns[TS_PSTAGE_COUNT];      /* passes decided by their own */
 	uint64_t known_layers[TS_PSTAGE_COUNT]; /* signals: time and layers */
-	uint32_t since_start;    /* kernels since the last start-marker boundary */
-	bool start_after_attn;   /* a start kernel since the span's attention */
-	lmark marks_at_gap;      /* span marks when its gap began */
 
 	/* results */
 	ts_pass *passes;

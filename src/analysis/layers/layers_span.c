@@ -17,12 +17,12 @@ bool ts_lay_is_layer(const ts_layers *l, lmark m)
 /* Close the span since the last boundary: a layer, or orphan kernels. */
 void ts_lay_close_span(ts_layers *l)
 {
-	cur_layer *s = &l->seg;
+	cur_layer *s = &l->walk.seg;
 	if (s->kernels == 0)
 		return;
 	/* Layer work before the pass's first boundary: the capture began
 	 * inside a layer, so the pass is not whole. */
-	if (l->nlayers == 0 && !l->seen_boundary && (s->marks & (M_ATTN | M_MLP)))
+	if (l->walk.nlayers == 0 && !l->walk.seen_boundary && (s->marks & (M_ATTN | M_MLP)))
 		l->cur.cut_start = true;
 	if (!ts_lay_is_layer(l, s->marks))   /* not a layer: no layer in the listing */
 		for (size_t i = l->dbg_span; i < l->ndbg_cur; i++)
@@ -33,21 +33,21 @@ void ts_lay_close_span(ts_layers *l)
 		 * MLP no marker named */
 		if (!(s->marks & M_MLP) && s->post_gemms >= 3 && !l->opts.split_half_layers)
 			s->marks |= M_FC;
-		if (l->nlayers < TS_MAX_LAYERS)
-			l->layers[l->nlayers] = *s;
+		if (l->walk.nlayers < TS_MAX_LAYERS)
+			l->layers[l->walk.nlayers] = *s;
 		else
-			l->layers_dropped++;
-		l->nlayers++;
-		l->cur.between_ns = ts_sat_add(l->cur.between_ns, l->pend_between);
-		l->pend_between = 0;
+			l->walk.layers_dropped++;
+		l->walk.nlayers++;
+		l->cur.between_ns = ts_sat_add(l->cur.between_ns, l->walk.pend_between);
+		l->walk.pend_between = 0;
 	} else {
 		l->cur.orphan_kernels += s->kernels;
 		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, s->ns);
-		if (l->nlayers)
-			l->pend_between = ts_sat_add(l->pend_between, s->ns > 0 ? s->ns : 0);
+		if (l->walk.nlayers)
+			l->walk.pend_between = ts_sat_add(l->walk.pend_between, s->ns > 0 ? s->ns : 0);
 	}
 	*s = (cur_layer){ 0 };
-	l->start_after_attn = false;
+	l->walk.start_after_attn = false;
 }
 
 /* Take the last n kernels of the open span out of it (they go to the next
@@ -60,11 +60,11 @@ void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out
 		out->ns = ts_sat_add(out->ns, g[i].dur);
 		out->kernels++;
 		out->marks |= (lmark)(g[i].marks & (M_ATTN | M_MLP));
-		if ((g[i].marks & M_GEMM) && l->seg.post_gemms)
-			l->seg.post_gemms--;
+		if ((g[i].marks & M_GEMM) && l->walk.seg.post_gemms)
+			l->walk.seg.post_gemms--;
 	}
-	l->seg.ns -= out->ns;
-	l->seg.kernels -= out->kernels;
+	l->walk.seg.ns -= out->ns;
+	l->walk.seg.kernels -= out->kernels;
 }
 
 /* Where the next layer begins in the gap before a new attention unit, when
@@ -73,17 +73,17 @@ void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out
 static uint32_t place_boundary(const ts_layers *l)
 {
 	const gap_ent *g = l->gap;
-	uint32_t n = l->ngap;
+	uint32_t n = l->walk.ngap;
 	if (n == 0)
 		return 0;
 	/* a start marker as far from the attention as the one that opened
 	 * layer 0 (a later one on a tie) */
-	if (l->pre_start >= 0) {
+	if (l->walk.pre_start >= 0) {
 		int64_t best = -1, bestd = INT64_MAX;
 		for (uint32_t i = 0; i < n; i++) {
 			if (!(g[i].marks & M_START))
 				continue;
-			int64_t d = (int64_t)(n - i) - l->pre_start;
+			int64_t d = (int64_t)(n - i) - l->walk.pre_start;
 			if (d < 0)
 				d = -d;
 			if (d <= bestd) {
@@ -97,13 +97,13 @@ static uint32_t place_boundary(const ts_layers *l)
 	/* the period: layer 0's head is the longest run at the end of the
 	 * segment before its attention that also ends this gap */
 	uint32_t k = 0;
-	while (k + 1 < n && k < l->npre && g[n - 1 - k].key != TS_INTERN_NONE &&
-	       g[n - 1 - k].key == l->pre[l->npre - 1 - k].key)
+	while (k + 1 < n && k < l->walk.npre && g[n - 1 - k].key != TS_INTERN_NONE &&
+	       g[n - 1 - k].key == l->pre[l->walk.npre - 1 - k].key)
 		k++;
 	if (k > 0)
 		return n - k;
-	if (l->tail_len >= 0 && (uint32_t)l->tail_len <= n)
-		return (uint32_t)l->tail_len;
+	if (l->walk.tail_len >= 0 && (uint32_t)l->walk.tail_len <= n)
+		return (uint32_t)l->walk.tail_len;
 	return n;
 }
 
@@ -120,32 +120,32 @@ void ts_lay_debug_relabel(ts_layers *l, uint32_t n, uint32_t from, uint32_t to)
  * closed the layer, so split the gap between the two by structure. */
 void ts_lay_structural_boundary(ts_layers *l)
 {
-	uint32_t n = l->ngap, b = place_boundary(l), h = n - b;
+	uint32_t n = l->walk.ngap, b = place_boundary(l), h = n - b;
 	cur_layer head;
 	ts_lay_take_tail(l, l->gap + b, h, &head);
-	l->seg.marks = (lmark)(l->marks_at_gap | head.marks);
+	l->walk.seg.marks = (lmark)(l->walk.marks_at_gap | head.marks);
 	for (uint32_t i = 0; i < b; i++)
-		l->seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
+		l->walk.seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
 	if (l->track)
-		ts_lay_debug_relabel(l, h, l->nlayers, l->nlayers + 1);
+		ts_lay_debug_relabel(l, h, l->walk.nlayers, l->walk.nlayers + 1);
 	/* Layer 0 with no start marker: it began as far before its attention
 	 * as this head does; what came before is the pass preamble. When the
 	 * preamble ends like the layers' tails, the capture began inside a
 	 * layer. */
-	if (l->nlayers == 0 && !l->seen_boundary) {
-		if (l->pre_len > h) {
+	if (l->walk.nlayers == 0 && !l->walk.seen_boundary) {
+		if (l->walk.pre_len > h) {
 			int64_t head_ns = 0;
-			for (uint32_t i = 0; i < h && i < l->npre; i++)
-				head_ns = ts_sat_add(head_ns, l->pre[l->npre - 1 - i].dur);
-			uint32_t pk = l->pre_len - h;
-			int64_t pns = l->pre_ns - head_ns;
-			l->seg.ns -= pns;
-			l->seg.kernels -= pk;
+			for (uint32_t i = 0; i < h && i < l->walk.npre; i++)
+				head_ns = ts_sat_add(head_ns, l->pre[l->walk.npre - 1 - i].dur);
+			uint32_t pk = l->walk.pre_len - h;
+			int64_t pns = l->walk.pre_ns - head_ns;
+			l->walk.seg.ns -= pns;
+			l->walk.seg.kernels -= pk;
 			l->cur.orphan_kernels += pk;
 			l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, pns);
 			if (l->track) {
 				/* the last h listed before the unit are the head */
-				size_t i = l->dbg_pre_end < l->ndbg_cur ? l->dbg_pre_end : l->ndbg_cur;
+				size_t i = l->walk.dbg_pre_end < l->ndbg_cur ? l->walk.dbg_pre_end : l->ndbg_cur;
 				for (uint32_t k = 0; i-- > 0;) {
 					if (l->dbg_cur[i].layer == UINT32_MAX)
 						continue;
@@ -156,8 +156,8 @@ void ts_lay_structural_boundary(ts_layers *l)
 				}
 			}
 			uint32_t same = 0;
-			while (same < b && h + same < l->npre &&
-			       l->pre[l->npre - 1 - h - same].key == l->gap[b - 1 - same].key)
+			while (same < b && h + same < l->walk.npre &&
+			       l->pre[l->walk.npre - 1 - h - same].key == l->gap[b - 1 - same].key)
 				same++;
 			if (same >= 2 && 2 * same >= b)
 				l->cur.cut_start = true;
@@ -166,13 +166,13 @@ void ts_lay_structural_boundary(ts_layers *l)
 			 * preamble (a pass has one: the embedding at least) */
 			l->cur.cut_start = true;
 		}
-		l->seen_boundary = true;
+		l->walk.seen_boundary = true;
 	}
 	ts_lay_close_span(l);
-	l->seg = head;
-	l->tail_len = (int32_t)b;
+	l->walk.seg = head;
+	l->walk.tail_len = (int32_t)b;
 	l->structural++;
-	l->pass_structural++;
+	l->walk.pass_structural++;
 }
 
 /* Close the open span at a layer's start marker. The copies or casts
@@ -183,30 +183,30 @@ void ts_lay_structural_boundary(ts_layers *l)
 void ts_lay_open_at_norm(ts_layers *l)
 {
 	uint32_t nc = 0, nm = 0;
-	bool layer = ts_lay_is_layer(l, l->seg.marks);
-	while (nc < 2 && nc < l->ngap && (l->gap[l->ngap - 1 - nc].marks & M_COPY))
+	bool layer = ts_lay_is_layer(l, l->walk.seg.marks);
+	while (nc < 2 && nc < l->walk.ngap && (l->gap[l->walk.ngap - 1 - nc].marks & M_COPY))
 		nc++;
-	while (layer && nm < 2 && nc < l->ngap && (l->gap[l->ngap - 1 - nc].marks & M_META)) {
+	while (layer && nm < 2 && nc < l->walk.ngap && (l->gap[l->walk.ngap - 1 - nc].marks & M_META)) {
 		nc++;
 		nm++;
 	}
-	if (nc > l->seg.kernels)
-		nc = (uint32_t)l->seg.kernels;
+	if (nc > l->walk.seg.kernels)
+		nc = (uint32_t)l->walk.seg.kernels;
 	bool listed = nc && l->track && l->ndbg_cur >= nc;
 	for (uint32_t i = 0; listed && i < nc; i++)
-		listed = l->dbg_cur[l->ndbg_cur - 1 - i].layer == l->nlayers;
+		listed = l->dbg_cur[l->ndbg_cur - 1 - i].layer == l->walk.nlayers;
 	cur_layer cast = { 0 };
 	if (nc)
-		ts_lay_take_tail(l, l->gap + l->ngap - nc, nc, &cast);
+		ts_lay_take_tail(l, l->gap + l->walk.ngap - nc, nc, &cast);
 	if (listed)
 		l->ndbg_cur -= nc;      /* out of the span close_span lists */
 	ts_lay_close_span(l);
 	if (listed) {
 		for (uint32_t i = 0; i < nc; i++)
-			l->dbg_cur[l->ndbg_cur + i].layer = l->nlayers;
+			l->dbg_cur[l->ndbg_cur + i].layer = l->walk.nlayers;
 		l->ndbg_cur += nc;
 	}
-	l->seg.ns = cast.ns;
-	l->seg.kernels = cast.kernels;
+	l->walk.seg.ns = cast.ns;
+	l->walk.seg.kernels = cast.kernels;
 }
 

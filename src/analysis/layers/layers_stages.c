@@ -49,7 +49,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	/* the step whose window began last before the pass (its stray
 	 * kernels cut, idle.h) */
 	int64_t start = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
-	int an = l->step_ann >= 0 ? l->step_ann : ts_lay_annotation_at(l, start, false);
+	int an = l->hints.step_ann >= 0 ? l->hints.step_ann : ts_lay_annotation_at(l, start, false);
 	if (an >= 0) {
 		const annotation *a = &l->ann[l->group_best[l->ann[an].group]];
 		if (a->stage != TS_PSTAGE_UNKNOWN)
@@ -61,8 +61,8 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 			p->annotation = (int)a->name;
 	}
 	ts_pstage hints = TS_PSTAGE_UNKNOWN;
-	if (l->hint_prefill != l->hint_decode)
-		hints = l->hint_prefill > l->hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	if (l->hints.hint_prefill != l->hints.hint_decode)
+		hints = l->hints.hint_prefill > l->hints.hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
 	/* Many tokens in the GEMMs: prefill, or mixed when the annotation says
 	 * the batch is mixed (a mixed batch has many tokens too). */
 	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
@@ -70,15 +70,15 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	/* token rows only say prefill or decode where something says the
 	 * trace is generation at all (a diffusion transformer's steps, an
 	 * encoder, have many rows and no stage) */
-	if (l->gemm_small != l->gemm_large && l->generation)
-		p->signal[TS_SIG_GEMM_M] = l->gemm_small > l->gemm_large ? TS_PSTAGE_DECODE : many;
+	if (l->hints.gemm_small != l->hints.gemm_large && l->generation)
+		p->signal[TS_SIG_GEMM_M] = l->hints.gemm_small > l->hints.gemm_large ? TS_PSTAGE_DECODE : many;
 	/* The grid of a KV-cache write has one block per token written: one
 	 * per sequence in decode, every prompt token in prefill. */
-	p->kv_grid = l->tokens_max;
-	p->hints_prefill = (uint32_t)l->hint_prefill;
-	p->hints_decode = (uint32_t)l->hint_decode;
-	if (l->tokens_max > 0)
-		p->signal[TS_SIG_KV_GRID] = l->tokens_max <= ts_lay_decode_threshold(l) ? TS_PSTAGE_DECODE : many;
+	p->kv_grid = l->hints.tokens_max;
+	p->hints_prefill = (uint32_t)l->hints.hint_prefill;
+	p->hints_decode = (uint32_t)l->hints.hint_decode;
+	if (l->hints.tokens_max > 0)
+		p->signal[TS_SIG_KV_GRID] = l->hints.tokens_max <= ts_lay_decode_threshold(l) ? TS_PSTAGE_DECODE : many;
 	/* A kernel's name is weaker evidence than counts: names saying one
 	 * stage where the annotation or the token counts say another (a
 	 * FlashInfer "Prefill" kernel running decode) do not vote. */
@@ -163,9 +163,9 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
  * kernel count, 0 when the listing does not hold all of it. */
 size_t ts_lay_middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances)
 {
-	if (!l->opts.sample || l->nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost)
+	if (!l->opts.sample || l->walk.nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost)
 		return 0;
-	uint32_t mid = l->nlayers / 2;
+	uint32_t mid = l->walk.nlayers / 2;
 	size_t n = 0;
 	for (size_t i = 0; i < l->ndbg_cur; i++) {
 		if (l->dbg_cur[i].layer != mid)
@@ -231,7 +231,7 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
 
 void ts_lay_record_spans(ts_layers *l, const ts_pass *p)
 {
-	uint32_t n = l->nlayers < TS_MAX_LAYERS ? l->nlayers : TS_MAX_LAYERS;
+	uint32_t n = l->walk.nlayers < TS_MAX_LAYERS ? l->walk.nlayers : TS_MAX_LAYERS;
 	if (n == 0 || l->dbg_lost || !l->dbg_all)
 		return;
 	size_t base = l->nspans;

@@ -128,7 +128,7 @@ static void compact_annotations(ts_layers *l)
 	for (size_t i = 0; i < l->ngroups; i++)
 		newgrp[i] = UINT32_MAX;
 	for (size_t i = 0; i < n; i++)
-		if (l->ann[i].end >= before || (int)i == l->step_ann)
+		if (l->ann[i].end >= before || (int)i == l->hints.step_ann)
 			newidx[i] = 0;
 	/* survivors move down in arrival order; groups are renumbered */
 	uint32_t ngroups = 0;
@@ -160,9 +160,9 @@ static void compact_annotations(ts_layers *l)
 	l->ngpu = 0;
 	for (size_t i = 0; i < k; i++)
 		l->ngpu += l->ann[i].gpu;
-	if (l->step_ann >= 0) {
-		l->step_ann = (int)newidx[l->step_ann];
-		l->step = l->ann[l->step_ann].group;
+	if (l->hints.step_ann >= 0) {
+		l->hints.step_ann = (int)newidx[l->hints.step_ann];
+		l->hints.step = l->ann[l->hints.step_ann].group;
 	}
 	if (l->last_step >= 0)
 		l->last_step = newgrp[l->last_step] == UINT32_MAX ? -1 : (int64_t)newgrp[l->last_step];
@@ -491,7 +491,7 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
  * inside the pass (the host between two steps). */
 static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 {
-	if (l->pass_named || l->step >= 0 || row == TS_INTERN_NONE)
+	if (l->pass_named || l->hints.step >= 0 || row == TS_INTERN_NONE)
 		return false;
 	/* any kernel after the GPU waited twice as long as anywhere in a
 	 * pass of some length (a graph-replayed step: the host between) */
@@ -516,9 +516,9 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 	 * their order: an expert's kernel that no token ran in the first
 	 * layers is no head), in a pass of some length (a window cut across
 	 * two layers is one fragment) */
-	bool again = l->units >= 2 && !(l->head_in_layers & (1u << h)) &&
+	bool again = l->walk.units >= 2 && !(l->head_in_layers & (1u << h)) &&
 		     (h == 0 || (l->last_row == l->head_rows[0] && l->cur.kernels >= 32));
-	if (l->units > 0)
+	if (l->walk.units > 0)
 		l->head_in_layers |= (uint8_t)(1u << h);
 	return again;
 }
@@ -548,17 +548,17 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	int64_t step = an >= 0 ? (int64_t)l->ann[an].group : -1;
 	bool step_edge = false, edge = false;
 	/* Past the end of the pass's GPU step window: that step is over. */
-	if (l->in_pass && an < 0 && has_work && l->step >= 0 &&
-	    l->group_gpu_end[l->step] >= 0 && ev->ts_ns >= l->group_gpu_end[l->step])
+	if (l->in_pass && an < 0 && has_work && l->hints.step >= 0 &&
+	    l->group_gpu_end[l->hints.step] >= 0 && ev->ts_ns >= l->group_gpu_end[l->hints.step])
 		step_edge = true;
-	if (l->in_pass && step >= 0 && step != l->step)
+	if (l->in_pass && step >= 0 && step != l->hints.step)
 		step_edge = true;
 	/* Pass edges: an embedding starts a pass once the current one has
 	 * layer work; the first kernel after sampling starts the next. */
 	if (m & (M_EMBED | M_SAMPLE))
 		l->pass_named = true;
 	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
-			   (l->after_sampling && !(m & M_SAMPLE)) ||
+			   (l->hints.after_sampling && !(m & M_SAMPLE)) ||
 			   (step < 0 && repeat_edge(l, row, gap))))
 		edge = true;
 	else if (l->in_pass && gap > l->pass_maxgap && l->cur.kernels >= 4)

@@ -98,8 +98,8 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 	bool named = 2 * typed >= held;
 	if (named && !(attn && work))
 		return false;
-	l->nlayers = 0;
-	l->layers_dropped = 0;
+	l->walk.nlayers = 0;
+	l->walk.layers_dropped = 0;
 	l->cur.orphan_kernels = 0;
 	l->cur.orphan_ns = 0;
 	size_t at = 0;
@@ -109,11 +109,11 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 			l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, k[at].dur);
 		}
 		cur_layer c = layer_of(k + r.start[j], r.end[j] - r.start[j]);
-		if (l->nlayers < TS_MAX_LAYERS)
-			l->layers[l->nlayers] = c;
+		if (l->walk.nlayers < TS_MAX_LAYERS)
+			l->layers[l->walk.nlayers] = c;
 		else
-			l->layers_dropped++;
-		l->nlayers++;
+			l->walk.layers_dropped++;
+		l->walk.nlayers++;
 		at = r.end[j];
 	}
 	for (; at < n; at++) {                   /* the tail */
@@ -138,12 +138,12 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 	/* the profile window cuts a pass only where the trace ends */
 	l->cur.cut_end = r.cut_end && at_trace_end;
 	/* boundaries the structure alone placed: none where names gave the phase */
-	l->structural -= l->pass_structural;
-	l->pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
-	l->structural += l->pass_structural;
-	l->attn_units -= l->units;
-	l->units = (uint32_t)r.n;
-	l->attn_units += l->units;
+	l->structural -= l->walk.pass_structural;
+	l->walk.pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
+	l->structural += l->walk.pass_structural;
+	l->attn_units -= l->walk.units;
+	l->walk.units = (uint32_t)r.n;
+	l->attn_units += l->walk.units;
 	/* the listing follows, when it holds every kernel of the pass */
 	if (l->track && l->dbg_all && l->ndbg_cur == n) {
 		size_t j = 0;
