@@ -34,7 +34,7 @@ for f in frag8 frag17 front nogpu; do
 	[ $rc -eq 0 ] || echo "not ok - $f: exit status $rc"
 done
 "$PY" - "$tmp" <<'PY'
-import json, sys
+import json, re, sys
 d = sys.argv[1]
 def check(name, want, complete=0):
     r = json.load(open('%s/%s.out' % (d, name)))
@@ -42,7 +42,7 @@ def check(name, want, complete=0):
     head = '\n'.join(txt.splitlines()[:3])
     note = r.get('passes_note') or ''
     ok = (want in note and sum(p['complete'] for p in r['passes']) == complete
-          and 'passes 1 ' not in head and note[:40] in head)
+          and not re.search(r'(?<!partial )passes 1 ', head) and note[:40] in head)
     print('%s - %s: "%s" in passes_note and the first screen, no pass counted as one (got %r; %r)' %
           ('ok' if ok else 'not ok', name, want, note, head))
 check('frag8', 'no complete pass: the window holds 8 kernels, part of a layer')

@@ -75,6 +75,18 @@ if head -n "$(wc -l < "$tmp/brief")" "$tmp/full" | cmp -s - "$tmp/brief" && grep
 else
 	bad "fixture: the full report does not begin with the first screen"
 fi
+# a width applies on a terminal or with -w only: on a pipe, in a file, the
+# first screen's lines are whole (the trace's long name, the devices)
+long="$tmp/a_trace_with_a_name_longer_than_the_eighty_columns_of_a_terminal_screen_rank0.json"
+cp "$tmp/idle.json" "$long"
+"$TS" --no-progress --brief "$long" > "$tmp/pipe" 2> "$tmp/err"
+"$TS" --no-progress --brief -w 80 "$long" > "$tmp/w80" 2> "$tmp/err"
+if [ "$(head -1 "$tmp/pipe")" = "tracestream $("$TS" --version | cut -d' ' -f2): $(basename "$long")" ] &&
+	head -1 "$tmp/w80" | grep -q '\.\.\.$' && awk 'length($0) > 80 { exit 1 }' "$tmp/w80"; then
+	ok "the first screen is whole on a pipe, cut to the width with -w 80"
+else
+	bad "first screen widths: pipe '$(head -1 "$tmp/pipe")', -w 80 '$(head -1 "$tmp/w80")'"
+fi
 "$TS" --no-progress --show-layers -w 100 "$tmp/idle.json" > "$tmp/layers" 2> "$tmp/err"
 grep -q '^Typical decode layer (mean over 4 layers of 1 complete passes): 163.000 us' "$tmp/layers" &&
 	ok "--show-layers prints the typical layer" || bad "--show-layers: $(grep -i typical "$tmp/layers")"

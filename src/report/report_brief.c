@@ -3,9 +3,10 @@
  * (and, with --capture, how much graph replay got its ops back), the time
  * per pass by stage with its busy and idle share, the typical layer of
  * each stage taken apart, the top categories and kernels, and the largest
- * opportunities (insight.h). At most TS_BRIEF_LINES lines, none
- * wider than the report width (80 columns when it has none); --brief
- * prints only this.
+ * opportunities (insight.h). At most TS_BRIEF_LINES lines, laid out for
+ * the report width (80 columns when it has none); where a width applies
+ * (a terminal, -w N) a longer line is cut with "...", elsewhere (a pipe,
+ * a file, the web page) it is printed whole. --brief prints only this.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -25,11 +26,12 @@
 
 typedef struct {
 	FILE *out;
-	int width;
+	int width;               /* the layout's columns */
+	bool cut;                /* lines past it are cut (a terminal, -w) */
 	int lines;
 } screen;
 
-/* One line, cut to the width with "..." when longer. */
+/* One line, cut to the width with "..." when longer and a width applies. */
 static void line(screen *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -41,7 +43,7 @@ static void line(screen *s, const char *fmt, ...)
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
 	size_t n = strlen(buf);
-	if (n > (size_t)s->width && s->width > 3) {
+	if (s->cut && n > (size_t)s->width && s->width > 3) {
 		memcpy(buf + s->width - 3, "...", 4);
 	}
 	fputs(buf, s->out);
@@ -467,7 +469,7 @@ static void put_opportunities(screen *s, const ts_result *res, const ts_report_o
 int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		    const ts_kview *v, const ts_breakdown *b)
 {
-	screen s = { out, o->width > 0 ? o->width : 80, 0 };
+	screen s = { out, o->width > 0 ? o->width : 80, o->width > 0, 0 };
 	if (s.width < 60)
 		s.width = 60;
 	line(&s, "tracestream %s: %s", TS_VERSION, ts_path_label(res->path, true));

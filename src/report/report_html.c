@@ -762,7 +762,7 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 	FILE *mem = open_memstream(&first, &flen);
 	if (mem) {
 		ts_report_opts bo = *o;
-		bo.width = 100;
+		bo.width = 0;   /* the page wraps: lines whole, laid out for 80 columns */
 		ts_kview v = ts_report_view(res, &bo);
 		ts_breakdown b;
 		if (ts_kview_breakdown(res, &v, &b) == 0) {
