@@ -317,7 +317,7 @@ static int t_layers(const ts_result *res, const ts_kview *v, const ts_table_sink
 		if (v->staged && (ts_pstage)s != v->stage)
 			continue;
 		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
-		double pass_mean = t->complete_passes ? (double)t->gpu_ns / t->passes : 0;
+		double pass_mean = t->passes ? (double)t->gpu_ns / t->passes : 0;
 		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
 		for (uint32_t i = 0; i < n && rc == 0; i++) {
 			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);

@@ -185,34 +185,32 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 
 	fprintf(out, "\nKernel summary (%zu of %zu kernel names, by total time%s%s)\n", shown, n,
 		v->staged ? "; stage " : "", v->staged ? ts_pstage_name(v->stage) : "");
-	fprintf(out, " %6s %14s %9s %11s %11s %11s %11s %11s  %-24s %s\n", "Time %",
-		"Total (us)", "Instances", "Avg (us)", "Med (us)", "Min (us)",
-		"Max (us)", "StdDev (us)", "Category", "Name");
+	/* the kernels table (report_table.c), its first rows */
+	bool full = o->full_names || !shorts;
+	const ts_text_col cols[] = {
+		{ "pct", "Time %", 6, 1, "", false, 0 },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
+		{ "count", "Instances", 9, -1, "", false, 0 },
+		{ "avg_us", "Avg (us)", 11, 3, "", false, 0 },
+		{ "p50_us", "Med (us)", 11, -1, "", false, 0 },
+		{ "min_us", "Min (us)", 11, -1, "", false, 0 },
+		{ "max_us", "Max (us)", 11, -1, "", false, 0 },
+		{ "stddev_us", "StdDev (us)", 11, 3, "", false, 0 },
+		{ "category", "Category", -24, -1, "", false, 2 },
+		{ full ? "name" : "short", "Name", 0, -1, "", true, 1 },
+	};
+	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+			    .max_rows = shown, .name_width = full ? name_w : 0 };
+	ts_table_sink k = ts_text_sink(&t);
+	if (shown)
+		ts_report_table(res, o, "kernels", &k);
+	else
+		fprintf(out, " %6s %14s %9s %11s %11s %11s %11s %11s  %-24s %s\n", "Time %",
+			"Total (us)", "Instances", "Avg (us)", "Med (us)", "Min (us)", "Max (us)",
+			"StdDev (us)", "Category", "Name");
 	int64_t rest = 0;
-	for (size_t i = 0; i < n; i++) {
-		const ts_stat *s = ts_kview_row(v, order[i]);
-		if (i >= shown) {
-			rest = ts_sat_add(rest, s->total);
-			continue;
-		}
-		char t[32], md[32], mn[32], mx[32];
-		const ts_kclass *c = ts_kview_row_class(a, order[i]);
-		fprintf(out, " %6.1f %14s %9" PRIu64 " %11.3f %11s %11s %11s %11.3f  %-24s ",
-			all ? 100.0 * (double)s->total / (double)all : 0.0,
-			ts_text_us(t, sizeof t, s->total), s->count,
-			(double)s->total / (double)s->count / 1000.0,
-			ts_text_us(md, sizeof md, ts_stat_quantile(s, 0.5)),
-			ts_text_us(mn, sizeof mn, s->min), ts_text_us(mx, sizeof mx, s->max),
-			ts_stat_stddev(s) / 1000.0, ts_kclass_category(res->patterns, c));
-		if (o->full_names || !shorts) {
-			size_t len;
-			const char *name = ts_kview_row_name(a, order[i], &len);
-			ts_text_name(out, name, len, name_w);
-		} else {
-			fputs(order[i] == TS_ROW_OTHER ? "(other)" : shorts[order[i]], out);
-		}
-		fputc('\n', out);
-	}
+	for (size_t i = shown; i < n; i++)
+		rest = ts_sat_add(rest, ts_kview_row(v, order[i])->total);
 	if (shown < n)
 		fprintf(out, "  ... %zu more kernel names, %.1f%% of kernel time (--top 0 lists all)\n",
 			n - shown, all ? 100.0 * (double)rest / (double)all : 0.0);
@@ -277,33 +275,33 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 	free(cidx);
 }
 
-static void put_unclassified(FILE *out, const ts_kview *v, const ts_report_opts *o)
+/* The unclassified table (report_table.c): its first ten rows. */
+static void put_unclassified(FILE *out, const ts_result *res, const ts_kview *v,
+			     const ts_report_opts *o)
 {
-	const ts_agg *a = v->agg;
-	int64_t all = v->all->total;
+	static const ts_text_col cols[] = {
+		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
+		{ "count", "Count", 9, -1, "", false, 0 },
+		{ "pct", "%", 6, 1, "", false, 0 },
+		{ "name", "Name", 0, -1, "", true, 2 },
+	};
 	size_t n;
 	uint32_t *rows = ts_kview_unclassified(v, &n);
-	if (!rows || n == 0) {
+	bool none = !rows || n == 0;
+	free(rows);
+	if (none) {
 		fputs("\nUnclassified kernels: none\n", out);
-		free(rows);
 		return;
 	}
 	size_t shown = n < 10 ? n : 10;
 	fprintf(out, "\nUnclassified kernels (%zu of %zu, by time; add rules to patterns/kernels.yaml)\n",
 		shown, n);
-	fprintf(out, " %14s %9s %6s  %s\n", "Total (us)", "Count", "%", "Name");
-	int name_w = o->width > 0 ? (o->width - 35 > MIN_NAME ? o->width - 35 : MIN_NAME) : 0;
-	for (size_t i = 0; i < shown; i++) {
-		const ts_stat *s = ts_kview_row(v, rows[i]);
-		char t[32];
-		size_t len;
-		const char *name = ts_intern_str(a->names, rows[i], &len);
-		fprintf(out, " %14s %9" PRIu64 " %6.1f  ", ts_text_us(t, sizeof t, s->total), s->count,
-			all ? 100.0 * (double)s->total / (double)all : 0.0);
-		ts_text_name(out, name, len, name_w);
-		fputc('\n', out);
-	}
-	free(rows);
+	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+			    .max_rows = shown,
+			    .name_width = o->width > 0 ? (o->width - 35 > MIN_NAME ? o->width - 35
+							 : MIN_NAME) : 0 };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, "unclassified", &k);
 }
 
 static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
@@ -458,38 +456,32 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 	free(shorts);
 }
 
-static void put_layer_table(FILE *out, const ts_result *res, const ts_kview *v)
+/* The heading of one stage's layer table: how many passes it is over. */
+static void layer_heading(void *ctx, FILE *out, const char *stage)
 {
-	const ts_layers *l = res->layers;
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		if (v->staged && (ts_pstage)s != v->stage)
-			continue;
-		uint32_t n = ts_layers_max_index(l, (ts_pstage)s);
-		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
-		if (!n)
-			continue;
-		double pass_mean = t->passes ? (double)t->gpu_ns / t->passes : 0;
-		fprintf(out, "\nLayers, %s (per layer index, across %" PRIu32 " complete passes)\n"
-			     " %5s %-10s %8s %12s %12s %12s %7s\n", ts_pstage_name((ts_pstage)s),
-			t->complete_passes, "Layer", "Type", "Kernels", "Mean (us)", "p50 (us)",
-			"p90 (us)", "% pass");
-		for (uint32_t i = 0; i < n; i++) {
-			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
-			if (!st->time.count)
-				continue;
-			int bt = TS_LT_UNKNOWN;
-			for (int k = 0; k < TS_LT_COUNT; k++)
-				if (st->type_count[k] > st->type_count[bt])
-					bt = k;
-			double mean = (double)st->time.total / (double)st->time.count;
-			char p50[32], p90[32];
-			fprintf(out, " %5" PRIu32 " %-10s %8.1f %12.3f %12s %12s %6.1f%%\n", i,
-				ts_ltype_name((ts_ltype)bt), (double)st->kernels / (double)st->time.count,
-				mean / 1000.0, ts_text_us(p50, sizeof p50, ts_stat_quantile(&st->time, 0.5)),
-				ts_text_us(p90, sizeof p90, ts_stat_quantile(&st->time, 0.9)),
-				pass_mean > 0 ? 100.0 * mean / pass_mean : 0.0);
-		}
-	}
+	const ts_layers *l = ctx;
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
+		if (strcmp(stage, ts_pstage_name((ts_pstage)s)) == 0)
+			fprintf(out, "\nLayers, %s (per layer index, across %" PRIu32 " complete passes)\n",
+				stage, ts_layers_stage(l, (ts_pstage)s)->complete_passes);
+}
+
+/* The layers table (report_table.c), a section per stage. */
+static void put_layer_table(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	static const ts_text_col cols[] = {
+		{ "layer", "Layer", 5, -1, "", false, 0 },
+		{ "type", "Type", -10, -1, "", false, 0 },
+		{ "kernels", "Kernels", 8, 1, "", false, 0 },
+		{ "mean_us", "Mean (us)", 12, 3, "", false, 0 },
+		{ "p50_us", "p50 (us)", 12, -1, "", false, 0 },
+		{ "p90_us", "p90 (us)", 12, -1, "", false, 0 },
+		{ "pass_pct", "% pass", 7, 1, "%", false, 0 },
+	};
+	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+			    .group = "stage", .heading = layer_heading, .ctx = res->layers };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, "layers", &k);
 }
 
 static void put_debug_layers(FILE *out, const ts_result *res)
@@ -937,13 +929,13 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	put_kernels(out, res, &v, o);
 	if (res->patterns) {
 		put_breakdown(out, res, &v, &b);
-		put_unclassified(out, &v, o);
+		put_unclassified(out, res, &v, o);
 	}
 	if (res->layers) {
 		put_passes(out, res, &v);
 		if (o->show_layers) {
 			put_layer_anatomy(out, res, &v, o);
-			put_layer_table(out, res, &v);
+			put_layer_table(out, res, o);
 		}
 		if (o->debug_layers)
 			put_debug_layers(out, res);

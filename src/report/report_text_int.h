@@ -9,9 +9,51 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report/report.h"
+
 /* Exact microseconds from integer ns, in buf. */
 const char *ts_text_us(char *buf, size_t n, int64_t ns);
 /* A kernel name for a terminal, shortened to at most w bytes (0: whole). */
 void ts_text_name(FILE *out, const char *s, size_t len, int w);
+
+/*
+ * A section of the text report that is a table of report_table.c: how
+ * each column it shows looks. The column col of the table, under title,
+ * width columns wide (negative: left-aligned) after gap spaces (0: one);
+ * a number with decimals places (-1: the cell's own) and suffix after it;
+ * name: the kernel name column, last, shortened to the report width
+ * (name_width) and not padded.
+ */
+#define TS_TEXT_MAX_COLS 16
+
+typedef struct {
+	const char *col;
+	const char *title;
+	int width;
+	int decimals;
+	const char *suffix;
+	bool name;
+	int gap;
+} ts_text_col;
+
+/* Where a table goes as text. A change in the group column (a stage)
+ * opens a section: heading prints its title lines, then the column titles
+ * follow. At most max_rows rows (0: all). */
+typedef struct {
+	FILE *out;
+	const ts_text_col *cols;
+	size_t ncols;
+	const char *group;
+	void (*heading)(void *ctx, FILE *out, const char *group);
+	void *ctx;
+	size_t max_rows;
+	int name_width;
+	/* the sink's own */
+	int idx[TS_TEXT_MAX_COLS], gidx;
+	size_t rows;
+	char group_at[64];
+} ts_text_table;
+
+ts_table_sink ts_text_sink(ts_text_table *t);
 
 #endif

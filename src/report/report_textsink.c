@@ -1,0 +1,108 @@
+/*
+ * report_textsink.c - a table of report_table.c as aligned text columns:
+ * the text report's sections that are tables render the same definitions
+ * (columns, figures, order, the --stage view) as CSV, JSON, the workbook
+ * and the page, and say here only how each column looks (see
+ * report_text_int.h).
+ */
+#include "report/report_text_int.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The column of the table that spec c shows (-1: none). */
+static int col_index(const char *const *cols, size_t ncols, const char *name)
+{
+	for (size_t i = 0; i < ncols; i++)
+		if (strcmp(cols[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int t_begin(void *ctx, const char *table, const char *const *cols, size_t ncols)
+{
+	ts_text_table *t = ctx;
+	(void)table;
+	t->gidx = t->group ? col_index(cols, ncols, t->group) : -1;
+	for (size_t i = 0; i < t->ncols && i < TS_TEXT_MAX_COLS; i++)
+		t->idx[i] = col_index(cols, ncols, t->cols[i].col);
+	t->rows = 0;
+	t->group_at[0] = '\0';
+	return 0;
+}
+
+/* A cell as text: numbers with the spec's decimals (or the cell's), the
+ * suffix after them; text as it is; none as "-". */
+static void cell_text(const ts_text_col *c, const ts_cell *x, char *buf, size_t n)
+{
+	if (x->kind == TS_CELL_STR) {
+		snprintf(buf, n, "%.*s", (int)x->len, x->s);
+		return;
+	}
+	if (x->kind == TS_CELL_NUM && c->decimals >= 0 && isfinite(x->d))
+		snprintf(buf, n, "%.*f%s", c->decimals, x->d, c->suffix);
+	else if (ts_cell_number(x, buf, n))
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s", c->suffix);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void put_titles(ts_text_table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		const ts_text_col *c = &t->cols[i];
+		int gap = c->gap ? c->gap : 1;
+		if (c->name)
+			fprintf(t->out, "%*s%s", gap, "", c->title);
+		else
+			fprintf(t->out, "%*s%*s", gap, "", c->width, c->title);
+	}
+	fputc('\n', t->out);
+}
+
+static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
+{
+	ts_text_table *t = ctx;
+	if (t->max_rows && t->rows >= t->max_rows)
+		return 0;
+	const ts_cell *g = t->gidx >= 0 && (size_t)t->gidx < ncells ? &cells[t->gidx] : NULL;
+	char key[64] = "";
+	if (g && g->kind == TS_CELL_STR)
+		snprintf(key, sizeof key, "%.*s", (int)g->len, g->s);
+	if (t->rows == 0 || strcmp(key, t->group_at) != 0) {
+		if (t->heading)
+			t->heading(t->ctx, t->out, key);
+		put_titles(t);
+		snprintf(t->group_at, sizeof t->group_at, "%s", key);
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		const ts_text_col *c = &t->cols[i];
+		int k = t->idx[i];
+		static const ts_cell none = { .kind = TS_CELL_NULL };
+		const ts_cell *x = k >= 0 && (size_t)k < ncells ? &cells[k] : &none;
+		int gap = c->gap ? c->gap : 1;
+		if (c->name) {
+			fprintf(t->out, "%*s", gap, "");
+			if (x->kind == TS_CELL_STR)
+				ts_text_name(t->out, x->s, x->len, t->name_width);
+			continue;
+		}
+		char buf[256];
+		cell_text(c, x, buf, sizeof buf);
+		fprintf(t->out, "%*s%*s", gap, "", c->width, buf);
+	}
+	fputc('\n', t->out);
+	t->rows++;
+	return 0;
+}
+
+static int t_end(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+ts_table_sink ts_text_sink(ts_text_table *t)
+{
+	return (ts_table_sink){ .ctx = t, .begin = t_begin, .row = t_row, .end = t_end };
+}
