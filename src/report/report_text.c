@@ -202,12 +202,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
 			    .max_rows = shown, .name_width = full ? name_w : 0 };
 	ts_table_sink k = ts_text_sink(&t);
-	if (shown)
-		ts_report_table(res, o, "kernels", &k);
-	else
-		fprintf(out, " %6s %14s %9s %11s %11s %11s %11s %11s  %-24s %s\n", "Time %",
-			"Total (us)", "Instances", "Avg (us)", "Med (us)", "Min (us)", "Max (us)",
-			"StdDev (us)", "Category", "Name");
+	ts_report_table(res, o, "kernels", &k);
 	int64_t rest = 0;
 	for (size_t i = shown; i < n; i++)
 		rest = ts_sat_add(rest, ts_kview_row(v, order[i])->total);
@@ -238,41 +233,33 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	free(shorts);
 }
 
-static void put_bucket_row(FILE *out, const char *label, const char *type,
-			   const ts_bucket *b, int64_t all, int64_t *cum)
-{
-	char t[32];
-	*cum = ts_sat_add(*cum, b->total_ns);
-	fprintf(out, " %-26s %-14s %9" PRIu64 " %14s %7.1f %7.1f\n", label, type,
-		b->count, ts_text_us(t, sizeof t, b->total_ns),
-		all ? 100.0 * (double)b->total_ns / (double)all : 0.0,
-		all ? 100.0 * (double)*cum / (double)all : 0.0);
-}
-
+/* The types and categories tables (report_table.c). */
 static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
-			  const ts_breakdown *b)
+			  const ts_report_opts *o)
 {
-	size_t idx[TS_TYPE_COUNT];
-	size_t k = ts_sort_buckets(b->types, TS_TYPE_COUNT, idx);
-	int64_t cum = 0;
+	static const ts_text_col types[] = {
+		{ "type", "Type", -26, -1, "", false, 0 },
+		{ NULL, "", -14, -1, "", false, 0 },
+		{ "count", "Count", 9, -1, "", false, 0 },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
+		{ "pct", "%", 7, 1, "", false, 0 },
+		{ "cum_pct", "Cum %", 7, 1, "", false, 0 },
+	}, cats[] = {
+		{ "category", "Category", -26, -1, "", false, 0 },
+		{ "type", "Type", -14, -1, "", false, 0 },
+		{ "count", "Count", 9, -1, "", false, 0 },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
+		{ "pct", "%", 7, 1, "", false, 0 },
+		{ "cum_pct", "Cum %", 7, 1, "", false, 0 },
+	};
 	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
-	fprintf(out, " %-26s %-14s %9s %14s %7s %7s\n",
-		"Type", "", "Count", "Total (us)", "%", "Cum %");
-	for (size_t i = 0; i < k; i++)
-		put_bucket_row(out, ts_ktype_name((ts_ktype)idx[i]), "", &b->types[idx[i]],
-			       b->total_ns, &cum);
-	size_t *cidx = malloc((b->ncats + 1) * sizeof *cidx);
-	if (!cidx)
-		return;
-	k = ts_sort_buckets(b->cats, b->ncats + 1, cidx);
-	cum = 0;
-	fprintf(out, "\nGPU time by category\n %-26s %-14s %9s %14s %7s %7s\n",
-		"Category", "Type", "Count", "Total (us)", "%", "Cum %");
-	for (size_t i = 0; i < k; i++)
-		put_bucket_row(out, ts_breakdown_cat_name(res, cidx[i]),
-			       ts_ktype_name(ts_breakdown_cat_type(res, cidx[i])),
-			       &b->cats[cidx[i]], b->total_ns, &cum);
-	free(cidx);
+	ts_text_table t = { .out = out, .cols = types, .ncols = sizeof types / sizeof *types };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, "types", &k);
+	fputs("\nGPU time by category\n", out);
+	t = (ts_text_table){ .out = out, .cols = cats, .ncols = sizeof cats / sizeof *cats };
+	k = ts_text_sink(&t);
+	ts_report_table(res, o, "categories", &k);
 }
 
 /* The unclassified table (report_table.c): its first ten rows. */
@@ -928,7 +915,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	put_kernels(out, res, &v, o);
 	if (res->patterns) {
-		put_breakdown(out, res, &v, &b);
+		put_breakdown(out, res, &v, o);
 		put_unclassified(out, res, &v, o);
 	}
 	if (res->layers) {

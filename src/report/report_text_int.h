@@ -18,7 +18,8 @@ void ts_text_name(FILE *out, const char *s, size_t len, int w);
 
 /*
  * A section of the text report that is a table of report_table.c: how
- * each column it shows looks. The column col of the table, under title,
+ * each column it shows looks. The column col of the table (NULL: a blank
+ * one), under title,
  * width columns wide (negative: left-aligned) after gap spaces (0: one);
  * a number with decimals places (-1: the cell's own) and suffix after it;
  * name: the kernel name column, last, shortened to the report width
@@ -38,7 +39,8 @@ typedef struct {
 
 /* Where a table goes as text. A change in the group column (a stage)
  * opens a section: heading prints its title lines, then the column titles
- * follow. At most max_rows rows (0: all). */
+ * follow. At most max_rows rows (0: all); with none, the column titles
+ * alone (no section where there is a group column). */
 typedef struct {
 	FILE *out;
 	const ts_text_col *cols;

@@ -13,7 +13,7 @@
 /* The column of the table that spec c shows (-1: none). */
 static int col_index(const char *const *cols, size_t ncols, const char *name)
 {
-	for (size_t i = 0; i < ncols; i++)
+	for (size_t i = 0; name && i < ncols; i++)
 		if (strcmp(cols[i], name) == 0)
 			return (int)i;
 	return -1;
@@ -87,8 +87,9 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 				ts_text_name(t->out, x->s, x->len, t->name_width);
 			continue;
 		}
-		char buf[256];
-		cell_text(c, x, buf, sizeof buf);
+		char buf[256] = "";
+		if (c->col)
+			cell_text(c, x, buf, sizeof buf);
 		fprintf(t->out, "%*s%*s", gap, "", c->width, buf);
 	}
 	fputc('\n', t->out);
@@ -96,9 +97,13 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 	return 0;
 }
 
+/* A table of no rows still shows its column titles (unless its sections
+ * come from a group column: then there is no section). */
 static int t_end(void *ctx)
 {
-	(void)ctx;
+	ts_text_table *t = ctx;
+	if (t->rows == 0 && !t->group)
+		put_titles(t);
 	return 0;
 }
 
