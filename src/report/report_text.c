@@ -21,18 +21,6 @@
 #define FIXED_COLS 124
 #define MIN_NAME 24
 
-static void human_bytes(char *buf, size_t n, double b)
-{
-	if (b >= 1e9)
-		snprintf(buf, n, "%.2f GB", b / 1e9);
-	else if (b >= 1e6)
-		snprintf(buf, n, "%.2f MB", b / 1e6);
-	else if (b >= 1e3)
-		snprintf(buf, n, "%.1f KB", b / 1e3);
-	else
-		snprintf(buf, n, "%.0f B", b);
-}
-
 const char *ts_text_us(char *buf, size_t n, int64_t ns)
 {
 	ts_fmt_us(buf, n, ns);
@@ -82,10 +70,10 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 	const ts_meta *m = &res->meta;
 	char b1[48], b2[48], b3[48];
 	fputs("Trace\n", out);
-	human_bytes(b1, sizeof b1, (double)res->json_bytes);
+	ts_text_bytes(b1, sizeof b1, (double)res->json_bytes);
 	fprintf(out, "  input     %s of JSON", b1);
 	if (res->gzip) {
-		human_bytes(b2, sizeof b2, (double)res->input_bytes);
+		ts_text_bytes(b2, sizeof b2, (double)res->input_bytes);
 		fprintf(out, " (%s gzip)", b2);
 	}
 	fprintf(out, ", %" PRIu64 " events\n", a->events);
@@ -798,27 +786,24 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 		fputs(" every required operator is present\n", out);
 }
 
-static void put_memory(FILE *out, const ts_agg *a)
+/* The memory table (report_table.c), when a copy or set ran. */
+static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
+	static const ts_text_col cols[] = {
+		{ "kind", "Kind", -7, -1, "", false, 0 },
+		{ "count", "Count", 9, -1, "", false, 0 },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
+		{ "bytes", "Bytes", 14, TS_TEXT_BYTES, "", false, 0 },
+	};
 	int any = 0;
 	for (int k = 0; k < TS_MEM_COUNT; k++)
-		any |= a->mem[k].count != 0;
+		any |= res->agg->mem[k].count != 0;
 	if (!any)
 		return;
-	fprintf(out, "\nMemory operations\n %-7s %9s %14s %14s\n", "Kind", "Count",
-		"Total (us)", "Bytes");
-	for (int k = 0; k < TS_MEM_COUNT; k++) {
-		const ts_memrow *m = &a->mem[k];
-		char t[32], b[32];
-		if (!m->count)
-			continue;
-		if (m->with_bytes)
-			human_bytes(b, sizeof b, (double)m->bytes);
-		else
-			snprintf(b, sizeof b, "-");
-		fprintf(out, " %-7s %9" PRIu64 " %14s %14s\n", ts_memkind_name((ts_memkind)k),
-			m->count, ts_text_us(t, sizeof t, m->total_ns), b);
-	}
+	fputs("\nMemory operations\n", out);
+	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, "memory", &k);
 }
 
 #define COMM_ROWS_SHOWN 12
@@ -842,7 +827,7 @@ static void put_collectives(FILE *out, const ts_comm *c, const ts_gpu *g)
 		const ts_comm_row *r = &rows[i];
 		char msg[32] = "-", grp[16] = "-", t[32], alg[24] = "-", bus[24] = "-";
 		if (r->msg_bytes >= 0)
-			human_bytes(msg, sizeof msg, (double)r->msg_bytes);
+			ts_text_bytes(msg, sizeof msg, (double)r->msg_bytes);
 		if (r->group > 0)
 			snprintf(grp, sizeof grp, "%d", r->group);
 		if (ts_comm_algbw(r) >= 0)
@@ -938,7 +923,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 			put_coverage(out, res, &v);
 	}
 	if (!v.staged) {
-		put_memory(out, res->agg);
+		put_memory(out, res, o);
 		put_collectives(out, res->comm, res->gpu);
 	}
 	put_events(out, res->agg);

@@ -13,6 +13,8 @@
 
 /* Exact microseconds from integer ns, in buf. */
 const char *ts_text_us(char *buf, size_t n, int64_t ns);
+/* A byte count as "512 B", "8.4 KB", "1.25 MB", "2.00 GB". */
+void ts_text_bytes(char *buf, size_t n, double b);
 /* A kernel name for a terminal, shortened to at most w bytes (0: whole). */
 void ts_text_name(FILE *out, const char *s, size_t len, int w);
 
@@ -26,6 +28,7 @@ void ts_text_name(FILE *out, const char *s, size_t len, int w);
  * (name_width) and not padded.
  */
 #define TS_TEXT_MAX_COLS 16
+#define TS_TEXT_BYTES (-2)      /* decimals: a byte count, as ts_text_bytes */
 
 typedef struct {
 	const char *col;

@@ -31,12 +31,29 @@ static int t_begin(void *ctx, const char *table, const char *const *cols, size_t
 	return 0;
 }
 
+void ts_text_bytes(char *buf, size_t n, double b)
+{
+	if (b >= 1e9)
+		snprintf(buf, n, "%.2f GB", b / 1e9);
+	else if (b >= 1e6)
+		snprintf(buf, n, "%.2f MB", b / 1e6);
+	else if (b >= 1e3)
+		snprintf(buf, n, "%.1f KB", b / 1e3);
+	else
+		snprintf(buf, n, "%.0f B", b);
+}
+
 /* A cell as text: numbers with the spec's decimals (or the cell's), the
- * suffix after them; text as it is; none as "-". */
+ * suffix after them; a byte count in B, KB, MB or GB; text as it is; none
+ * as "-". */
 static void cell_text(const ts_text_col *c, const ts_cell *x, char *buf, size_t n)
 {
 	if (x->kind == TS_CELL_STR) {
 		snprintf(buf, n, "%.*s", (int)x->len, x->s);
+		return;
+	}
+	if (c->decimals == TS_TEXT_BYTES && (x->kind == TS_CELL_INT || x->kind == TS_CELL_UINT)) {
+		ts_text_bytes(buf, n, x->kind == TS_CELL_INT ? (double)x->i : (double)x->u);
 		return;
 	}
 	if (x->kind == TS_CELL_NUM && c->decimals >= 0 && isfinite(x->d))
