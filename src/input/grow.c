@@ -24,15 +24,15 @@ static size_t room(size_t cap, size_t need, size_t elem, size_t first, size_t ma
 	return n;
 }
 
-bool ts_grow(void **arr, size_t *cap, size_t need, size_t elem, size_t first, size_t max,
-	     bool zero)
+bool ts_grow_room(void **arr, size_t *cap, size_t need, size_t elem, size_t first,
+		  size_t max, bool zero)
 {
 	ts_grow_part one = { arr, elem };
-	return ts_grow_each(&one, 1, cap, need, first, max, zero);
+	return ts_grow_each_room(&one, 1, cap, need, first, max, zero);
 }
 
-bool ts_grow_each(const ts_grow_part *parts, size_t nparts, size_t *cap, size_t need,
-		  size_t first, size_t max, bool zero)
+bool ts_grow_each_room(const ts_grow_part *parts, size_t nparts, size_t *cap, size_t need,
+		       size_t first, size_t max, bool zero)
 {
 	if (need <= *cap)
 		return true;
