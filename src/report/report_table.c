@@ -354,19 +354,23 @@ static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink
 {
 	static const char *const cols[] = { "index", "stage", "confidence", "complete", "layers",
 					    "kernels", "gpu_time_us", "start_us", "batch", "tokens",
-					    IDLE_COLS, "annotation" };
+					    IDLE_COLS, "annotation", "cut", "evidence" };
 	int rc = BEGIN(k, "passes", cols);
 	const ts_layers *l = res->layers;
 	for (size_t i = 0; l && i < ts_layers_npasses(l) && rc == 0; i++) {
 		const ts_pass *p = ts_layers_pass(l, i);
 		if (v->staged && p->stage != v->stage)
 			continue;
+		char ev[160];
+		ts_pass_evidence(l, p, ev, sizeof ev);
 		ts_cell row[] = {
 			c_int(p->index), c_cstr(ts_pstage_name(p->stage)), c_num(p->confidence, 2),
 			c_bool(p->complete), c_int(p->layers), c_uint(p->kernels),
 			c_us(p->gpu_ns), c_us(p->first_ts), c_opt_int(p->batch >= 0, p->batch),
 			c_opt_int(p->tokens >= 0, p->tokens), IDLE_CELLS(&p->idle),
 			c_cstr(ts_layers_annotation_name(l, p->annotation)),
+			c_cstr(p->complete ? NULL : p->cut_start ? "start" : "end"),
+			c_cstr(ev),
 		};
 		rc = ROW(k, row);
 	}

@@ -176,16 +176,16 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	/* the kernels table (report_table.c), its first rows */
 	bool full = o->full_names || !shorts;
 	const ts_text_col cols[] = {
-		{ "pct", "Time %", 6, 1, "", false, 0 },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
-		{ "count", "Instances", 9, -1, "", false, 0 },
-		{ "avg_us", "Avg (us)", 11, 3, "", false, 0 },
-		{ "p50_us", "Med (us)", 11, -1, "", false, 0 },
-		{ "min_us", "Min (us)", 11, -1, "", false, 0 },
-		{ "max_us", "Max (us)", 11, -1, "", false, 0 },
-		{ "stddev_us", "StdDev (us)", 11, 3, "", false, 0 },
-		{ "category", "Category", -24, -1, "", false, 2 },
-		{ full ? "name" : "short", "Name", 0, -1, "", true, 1 },
+		{ "pct", "Time %", 6, 1, "", false, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
+		{ "count", "Instances", 9, -1, "", false, 0, NULL },
+		{ "avg_us", "Avg (us)", 11, 3, "", false, 0, NULL },
+		{ "p50_us", "Med (us)", 11, -1, "", false, 0, NULL },
+		{ "min_us", "Min (us)", 11, -1, "", false, 0, NULL },
+		{ "max_us", "Max (us)", 11, -1, "", false, 0, NULL },
+		{ "stddev_us", "StdDev (us)", 11, 3, "", false, 0, NULL },
+		{ "category", "Category", -24, -1, "", false, 2, NULL },
+		{ full ? "name" : "short", "Name", 0, -1, "", true, 1, NULL },
 	};
 	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
 			    .max_rows = shown, .name_width = full ? name_w : 0 };
@@ -226,19 +226,19 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_report_opts *o)
 {
 	static const ts_text_col types[] = {
-		{ "type", "Type", -26, -1, "", false, 0 },
-		{ NULL, "", -14, -1, "", false, 0 },
-		{ "count", "Count", 9, -1, "", false, 0 },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
-		{ "pct", "%", 7, 1, "", false, 0 },
-		{ "cum_pct", "Cum %", 7, 1, "", false, 0 },
+		{ "type", "Type", -26, -1, "", false, 0, NULL },
+		{ NULL, "", -14, -1, "", false, 0, NULL },
+		{ "count", "Count", 9, -1, "", false, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
+		{ "pct", "%", 7, 1, "", false, 0, NULL },
+		{ "cum_pct", "Cum %", 7, 1, "", false, 0, NULL },
 	}, cats[] = {
-		{ "category", "Category", -26, -1, "", false, 0 },
-		{ "type", "Type", -14, -1, "", false, 0 },
-		{ "count", "Count", 9, -1, "", false, 0 },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
-		{ "pct", "%", 7, 1, "", false, 0 },
-		{ "cum_pct", "Cum %", 7, 1, "", false, 0 },
+		{ "category", "Category", -26, -1, "", false, 0, NULL },
+		{ "type", "Type", -14, -1, "", false, 0, NULL },
+		{ "count", "Count", 9, -1, "", false, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
+		{ "pct", "%", 7, 1, "", false, 0, NULL },
+		{ "cum_pct", "Cum %", 7, 1, "", false, 0, NULL },
 	};
 	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
 	ts_text_table t = { .out = out, .cols = types, .ncols = sizeof types / sizeof *types };
@@ -255,10 +255,10 @@ static void put_unclassified(FILE *out, const ts_result *res, const ts_kview *v,
 			     const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
-		{ "count", "Count", 9, -1, "", false, 0 },
-		{ "pct", "%", 6, 1, "", false, 0 },
-		{ "name", "Name", 0, -1, "", true, 2 },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
+		{ "count", "Count", 9, -1, "", false, 0, NULL },
+		{ "pct", "%", 6, 1, "", false, 0, NULL },
+		{ "name", "Name", 0, -1, "", true, 2, NULL },
 	};
 	size_t n;
 	uint32_t *rows = ts_kview_unclassified(v, &n);
@@ -279,7 +279,80 @@ static void put_unclassified(FILE *out, const ts_result *res, const ts_kview *v,
 	ts_report_table(res, o, "unclassified", &k);
 }
 
-static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
+/* A table of report_table.c as text: its columns as cols say, at most
+ * max_rows rows (0: all), those keep takes (NULL: all). */
+static void put_table(FILE *out, const ts_result *res, const ts_report_opts *o, const char *name,
+		      const ts_text_col *cols, size_t ncols, size_t max_rows,
+		      bool (*keep)(const ts_text_table *t, const ts_cell *row))
+{
+	ts_text_table t = { .out = out, .cols = cols, .ncols = ncols, .max_rows = max_rows,
+			    .keep = keep };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, name, &k);
+}
+
+/* A stage that ran passes or kernels. */
+static bool stage_ran(const ts_text_table *t, const ts_cell *row)
+{
+	return ts_text_cell(t, row, "passes")->u || ts_text_cell(t, row, "kernels")->u;
+}
+
+static const ts_text_col stage_cols[] = {
+	{ .col = "stage", .title = "Stage", .width = -8, .decimals = -1, .suffix = "" },
+	{ .col = "passes", .title = "Passes", .width = 7, .decimals = -1, .suffix = "" },
+	{ .col = "complete_passes", .title = "Complete", .width = 9, .decimals = -1, .suffix = "" },
+	{ .col = "layers", .title = "Layers", .width = 7, .decimals = -1, .suffix = "" },
+	{ .col = "kernels", .title = "Kernels", .width = 9, .decimals = -1, .suffix = "" },
+	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1, .suffix = "" },
+	{ .col = "share_pct", .title = "Share", .width = 7, .decimals = 1, .suffix = "%" },
+};
+
+/* "yes", or where the pass was cut. */
+static void fmt_complete(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *c = ts_text_cell(t, row, "cut");
+	snprintf(buf, n, "%s", c->kind != TS_CELL_STR ? "yes"
+			       : c->len == 5 && !memcmp(c->s, "start", 5) ? "no (start)" : "no (end)");
+}
+
+/* The step annotation, at most 60 bytes of it. */
+static void fmt_annotation(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *c = ts_text_cell(t, row, "annotation");
+	if (c->kind == TS_CELL_STR)
+		snprintf(buf, n, "%.*s", (int)(c->len < 60 ? c->len : 60), c->s);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void fmt_evidence(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *c = ts_text_cell(t, row, "evidence");
+	if (c->kind == TS_CELL_STR && c->len)
+		snprintf(buf, n, "%.*s", (int)c->len, c->s);
+	else
+		snprintf(buf, n, "no evidence");
+}
+
+static const ts_text_col pass_cols[] = {
+	{ .col = "index", .title = "Pass", .width = 5, .decimals = -1, .suffix = "" },
+	{ .col = "stage", .title = "Stage", .width = -8, .decimals = -1, .suffix = "" },
+	{ .col = "confidence", .title = "Conf", .width = 5, .decimals = 2, .suffix = "" },
+	{ .col = "cut", .title = "Complete", .width = -9, .decimals = -1, .suffix = "",
+	  .fmt = fmt_complete },
+	{ .col = "layers", .title = "Layers", .width = 6, .decimals = -1, .suffix = "" },
+	{ .col = "kernels", .title = "Kernels", .width = 8, .decimals = -1, .suffix = "" },
+	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1, .suffix = "" },
+	{ .col = "batch", .title = "Batch", .width = 6, .decimals = -1, .suffix = "" },
+	{ .col = "tokens", .title = "Tokens", .width = 7, .decimals = -1, .suffix = "" },
+	{ .col = "annotation", .title = "Annotation", .width = -28, .decimals = -1, .suffix = "",
+	  .gap = 2, .fmt = fmt_annotation },
+	{ .col = "evidence", .title = "Evidence", .width = 0, .decimals = -1, .suffix = "",
+	  .fmt = fmt_evidence },
+};
+
+static void put_passes(FILE *out, const ts_result *res, const ts_kview *v,
+		       const ts_report_opts *o)
 {
 	const ts_layers *l = res->layers;
 	size_t n = ts_layers_npasses(l);
@@ -291,22 +364,11 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 	}
 	if (none)
 		fprintf(out, "\nNo complete forward pass: %s\n", note);
-	fprintf(out, "\nStages\n %-8s %7s %9s %7s %9s %15s %7s\n", "Stage", "Passes",
-		"Complete", "Layers", "Kernels", "GPU time (us)", "Share");
-	/* Every timed kernel is in one stage: its pass's, or unknown. */
+	/* every timed kernel is in one stage: its pass's, or unknown */
+	fputs("\nStages\n", out);
+	put_table(out, res, o, "stages", stage_cols, sizeof stage_cols / sizeof *stage_cols, 0,
+		  stage_ran);
 	int64_t all = res->agg->all.total;
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
-		const ts_stat *other, *sall;
-		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
-		char b[32];
-		if (!t->passes && !sall->count)
-			continue;
-		fprintf(out, " %-8s %7" PRIu32 " %9" PRIu32 " %7" PRIu64 " %9" PRIu64 " %15s %6.1f%%\n",
-			ts_pstage_name((ts_pstage)s), t->passes, t->complete_passes, t->layers,
-			sall->count, ts_text_us(b, sizeof b, sall->total),
-			all ? 100.0 * (double)sall->total / (double)all : 0.0);
-	}
 	int64_t orphan_ns;
 	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
 	char b[32];
@@ -328,29 +390,10 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v)
 	for (size_t i = 0; i < n; i++)
 		listed += !v->staged || ts_layers_pass(l, i)->stage == v->stage;
 	size_t shown = listed < 20 ? listed : 20;
-	fprintf(out, "\nForward passes (%zu of %zu%s%s)\n %5s %-8s %5s %-9s %6s %8s %15s %6s %7s  %-28s %s\n",
-		shown, listed, v->staged ? ", stage " : "", v->staged ? ts_pstage_name(v->stage) : "",
-		"Pass", "Stage", "Conf", "Complete", "Layers", "Kernels",
-		"GPU time (us)", "Batch", "Tokens", "Annotation", "Evidence");
-	for (size_t i = 0, k = 0; i < n && k < shown; i++) {
-		const ts_pass *p = ts_layers_pass(l, i);
-		if (v->staged && p->stage != v->stage)
-			continue;
-		k++;
-		char bt[24] = "-", tk[24] = "-";
-		if (p->batch >= 0)
-			snprintf(bt, sizeof bt, "%" PRId64, p->batch);
-		if (p->tokens >= 0)
-			snprintf(tk, sizeof tk, "%" PRId64, p->tokens);
-		const char *an = ts_layers_annotation_name(l, p->annotation);
-		char ev[160];
-		ts_pass_evidence(l, p, ev, sizeof ev);
-		fprintf(out, " %5" PRIu32 " %-8s %5.2f %-9s %6" PRIu32 " %8" PRIu64 " %15s %6s %7s  %-28.60s %s\n",
-			p->index, ts_pstage_name(p->stage), p->confidence,
-			p->complete ? "yes" : p->cut_start ? "no (start)" : "no (end)",
-			p->layers, p->kernels, ts_text_us(b, sizeof b, p->gpu_ns), bt, tk, an ? an : "-",
-			ev[0] ? ev : "no evidence");
-	}
+	fprintf(out, "\nForward passes (%zu of %zu%s%s)\n", shown, listed,
+		v->staged ? ", stage " : "", v->staged ? ts_pstage_name(v->stage) : "");
+	put_table(out, res, o, "passes", pass_cols, sizeof pass_cols / sizeof *pass_cols, shown,
+		  NULL);
 }
 
 /* The typical layer of each stage, kernel by kernel in order (anatomy.h):
@@ -445,13 +488,13 @@ static void layer_heading(void *ctx, FILE *out, const char *stage)
 static void put_layer_table(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "layer", "Layer", 5, -1, "", false, 0 },
-		{ "type", "Type", -10, -1, "", false, 0 },
-		{ "kernels", "Kernels", 8, 1, "", false, 0 },
-		{ "mean_us", "Mean (us)", 12, 3, "", false, 0 },
-		{ "p50_us", "p50 (us)", 12, -1, "", false, 0 },
-		{ "p90_us", "p90 (us)", 12, -1, "", false, 0 },
-		{ "pass_pct", "% pass", 7, 1, "%", false, 0 },
+		{ "layer", "Layer", 5, -1, "", false, 0, NULL },
+		{ "type", "Type", -10, -1, "", false, 0, NULL },
+		{ "kernels", "Kernels", 8, 1, "", false, 0, NULL },
+		{ "mean_us", "Mean (us)", 12, 3, "", false, 0, NULL },
+		{ "p50_us", "p50 (us)", 12, -1, "", false, 0, NULL },
+		{ "p90_us", "p90 (us)", 12, -1, "", false, 0, NULL },
+		{ "pass_pct", "% pass", 7, 1, "%", false, 0, NULL },
 	};
 	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
 			    .group = "stage", .heading = layer_heading, .ctx = res->layers };
@@ -790,10 +833,10 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "kind", "Kind", -7, -1, "", false, 0 },
-		{ "count", "Count", 9, -1, "", false, 0 },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0 },
-		{ "bytes", "Bytes", 14, TS_TEXT_BYTES, "", false, 0 },
+		{ "kind", "Kind", -7, -1, "", false, 0, NULL },
+		{ "count", "Count", 9, -1, "", false, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
+		{ "bytes", "Bytes", 14, TS_TEXT_BYTES, "", false, 0, NULL },
 	};
 	int any = 0;
 	for (int k = 0; k < TS_MEM_COUNT; k++)
@@ -904,7 +947,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_unclassified(out, res, &v, o);
 	}
 	if (res->layers) {
-		put_passes(out, res, &v);
+		put_passes(out, res, &v, o);
 		if (o->show_layers) {
 			put_layer_anatomy(out, res, &v, o);
 			put_layer_table(out, res, o);

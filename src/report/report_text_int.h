@@ -18,6 +18,8 @@ void ts_text_bytes(char *buf, size_t n, double b);
 /* A kernel name for a terminal, shortened to at most w bytes (0: whole). */
 void ts_text_name(FILE *out, const char *s, size_t len, int w);
 
+struct ts_text_table;
+
 /*
  * A section of the text report that is a table of report_table.c: how
  * each column it shows looks. The column col of the table (NULL: a blank
@@ -38,13 +40,15 @@ typedef struct {
 	const char *suffix;
 	bool name;
 	int gap;
+	/* the text of a cell that needs more of its row (NULL: the cell's) */
+	void (*fmt)(const struct ts_text_table *t, const ts_cell *row, char *buf, size_t n);
 } ts_text_col;
 
 /* Where a table goes as text. A change in the group column (a stage)
  * opens a section: heading prints its title lines, then the column titles
  * follow. At most max_rows rows (0: all); with none, the column titles
  * alone (no section where there is a group column). */
-typedef struct {
+typedef struct ts_text_table {
 	FILE *out;
 	const ts_text_col *cols;
 	size_t ncols;
@@ -53,12 +57,18 @@ typedef struct {
 	void *ctx;
 	size_t max_rows;
 	int name_width;
+	/* a row to show (NULL: every one) */
+	bool (*keep)(const struct ts_text_table *t, const ts_cell *row);
 	/* the sink's own */
+	const char *const *tcols;
+	size_t ntcols;
 	int idx[TS_TEXT_MAX_COLS], gidx;
 	size_t rows;
 	char group_at[64];
 } ts_text_table;
 
 ts_table_sink ts_text_sink(ts_text_table *t);
+/* The cell of row under the table's column col (a null cell when none). */
+const ts_cell *ts_text_cell(const ts_text_table *t, const ts_cell *row, const char *col);
 
 #endif

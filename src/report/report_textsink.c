@@ -23,6 +23,8 @@ static int t_begin(void *ctx, const char *table, const char *const *cols, size_t
 {
 	ts_text_table *t = ctx;
 	(void)table;
+	t->tcols = cols;
+	t->ntcols = ncols;
 	t->gidx = t->group ? col_index(cols, ncols, t->group) : -1;
 	for (size_t i = 0; i < t->ncols && i < TS_TEXT_MAX_COLS; i++)
 		t->idx[i] = col_index(cols, ncols, t->cols[i].col);
@@ -80,7 +82,7 @@ static void put_titles(ts_text_table *t)
 static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 {
 	ts_text_table *t = ctx;
-	if (t->max_rows && t->rows >= t->max_rows)
+	if ((t->max_rows && t->rows >= t->max_rows) || (t->keep && !t->keep(t, cells)))
 		return 0;
 	const ts_cell *g = t->gidx >= 0 && (size_t)t->gidx < ncells ? &cells[t->gidx] : NULL;
 	char key[64] = "";
@@ -105,7 +107,9 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 			continue;
 		}
 		char buf[256] = "";
-		if (c->col)
+		if (c->fmt)
+			c->fmt(t, cells, buf, sizeof buf);
+		else if (c->col)
 			cell_text(c, x, buf, sizeof buf);
 		fprintf(t->out, "%*s%*s", gap, "", c->width, buf);
 	}
@@ -122,6 +126,13 @@ static int t_end(void *ctx)
 	if (t->rows == 0 && !t->group)
 		put_titles(t);
 	return 0;
+}
+
+const ts_cell *ts_text_cell(const ts_text_table *t, const ts_cell *row, const char *col)
+{
+	static const ts_cell none = { .kind = TS_CELL_NULL };
+	int k = col_index(t->tcols, t->ntcols, col);
+	return k >= 0 ? &row[k] : &none;
 }
 
 ts_table_sink ts_text_sink(ts_text_table *t)
