@@ -680,7 +680,8 @@ static int t_cmp_alignment(const ts_compare *c, const ts_table_sink *k)
 static int t_cmp_layers(const ts_compare *c, const ts_table_sink *k)
 {
 	static const char *const cols[] = { "stage", "layer", "a_us", "b_us", "a_kernels",
-					    "b_kernels", "gap_us", "ratio", "status" };
+					    "b_kernels", "gap_us", "ratio", "status", "a_p50_us",
+					    "b_p50_us" };
 	int rc = BEGIN(k, "layers", cols);
 	for (size_t i = 0; i < c->nlayers && rc == 0; i++) {
 		const ts_cmp_layer *L = &c->layers_rows[i];
@@ -691,6 +692,7 @@ static int t_cmp_layers(const ts_compare *c, const ts_table_sink *k)
 			c_opt_num(L->has[0], L->kernels[0], 2), c_opt_num(L->has[1], L->kernels[1], 2),
 			c_opt_num(both, L->gap / 1e3, 3), c_ratio(L->ratio),
 			c_cstr(both ? ts_cmp_status_name(L->status) : L->has[0] ? "a_only" : "b_only"),
+			L->has[0] ? c_us(L->p50[0]) : c_null(), L->has[1] ? c_us(L->p50[1]) : c_null(),
 		};
 		rc = ROW(k, row);
 	}

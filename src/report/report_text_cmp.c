@@ -229,47 +229,65 @@ static void put_cmp_comm(FILE *out, const ts_compare *c)
 	}
 }
 
-static void put_cmp_layers(FILE *out, const ts_compare *c)
+/* One stage's layers side by side: how many each side has. */
+static void cmp_layer_heading(void *ctx, FILE *out, const char *stage)
 {
+	const ts_compare *c = ctx;
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		uint32_t na = c->layer_count[st][0], nb = c->layer_count[st][1];
-		if (!na && !nb)
+		if (strcmp(stage, ts_pstage_name((ts_pstage)st)) != 0)
 			continue;
-		fprintf(out, "\nLAYERS, %s (mean over complete passes; A %" PRIu32 ", B %" PRIu32 " layers)\n",
-			ts_pstage_name((ts_pstage)st), na, nb);
+		uint32_t na = c->layer_count[st][0], nb = c->layer_count[st][1];
+		fprintf(out, "\nLAYERS, %s (mean over complete passes; A %" PRIu32 ", B %" PRIu32
+			     " layers)\n", stage, na, nb);
 		if (na != nb)
 			fprintf(out, "  the layer counts differ: layers %" PRIu32 "-%" PRIu32 " are %s only\n",
 				na < nb ? na : nb, (na > nb ? na : nb) - 1, na > nb ? "A" : "B");
-		fprintf(out, "  %5s %12s %10s %9s %12s %10s %9s %7s %11s  %s\n", "Layer",
-			"A mean us", "A p50 us", "A kernels", "B mean us", "B p50 us", "B kernels",
-			"B/A", "Gap us", "Status");
-		for (size_t i = 0; i < c->nlayers; i++) {
-			const ts_cmp_layer *L = &c->layers_rows[i];
-			if (L->stage != (ts_pstage)st)
-				continue;
-			char f[6][48], ra[24], g[48];
-			for (int s = 0; s < 2; s++) {
-				if (L->has[s]) {
-					snprintf(f[s * 3], 48, "%.3f", L->mean[s] / 1000.0);
-					ts_text_us(f[s * 3 + 1], 48, L->p50[s]);
-					snprintf(f[s * 3 + 2], 48, "%.1f", L->kernels[s]);
-				} else {
-					snprintf(f[s * 3], 48, "-");
-					snprintf(f[s * 3 + 1], 48, "-");
-					snprintf(f[s * 3 + 2], 48, "-");
-				}
-			}
-			fmt_ratio(ra, sizeof ra, L->ratio);
-			if (L->has[0] && L->has[1])
-				fmt_gap(g, sizeof g, L->gap);
-			else
-				snprintf(g, sizeof g, "-");
-			fprintf(out, "  %5" PRIu32 " %12s %10s %9s %12s %10s %9s %7s %11s  %s\n", L->layer,
-				f[0], f[1], f[2], f[3], f[4], f[5], ra, g,
-				L->has[0] && L->has[1] ? ts_cmp_status_name(L->status)
-						       : L->has[0] ? "A only" : "B only");
-		}
 	}
+}
+
+/* A gap in signed microseconds, where both sides have the layer. */
+static void fmt_layer_gap(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *g = ts_text_cell(t, row, "gap_us");
+	if (g->kind == TS_CELL_NUM)
+		snprintf(buf, n, "%+.3f", g->d);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void fmt_layer_status(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *s = ts_text_cell(t, row, "status");
+	size_t len = s->kind == TS_CELL_STR ? s->len : 0;
+	if (len == 6 && !memcmp(s->s, "a_only", 6))
+		snprintf(buf, n, "A only");
+	else if (len == 6 && !memcmp(s->s, "b_only", 6))
+		snprintf(buf, n, "B only");
+	else
+		snprintf(buf, n, "%.*s", (int)len, len ? s->s : "");
+}
+
+/* compare's layers table (report_table.c), a section per stage. */
+static void put_cmp_layers(FILE *out, const ts_compare *c)
+{
+	static const ts_text_col cols[] = {
+		{ .col = "layer", .title = "Layer", .width = 5, .decimals = -1, .suffix = "", .gap = 2 },
+		{ .col = "a_us", .title = "A mean us", .width = 12, .decimals = 3, .suffix = "" },
+		{ .col = "a_p50_us", .title = "A p50 us", .width = 10, .decimals = -1, .suffix = "" },
+		{ .col = "a_kernels", .title = "A kernels", .width = 9, .decimals = 1, .suffix = "" },
+		{ .col = "b_us", .title = "B mean us", .width = 12, .decimals = 3, .suffix = "" },
+		{ .col = "b_p50_us", .title = "B p50 us", .width = 10, .decimals = -1, .suffix = "" },
+		{ .col = "b_kernels", .title = "B kernels", .width = 9, .decimals = 1, .suffix = "" },
+		{ .col = "ratio", .title = "B/A", .width = 7, .decimals = 2, .suffix = "x" },
+		{ .col = "gap_us", .title = "Gap us", .width = 11, .decimals = -1, .suffix = "",
+		  .fmt = fmt_layer_gap },
+		{ .col = "status", .title = "Status", .width = 0, .decimals = -1, .suffix = "",
+		  .gap = 2, .fmt = fmt_layer_status },
+	};
+	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+			    .group = "stage", .heading = cmp_layer_heading, .ctx = (void *)c };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_compare_table(c, "layers", &k);
 }
 
 static void put_cmp_align(FILE *out, const ts_compare *c)
