@@ -851,42 +851,67 @@ static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 
 #define COMM_ROWS_SHOWN 12
 
-/* Collectives by kind, message and group, with their bandwidth (comm.h). */
-static void put_collectives(FILE *out, const ts_comm *c, const ts_gpu *g)
+/* A collective's message size, as bytes. */
+static void fmt_msg(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
 {
+	const ts_cell *c = ts_text_cell(t, row, "msg_bytes");
+	if (c->kind == TS_CELL_INT)
+		ts_text_bytes(buf, n, (double)c->i);
+	else
+		snprintf(buf, n, "-");
+}
+
+/* The bus bandwidth against the link: a share, or beyond it (no fact). */
+static void fmt_link(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *p = ts_text_cell(t, row, "pct_of_link");
+	if (p->kind == TS_CELL_NUM)
+		snprintf(buf, n, "%.1f%%", p->d);
+	else
+		snprintf(buf, n, "%s", ts_text_cell(t, row, "busbw_gbps")->kind == TS_CELL_NUM
+				       ? "beyond" : "-");
+}
+
+/* The rows of the collectives table sized by kind, message and group; the
+ * calls past the rows kept (no minimum) are counted in JSON and CSV. */
+static bool comm_kept(const ts_text_table *t, const ts_cell *row)
+{
+	return ts_text_cell(t, row, "min_us")->kind != TS_CELL_NULL;
+}
+
+/* Collectives by kind, message and group, with their bandwidth (comm.h):
+ * the collectives table (report_table.c), its first rows. */
+static void put_collectives(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	static const ts_text_col cols[] = {
+		{ .col = "kind", .title = "Kind", .width = -15, .decimals = -1, .suffix = "" },
+		{ .col = "msg_bytes", .title = "Message", .width = 11, .decimals = -1, .suffix = "",
+		  .fmt = fmt_msg },
+		{ .col = "group_size", .title = "Group", .width = 6, .decimals = -1, .suffix = "" },
+		{ .col = "calls", .title = "Calls", .width = 7, .decimals = -1, .suffix = "" },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1, .suffix = "" },
+		{ .col = "avg_us", .title = "Avg (us)", .width = 11, .decimals = 3, .suffix = "" },
+		{ .col = "algbw_gbps", .title = "algbw GB/s", .width = 11, .decimals = 2, .suffix = "" },
+		{ .col = "busbw_gbps", .title = "busbw GB/s", .width = 11, .decimals = 2, .suffix = "" },
+		{ .col = "pct_of_link", .title = "% of link", .width = 9, .decimals = -1, .suffix = "",
+		  .gap = 2, .fmt = fmt_link },
+	};
 	size_t n;
-	const ts_comm_row *rows = c ? ts_comm_rows(c, &n) : NULL;
+	const ts_comm_row *rows = res->comm ? ts_comm_rows(res->comm, &n) : NULL;
 	if (!rows || !n)
 		return;
+	const ts_gpu *g = res->gpu;
 	double link = g ? g->link_gbps : 0;
 	fprintf(out, "\nCollectives (bus bandwidth by NCCL-tests' factor for the kind and group");
 	if (link > 0)
 		fprintf(out, "; against %s, %.0f GB/s per GPU and direction, from %s", g->link_fabric,
 			link, g->link_source);
-	fprintf(out, ")\n %-15s %11s %6s %7s %14s %11s %11s %11s%s\n", "Kind", "Message", "Group",
-		"Calls", "Total (us)", "Avg (us)", "algbw GB/s", "busbw GB/s",
-		link > 0 ? "  % of link" : "");
-	for (size_t i = 0; i < n && i < COMM_ROWS_SHOWN; i++) {
-		const ts_comm_row *r = &rows[i];
-		char msg[32] = "-", grp[16] = "-", t[32], alg[24] = "-", bus[24] = "-";
-		if (r->msg_bytes >= 0)
-			ts_text_bytes(msg, sizeof msg, (double)r->msg_bytes);
-		if (r->group > 0)
-			snprintf(grp, sizeof grp, "%d", r->group);
-		if (ts_comm_algbw(r) >= 0)
-			snprintf(alg, sizeof alg, "%.2f", ts_comm_algbw(r));
-		if (ts_comm_busbw(r) >= 0)
-			snprintf(bus, sizeof bus, "%.2f", ts_comm_busbw(r));
-		char pct[24] = "";
-		double b = ts_comm_busbw(r);
-		if (link > 0 && b >= 0 && b <= link)
-			snprintf(pct, sizeof pct, "  %8.1f%%", 100.0 * b / link);
-		else if (link > 0)
-			snprintf(pct, sizeof pct, "  %9s", b < 0 ? "-" : "beyond");
-		fprintf(out, " %-15s %11s %6s %7" PRIu64 " %14s %11.3f %11s %11s%s\n",
-			ts_comm_kind_name(r->kind), msg, grp, r->calls, ts_text_us(t, sizeof t, r->ns),
-			(double)r->ns / 1e3 / (double)r->calls, alg, bus, pct);
-	}
+	fputs(")\n", out);
+	ts_text_table t = { .out = out, .cols = cols,
+			    .ncols = sizeof cols / sizeof *cols - (link > 0 ? 0 : 1),
+			    .max_rows = COMM_ROWS_SHOWN, .keep = comm_kept };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, "collectives", &k);
 	if (n > COMM_ROWS_SHOWN)
 		fprintf(out, " ... %zu more rows (--format csv --table collectives lists all)\n",
 			n - COMM_ROWS_SHOWN);
@@ -967,7 +992,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	if (!v.staged) {
 		put_memory(out, res, o);
-		put_collectives(out, res->comm, res->gpu);
+		put_collectives(out, res, o);
 	}
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);
