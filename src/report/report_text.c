@@ -750,6 +750,43 @@ static void put_roofline(FILE *out, const ts_result *res, const size_t *order, s
 	}
 }
 
+/* A workload's definition: its name, per head where the rule counts heads. */
+static void fmt_definition(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *name = ts_text_cell(t, row, "name");
+	const ts_cell *lo = ts_text_cell(t, row, "heads_min"), *hi = ts_text_cell(t, row, "heads_max");
+	int len = name->kind == TS_CELL_STR ? (int)name->len : 0;
+	const char *s = len ? name->s : "";
+	if (hi->kind == TS_CELL_INT && lo->kind == TS_CELL_INT && hi->i > lo->i)
+		snprintf(buf, n, "%.*s per head x%" PRId64 "-%" PRId64, len, s, lo->i, hi->i);
+	else if (hi->kind == TS_CELL_INT && hi->i)
+		snprintf(buf, n, "%.*s per head x%" PRId64, len, s, hi->i);
+	else
+		snprintf(buf, n, "%.*s", len, s);
+}
+
+/* Tokens min/p50/max, where the calls' shapes give them. */
+static void fmt_tokens(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *lo = ts_text_cell(t, row, "tokens_min"), *mid = ts_text_cell(t, row, "tokens_p50"),
+		      *hi = ts_text_cell(t, row, "tokens_max");
+	if (lo->kind == TS_CELL_INT)
+		snprintf(buf, n, "%" PRId64 "/%" PRId64 "/%" PRId64, lo->i, mid->i, hi->i);
+	else
+		snprintf(buf, n, "-");
+}
+
+static const ts_text_col wl_cols[] = {
+	{ .col = "kind", .title = "Kind", .width = -18, .decimals = -1, .suffix = "" },
+	{ .col = "name", .title = "Definition", .width = -44, .decimals = -1, .suffix = "",
+	  .fmt = fmt_definition },
+	{ .col = "dtype", .title = "dtype", .width = -10, .decimals = -1, .suffix = "" },
+	{ .col = "calls", .title = "Calls", .width = 7, .decimals = -1, .suffix = "" },
+	{ .col = "tokens_min", .title = "Tokens min/p50/max", .width = 23, .decimals = -1,
+	  .suffix = "", .fmt = fmt_tokens },
+	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1, .suffix = "" },
+};
+
 static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_report_opts *o)
 {
@@ -771,32 +808,11 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 		return;
 	}
 	size_t shown = o->ops_only || o->top <= 0 || (size_t)o->top >= n ? n : (size_t)o->top;
-	fprintf(out, "\nOperator workloads (%zu of %zu definitions, from recorded shapes)\n"
-		     " %-18s %-44s %-10s %7s %23s %14s\n", shown, n, "Kind", "Definition",
-		"dtype", "Calls", "Tokens min/p50/max", "Total (us)");
-	for (size_t i = 0; i < shown; i++) {
-		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
-		size_t len;
-		const char *dtype;
-		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
-		char tok[64] = "-", tb[32];
-		if (w->m_min >= 0) {
-			int64_t p50 = ts_wl_tokens_quantile(w, 0.5);
-			snprintf(tok, sizeof tok, "%" PRId64 "/%" PRId64 "/%" PRId64, w->m_min, p50,
-				 w->m_max);
-		}
-		char def[128];
-		if (w->heads_max > w->heads_min)
-			snprintf(def, sizeof def, "%.*s per head x%u-%u", (int)len, name,
-				 w->heads_min, w->heads_max);
-		else if (w->heads_max)
-			snprintf(def, sizeof def, "%.*s per head x%u", (int)len, name, w->heads_max);
-		else
-			snprintf(def, sizeof def, "%.*s", (int)len, name);
-		fprintf(out, " %-18s %-44s %-10s %7" PRIu64 " %23s %14s\n",
-			ts_attrib_workload_rule(at, order[i])->kind, def,
-			ts_report_dtype(dtype), w->calls, tok, ts_text_us(tb, sizeof tb, w->ns));
-	}
+	fprintf(out, "\nOperator workloads (%zu of %zu definitions, from recorded shapes)\n", shown, n);
+	ts_text_table tt = { .out = out, .cols = wl_cols, .ncols = sizeof wl_cols / sizeof *wl_cols,
+			     .max_rows = shown };
+	ts_table_sink k = ts_text_sink(&tt);
+	ts_report_table(res, o, "workloads", &k);
 	put_roofline(out, res, order, shown, view);
 	free(order);
 }
