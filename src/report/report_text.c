@@ -568,6 +568,49 @@ static void put_buckets(FILE *out, const ts_result *res)
 }
 
 /* --capture: what each kind of replay took, or why it took nothing. */
+/* The captured graph a kind of replay took (its file, annotation, how it
+ * fit), or why none. */
+static void fmt_taken(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *idx = ts_text_cell(t, row, "graph_index");
+	if (idx->kind == TS_CELL_NULL) {
+		const ts_cell *r = ts_text_cell(t, row, "reason");
+		snprintf(buf, n, "none: %.*s", r->kind == TS_CELL_STR ? (int)r->len : 0,
+			 r->kind == TS_CELL_STR ? r->s : "");
+		return;
+	}
+	const ts_cell *f = ts_text_cell(t, row, "graph_file"), *an = ts_text_cell(t, row, "graph_annotation");
+	char file[256] = "?";
+	if (f->kind == TS_CELL_STR)
+		snprintf(file, sizeof file, "%.*s", (int)f->len, f->s);
+	size_t k = (size_t)snprintf(buf, n, "graph %" PRIu64 " of %s", idx->u,
+				    f->kind == TS_CELL_STR ? ts_path_label(file, true) : "?");
+	if (an->kind == TS_CELL_STR && k < n)
+		k += (size_t)snprintf(buf + k, n - k, " (%.*s)", (int)(an->len < 60 ? an->len : 60), an->s);
+	uint64_t copies = ts_text_cell(t, row, "graph_copies")->u, fits = ts_text_cell(t, row, "fits")->u;
+	if (copies > 1 && k < n)
+		k += (size_t)snprintf(buf + k, n - k, ", captured %" PRIu64 " times alike", copies);
+	if (fits > 1 && k < n)
+		k += (size_t)snprintf(buf + k, n - k, ", one of %" PRIu64 " that fit alike", fits);
+	if (ts_text_cell(t, row, "reordered")->u && k < n)
+		k += (size_t)snprintf(buf + k, n - k, ", its kernels in another order (paired by name and grid)");
+	const ts_cell *sz = ts_text_cell(t, row, "size"), *ms = ts_text_cell(t, row, "matched_size");
+	int64_t size = sz->kind == TS_CELL_INT ? sz->i : -1, msize = ms->kind == TS_CELL_INT ? ms->i : -1;
+	if (msize > size && size >= 0 && k < n)
+		snprintf(buf + k, n - k, ", padded up to the captured size %lld", (long long)msize);
+	else if (msize != size && msize >= 0 && k < n)
+		snprintf(buf + k, n - k, ", the captured size below, %lld", (long long)msize);
+}
+
+static const ts_text_col replay_cols[] = {
+	{ .col = "replays", .title = "Replays", .width = 7, .decimals = -1, .suffix = "" },
+	{ .col = "kernels", .title = "Kernels", .width = 7, .decimals = -1, .suffix = "" },
+	{ .col = "size", .title = "Size", .width = 8, .decimals = -1, .suffix = "" },
+	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1, .suffix = "" },
+	{ .col = "graph_index", .title = "Captured graph taken, or why none", .width = 0,
+	  .decimals = -1, .suffix = "", .gap = 2, .fmt = fmt_taken },
+};
+
 static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	const ts_replay *rp = res->replay;
@@ -587,40 +630,9 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 	size_t n = ts_replay_nrows(rp);
 	if (!n)
 		return;
-	fprintf(out, " %7s %7s %8s %14s  %s\n", "Replays", "Kernels", "Size", "Total (us)",
-		"Captured graph taken, or why none");
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
-	for (size_t i = 0; i < shown; i++) {
-		const ts_replay_row *w = ts_replay_row_at(rp, i);
-		char sz[24] = "-";
-		if (w->size >= 0)
-			snprintf(sz, sizeof sz, "%lld", (long long)w->size);
-		fprintf(out, " %7" PRIu64 " %7u %8s %14s  ", w->replays, w->nkernels, sz,
-			ts_text_us(a, sizeof a, w->ns));
-		if (w->graph >= 0) {
-			const ts_capgraph *g = ts_capmap_graph(m, (size_t)w->graph);
-			size_t fl, al;
-			const char *f = ts_capmap_str(m, g->file, &fl);
-			const char *an = ts_capmap_str(m, g->ann, &al);
-			fprintf(out, "graph %u of %s", g->index, f ? ts_path_label(f, true) : "?");
-			if (an)
-				fprintf(out, " (%.*s)", (int)(al < 60 ? al : 60), an);
-			if (g->copies > 1)
-				fprintf(out, ", captured %u times alike", g->copies);
-			if (w->fits > 1)
-				fprintf(out, ", one of %u that fit alike", w->fits);
-			if (w->reordered)
-				fputs(", its kernels in another order (paired by name and grid)", out);
-			if (w->matched_size > w->size && w->size >= 0)
-				fprintf(out, ", padded up to the captured size %lld",
-					(long long)w->matched_size);
-			else if (w->matched_size != w->size && w->matched_size >= 0)
-				fprintf(out, ", the captured size below, %lld", (long long)w->matched_size);
-			fputc('\n', out);
-		} else {
-			fprintf(out, "none: %s\n", w->reason);
-		}
-	}
+	put_table(out, res, o, "replays", replay_cols, sizeof replay_cols / sizeof *replay_cols,
+		  shown, NULL);
 	if (shown < n)
 		fprintf(out, " (%zu more kinds: --top)\n", n - shown);
 }

@@ -106,7 +106,7 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 				ts_text_name(t->out, x->s, x->len, t->name_width);
 			continue;
 		}
-		char buf[256] = "";
+		char buf[1024] = "";
 		if (c->fmt)
 			c->fmt(t, cells, buf, sizeof buf);
 		else if (c->col)
