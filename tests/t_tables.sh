@@ -156,7 +156,7 @@ assert r[1][0] == 'void f<1, "two">(int,\nchar)' and r[1][4] == '2' and r[1][5] 
 assert r[2][0] == 'plain' and r[2][5] == '2.500', r[2]
 PY
 "$TS" --no-progress -q -f csv --table workloads "$tmp/q.json" > "$tmp/w.csv" 2>&1
-[ "$(cat "$tmp/w.csv")" = "$(printf 'stage,name,kind,dtype,calls,kernels,total_us,tokens_min,tokens_p50,tokens_max,heads_min,heads_max,flops,bytes,tflops,tbps,intensity_flop_per_byte,pct_of_peak,bound\r')" ] &&
+[ "$(cat "$tmp/w.csv")" = "$(printf 'stage,name,kind,dtype,calls,kernels,total_us,tokens_min,tokens_p50,tokens_max,heads_min,heads_max,flops,bytes,tflops,tbps,intensity_flop_per_byte,pct_of_peak,bound,over_peak_tflops,over_peak_tbps,rated_calls\r')" ] &&
 	ok "a table with no rows is its header" || bad "empty table: $(od -c "$tmp/w.csv" | head -3)"
 
 # -o: whole or nothing

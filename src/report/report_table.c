@@ -272,6 +272,10 @@ static int t_workloads(const ts_result *res, const ts_kview *v, const ts_table_s
 		"stage", "name", "kind", "dtype", "calls", "kernels", "total_us", "tokens_min",
 		"tokens_p50", "tokens_max", "heads_min", "heads_max", "flops", "bytes", "tflops",
 		"tbps", "intensity_flop_per_byte", "pct_of_peak", "bound",
+		/* rates past the GPU's peaks (mislinked kernels, a wrong rule or
+		 * peak): no fact, so no rate above; what was measured, here; and
+		 * the calls whose kernels gave a FLOP or byte rate */
+		"over_peak_tflops", "over_peak_tbps", "rated_calls",
 	};
 	int rc = BEGIN(k, "workloads", cols);
 	const ts_attrib *at = res->attrib;
@@ -300,6 +304,9 @@ static int t_workloads(const ts_result *res, const ts_kview *v, const ts_table_s
 			c_opt_num(rf.intensity > 0, rf.intensity, 3),
 			c_opt_num(rf.pct_of_peak >= 0, rf.pct_of_peak, 2),
 			c_cstr(rf.bound == TS_BOUND_UNKNOWN ? NULL : ts_bound_name(rf.bound)),
+			c_opt_num(rf.exceeds_peak && rf.over_tflops > 0, rf.over_tflops, 3),
+			c_opt_num(rf.exceeds_peak && rf.over_tbps > 0, rf.over_tbps, 4),
+			c_uint(w->flops_calls > w->bytes_calls ? w->flops_calls : w->bytes_calls),
 		};
 		rc = ROW(k, row);
 	}

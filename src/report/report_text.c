@@ -697,8 +697,44 @@ static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 
 /* Achieved rates of the workloads whose rules give FLOPs or bytes, against
  * the GPU's peaks. */
-static void put_roofline(FILE *out, const ts_result *res, const size_t *order, size_t n,
-			 int view)
+/* The roofline's rows: of the first n workloads, those with a cost rule
+ * (FLOPs or bytes) that ran. */
+typedef struct {
+	size_t n, seen;
+} roof_seen;
+
+static bool roof_row(const ts_text_table *t, const ts_cell *row)
+{
+	roof_seen *rs = t->ctx;
+	return rs->seen++ < rs->n && ts_text_cell(t, row, "rated_calls")->u > 0;
+}
+
+/* Its share of the peak, "beyond" a peak, or none. */
+static void fmt_peak(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *p = ts_text_cell(t, row, "pct_of_peak");
+	if (p->kind == TS_CELL_NUM)
+		snprintf(buf, n, "%.1f", p->d);
+	else
+		snprintf(buf, n, "%s", ts_text_cell(t, row, "over_peak_tflops")->kind == TS_CELL_NUM ||
+				       ts_text_cell(t, row, "over_peak_tbps")->kind == TS_CELL_NUM
+				       ? "beyond" : "-");
+}
+
+static const ts_text_col roof_cols[] = {
+	{ .col = "name", .title = "Definition", .width = -44, .decimals = -1, .suffix = "" },
+	{ .col = "dtype", .title = "dtype", .width = -10, .decimals = -1, .suffix = "" },
+	{ .col = "tflops", .title = "TFLOP/s", .width = 9, .decimals = 1, .suffix = "" },
+	{ .col = "tbps", .title = "TB/s", .width = 8, .decimals = 2, .suffix = "" },
+	{ .col = "intensity_flop_per_byte", .title = "FLOP/B", .width = 8, .decimals = 1,
+	  .suffix = "" },
+	{ .col = "pct_of_peak", .title = "% peak", .width = 7, .decimals = -1, .suffix = "",
+	  .fmt = fmt_peak },
+	{ .col = "bound", .title = "Bound", .width = 0, .decimals = -1, .suffix = "" },
+};
+
+static void put_roofline(FILE *out, const ts_result *res, const ts_report_opts *o,
+			 const size_t *order, size_t n, int view)
 {
 	const ts_attrib *at = res->attrib;
 	size_t with = 0;
@@ -720,32 +756,11 @@ static void put_roofline(FILE *out, const ts_result *res, const size_t *order, s
 	} else {
 		fputs("\nRoofline: achieved rates only (the GPU is not in the devices: table; name one with --device)\n", out);
 	}
-	fprintf(out, " %-44s %-10s %9s %8s %8s %7s %s\n", "Definition", "dtype", "TFLOP/s",
-		"TB/s", "FLOP/B", "% peak", "Bound");
-	for (size_t i = 0; i < n; i++) {
-		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
-		if (!w->flops_calls && !w->bytes_calls)
-			continue;
-		size_t len;
-		const char *dtype;
-		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
-		ts_roofline rf;
-		ts_roofline_of(w, dtype, g, &rf);
-		char tf[16] = "-", tb[16] = "-", in[16] = "-", pc[16] = "-";
-		if (rf.has_flops)
-			snprintf(tf, sizeof tf, "%.1f", rf.tflops);
-		if (rf.has_bytes)
-			snprintf(tb, sizeof tb, "%.2f", rf.tbps);
-		if (rf.intensity > 0)
-			snprintf(in, sizeof in, "%.1f", rf.intensity);
-		if (rf.pct_of_peak >= 0)
-			snprintf(pc, sizeof pc, "%.1f", rf.pct_of_peak);
-		else if (rf.exceeds_peak)
-			snprintf(pc, sizeof pc, "beyond");
-		fprintf(out, " %-44.*s %-10s %9s %8s %8s %7s %s\n", (int)len, name,
-			ts_report_dtype(dtype), tf, tb, in, pc,
-			rf.bound == TS_BOUND_UNKNOWN ? "-" : ts_bound_name(rf.bound));
-	}
+	roof_seen rs = { .n = n };
+	ts_text_table t = { .out = out, .cols = roof_cols, .ncols = sizeof roof_cols / sizeof *roof_cols,
+			    .keep = roof_row, .ctx = &rs };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, "workloads", &k);
 	/* the large workloads the roofline cannot place, and why */
 	int64_t all = res->agg->all.total;
 	for (size_t i = 0; i < n; i++) {
@@ -825,7 +840,7 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 			     .max_rows = shown };
 	ts_table_sink k = ts_text_sink(&tt);
 	ts_report_table(res, o, "workloads", &k);
-	put_roofline(out, res, order, shown, view);
+	put_roofline(out, res, o, order, shown, view);
 	free(order);
 }
 
