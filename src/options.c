@@ -209,6 +209,16 @@ static double parse_double(const char *opt, const char *s, double lo, double hi)
 }
 
 
+/* csv writes one table, and --table goes with csv (any command). */
+static void check_csv_table(const options *o)
+{
+	if (o->format == FMT_CSV && !o->table)
+		ts_usage_error("%s", "--format csv writes one table: name it with --table "
+			    "(or write them all with --csv-dir DIR)");
+	if (o->table && o->format != FMT_CSV)
+		ts_usage_error("%s", "--table goes with --format csv");
+}
+
 /* The output format's own needs: csv one --table, xlsx a file. */
 static void check_formats(const options *o)
 {
@@ -221,11 +231,7 @@ static void check_formats(const options *o)
 			    "(the passes and layers are in the JSON report's passes and layer_table)");
 	if (o->debug_pass >= 0 && !o->debug)
 		ts_usage_error("%s", "--pass N chooses the pass --debug-layers lists: give --debug-layers too");
-	if (o->format == FMT_CSV && !o->table)
-		ts_usage_error("%s", "--format csv writes one table: name it with --table "
-			    "(or write them all with --csv-dir DIR)");
-	if (o->table && o->format != FMT_CSV)
-		ts_usage_error("%s", "--table goes with --format csv");
+	check_csv_table(o);
 	if (o->format == FMT_XLSX && (!o->output || strcmp(o->output, "-") == 0) &&
 	    isatty(STDOUT_FILENO))
 		ts_usage_error("%s", "--format xlsx writes a binary workbook: name the file with -o FILE");
@@ -512,11 +518,7 @@ static void check_compare(options *o)
 	if (!known)
 		ts_usage_error("compare: --table '%s': compare's tables are ops, layers and "
 			    "alignment", o->table);
-	if (o->format == FMT_CSV && !o->table)
-		ts_usage_error("%s", "--format csv writes one table: name it with --table "
-			    "(or write them all with --csv-dir DIR)");
-	if (o->table && o->format != FMT_CSV)
-		ts_usage_error("%s", "--table goes with --format csv");
+	check_csv_table(o);
 }
 
 /* TRACE (ops TRACE), or several: the ranks of one job. */

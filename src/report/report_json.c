@@ -469,9 +469,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 	ts_jw_kuint(w, "complete_passes", complete);
 	ts_jw_kuint(w, "total", total);
 	char why[200];
-	long exp = ts_layers_expected(l, res->model.family,
-				      strcmp(res->model.source, "forced") == 0,
-				      res->model.score, why, sizeof why);
+	long exp = ts_model_expected_layers(l, &res->model, why, sizeof why);
 	ts_jw_kopt_int(w, "expected", exp > 0, exp);
 	ts_jw_kstr(w, "expected_from", why);
 	ts_jw_key(w, "types");

@@ -21,6 +21,17 @@
 #define FIXED_COLS 124
 #define MIN_NAME 24
 
+/* A table's columns, for a ts_text_table. */
+#define TEXT_COLS(c) .cols = (c), .ncols = sizeof(c) / sizeof *(c)
+
+/* A table of report_table.c as text, laid out as t says (report_textsink.c). */
+static void put_table(const ts_result *res, const ts_report_opts *o, const char *name,
+		      ts_text_table t)
+{
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(res, o, name, &k);
+}
+
 const char *ts_text_us(char *buf, size_t n, int64_t ns)
 {
 	ts_fmt_us(buf, n, ns);
@@ -187,10 +198,8 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 		{ "category", "Category", -24, -1, "", false, 2, NULL },
 		{ full ? "name" : "short", "Name", 0, -1, "", true, 1, NULL },
 	};
-	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
-			    .max_rows = shown, .name_width = full ? name_w : 0 };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, "kernels", &k);
+	put_table(res, o, "kernels", (ts_text_table){ .out = out, TEXT_COLS(cols),
+			    .max_rows = shown, .name_width = full ? name_w : 0 });
 	int64_t rest = 0;
 	for (size_t i = shown; i < n; i++)
 		rest = ts_sat_add(rest, ts_kview_row(v, order[i])->total);
@@ -241,13 +250,9 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 		{ "cum_pct", "Cum %", 7, 1, "", false, 0, NULL },
 	};
 	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
-	ts_text_table t = { .out = out, .cols = types, .ncols = sizeof types / sizeof *types };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, "types", &k);
+	put_table(res, o, "types", (ts_text_table){ .out = out, TEXT_COLS(types) });
 	fputs("\nGPU time by category\n", out);
-	t = (ts_text_table){ .out = out, .cols = cats, .ncols = sizeof cats / sizeof *cats };
-	k = ts_text_sink(&t);
-	ts_report_table(res, o, "categories", &k);
+	put_table(res, o, "categories", (ts_text_table){ .out = out, TEXT_COLS(cats) });
 }
 
 /* The unclassified table (report_table.c): its first ten rows. */
@@ -271,24 +276,10 @@ static void put_unclassified(FILE *out, const ts_result *res, const ts_kview *v,
 	size_t shown = n < 10 ? n : 10;
 	fprintf(out, "\nUnclassified kernels (%zu of %zu, by time; add rules to patterns/kernels.yaml)\n",
 		shown, n);
-	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+	put_table(res, o, "unclassified", (ts_text_table){ .out = out, TEXT_COLS(cols),
 			    .max_rows = shown,
 			    .name_width = o->width > 0 ? (o->width - 35 > MIN_NAME ? o->width - 35
-							 : MIN_NAME) : 0 };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, "unclassified", &k);
-}
-
-/* A table of report_table.c as text: its columns as cols say, at most
- * max_rows rows (0: all), those keep takes (NULL: all). */
-static void put_table(FILE *out, const ts_result *res, const ts_report_opts *o, const char *name,
-		      const ts_text_col *cols, size_t ncols, size_t max_rows,
-		      bool (*keep)(const ts_text_table *t, const ts_cell *row))
-{
-	ts_text_table t = { .out = out, .cols = cols, .ncols = ncols, .max_rows = max_rows,
-			    .keep = keep };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, name, &k);
+							 : MIN_NAME) : 0 });
 }
 
 /* A stage that ran passes or kernels. */
@@ -366,8 +357,8 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v,
 		fprintf(out, "\nNo complete forward pass: %s\n", note);
 	/* every timed kernel is in one stage: its pass's, or unknown */
 	fputs("\nStages\n", out);
-	put_table(out, res, o, "stages", stage_cols, sizeof stage_cols / sizeof *stage_cols, 0,
-		  stage_ran);
+	put_table(res, o, "stages", (ts_text_table){ .out = out, TEXT_COLS(stage_cols),
+						     .keep = stage_ran });
 	int64_t all = res->agg->all.total;
 	int64_t orphan_ns;
 	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
@@ -379,9 +370,7 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v,
 		ts_layers_per_pass(l), orphans, ts_text_us(b, sizeof b, orphan_ns),
 		all ? 100.0 * (double)uall->total / (double)all : 0.0);
 	char why[200];
-	long want = ts_layers_expected(l, res->model.family,
-				       strcmp(res->model.source, "forced") == 0,
-				       res->model.score, why, sizeof why);
+	long want = ts_model_expected_layers(l, &res->model, why, sizeof why);
 	if (want > 0)
 		fprintf(out, " expected %ld layers per pass: %s\n", want, why);
 	else
@@ -392,8 +381,8 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v,
 	size_t shown = listed < 20 ? listed : 20;
 	fprintf(out, "\nForward passes (%zu of %zu%s%s)\n", shown, listed,
 		v->staged ? ", stage " : "", v->staged ? ts_pstage_name(v->stage) : "");
-	put_table(out, res, o, "passes", pass_cols, sizeof pass_cols / sizeof *pass_cols, shown,
-		  NULL);
+	put_table(res, o, "passes", (ts_text_table){ .out = out, TEXT_COLS(pass_cols),
+						     .max_rows = shown });
 }
 
 /* The typical layer of each stage, kernel by kernel in order (anatomy.h):
@@ -496,10 +485,8 @@ static void put_layer_table(FILE *out, const ts_result *res, const ts_report_opt
 		{ "p90_us", "p90 (us)", 12, -1, "", false, 0, NULL },
 		{ "pass_pct", "% pass", 7, 1, "%", false, 0, NULL },
 	};
-	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
-			    .group = "stage", .heading = layer_heading, .ctx = res->layers };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, "layers", &k);
+	put_table(res, o, "layers", (ts_text_table){ .out = out, TEXT_COLS(cols),
+			    .group = "stage", .heading = layer_heading, .ctx = res->layers });
 }
 
 static void put_debug_layers(FILE *out, const ts_result *res)
@@ -631,8 +618,8 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 	if (!n)
 		return;
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
-	put_table(out, res, o, "replays", replay_cols, sizeof replay_cols / sizeof *replay_cols,
-		  shown, NULL);
+	put_table(res, o, "replays", (ts_text_table){ .out = out, TEXT_COLS(replay_cols),
+						      .max_rows = shown });
 	if (shown < n)
 		fprintf(out, " (%zu more kinds: --top)\n", n - shown);
 }
@@ -757,10 +744,8 @@ static void put_roofline(FILE *out, const ts_result *res, const ts_report_opts *
 		fputs("\nRoofline: achieved rates only (the GPU is not in the devices: table; name one with --device)\n", out);
 	}
 	roof_seen rs = { .n = n };
-	ts_text_table t = { .out = out, .cols = roof_cols, .ncols = sizeof roof_cols / sizeof *roof_cols,
-			    .keep = roof_row, .ctx = &rs };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, "workloads", &k);
+	put_table(res, o, "workloads", (ts_text_table){ .out = out, TEXT_COLS(roof_cols),
+			    .keep = roof_row, .ctx = &rs });
 	/* the large workloads the roofline cannot place, and why */
 	int64_t all = res->agg->all.total;
 	for (size_t i = 0; i < n; i++) {
@@ -836,10 +821,8 @@ static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
 	}
 	size_t shown = o->ops_only || o->top <= 0 || (size_t)o->top >= n ? n : (size_t)o->top;
 	fprintf(out, "\nOperator workloads (%zu of %zu definitions, from recorded shapes)\n", shown, n);
-	ts_text_table tt = { .out = out, .cols = wl_cols, .ncols = sizeof wl_cols / sizeof *wl_cols,
-			     .max_rows = shown };
-	ts_table_sink k = ts_text_sink(&tt);
-	ts_report_table(res, o, "workloads", &k);
+	put_table(res, o, "workloads", (ts_text_table){ .out = out, TEXT_COLS(wl_cols),
+			     .max_rows = shown });
 	put_roofline(out, res, o, order, shown, view);
 	free(order);
 }
@@ -887,9 +870,7 @@ static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (!any)
 		return;
 	fputs("\nMemory operations\n", out);
-	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, "memory", &k);
+	put_table(res, o, "memory", (ts_text_table){ .out = out, TEXT_COLS(cols) });
 }
 
 #define COMM_ROWS_SHOWN 12
@@ -950,11 +931,9 @@ static void put_collectives(FILE *out, const ts_result *res, const ts_report_opt
 		fprintf(out, "; against %s, %.0f GB/s per GPU and direction, from %s", g->link_fabric,
 			link, g->link_source);
 	fputs(")\n", out);
-	ts_text_table t = { .out = out, .cols = cols,
+	put_table(res, o, "collectives", (ts_text_table){ .out = out, .cols = cols,
 			    .ncols = sizeof cols / sizeof *cols - (link > 0 ? 0 : 1),
-			    .max_rows = COMM_ROWS_SHOWN, .keep = comm_kept };
-	ts_table_sink k = ts_text_sink(&t);
-	ts_report_table(res, o, "collectives", &k);
+			    .max_rows = COMM_ROWS_SHOWN, .keep = comm_kept });
 	if (n > COMM_ROWS_SHOWN)
 		fprintf(out, " ... %zu more rows (--format csv --table collectives lists all)\n",
 			n - COMM_ROWS_SHOWN);

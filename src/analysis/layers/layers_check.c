@@ -170,8 +170,7 @@ void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n)
 static void count_warnings(const ts_layers *l, const ts_model *m, ts_warns *w)
 {
 	char why[200];
-	long want = ts_layers_expected(l, m->family, strcmp(m->source, "forced") == 0, m->score,
-				       why, sizeof why);
+	long want = ts_model_expected_layers(l, m, why, sizeof why);
 	uint32_t bad = 0, got = 0, complete = 0, per = ts_layers_per_pass(l);
 	bool agree = true;
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {

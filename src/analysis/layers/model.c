@@ -216,3 +216,8 @@ void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
 	m->family = NULL;
 	m->source = "unlike";
 }
+
+long ts_model_expected_layers(const ts_layers *l, const ts_model *m, char *why, size_t n)
+{
+	return ts_layers_expected(l, m->family, strcmp(m->source, "forced") == 0, m->score, why, n);
+}

@@ -52,6 +52,10 @@ void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
 void ts_selector_describe(const ts_patterns *p, const ts_selector *s, char *buf,
 			  size_t len);
 
+/* The layers per pass the model's family expects (ts_layers_expected with
+ * its family, whether it was forced, its score); why in why. */
+long ts_model_expected_layers(const struct ts_layers *l, const ts_model *m, char *why, size_t n);
+
 /* What the layers say against the model: complete passes with another
  * layer count than the family's, layers far off the typical one (the
  * kernel that made it, by a's classes), the annotations and passes past
