@@ -264,6 +264,29 @@ PY
 		echo "not ok - qwen3-8b prefill: --verify-ops finds the dense family's operators"
 fi
 
+# The ops table's categories and graph columns (CSV) hold what JSON and the
+# text say: the categories of each op's kernels, by first seen.
+f=$(ls "$SHARED"/vllm_gptoss120b_b200_tp8_eager_prefill.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	"$TS" -q -f json "$f" >"$tmp/gp.json" 2>/dev/null
+	"$TS" -q -f csv --table ops "$f" >"$tmp/gp.csv" 2>/dev/null
+	"$TS" -q "$f" >"$tmp/gp.txt" 2>/dev/null
+	python3 - "$tmp" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+r = json.load(open(d + '/gp.json'))
+rows = {x['op']: x for x in csv.DictReader(open(d + '/gp.csv', newline=''))}
+want = {o['name']: ', '.join(c['category'] for c in o['categories']) for o in r['ops']}
+got = {k: v['categories'] for k, v in rows.items()}
+txt = open(d + '/gp.txt').read()
+moe = want.get('vllm::moe_forward', '')
+ok = (got == want and 'MoE-GEMM' in moe and all(v['graph'] == 'false' for v in rows.values())
+      and ('vllm::moe_forward'.ljust(40) + ' ' + moe + '\n') in txt)
+print('%s - gpt-oss prefill: the ops table names each op\'s kernel categories as JSON and the text do (%s)'
+      % ('ok' if ok else 'not ok', moe if ok else got))
+PY
+fi
+
 # Graph replay records no ops: --verify-ops says so and exits 4; the graph
 # launch row carries the replaying call site, marked [graph].
 f=$(ls "$SHARED"/sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json* 2>/dev/null | head -1)

@@ -194,14 +194,31 @@ static int t_unclassified(const ts_kview *v, const ts_table_sink *k)
 	return rc;
 }
 
+/* The categories of an op's kernels, by first seen: "a, b". */
+static void op_categories(const ts_result *res, const ts_op_row *r, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int c = 0; c < TS_ATTRIB_OP_CATS && r->cats[c].count && k < n; c++) {
+		const ts_kclass kc = { .category = r->cats[c].category };
+		int w = snprintf(buf + k, n - k, "%s%s", c ? ", " : "",
+				 ts_kclass_category(res->patterns, &kc));
+		k += w > 0 ? (size_t)w : 0;
+	}
+}
+
 static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
 {
+	/* categories: of its kernels in every stage, the first seen; graph:
+	 * a graph launch, or an op whose kernels came mostly from graph
+	 * replays (--capture) */
 	static const char *const cols[] = { "stage", "op", "via", "calls", "kernels", "total_us",
-					    "pct", "cum_pct", "memops", "memops_us", "callsite" };
+					    "pct", "cum_pct", "memops", "memops_us", "callsite",
+					    "categories", "graph" };
 	/* --capture: what of each op was graph replay given back its op */
 	static const char *const gcols[] = { "stage", "op", "via", "calls", "kernels", "total_us",
 					     "pct", "cum_pct", "memops", "memops_us", "callsite",
-					     "graph_op_kernels", "graph_op_us" };
+					     "categories", "graph", "graph_op_kernels", "graph_op_us" };
 	bool g = res->replay != NULL;
 	int rc = g ? BEGIN(k, "ops", gcols) : BEGIN(k, "ops", cols);
 	const ts_attrib *at = res->attrib;
@@ -224,13 +241,18 @@ static int t_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 		const char *name = ts_attrib_op_name(at, order[i], &len);
 		const char *site = ts_attrib_op_callsite(at, order[i], &slen);
 		cum = ts_sat_add(cum, r->ns);
-		ts_cell row[] = { c_cstr(stage), c_str(name, len),
-				  c_cstr(ts_attr_bucket_name(ts_attrib_op_via(at, order[i]))),
+		ts_attr_bucket via = ts_attrib_op_via(at, order[i]);
+		char cats[256];
+		op_categories(res, ra, cats, sizeof cats);
+		bool graph = via == TS_ATTR_GRAPH ||
+			     (ra->graph_kernels && 2 * ra->graph_ns >= ra->ns);
+		ts_cell row[] = { c_cstr(stage), c_str(name, len), c_cstr(ts_attr_bucket_name(via)),
 				  c_uint(r->calls), c_uint(r->kernels), c_us(r->ns),
 				  c_num(share(r->ns, base), 2), c_num(share(cum, base), 2),
-				  c_uint(ra->memops), c_us(ra->mem_ns),
-				  c_str(site, slen), c_uint(r->graph_kernels), c_us(r->graph_ns) };
-		rc = k->row(k->ctx, row, g ? 13 : 11);
+				  c_uint(ra->memops), c_us(ra->mem_ns), c_str(site, slen),
+				  c_cstr(cats), c_bool(graph),
+				  c_uint(r->graph_kernels), c_us(r->graph_ns) };
+		rc = k->row(k->ctx, row, g ? 15 : 13);
 	}
 	free(order);
 	return rc;

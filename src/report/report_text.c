@@ -187,16 +187,16 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	/* the kernels table (report_table.c), its first rows */
 	bool full = o->full_names || !shorts;
 	const ts_text_col cols[] = {
-		{ "pct", "Time %", 6, 1, "", false, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
-		{ "count", "Instances", 9, -1, "", false, 0, NULL },
-		{ "avg_us", "Avg (us)", 11, 3, "", false, 0, NULL },
-		{ "p50_us", "Med (us)", 11, -1, "", false, 0, NULL },
-		{ "min_us", "Min (us)", 11, -1, "", false, 0, NULL },
-		{ "max_us", "Max (us)", 11, -1, "", false, 0, NULL },
-		{ "stddev_us", "StdDev (us)", 11, 3, "", false, 0, NULL },
-		{ "category", "Category", -24, -1, "", false, 2, NULL },
-		{ full ? "name" : "short", "Name", 0, -1, "", true, 1, NULL },
+		{ "pct", "Time %", 6, 1, "", TS_TEXT_CELL, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "count", "Instances", 9, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "avg_us", "Avg (us)", 11, 3, "", TS_TEXT_CELL, 0, NULL },
+		{ "p50_us", "Med (us)", 11, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "min_us", "Min (us)", 11, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "max_us", "Max (us)", 11, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "stddev_us", "StdDev (us)", 11, 3, "", TS_TEXT_CELL, 0, NULL },
+		{ "category", "Category", -24, -1, "", TS_TEXT_CELL, 2, NULL },
+		{ full ? "name" : "short", "Name", 0, -1, "", TS_TEXT_NAME, 1, NULL },
 	};
 	put_table(res, o, "kernels", (ts_text_table){ .out = out, TEXT_COLS(cols),
 			    .max_rows = shown, .name_width = full ? name_w : 0 });
@@ -235,19 +235,19 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_report_opts *o)
 {
 	static const ts_text_col types[] = {
-		{ "type", "Type", -26, -1, "", false, 0, NULL },
-		{ NULL, "", -14, -1, "", false, 0, NULL },
-		{ "count", "Count", 9, -1, "", false, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
-		{ "pct", "%", 7, 1, "", false, 0, NULL },
-		{ "cum_pct", "Cum %", 7, 1, "", false, 0, NULL },
+		{ "type", "Type", -26, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ NULL, "", -14, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "pct", "%", 7, 1, "", TS_TEXT_CELL, 0, NULL },
+		{ "cum_pct", "Cum %", 7, 1, "", TS_TEXT_CELL, 0, NULL },
 	}, cats[] = {
-		{ "category", "Category", -26, -1, "", false, 0, NULL },
-		{ "type", "Type", -14, -1, "", false, 0, NULL },
-		{ "count", "Count", 9, -1, "", false, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
-		{ "pct", "%", 7, 1, "", false, 0, NULL },
-		{ "cum_pct", "Cum %", 7, 1, "", false, 0, NULL },
+		{ "category", "Category", -26, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "type", "Type", -14, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "pct", "%", 7, 1, "", TS_TEXT_CELL, 0, NULL },
+		{ "cum_pct", "Cum %", 7, 1, "", TS_TEXT_CELL, 0, NULL },
 	};
 	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
 	put_table(res, o, "types", (ts_text_table){ .out = out, TEXT_COLS(types) });
@@ -260,10 +260,10 @@ static void put_unclassified(FILE *out, const ts_result *res, const ts_kview *v,
 			     const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
-		{ "count", "Count", 9, -1, "", false, 0, NULL },
-		{ "pct", "%", 6, 1, "", false, 0, NULL },
-		{ "name", "Name", 0, -1, "", true, 2, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "pct", "%", 6, 1, "", TS_TEXT_CELL, 0, NULL },
+		{ "name", "Name", 0, -1, "", TS_TEXT_NAME, 2, NULL },
 	};
 	size_t n;
 	uint32_t *rows = ts_kview_unclassified(v, &n);
@@ -477,13 +477,13 @@ static void layer_heading(void *ctx, FILE *out, const char *stage)
 static void put_layer_table(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "layer", "Layer", 5, -1, "", false, 0, NULL },
-		{ "type", "Type", -10, -1, "", false, 0, NULL },
-		{ "kernels", "Kernels", 8, 1, "", false, 0, NULL },
-		{ "mean_us", "Mean (us)", 12, 3, "", false, 0, NULL },
-		{ "p50_us", "p50 (us)", 12, -1, "", false, 0, NULL },
-		{ "p90_us", "p90 (us)", 12, -1, "", false, 0, NULL },
-		{ "pass_pct", "% pass", 7, 1, "%", false, 0, NULL },
+		{ "layer", "Layer", 5, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "type", "Type", -10, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "kernels", "Kernels", 8, 1, "", TS_TEXT_CELL, 0, NULL },
+		{ "mean_us", "Mean (us)", 12, 3, "", TS_TEXT_CELL, 0, NULL },
+		{ "p50_us", "p50 (us)", 12, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "p90_us", "p90 (us)", 12, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "pass_pct", "% pass", 7, 1, "%", TS_TEXT_CELL, 0, NULL },
 	};
 	put_table(res, o, "layers", (ts_text_table){ .out = out, TEXT_COLS(cols),
 			    .group = "stage", .heading = layer_heading, .ctx = res->layers });
@@ -624,62 +624,73 @@ static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o
 		fprintf(out, " (%zu more kinds: --top)\n", n - shown);
 }
 
+/* An op's name, "[graph] " or "[launch] " before a graph or kernel launch
+ * that reached no op. */
+static void fmt_op(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *via = ts_text_cell(t, row, "via"), *op = ts_text_cell(t, row, "op");
+	const char *pre = "";
+	if (via->kind == TS_CELL_STR && via->len == 5 && memcmp(via->s, "graph", 5) == 0)
+		pre = "[graph] ";
+	else if (via->kind == TS_CELL_STR && via->len == 6 && memcmp(via->s, "launch", 6) == 0)
+		pre = "[launch] ";
+	snprintf(buf, n, "%s%.*s", pre, (int)op->len, op->s ? op->s : "");
+}
+
+/* " a, b; 3 memcpy/memset, 1.2 us": its kernels' categories and its
+ * memory operations. */
+static void fmt_op_cats(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *c = ts_text_cell(t, row, "categories");
+	const ts_cell *m = ts_text_cell(t, row, "memops");
+	bool cats = c->kind == TS_CELL_STR && c->len > 0;
+	int k = cats ? snprintf(buf, n, " %.*s", (int)c->len, c->s) : 0;
+	if (m->kind == TS_CELL_UINT && m->u && k >= 0 && (size_t)k < n) {
+		char us[32];
+		snprintf(buf + k, n - (size_t)k, "%s%" PRIu64 " memcpy/memset, %s us",
+			 cats ? "; " : " ", m->u,
+			 ts_text_us(us, sizeof us, ts_text_cell(t, row, "memops_us")->i));
+	}
+}
+
+/* "at file.py:12 fn [graph]": where the op was called from (the first
+ * 160 bytes), [graph] where its kernels came from graph replays. */
+static void fmt_op_site(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *site = ts_text_cell(t, row, "callsite");
+	bool graph = ts_text_cell(t, row, "graph")->u != 0;
+	if (site->kind == TS_CELL_STR)
+		snprintf(buf, n, "at %.*s%s", (int)(site->len < 160 ? site->len : 160), site->s,
+			 graph ? " [graph]" : "");
+	else if (graph && ts_text_cell(t, row, "graph_op_kernels")->u > 0)
+		snprintf(buf, n, "at [graph]");
+}
+
+static const ts_text_col op_cols[] = {
+	{ "calls", "Calls", 6, -1, "", TS_TEXT_CELL, 0, NULL },
+	{ "kernels", "Kern.", 6, -1, "", TS_TEXT_CELL, 0, NULL },
+	{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
+	{ "pct", "%", 7, 1, "", TS_TEXT_CELL, 0, NULL },
+	{ "cum_pct", "Cum %", 7, 1, "", TS_TEXT_CELL, 0, NULL },
+	{ "op", "Op", -40, -1, "", TS_TEXT_CELL, 2, fmt_op },
+	{ "categories", " Kernel categories", 0, -1, "", TS_TEXT_CELL, -1, fmt_op_cats },
+	{ .col = "callsite", .width = 46, .decimals = -1, .suffix = "", .fmt = fmt_op_site,
+	  .place = TS_TEXT_BELOW },
+};
+
 static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
 		    const ts_report_opts *o)
 {
-	const ts_attrib *at = res->attrib;
-	const ts_attrib_totals *t = ts_attrib_get_totals(at);
-	int view = ts_kview_attrib_view(v);
-	int64_t base = 0;
-	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		base = ts_sat_add(base, t->ns[b]);
-	if (v->staged)
-		base = v->all->total;
 	size_t n;
-	size_t *order = ts_attrib_op_order(at, view, &n);
-	if (!order || n == 0) {
-		free(order);
-		return;
-	}
-	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
-	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels and memcpy / memset%s)\n"
-		     " %6s %6s %14s %7s %7s  %-40s %s\n", shown, n,
-		v->staged ? "; kernels that reached no op are not staged" : "",
-		"Calls", "Kern.", "Total (us)", "%", "Cum %", "Op", "Kernel categories");
-	int64_t cum = 0;
-	for (size_t i = 0; i < n; i++) {
-		const ts_op_row *r = ts_attrib_op(at, view, order[i]);
-		const ts_op_row *rc = ts_attrib_op(at, TS_ATTRIB_ALL, order[i]);
-		cum = ts_sat_add(cum, r->ns);
-		if (i >= shown)
-			continue;
-		char label[128], tb[32];
-		ts_report_op_label(at, order[i], label, sizeof label);
-		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %14s %7.1f %7.1f  %-40s", r->calls,
-			r->kernels, ts_text_us(tb, sizeof tb, r->ns),
-			base ? 100.0 * (double)r->ns / (double)base : 0.0,
-			base ? 100.0 * (double)cum / (double)base : 0.0, label);
-		for (int c = 0; c < TS_ATTRIB_OP_CATS && rc->cats[c].count; c++) {
-			const ts_kclass k = { .category = rc->cats[c].category };
-			fprintf(out, "%s%s", c ? ", " : " ", ts_kclass_category(res->patterns, &k));
-		}
-		if (rc->memops)
-			fprintf(out, "%s%" PRIu64 " memcpy/memset, %s us", rc->cats[0].count ? "; " : " ",
-				rc->memops, ts_text_us(tb, sizeof tb, rc->mem_ns));
-		fputc('\n', out);
-		size_t len;
-		const char *site = ts_attrib_op_callsite(at, order[i], &len);
-		/* [graph]: a graph launch's row, or an op whose kernels came
-		 * mostly from graph replays (--capture) */
-		bool graph = ts_attrib_op_via(at, order[i]) == TS_ATTR_GRAPH ||
-			     (rc->graph_kernels && 2 * rc->graph_ns >= rc->ns);
-		if (site)
-			fprintf(out, " %44s at %.*s%s\n", "", (int)(len < 160 ? len : 160), site,
-				graph ? " [graph]" : "");
-		else if (rc->graph_kernels && graph)
-			fprintf(out, " %44s at [graph]\n", "");
-	}
+	size_t *order = ts_attrib_op_order(res->attrib, ts_kview_attrib_view(v), &n);
 	free(order);
+	if (!order || n == 0)
+		return;
+	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
+	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels and memcpy / memset%s)\n",
+		shown, n, v->staged ? "; kernels that reached no op are not staged" : "");
+	put_table(res, o, "ops", (ts_text_table){ .out = out, TEXT_COLS(op_cols),
+						  .max_rows = shown });
 }
 
 /* Achieved rates of the workloads whose rules give FLOPs or bytes, against
@@ -859,10 +870,10 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "kind", "Kind", -7, -1, "", false, 0, NULL },
-		{ "count", "Count", 9, -1, "", false, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", false, 0, NULL },
-		{ "bytes", "Bytes", 14, TS_TEXT_BYTES, "", false, 0, NULL },
+		{ "kind", "Kind", -7, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
+		{ "bytes", "Bytes", 14, TS_TEXT_BYTES, "", TS_TEXT_CELL, 0, NULL },
 	};
 	int any = 0;
 	for (int k = 0; k < TS_MEM_COUNT; k++)

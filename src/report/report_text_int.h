@@ -24,13 +24,18 @@ struct ts_text_table;
  * A section of the text report that is a table of report_table.c: how
  * each column it shows looks. The column col of the table (NULL: a blank
  * one), under title,
- * width columns wide (negative: left-aligned) after gap spaces (0: one);
+ * width columns wide (negative: left-aligned) after gap spaces (0: one,
+ * negative: none);
  * a number with decimals places (-1: the cell's own) and suffix after it;
- * name: the kernel name column, last, shortened to the report width
- * (name_width) and not padded.
+ * place: TS_TEXT_CELL a column; TS_TEXT_NAME the kernel name column,
+ * last, shortened to the report width (name_width) and not padded;
+ * TS_TEXT_BELOW a line of its own under the row, indented width spaces,
+ * where the cell has text (no title).
  */
 #define TS_TEXT_MAX_COLS 16
 #define TS_TEXT_BYTES (-2)      /* decimals: a byte count, as ts_text_bytes */
+
+typedef enum { TS_TEXT_CELL, TS_TEXT_NAME, TS_TEXT_BELOW } ts_text_place;
 
 typedef struct {
 	const char *col;
@@ -38,7 +43,7 @@ typedef struct {
 	int width;
 	int decimals;
 	const char *suffix;
-	bool name;
+	ts_text_place place;
 	int gap;
 	/* the text of a cell that needs more of its row (NULL: the cell's) */
 	void (*fmt)(const struct ts_text_table *t, const ts_cell *row, char *buf, size_t n);

@@ -66,17 +66,43 @@ static void cell_text(const ts_text_col *c, const ts_cell *x, char *buf, size_t 
 		snprintf(buf, n, "-");
 }
 
+/* Spaces before a column: gap, one where unset, none where negative. */
+static int col_gap(const ts_text_col *c)
+{
+	return c->gap > 0 ? c->gap : c->gap == 0;
+}
+
 static void put_titles(ts_text_table *t)
 {
 	for (size_t i = 0; i < t->ncols; i++) {
 		const ts_text_col *c = &t->cols[i];
-		int gap = c->gap ? c->gap : 1;
-		if (c->name)
+		int gap = col_gap(c);
+		if (c->place == TS_TEXT_BELOW)
+			continue;
+		if (c->place == TS_TEXT_NAME)
 			fprintf(t->out, "%*s%s", gap, "", c->title);
 		else
 			fprintf(t->out, "%*s%*s", gap, "", c->width, c->title);
 	}
 	fputc('\n', t->out);
+}
+
+/* The row's lines of their own (below columns) that have text. */
+static void put_below(const ts_text_table *t, const ts_cell *cells, size_t ncells)
+{
+	for (size_t i = 0; i < t->ncols; i++) {
+		const ts_text_col *c = &t->cols[i];
+		int k = t->idx[i];
+		if (c->place != TS_TEXT_BELOW)
+			continue;
+		char buf[1024] = "";
+		if (c->fmt)
+			c->fmt(t, cells, buf, sizeof buf);
+		else if (k >= 0 && (size_t)k < ncells && cells[k].kind == TS_CELL_STR)
+			cell_text(c, &cells[k], buf, sizeof buf);
+		if (buf[0])
+			fprintf(t->out, "%*s%s\n", c->width, "", buf);
+	}
 }
 
 static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
@@ -99,8 +125,10 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 		int k = t->idx[i];
 		static const ts_cell none = { .kind = TS_CELL_NULL };
 		const ts_cell *x = k >= 0 && (size_t)k < ncells ? &cells[k] : &none;
-		int gap = c->gap ? c->gap : 1;
-		if (c->name) {
+		int gap = col_gap(c);
+		if (c->place == TS_TEXT_BELOW)
+			continue;
+		if (c->place == TS_TEXT_NAME) {
 			fprintf(t->out, "%*s", gap, "");
 			if (x->kind == TS_CELL_STR)
 				ts_text_name(t->out, x->s, x->len, t->name_width);
@@ -114,6 +142,7 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 		fprintf(t->out, "%*s%*s", gap, "", c->width, buf);
 	}
 	fputc('\n', t->out);
+	put_below(t, cells, ncells);
 	t->rows++;
 	return 0;
 }
