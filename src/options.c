@@ -511,13 +511,14 @@ static void check_compare(options *o)
 			    "--save-state apply to one trace; run them on each");
 	if (o->format == FMT_XLSX)
 		ts_usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
-			    "text, json, html or csv (--table ops, layers or alignment)");
+			    "text, json, html or csv (--table ops, layers, alignment or "
+			    "collectives)");
 	bool known = !o->table;
 	for (size_t i = 0; o->table && ts_report_compare_tables[i]; i++)
 		known |= strcmp(o->table, ts_report_compare_tables[i]) == 0;
 	if (!known)
-		ts_usage_error("compare: --table '%s': compare's tables are ops, layers and "
-			    "alignment", o->table);
+		ts_usage_error("compare: --table '%s': compare's tables are ops, layers, "
+			    "alignment and collectives", o->table);
 	check_csv_table(o);
 }
 

@@ -198,10 +198,11 @@ b="$here/data/sample_trace.json.gz"
 g="$here/data/sample_trace.json.gz"
 rm -rf "$tmp/ccsv"
 "$TS" --no-progress -q --csv-dir "$tmp/ccsv" -f json -o "$tmp/c.json" compare "$g" "$g" 2> "$tmp/err"
-python3 - "$tmp/ccsv" "$tmp/c.json" <<'PY' && ok "compare --csv-dir: ops.csv, layers.csv and alignment.csv hold compare's op groups, layers and kernel alignment, as its JSON" || bad "compare CSV: $(cat "$tmp/err")"
+python3 - "$tmp/ccsv" "$tmp/c.json" <<'PY' && ok "compare --csv-dir: ops.csv, layers.csv, alignment.csv (and collectives.csv) hold compare's op groups, layers and kernel alignment, as its JSON" || bad "compare CSV: $(cat "$tmp/err")"
 import csv, json, os, sys
 d, j = sys.argv[1], json.load(open(sys.argv[2]))
-assert sorted(os.listdir(d)) == ['alignment.csv', 'layers.csv', 'ops.csv'], os.listdir(d)
+assert sorted(os.listdir(d)) == ['alignment.csv', 'collectives.csv', 'layers.csv', 'ops.csv'], os.listdir(d)
+assert open(os.path.join(d, 'collectives.csv')).read().startswith('kind,a_calls,'), 'collectives.csv'
 al = list(csv.DictReader(open(os.path.join(d, 'alignment.csv'), newline='')))
 pairs = [(a['stage'], p['kind']) for a in j['alignment'] for p in a['pairs']]
 assert [(r['stage'], r['kind']) for r in al] == pairs, (al[:2], pairs[:2])
@@ -213,7 +214,7 @@ lay = list(csv.DictReader(open(os.path.join(d, 'layers.csv'), newline='')))
 assert len(lay) == len(j['layers']) and all(r['status'] == 'similar' for r in lay), lay[:2]
 PY
 "$TS" --no-progress -q -f csv --table kernels compare "$g" "$g" > /dev/null 2> "$tmp/err"
-[ $? -eq 2 ] && grep -q "compare's tables are ops, layers and alignment" "$tmp/err" &&
+[ $? -eq 2 ] && grep -q "compare's tables are ops, layers, alignment and collectives" "$tmp/err" &&
 	ok "compare --table kernels is a usage error naming compare's tables" || bad "compare --table kernels: $(cat "$tmp/err")"
 
 shared="$here/../../shared/traces"
@@ -221,6 +222,24 @@ if [ ! -d "$shared" ]; then
 	echo "ok - tables: shared traces # SKIP ../shared/traces is absent"
 	exit $fail
 fi
+# compare's collectives table: the kinds either side ran, as its JSON
+# (two training traces: NCCL all-reduce on A, none on B)
+a="$shared/hta_a100_ddp_training_nccl.json.gz" b="$shared/switchtransformers_toy-moe_a100_train.json"
+if [ -e "$a" ] && [ -e "$b" ]; then
+	"$TS" --no-progress -q -f csv --table collectives compare "$a" "$b" >"$tmp/cc.csv" 2>"$tmp/err"
+	"$TS" --no-progress -q -f json compare "$a" "$b" >"$tmp/cc.json" 2>>"$tmp/err"
+	python3 - "$tmp/cc.csv" "$tmp/cc.json" <<'PY' && ok "compare --table collectives: each kind's calls, time, bytes and bus bandwidth, as compare's JSON" || bad "compare collectives: $(cat "$tmp/err")"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline='')))
+j = json.load(open(sys.argv[2]))['collectives']
+assert rows and len(rows) == len(j), (rows, j)
+for r, c in zip(rows, j):
+    for k in ('kind', 'a_calls', 'a_bytes', 'b_calls', 'b_bytes'):
+        assert str(r[k]) == str(c[k]), (k, r, c)
+    assert float(r['a_total_us']) == c['a_total_us'] and int(r['a_calls']) > 0, (r, c)
+PY
+fi
+
 # every shared trace with the release build; two under the sanitizers
 # (the same code paths, a third of the time)
 for f in "$shared"/*.json "$shared"/*.json.gz; do

@@ -614,7 +614,8 @@ bool ts_report_table_known(const char *name)
 
 /* ------------------------------------------------------------ compare */
 
-const char *const ts_report_compare_tables[] = { "ops", "layers", "alignment", NULL };
+const char *const ts_report_compare_tables[] = { "ops", "layers", "alignment", "collectives",
+						 NULL };
 
 static ts_cell c_ratio(double r)
 {
@@ -644,6 +645,7 @@ static int t_cmp_ops(const ts_compare *c, const ts_table_sink *k)
 	static const char *const cols[] = {
 		"op", "status", "a_count", "b_count", "a_total_us", "b_total_us", "a_compared_us",
 		"b_compared_us", "gap_us", "ratio", "fused", "a_kernels", "b_kernels",
+		"a_per_layer", "b_per_layer", "fused_side", "unpaired",
 	};
 	int rc = BEGIN(k, "ops", cols);
 	char (*shorts[2])[TS_SHORT_MAX + 1] = { ts_report_short_names(c->r[0]->agg),
@@ -659,6 +661,9 @@ static int t_cmp_ops(const ts_compare *c, const ts_table_sink *k)
 			c_num(r->cmp[1] / 1e3, 3), c_num(r->gap / 1e3, 3), c_ratio(r->ratio), c_cstr(fused),
 			c_cstr(cmp_kernels(c, r, 0, shorts[0], kb[0], 4096)),
 			c_cstr(cmp_kernels(c, r, 1, shorts[1], kb[1], 4096)),
+			c_opt_num(r->per_layer[0] >= 0, r->per_layer[0], 4),
+			c_opt_num(r->per_layer[1] >= 0, r->per_layer[1], 4),
+			c_cstr(r->fusion < 0 ? NULL : r->fused_side ? "b" : "a"), c_bool(r->unpaired),
 		};
 		rc = ROW(k, row);
 	}
@@ -728,6 +733,32 @@ static int t_cmp_layers(const ts_compare *c, const ts_table_sink *k)
 	return rc;
 }
 
+/* Collectives per kind on both sides (a kind either side ran): calls,
+ * time, message bytes, bus bandwidth weighted by time (comm.h). */
+static int t_cmp_collectives(const ts_compare *c, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "kind", "a_calls", "a_total_us", "a_bytes",
+					    "a_busbw_gbps", "b_calls", "b_total_us", "b_bytes",
+					    "b_busbw_gbps" };
+	int rc = BEGIN(k, "collectives", cols);
+	for (int kd = 0; kd < TS_COMM_KINDS && rc == 0; kd++) {
+		ts_comm_total t[2];
+		ts_comm_kind_total(c->r[0]->comm, (ts_comm_kind)kd, &t[0]);
+		ts_comm_kind_total(c->r[1]->comm, (ts_comm_kind)kd, &t[1]);
+		if (!t[0].calls && !t[1].calls)
+			continue;
+		ts_cell row[] = {
+			c_cstr(ts_comm_kind_name((ts_comm_kind)kd)),
+			c_uint(t[0].calls), c_us(t[0].ns), c_int(t[0].bytes),
+			c_opt_num(t[0].busbw >= 0, t[0].busbw, 2),
+			c_uint(t[1].calls), c_us(t[1].ns), c_int(t[1].bytes),
+			c_opt_num(t[1].busbw >= 0, t[1].busbw, 2),
+		};
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
 int ts_report_compare_table(const ts_compare *c, const char *name, const ts_table_sink *sink)
 {
 	int rc;
@@ -737,6 +768,8 @@ int ts_report_compare_table(const ts_compare *c, const char *name, const ts_tabl
 		rc = t_cmp_layers(c, sink);
 	else if (strcmp(name, "alignment") == 0)
 		rc = t_cmp_alignment(c, sink);
+	else if (strcmp(name, "collectives") == 0)
+		rc = t_cmp_collectives(c, sink);
 	else
 		return -2;
 	return rc || sink->end(sink->ctx) ? -1 : 0;

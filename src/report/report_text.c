@@ -187,16 +187,17 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	/* the kernels table (report_table.c), its first rows */
 	bool full = o->full_names || !shorts;
 	const ts_text_col cols[] = {
-		{ "pct", "Time %", 6, 1, "", TS_TEXT_CELL, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "count", "Instances", 9, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "avg_us", "Avg (us)", 11, 3, "", TS_TEXT_CELL, 0, NULL },
-		{ "p50_us", "Med (us)", 11, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "min_us", "Min (us)", 11, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "max_us", "Max (us)", 11, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "stddev_us", "StdDev (us)", 11, 3, "", TS_TEXT_CELL, 0, NULL },
-		{ "category", "Category", -24, -1, "", TS_TEXT_CELL, 2, NULL },
-		{ full ? "name" : "short", "Name", 0, -1, "", TS_TEXT_NAME, 1, NULL },
+		{ .col = "pct", .title = "Time %", .width = 6, .decimals = 1 },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+		{ .col = "count", .title = "Instances", .width = 9, .decimals = -1 },
+		{ .col = "avg_us", .title = "Avg (us)", .width = 11, .decimals = 3 },
+		{ .col = "p50_us", .title = "Med (us)", .width = 11, .decimals = -1 },
+		{ .col = "min_us", .title = "Min (us)", .width = 11, .decimals = -1 },
+		{ .col = "max_us", .title = "Max (us)", .width = 11, .decimals = -1 },
+		{ .col = "stddev_us", .title = "StdDev (us)", .width = 11, .decimals = 3 },
+		{ .col = "category", .title = "Category", .width = -24, .decimals = -1, .gap = 2 },
+		{ .col = full ? "name" : "short", .title = "Name", .width = 0, .decimals = -1,
+		  .place = TS_TEXT_NAME, .gap = 1 },
 	};
 	put_table(res, o, "kernels", (ts_text_table){ .out = out, TEXT_COLS(cols),
 			    .max_rows = shown, .name_width = full ? name_w : 0 });
@@ -235,19 +236,19 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_report_opts *o)
 {
 	static const ts_text_col types[] = {
-		{ "type", "Type", -26, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ NULL, "", -14, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "pct", "%", 7, 1, "", TS_TEXT_CELL, 0, NULL },
-		{ "cum_pct", "Cum %", 7, 1, "", TS_TEXT_CELL, 0, NULL },
+		{ .col = "type", .title = "Type", .width = -26, .decimals = -1 },
+		{ .col = NULL, .title = "", .width = -14, .decimals = -1 },
+		{ .col = "count", .title = "Count", .width = 9, .decimals = -1 },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+		{ .col = "pct", .title = "%", .width = 7, .decimals = 1 },
+		{ .col = "cum_pct", .title = "Cum %", .width = 7, .decimals = 1 },
 	}, cats[] = {
-		{ "category", "Category", -26, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "type", "Type", -14, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "pct", "%", 7, 1, "", TS_TEXT_CELL, 0, NULL },
-		{ "cum_pct", "Cum %", 7, 1, "", TS_TEXT_CELL, 0, NULL },
+		{ .col = "category", .title = "Category", .width = -26, .decimals = -1 },
+		{ .col = "type", .title = "Type", .width = -14, .decimals = -1 },
+		{ .col = "count", .title = "Count", .width = 9, .decimals = -1 },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+		{ .col = "pct", .title = "%", .width = 7, .decimals = 1 },
+		{ .col = "cum_pct", .title = "Cum %", .width = 7, .decimals = 1 },
 	};
 	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
 	put_table(res, o, "types", (ts_text_table){ .out = out, TEXT_COLS(types) });
@@ -260,10 +261,11 @@ static void put_unclassified(FILE *out, const ts_result *res, const ts_kview *v,
 			     const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "pct", "%", 6, 1, "", TS_TEXT_CELL, 0, NULL },
-		{ "name", "Name", 0, -1, "", TS_TEXT_NAME, 2, NULL },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+		{ .col = "count", .title = "Count", .width = 9, .decimals = -1 },
+		{ .col = "pct", .title = "%", .width = 6, .decimals = 1 },
+		{ .col = "name", .title = "Name", .width = 0, .decimals = -1,
+		  .place = TS_TEXT_NAME, .gap = 2 },
 	};
 	size_t n;
 	uint32_t *rows = ts_kview_unclassified(v, &n);
@@ -289,12 +291,12 @@ static bool stage_ran(const ts_text_table *t, const ts_cell *row)
 }
 
 static const ts_text_col stage_cols[] = {
-	{ .col = "stage", .title = "Stage", .width = -8, .decimals = -1, .suffix = "" },
-	{ .col = "passes", .title = "Passes", .width = 7, .decimals = -1, .suffix = "" },
-	{ .col = "complete_passes", .title = "Complete", .width = 9, .decimals = -1, .suffix = "" },
-	{ .col = "layers", .title = "Layers", .width = 7, .decimals = -1, .suffix = "" },
-	{ .col = "kernels", .title = "Kernels", .width = 9, .decimals = -1, .suffix = "" },
-	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1, .suffix = "" },
+	{ .col = "stage", .title = "Stage", .width = -8, .decimals = -1 },
+	{ .col = "passes", .title = "Passes", .width = 7, .decimals = -1 },
+	{ .col = "complete_passes", .title = "Complete", .width = 9, .decimals = -1 },
+	{ .col = "layers", .title = "Layers", .width = 7, .decimals = -1 },
+	{ .col = "kernels", .title = "Kernels", .width = 9, .decimals = -1 },
+	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1 },
 	{ .col = "share_pct", .title = "Share", .width = 7, .decimals = 1, .suffix = "%" },
 };
 
@@ -326,19 +328,19 @@ static void fmt_evidence(const ts_text_table *t, const ts_cell *row, char *buf, 
 }
 
 static const ts_text_col pass_cols[] = {
-	{ .col = "index", .title = "Pass", .width = 5, .decimals = -1, .suffix = "" },
-	{ .col = "stage", .title = "Stage", .width = -8, .decimals = -1, .suffix = "" },
-	{ .col = "confidence", .title = "Conf", .width = 5, .decimals = 2, .suffix = "" },
-	{ .col = "cut", .title = "Complete", .width = -9, .decimals = -1, .suffix = "",
+	{ .col = "index", .title = "Pass", .width = 5, .decimals = -1 },
+	{ .col = "stage", .title = "Stage", .width = -8, .decimals = -1 },
+	{ .col = "confidence", .title = "Conf", .width = 5, .decimals = 2 },
+	{ .col = "cut", .title = "Complete", .width = -9, .decimals = -1,
 	  .fmt = fmt_complete },
-	{ .col = "layers", .title = "Layers", .width = 6, .decimals = -1, .suffix = "" },
-	{ .col = "kernels", .title = "Kernels", .width = 8, .decimals = -1, .suffix = "" },
-	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1, .suffix = "" },
-	{ .col = "batch", .title = "Batch", .width = 6, .decimals = -1, .suffix = "" },
-	{ .col = "tokens", .title = "Tokens", .width = 7, .decimals = -1, .suffix = "" },
-	{ .col = "annotation", .title = "Annotation", .width = -28, .decimals = -1, .suffix = "",
+	{ .col = "layers", .title = "Layers", .width = 6, .decimals = -1 },
+	{ .col = "kernels", .title = "Kernels", .width = 8, .decimals = -1 },
+	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1 },
+	{ .col = "batch", .title = "Batch", .width = 6, .decimals = -1 },
+	{ .col = "tokens", .title = "Tokens", .width = 7, .decimals = -1 },
+	{ .col = "annotation", .title = "Annotation", .width = -28, .decimals = -1,
 	  .gap = 2, .fmt = fmt_annotation },
-	{ .col = "evidence", .title = "Evidence", .width = 0, .decimals = -1, .suffix = "",
+	{ .col = "evidence", .title = "Evidence", .width = 0, .decimals = -1,
 	  .fmt = fmt_evidence },
 };
 
@@ -477,13 +479,13 @@ static void layer_heading(void *ctx, FILE *out, const char *stage)
 static void put_layer_table(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "layer", "Layer", 5, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "type", "Type", -10, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "kernels", "Kernels", 8, 1, "", TS_TEXT_CELL, 0, NULL },
-		{ "mean_us", "Mean (us)", 12, 3, "", TS_TEXT_CELL, 0, NULL },
-		{ "p50_us", "p50 (us)", 12, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "p90_us", "p90 (us)", 12, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "pass_pct", "% pass", 7, 1, "%", TS_TEXT_CELL, 0, NULL },
+		{ .col = "layer", .title = "Layer", .width = 5, .decimals = -1 },
+		{ .col = "type", .title = "Type", .width = -10, .decimals = -1 },
+		{ .col = "kernels", .title = "Kernels", .width = 8, .decimals = 1 },
+		{ .col = "mean_us", .title = "Mean (us)", .width = 12, .decimals = 3 },
+		{ .col = "p50_us", .title = "p50 (us)", .width = 12, .decimals = -1 },
+		{ .col = "p90_us", .title = "p90 (us)", .width = 12, .decimals = -1 },
+		{ .col = "pass_pct", .title = "% pass", .width = 7, .decimals = 1, .suffix = "%" },
 	};
 	put_table(res, o, "layers", (ts_text_table){ .out = out, TEXT_COLS(cols),
 			    .group = "stage", .heading = layer_heading, .ctx = res->layers });
@@ -590,12 +592,12 @@ static void fmt_taken(const ts_text_table *t, const ts_cell *row, char *buf, siz
 }
 
 static const ts_text_col replay_cols[] = {
-	{ .col = "replays", .title = "Replays", .width = 7, .decimals = -1, .suffix = "" },
-	{ .col = "kernels", .title = "Kernels", .width = 7, .decimals = -1, .suffix = "" },
-	{ .col = "size", .title = "Size", .width = 8, .decimals = -1, .suffix = "" },
-	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1, .suffix = "" },
+	{ .col = "replays", .title = "Replays", .width = 7, .decimals = -1 },
+	{ .col = "kernels", .title = "Kernels", .width = 7, .decimals = -1 },
+	{ .col = "size", .title = "Size", .width = 8, .decimals = -1 },
+	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
 	{ .col = "graph_index", .title = "Captured graph taken, or why none", .width = 0,
-	  .decimals = -1, .suffix = "", .gap = 2, .fmt = fmt_taken },
+	  .decimals = -1, .gap = 2, .fmt = fmt_taken },
 };
 
 static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o)
@@ -667,14 +669,16 @@ static void fmt_op_site(const ts_text_table *t, const ts_cell *row, char *buf, s
 }
 
 static const ts_text_col op_cols[] = {
-	{ "calls", "Calls", 6, -1, "", TS_TEXT_CELL, 0, NULL },
-	{ "kernels", "Kern.", 6, -1, "", TS_TEXT_CELL, 0, NULL },
-	{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
-	{ "pct", "%", 7, 1, "", TS_TEXT_CELL, 0, NULL },
-	{ "cum_pct", "Cum %", 7, 1, "", TS_TEXT_CELL, 0, NULL },
-	{ "op", "Op", -40, -1, "", TS_TEXT_CELL, 2, fmt_op },
-	{ "categories", " Kernel categories", 0, -1, "", TS_TEXT_CELL, -1, fmt_op_cats },
-	{ .col = "callsite", .width = 46, .decimals = -1, .suffix = "", .fmt = fmt_op_site,
+	{ .col = "calls", .title = "Calls", .width = 6, .decimals = -1 },
+	{ .col = "kernels", .title = "Kern.", .width = 6, .decimals = -1 },
+	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+	{ .col = "pct", .title = "%", .width = 7, .decimals = 1 },
+	{ .col = "cum_pct", .title = "Cum %", .width = 7, .decimals = 1 },
+	{ .col = "op", .title = "Op", .width = -40, .decimals = -1, .gap = 2,
+	  .fmt = fmt_op },
+	{ .col = "categories", .title = " Kernel categories", .width = 0, .decimals = -1, .gap = -1,
+	  .fmt = fmt_op_cats },
+	{ .col = "callsite", .width = 46, .decimals = -1, .fmt = fmt_op_site,
 	  .place = TS_TEXT_BELOW },
 };
 
@@ -720,15 +724,14 @@ static void fmt_peak(const ts_text_table *t, const ts_cell *row, char *buf, size
 }
 
 static const ts_text_col roof_cols[] = {
-	{ .col = "name", .title = "Definition", .width = -44, .decimals = -1, .suffix = "" },
-	{ .col = "dtype", .title = "dtype", .width = -10, .decimals = -1, .suffix = "" },
-	{ .col = "tflops", .title = "TFLOP/s", .width = 9, .decimals = 1, .suffix = "" },
-	{ .col = "tbps", .title = "TB/s", .width = 8, .decimals = 2, .suffix = "" },
-	{ .col = "intensity_flop_per_byte", .title = "FLOP/B", .width = 8, .decimals = 1,
-	  .suffix = "" },
-	{ .col = "pct_of_peak", .title = "% peak", .width = 7, .decimals = -1, .suffix = "",
+	{ .col = "name", .title = "Definition", .width = -44, .decimals = -1 },
+	{ .col = "dtype", .title = "dtype", .width = -10, .decimals = -1 },
+	{ .col = "tflops", .title = "TFLOP/s", .width = 9, .decimals = 1 },
+	{ .col = "tbps", .title = "TB/s", .width = 8, .decimals = 2 },
+	{ .col = "intensity_flop_per_byte", .title = "FLOP/B", .width = 8, .decimals = 1 },
+	{ .col = "pct_of_peak", .title = "% peak", .width = 7, .decimals = -1,
 	  .fmt = fmt_peak },
-	{ .col = "bound", .title = "Bound", .width = 0, .decimals = -1, .suffix = "" },
+	{ .col = "bound", .title = "Bound", .width = 0, .decimals = -1 },
 };
 
 static void put_roofline(FILE *out, const ts_result *res, const ts_report_opts *o,
@@ -800,14 +803,13 @@ static void fmt_tokens(const ts_text_table *t, const ts_cell *row, char *buf, si
 }
 
 static const ts_text_col wl_cols[] = {
-	{ .col = "kind", .title = "Kind", .width = -18, .decimals = -1, .suffix = "" },
-	{ .col = "name", .title = "Definition", .width = -44, .decimals = -1, .suffix = "",
+	{ .col = "kind", .title = "Kind", .width = -18, .decimals = -1 },
+	{ .col = "name", .title = "Definition", .width = -44, .decimals = -1,
 	  .fmt = fmt_definition },
-	{ .col = "dtype", .title = "dtype", .width = -10, .decimals = -1, .suffix = "" },
-	{ .col = "calls", .title = "Calls", .width = 7, .decimals = -1, .suffix = "" },
-	{ .col = "tokens_min", .title = "Tokens min/p50/max", .width = 23, .decimals = -1,
-	  .suffix = "", .fmt = fmt_tokens },
-	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1, .suffix = "" },
+	{ .col = "dtype", .title = "dtype", .width = -10, .decimals = -1 },
+	{ .col = "calls", .title = "Calls", .width = 7, .decimals = -1 },
+	{ .col = "tokens_min", .title = "Tokens min/p50/max", .width = 23, .decimals = -1, .fmt = fmt_tokens },
+	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
 };
 
 static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
@@ -870,10 +872,10 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ "kind", "Kind", -7, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "count", "Count", 9, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "total_us", "Total (us)", 14, -1, "", TS_TEXT_CELL, 0, NULL },
-		{ "bytes", "Bytes", 14, TS_TEXT_BYTES, "", TS_TEXT_CELL, 0, NULL },
+		{ .col = "kind", .title = "Kind", .width = -7, .decimals = -1 },
+		{ .col = "count", .title = "Count", .width = 9, .decimals = -1 },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+		{ .col = "bytes", .title = "Bytes", .width = 14, .decimals = TS_TEXT_BYTES },
 	};
 	int any = 0;
 	for (int k = 0; k < TS_MEM_COUNT; k++)
@@ -919,16 +921,16 @@ static bool comm_kept(const ts_text_table *t, const ts_cell *row)
 static void put_collectives(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
-		{ .col = "kind", .title = "Kind", .width = -15, .decimals = -1, .suffix = "" },
-		{ .col = "msg_bytes", .title = "Message", .width = 11, .decimals = -1, .suffix = "",
+		{ .col = "kind", .title = "Kind", .width = -15, .decimals = -1 },
+		{ .col = "msg_bytes", .title = "Message", .width = 11, .decimals = -1,
 		  .fmt = fmt_msg },
-		{ .col = "group_size", .title = "Group", .width = 6, .decimals = -1, .suffix = "" },
-		{ .col = "calls", .title = "Calls", .width = 7, .decimals = -1, .suffix = "" },
-		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1, .suffix = "" },
-		{ .col = "avg_us", .title = "Avg (us)", .width = 11, .decimals = 3, .suffix = "" },
-		{ .col = "algbw_gbps", .title = "algbw GB/s", .width = 11, .decimals = 2, .suffix = "" },
-		{ .col = "busbw_gbps", .title = "busbw GB/s", .width = 11, .decimals = 2, .suffix = "" },
-		{ .col = "pct_of_link", .title = "% of link", .width = 9, .decimals = -1, .suffix = "",
+		{ .col = "group_size", .title = "Group", .width = 6, .decimals = -1 },
+		{ .col = "calls", .title = "Calls", .width = 7, .decimals = -1 },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+		{ .col = "avg_us", .title = "Avg (us)", .width = 11, .decimals = 3 },
+		{ .col = "algbw_gbps", .title = "algbw GB/s", .width = 11, .decimals = 2 },
+		{ .col = "busbw_gbps", .title = "busbw GB/s", .width = 11, .decimals = 2 },
+		{ .col = "pct_of_link", .title = "% of link", .width = 9, .decimals = -1,
 		  .gap = 2, .fmt = fmt_link },
 	};
 	size_t n;

@@ -80,9 +80,29 @@ static void put_cmp_line(FILE *out, const char *label, const char *a, const char
 	fprintf(out, "  %-16s %-34s %-34s %s\n", label, a, b, tail ? tail : "");
 }
 
-static void put_cmp_kernels(FILE *out, const ts_compare *c, const ts_cmp_op *r, int s,
-			    char (*shorts)[TS_SHORT_MAX + 1], int full, int width)
+/* What compare's text rows need beyond the table's cells: the compare
+ * (its op groups in the table's order: row i is c->ops[i]) and how kernel
+ * names show. */
+typedef struct {
+	const ts_compare *c;
+	char (*shorts[2])[TS_SHORT_MAX + 1];
+	bool full;
+	int width;
+} cmp_text;
+
+static const ts_cmp_op *cmp_row(const ts_text_table *t)
 {
+	const cmp_text *x = t->ctx;
+	return &x->c->ops[t->rows];
+}
+
+/* "      A: k1 xN t us, k2 ..., +N more; op X at site": one side's first
+ * three kernels and the op that launched them. */
+static void put_cmp_kernels(const ts_text_table *t, int s, FILE *out)
+{
+	const cmp_text *x = t->ctx;
+	const ts_compare *c = x->c;
+	const ts_cmp_op *r = cmp_row(t);
 	const ts_attrib *at = c->r[s]->attrib;
 	fprintf(out, "      %c:", s ? 'B' : 'A');
 	if (!r->nk[s])
@@ -93,12 +113,13 @@ static void put_cmp_kernels(FILE *out, const ts_compare *c, const ts_cmp_op *r, 
 		char b1[48];
 		fputs(i ? "," : "", out);
 		fputc(' ', out);
-		if (full) {
+		if (x->full) {
 			size_t len;
 			const char *nm = ts_cmp_kernel_name(c, s, k, &len);
-			ts_text_name(out, nm, len, width > 0 ? width : 0);
+			ts_text_name(out, nm, len, x->width > 0 ? x->width : 0);
 		} else {
-			fputs(k->row == UINT32_MAX || !shorts ? k->cls->short_name : shorts[k->row], out);
+			fputs(k->row == UINT32_MAX || !x->shorts[s] ? k->cls->short_name
+			      : x->shorts[s][k->row], out);
 		}
 		fprintf(out, " x%" PRIu64 " %s us", k->count, ts_text_us(b1, sizeof b1, k->ns));
 	}
@@ -114,6 +135,18 @@ static void put_cmp_kernels(FILE *out, const ts_compare *c, const ts_cmp_op *r, 
 			fprintf(out, " at %.*s", (int)(cl > 120 ? 120 : cl), cs);
 	}
 	fputc('\n', out);
+}
+
+static void put_a_kernels(const ts_text_table *t, const ts_cell *row, FILE *out)
+{
+	(void)row;
+	put_cmp_kernels(t, 0, out);
+}
+
+static void put_b_kernels(const ts_text_table *t, const ts_cell *row, FILE *out)
+{
+	(void)row;
+	put_cmp_kernels(t, 1, out);
 }
 
 /* The categories of one side's kernels in a row, "MoE-Sort, MoE-Align". */
@@ -138,53 +171,77 @@ static void row_categories(const ts_compare *c, const ts_cmp_op *r, int s, char 
 }
 
 /* A "(rest)" row with kernels on both sides compares different work. */
-static void put_unpaired(FILE *out, const ts_compare *c, const ts_cmp_op *r)
+static void fmt_unpaired(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
 {
+	const cmp_text *x = t->ctx;
+	if (!ts_text_cell(t, row, "unpaired")->u)
+		return;
 	char a[200], b[200];
-	row_categories(c, r, 0, a, sizeof a);
-	row_categories(c, r, 1, b, sizeof b);
-	fprintf(out, "      not paired: A runs %s, B runs %s; neither runs the other's, so this "
-		"gap compares different work\n", a, b);
+	row_categories(x->c, cmp_row(t), 0, a, sizeof a);
+	row_categories(x->c, cmp_row(t), 1, b, sizeof b);
+	snprintf(buf, n, "not paired: A runs %s, B runs %s; neither runs the other's, so this "
+		 "gap compares different work", a, b);
+}
+
+/* The fusion one side runs in one kernel and the other in parts. */
+static void fmt_fused(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const cmp_text *x = t->ctx;
+	const ts_cmp_op *r = cmp_row(t);
+	(void)row;
+	if (r->fusion < 0)
+		return;
+	const ts_fusion *f = ts_patterns_fusion(x->c->patterns, (size_t)r->fusion);
+	snprintf(buf, n, "fused: %s runs %s in one (%s); %s runs the parts separately",
+		 r->fused_side ? "B" : "A", f->name, f->description, r->fused_side ? "A" : "B");
+}
+
+/* The op group's name, its first 30 bytes. */
+static void fmt_group(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *op = ts_text_cell(t, row, "op");
+	snprintf(buf, n, "%.*s", (int)(op->len < 30 ? op->len : 30), op->s ? op->s : "");
+}
+
+/* A signed gap, "+12.345" (the cell's us, 3 decimals). */
+static void fmt_signed_us(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	snprintf(buf, n, "%+.3f", ts_text_cell(t, row, "gap_us")->d);
 }
 
 static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 {
-	char (*shorts[2])[TS_SHORT_MAX + 1];
+	cmp_text x = { .c = c, .full = o->full_names, .width = o->width };
 	for (int s = 0; s < 2; s++)
-		shorts[s] = ts_report_short_names(c->r[s]->agg);
+		x.shorts[s] = ts_report_short_names(c->r[s]->agg);
+	bool pp = c->per_pass;
+	const ts_text_col cols[] = {
+		{ .col = "op", .title = "Operation", .width = -30, .decimals = -1, .gap = 2,
+		  .fmt = fmt_group },
+		{ .col = "a_count", .title = "A calls", .width = 8, .decimals = -1 },
+		{ .col = "a_per_layer", .title = "A/layer", .width = 8, .decimals = 2 },
+		{ .col = "a_total_us", .title = "A total us", .width = 12, .decimals = -1 },
+		{ .col = "b_count", .title = "B calls", .width = 8, .decimals = -1 },
+		{ .col = "b_per_layer", .title = "B/layer", .width = 8, .decimals = 2 },
+		{ .col = "b_total_us", .title = "B total us", .width = 12, .decimals = -1 },
+		{ .col = "ratio", .title = "B/A", .width = 7, .decimals = 2, .suffix = "x" },
+		{ .col = "gap_us", .title = pp ? "Gap us/pass" : "Gap us", .width = 13,
+		  .decimals = -1, .fmt = fmt_signed_us },
+		{ .col = "status", .title = "Status", .width = 0, .decimals = -1, .gap = 2 },
+		{ .col = "fused", .width = 6, .decimals = -1, .fmt = fmt_fused,
+		  .place = TS_TEXT_BELOW },
+		{ .col = "unpaired", .width = 6, .decimals = -1, .fmt = fmt_unpaired,
+		  .place = TS_TEXT_BELOW },
+		{ .col = "a_kernels", .place = TS_TEXT_BELOW, .put = put_a_kernels },
+		{ .col = "b_kernels", .place = TS_TEXT_BELOW, .put = put_b_kernels },
+	};
 	fprintf(out, "\nOPERATIONS (worst gap first; gap = B - A%s; similar within %.3g us or %.3g%%)\n",
-		c->per_pass ? ", per pass" : "", c->o.threshold_us, c->o.threshold_pct);
-	fprintf(out, "  %-30s %8s %8s %12s %8s %8s %12s %7s %13s  %s\n", "Operation",
-		"A calls", "A/layer", "A total us", "B calls", "B/layer", "B total us",
-		"B/A", c->per_pass ? "Gap us/pass" : "Gap us", "Status");
+		pp ? ", per pass" : "", c->o.threshold_us, c->o.threshold_pct);
 	size_t show = o->top > 0 && (size_t)o->top < c->nops ? (size_t)o->top : c->nops;
-	for (size_t i = 0; i < show; i++) {
-		const ts_cmp_op *r = &c->ops[i];
-		char pa[24], pb[24], ta[48], tb[48], ra[24], g[48];
-		if (r->per_layer[0] >= 0)
-			snprintf(pa, sizeof pa, "%.2f", r->per_layer[0]);
-		else
-			snprintf(pa, sizeof pa, "-");
-		if (r->per_layer[1] >= 0)
-			snprintf(pb, sizeof pb, "%.2f", r->per_layer[1]);
-		else
-			snprintf(pb, sizeof pb, "-");
-		fmt_ratio(ra, sizeof ra, r->ratio);
-		fmt_gap(g, sizeof g, r->gap);
-		fprintf(out, "  %-30.30s %8" PRIu64 " %8s %12s %8" PRIu64 " %8s %12s %7s %13s  %s\n",
-			r->name, r->count[0], pa, ts_text_us(ta, sizeof ta, r->ns[0]), r->count[1], pb,
-			ts_text_us(tb, sizeof tb, r->ns[1]), ra, g, ts_cmp_status_name(r->status));
-		if (r->fusion >= 0) {
-			const ts_fusion *f = ts_patterns_fusion(c->patterns, (size_t)r->fusion);
-			fprintf(out, "      fused: %s runs %s in one (%s); %s runs the parts separately\n",
-				r->fused_side ? "B" : "A", f->name, f->description,
-				r->fused_side ? "A" : "B");
-		}
-		if (r->unpaired)
-			put_unpaired(out, c, r);
-		for (int s = 0; s < 2; s++)
-			put_cmp_kernels(out, c, r, s, shorts[s], o->full_names, o->width);
-	}
+	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+			    .ctx = &x, .max_rows = show };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_compare_table(c, "ops", &k);
 	if (show < c->nops)
 		fprintf(out, "  ... %zu more rows (--top 0 shows all)\n", c->nops - show);
 	if (c->fusions_unsure) {
@@ -194,39 +251,37 @@ static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 			f->description, c->unsure_side ? "A" : "B",
 			c->fusions_unsure > 1 ? ", and other fusions alike" : "");
 	}
-	free(shorts[0]);
-	free(shorts[1]);
+	free(x.shorts[0]);
+	free(x.shorts[1]);
 }
 
 /* Collectives per kind on both sides: calls, time, message bytes and the
- * bus bandwidth (comm.h). */
+ * bus bandwidth (compare's collectives table). */
+static void comm_title(void *ctx, FILE *out, const char *group)
+{
+	(void)ctx, (void)group;
+	fputs("\nCOLLECTIVES (per kind; busbw: bus bandwidth, GB/s, weighted by time)\n", out);
+}
+
 static void put_cmp_comm(FILE *out, const ts_compare *c)
 {
-	bool any = false;
-	for (int k = 0; k < TS_COMM_KINDS; k++) {
-		ts_comm_total t[2];
-		ts_comm_kind_total(c->r[0]->comm, (ts_comm_kind)k, &t[0]);
-		ts_comm_kind_total(c->r[1]->comm, (ts_comm_kind)k, &t[1]);
-		if (!t[0].calls && !t[1].calls)
-			continue;
-		if (!any)
-			fprintf(out, "\nCOLLECTIVES (per kind; busbw: bus bandwidth, GB/s, weighted by time)\n"
-				     "  %-15s %8s %14s %12s %9s %8s %14s %12s %9s\n", "Kind", "A calls",
-				"A total us", "A bytes", "A busbw", "B calls", "B total us", "B bytes",
-				"B busbw");
-		any = true;
-		char tu[2][32], bw[2][24];
-		for (int s = 0; s < 2; s++) {
-			ts_text_us(tu[s], sizeof tu[s], t[s].ns);
-			if (t[s].busbw >= 0)
-				snprintf(bw[s], sizeof bw[s], "%.2f", t[s].busbw);
-			else
-				snprintf(bw[s], sizeof bw[s], "-");
-		}
-		fprintf(out, "  %-15s %8" PRIu64 " %14s %12" PRId64 " %9s %8" PRIu64 " %14s %12" PRId64
-			" %9s\n", ts_comm_kind_name((ts_comm_kind)k), t[0].calls, tu[0], t[0].bytes,
-			bw[0], t[1].calls, tu[1], t[1].bytes, bw[1]);
-	}
+	static const ts_text_col cols[] = {
+		{ .col = "kind", .title = "Kind", .width = -15, .decimals = -1, .gap = 2 },
+		{ .col = "a_calls", .title = "A calls", .width = 8, .decimals = -1 },
+		{ .col = "a_total_us", .title = "A total us", .width = 14, .decimals = -1 },
+		{ .col = "a_bytes", .title = "A bytes", .width = 12, .decimals = -1 },
+		{ .col = "a_busbw_gbps", .title = "A busbw", .width = 9, .decimals = 2 },
+		{ .col = "b_calls", .title = "B calls", .width = 8, .decimals = -1 },
+		{ .col = "b_total_us", .title = "B total us", .width = 14, .decimals = -1 },
+		{ .col = "b_bytes", .title = "B bytes", .width = 12, .decimals = -1 },
+		{ .col = "b_busbw_gbps", .title = "B busbw", .width = 9, .decimals = 2 },
+	};
+	/* a section (title and column titles) only where a kind ran: the
+	 * kind column groups, one heading at the first row */
+	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+			    .group = "", .heading = comm_title };
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_compare_table(c, "collectives", &k);
 }
 
 /* One stage's layers side by side: how many each side has. */
@@ -271,17 +326,17 @@ static void fmt_layer_status(const ts_text_table *t, const ts_cell *row, char *b
 static void put_cmp_layers(FILE *out, const ts_compare *c)
 {
 	static const ts_text_col cols[] = {
-		{ .col = "layer", .title = "Layer", .width = 5, .decimals = -1, .suffix = "", .gap = 2 },
-		{ .col = "a_us", .title = "A mean us", .width = 12, .decimals = 3, .suffix = "" },
-		{ .col = "a_p50_us", .title = "A p50 us", .width = 10, .decimals = -1, .suffix = "" },
-		{ .col = "a_kernels", .title = "A kernels", .width = 9, .decimals = 1, .suffix = "" },
-		{ .col = "b_us", .title = "B mean us", .width = 12, .decimals = 3, .suffix = "" },
-		{ .col = "b_p50_us", .title = "B p50 us", .width = 10, .decimals = -1, .suffix = "" },
-		{ .col = "b_kernels", .title = "B kernels", .width = 9, .decimals = 1, .suffix = "" },
+		{ .col = "layer", .title = "Layer", .width = 5, .decimals = -1, .gap = 2 },
+		{ .col = "a_us", .title = "A mean us", .width = 12, .decimals = 3 },
+		{ .col = "a_p50_us", .title = "A p50 us", .width = 10, .decimals = -1 },
+		{ .col = "a_kernels", .title = "A kernels", .width = 9, .decimals = 1 },
+		{ .col = "b_us", .title = "B mean us", .width = 12, .decimals = 3 },
+		{ .col = "b_p50_us", .title = "B p50 us", .width = 10, .decimals = -1 },
+		{ .col = "b_kernels", .title = "B kernels", .width = 9, .decimals = 1 },
 		{ .col = "ratio", .title = "B/A", .width = 7, .decimals = 2, .suffix = "x" },
-		{ .col = "gap_us", .title = "Gap us", .width = 11, .decimals = -1, .suffix = "",
+		{ .col = "gap_us", .title = "Gap us", .width = 11, .decimals = -1,
 		  .fmt = fmt_layer_gap },
-		{ .col = "status", .title = "Status", .width = 0, .decimals = -1, .suffix = "",
+		{ .col = "status", .title = "Status", .width = 0, .decimals = -1,
 		  .gap = 2, .fmt = fmt_layer_status },
 	};
 	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
@@ -290,8 +345,101 @@ static void put_cmp_layers(FILE *out, const ts_compare *c)
 	ts_report_compare_table(c, "layers", &k);
 }
 
+/* compare's alignment table, one stage at a time: the pair of a row is
+ * the stage's pairs[pair]. */
+typedef struct {
+	const ts_compare *c;
+	int st;
+} align_text;
+
+static const ts_cmp_pair *align_pair(const ts_text_table *t, const ts_cell *row,
+				     const ts_cmp_align **al)
+{
+	const align_text *x = t->ctx;
+	*al = &x->c->align[x->st];
+	return &(*al)->pairs[ts_text_cell(t, row, "pair")->u];
+}
+
+static bool align_stage(const ts_text_table *t, const ts_cell *row)
+{
+	const align_text *x = t->ctx;
+	const ts_cell *st = ts_text_cell(t, row, "stage");
+	const char *name = ts_pstage_name((ts_pstage)x->st);
+	return st->len == strlen(name) && memcmp(st->s, name, st->len) == 0;
+}
+
+/* The k-th kernel of side s in a pair: its short name, "-" for none on the
+ * first line, nothing after it. */
+static const char *pair_kernel(const ts_cmp_align *al, const ts_cmp_pair *p, int s, uint32_t k)
+{
+	uint32_t n = s ? p->nb : p->na, from = s ? p->b0 : p->a0;
+	return k < n ? al->s[s]->k[from + k].cls.short_name : (k == 0 ? "-" : "");
+}
+
+static void fmt_a_first(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cmp_align *al;
+	const ts_cmp_pair *p = align_pair(t, row, &al);
+	snprintf(buf, n, "%.36s", pair_kernel(al, p, 0, 0));
+}
+
+static void fmt_b_first(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cmp_align *al;
+	const ts_cmp_pair *p = align_pair(t, row, &al);
+	snprintf(buf, n, "%.36s", pair_kernel(al, p, 1, 0));
+}
+
+/* A side's time, empty where it runs none of the pair. */
+static void fmt_side_us(const ts_text_table *t, const ts_cell *row, const char *col, char *buf,
+			size_t n)
+{
+	const ts_cell *x = ts_text_cell(t, row, col);
+	if (x->kind == TS_CELL_NUM)
+		snprintf(buf, n, "%.3f", x->d);
+}
+
+static void fmt_a_us(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	fmt_side_us(t, row, "a_us", buf, n);
+}
+
+static void fmt_b_us(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	fmt_side_us(t, row, "b_us", buf, n);
+}
+
+static void fmt_pair_kind(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *k = ts_text_cell(t, row, "kind"), *f = ts_text_cell(t, row, "fusion");
+	snprintf(buf, n, "%.*s%s%.*s", (int)k->len, k->s ? k->s : "", f->s ? " " : "",
+		 (int)f->len, f->s ? f->s : "");
+}
+
+/* The pair's further kernels, a line each, A's and B's side by side. */
+static void put_pair_rest(const ts_text_table *t, const ts_cell *row, FILE *out)
+{
+	const ts_cmp_align *al;
+	const ts_cmp_pair *p = align_pair(t, row, &al);
+	uint32_t lines = p->na > p->nb ? p->na : p->nb;
+	for (uint32_t k = 1; k < lines; k++)
+		fprintf(out, "  %-36.36s %10s   %-36.36s %10s  %s\n", pair_kernel(al, p, 0, k), "",
+			pair_kernel(al, p, 1, k), "", "");
+}
+
 static void put_cmp_align(FILE *out, const ts_compare *c)
 {
+	static const ts_text_col cols[] = {
+		{ .col = "a_kernels", .title = "A kernel", .width = -36, .decimals = -1, .gap = 2,
+		  .fmt = fmt_a_first },
+		{ .col = "a_us", .title = "A us", .width = 10, .decimals = -1, .fmt = fmt_a_us },
+		{ .col = "b_kernels", .title = "B kernel", .width = -36, .decimals = -1, .gap = 3,
+		  .fmt = fmt_b_first },
+		{ .col = "b_us", .title = "B us", .width = 10, .decimals = -1, .fmt = fmt_b_us },
+		{ .col = "kind", .title = "Pair", .width = 0, .decimals = -1, .gap = 2,
+		  .fmt = fmt_pair_kind },
+		{ .col = "pair", .place = TS_TEXT_BELOW, .put = put_pair_rest },
+	};
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
 		const ts_cmp_align *al = &c->align[st];
 		if (!al->s[0] && !al->s[1])
@@ -307,29 +455,11 @@ static void put_cmp_align(FILE *out, const ts_compare *c)
 			al->s[0]->layer, al->s[0]->layers, al->s[0]->instances,
 			al->s[1]->layer, al->s[1]->layers, al->s[1]->instances,
 			al->truncated ? "; first kernels only" : "");
-		fprintf(out, "  %-36s %10s   %-36s %10s  %s\n", "A kernel", "A us", "B kernel",
-			"B us", "Pair");
-		for (size_t i = 0; i < al->npairs; i++) {
-			const ts_cmp_pair *p = &al->pairs[i];
-			uint32_t lines = p->na > p->nb ? p->na : p->nb;
-			for (uint32_t k = 0; k < lines; k++) {
-				const char *an = k < p->na ? al->s[0]->k[p->a0 + k].cls.short_name
-					       : (k == 0 ? "-" : "");
-				const char *bn = k < p->nb ? al->s[1]->k[p->b0 + k].cls.short_name
-					       : (k == 0 ? "-" : "");
-				char ta[32] = "", tb[32] = "", kind[80] = "";
-				if (k == 0) {
-					if (p->na)
-						snprintf(ta, sizeof ta, "%.3f", p->a_ns / 1000.0);
-					if (p->nb)
-						snprintf(tb, sizeof tb, "%.3f", p->b_ns / 1000.0);
-					snprintf(kind, sizeof kind, "%s%s%s", ts_pair_kind_name(p->kind),
-						 p->fusion >= 0 ? " " : "",
-						 p->fusion >= 0 ? ts_patterns_fusion(c->patterns, (size_t)p->fusion)->name : "");
-				}
-				fprintf(out, "  %-36.36s %10s   %-36.36s %10s  %s\n", an, ta, bn, tb, kind);
-			}
-		}
+		align_text x = { .c = c, .st = st };
+		ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
+				    .ctx = &x, .keep = align_stage };
+		ts_table_sink k = ts_text_sink(&t);
+		ts_report_compare_table(c, "alignment", &k);
 	}
 }
 

@@ -26,7 +26,8 @@ struct ts_text_table;
  * one), under title,
  * width columns wide (negative: left-aligned) after gap spaces (0: one,
  * negative: none);
- * a number with decimals places (-1: the cell's own) and suffix after it;
+ * a number with decimals places (-1: the cell's own) and suffix after it
+ * (NULL: none);
  * place: TS_TEXT_CELL a column; TS_TEXT_NAME the kernel name column,
  * last, shortened to the report width (name_width) and not padded;
  * TS_TEXT_BELOW a line of its own under the row, indented width spaces,
@@ -47,12 +48,16 @@ typedef struct {
 	int gap;
 	/* the text of a cell that needs more of its row (NULL: the cell's) */
 	void (*fmt)(const struct ts_text_table *t, const ts_cell *row, char *buf, size_t n);
+	/* a below line of no bounded length (full kernel names) printed by
+	 * itself, indent included; nothing where it has none */
+	void (*put)(const struct ts_text_table *t, const ts_cell *row, FILE *out);
 } ts_text_col;
 
 /* Where a table goes as text. A change in the group column (a stage)
  * opens a section: heading prints its title lines, then the column titles
- * follow. At most max_rows rows (0: all); with none, the column titles
- * alone (no section where there is a group column). */
+ * follow; a group that is no column ("") makes one section, opened at the
+ * first row. At most max_rows rows (0: all); with none, the column titles
+ * alone (nothing where there is a group). */
 typedef struct ts_text_table {
 	FILE *out;
 	const ts_text_col *cols;
@@ -68,7 +73,7 @@ typedef struct ts_text_table {
 	const char *const *tcols;
 	size_t ntcols;
 	int idx[TS_TEXT_MAX_COLS], gidx;
-	size_t rows;
+	size_t rows;            /* rows shown so far: the index of the row in fmt */
 	char group_at[64];
 } ts_text_table;
 

@@ -50,6 +50,7 @@ void ts_text_bytes(char *buf, size_t n, double b)
  * as "-". */
 static void cell_text(const ts_text_col *c, const ts_cell *x, char *buf, size_t n)
 {
+	const char *suffix = c->suffix ? c->suffix : "";
 	if (x->kind == TS_CELL_STR) {
 		snprintf(buf, n, "%.*s", (int)x->len, x->s);
 		return;
@@ -59,9 +60,9 @@ static void cell_text(const ts_text_col *c, const ts_cell *x, char *buf, size_t 
 		return;
 	}
 	if (x->kind == TS_CELL_NUM && c->decimals >= 0 && isfinite(x->d))
-		snprintf(buf, n, "%.*f%s", c->decimals, x->d, c->suffix);
+		snprintf(buf, n, "%.*f%s", c->decimals, x->d, suffix);
 	else if (ts_cell_number(x, buf, n))
-		snprintf(buf + strlen(buf), n - strlen(buf), "%s", c->suffix);
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s", suffix);
 	else
 		snprintf(buf, n, "-");
 }
@@ -95,6 +96,10 @@ static void put_below(const ts_text_table *t, const ts_cell *cells, size_t ncell
 		int k = t->idx[i];
 		if (c->place != TS_TEXT_BELOW)
 			continue;
+		if (c->put) {
+			c->put(t, cells, t->out);
+			continue;
+		}
 		char buf[1024] = "";
 		if (c->fmt)
 			c->fmt(t, cells, buf, sizeof buf);
