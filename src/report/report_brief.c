@@ -3,8 +3,10 @@
  * (and, with --capture, how much graph replay got its ops back), the time
  * per pass by stage with its busy and idle share, the typical layer of
  * each stage taken apart, the top categories and kernels, and the largest
- * opportunities (insight.h). At most TS_BRIEF_LINES lines, laid out for
- * the report width (80 columns when it has none); where a width applies
+ * opportunities (insight.h): a list of sections (sections[] below; the
+ * top kernels are the kernels table's first rows, through the text sink).
+ * At most TS_BRIEF_LINES lines, laid out for the report width (80 columns
+ * when it has none); where a width applies
  * (a terminal, -w N) a longer line is cut with "...", elsewhere (a pipe,
  * a file, the web page) it is printed whole. --brief prints only this.
  */
@@ -19,6 +21,7 @@
 #include "analysis/views/note.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
+#include "report/report_text_int.h"
 #include "report/version.h"
 
 #define MAX_STAGE_ROWS 3       /* stages with passes shown per pass */
@@ -29,6 +32,11 @@ typedef struct {
 	int width;               /* the layout's columns */
 	bool cut;                /* lines past it are cut (a terminal, -w) */
 	int lines;
+	/* what the sections read */
+	const ts_result *res;
+	const ts_report_opts *o;
+	const ts_kview *v;
+	const ts_breakdown *b;
 } screen;
 
 /* One line, cut to the width with "..." when longer and a width applies. */
@@ -127,9 +135,11 @@ static void stage_passes(const ts_layers *l, int st, pass_sum *ps)
 		ps->partial = ps->n;
 }
 
-static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
-		     const ts_kview *v)
+static void put_what(screen *s)
 {
+	const ts_result *res = s->res;
+	const ts_report_opts *o = s->o;
+	const ts_kview *v = s->v;
 	const ts_devprop *d = ts_report_devprop(res);
 	const ts_meta *m = &res->meta;
 	char gpu[512] = "";
@@ -232,8 +242,9 @@ static void put_what(screen *s, const ts_result *res, const ts_report_opts *o,
 }
 
 /* --capture: how much of the graph replay got its ops back. */
-static void put_replays(screen *s, const ts_result *res)
+static void put_replays(screen *s)
 {
+	const ts_result *res = s->res;
 	if (!res->replay || !res->attrib)
 		return;
 	const ts_replay_totals *rt = ts_replay_get_totals(res->replay);
@@ -271,8 +282,10 @@ static void put_between(screen *s, const ts_between *b)
 	wrap2(s, " between passes: ", text, 3);
 }
 
-static void put_pass_times(screen *s, const ts_result *res, const ts_report_opts *o)
+static void put_pass_times(screen *s)
 {
+	const ts_result *res = s->res;
+	const ts_report_opts *o = s->o;
 	if (!res->layers)
 		return;
 	int shown = 0;
@@ -339,8 +352,10 @@ static void put_doubt(screen *s, const ts_layer_doubt *d)
 	wrap2(s, "  layers in doubt: ", all, 4);
 }
 
-static void put_anatomy(screen *s, const ts_result *res, const ts_report_opts *o)
+static void put_anatomy(screen *s)
 {
+	const ts_result *res = s->res;
+	const ts_report_opts *o = s->o;
 	const ts_anatomy *a = res->layers ? ts_layers_anatomy(res->layers) : NULL;
 	int shown = 0;
 	for (int st = 0; a && st < TS_PSTAGE_COUNT && shown < MAX_ANAT_STAGES; st++) {
@@ -393,8 +408,10 @@ static void put_anatomy(screen *s, const ts_result *res, const ts_report_opts *o
 		put_doubt(s, ts_layers_doubt(res->layers));
 }
 
-static void put_categories(screen *s, const ts_result *res, const ts_breakdown *b)
+static void put_categories(screen *s)
 {
+	const ts_result *res = s->res;
+	const ts_breakdown *b = s->b;
 	if (!res->patterns || b->total_ns == 0)
 		return;
 	size_t *idx = malloc((b->ncats + 1) * sizeof *idx);
@@ -416,35 +433,63 @@ static void put_categories(screen *s, const ts_result *res, const ts_breakdown *
 	line(s, "%s", buf);
 }
 
-static void put_top_kernels(screen *s, const ts_result *res, const ts_kview *v)
+/* A table of report_table.c as text (report_textsink.c), a line of the
+ * screen each. */
+static void put_table_lines(screen *s, const char *name, ts_text_table t)
 {
-	size_t n;
-	uint32_t *order = ts_kview_kernel_order(v, &n);
-	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(res->agg);
-	if (!order || !shorts) {
-		free(order);
-		free(shorts);
+	char *buf = NULL;
+	size_t len = 0;
+	t.out = open_memstream(&buf, &len);
+	if (!t.out)
 		return;
+	ts_table_sink k = ts_text_sink(&t);
+	ts_report_table(s->res, s->o, name, &k);
+	fclose(t.out);
+	for (const char *l = buf; l && *l; ) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		line(s, "%.*s", (int)n, l);
+		l += n + (nl != NULL);
 	}
-	if (n)
-		line(s, "Top kernels     GPU time  calls  category");
-	for (size_t i = 0; i < n && i < 3; i++) {
-		const ts_stat *st = ts_kview_row(v, order[i]);
-		const ts_kclass *c = order[i] == TS_ROW_OTHER ? NULL
-				   : ts_kview_row_class(res->agg, order[i]);
-		char t[32];
-		fmt_ms(t, sizeof t, (double)st->total);
-		const char *name = order[i] == TS_ROW_OTHER ? "(other)" : shorts[order[i]];
-		line(s, " %5.1f%% %11s %6" PRIu64 "  %-16.16s %s",
-		     v->all->total ? 100.0 * (double)st->total / (double)v->all->total : 0.0,
-		     t, st->count, c ? ts_kclass_category(res->patterns, c) : "", name);
-	}
-	free(order);
-	free(shorts);
+	free(buf);
 }
 
-static void put_opportunities(screen *s, const ts_result *res, const ts_report_opts *o)
+static void top_kernels_title(void *ctx, FILE *out, const char *group)
 {
+	(void)ctx, (void)group;
+	fputs("Top kernels     GPU time  calls  category\n", out);
+}
+
+static void fmt_total_ms(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	fmt_ms(buf, n, (double)ts_text_cell(t, row, "total_us")->i);
+}
+
+static void fmt_category16(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	const ts_cell *c = ts_text_cell(t, row, "category");
+	snprintf(buf, n, "%.*s", (int)(c->len < 16 ? c->len : 16), c->s ? c->s : "");
+}
+
+/* The kernels table's first three rows. */
+static void put_top_kernels(screen *s)
+{
+	static const ts_text_col cols[] = {
+		{ .col = "pct", .width = 6, .decimals = 1, .suffix = "%" },
+		{ .col = "total_us", .width = 11, .decimals = -1, .fmt = fmt_total_ms },
+		{ .col = "count", .width = 6, .decimals = -1 },
+		{ .col = "category", .width = -16, .decimals = -1, .gap = 2, .fmt = fmt_category16 },
+		{ .col = "short", .decimals = -1, .place = TS_TEXT_NAME },
+	};
+	put_table_lines(s, "kernels", (ts_text_table){ .cols = cols, .ncols = sizeof cols / sizeof *cols,
+						       .group = "", .heading = top_kernels_title,
+						       .bare = true, .max_rows = 3 });
+}
+
+static void put_opportunities(screen *s)
+{
+	const ts_result *res = s->res;
+	const ts_report_opts *o = s->o;
 	ts_opportunity all[TS_INSIGHT_MAX], op[3];
 	size_t na = ts_insight_opportunities(res, all, TS_INSIGHT_MAX), n = 0;
 	for (size_t i = 0; i < na && n < 3; i++)
@@ -466,21 +511,28 @@ static void put_opportunities(screen *s, const ts_result *res, const ts_report_o
 	}
 }
 
+/* The first screen, section by section, in this order. */
+static void (*const sections[])(screen *s) = {
+	put_what,            /* the trace, GPU, model, passes and layers found */
+	put_replays,         /* --capture: how much graph replay got its ops back */
+	put_pass_times,      /* time per pass by stage, busy and idle */
+	put_anatomy,         /* the typical layer of each stage taken apart */
+	put_categories,      /* the top categories */
+	put_top_kernels,     /* the kernels table's first rows */
+	put_opportunities,   /* the largest opportunities (insight.h) */
+};
+
 int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		    const ts_kview *v, const ts_breakdown *b)
 {
-	screen s = { out, o->width > 0 ? o->width : 80, o->width > 0, 0 };
+	screen s = { .out = out, .width = o->width > 0 ? o->width : 80, .cut = o->width > 0,
+		     .res = res, .o = o, .v = v, .b = b };
 	if (s.width < 60)
 		s.width = 60;
 	line(&s, "tracestream %s: %s", TS_VERSION, ts_path_label(res->path, true));
 	if (res->partial)
 		line(&s, "PARTIAL REPORT: %s", res->err.msg);
-	put_what(&s, res, o, v);
-	put_replays(&s, res);
-	put_pass_times(&s, res, o);
-	put_anatomy(&s, res, o);
-	put_categories(&s, res, b);
-	put_top_kernels(&s, res, v);
-	put_opportunities(&s, res, o);
+	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
+		sections[i](&s);
 	return s.lines;
 }

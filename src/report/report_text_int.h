@@ -67,6 +67,7 @@ typedef struct ts_text_table {
 	void *ctx;
 	size_t max_rows;
 	int name_width;
+	bool bare;              /* no column titles (the heading has its own) */
 	/* a row to show (NULL: every one) */
 	bool (*keep)(const struct ts_text_table *t, const ts_cell *row);
 	/* the sink's own */

@@ -122,7 +122,8 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 	if (t->rows == 0 || strcmp(key, t->group_at) != 0) {
 		if (t->heading)
 			t->heading(t->ctx, t->out, key);
-		put_titles(t);
+		if (!t->bare)
+			put_titles(t);
 		snprintf(t->group_at, sizeof t->group_at, "%s", key);
 	}
 	for (size_t i = 0; i < t->ncols; i++) {
@@ -157,7 +158,7 @@ static int t_row(void *ctx, const ts_cell *cells, size_t ncells)
 static int t_end(void *ctx)
 {
 	ts_text_table *t = ctx;
-	if (t->rows == 0 && !t->group)
+	if (t->rows == 0 && !t->group && !t->bare)
 		put_titles(t);
 	return 0;
 }
