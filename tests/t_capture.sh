@@ -321,7 +321,7 @@ line(sorted(os.listdir(d + '/csv1')) == sorted(os.listdir(d + '/csv0') + ['repla
      '--csv-dir: replays.csv and the graph_op columns only with --capture')
 p1, p0 = open(d + '/p1.html').read(), open(d + '/p0.html').read()
 line('id="t-replays"' in p1 and 'capture_16_DECODE' in p1 and 'id="t-replays"' not in p0 and
-     '--capture: 3 of 4 graph replays matched (1 none); ops for 72.5% of GPU time' in p1,
+     '--capture: 3 of 4 graph replays matched (1 none); ops for 72.5% of kernel time' in p1,
      'the page: the replays table and the first-screen line only with --capture')
 def sheets(p):
     return [n for n in zipfile.ZipFile(p).namelist() if n.startswith('xl/worksheets/sheet')]
@@ -330,7 +330,7 @@ line(len(sheets(d + '/w1.xlsx')) == len(sheets(d + '/w0.xlsx')) + 1 and
      'replays' not in zipfile.ZipFile(d + '/w0.xlsx').read('xl/workbook.xml').decode(),
      'the workbook: a replays sheet only with --capture')
 b1, b0 = open(d + '/brief1').read(), open(d + '/brief0').read()
-line('  --capture: 3 of 4 graph replays matched (1 none); ops for 72.5% of GPU time\n' in b1 and
+line('  --capture: 3 of 4 graph replays matched (1 none); ops for 72.5% of kernel time\n' in b1 and
      '--capture' not in b0 and len(b1.splitlines()) <= 25,
      'the first screen says how much of the replay got its ops back (72.5% = 58 of 80 us)', b1)
 PY

@@ -9,6 +9,31 @@
 T=insight
 . "$(dirname "$0")/lib.sh"
 
+# Serving steps (tests/insight/mksteps.py): each stage's wall (mean, p50,
+# max over its passes), step to step, per output token and tokens/s, in
+# JSON and on the first screen, against the construction's truth.
+python3 "$here/insight/mksteps.py" "$tmp/steps.json" "$tmp/steps_truth.json"
+"$TS" --no-progress -f json "$tmp/steps.json" > "$tmp/steps.out" 2> "$tmp/err" &&
+	"$TS" --no-progress --brief "$tmp/steps.json" > "$tmp/steps.txt" 2>> "$tmp/err" ||
+	bad "steps fixture: exit $?: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/steps.out" "$tmp/steps_truth.json" "$tmp/steps.txt" <<'PY' && ok "steps fixture: wall mean/p50/max, 5 decode steps start to start (the prefill breaks the run), per output token and tokens/s, exact; the first screen leads with them" || bad "steps fixture"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2])); txt = open(sys.argv[3]).read()
+for stage in ('decode', 'prefill'):
+    got, want = d['stages'][stage]['steps'], t[stage]
+    for k, v in want.items():
+        g = got[k]
+        ok = g == v if v is None or isinstance(v, int) else abs(g - v) <= max(0.002, 1e-4 * v)
+        assert ok, (stage, k, g, v)
+lines = txt.splitlines()
+i = next(n for n, l in enumerate(lines) if l.startswith('Per pass'))
+assert lines[i].split()[2:6] == ['wall', 'mean', 'p50', 'max'], lines[i]
+assert lines[i + 1].split()[:7] == ['prefill', '689.0', 'us', '689.0', 'us', '689.0', 'us'], lines[i + 1]
+assert '64 tokens a pass' in lines[i + 2] and '92888 tokens/s' in lines[i + 2], lines[i + 2]
+assert lines[i + 3].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 3]
+assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 4], lines[i + 4]
+PY
+
 python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"
 "$TS" --no-progress -f json "$tmp/idle.json" > "$tmp/idle.out" 2> "$tmp/err" ||
 	bad "fixture: exit $?: $(head -c 300 "$tmp/err")"
@@ -180,13 +205,13 @@ json.dump(d, open(sys.argv[2], 'w'))
 PY
 "$TS" --no-progress -f json "$tmp/cut.json" > "$tmp/cut.out" 2>/dev/null
 "$TS" --no-progress --brief -w 100 "$tmp/cut.json" > "$tmp/cut.txt" 2>/dev/null
-python3 - "$tmp/cut.out" "$tmp/cut.txt" <<'PY' && ok "a partial pass is named beside the pass row, not averaged into it" || bad "partial pass in the first screen: $(sed -n 3,6p "$tmp/cut.txt")"
+python3 - "$tmp/cut.out" "$tmp/cut.txt" <<'PY' && ok "a partial pass is named beside the pass row, not averaged into its wall" || bad "partial pass in the first screen: $(sed -n 3,6p "$tmp/cut.txt")"
 import json, re, sys
 d = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read()
 dec = [p for p in d['passes'] if p['stage'] == 'decode']
 full = [p for p in dec if p['complete']]
 assert len(full) >= 1 and len(dec) > len(full), [(p['complete'], p['layers']) for p in dec]
-mean_ms = sum(p['gpu_time_us'] for p in full) / len(full) / 1000
+mean_ms = sum(p['idle']['span_us'] for p in full) / len(full) / 1000   # the wall
 m = re.search(r'^ decode +([0-9.]+) (ms|us)', txt, re.M)
 got = float(m.group(1)) / (1 if m.group(2) == 'ms' else 1000)
 assert abs(got - mean_ms) <= 0.011 * max(mean_ms, 0.01) + 0.0051, (got, mean_ms)

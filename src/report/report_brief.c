@@ -19,6 +19,7 @@
 #include "analysis/views/insight.h"
 #include "input/reader.h"
 #include "analysis/views/note.h"
+#include "analysis/views/steps.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
@@ -177,8 +178,8 @@ static void put_what(screen *s)
 	}
 	line(s, "  %s%s; model %s%s%s", gpu, rank, fam,
 	     res->framework ? "; " : "", res->framework ? res->framework : "");
-	/* GPU time: busy time leads (the union of kernel intervals); kernel
-	 * time is named beside it when streams overlap */
+	/* busy time leads (the union of kernel intervals); kernel time is
+	 * named beside it when streams overlap (steps.h has the words) */
 	char kt[96];
 	int64_t kns = v->all->total, busy = v->staged ? kns : ts_agg_busy_ns(res->agg);
 	fmt_ms(kt, sizeof kt, (double)busy);
@@ -186,10 +187,10 @@ static void put_what(screen *s)
 		char k2[32];
 		fmt_ms(k2, sizeof k2, (double)kns);
 		size_t kl = strlen(kt);
-		snprintf(kt + kl, sizeof kt - kl, " GPU busy (%s kernel time)", k2);
+		snprintf(kt + kl, sizeof kt - kl, " busy (%s kernel time)", k2);
 	} else {
 		size_t kl = strlen(kt);
-		snprintf(kt + kl, sizeof kt - kl, " of GPU time");
+		snprintf(kt + kl, sizeof kt - kl, v->staged ? " kernel time" : " busy and kernel time");
 	}
 	char kn[64];
 	if (v->staged)
@@ -255,7 +256,7 @@ static void put_replays(screen *s)
 	char none[48] = "";
 	if (rt->refused)
 		snprintf(none, sizeof none, " (%" PRIu64 " none)", rt->refused);
-	line(s, "  --capture: %" PRIu64 " of %" PRIu64 " graph replays matched%s; ops for %.1f%% of GPU time",
+	line(s, "  --capture: %" PRIu64 " of %" PRIu64 " graph replays matched%s; ops for %.1f%% of kernel time",
 	     rt->matched, rt->replays, none,
 	     all ? 100.0 * (double)t->ns[TS_ATTR_GRAPH_OP] / (double)all : 0.0);
 }
@@ -282,6 +283,48 @@ static void put_between(screen *s, const ts_between *b)
 	wrap2(s, " between passes: ", text, 3);
 }
 
+/* Why the GPU sat idle in the stage's passes: the CPU late (launch-bound
+ * gaps), or how many gaps and the largest. */
+static void idle_cause(const ts_steps *st, const ts_idle_pass *d, char *buf, size_t n)
+{
+	char a[32], b[32];
+	if (st->idle_ns <= 0) {
+		snprintf(buf, n, "-");
+	} else if (st->launch_ns > 0) {
+		fmt_ms(a, sizeof a, (double)st->launch_ns / st->passes);
+		snprintf(buf, n, "CPU late %s (%.0f%%)", a,
+			 100.0 * (double)st->launch_ns / (double)st->idle_ns);
+	} else {
+		fmt_ms(b, sizeof b, (double)d->largest_ns);
+		snprintf(buf, n, "%.0f gaps, largest %s", (double)d->gaps / st->passes, b);
+	}
+}
+
+/* Per token, where the batch or the tokens are known: a decode step's
+ * time per output token, a prefill's tokens per second. */
+static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
+{
+	char t[32], w[32];
+	if (stage == TS_PSTAGE_DECODE && st->token_ns > 0) {
+		fmt_ms(t, sizeof t, (double)st->token_ns);
+		char tail[64] = "", how[48];
+		if (st->batch > 0)
+			snprintf(tail, sizeof tail, ", batch %" PRId64, st->batch);
+		if (st->tokens_per_s > 0)
+			snprintf(tail + strlen(tail), sizeof tail - strlen(tail), ": %.0f tokens/s",
+				 st->tokens_per_s);
+		if (st->steps)
+			snprintf(how, sizeof how, "step to step, p50 of %" PRIu32, st->steps);
+		else
+			snprintf(how, sizeof how, "one step: its wall");
+		line(s, "   per output token %s (%s)%s", t, how, tail);
+	} else if (stage != TS_PSTAGE_DECODE && st->tokens > 0 && st->tokens_per_s > 0) {
+		fmt_ms(w, sizeof w, (double)st->wall_mean_ns);
+		line(s, "   %.0f tokens a pass, %s wall: %.0f tokens/s",
+		     (double)st->tokens / st->passes, w, st->tokens_per_s);
+	}
+}
+
 static void put_pass_times(screen *s)
 {
 	const ts_result *res = s->res;
@@ -289,27 +332,27 @@ static void put_pass_times(screen *s)
 	if (!res->layers)
 		return;
 	int shown = 0;
-	for (int st = 0; st < TS_PSTAGE_COUNT && shown < MAX_STAGE_ROWS; st++) {
+	for (int stage = 0; stage < TS_PSTAGE_COUNT && shown < MAX_STAGE_ROWS; stage++) {
 		pass_sum ps;
-		stage_passes(res->layers, st, &ps);
-		if (!ps.n || !shown_stage(o, st))
+		ts_steps st;
+		stage_passes(res->layers, stage, &ps);
+		if (!ps.n || !shown_stage(o, stage) || !ts_steps_of(res->layers, (ts_pstage)stage, &st))
 			continue;
 		if (!shown++)
-			line(s, "Per pass     GPU time   busy  idle    gaps  largest gap");
-		const ts_idle_pass *d = &ps.idle;
-		char gt[32], lg[32] = "-", name[24];
-		fmt_ms(gt, sizeof gt, (double)ps.gpu_ns / ps.n);
-		if (d->gaps)
-			fmt_ms(lg, sizeof lg, (double)d->largest_ns);
-		const ts_kclass *c = d->gaps && d->largest_before != TS_INTERN_NONE
-				   ? ts_kview_row_class(res->agg, d->largest_before) : NULL;
-		double span = (double)d->span_ns;
-		snprintf(name, sizeof name, "%s%s", ts_pstage_name((ts_pstage)st),
+			line(s, "%-10s %9s %9s %9s %6s %5s  %s", "Per pass", "wall mean", "p50", "max",
+			     "busy", "idle", "idle: why");
+		char mean[32], p50[32], max[32], why[64], name[24];
+		fmt_ms(mean, sizeof mean, (double)st.wall_mean_ns);
+		fmt_ms(p50, sizeof p50, (double)st.wall_p50_ns);
+		fmt_ms(max, sizeof max, (double)st.wall_max_ns);
+		idle_cause(&st, &ps.idle, why, sizeof why);
+		double wall = (double)st.busy_ns + (double)st.idle_ns;
+		snprintf(name, sizeof name, "%s%s", ts_pstage_name((ts_pstage)stage),
 			 ps.of_partials ? "*" : "");
-		line(s, " %-9s %11s %5.1f%% %4.1f%% %7.0f  %s%s%s", name, gt,
-		     span > 0 ? 100.0 * (double)d->busy_ns / span : 0.0,
-		     span > 0 ? 100.0 * (double)d->idle_ns / span : 0.0,
-		     (double)d->gaps / ps.n, lg, c ? " before " : "", c ? c->short_name : "");
+		line(s, " %-9s %9s %9s %9s %5.1f%% %4.1f%%  %s", name, mean, p50, max,
+		     wall > 0 ? 100.0 * (double)st.busy_ns / wall : 0.0,
+		     wall > 0 ? 100.0 * (double)st.idle_ns / wall : 0.0, why);
+		put_per_token(s, (ts_pstage)stage, &st);
 	}
 	if (shown && !o->filter_stage)
 		put_between(s, ts_layers_between(res->layers));
@@ -457,7 +500,7 @@ static void put_table_lines(screen *s, const char *name, ts_text_table t)
 static void top_kernels_title(void *ctx, FILE *out, const char *group)
 {
 	(void)ctx, (void)group;
-	fputs("Top kernels     GPU time  calls  category\n", out);
+	fputs("Top kernels  kernel time  calls  category\n", out);
 }
 
 static void fmt_total_ms(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
@@ -497,7 +540,7 @@ static void put_opportunities(screen *s)
 			op[n++] = all[i];
 	if (!n)
 		return;
-	line(s, "Largest opportunities (GPU time at stake)");
+	line(s, "Largest opportunities (time at stake)");
 	for (size_t i = 0; i < n; i++) {
 		char head[64], t[32];
 		fmt_ms(t, sizeof t, (double)op[i].at_stake_ns);

@@ -145,7 +145,7 @@ static void hbars(FILE *out, const char *id, const char *title, const char *what
 		fprintf(out, "</title></rect><text x=\"%.1f\" y=\"%d\" class=\"val\">%.1f ms</text>\n",
 			LEFT + w + 6, y + 14, b[i].us / 1e3);
 	}
-	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"axis\">GPU time (ms)</text>\n", LEFT, h - 4);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"axis\">kernel time (ms)</text>\n", LEFT, h - 4);
 	chart_close(out);
 }
 
@@ -171,7 +171,7 @@ static void chart_stages(FILE *out, const ts_result *res)
 		const char *name = ts_pstage_name((ts_pstage)s);
 		b[n++] = (hbar){ name, strlen(name), (double)ns / 1e3, palette[s % NPAL], NULL };
 	}
-	hbars(out, "chart-stages", "GPU time by stage",
+	hbars(out, "chart-stages", "Kernel time by stage",
 	      "Kernel time of the forward passes of each stage; unknown is time outside any pass.",
 	      b, n, "bar stage");
 }
@@ -207,7 +207,7 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 	}
 	int h = 60 + nstages * 30 + (int)(ntop + 1) * 18;
 	chart_open(out, "chart-categories", h, "Time by category per stage",
-		   "Each bar is one stage's GPU time split by kernel category: the widest colour "
+		   "Each bar is one stage's kernel time split by kernel category: the widest colour "
 		   "is where that stage's time goes.");
 	double span = CW - LEFT - 20;
 	int row = 0;
@@ -290,7 +290,7 @@ static void chart_layers(FILE *out, const ts_result *res)
 		snprintf(title, sizeof title, "Layer profile, %s", ts_pstage_name((ts_pstage)s));
 		int h = 230;
 		chart_open(out, id, h, title,
-			   "One bar per layer index: its mean GPU time over the passes. A bar that "
+			   "One bar per layer index: its mean kernel time over the passes. A bar that "
 			   "stands out is a slow layer (or a layer of another kind, by its colour).");
 		double step = (double)(CW - 70) / shown, bw = step > 3 ? step - 2 : step;
 		bool type_seen[TS_LT_COUNT] = { false };
@@ -312,7 +312,7 @@ static void chart_layers(FILE *out, const ts_result *res)
 		fprintf(out, "<line x1=\"58\" y1=\"190\" x2=\"%d\" y2=\"190\" class=\"ax\"/>"
 			     "<text x=\"56\" y=\"24\" text-anchor=\"end\" class=\"val\">%.0f us</text>"
 			     "<text x=\"60\" y=\"206\" class=\"axis\">layer index 0 .. %" PRIu32
-			     " (mean GPU time per layer, us)</text>\n", CW - 10, max / 1e3, shown - 1);
+			     " (mean kernel time per layer, us)</text>\n", CW - 10, max / 1e3, shown - 1);
 		int lx = 420;
 		for (int t = 0; t < TS_LT_COUNT; t++) {
 			if (!type_seen[t])
@@ -389,7 +389,7 @@ static void chart_kernels(FILE *out, const ts_result *res, const ts_report_opts 
 				 ts_kclass_category(res->patterns, c) };
 	}
 	hbars(out, "chart-kernels", "Top kernels",
-	      "The 15 kernels with the most GPU time, coloured by type (hover for the category).",
+	      "The 15 kernels with the most kernel time, coloured by type (hover for the category).",
 	      b, k, "bar kernel");
 	free(order);
 	free(shorts);
@@ -452,7 +452,7 @@ static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts
 		     "<text x=\"%d\" y=\"16\" class=\"val\">memory-bound</text>"
 		     "<circle cx=\"%d\" cy=\"12\" r=\"5\" fill=\"%s\"/>"
 		     "<text x=\"%d\" y=\"16\" class=\"val\">compute-bound</text>"
-		     "<text x=\"%d\" y=\"16\" class=\"val\">size: GPU time; labels: the %d "
+		     "<text x=\"%d\" y=\"16\" class=\"val\">size: kernel time; labels: the %d "
 		     "largest</text></g>\n", 66, palette[1], 76, 176, palette[0], 186, 296, ROOF_LABELS);
 	size_t labelled = 0;
 	double placed[ROOF_LABELS][2];
@@ -888,7 +888,7 @@ static void chart_waterfall(FILE *out, const ts_compare *c)
 	size_t bars = n + 3;
 	int h = 300;
 	chart_open(out, "chart-waterfall", h, "Gap waterfall",
-		   "From A's GPU time (left) to B's (right): each step is one operation group's "
+		   "From A's kernel time (left) to B's (right): each step is one operation group's "
 		   "gap, up where B is slower, down where it is faster.");
 	double step = (double)(CW - 80) / (double)bars, bw = step * 0.7, plot = 220;
 	double scale = hi > lo ? plot / (hi - lo) : 0;
@@ -944,7 +944,7 @@ static void chart_cmp_layers(FILE *out, const ts_compare *c)
 		char id[64], title[96];
 		snprintf(id, sizeof id, "chart-cmp-layers-%s", ts_pstage_name((ts_pstage)st));
 		snprintf(title, sizeof title, "Layers, A and B side by side, %s", ts_pstage_name((ts_pstage)st));
-		chart_open(out, id, 230, title, "Each layer index's mean GPU time, A (left) and B (right).");
+		chart_open(out, id, 230, title, "Each layer index's mean kernel time, A (left) and B (right).");
 		double step = (double)(CW - 70) / n, bw = step / 2 > 1.5 ? step / 2 - 0.5 : step / 2;
 		for (size_t i = 0; i < c->nlayers; i++) {
 			const ts_cmp_layer *L = &c->layers_rows[i];
@@ -964,7 +964,7 @@ static void chart_cmp_layers(FILE *out, const ts_compare *c)
 		fprintf(out, "<line x1=\"58\" y1=\"190\" x2=\"%d\" y2=\"190\" class=\"ax\"/>"
 			     "<text x=\"56\" y=\"24\" text-anchor=\"end\" class=\"val\">%.0f us</text>"
 			     "<text x=\"60\" y=\"206\" class=\"axis\">layer index 0 .. %" PRIu32
-			     " (mean GPU time per layer, us)</text>\n", CW - 10, max / 1e3, n - 1);
+			     " (mean kernel time per layer, us)</text>\n", CW - 10, max / 1e3, n - 1);
 		chart_close(out);
 	}
 }
@@ -975,7 +975,7 @@ int ts_report_compare_html(FILE *out, const ts_compare *c, const ts_report_opts 
 	char title[600];
 	snprintf(title, sizeof title, "%s vs %s", c->name[0], c->name[1]);
 	page_head(out, title, "Where B spends more GPU time than A: ", title);
-	fputs("<table class=\"sum\"><tr><th></th><th>trace</th><th>GPU time (us)</th><th>kernels</th>"
+	fputs("<table class=\"sum\"><tr><th></th><th>trace</th><th>kernel time (us)</th><th>kernels</th>"
 	      "<th>passes</th><th>layers</th></tr>\n", out);
 	for (int s = 0; s < 2; s++) {
 		char us[32];
@@ -993,7 +993,7 @@ int ts_report_compare_html(FILE *out, const ts_compare *c, const ts_report_opts 
 	hbar tot[2];
 	for (int s = 0; s < 2; s++)
 		tot[s] = (hbar){ s ? "B" : "A", 1, c->cmp_total[s] / 1e3, palette[s], c->name[s] };
-	hbars(out, "chart-cmp-total", "GPU time, A and B",
+	hbars(out, "chart-cmp-total", "Kernel time, A and B",
 	      c->per_pass ? "Per pass: the traces have different pass counts." : "Kernel time of each trace.",
 	      tot, 2, "bar cmp-total");
 	chart_waterfall(out, c);

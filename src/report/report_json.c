@@ -11,6 +11,7 @@
 
 #include "analysis/views/insight.h"
 #include "analysis/views/note.h"
+#include "analysis/views/steps.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "analysis/views/roofline.h"
@@ -548,6 +549,44 @@ static void put_window(ts_jw *w, const char *key, int64_t from, int64_t to)
 	ts_jw_end_obj(w);
 }
 
+/* A stage's passes in wall time, steps and tokens (steps.h); null when
+ * it has no pass. */
+static void put_steps(ts_jw *w, const ts_layers *l, ts_pstage stage)
+{
+	ts_steps st;
+	ts_jw_key(w, "steps");
+	if (!ts_steps_of(l, stage, &st)) {
+		ts_jw_null(w);
+		return;
+	}
+	ts_jw_obj(w);
+	ts_jw_kuint(w, "passes", st.passes);
+	ts_jw_kbool(w, "of_partial_passes", st.of_partials);
+	ts_jw_kus(w, "wall_mean_us", st.wall_mean_ns);
+	ts_jw_kus(w, "wall_p50_us", st.wall_p50_ns);
+	ts_jw_kus(w, "wall_max_us", st.wall_max_ns);
+	ts_jw_kus(w, "busy_us", st.busy_ns);
+	ts_jw_kus(w, "idle_us", st.idle_ns);
+	ts_jw_kus(w, "launch_bound_us", st.launch_ns);
+	ts_jw_kus(w, "kernel_time_us", st.kernel_ns);
+	ts_jw_kuint(w, "steps", st.steps);
+	if (st.steps)
+		ts_jw_kus(w, "step_p50_us", st.step_p50_ns);
+	else
+		ts_jw_knull(w, "step_p50_us");
+	ts_jw_kopt_int(w, "batch", st.batch > 0, st.batch);
+	ts_jw_kopt_int(w, "tokens", st.tokens > 0, st.tokens);
+	if (st.tokens_per_s > 0)
+		ts_jw_knum(w, "tokens_per_s", "%.1f", st.tokens_per_s);
+	else
+		ts_jw_knull(w, "tokens_per_s");
+	if (st.token_ns > 0)
+		ts_jw_kus(w, "per_output_token_us", st.token_ns);
+	else
+		ts_jw_knull(w, "per_output_token_us");
+	ts_jw_end_obj(w);
+}
+
 static void put_pass(ts_jw *w, const ts_result *res, const ts_pass *p)
 {
 	const ts_layers *l = res->layers;
@@ -644,6 +683,7 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 		ts_jw_knum(w, "share_pct", "%.2f", pct(sall->total, all));
 		ts_jw_key(w, "idle");
 		put_idle(w, res, &t->idle);
+		put_steps(w, l, (ts_pstage)s);
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_obj(w);

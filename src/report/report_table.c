@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "analysis/satmath.h"
 #include "analysis/views/roofline.h"
+#include "analysis/views/steps.h"
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",
@@ -408,8 +409,12 @@ static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink
 
 static int t_stages(const ts_result *res, const ts_table_sink *k)
 {
+	/* then its passes in wall time, steps and tokens (steps.h) */
 	static const char *const cols[] = { "stage", "passes", "complete_passes", "layers",
-					    "kernels", "gpu_time_us", "share_pct", IDLE_COLS };
+					    "kernels", "gpu_time_us", "share_pct", IDLE_COLS,
+					    "wall_mean_us", "wall_p50_us", "wall_max_us", "steps",
+					    "step_p50_us", "batch", "tokens", "tokens_per_s",
+					    "per_output_token_us" };
 	int rc = BEGIN(k, "stages", cols);
 	const ts_layers *l = res->layers;
 	int64_t all = res->agg->all.total;
@@ -417,10 +422,18 @@ static int t_stages(const ts_result *res, const ts_table_sink *k)
 		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
 		const ts_stat *other, *sall;
 		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
+		ts_steps st;
+		bool has = ts_steps_of(l, (ts_pstage)s, &st);
 		ts_cell row[] = {
 			c_cstr(ts_pstage_name((ts_pstage)s)), c_uint(t->passes), c_uint(t->complete_passes),
 			c_uint(t->layers), c_uint(sall->count), c_us(sall->total),
 			c_num(share(sall->total, all), 2), IDLE_CELLS(&t->idle),
+			has ? c_us(st.wall_mean_ns) : c_null(), has ? c_us(st.wall_p50_ns) : c_null(),
+			has ? c_us(st.wall_max_ns) : c_null(), c_uint(st.steps),
+			st.steps ? c_us(st.step_p50_ns) : c_null(), c_opt_int(st.batch > 0, st.batch),
+			c_opt_int(st.tokens > 0, st.tokens),
+			c_opt_num(st.tokens_per_s > 0, st.tokens_per_s, 1),
+			st.token_ns > 0 ? c_us(st.token_ns) : c_null(),
 		};
 		rc = ROW(k, row);
 	}

@@ -250,9 +250,9 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 		{ .col = "pct", .title = "%", .width = 7, .decimals = 1 },
 		{ .col = "cum_pct", .title = "Cum %", .width = 7, .decimals = 1 },
 	};
-	fprintf(out, "\nGPU time by type (%s)\n", v->staged ? "kernels of the stage" : "kernels and memory operations");
+	fprintf(out, "\nTime by type (%s)\n", v->staged ? "kernel time of the stage" : "kernel time and memory operations");
 	put_table(res, o, "types", (ts_text_table){ .out = out, TEXT_COLS(types) });
-	fputs("\nGPU time by category\n", out);
+	fputs("\nKernel time by category\n", out);
 	put_table(res, o, "categories", (ts_text_table){ .out = out, TEXT_COLS(cats) });
 }
 
@@ -296,7 +296,7 @@ static const ts_text_col stage_cols[] = {
 	{ .col = "complete_passes", .title = "Complete", .width = 9, .decimals = -1 },
 	{ .col = "layers", .title = "Layers", .width = 7, .decimals = -1 },
 	{ .col = "kernels", .title = "Kernels", .width = 9, .decimals = -1 },
-	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1 },
+	{ .col = "gpu_time_us", .title = "Kernel time (us)", .width = 16, .decimals = -1 },
 	{ .col = "share_pct", .title = "Share", .width = 7, .decimals = 1, .suffix = "%" },
 };
 
@@ -335,7 +335,7 @@ static const ts_text_col pass_cols[] = {
 	  .fmt = fmt_complete },
 	{ .col = "layers", .title = "Layers", .width = 6, .decimals = -1 },
 	{ .col = "kernels", .title = "Kernels", .width = 8, .decimals = -1 },
-	{ .col = "gpu_time_us", .title = "GPU time (us)", .width = 15, .decimals = -1 },
+	{ .col = "gpu_time_us", .title = "Kernel time (us)", .width = 16, .decimals = -1 },
 	{ .col = "batch", .title = "Batch", .width = 6, .decimals = -1 },
 	{ .col = "tokens", .title = "Tokens", .width = 7, .decimals = -1 },
 	{ .col = "annotation", .title = "Annotation", .width = -28, .decimals = -1,

@@ -123,4 +123,5 @@ def main():
     json.dump(truth, open(truth_path, 'w'), indent=1)
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,55 @@
+/*
+ * steps.h - a stage's passes in the units a serving engineer reads: the
+ * wall time of a pass (mean, p50, max), the step to step time where passes
+ * follow each other, and per token where the batch or the tokens are
+ * known.
+ *
+ * The words for time, used the same way in every view:
+ *   wall         a pass from its first kernel's start to its last kernel's
+ *                end on the GPU (kernels cut off its edges aside): what
+ *                the pass took;
+ *   busy         the part of the wall with at least one kernel running;
+ *   idle         wall - busy: no kernel running; launch-bound idle is the
+ *                gaps whose next kernel was launched only after the gap
+ *                began (the GPU waited for the CPU);
+ *   kernel time  the sum of kernel durations (kernels on several streams
+ *                at once count each: it can exceed busy);
+ *   step         start to start of consecutive passes of one stage: the
+ *                pass and what runs between passes (sampling, scheduling,
+ *                input preparation); a decode step is the inter-token
+ *                latency (ITL / TPOT) of each sequence in its batch.
+ *
+ * The passes are those the per-pass rows count: complete ones; when a
+ * stage has none, its partial ones (marked so).
+ */
+#ifndef TS_STEPS_H
+#define TS_STEPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/layers/layers.h"
+
+typedef struct {
+	uint32_t passes;
+	bool of_partials;            /* no complete pass: the partial ones */
+	int64_t wall_mean_ns, wall_p50_ns, wall_max_ns;
+	int64_t busy_ns, idle_ns;    /* summed over the passes */
+	int64_t launch_ns;           /* of idle: launch-bound */
+	int64_t kernel_ns;           /* kernel time, summed */
+	uint32_t steps;              /* start-to-start intervals measured */
+	int64_t step_p50_ns;         /* their median; 0: none */
+	/* per token, where every pass's count is known: decode, a token per
+	 * sequence a step (tokens: the batches summed), its time the step
+	 * p50 (the wall p50 with a single pass), tokens/s the mean batch over
+	 * it; prefill, the tokens over the summed wall (its share of TTFT) */
+	int64_t batch;               /* decode, the same in every pass; -1 */
+	int64_t tokens;              /* summed; -1 unknown */
+	double tokens_per_s;         /* 0: unknown */
+	int64_t token_ns;            /* decode: the time of one output token; 0 */
+} ts_steps;
+
+/* The steps of stage st (l may be NULL: none). false when it has no pass. */
+bool ts_steps_of(const ts_layers *l, ts_pstage st, ts_steps *out);
+
+#endif

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""A hand-made trace of serving steps with known wall, step and per-token
+figures.
+
+    mksteps.py trace.json truth.json
+
+Three decode steps (step[DECODE bs=4]), a prefill (step[EXTEND bs=2
+toks=64]), four more decode steps: each the layers of mkidle.py (an
+embedding, 4 layers, a final norm, an argmax), every kernel launched well
+before it runs (no launch-bound gap). Decode step i has a gap of 2 + i us
+before every ninth kernel, so each wall differs; between steps the GPU
+sits idle for a chosen time. The truth holds, from this construction:
+each stage's wall mean, p50 and max over its passes; the start-to-start
+time of consecutive decode steps (five: the prefill breaks the run) and
+its median; tokens per second.
+"""
+import json
+import statistics
+import sys
+
+from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS
+
+SEQ = [(EMBED, 6)] + [(n, d) for n, d, _ in LAYER] * NLAYERS + [(RMS, 7), (SAMPLE, 4)]
+PLAN = ['decode'] * 3 + ['prefill'] + ['decode'] * 4
+BETWEEN = [300, 450, 380, 520, 410, 600, 350, 0]   # us of idle after each step
+
+
+def main():
+    out, truth_path = sys.argv[1], sys.argv[2]
+    ev, corr, t = [], 1000, 1_000_000.0
+    walls = {'decode': [], 'prefill': []}
+    starts = []
+    for i, stage in enumerate(PLAN):
+        name = 'step[DECODE bs=4]' if stage == 'decode' else 'step[EXTEND bs=2 toks=64]'
+        start = t
+        cpu = start - 80
+        ev.append({'ph': 'X', 'cat': 'user_annotation', 'name': name, 'pid': 1, 'tid': 1,
+                   'ts': start - 90, 'dur': 80.0})
+        for j, (kname, dur) in enumerate(SEQ):
+            if j and j % 9 == 0:
+                t += 2 + i
+            ev.append({'ph': 'X', 'cat': 'kernel', 'name': kname, 'pid': 0, 'tid': 7, 'ts': t,
+                       'dur': float(dur), 'args': {'correlation': corr, 'device': 0,
+                                                   'stream': 7, 'grid': [4, 1, 1],
+                                                   'block': [128, 1, 1]}})
+            ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1,
+                       'tid': 1, 'ts': cpu, 'dur': 0.5, 'args': {'correlation': corr}})
+            cpu += 1.0
+            corr += 1
+            t += dur
+        walls[stage].append(t - start)
+        starts.append((stage, start))
+        t += BETWEEN[i]
+    doc = {'schemaVersion': 1,
+           'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3',
+                                 'totalGlobalMem': 85018279936, 'computeMajor': 9,
+                                 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}],
+           'traceEvents': ev}
+    json.dump(doc, open(out, 'w'), indent=1)
+    steps = [b[1] - a[1] for a, b in zip(starts, starts[1:])
+             if a[0] == b[0] == 'decode']
+    dw = walls['decode']
+    truth = {
+        'decode': {'passes': len(dw), 'wall_mean_us': sum(dw) / len(dw),
+                   'wall_p50_us': statistics.median(dw), 'wall_max_us': max(dw),
+                   'steps': len(steps), 'step_p50_us': statistics.median(steps),
+                   'batch': 4, 'tokens': 4 * len(dw),
+                   'tokens_per_s': 4 / (statistics.median(steps) / 1e6),
+                   'per_output_token_us': statistics.median(steps)},
+        'prefill': {'passes': 1, 'wall_mean_us': walls['prefill'][0],
+                    'wall_p50_us': walls['prefill'][0], 'wall_max_us': walls['prefill'][0],
+                    'steps': 0, 'step_p50_us': None, 'tokens': 64,
+                    'tokens_per_s': 64 / (walls['prefill'][0] / 1e6),
+                    'per_output_token_us': None},
+    }
+    json.dump(truth, open(truth_path, 'w'), indent=1)
+
+
+if __name__ == '__main__':
+    main()
