@@ -540,10 +540,10 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 	char label[64];
 	snprintf(label, sizeof label, "%zu traces", n);
 	ts_multi m;
-	ts_status st = ts_multi_run(paths, n, &pr, jobs, label, &m);
+	ts_status st = ts_multi_run(paths, n, &pr, jobs, label, &m, &err);
 	int code = TS_EXIT_OK;
 	if (st != TS_OK) {
-		fprintf(stderr, "tracestream: %s\n", ts_strerror(st));
+		fprintf(stderr, "tracestream: %s\n", err.msg);
 		code = TS_EXIT_USAGE_IO;
 	} else {
 		code = report_job(o, &m);

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -184,9 +185,10 @@ static ts_status append_rank(ts_partial_ranks *pr, const ts_rank_summary *s)
 }
 
 ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,
-		       const char *label, ts_multi *m)
+		       const char *label, ts_multi *m, ts_error *err)
 {
 	memset(m, 0, sizeof *m);
+	ts_error_set(err, TS_ERR_NOMEM, "out of memory");
 	ts_pipeline_opts one = *po;
 	one.progress = NULL;
 	ts_status st = ts_result_empty(&one, label, &m->job);
@@ -225,8 +227,12 @@ ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po,
 			if (st == TS_OK)
 				s->has_alone = false;
 		} else if (st == TS_OK) {
-			ts_error err = { 0 };
-			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, 0, &err);
+			ts_error e = { 0 };
+			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, 0, &e);
+			if (st != TS_OK)
+				ts_error_set(err, st, "%s: its analysis could not join the job's "
+					     "(byte %" PRIu64 " of its saved state: %s)", paths[i],
+					     e.byte, e.msg);
 		}
 		if (s->has_alone)
 			ts_rank_summary_free(&s->alone);
@@ -243,7 +249,7 @@ ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po,
 	for (size_t i = 0; i < m->n; i++)
 		m->ranks[i].order = (int64_t)i;
 	if (st != TS_OK)
-		return st == TS_ERR_PARTIAL ? TS_ERR_NOMEM : st;
+		return st;
 	ts_result_settle(&m->job, &one);
 	return ts_multi_finish(m);
 }

@@ -31,11 +31,11 @@ void ts_multi_paths_free(char **paths, size_t n);
 bool ts_multi_any_dir(char *const *args, size_t nargs);
 
 /* Analyse every path with po (progress is not drawn), jobs at a time, and
- * merge them into m->job (settled, labelled label). TS_ERR_NOMEM when the
- * run could not be set up or merged; each rank's own status is in its
- * summary. */
+ * merge them into m->job (settled, labelled label). Not TS_OK when the
+ * run could not be set up or a rank's analysis could not be merged, with
+ * which and why in *err; each rank's own status is in its summary. */
 ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,
-		       const char *label, ts_multi *m);
+		       const char *label, ts_multi *m, ts_error *err);
 
 /* Number the ranks and measure their skew (after filling m->ranks). */
 ts_status ts_multi_finish(ts_multi *m);

@@ -26,6 +26,7 @@ static const char usage_text[] =
 	"       tracestream compare [options] A B\n"
 	"       tracestream annotate [options] TRACE -o OUT | TRACE... -o DIR\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'...\n"
+	"       tracestream help   (this text)\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
 	"TRACE is a .json or gzip'ed .json file, or - for standard input; several\n"
 	"TRACEs (or a directory of them) are the ranks of one job: a rank table and\n"
@@ -494,6 +495,9 @@ static void check_annotate(options *o)
 	    o->show_layers || o->brief || o->save_state)
 		ts_usage_error("%s", "annotate writes the trace back (-o OUT: .json, .json.gz, "
 			    "or - for standard output); report options do not apply");
+	if (!o->output && isatty(STDOUT_FILENO))
+		ts_usage_error("%s", "annotate writes the whole trace back as JSON: name the file "
+			    "with -o OUT (.json or .json.gz; -o - prints it here anyway)");
 	o->path = o->args[1];
 }
 
@@ -555,6 +559,10 @@ void ts_options_parse(int argc, char **argv, options *o)
 	o->args = argv + optind;
 	o->nargs = argc - optind;
 	const char *cmd = o->nargs > 0 ? o->args[0] : "";
+	if (strcmp(cmd, "help") == 0) {
+		fputs(usage_text, stdout);
+		exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
+	}
 	if (strcmp(cmd, "patterns") == 0) {
 		o->mode = MODE_PATTERNS;   /* its arguments are checked by the command */
 		return;

@@ -53,9 +53,25 @@ if command -v script >/dev/null 2>&1; then
 	else
 		bad "stdin on a terminal is refused" "exit $rc: $(head -c 200 "$tmp/tty")"
 	fi
+	# annotate writes a whole trace: on a terminal it wants -o
+	script -qec "$TS annotate $tiny" /dev/null >"$tmp/tty" 2>&1 </dev/null
+	rc=$?
+	if [ $rc -eq 2 ] && grep -q "annotate writes the whole trace back as JSON: name the file with -o OUT" "$tmp/tty" &&
+	   [ "$(wc -c <"$tmp/tty")" -lt 400 ]; then
+		ok "annotate without -o on a terminal is refused (exit 2), the trace not printed"
+	else
+		bad "annotate without -o on a terminal" "exit $rc: $(head -c 200 "$tmp/tty")"
+	fi
+	script -qec "$TS annotate -o - $tiny" /dev/null >"$tmp/tty" 2>&1 </dev/null
+	[ $? -eq 0 ] && grep -q traceEvents "$tmp/tty" && ok "annotate -o - on a terminal prints the trace, as asked" ||
+		bad "annotate -o - on a terminal" "$(head -c 200 "$tmp/tty")"
 else
 	echo "skip - stdin on a terminal: script(1) not installed"
 fi
+"$TS" annotate "$tiny" 2>/dev/null | grep -q traceEvents && ok "annotate without -o on a pipe writes the trace to it" ||
+	bad "annotate to a pipe"
+"$TS" help >"$tmp/help" 2>&1 && cmp -s "$tmp/help" <("$TS" --help) && ok "tracestream help prints the usage, as --help (exit 0)" ||
+	bad "tracestream help" "$(head -c 200 "$tmp/help")"
 
 # --- a good run ---
 expect "tiny trace: exit 0" 0 "" -- "$TS" --format json "$tiny"

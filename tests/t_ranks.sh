@@ -107,6 +107,29 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q "name it with --table" "$tmp/err" &&
 	ok "several traces with --format csv and no --table: a usage error" || bad "csv ranks: rc $rc"
+# Every real capture in tests/data survives its saved state: merge of its
+# partial gives the report of the trace (the layer anatomy's rows are the
+# last bytes of the layers section; their size was once overstated and the
+# merge of a trace with many refused it, said as "out of memory")
+mkdir -p "$tmp/rt"
+for f in "$here"/data/torch_*_h200.json.gz; do
+	b=rt/$(basename "$f" .json.gz)
+	"$TS" --no-progress -q --save-state "$tmp/$b.tsp" -f json -o "$tmp/$b.direct.json" "$f" 2>/dev/null
+	"$TS" --no-progress -q -f json merge "$tmp/$b.tsp" > "$tmp/$b.merged.json" 2> "$tmp/$b.err" ||
+		{ bad "merge of $b's saved state: $(head -c 300 "$tmp/$b.err")"; continue; }
+	python3 - "$tmp/$b.direct.json" "$tmp/$b.merged.json" <<'PY' && ok "${b#rt/}: merge of its saved state gives its passes, stages and layer anatomy" || bad "${b#rt/}: merged report differs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert [(p['stage'], p['layers'], p['kernels']) for p in a['passes']] == \
+       [(p['stage'], p['layers'], p['kernels']) for p in b['passes']]
+assert a['stages'] == b['stages'], 'stages'
+assert a['layer_anatomy'] == b['layer_anatomy'], 'anatomy'
+PY
+done
+"$TS" --no-progress -q "$here/data/torch_dense_eager_h200.json.gz" "$here/data/torch_dense_compile_h200.json.gz" > "$tmp/two.txt" 2> "$tmp/err" &&
+	grep -q "^tracestream .*: 2 traces" "$tmp/two.txt" && ok "two H200 captures as the ranks of a job: one report" ||
+	bad "two captures as ranks: $(head -c 300 "$tmp/err")"
+
 # The job in every format: the ranks and skew tables (CSV, --csv-dir, the
 # workbook, the page) hold the JSON report's figures; merge writes them too.
 "$TS" --no-progress -q -f csv --table ranks $order > "$tmp/ranks.csv" 2>/dev/null

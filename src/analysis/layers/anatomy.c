@@ -254,6 +254,8 @@ uint32_t *ts_anatomy_rows(const ts_anatomy *a, int s, size_t *n)
 
 /* ------------------------------------------------------ saved partials */
 
+#define SUM_BYTES (8 * 8 + 4)    /* a saved ts_anat_sum: eight 64-bit, one 32-bit */
+
 static void sum_save(const ts_anat_sum *s, ts_wbuf *w)
 {
 	ts_w_u64(w, s->count);
@@ -368,13 +370,13 @@ ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
 		}
 		if (rs != TS_OK)
 			return rs;
-		uint64_t nc = ts_r_count(r, 4 + 9 * 8);
+		uint64_t nc = ts_r_count(r, 4 + SUM_BYTES);          /* name, sum */
 		for (uint64_t k = 0; k < nc && !r->err; k++) {
 			size_t n;
 			const char *name = ts_r_str(r, &n);
 			sum_load(&st->cat[category_slot(a, p, name, n)], r, wlmap, nwl);
 		}
-		uint64_t nr = ts_r_count(r, 4 + 9 * 8 + 12);
+		uint64_t nr = ts_r_count(r, 4 + SUM_BYTES + 4 + 8);  /* row, sum, pos, first */
 		for (uint64_t k = 0; k < nr && !r->err; k++) {
 			uint32_t row = ts_r_u32(r);
 			ts_anat_sum sum = { .wl = TS_INTERN_NONE };

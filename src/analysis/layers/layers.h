@@ -111,6 +111,8 @@ typedef struct {
 				     * none */
 	int64_t cwin_from, cwin_to; /* its step's CPU windows, joined: its
 				     * kernels were launched in them (idle.h) */
+	uint32_t source;            /* 0: read here; n: from the n-th saved
+				     * partial merged (a rank: its own clock) */
 } ts_pass;
 
 /* Time between passes with layers: from one pass's end to the next one's

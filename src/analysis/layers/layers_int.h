@@ -239,6 +239,7 @@ struct ts_layers {
 	size_t npasses, passes_cap;
 	uint64_t passes_dropped;
 	uint32_t pass_count;
+	uint32_t merged;            /* saved partials merged in (ts_pass.source) */
 	ts_stage_total stages[TS_PSTAGE_COUNT];
 	ts_layer_stat *lstat[TS_PSTAGE_COUNT];   /* TS_MAX_LAYERS each */
 	uint32_t lmax[TS_PSTAGE_COUNT];

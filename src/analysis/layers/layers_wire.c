@@ -387,7 +387,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 			 uint32_t nk, const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap,
 			 uint32_t nwl)
 {
-	uint32_t base = l->pass_count;
+	uint32_t base = l->pass_count, source = ++l->merged;
 	l->pass_count += (uint32_t)ts_r_u64(r);
 	l->passes_dropped += ts_r_u64(r);
 	uint64_t np = ts_r_count(r, 100);
@@ -397,6 +397,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 		if (r->err)
 			break;
 		p.index += base;
+		p.source = source;
 		if (l->npasses < TS_MAX_PASSES &&
 		    !ts_grow((void **)&l->passes, &l->passes_cap, l->npasses + 1, sizeof *l->passes,
 			     16, TS_MAX_PASSES, false))

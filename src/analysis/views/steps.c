@@ -29,7 +29,8 @@ static bool counted(const ts_pass *p, ts_pstage st, bool partials)
 }
 
 /* Start to start of consecutive counted passes of the stage with no pass
- * of another stage between them: their median in *p50. */
+ * of another stage between them, of one trace (a rank's clock is its
+ * own): their median in *p50. */
 static uint32_t step_times(const ts_layers *l, ts_pstage st, bool partials, int64_t *v,
 			   int64_t *p50)
 {
@@ -41,7 +42,7 @@ static uint32_t step_times(const ts_layers *l, ts_pstage st, bool partials, int6
 			prev = NULL;
 			continue;
 		}
-		if (prev && p->idle.start_ns > prev->idle.start_ns)
+		if (prev && p->source == prev->source && p->idle.start_ns > prev->idle.start_ns)
 			v[n++] = p->idle.start_ns - prev->idle.start_ns;
 		prev = p;
 	}
