@@ -107,6 +107,22 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q "name it with --table" "$tmp/err" &&
 	ok "several traces with --format csv and no --table: a usage error" || bad "csv ranks: rc $rc"
+# The ranks table names each trace by the part of its file name that
+# differs: the rank's word kept, what all names share cut
+mkdir -p "$tmp/long"
+for i in 0 1; do cp "$tmp/job/trace_rank_$i.json" "$tmp/long/vllm_tp8_rank$i.17761164911096550$i$i.pt.trace.json"; done
+"$TS" --no-progress -q "$tmp/job" > "$tmp/short.txt" 2>/dev/null
+"$TS" --no-progress -q "$tmp/long" > "$tmp/long.txt" 2>/dev/null
+python3 - "$tmp/short.txt" "$tmp/long.txt" <<'PY' && ok "the ranks table shows what tells the file names apart (rank_0 .. rank_3; rank0.1776...00, rank1.1776...11)" || bad "rank names in the table"
+import sys
+def names(p):
+    t = open(p).read().split('RANKS\n', 1)[1].split('\n\n', 1)[0].splitlines()[1:]
+    return [l.split()[1] for l in t]
+a, b = names(sys.argv[1]), names(sys.argv[2])
+assert a == ['rank_%d' % i for i in range(len(a))] and len(a) >= 2, a
+assert b == ['rank0.1776116491109655000', 'rank1.1776116491109655011'], b
+PY
+
 # Every real capture in tests/data survives its saved state: merge of its
 # partial gives the report of the trace (the layer anatomy's rows are the
 # last bytes of the layers section; their size was once overstated and the

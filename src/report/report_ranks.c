@@ -99,6 +99,45 @@ const char *ts_report_job_numbering(const ts_multi *m)
 			    : "numbered by their order: the traces' own ranks are missing or repeat";
 }
 
+static bool name_sep(char c)
+{
+	return c == '_' || c == '-' || c == '.' || c == '/';
+}
+
+/*
+ * The part of rank i's file name that tells it from the others: the names
+ * less what all of them begin and end with, the word the difference
+ * starts in (or follows: "rank_0" of trace_rank_0.json) kept whole, the
+ * common end cut at a separator. The whole name when there is one rank or
+ * nothing is left.
+ */
+static void rank_label(const ts_multi *m, size_t i, char *buf, size_t n)
+{
+	const char *me = ts_path_label(m->ranks[i].path, true);
+	size_t len = strlen(me), pre = len, suf = len;
+	for (size_t j = 0; j < m->n; j++) {
+		const char *o = ts_path_label(m->ranks[j].path, true);
+		size_t ol = strlen(o), k = 0;
+		while (k < pre && k < ol && o[k] == me[k])
+			k++;
+		pre = k;
+		for (k = 0; k < suf && k < ol && o[ol - 1 - k] == me[len - 1 - k]; k++)
+			;
+		suf = k;
+	}
+	if (m->n < 2 || pre + suf >= len) {
+		snprintf(buf, n, "%s", me);
+		return;
+	}
+	if (pre && name_sep(me[pre - 1]))
+		pre--;                        /* the word before the difference */
+	while (pre && !name_sep(me[pre - 1]))
+		pre--;
+	while (suf && !name_sep(me[len - suf]))
+		suf--;                        /* the common end from a separator */
+	snprintf(buf, n, "%.*s", (int)(len - suf - pre), me + pre);
+}
+
 int ts_report_ranks_text(FILE *out, const ts_multi *m)
 {
 	const ts_skew *k = m->skew;
@@ -119,7 +158,9 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m)
 		const ts_rank_summary *r = &m->ranks[i];
 		const char *gpu = r->gpu[0] ? r->gpu : "-";
 		fprintf(out, "%5" PRId64 "  ", r->rank);
-		put_tail(out, ts_path_label(r->path, true), 28);
+		char label[256];
+		rank_label(m, i, label, sizeof label);
+		put_tail(out, label, 28);
 		fprintf(out, " %-22.22s %9" PRIu64 " %11.3f %11.3f %10.3f %10.3f %6.1f %7" PRIu64
 			" %7" PRIu32, gpu, r->kernels, ms(r->kernel_ns),
 			ms(r->busy_ns), ms(r->comm_ns), ms(k->wait[i].wait_ns),
