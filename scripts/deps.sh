@@ -6,14 +6,15 @@
 #   sh scripts/deps.sh --test   also what some tests use when they can:
 #                               chromium (the HTML report in a real browser)
 #                               python3-openpyxl (reading the workbook),
-#                               python3-pandas (the notebook package's DataFrames)
+#                               python3-pandas (the notebook package's DataFrames),
+#                               python3-venv (pip install ./python, offline, in a venv)
 #                               and parallel (GNU parallel: scripts/parallel-ranks.sh);
 #                               those tests skip with a message without them,
 #                               so failing to install these is not an error
 set -eu
 
 pkgs="make gcc libc6-dev libyajl-dev zlib1g-dev libcyaml-dev libyaml-dev libpcre2-dev libxlsxwriter-dev python3 gzip"
-extras="chromium python3-openpyxl python3-pandas parallel"
+extras="chromium python3-openpyxl python3-pandas python3-venv parallel"
 
 if [ "${1:-}" = "--test" ]; then
 	missing_x=""

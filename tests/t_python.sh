@@ -157,23 +157,57 @@ done
 [ -n "${saw_pandas:-}" ] || echo "skip - python: pandas is not installed (sh scripts/deps.sh --test): the DataFrame form is not checked"
 
 # installed with pip from the repository, no network, run from elsewhere:
-# into a venv of each Python that has setuptools and wheel to build with
-# (Debian's python3-pip brings them; --system-site-packages lends them)
+# into a fresh venv of each Python that can make one (Debian: python3-venv),
+# without setuptools (the package's backend, python/_build, is the standard
+# library's), with pip's build isolation and no index; then editable (-e);
+# and the backend's pyproject reader for Pythons without tomllib gives the
+# metadata tomllib gives
 installed=""
 for real in $tried; do
 	rm -rf "$tmp/venv"
-	"$real" -m venv --system-site-packages "$tmp/venv" >/dev/null 2>&1 || continue
-	# from a copy: building leaves build/ and *.egg-info beside the sources
+	"$real" -m venv "$tmp/venv" >"$tmp/pip.log" 2>&1 || continue
+	"$tmp/venv/bin/python" -m pip uninstall -q -y setuptools wheel >/dev/null 2>&1
+	# from a copy: nothing may be left beside the sources
 	rm -rf "$tmp/pkg" && cp -r "$pkg" "$tmp/pkg"
-	"$tmp/venv/bin/pip" install -q --no-index --no-build-isolation "$tmp/pkg" >"$tmp/pip.log" 2>&1 || continue
+	PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+		"$tmp/venv/bin/pip" install -q --no-index "$tmp/pkg" >"$tmp/pip.log" 2>&1 ||
+		{ bad "pip install ./python offline ($(basename "$real")): $(tail -3 "$tmp/pip.log")"; installed=1; break; }
 	(cd "$tmp" && TRACESTREAM="$TS" "$tmp/venv/bin/python" -c '
-import tracestream, sys
+import importlib.util, tracestream, sys
+assert importlib.util.find_spec("setuptools") is None, "setuptools in the venv"
 r = tracestream.analyze(sys.argv[1])
 assert r.raw["trace"]["kernels"] > 0 and "site-packages" in tracestream.__file__' "$sample") &&
-		ok "pip install ./python (no network, $(basename "$real")) gives a package that runs from anywhere" ||
+		ok "pip install ./python in a fresh venv without setuptools, no index ($(basename "$real")): a package that runs from anywhere" ||
 		bad "the package pip installed ($(basename "$real")) failed"
+	[ -z "$(cd "$tmp/pkg" && ls -d build *.egg-info 2>/dev/null)" ] &&
+		ok "the build leaves nothing beside the sources" || bad "the build left files in python/"
+	"$tmp/venv/bin/pip" uninstall -q -y tracestream >/dev/null 2>&1
+	PIP_NO_INDEX=1 "$tmp/venv/bin/pip" install -q --no-index -e "$tmp/pkg" >"$tmp/pip.log" 2>&1 &&
+		(cd "$tmp" && "$tmp/venv/bin/python" -c '
+import tracestream, sys
+assert tracestream.__file__.startswith(sys.argv[1]), tracestream.__file__' "$tmp/pkg") &&
+		ok "pip install -e ./python offline: the sources themselves are imported" ||
+		bad "editable install: $(tail -3 "$tmp/pip.log")"
+	"$real" - "$pkg" <<'PY' && ok "the backend's own pyproject reader (Python < 3.11) gives tomllib's metadata" || bad "backend pyproject reader"
+import builtins, sys
+sys.path.insert(0, sys.argv[1] + '/_build')
+import backend
+want = backend._metadata()
+real_import = builtins.__import__
+def no_toml(name, *a, **k):
+    if name == 'tomllib':
+        raise ImportError(name)
+    return real_import(name, *a, **k)
+builtins.__import__ = no_toml
+try:
+    got = backend._metadata()
+finally:
+    builtins.__import__ = real_import
+assert got == want, (got[2][:300], want[2][:300])
+assert 'Provides-Extra: pandas' in got[2] and 'Requires-Python: >=3.8' in got[2], got[2][:400]
+PY
 	installed=1
 	break
 done
-[ -n "$installed" ] || echo "skip - python: no Python here can build the package offline (needs setuptools and wheel: Debian python3-pip): $(tail -1 "$tmp/pip.log" 2>/dev/null)"
+[ -n "$installed" ] || echo "skip - python: no Python here can make a venv (Debian: python3-venv; sh scripts/deps.sh --test): $(tail -1 "$tmp/pip.log" 2>/dev/null)"
 finish
