@@ -22,11 +22,11 @@ static const unsigned char magic[8] = { 0x89, 'T', 'S', 'P', 'A', 'R', 'T', '\n'
 #define HEADER_BYTES (8 + 4 + 4 + 8)
 
 enum { SEC_META = 1, SEC_AGG, SEC_ATTRIB, SEC_LAYERS, SEC_RANKS, SEC_CAPTURES, SEC_REPLAYS,
-       SEC_COMM, SEC_COUNT };
+       SEC_COMM, SEC_API, SEC_COUNT };
 static const char *const sec_names[SEC_COUNT] = {
 	[SEC_META] = "meta", [SEC_AGG] = "aggregates", [SEC_ATTRIB] = "attribution",
 	[SEC_LAYERS] = "layers", [SEC_RANKS] = "ranks", [SEC_CAPTURES] = "captures",
-	[SEC_REPLAYS] = "replays", [SEC_COMM] = "collectives",
+	[SEC_REPLAYS] = "replays", [SEC_COMM] = "collectives", [SEC_API] = "runtime calls",
 };
 
 /* ------------------------------------------------------------ writing */
@@ -141,6 +141,15 @@ ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, si
 		else
 			w->nomem = true;
 		ts_comm_free(none);
+	}
+	end_section(w, s);
+	s = begin_section(w, SEC_API);
+	if (res->api) {
+		ts_api_save(res->api, w);
+	} else {
+		ts_w_u64(w, 0);   /* no rows, no synchronizing call, none unkept */
+		ts_w_u64(w, 0);
+		ts_w_u64(w, 0);
 	}
 	end_section(w, s);
 	if (w->nomem)
@@ -430,6 +439,8 @@ static ts_status merge_section(void *ctx, uint32_t tag, ts_rbuf *r)
 		return replays_merge(res, r, g->gmap, g->ngmap, g->captures);
 	case SEC_COMM:
 		return res->comm ? ts_comm_load(res->comm, r) : TS_OK;
+	case SEC_API:
+		return res->api ? ts_api_load(res->api, r) : TS_OK;
 	}
 	return TS_OK;
 }

@@ -167,6 +167,8 @@ static ts_status on_event(void *ud, const ts_event *ev)
 			framework_of(res, ev);
 	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
 		ts_attrib_runtime(res->attrib, ev);
+		if (ts_api_call(res->api, ev) == TS_ERR_NOMEM)
+			return TS_ERR_NOMEM;
 		ts_layers_cpu_event(res->layers, ev);
 		if (res->replay && (ev->has & TS_HAS_CORRELATION)) {
 			ts_link k = ts_attrib_corr_link(res->attrib, ev->correlation);
@@ -318,6 +320,7 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 		ts_attrib_set_meta(res->attrib, &res->meta);
 	res->ctx = ts_ctx_new(o->patterns);
 	res->comm = ts_comm_new();
+	res->api = ts_api_new();
 	/* kernels reach the attribution's stage views through the layer
 	 * machine, which knows their stage when their pass ends */
 	ts_layers_opts lo = o->layers;
@@ -329,7 +332,7 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 	res->record = run ? o->record : NULL;
 	if (res->attrib && res->record)
 		ts_attrib_record(res->attrib, res->record);
-	return res->agg && res->layers && res->attrib && res->ctx && res->comm &&
+	return res->agg && res->layers && res->attrib && res->ctx && res->comm && res->api &&
 	       (!run || !o->captures || res->replay);
 }
 

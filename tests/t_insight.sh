@@ -16,22 +16,26 @@ python3 "$here/insight/mksteps.py" "$tmp/steps.json" "$tmp/steps_truth.json"
 "$TS" --no-progress -f json "$tmp/steps.json" > "$tmp/steps.out" 2> "$tmp/err" &&
 	"$TS" --no-progress --brief "$tmp/steps.json" > "$tmp/steps.txt" 2>> "$tmp/err" ||
 	bad "steps fixture: exit $?: $(head -c 300 "$tmp/err")"
-python3 - "$tmp/steps.out" "$tmp/steps_truth.json" "$tmp/steps.txt" <<'PY' && ok "steps fixture: wall mean/p50/max, 5 decode steps start to start (the prefill breaks the run), per output token and tokens/s, exact; the first screen leads with them" || bad "steps fixture"
+python3 - "$tmp/steps.out" "$tmp/steps_truth.json" "$tmp/steps.txt" <<'PY' && ok "steps fixture: wall mean/p50/max, 5 decode steps start to start (the prefill breaks the run), per output token and tokens/s, the API summary and the calls that waited on the GPU inside a pass, exact; the first screen leads with them" || bad "steps fixture"
 import json, sys
 d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2])); txt = open(sys.argv[3]).read()
 for stage in ('decode', 'prefill'):
     got, want = d['stages'][stage]['steps'], t[stage]
     for k, v in want.items():
         g = got[k]
-        ok = g == v if v is None or isinstance(v, int) else abs(g - v) <= max(0.002, 1e-4 * v)
+        ok = g == v if v is None or isinstance(v, (int, str)) else abs(g - v) <= max(0.002, 1e-4 * v)
         assert ok, (stage, k, g, v)
+api = {r['name']: (r['calls'], r['total_us'], r['sync'], r['in_passes']) for r in d['api']}
+assert api == {k: tuple(v) for k, v in t['api'].items()}, api
 lines = txt.splitlines()
 i = next(n for n, l in enumerate(lines) if l.startswith('Per pass'))
 assert lines[i].split()[2:6] == ['wall', 'mean', 'p50', 'max'], lines[i]
 assert lines[i + 1].split()[:7] == ['prefill', '689.0', 'us', '689.0', 'us', '689.0', 'us'], lines[i + 1]
 assert '64 tokens a pass' in lines[i + 2] and '92888 tokens/s' in lines[i + 2], lines[i + 2]
-assert lines[i + 3].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 3]
-assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 4], lines[i + 4]
+assert lines[i + 4].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 4]
+assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 5], lines[i + 5]
+assert 'the CPU waited on the GPU 15.0 us a pass: 1 call, most in cudaMemcpy' in lines[i + 3], lines[i + 3]
+assert 'the CPU waited on the GPU 2.9 us a pass: 1 call, most in cudaStreamSynchronize' in lines[i + 6], lines[i + 6]
 PY
 
 python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"

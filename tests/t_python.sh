@@ -80,13 +80,15 @@ n = 0
 for name, key in [('kernels', 'kernels'), ('types', 'types'), ('categories', 'categories'),
                   ('unclassified', 'unclassified'), ('passes', 'passes'), ('layers', 'layer_table'),
                   ('ops', 'ops'), ('workloads', 'workloads'), ('memory', 'memory'),
+                  ('collectives', 'collectives'), ('api', 'api'),
                   ('opportunities', 'opportunities')]:
     n += equal(name, getattr(r, name), j[key])
 st = [dict(stage=s, **v) for s, v in j['stages'].items()]
 n += equal('stages', r.stages, st)
 assert r.raw['trace']['kernels'] == j['trace']['kernels'] and not r.partial
 ok('%s: analyze(sample): kernels, types, categories, unclassified, passes, layers, ops, workloads, '
-   'stages, memory, opportunities equal the JSON report (%d rows)' % (LABEL, n))
+   'stages, memory, collectives, api, opportunities equal the JSON report (%d rows)' % (LABEL, n))
+assert len(r.api) > 0, 'the sample has runtime calls'
 
 job = json.load(open(os.path.join(d, 'job.json')))
 rj = t.analyze(os.path.join(d, 'job'))

@@ -174,12 +174,14 @@ def _table(rows):
 class Report:
     """A single trace's (or a job's) report. Tables: kernels, types,
     categories, unclassified, passes, layers (per layer index and stage),
-    ops, workloads, stages, memory, opportunities; for several ranks ranks
+    ops, workloads, stages, memory, collectives, api (runtime and driver
+    calls, as nsys' cuda_api_sum), opportunities; for several ranks ranks
     and skew. ``raw`` is the JSON document; ``partial`` and ``error`` say
     whether the trace was read whole."""
 
     TABLES = ("kernels", "types", "categories", "unclassified", "passes", "layers",
-              "ops", "workloads", "stages", "memory", "opportunities", "ranks", "skew")
+              "ops", "workloads", "stages", "memory", "collectives", "api", "opportunities",
+              "ranks", "skew")
 
     def __init__(self, doc):
         self.raw = doc
@@ -197,6 +199,8 @@ class Report:
         self.workloads = _table(doc.get("workloads"))
         self.stages = _table([dict(stage=s, **v) for s, v in (doc.get("stages") or {}).items()])
         self.memory = _table(doc.get("memory"))
+        self.collectives = _table(doc.get("collectives"))
+        self.api = _table(doc.get("api"))
         self.opportunities = _table(doc.get("opportunities"))
         self.ranks = _table(doc.get("ranks"))
         self.skew = _table(_skew_rows(doc.get("skew")))
@@ -233,10 +237,10 @@ def _skew_rows(skew):
 
 class CompareReport:
     """compare A B: tables ops (operation groups, with each side's kernels),
-    layers, layer_counts and alignment (one row per kernel pair of a typical
+    layers, layer_counts, alignment, collectives (one row per kernel pair of a typical
     layer); ``total``, ``a`` and ``b`` are the summary; ``raw`` the JSON."""
 
-    TABLES = ("ops", "layers", "layer_counts", "alignment")
+    TABLES = ("ops", "layers", "layer_counts", "alignment", "collectives")
 
     def __init__(self, doc):
         self.raw = doc
@@ -251,6 +255,7 @@ class CompareReport:
                                  a_kernels="; ".join(k["short"] for k in p["a"]), a_us=p["a_us"],
                                  b_kernels="; ".join(k["short"] for k in p["b"]), b_us=p["b_us"]))
         self.alignment = _table(rows)
+        self.collectives = _table(doc.get("collectives"))
 
     @property
     def tables(self):

@@ -325,6 +325,18 @@ static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
 	}
 }
 
+/* Calls that made the CPU wait for the GPU inside the stage's passes: no
+ * launch goes out while one runs. */
+static void put_syncs(screen *s, const ts_steps *st)
+{
+	if (!st->sync_calls)
+		return;
+	char t[32];
+	fmt_ms(t, sizeof t, (double)st->sync_ns / st->passes);
+	line(s, "   the CPU waited on the GPU %s a pass: %" PRIu64 " call%s, most in %s", t,
+	     st->sync_calls, st->sync_calls == 1 ? "" : "s", st->sync_top);
+}
+
 static void put_pass_times(screen *s)
 {
 	const ts_result *res = s->res;
@@ -336,7 +348,7 @@ static void put_pass_times(screen *s)
 		pass_sum ps;
 		ts_steps st;
 		stage_passes(res->layers, stage, &ps);
-		if (!ps.n || !shown_stage(o, stage) || !ts_steps_of(res->layers, (ts_pstage)stage, &st))
+		if (!ps.n || !shown_stage(o, stage) || !ts_steps_of(res->layers, res->api, (ts_pstage)stage, &st))
 			continue;
 		if (!shown++)
 			line(s, "%-10s %9s %9s %9s %6s %5s  %s", "Per pass", "wall mean", "p50", "max",
@@ -353,6 +365,7 @@ static void put_pass_times(screen *s)
 		     wall > 0 ? 100.0 * (double)st.busy_ns / wall : 0.0,
 		     wall > 0 ? 100.0 * (double)st.idle_ns / wall : 0.0, why);
 		put_per_token(s, (ts_pstage)stage, &st);
+		put_syncs(s, &st);
 	}
 	if (shown && !o->filter_stage)
 		put_between(s, ts_layers_between(res->layers));
@@ -535,7 +548,10 @@ static void put_opportunities(screen *s)
 	const ts_report_opts *o = s->o;
 	ts_opportunity all[TS_INSIGHT_MAX], op[3];
 	size_t na = ts_insight_opportunities(res, all, TS_INSIGHT_MAX), n = 0;
-	for (size_t i = 0; i < na && n < 3; i++)
+	/* as many as the screen has room for (two lines each), one at least */
+	int room = (TS_BRIEF_LINES - s->lines - 1) / 2;
+	size_t most = room >= 3 ? 3 : room >= 1 ? (size_t)room : 1;
+	for (size_t i = 0; i < na && n < most; i++)
 		if (!o->filter_stage || (ts_pstage)all[i].stage == o->stage)
 			op[n++] = all[i];
 	if (!n)

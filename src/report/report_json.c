@@ -551,11 +551,11 @@ static void put_window(ts_jw *w, const char *key, int64_t from, int64_t to)
 
 /* A stage's passes in wall time, steps and tokens (steps.h); null when
  * it has no pass. */
-static void put_steps(ts_jw *w, const ts_layers *l, ts_pstage stage)
+static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 {
 	ts_steps st;
 	ts_jw_key(w, "steps");
-	if (!ts_steps_of(l, stage, &st)) {
+	if (!ts_steps_of(res->layers, res->api, stage, &st)) {
 		ts_jw_null(w);
 		return;
 	}
@@ -584,6 +584,12 @@ static void put_steps(ts_jw *w, const ts_layers *l, ts_pstage stage)
 		ts_jw_kus(w, "per_output_token_us", st.token_ns);
 	else
 		ts_jw_knull(w, "per_output_token_us");
+	ts_jw_kuint(w, "sync_calls", st.sync_calls);
+	ts_jw_kus(w, "sync_us", st.sync_ns);
+	if (st.sync_top)
+		ts_jw_kstr(w, "sync_top", st.sync_top);
+	else
+		ts_jw_knull(w, "sync_top");
 	ts_jw_end_obj(w);
 }
 
@@ -683,7 +689,7 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 		ts_jw_knum(w, "share_pct", "%.2f", pct(sall->total, all));
 		ts_jw_key(w, "idle");
 		put_idle(w, res, &t->idle);
-		put_steps(w, l, (ts_pstage)s);
+		put_steps(w, res, (ts_pstage)s);
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_obj(w);
@@ -1082,6 +1088,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 		ts_report_json_table(&w, res, o, "memory", "memory");
 		ts_report_json_table(&w, res, o, "collectives", "collectives");
 	}
+	ts_report_json_table(&w, res, o, "api", "api");
 	ts_breakdown_free(&b);
 	put_warnings(&w, res);
 	if (o->ranks)

@@ -21,7 +21,8 @@
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",
-	"layers", "passes", "stages", "memory", "collectives", "replays", "ranks", "skew", NULL,
+	"layers", "passes", "stages", "memory", "collectives", "api", "replays", "ranks", "skew",
+	NULL,
 };
 
 /* ------------------------------------------------------------- cells */
@@ -423,7 +424,7 @@ static int t_stages(const ts_result *res, const ts_table_sink *k)
 		const ts_stat *other, *sall;
 		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
 		ts_steps st;
-		bool has = ts_steps_of(l, (ts_pstage)s, &st);
+		bool has = ts_steps_of(l, res->api, (ts_pstage)s, &st);
 		ts_cell row[] = {
 			c_cstr(ts_pstage_name((ts_pstage)s)), c_uint(t->passes), c_uint(t->complete_passes),
 			c_uint(t->layers), c_uint(sall->count), c_us(sall->total),
@@ -437,6 +438,48 @@ static int t_stages(const ts_result *res, const ts_table_sink *k)
 		};
 		rc = ROW(k, row);
 	}
+	return rc;
+}
+
+/* The runtime and driver calls by name, by total time (nsys stats'
+ * cuda_api_sum): calls, total, share, mean, median, min, max; whether a
+ * call makes the CPU wait for the GPU, and how many of those calls (and
+ * their time) fell inside a pass's CPU window. All stages. */
+static int t_api(const ts_result *res, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "name", "calls", "total_us", "pct", "avg_us", "p50_us",
+					    "min_us", "max_us", "sync", "in_passes", "in_passes_us" };
+	int rc = BEGIN(k, "api", cols);
+	size_t n = 0, ns = 0;
+	uint64_t unkept;
+	size_t *order = res->api ? ts_api_order(res->api, &n) : NULL;
+	const ts_api_sync *sy = res->api ? ts_api_syncs(res->api, &ns, &unkept) : NULL;
+	int8_t *at = ns ? malloc(ns) : NULL;
+	int64_t *in = ns ? malloc(ns * sizeof *in) : NULL;
+	if (ns && (!at || !in || !ts_syncs_place(res->layers, res->api, at, in)))
+		ns = 0;
+	int64_t all = ts_api_total_ns(res->api);
+	for (size_t i = 0; order && i < n && rc == 0; i++) {
+		const ts_api_row *r = ts_api_row_at(res->api, order[i]);
+		const ts_stat *s = &r->stat;
+		uint64_t inside = 0;
+		int64_t inside_ns = 0;
+		for (size_t j = 0; j < ns; j++)
+			if (sy[j].row == order[i] && at[j] >= 0) {
+				inside++;
+				inside_ns = ts_sat_add(inside_ns, in[j]);
+			}
+		ts_cell row[] = {
+			c_cstr(r->name), c_uint(s->count), c_us(s->total), c_num(share(s->total, all), 2),
+			c_num((double)s->total / (double)s->count / 1e3, 3), c_us(ts_stat_quantile(s, 0.5)),
+			c_us(s->min), c_us(s->max), c_bool(r->sync),
+			r->sync ? c_uint(inside) : c_null(), r->sync ? c_us(inside_ns) : c_null(),
+		};
+		rc = ROW(k, row);
+	}
+	free(order);
+	free(at);
+	free(in);
 	return rc;
 }
 
@@ -597,6 +640,8 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 		rc = t_memory(res, &v, sink);
 	else if (strcmp(name, "collectives") == 0)
 		rc = t_collectives(res, &v, sink);
+	else if (strcmp(name, "api") == 0)
+		rc = t_api(res, sink);
 	else if (strcmp(name, "replays") == 0)
 		rc = t_replays(res, sink);
 	else if (strcmp(name, "ranks") == 0)

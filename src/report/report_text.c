@@ -886,6 +886,46 @@ static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 	put_table(res, o, "memory", (ts_text_table){ .out = out, TEXT_COLS(cols) });
 }
 
+/* The runtime and driver calls (the api table), as nsys stats'
+ * cuda_api_sum; a call that makes the CPU wait for the GPU shows how many
+ * of its calls fell inside a pass, and their time there. */
+static void fmt_api_sync(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
+{
+	if (!ts_text_cell(t, row, "sync")->u) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	char us[32];
+	snprintf(buf, n, "%" PRIu64 ", %s us", ts_text_cell(t, row, "in_passes")->u,
+		 ts_text_us(us, sizeof us, ts_text_cell(t, row, "in_passes_us")->i));
+}
+
+static void put_api(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	static const ts_text_col cols[] = {
+		{ .col = "pct", .title = "Time %", .width = 6, .decimals = 1 },
+		{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
+		{ .col = "calls", .title = "Calls", .width = 9, .decimals = -1 },
+		{ .col = "avg_us", .title = "Avg (us)", .width = 11, .decimals = 3 },
+		{ .col = "p50_us", .title = "Med (us)", .width = 11, .decimals = -1 },
+		{ .col = "min_us", .title = "Min (us)", .width = 11, .decimals = -1 },
+		{ .col = "max_us", .title = "Max (us)", .width = 11, .decimals = -1 },
+		{ .col = "in_passes", .title = "Sync in passes", .width = 20, .decimals = -1,
+		  .fmt = fmt_api_sync },
+		{ .col = "name", .title = "Name", .width = 0, .decimals = -1, .place = TS_TEXT_NAME,
+		  .gap = 2 },
+	};
+	size_t n = 0;
+	free(res->api ? ts_api_order(res->api, &n) : NULL);
+	if (!n)
+		return;
+	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
+	fprintf(out, "\n%s API (%zu of %zu runtime and driver calls, by total time; sync in "
+		"passes: calls that make the CPU wait for the GPU inside a pass, and their time "
+		"there)\n", res->platform == TS_PLATFORM_AMD ? "HIP" : "CUDA", shown, n);
+	put_table(res, o, "api", (ts_text_table){ .out = out, TEXT_COLS(cols), .max_rows = shown });
+}
+
 #define COMM_ROWS_SHOWN 12
 
 /* A collective's message size, as bytes. */
@@ -1029,6 +1069,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_memory(out, res, o);
 		put_collectives(out, res, o);
 	}
+	put_api(out, res, o);
 	put_events(out, res->agg);
 	ts_breakdown_free(&b);
 	return ferror(out) ? -1 : 0;

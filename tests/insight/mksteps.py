@@ -12,7 +12,13 @@ before every ninth kernel, so each wall differs; between steps the GPU
 sits idle for a chosen time. The truth holds, from this construction:
 each stage's wall mean, p50 and max over its passes; the start-to-start
 time of consecutive decode steps (five: the prefill breaks the run) and
-its median; tokens per second.
+its median; tokens per second. The CPU makes three calls that wait for
+the GPU: a cudaStreamSynchronize (20 us) inside the second decode step
+(its annotation and its launches), a blocking cudaMemcpy (15 us) inside
+the prefill's, and a
+cudaDeviceSynchronize (50 us) between the first two steps, in no pass; the
+truth holds the API summary (calls and time per name) and which of them
+fell inside a pass.
 """
 import json
 import statistics
@@ -22,6 +28,9 @@ from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS
 
 SEQ = [(EMBED, 6)] + [(n, d) for n, d, _ in LAYER] * NLAYERS + [(RMS, 7), (SAMPLE, 4)]
 PLAN = ['decode'] * 3 + ['prefill'] + ['decode'] * 4
+# step: [(inside its annotation or after its kernels, call, us)]
+SYNC = {0: [('after', 'cudaDeviceSynchronize', 50)], 1: [('in', 'cudaStreamSynchronize', 20)],
+        3: [('in', 'cudaMemcpy', 15)]}
 BETWEEN = [300, 450, 380, 520, 410, 600, 350, 0]   # us of idle after each step
 
 
@@ -36,6 +45,10 @@ def main():
         cpu = start - 80
         ev.append({'ph': 'X', 'cat': 'user_annotation', 'name': name, 'pid': 1, 'tid': 1,
                    'ts': start - 90, 'dur': 80.0})
+        for when, call, dur in SYNC.get(i, []):
+            at = start - 70 if when == 'in' else start + 100
+            ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': call, 'pid': 1, 'tid': 1,
+                       'ts': at, 'dur': float(dur), 'args': {'correlation': 0}})
         for j, (kname, dur) in enumerate(SEQ):
             if j and j % 9 == 0:
                 t += 2 + i
@@ -66,12 +79,18 @@ def main():
                    'steps': len(steps), 'step_p50_us': statistics.median(steps),
                    'batch': 4, 'tokens': 4 * len(dw),
                    'tokens_per_s': 4 / (statistics.median(steps) / 1e6),
-                   'per_output_token_us': statistics.median(steps)},
+                   'per_output_token_us': statistics.median(steps),
+                   'sync_calls': 1, 'sync_us': 20.0, 'sync_top': 'cudaStreamSynchronize'},
         'prefill': {'passes': 1, 'wall_mean_us': walls['prefill'][0],
                     'wall_p50_us': walls['prefill'][0], 'wall_max_us': walls['prefill'][0],
                     'steps': 0, 'step_p50_us': None, 'tokens': 64,
                     'tokens_per_s': 64 / (walls['prefill'][0] / 1e6),
-                    'per_output_token_us': None},
+                    'per_output_token_us': None,
+                    'sync_calls': 1, 'sync_us': 15.0, 'sync_top': 'cudaMemcpy'},
+        'api': {'cudaLaunchKernel': (len(PLAN) * len(SEQ), 0.5 * len(PLAN) * len(SEQ), False, None),
+                'cudaStreamSynchronize': (1, 20.0, True, 1),
+                'cudaMemcpy': (1, 15.0, True, 1),
+                'cudaDeviceSynchronize': (1, 50.0, True, 0)},
     }
     json.dump(truth, open(truth_path, 'w'), indent=1)
 

@@ -33,6 +33,8 @@ void ts_result_free(ts_result *res)
 	res->ctx = NULL;
 	ts_comm_free(res->comm);
 	res->comm = NULL;
+	ts_api_free(res->api);
+	res->api = NULL;
 	ts_replay_free(res->replay);
 	res->replay = NULL;
 	ts_capmap_free(res->merged_captures);

@@ -22,6 +22,7 @@
 #include "analysis/layers/layers.h"
 #include "analysis/layers/model.h"
 #include "input/parser.h"
+#include "analysis/api.h"
 #include "analysis/comm.h"
 #include "analysis/attrib/replay.h"
 #include "input/status.h"
@@ -47,6 +48,7 @@ typedef struct {
 	ts_attrib *attrib;
 	ts_ctx *ctx;                /* context rules (kernel meaning by position) */
 	ts_comm *comm;              /* collectives: sizes and bandwidth */
+	ts_api *api;                /* runtime and driver calls by name */
 	ts_replay *replay;          /* graph replays matched to --capture, or NULL */
 	ts_capmap *record;          /* recording a capture trace's graphs, or NULL */
 	ts_capmap *merged_captures; /* merged partials: their captures (owned;

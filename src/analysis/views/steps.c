@@ -84,7 +84,103 @@ static void per_token(const ts_layers *l, ts_pstage st, ts_steps *s)
 		s->tokens_per_s = (double)s->tokens / s->passes * 1e9 / (double)s->token_ns;
 }
 
-bool ts_steps_of(const ts_layers *l, ts_pstage st, ts_steps *s)
+/* A pass's CPU window: its step annotation's, else its launches'. */
+typedef struct {
+	int64_t from, to;
+	int8_t stage;
+	uint32_t source;
+} cpu_win;
+
+static int by_from(const void *a, const void *b)
+{
+	int64_t x = ((const cpu_win *)a)->from, y = ((const cpu_win *)b)->from;
+	return (x > y) - (x < y);
+}
+
+static bool pass_window(const ts_pass *p, cpu_win *w)
+{
+	if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from)
+		*w = (cpu_win){ p->cwin_from, p->cwin_to, (int8_t)p->stage, p->source };
+	else if (p->idle.first_launch_ns != INT64_MIN && p->idle.last_launch_ns > p->idle.first_launch_ns)
+		*w = (cpu_win){ p->idle.first_launch_ns, p->idle.last_launch_ns, (int8_t)p->stage,
+				p->source };
+	else
+		return false;
+	return true;
+}
+
+/* The window holding t of trace source among w[0..n) sorted by start
+ * (the latest start at or before t that ends after it), or NULL. */
+static const cpu_win *window_at(const cpu_win *w, size_t n, int64_t t, uint32_t source)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w[mid].from <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && lo - i <= 64; )
+		if (w[i].source == source && w[i].to >= t)
+			return &w[i];
+	return NULL;
+}
+
+bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_t *inside)
+{
+	size_t ns;
+	uint64_t unkept;
+	const ts_api_sync *sy = ts_api_syncs(api, &ns, &unkept);
+	size_t np = l ? ts_layers_npasses(l) : 0, nw = 0;
+	cpu_win *w = malloc((np ? np : 1) * sizeof *w);
+	if (!w)
+		return false;
+	for (size_t i = 0; i < np; i++)
+		nw += pass_window(ts_layers_pass(l, i), &w[nw]);
+	qsort(w, nw, sizeof *w, by_from);
+	for (size_t i = 0; i < ns; i++) {
+		const cpu_win *x = window_at(w, nw, sy[i].ts_ns, sy[i].source);
+		stage[i] = x ? x->stage : -1;
+		int64_t end = ts_sat_add(sy[i].ts_ns, sy[i].dur_ns);
+		inside[i] = x ? (end < x->to ? end : x->to) - sy[i].ts_ns : 0;
+	}
+	free(w);
+	return true;
+}
+
+/* The synchronizing calls inside the stage's passes. */
+static void stage_syncs(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *s)
+{
+	size_t ns;
+	uint64_t unkept;
+	const ts_api_sync *sy = ts_api_syncs(api, &ns, &unkept);
+	int8_t *at = ns ? malloc(ns) : NULL;
+	int64_t *in = ns ? malloc(ns * sizeof *in) : NULL;
+	if (!at || !in || !ts_syncs_place(l, api, at, in)) {
+		free(at);
+		free(in);
+		return;
+	}
+	int64_t by_row[TS_API_ROWS + 1] = { 0 };
+	for (size_t i = 0; i < ns; i++) {
+		if (at[i] != (int8_t)st)
+			continue;
+		s->sync_calls++;
+		s->sync_ns = ts_sat_add(s->sync_ns, in[i]);
+		by_row[sy[i].row] = ts_sat_add(by_row[sy[i].row], in[i]);
+	}
+	size_t top = 0;
+	for (size_t r = 1; r <= TS_API_ROWS; r++)
+		if (by_row[r] > by_row[top])
+			top = r;
+	if (s->sync_calls)
+		s->sync_top = ts_api_row_at(api, top)->name;
+	free(at);
+	free(in);
+}
+
+bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *s)
 {
 	memset(s, 0, sizeof *s);
 	s->batch = s->tokens = -1;
@@ -115,6 +211,8 @@ bool ts_steps_of(const ts_layers *l, ts_pstage st, ts_steps *s)
 		s->wall_max_ns = v[s->passes - 1];
 		s->steps = step_times(l, st, s->of_partials, v, &s->step_p50_ns);
 		per_token(l, st, s);
+		if (api)
+			stage_syncs(l, api, st, s);
 	}
 	free(v);
 	return s->passes > 0;

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/api.h"
 #include "analysis/layers/layers.h"
 
 typedef struct {
@@ -47,9 +48,23 @@ typedef struct {
 	int64_t tokens;              /* summed; -1 unknown */
 	double tokens_per_s;         /* 0: unknown */
 	int64_t token_ns;            /* decode: the time of one output token; 0 */
+	/* calls that made the CPU wait for the GPU inside its passes (in a
+	 * pass's CPU window: its step annotation's, else from its first
+	 * kernel's launch to its last's), their time in it, the call with
+	 * most */
+	uint64_t sync_calls;
+	int64_t sync_ns;
+	const char *sync_top;        /* NULL: none */
 } ts_steps;
 
-/* The steps of stage st (l may be NULL: none). false when it has no pass. */
-bool ts_steps_of(const ts_layers *l, ts_pstage st, ts_steps *out);
+/* The steps of stage st (l may be NULL: none; api NULL: no runtime calls).
+ * false when it has no pass. */
+bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *out);
+
+/* The stage of the pass each kept synchronizing call of api fell in
+ * (stage[i] for call i; -1: in none), over every pass of l, and its time
+ * inside that pass's window (inside[i]: to the window's end at most).
+ * false: out of memory (nothing written). */
+bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_t *inside);
 
 #endif

@@ -1,0 +1,228 @@
+/*
+ * api.c - runtime and driver calls by name, and the synchronizing ones
+ * with their times (api.h).
+ */
+#include "analysis/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/intern.h"
+#include "analysis/satmath.h"
+#include "input/grow.h"
+
+#define OTHER TS_API_ROWS             /* the row of names past the table */
+
+struct ts_api {
+	ts_intern *names;
+	ts_api_row rows[TS_API_ROWS + 1];
+	ts_api_sync *sync;
+	size_t nsync, sync_cap;
+	uint64_t sync_unkept;
+	uint32_t merged;              /* saved partials merged in */
+};
+
+static bool has(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	for (size_t i = 0; i + k <= n; i++)
+		if (memcmp(s + i, w, k) == 0)
+			return true;
+	return false;
+}
+
+static bool begins(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+	return n >= k && memcmp(s, w, k) == 0;
+}
+
+bool ts_api_is_sync(const char *s, size_t n)
+{
+	if (has(s, n, "Synchronize"))
+		return true;
+	if ((begins(s, n, "cudaMemcpy") || begins(s, n, "hipMemcpy") || begins(s, n, "cuMemcpy")) &&
+	    !has(s, n, "Async"))
+		return true;
+	return (n == 8 && memcmp(s, "cudaFree", 8) == 0) || (n == 7 && memcmp(s, "hipFree", 7) == 0) ||
+	       begins(s, n, "cuMemFree");
+}
+
+ts_api *ts_api_new(void)
+{
+	ts_api *a = calloc(1, sizeof *a);
+	if (!a || !(a->names = ts_intern_new(TS_API_ROWS, TS_API_ROWS * 96))) {
+		free(a);
+		return NULL;
+	}
+	a->rows[OTHER].name = "(other)";
+	return a;
+}
+
+void ts_api_free(ts_api *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i <= TS_API_ROWS; i++)
+		ts_stat_clear(&a->rows[i].stat);
+	ts_intern_free(a->names);
+	free(a->sync);
+	free(a);
+}
+
+/* The row of a name: its own, or (other) once the table is full. */
+static uint32_t row_of(ts_api *a, const char *s, size_t n, ts_status *st)
+{
+	uint32_t id;
+	*st = ts_intern_put(a->names, s, n, &id);
+	if (*st == TS_ERR_FULL || id == TS_INTERN_NONE) {
+		if (*st == TS_ERR_FULL)
+			*st = TS_OK;
+		return OTHER;
+	}
+	ts_api_row *r = &a->rows[id];
+	if (!r->name) {
+		r->name = ts_intern_str(a->names, id, NULL);
+		r->sync = ts_api_is_sync(s, n);
+	}
+	return id;
+}
+
+static ts_status add(ts_api *a, uint32_t row, const char *s, size_t n, int64_t ts, int64_t dur)
+{
+	ts_status st = ts_stat_add(&a->rows[row].stat, dur);
+	bool sync = row == OTHER ? ts_api_is_sync(s, n) : a->rows[row].sync;
+	if (st != TS_OK || !sync)
+		return st;
+	if (a->nsync < TS_API_SYNC_KEEP &&
+	    ts_grow((void **)&a->sync, &a->sync_cap, a->nsync + 1, sizeof *a->sync, 64,
+		    TS_API_SYNC_KEEP, false))
+		a->sync[a->nsync++] = (ts_api_sync){ ts, dur, row, 0 };
+	else
+		a->sync_unkept++;
+	return TS_OK;
+}
+
+ts_status ts_api_call(ts_api *a, const ts_event *ev)
+{
+	if (!a || !(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->name_len == 0)
+		return TS_OK;
+	ts_status st;
+	uint32_t row = row_of(a, ev->name, ev->name_len, &st);
+	if (st != TS_OK)
+		return st;
+	return add(a, row, ev->name, ev->name_len, ev->ts_ns, ev->dur_ns);
+}
+
+size_t ts_api_nrows(const ts_api *a)
+{
+	return a ? TS_API_ROWS + 1 : 0;
+}
+
+const ts_api_row *ts_api_row_at(const ts_api *a, size_t i)
+{
+	return &a->rows[i];
+}
+
+static int by_total(const void *x, const void *y)
+{
+	const ts_api_row *a = *(const ts_api_row *const *)x, *b = *(const ts_api_row *const *)y;
+	if (a->stat.total != b->stat.total)
+		return a->stat.total < b->stat.total ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+size_t *ts_api_order(const ts_api *a, size_t *n)
+{
+	*n = 0;
+	const ts_api_row *by[TS_API_ROWS + 1];
+	size_t *o = a ? malloc((TS_API_ROWS + 1) * sizeof *o) : NULL;
+	for (size_t i = 0; o && i <= TS_API_ROWS; i++)
+		if (a->rows[i].stat.count)
+			by[(*n)++] = &a->rows[i];
+	qsort(by, *n, sizeof *by, by_total);
+	for (size_t i = 0; i < *n; i++)
+		o[i] = (size_t)(by[i] - a->rows);
+	return o;
+}
+
+int64_t ts_api_total_ns(const ts_api *a)
+{
+	int64_t t = 0;
+	for (size_t i = 0; a && i <= TS_API_ROWS; i++)
+		t = ts_sat_add(t, a->rows[i].stat.total);
+	return t;
+}
+
+const ts_api_sync *ts_api_syncs(const ts_api *a, size_t *n, uint64_t *unkept)
+{
+	*n = a ? a->nsync : 0;
+	*unkept = a ? a->sync_unkept : 0;
+	return a ? a->sync : NULL;
+}
+
+void ts_api_save(const ts_api *a, ts_wbuf *w)
+{
+	uint64_t used = 0;
+	for (size_t i = 0; i <= TS_API_ROWS; i++)
+		used += a->rows[i].stat.count > 0;
+	ts_w_u64(w, used);
+	for (uint32_t i = 0; i <= TS_API_ROWS; i++) {
+		const ts_api_row *r = &a->rows[i];
+		if (!r->stat.count)
+			continue;
+		ts_w_u8(w, i == OTHER);
+		ts_w_str(w, r->name, strlen(r->name));
+		ts_stat_save(&r->stat, w);
+	}
+	ts_w_u64(w, a->nsync);
+	for (size_t i = 0; i < a->nsync; i++) {
+		const ts_api_sync *s = &a->sync[i];
+		const char *name = a->rows[s->row].name;
+		ts_w_str(w, name, strlen(name));
+		ts_w_i64(w, s->ts_ns);
+		ts_w_i64(w, s->dur_ns);
+	}
+	ts_w_u64(w, a->sync_unkept);
+}
+
+ts_status ts_api_load(ts_api *a, ts_rbuf *r)
+{
+	uint64_t n = ts_r_count(r, 1 + 4 + 8);
+	for (uint64_t k = 0; k < n && !r->err; k++) {
+		bool other = ts_r_u8(r) != 0;
+		size_t len;
+		const char *s = ts_r_str(r, &len);
+		ts_stat tmp = { 0 };
+		ts_status st = ts_stat_load(&tmp, r);
+		uint32_t row = OTHER;
+		if (st == TS_OK && !r->err && !other)
+			row = row_of(a, s, len, &st);
+		if (st == TS_OK && !r->err)
+			st = ts_stat_merge(&a->rows[row].stat, &tmp);
+		ts_stat_clear(&tmp);
+		if (st != TS_OK)
+			return st;
+	}
+	uint32_t source = ++a->merged;
+	uint64_t ns = ts_r_count(r, 4 + 8 + 8);
+	for (uint64_t k = 0; k < ns && !r->err; k++) {
+		size_t len;
+		const char *s = ts_r_str(r, &len);
+		int64_t ts = ts_r_i64(r), dur = ts_r_i64(r);
+		if (r->err)
+			break;
+		ts_status st;
+		uint32_t row = row_of(a, s, len, &st);
+		if (st != TS_OK)
+			return st;
+		if (a->nsync < TS_API_SYNC_KEEP &&
+		    ts_grow((void **)&a->sync, &a->sync_cap, a->nsync + 1, sizeof *a->sync, 64,
+			    TS_API_SYNC_KEEP, false))
+			a->sync[a->nsync++] = (ts_api_sync){ ts, dur, row, source };
+		else
+			a->sync_unkept++;
+	}
+	a->sync_unkept += ts_r_u64(r);
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
