@@ -39,7 +39,7 @@ static const char usage_text[] =
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
-	"                       passes, stages, memory, collectives, replays\n"
+	"                       passes, stages, memory, collectives, api, replays\n"
 	"                       (--capture), ranks or skew (several traces)\n"
 	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
 	"  -n, --top N          kernel rows in the text report (default 20, 0 = all)\n"
@@ -225,7 +225,7 @@ static void check_formats(const options *o)
 {
 	if (o->table && !ts_report_table_known(o->table))
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
-			    "ops, workloads, layers, passes, stages, memory, collectives, "
+			    "ops, workloads, layers, passes, stages, memory, collectives, api, "
 			    "replays, ranks or skew", o->table);
 	if (o->debug && o->format != FMT_TEXT)
 		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "
