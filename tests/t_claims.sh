@@ -333,6 +333,13 @@ r = json.load(open(sys.argv[1]))
 wrong = []
 for o in r.get('opportunities') or []:
     st = (r.get('stages') or {}).get(o['stage'] or '')
+    if o['stage'] in (None, 'unknown') and o['kind'] in ('gpu_idle', 'comm_exposed') and not r.get('passes'):
+        # a training step's: the GPU's idle time in the kernel span, the
+        # collectives that ran alone in the kernel time
+        cap = r['trace']['gpu_span_us'] if o['kind'] == 'gpu_idle' else r['trace']['kernel_time_us']
+        if o['at_stake_us'] > cap + 0.01:
+            wrong.append('%s %.1f us over %.1f us' % (o['kind'], o['at_stake_us'], cap))
+        continue
     if not st:
         wrong.append('%s with no stage' % o['kind'])
         continue

@@ -38,6 +38,63 @@ assert 'the CPU waited on the GPU 15.0 us a pass: 1 call, most in cudaMemcpy' in
 assert 'the CPU waited on the GPU 2.9 us a pass: 1 call, most in cudaStreamSynchronize' in lines[i + 6], lines[i + 6]
 PY
 
+# Overlap (tests/insight/mkoverlap.py): computation, communication (TP
+# all-reduces partly under the GEMM before them) and copies, what ran
+# hidden under what, for the trace and the decode pass, exact; the exposed
+# communication is an opportunity, the first screen says it
+python3 "$here/insight/mkoverlap.py" "$tmp/ov.json" "$tmp/ov_truth.json"
+"$TS" --no-progress -f json "$tmp/ov.json" > "$tmp/ov.out" 2> "$tmp/err" &&
+	"$TS" --no-progress --brief "$tmp/ov.json" > "$tmp/ov.txt" 2>> "$tmp/err" ||
+	bad "overlap fixture: exit $?: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/ov.out" "$tmp/ov_truth.json" "$tmp/ov.txt" <<'PY' && ok "overlap fixture: compute, collectives (40 of 120 us hidden) and copies (10 of 20 us hidden), trace and pass, exact; exposed communication is an opportunity (80 us)" || bad "overlap fixture"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2])); txt = open(sys.argv[3]).read()
+assert d['busy']['overlap'] == t, d['busy']['overlap']
+o = d['stages']['decode']['idle']['overlap']
+assert {k: o[k] for k in ('compute_us', 'comm_us', 'comm_hidden_us', 'comm_exposed_us')} == \
+       {k: t[k] for k in ('compute_us', 'comm_us', 'comm_hidden_us', 'comm_exposed_us')}, o
+opp = [(x['kind'], x['stage'], x['at_stake_us']) for x in d['opportunities']]
+assert ('comm_exposed', 'decode', 80.0) in opp, opp
+assert 'overlap: compute 669.0 us, collectives 120.0 us (33% hidden under compute), copies 20.0 us (50% hidden)' in txt, txt
+PY
+# ... and on a real training trace (HTA's DDP, NCCL all-reduce under the
+# backward pass) against a standard-library union of its intervals
+f="$SHARED/hta_a100_ddp_training_nccl.json.gz"
+if [ -f "$f" ]; then
+	"$TS" --no-progress -f json "$f" > "$tmp/hta.out" 2>/dev/null
+	python3 - "$f" "$tmp/hta.out" <<'PY' && ok "hta ddp: computation, communication, hidden communication and copies as a union of the trace's own intervals; its opportunities are the exposed communication and the GPU's idle time" || bad "hta ddp overlap"
+import gzip, json, sys
+from decimal import Decimal
+ev = json.load(gzip.open(sys.argv[1]), parse_float=Decimal)['traceEvents']   # exact microseconds
+def union(iv):
+    total, end = Decimal(0), None
+    for a, b in sorted(iv):
+        if end is None or a >= end:
+            total += b - a
+            end = b
+        elif b > end:
+            total += b - end
+            end = b
+    return total
+k = [(e['ts'], e['ts'] + e['dur'], 'nccl' in e['name'].lower()) for e in ev
+     if e.get('ph') == 'X' and e.get('cat') == 'kernel']
+m = [(e['ts'], e['ts'] + e['dur']) for e in ev
+     if e.get('ph') == 'X' and e.get('cat') in ('gpu_memcpy', 'gpu_memset') and e.get('dur', 0) > 0]
+comp = union([(a, b) for a, b, c in k if not c]); comm = union([(a, b) for a, b, c in k if c])
+busy = union([(a, b) for a, b, _ in k]); allb = union([(a, b) for a, b, _ in k] + m)
+want = {'compute_us': comp, 'comm_us': comm, 'comm_hidden_us': comp + comm - busy,
+        'mem_us': union(m), 'mem_hidden_us': union(m) + busy - allb, 'kernel_busy_us': busy}
+got = json.load(open(sys.argv[2]))
+o = got['busy']['overlap']
+for key, v in want.items():
+    assert abs(Decimal(str(o[key])) - v) <= Decimal('0.001'), (key, o[key], v)
+kinds = [x['kind'] for x in got['opportunities']]
+assert kinds[:2] == ['gpu_idle', 'comm_exposed'], kinds
+PY
+else
+	echo "ok - hta ddp overlap # SKIP ../shared/traces is absent"
+fi
+
 python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"
 "$TS" --no-progress -f json "$tmp/idle.json" > "$tmp/idle.out" 2> "$tmp/err" ||
 	bad "fixture: exit $?: $(head -c 300 "$tmp/err")"

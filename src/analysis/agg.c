@@ -62,8 +62,11 @@ void ts_agg_free(ts_agg *a)
 		ts_stat_clear(&a->rows[i]);
 	ts_stat_clear(&a->other);
 	ts_stat_clear(&a->all);
-	for (int i = 0; i < a->ndev; i++)
+	for (int i = 0; i < a->ndev; i++) {
 		ts_busy_free(a->dev[i].busy);
+		for (int k = 0; k < TS_SPLIT_COUNT; k++)
+			ts_busy_free(a->dev[i].split[k]);
+	}
 	ts_intern_free(a->names);
 	free(a->ctx);
 	free(a->rows);
@@ -86,6 +89,10 @@ static ts_memkind memcpy_kind(const char *s, size_t len)
 	return TS_MEM_OTHER;
 }
 
+/* The split's intervals held per device: a quarter of the busy window
+ * (a kind alone has fewer, longer runs than every kernel together). */
+#define SPLIT_WINDOW(a) ((a)->lim.busy_window / 4 + 1)
+
 static ts_device *device_for(ts_agg *a, int64_t id)
 {
 	for (int i = 0; i < a->ndev; i++)
@@ -93,11 +100,19 @@ static ts_device *device_for(ts_agg *a, int64_t id)
 			return &a->dev[i];
 	if ((uint32_t)a->ndev >= a->lim.max_devices)
 		return NULL;
-	ts_busy *b = ts_busy_new(a->lim.busy_window);
-	if (!b)
+	ts_busy *b = ts_busy_new(a->lim.busy_window), *sp[TS_SPLIT_COUNT];
+	bool ok = b != NULL;
+	for (int k = 0; k < TS_SPLIT_COUNT; k++)
+		ok &= (sp[k] = ts_busy_new(SPLIT_WINDOW(a))) != NULL;
+	if (!ok) {
+		ts_busy_free(b);
+		for (int k = 0; k < TS_SPLIT_COUNT; k++)
+			ts_busy_free(sp[k]);
 		return NULL;
+	}
 	ts_device *d = &a->dev[a->ndev++];
 	*d = (ts_device){ .id = id, .busy = b };
+	memcpy(d->split, sp, sizeof sp);
 	return d;
 }
 
@@ -191,6 +206,9 @@ static ts_status add_kernel(ts_agg *a, const ts_event *ev)
 	d->kernels++;
 	d->kernel_ns = ts_sat_add(d->kernel_ns, ev->dur_ns);
 	ts_busy_add(d->busy, ev->ts_ns, end);
+	bool comm = a->last_class->type == TS_TYPE_COMMUNICATION;
+	ts_busy_add(d->split[comm ? TS_SPLIT_COMM : TS_SPLIT_COMPUTE], ev->ts_ns, end);
+	ts_busy_add(d->split[TS_SPLIT_ALL], ev->ts_ns, end);
 	return TS_OK;
 }
 
@@ -207,6 +225,14 @@ static void add_memory(ts_agg *a, const ts_event *ev)
 	if (ev->has & TS_HAS_BYTES) {
 		m->bytes = ts_sat_add(m->bytes, ev->bytes);
 		m->with_bytes++;
+	}
+	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->dur_ns <= 0)
+		return;
+	ts_device *d = device_for(a, ev->has & TS_HAS_DEVICE ? ev->device
+				  : ev->has & TS_HAS_PID ? ev->pid : 0);
+	if (d) {
+		ts_busy_add(d->split[TS_SPLIT_MEM], ev->ts_ns, ev->ts_ns + ev->dur_ns);
+		ts_busy_add(d->split[TS_SPLIT_ALL], ev->ts_ns, ev->ts_ns + ev->dur_ns);
 	}
 }
 
@@ -256,6 +282,26 @@ int64_t ts_agg_busy_ns(const ts_agg *a)
 	return t;
 }
 
+void ts_agg_overlap(const ts_agg *a, ts_overlap *o)
+{
+	*o = (ts_overlap){ 0 };
+	for (int i = 0; i < a->ndev; i++) {
+		const ts_device *d = &a->dev[i];
+		int64_t comp = ts_busy_total(d->split[TS_SPLIT_COMPUTE]);
+		int64_t comm = ts_busy_total(d->split[TS_SPLIT_COMM]);
+		int64_t mem = ts_busy_total(d->split[TS_SPLIT_MEM]);
+		int64_t busy = ts_busy_total(d->busy), all = ts_busy_total(d->split[TS_SPLIT_ALL]);
+		int64_t ch = comm + comp - busy, mh = mem + busy - all;
+		o->compute_ns = ts_sat_add(o->compute_ns, comp);
+		o->comm_ns = ts_sat_add(o->comm_ns, comm);
+		o->mem_ns = ts_sat_add(o->mem_ns, mem);
+		o->busy_ns = ts_sat_add(o->busy_ns, busy);
+		o->all_ns = ts_sat_add(o->all_ns, all);
+		o->comm_hidden_ns += ch < 0 ? 0 : ch > comm ? comm : ch;
+		o->mem_hidden_ns += mh < 0 ? 0 : mh > mem ? mem : mh;
+	}
+}
+
 uint64_t ts_agg_busy_late(const ts_agg *a)
 {
 	uint64_t n = 0;
@@ -282,7 +328,8 @@ size_t ts_agg_bytes(const ts_agg *a)
 		n += ts_hist_bytes(&a->rows[i].hist);
 	n += ts_hist_bytes(&a->other.hist) + ts_hist_bytes(&a->all.hist);
 	for (int i = 0; i < a->ndev; i++)
-		n += (2 * (size_t)a->lim.busy_window + 1) * 16;
+		n += (2 * (size_t)a->lim.busy_window + 1) * 16 +
+		     TS_SPLIT_COUNT * (2 * (size_t)SPLIT_WINDOW(a) + 1) * 16;
 	return n;
 }
 
@@ -429,6 +476,8 @@ void ts_agg_save(const ts_agg *a, ts_wbuf *w)
 		ts_w_i64(w, d->kernel_ns);
 		ts_w_i64(w, ts_busy_total(d->busy));
 		ts_w_u64(w, ts_busy_late(d->busy));
+		for (int k = 0; k < TS_SPLIT_COUNT; k++)
+			ts_w_i64(w, ts_busy_total(d->split[k]));
 	}
 	ts_w_u64(w, a->dev_overflow);
 	ts_w_u8(w, a->has_span);
@@ -495,12 +544,14 @@ static void load_totals(ts_agg *a, ts_rbuf *r)
 		mr->bytes = ts_sat_add(mr->bytes, bytes);
 		mr->with_bytes += with;
 	}
-	uint64_t ndev = ts_r_count(r, 5 * 8);
+	uint64_t ndev = ts_r_count(r, (5 + TS_SPLIT_COUNT) * 8);
 	for (uint64_t i = 0; i < ndev && !r->err; i++) {
 		int64_t id = ts_r_i64(r);
 		uint64_t kernels = ts_r_u64(r);
-		int64_t kns = ts_r_i64(r), busy = ts_r_i64(r);
+		int64_t kns = ts_r_i64(r), busy = ts_r_i64(r), split[TS_SPLIT_COUNT];
 		uint64_t late = ts_r_u64(r);
+		for (int k = 0; k < TS_SPLIT_COUNT; k++)
+			split[k] = ts_r_i64(r);
 		if (r->err)
 			break;
 		ts_device *d = device_for(a, id);
@@ -511,6 +562,8 @@ static void load_totals(ts_agg *a, ts_rbuf *r)
 		d->kernels += kernels;
 		d->kernel_ns = ts_sat_add(d->kernel_ns, kns);
 		ts_busy_add_totals(d->busy, busy, late);
+		for (int k = 0; k < TS_SPLIT_COUNT; k++)
+			ts_busy_add_totals(d->split[k], split[k], 0);
 	}
 	a->dev_overflow += ts_r_u64(r);
 	bool has_span = ts_r_u8(r);

@@ -53,12 +53,28 @@ typedef struct {
 
 #define TS_MAX_DEVICES 64
 
+/* A device's busy time split (overlap): the union of its computation
+ * kernels, of its communication kernels, of its memory copies and sets,
+ * and of every kernel and copy together. With the union of kernels
+ * (busy), they give what ran hidden under what (ts_agg_overlap). */
+enum { TS_SPLIT_COMPUTE, TS_SPLIT_COMM, TS_SPLIT_MEM, TS_SPLIT_ALL, TS_SPLIT_COUNT };
+
 typedef struct {
 	int64_t id;
 	ts_busy *busy;
+	ts_busy *split[TS_SPLIT_COUNT];
 	uint64_t kernels;
 	int64_t kernel_ns;
 } ts_device;
+
+/* The trace's busy time split, summed over devices: computation,
+ * communication, copies; of communication, the time computation ran too
+ * (hidden); of copies, the time a kernel ran too; busy (kernels) and
+ * busy with copies. */
+typedef struct {
+	int64_t compute_ns, comm_ns, mem_ns, busy_ns, all_ns;
+	int64_t comm_hidden_ns, mem_hidden_ns;
+} ts_overlap;
 
 /* The time of one kernel name that ran in a context (context.h) and took
  * the context's category there. A name has TS_CTX_SLOTS of them (one
@@ -109,6 +125,7 @@ void ts_agg_free(ts_agg *a);
 /* Account one event. TS_ERR_NOMEM is the only failure. */
 ts_status ts_agg_event(ts_agg *a, const ts_event *ev);
 
+void ts_agg_overlap(const ts_agg *a, ts_overlap *o);
 int64_t ts_agg_busy_ns(const ts_agg *a);
 uint64_t ts_agg_busy_late(const ts_agg *a);
 

@@ -23,6 +23,7 @@ typedef struct {
 	int64_t start, len, corr;
 	int64_t after_corr;      /* the correlation of the kernel before it */
 	int64_t busy;            /* busy time before it */
+	int64_t comm, compute;   /* of it, communication and computation */
 	uint64_t kernels;        /* kernels before it */
 	bool work_before;        /* a layer-work kernel (or input norm) before it */
 	uint32_t before, after, op;
@@ -39,6 +40,7 @@ struct ts_idle {
 	uint32_t nwin;
 	bool started;
 	int64_t first, frontier;
+	int64_t comm_front, comp_front; /* the frontiers of each kind alone */
 	int64_t first_corr;      /* the first kernel's correlation, -1 none */
 	int64_t win_from, win_to; /* the step's GPU window (ts_idle_window) */
 	uint32_t frontier_row;
@@ -136,6 +138,7 @@ void ts_idle_begin(ts_idle *d)
 	d->last_work = 0;
 	d->work_seen = false;
 	d->gaps_full = false;
+	d->comm_front = d->comp_front = INT64_MIN;
 	d->win_from = INT64_MIN;
 	d->win_to = INT64_MAX;
 	d->cur = (ts_idle_pass){ .first_launch_ns = INT64_MIN, .last_launch_ns = INT64_MIN,
@@ -143,6 +146,27 @@ void ts_idle_begin(ts_idle *d)
 				 .largest_before = TS_INTERN_NONE,
 				 .largest_after = TS_INTERN_NONE,
 				 .largest_op = TS_INTERN_NONE };
+}
+
+/* The kernel's share of its kind's union (communication or computation),
+ * after the walk of every kind together. */
+static void kind_walk(ts_idle *d, const held *k)
+{
+	bool comm = (k->work & TS_IDLE_COMM) != 0;
+	int64_t *front = comm ? &d->comm_front : &d->comp_front;
+	int64_t *sum = comm ? &d->cur.comm_ns : &d->cur.compute_ns;
+	if (k->ts >= *front)
+		*sum = ts_sat_add(*sum, k->end - k->ts);
+	else if (k->end > *front)
+		*sum = ts_sat_add(*sum, k->end - *front);
+	if (k->end > *front)
+		*front = k->end;
+}
+
+int64_t ts_idle_hidden(const ts_idle_pass *p)
+{
+	int64_t h = p->comm_ns + p->compute_ns - p->busy_ns;
+	return h > 0 ? (h < p->comm_ns ? h : p->comm_ns) : 0;
 }
 
 /* One kernel, in start order: the frontier walk. */
@@ -163,6 +187,7 @@ static void step(ts_idle *d, const held *k)
 		d->frontier_row = k->row;
 		d->frontier_corr = k->corr;
 		p->busy_ns = ts_sat_add(p->busy_ns, k->end - k->ts);
+		kind_walk(d, k);
 		return;
 	}
 	if (k->ts > d->frontier) {
@@ -178,6 +203,7 @@ static void step(ts_idle *d, const held *k)
 		}
 		if (d->ngaps < TS_IDLE_GAPS)
 			d->gaps[d->ngaps++] = (gap){ d->frontier, len, k->corr, d->frontier_corr, p->busy_ns,
+						     p->comm_ns, p->compute_ns,
 						     d->nkernels - 1, work_before,
 						     k->row, d->frontier_row, k->op };
 		else
@@ -192,6 +218,7 @@ static void step(ts_idle *d, const held *k)
 		d->frontier_row = k->row;
 		d->frontier_corr = k->corr;
 	}
+	kind_walk(d, k);
 }
 
 void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
@@ -301,6 +328,8 @@ static void trim(ts_idle *d, uint32_t *lo, uint32_t *hi)
 	const gap *g0 = *lo ? &d->gaps[*lo - 1] : NULL;
 	const gap *g1 = *hi < d->ngaps ? &d->gaps[*hi] : NULL;
 	int64_t busy0 = g0 ? g0->busy : 0, busy1 = g1 ? g1->busy : p->busy_ns;
+	p->comm_ns = (g1 ? g1->comm : p->comm_ns) - (g0 ? g0->comm : 0);
+	p->compute_ns = (g1 ? g1->compute : p->compute_ns) - (g0 ? g0->compute : 0);
 	uint64_t k0 = g0 ? g0->kernels : 0, k1 = g1 ? g1->kernels : n;
 	p->stray_kernels += k0 + (n - k1);
 	p->stray_ns = ts_sat_add(p->stray_ns, busy0 + (p->busy_ns - busy1));
@@ -391,6 +420,8 @@ void ts_idle_sum(ts_idle_pass *dst, const ts_idle_pass *src)
 	dst->launch_checked += src->launch_checked;
 	dst->stray_kernels += src->stray_kernels;
 	dst->stray_ns = ts_sat_add(dst->stray_ns, src->stray_ns);
+	dst->comm_ns = ts_sat_add(dst->comm_ns, src->comm_ns);
+	dst->compute_ns = ts_sat_add(dst->compute_ns, src->compute_ns);
 }
 
 void ts_idle_on_gap(ts_idle *d, ts_idle_gap_fn fn, void *ctx)

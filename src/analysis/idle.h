@@ -66,7 +66,14 @@ typedef struct {
 	int64_t idle_from_ns;         /* the GPU idle since, before its first
 				       * kernel: the end of the kernels cut off
 				       * its start; INT64_MIN none (not saved) */
+	/* busy split: the union of its communication kernels' intervals and
+	 * of the others' (computation); comm + compute - busy of it is the
+	 * communication hidden under computation (ts_idle_hidden) */
+	int64_t comm_ns, compute_ns;
 } ts_idle_pass;
+
+/* Communication time of p that ran while computation ran too. */
+int64_t ts_idle_hidden(const ts_idle_pass *p);
 
 typedef struct ts_idle ts_idle;
 
@@ -81,7 +88,7 @@ void ts_idle_begin(ts_idle *d);
 /* What a kernel is to the pass's edges: attention or MLP work of a layer
  * (stray kernels never are), or a layer's input norm (no kernel after it
  * is input preparation, but the work may end before it: a final norm). */
-enum { TS_IDLE_WORK = 1, TS_IDLE_NORM = 2 };
+enum { TS_IDLE_WORK = 1, TS_IDLE_NORM = 2, TS_IDLE_COMM = 4 /* a collective */ };
 
 /* A timed kernel of the open pass; op: its op row (TS_INTERN_NONE none);
  * work: TS_IDLE_* bits. */

@@ -570,9 +570,32 @@ static void put_opportunities(screen *s)
 	}
 }
 
+/* Where collectives ran: the busy time split into computation,
+ * communication and copies, and how much of each ran hidden under
+ * another (agg.h: ts_agg_overlap). Only where collectives ran. */
+static void put_overlap(screen *s)
+{
+	ts_overlap ov;
+	ts_agg_overlap(s->res->agg, &ov);
+	if (ov.comm_ns <= 0 || s->v->staged)
+		return;
+	char comp[32], comm[32], mem[64] = "";
+	fmt_ms(comp, sizeof comp, (double)ov.compute_ns);
+	fmt_ms(comm, sizeof comm, (double)ov.comm_ns);
+	if (ov.mem_ns > 0) {
+		char m[32];
+		fmt_ms(m, sizeof m, (double)ov.mem_ns);
+		snprintf(mem, sizeof mem, ", copies %s (%.0f%% hidden)", m,
+			 100.0 * (double)ov.mem_hidden_ns / (double)ov.mem_ns);
+	}
+	line(s, "  overlap: compute %s, collectives %s (%.0f%% hidden under compute)%s", comp,
+	     comm, 100.0 * (double)ov.comm_hidden_ns / (double)ov.comm_ns, mem);
+}
+
 /* The first screen, section by section, in this order. */
 static void (*const sections[])(screen *s) = {
 	put_what,            /* the trace, GPU, model, passes and layers found */
+	put_overlap,         /* computation, communication, copies: what hid what */
 	put_replays,         /* --capture: how much graph replay got its ops back */
 	put_pass_times,      /* time per pass by stage, busy and idle */
 	put_anatomy,         /* the typical layer of each stage taken apart */

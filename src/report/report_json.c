@@ -236,6 +236,17 @@ static void put_idle(ts_jw *w, const ts_result *res, const ts_idle_pass *d)
 	ts_jw_end_obj(w);
 	ts_jw_kuint(w, "stray_kernels", d->stray_kernels);
 	ts_jw_kus(w, "stray_us", d->stray_ns);
+	/* busy split into communication and computation, and what of the
+	 * communication ran under computation (hidden) or alone (exposed) */
+	int64_t hidden = ts_idle_hidden(d);
+	ts_jw_key(w, "overlap");
+	ts_jw_obj(w);
+	ts_jw_kus(w, "compute_us", d->compute_ns);
+	ts_jw_kus(w, "comm_us", d->comm_ns);
+	ts_jw_kus(w, "comm_hidden_us", hidden);
+	ts_jw_kus(w, "comm_exposed_us", d->comm_ns - hidden);
+	ts_jw_knum(w, "comm_hidden_pct", "%.2f", pct(hidden, d->comm_ns));
+	ts_jw_end_obj(w);
 	ts_jw_end_obj(w);
 }
 
@@ -393,6 +404,21 @@ static void put_insight(ts_jw *w, const ts_result *res)
 	ts_jw_kus(w, "us", b.between.late_ns);
 	ts_jw_kuint(w, "gaps_checked", b.between.checked);
 	ts_jw_end_obj(w);
+	ts_jw_end_obj(w);
+	/* the whole trace's busy time split (agg.h), passes or none */
+	ts_overlap ov;
+	ts_agg_overlap(res->agg, &ov);
+	ts_jw_key(w, "overlap");
+	ts_jw_obj(w);
+	ts_jw_kus(w, "compute_us", ov.compute_ns);
+	ts_jw_kus(w, "comm_us", ov.comm_ns);
+	ts_jw_kus(w, "comm_hidden_us", ov.comm_hidden_ns);
+	ts_jw_kus(w, "comm_exposed_us", ov.comm_ns - ov.comm_hidden_ns);
+	ts_jw_kus(w, "mem_us", ov.mem_ns);
+	ts_jw_kus(w, "mem_hidden_us", ov.mem_hidden_ns);
+	ts_jw_kus(w, "mem_exposed_us", ov.mem_ns - ov.mem_hidden_ns);
+	ts_jw_kus(w, "kernel_busy_us", ov.busy_ns);
+	ts_jw_kus(w, "busy_with_copies_us", ov.all_ns);
 	ts_jw_end_obj(w);
 	ts_jw_end_obj(w);
 	ts_jw_member(w, 2, "opportunities");

@@ -375,11 +375,13 @@ static int t_layers(const ts_result *res, const ts_kview *v, const ts_table_sink
 
 /* Busy, idle and gap columns of a pass or a stage. */
 #define IDLE_COLS "span_us", "busy_us", "idle_us", "busy_pct", "gaps", "largest_gap_us", \
-	"launch_bound_gaps", "launch_bound_us", "stray_kernels"
+	"launch_bound_gaps", "launch_bound_us", "stray_kernels", "compute_us", "comm_us", \
+	"comm_hidden_us", "comm_exposed_us"
 #define IDLE_CELLS(d) c_us((d)->span_ns), c_us((d)->busy_ns), c_us((d)->idle_ns), \
 	c_num(share((d)->busy_ns, (d)->span_ns), 2), c_uint((d)->gaps), \
 	(d)->gaps > 0 ? c_us((d)->largest_ns) : c_null(), c_uint((d)->launch_gaps), \
-	c_us((d)->launch_ns), c_uint((d)->stray_kernels)
+	c_us((d)->launch_ns), c_uint((d)->stray_kernels), c_us((d)->compute_ns), \
+	c_us((d)->comm_ns), c_us(ts_idle_hidden(d)), c_us((d)->comm_ns - ts_idle_hidden(d))
 
 static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
 {

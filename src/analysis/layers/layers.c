@@ -861,7 +861,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	ts_idle_kernel(l->idle, ev, row,
 		       ref->op == TS_INTERN_NONE ? TS_INTERN_NONE : ref->op & ~TS_KREF_FIRST,
 		       ((m & (M_ATTN | M_MLP | M_GEMM)) ? TS_IDLE_WORK : 0u) |
-		       ((m & M_START) ? TS_IDLE_NORM : 0u));
+		       ((m & M_START) ? TS_IDLE_NORM : 0u) |
+		       (c && c->type == TS_TYPE_COMMUNICATION ? TS_IDLE_COMM : 0u));
 	if (kend > l->kfrontier)
 		l->kfrontier = kend;
 	if (m & M_SAMPLE)

@@ -38,6 +38,8 @@ static void idle_save(const ts_idle_pass *d, ts_wbuf *w)
 	ts_w_u64(w, d->launch_checked);
 	ts_w_u64(w, d->stray_kernels);
 	ts_w_i64(w, d->stray_ns);
+	ts_w_i64(w, d->comm_ns);
+	ts_w_i64(w, d->compute_ns);
 }
 
 static void doubt_save(const ts_layer_doubt *d, ts_wbuf *w)
@@ -109,6 +111,8 @@ static void idle_load(ts_idle_pass *d, ts_rbuf *r, const uint32_t *kmap, uint32_
 	d->launch_checked = ts_r_u64(r);
 	d->stray_kernels = ts_r_u64(r);
 	d->stray_ns = ts_r_i64(r);
+	d->comm_ns = ts_r_i64(r);
+	d->compute_ns = ts_r_i64(r);
 }
 
 static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)

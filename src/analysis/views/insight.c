@@ -16,7 +16,7 @@
 #include "analysis/views/kview.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
-	"roofline", "idle", "launch_bound", "slow_layer",
+	"roofline", "idle", "launch_bound", "slow_layer", "comm_exposed", "gpu_idle",
 };
 
 const char *ts_opp_kind_name(ts_opp_kind k)
@@ -148,7 +148,7 @@ static size_t cap_overlaps(const ts_result *res, ts_opportunity *out, size_t n)
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		ts_opportunity o = out[i];
-		if ((o.kind == TS_OPP_ROOFLINE || o.kind == TS_OPP_LAYER) &&
+		if ((o.kind == TS_OPP_ROOFLINE || o.kind == TS_OPP_LAYER || o.kind == TS_OPP_COMM) &&
 		    o.stage >= 0 && o.stage < TS_PSTAGE_COUNT) {
 			int64_t *l = &left[o.stage];
 			if (*l <= 0)
@@ -176,11 +176,52 @@ static size_t cap_overlaps(const ts_result *res, ts_opportunity *out, size_t n)
 	return k;
 }
 
+/* Communication that ran with no computation beside it: of comm_ns,
+ * hidden_ns ran under computation. */
+static void comm_opp(int s, int64_t comm_ns, int64_t hidden_ns, int64_t whole_ns,
+		     ts_opportunity *out, size_t *n, size_t max)
+{
+	int64_t exposed = comm_ns - hidden_ns;
+	if (comm_ns <= 0 || exposed <= 0)
+		return;
+	ts_opportunity o = { TS_OPP_COMM, s, exposed, 0, 0, NULL, "" };
+	o.pct_of_stage = whole_ns ? 100.0 * (double)exposed / (double)whole_ns : 0;
+	snprintf(o.text, sizeof o.text, "communication exposed: %.1f of %.1f ms of collectives ran "
+		 "with no computation beside them (%.0f%% hidden under computation)",
+		 ms(exposed), ms(comm_ns), 100.0 * (double)hidden_ns / (double)comm_ns);
+	offer(out, n, max, &o);
+}
+
+/* No pass, a training step (backward ops; not a graph capture, whose
+ * kernels are no workload): the trace's exposed communication and the
+ * GPU's idle time in its kernel span (one device). */
+static void trace_opps(const ts_result *res, ts_opportunity *out, size_t *n, size_t max)
+{
+	ts_cpu_side cs;
+	ts_layers_cpu_side(res->layers, &cs);
+	if (cs.captures || !cs.backward_ops)
+		return;
+	ts_overlap ov;
+	ts_agg_overlap(res->agg, &ov);
+	comm_opp(TS_PSTAGE_UNKNOWN, ov.comm_ns, ov.comm_hidden_ns, res->agg->all.total, out, n, max);
+	const ts_agg *a = res->agg;
+	int64_t span = a->has_kspan ? a->k_last - a->k_first : 0, idle = span - ov.all_ns;
+	if (a->ndev != 1 || span <= 0 || idle <= 0)
+		return;
+	ts_opportunity o = { TS_OPP_GPU_IDLE, TS_PSTAGE_UNKNOWN, idle, 0, 0, NULL, "" };
+	o.pct_of_stage = 100.0 * (double)idle / (double)span;
+	snprintf(o.text, sizeof o.text, "the GPU is idle %.1f%% of its kernel span: %.1f of %.1f ms "
+		 "with no kernel or copy running", o.pct_of_stage, ms(idle), ms(span));
+	offer(out, n, max, &o);
+}
+
 size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max)
 {
 	size_t n = 0;
 	if (!res->layers || !res->agg)
 		return 0;
+	if (ts_layers_npasses(res->layers) == 0)
+		trace_opps(res, out, &n, max);
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)s);
 		const ts_stat *other, *sall;
@@ -210,6 +251,8 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 				 (double)d->largest_ns / 1e3, after, before);
 			offer(out, &n, max, &o);
 		}
+		if (t->complete_passes)
+			comm_opp(s, d->comm_ns, ts_idle_hidden(d), stage_ns, out, &n, max);
 		ts_layer_outlier lo[4];
 		int64_t typical;
 		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 4, &typical);

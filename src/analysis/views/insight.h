@@ -34,6 +34,8 @@ typedef enum {
 	TS_OPP_IDLE,           /* idle gaps inside the passes of a stage */
 	TS_OPP_LAUNCH,         /* the same, when launch-bound gaps are most of it */
 	TS_OPP_LAYER,          /* a layer slower than the typical one */
+	TS_OPP_COMM,           /* collectives with no computation beside them */
+	TS_OPP_GPU_IDLE,       /* no pass: the GPU idle in the kernel span */
 	TS_OPP_COUNT
 } ts_opp_kind;
 
