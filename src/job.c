@@ -700,6 +700,49 @@ static int run_annotate(const options *o, ts_pipeline_opts *po)
 	return worst;
 }
 
+/* --table launches: a row per kernel written as the layer machine stages
+ * it, to the output opened before the run. */
+typedef struct {
+	const ts_result *res;
+	ts_table_sink sink;
+	int rc;
+} launch_out;
+
+static void on_launch(void *ctx, const ts_launch *k)
+{
+	launch_out *x = ctx;
+	if (x->rc == 0)
+		x->rc = ts_report_launch_row(x->res, k, &x->sink);
+}
+
+/* The launches of one trace to o's output; the exit code. */
+static int run_launches(const options *o, ts_pipeline_opts *po)
+{
+	ts_outfile of;
+	if (!ts_outfile_open(&of, o->output)) {
+		ts_outfile_perror(&of, NULL);
+		return TS_EXIT_USAGE_IO;
+	}
+	ts_result res;
+	launch_out x = { .res = &res, .sink = ts_csv_sink(of.f) };
+	x.rc = ts_report_launches_begin(&x.sink);
+	po->layers.launch = on_launch;
+	po->layers.launch_ctx = &x;
+	ts_status st = ts_pipeline_run(o->path, po, &res);
+	bool wrote = x.rc == 0 && res.opened;
+	if (!ts_outfile_close(&of, wrote) && res.opened) {
+		ts_outfile_perror(&of, NULL);
+		ts_result_free(&res);
+		return TS_EXIT_USAGE_IO;
+	}
+	if (st != TS_OK)
+		print_error(&res, NULL);
+	if (!o->quiet && res.opened)
+		print_warnings(&res);
+	ts_result_free(&res);
+	return ts_exit_code(st);
+}
+
 /* The report of one trace (or its ops). */
 static int run_one(const options *o_, ts_pipeline_opts *pop, const ts_patterns *patterns)
 {
@@ -707,6 +750,11 @@ static int run_one(const options *o_, ts_pipeline_opts *pop, const ts_patterns *
 	ts_pipeline_opts po = *pop;
 	if (want_progress(&o))
 		po.progress = ts_progress_new(stderr, -1);
+	if (o.table && strcmp(o.table, "launches") == 0) {
+		int code = run_launches(&o, &po);
+		ts_progress_free(po.progress);
+		return code;
+	}
 	ts_result res;
 	ts_status st = ts_pipeline_run(o.path, &po, &res);
 	ts_progress_free(po.progress);

@@ -40,7 +40,8 @@ static const char usage_text[] =
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
 	"                       passes, stages, memory, collectives, api, replays\n"
-	"                       (--capture), ranks or skew (several traces)\n"
+	"                       (--capture), ranks or skew (several traces), or\n"
+	"                       launches (a row per kernel, streamed as read)\n"
 	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
 	"  -n, --top N          kernel rows in the text report (default 20, 0 = all)\n"
 	"  -w, --width N        shorten kernel names to fit N columns\n"
@@ -223,10 +224,10 @@ static void check_csv_table(const options *o)
 /* The output format's own needs: csv one --table, xlsx a file. */
 static void check_formats(const options *o)
 {
-	if (o->table && !ts_report_table_known(o->table))
+	if (o->table && !ts_report_table_known(o->table) && strcmp(o->table, "launches") != 0)
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
 			    "ops, workloads, layers, passes, stages, memory, collectives, api, "
-			    "replays, ranks or skew", o->table);
+			    "replays, ranks, skew or launches", o->table);
 	if (o->debug && o->format != FMT_TEXT)
 		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "
 			    "(the passes and layers are in the JSON report's passes and layer_table)");
@@ -532,6 +533,9 @@ static void check_report(options *o)
 	if (o->names[0] || o->fail_if_slower >= 0 || o->ncaptures_b)
 		ts_usage_error("%s", "--names, --fail-if-slower and --capture-b apply to compare only");
 	check_formats(o);
+	if (o->table && strcmp(o->table, "launches") == 0 && (o->csv_dir || o->save_state))
+		ts_usage_error("%s", "--table launches streams the kernels as the trace is read: "
+			    "--csv-dir and --save-state do not go with it");
 	if (o->nargs == 0)
 		ts_usage_error("%s", "no TRACE given (a file, or - for standard input)");
 	o->path = o->args[0];
@@ -539,6 +543,9 @@ static void check_report(options *o)
 		if (o->mode == MODE_OPS)
 			ts_usage_error("%s", "ops reads one TRACE at a time");
 		o->mode = MODE_RANKS;
+		if (o->table && strcmp(o->table, "launches") == 0)
+			ts_usage_error("%s", "--table launches streams one trace's kernels: run it on "
+				    "each");
 		if (o->verify_ops || o->debug || o->show_layers || o->brief)
 			ts_usage_error("%s", "--verify-ops, --debug-layers, --show-layers and --brief "
 				    "apply to one trace; run them on each");

@@ -89,6 +89,16 @@ assert r.raw['trace']['kernels'] == j['trace']['kernels'] and not r.partial
 ok('%s: analyze(sample): kernels, types, categories, unclassified, passes, layers, ops, workloads, '
    'stages, memory, collectives, api, opportunities equal the JSON report (%d rows)' % (LABEL, n))
 assert len(r.api) > 0, 'the sample has runtime calls'
+# launches, streamed in chunks: every kernel once, as the command's CSV
+chunks = list(r.launches(chunksize=500))
+flat = [x for c in chunks for x in rows(c)]
+assert len(flat) == j['trace']['kernels'] and all(len(rows(c)) <= 500 for c in chunks), len(flat)
+assert len(chunks) == -(-len(flat) // 500), len(chunks)
+assert all(isinstance(x['start_us'], float) and x['name'] for x in flat)
+it = r.launches(chunksize=10)
+next(it)
+it.close()                               # stopping early ends the command
+ok('%s: Report.launches(chunksize): every kernel once, in chunks of the size asked' % LABEL)
 
 job = json.load(open(os.path.join(d, 'job.json')))
 rj = t.analyze(os.path.join(d, 'job'))

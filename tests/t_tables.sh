@@ -217,6 +217,38 @@ PY
 [ $? -eq 2 ] && grep -q "compare's tables are ops, layers, alignment and collectives" "$tmp/err" &&
 	ok "compare --table kernels is a usage error naming compare's tables" || bad "compare --table kernels: $(cat "$tmp/err")"
 
+# --table launches: a row per kernel, streamed; against the trace itself
+# (every kernel event's start, duration and name) and the JSON report's
+# passes (kernels and layers per pass)
+g="$here/data/torch_dense_eager_h200.json.gz"
+"$TS" --no-progress -q -f csv --table launches "$g" > "$tmp/launches.csv" 2> "$tmp/err"
+"$TS" --no-progress -q -f json "$g" > "$tmp/launches.json" 2>> "$tmp/err"
+python3 - "$g" "$tmp/launches.csv" "$tmp/launches.json" <<'PY' && ok "--table launches: every kernel of the trace once (start, duration, name), its stage, pass and layer as the report's passes have them" || bad "launches: $(cat "$tmp/err")"
+import collections, csv, gzip, json, sys
+from decimal import Decimal
+ev = json.load(gzip.open(sys.argv[1]), parse_float=Decimal)['traceEvents']
+want = collections.Counter((Decimal(e['ts']).quantize(Decimal('0.001')), Decimal(e['dur']).quantize(Decimal('0.001')), e['name'])
+                           for e in ev if e.get('ph') == 'X' and e.get('cat') == 'kernel')
+rows = list(csv.DictReader(open(sys.argv[2], newline='')))
+got = collections.Counter((Decimal(r['start_us']), Decimal(r['dur_us']), r['name']) for r in rows)
+assert got == want, (len(got), len(want), list((got - want).items())[:2], list((want - got).items())[:2])
+r = json.load(open(sys.argv[3]))
+by = collections.Counter(x['pass'] for x in rows)
+layers = collections.defaultdict(set)
+for x in rows:
+    if x['layer']:
+        layers[x['pass']].add(int(x['layer']))
+for p in r['passes']:
+    assert by[str(p['index'])] == p['kernels'], (p['index'], by[str(p['index'])], p['kernels'])
+    assert len(layers[str(p['index'])]) == p['layers'], p['index']
+    assert {x['stage'] for x in rows if x['pass'] == str(p['index'])} == {p['stage']}, p['index']
+assert all(x['type'] and x['category'] and x['short'] for x in rows)
+assert sum(1 for x in rows if x['op']) > 0.9 * len(rows)
+PY
+"$TS" --no-progress -q -f csv --table launches "$g" "$g" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] && grep -q "table launches streams one trace" "$tmp/err" &&
+	ok "--table launches with several traces: a usage error" || bad "launches over ranks: $(cat "$tmp/err")"
+
 shared="$here/../../shared/traces"
 if [ ! -d "$shared" ]; then
 	echo "ok - tables: shared traces # SKIP ../shared/traces is absent"

@@ -11,12 +11,16 @@ the binary of the repository this package sits in.
     r.workloads, r.stages            # and r.ranks, r.skew for several ranks
     c = compare("a.json.gz", "b.json.gz")
     c.ops, c.layers, c.alignment
+    for chunk in r.launches(chunksize=100_000):   # a row per kernel launch,
+        ...                                       # streamed, a chunk at a time
 
 Tables are pandas DataFrames when pandas imports, lists of dicts otherwise;
 ``.raw`` is the JSON document as the command wrote it. Nested objects of a
 row are flattened with ``_`` (``idle.busy_us`` is ``idle_busy_us``).
 """
 
+import csv
+import io
 import json
 import os
 import re
@@ -25,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-__all__ = ["analyze", "compare", "Report", "CompareReport", "TracestreamError",
+__all__ = ["analyze", "compare", "launches", "Report", "CompareReport", "TracestreamError",
            "find_binary"]
 __version__ = "0.1.0"
 
@@ -183,8 +187,9 @@ class Report:
               "ops", "workloads", "stages", "memory", "collectives", "api", "opportunities",
               "ranks", "skew")
 
-    def __init__(self, doc):
+    def __init__(self, doc, source=None):
         self.raw = doc
+        self._source = source        # (binary, path, options) of analyze()
         trace = doc.get("trace", {})
         self.partial = bool(trace.get("partial"))
         self.error = trace.get("error")
@@ -208,6 +213,17 @@ class Report:
     @property
     def tables(self):
         return {name: getattr(self, name) for name in self.TABLES}
+
+    def launches(self, chunksize=100_000):
+        """The trace's kernel launches, a row each (start_us, dur_us, stream,
+        name, short, type, category, stage, pass, layer, op, callsite), in
+        chunks of at most ``chunksize`` rows: the trace is read again by the
+        command, which streams them, so a 10 GB trace never sits in memory
+        whole. One trace only (not the ranks of a job)."""
+        if not self._source or len(self._source[1]) != 1:
+            raise ValueError("launches: one trace, from analyze(path)")
+        binary, paths, options = self._source
+        return launches(paths[0], chunksize=chunksize, binary=binary, **options)
 
     def __repr__(self):
         t = self.raw.get("trace", {})
@@ -281,10 +297,44 @@ def analyze(path, binary=None, progress=None, **options):
     command's progress line (default: in a notebook)."""
     cmd = [find_binary(binary), "--format", "json"] + _args(options) + _paths(path)
     rc, doc, err = _run(cmd, progress)
-    report = Report(doc) if doc is not None else None
+    report = Report(doc, (binary, _paths(path), options)) if doc is not None else None
     if rc != 0:
         raise TracestreamError(rc, err, report)
     return report
+
+
+_LAUNCH_NUM = {"start_us": float, "dur_us": float, "stream": int, "pass": int, "layer": int}
+
+
+def launches(path, chunksize=100_000, binary=None, **options):
+    """Iterate over a trace's kernel launches in chunks of at most
+    ``chunksize`` rows (DataFrames with pandas, lists of dicts otherwise),
+    as ``tracestream --format csv --table launches`` streams them: memory
+    holds one chunk. An unknown value is None. Raises TracestreamError when
+    the command fails (after the rows it wrote)."""
+    if chunksize < 1:
+        raise ValueError("chunksize must be at least 1")
+    cmd = [find_binary(binary), "--format", "csv", "--table", "launches", "--no-progress"] + \
+        _args(options) + [os.fspath(path)]
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+        try:
+            rows = csv.DictReader(io.TextIOWrapper(p.stdout, encoding="utf-8", newline=""))
+            chunk = []
+            for r in rows:
+                chunk.append({k: (None if v == "" else _LAUNCH_NUM[k](v) if k in _LAUNCH_NUM else v)
+                              for k, v in r.items()})
+                if len(chunk) == chunksize:
+                    yield _table(chunk)
+                    chunk = []
+            if chunk:
+                yield _table(chunk)
+        finally:
+            p.stdout.close()
+            rc = p.wait()
+        if rc != 0:
+            err.seek(0)
+            raise TracestreamError(rc, err.read().decode("utf-8", "replace"))
 
 
 def compare(a, b, binary=None, progress=None, **options):

@@ -129,6 +129,12 @@ int ts_report_compare_table(const ts_compare *c, const char *name, const ts_tabl
 
 /* One table as CSV (RFC 4180: a header row, CRLF line ends, fields quoted
  * when they hold a comma, quote, CR or LF; numbers in plain decimal). */
+/* The launches table, streamed: its header, then a row per kernel as the
+ * layer machine stages it (ts_layers_opts.launch). */
+int ts_report_launches_begin(const ts_table_sink *k);
+int ts_report_launch_row(const ts_result *res, const ts_launch *x, const ts_table_sink *k);
+/* A sink writing CSV to out. */
+ts_table_sink ts_csv_sink(FILE *out);
 int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, const char *table);
 int ts_report_compare_csv(FILE *out, const ts_compare *c, const char *table);
 

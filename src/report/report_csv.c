@@ -70,6 +70,11 @@ static int csv_end(void *ctx)
 	return ferror((FILE *)ctx) ? -1 : 0;
 }
 
+ts_table_sink ts_csv_sink(FILE *out)
+{
+	return (ts_table_sink){ out, csv_begin, csv_row, csv_end };
+}
+
 int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, const char *table)
 {
 	ts_table_sink sink = { out, csv_begin, csv_row, csv_end };

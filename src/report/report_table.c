@@ -664,6 +664,46 @@ bool ts_report_table_applies(const ts_result *res, const ts_report_opts *o, cons
 	return true;
 }
 
+/* ------------------------------------------------------------ launches */
+
+/* One row per kernel launch, streamed while the trace is read (the
+ * launches table: --table launches): when and where it ran, what it is,
+ * its stage, pass and layer, and the op and call site that launched it. */
+static const char *const launch_cols[] = {
+	"start_us", "dur_us", "stream", "name", "short", "type", "category", "stage", "pass",
+	"layer", "op", "callsite",
+};
+
+int ts_report_launches_begin(const ts_table_sink *k)
+{
+	return BEGIN(k, "launches", launch_cols);
+}
+
+int ts_report_launch_row(const ts_result *res, const ts_launch *x, const ts_table_sink *k)
+{
+	const ts_agg *a = res->agg;
+	bool named = x->row != TS_INTERN_NONE && x->row < ts_intern_count(a->names);
+	size_t len = 0, olen = 0, slen = 0;
+	const char *name = named ? ts_intern_str(a->names, x->row, &len) : NULL;
+	const ts_kclass *c = named ? ts_agg_class(a, x->row) : NULL;
+	uint32_t op = x->ref && x->ref->op != TS_INTERN_NONE ? x->ref->op & ~TS_KREF_FIRST
+		    : TS_INTERN_NONE;
+	const char *oname = res->attrib && op != TS_INTERN_NONE
+			  ? ts_attrib_op_name(res->attrib, op, &olen) : NULL;
+	const char *site = oname ? ts_attrib_op_callsite(res->attrib, op, &slen) : NULL;
+	ts_cell row[] = {
+		c_us(x->ts), c_us(x->dur), x->stream >= 0 ? c_int(x->stream) : c_null(),
+		c_str(name, len), c_cstr(c ? c->short_name : NULL),
+		c_cstr(c ? ts_ktype_name(c->type) : NULL),
+		c_cstr(c ? ts_kclass_category(res->patterns, c) : NULL),
+		c_cstr(ts_pstage_name((ts_pstage)x->stage)),
+		x->pass != UINT32_MAX ? c_uint(x->pass) : c_null(),
+		x->layer != UINT32_MAX ? c_uint(x->layer) : c_null(),
+		c_str(oname, olen), c_str(site, slen),
+	};
+	return ROW(k, row);
+}
+
 bool ts_report_table_known(const char *name)
 {
 	for (size_t i = 0; ts_report_tables[i]; i++)

@@ -302,8 +302,28 @@ static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref 
 
 static void stage_kernels(ts_layers *l, ts_pstage s, const kernel_ent *k, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		stage_kernel(l, s, k[i].row, &k[i].ref, k[i].dur, k[i].ctx);
+		if (l->opts.launch) {
+			ts_launch x = { k[i].ts, k[i].dur, k[i].stream, k[i].row, &k[i].ref, (int)s,
+					k[i].pass, k[i].layer };
+			l->opts.launch(l->opts.launch_ctx, &x);
+		}
+	}
+}
+
+/* The pass just numbered: its kernels take its index and, where the
+ * listing followed every one of them, their layers. */
+static void label_kernels(ts_layers *l, const ts_pass *p)
+{
+	size_t n = l->nkbuf - l->kbuf0;
+	bool listed = l->ndbg_cur == n && !l->dbg_lost;
+	for (size_t i = 0; i < n; i++) {
+		kernel_ent *k = &l->kbuf[l->kbuf0 + i];
+		k->pass = p->index;
+		k->layer = listed && l->dbg_cur[i].layer < TS_MAX_LAYERS ? l->dbg_cur[i].layer
+			 : UINT32_MAX;
+	}
 }
 
 static void add_stage(ts_layers *l, const ts_pass *p)
@@ -794,6 +814,8 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	ts_lay_add_between(l, &p->idle);
 	p->complete = !p->cut_start && !p->cut_end;
 	p->index = l->pass_count++;
+	if (l->opts.launch)
+		label_kernels(l, p);
 	ts_lay_vote(l, p);
 	for (uint32_t i = 0; i < l->walk.nlayers && i < TS_MAX_LAYERS; i++)
 		l->type_count[ts_lay_layer_type(l->layers[i].marks)]++;
@@ -880,7 +902,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	(void)ts_grow((void **)&l->kbuf, &l->kbuf_cap, l->nkbuf + 1, sizeof *l->kbuf, 1024,
 		      TS_MAX_PASS_KERNELS, false);   /* else staged at once */
 	if (l->nkbuf < l->kbuf_cap) {
-		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m };
+		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m,
+						    ev->ts_ns, ev->has & TS_HAS_STREAM ? ev->stream : -1,
+						    UINT32_MAX, UINT32_MAX };
 	} else {
 		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, ctx_slot);
 		l->stage_overflow++;

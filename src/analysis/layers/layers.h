@@ -144,6 +144,17 @@ typedef struct {
 	ts_idle_pass idle;          /* summed over its passes with layers */
 } ts_stage_total;
 
+/* A kernel as opts.launch is told of it: passes staged in order (a pass
+ * whose stage waits for a later one comes when it is decided), a pass's
+ * kernels in arrival order. */
+typedef struct ts_launch {
+	int64_t ts, dur, stream;    /* stream -1: not given */
+	uint32_t row;               /* kernel row (TS_INTERN_NONE past the cap) */
+	const ts_kref *ref;         /* its op */
+	int stage;                  /* ts_pstage */
+	uint32_t pass, layer;       /* pass index and layer in it; UINT32_MAX none */
+} ts_launch;
+
 typedef struct {
 	bool split_half_layers;
 	const char *model;          /* --model: only this family's markers */
@@ -159,7 +170,11 @@ typedef struct {
 	/* told every kernel's stage once its pass has one (or unknown) */
 	void (*staged)(void *ctx, int stage, const ts_kref *ref, int64_t dur);
 	void *staged_ctx;
+	/* told every kernel once staged, with its pass and layer (NULL: not) */
+	void (*launch)(void *ctx, const ts_launch *k);
+	void *launch_ctx;
 } ts_layers_opts;
+
 
 typedef struct ts_layers ts_layers;
 

@@ -95,6 +95,10 @@ typedef struct {
 	int64_t dur;
 	uint8_t ctx;             /* the context slot it ran in + 1 (0: none) */
 	lmark marks;             /* what it meant to the machine (M_*) */
+	/* for the launches (opts.launch): when and where it ran, and its pass
+	 * and layer once its pass ended (UINT32_MAX: none) */
+	int64_t ts, stream;
+	uint32_t pass, layer;
 } kernel_ent;
 
 typedef struct {
