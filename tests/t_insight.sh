@@ -34,8 +34,8 @@ assert lines[i + 1].split()[:7] == ['prefill', '689.0', 'us', '689.0', 'us', '68
 assert '64 tokens a pass' in lines[i + 2] and '92888 tokens/s' in lines[i + 2], lines[i + 2]
 assert lines[i + 4].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 4]
 assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 5], lines[i + 5]
-assert 'the CPU waited on the GPU 15.0 us a pass: 1 call, most in cudaMemcpy' in lines[i + 3], lines[i + 3]
-assert 'the CPU waited on the GPU 2.9 us a pass: 1 call, most in cudaStreamSynchronize' in lines[i + 6], lines[i + 6]
+assert 'CPU waits on the GPU: 15.0 us a pass (1 call, most in cudaMemcpy)' in lines[i + 3], lines[i + 3]
+assert 'CPU waits on the GPU: 2.9 us a pass (1 call, most in cudaStreamSynchronize)' in lines[i + 6], lines[i + 6]
 PY
 
 # Overlap (tests/insight/mkoverlap.py): computation, communication (TP

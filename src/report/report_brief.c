@@ -333,7 +333,7 @@ static void put_syncs(screen *s, const ts_steps *st)
 		return;
 	char t[32];
 	fmt_ms(t, sizeof t, (double)st->sync_ns / st->passes);
-	line(s, "   the CPU waited on the GPU %s a pass: %" PRIu64 " call%s, most in %s", t,
+	line(s, "   CPU waits on the GPU: %s a pass (%" PRIu64 " call%s, most in %s)", t,
 	     st->sync_calls, st->sync_calls == 1 ? "" : "s", st->sync_top);
 }
 

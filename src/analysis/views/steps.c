@@ -84,9 +84,11 @@ static void per_token(const ts_layers *l, ts_pstage st, ts_steps *s)
 		s->tokens_per_s = (double)s->tokens / s->passes * 1e9 / (double)s->token_ns;
 }
 
-/* A pass's CPU window: its step annotation's, else its launches'. */
+/* A pass's CPU window: its step annotation's, else its launches'; a wait
+ * in it counts until the pass's GPU work ended (gpu_end): a wait before
+ * the work began held its launches back, one after it is not the pass's. */
 typedef struct {
-	int64_t from, to;
+	int64_t from, to, gpu_end;
 	int8_t stage;
 	uint32_t source;
 } cpu_win;
@@ -99,10 +101,11 @@ static int by_from(const void *a, const void *b)
 
 static bool pass_window(const ts_pass *p, cpu_win *w)
 {
+	int64_t end = ts_sat_add(p->idle.start_ns, p->idle.span_ns);
 	if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from)
-		*w = (cpu_win){ p->cwin_from, p->cwin_to, (int8_t)p->stage, p->source };
+		*w = (cpu_win){ p->cwin_from, p->cwin_to, end, (int8_t)p->stage, p->source };
 	else if (p->idle.first_launch_ns != INT64_MIN && p->idle.last_launch_ns > p->idle.first_launch_ns)
-		*w = (cpu_win){ p->idle.first_launch_ns, p->idle.last_launch_ns, (int8_t)p->stage,
+		*w = (cpu_win){ p->idle.first_launch_ns, p->idle.last_launch_ns, end, (int8_t)p->stage,
 				p->source };
 	else
 		return false;
@@ -142,8 +145,12 @@ bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_
 	for (size_t i = 0; i < ns; i++) {
 		const cpu_win *x = window_at(w, nw, sy[i].ts_ns, sy[i].source);
 		stage[i] = x ? x->stage : -1;
-		int64_t end = ts_sat_add(sy[i].ts_ns, sy[i].dur_ns);
-		inside[i] = x ? (end < x->to ? end : x->to) - sy[i].ts_ns : 0;
+		int64_t from = sy[i].ts_ns, end = ts_sat_add(sy[i].ts_ns, sy[i].dur_ns);
+		if (x) {
+			end = end < x->to ? end : x->to;
+			end = end < x->gpu_end ? end : x->gpu_end;
+		}
+		inside[i] = x && end > from ? end - from : 0;
 	}
 	free(w);
 	return true;

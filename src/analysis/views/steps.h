@@ -63,7 +63,8 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 
 /* The stage of the pass each kept synchronizing call of api fell in
  * (stage[i] for call i; -1: in none), over every pass of l, and its time
- * inside that pass's window (inside[i]: to the window's end at most).
+ * inside that pass (inside[i]: while the window was open, until the
+ * pass's GPU work ended; a wait after that is not the pass's).
  * false: out of memory (nothing written). */
 bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_t *inside);
 
