@@ -95,6 +95,24 @@ else
 	echo "ok - hta ddp overlap # SKIP ../shared/traces is absent"
 fi
 
+# A kernel far from its own median (tests/insight/mkspread.py): a MoE
+# expert GEMM slow in 2 of its 12 calls; its time above the median is an
+# opportunity, said to be the experts' uneven tokens
+python3 "$here/insight/mkspread.py" "$tmp/sp.json" "$tmp/sp_truth.json"
+"$TS" --no-progress -f json "$tmp/sp.json" > "$tmp/sp.out" 2> "$tmp/err" ||
+	bad "spread fixture: exit $?: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/sp.out" "$tmp/sp_truth.json" <<'PY' && ok "spread fixture: the MoE expert GEMM 3.5x its median in 2 of 12 calls: its 100 us above the median is an opportunity (within the histogram's 0.8%), the only one" || bad "spread fixture"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+o = [x for x in d['opportunities'] if x['kind'] == 'spread']
+assert len(o) == 1 and o[0]['stage'] == 'decode', d['opportunities']
+calls = t['calls']
+assert abs(o[0]['at_stake_us'] - t['excess_us']) <= calls * t['p50_us'] * 0.008 + 0.01, o[0]
+assert o[0]['text'].startswith('fused_moe_kernel: its calls spread') and 'over %d calls' % calls in o[0]['text'] \
+    and 'uneven shares of the tokens' in o[0]['text'], o[0]['text']
+assert all(x['kind'] != 'spread' or x is o[0] for x in d['opportunities'])
+PY
+
 python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"
 "$TS" --no-progress -f json "$tmp/idle.json" > "$tmp/idle.out" 2> "$tmp/err" ||
 	bad "fixture: exit $?: $(head -c 300 "$tmp/err")"

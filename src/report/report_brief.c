@@ -246,8 +246,20 @@ static void put_what(screen *s)
 static void put_replays(screen *s)
 {
 	const ts_result *res = s->res;
-	if (!res->replay || !res->attrib)
+	if (!res->attrib)
 		return;
+	if (!res->replay) {
+		/* graph replay with no op: what --capture would give back */
+		const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
+		int64_t all = 0;
+		for (int b = 0; b < TS_ATTR_COUNT; b++)
+			all = ts_sat_add(all, t->ns[b]);
+		if (all && t->ns[TS_ATTR_GRAPH] > all / 10)
+			line(s, "  graph replay: %.1f%% of kernel time without ops or shapes; --capture "
+			     "adds them",
+			     100.0 * (double)t->ns[TS_ATTR_GRAPH] / (double)all);
+		return;
+	}
 	const ts_replay_totals *rt = ts_replay_get_totals(res->replay);
 	const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
 	int64_t all = 0;

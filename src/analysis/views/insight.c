@@ -16,7 +16,7 @@
 #include "analysis/views/kview.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
-	"roofline", "idle", "launch_bound", "slow_layer", "comm_exposed", "gpu_idle",
+	"roofline", "idle", "launch_bound", "slow_layer", "comm_exposed", "gpu_idle", "spread",
 };
 
 const char *ts_opp_kind_name(ts_opp_kind k)
@@ -148,7 +148,8 @@ static size_t cap_overlaps(const ts_result *res, ts_opportunity *out, size_t n)
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		ts_opportunity o = out[i];
-		if ((o.kind == TS_OPP_ROOFLINE || o.kind == TS_OPP_LAYER || o.kind == TS_OPP_COMM) &&
+		if ((o.kind == TS_OPP_ROOFLINE || o.kind == TS_OPP_LAYER || o.kind == TS_OPP_COMM ||
+		     o.kind == TS_OPP_SPREAD) &&
 		    o.stage >= 0 && o.stage < TS_PSTAGE_COUNT) {
 			int64_t *l = &left[o.stage];
 			if (*l <= 0)
@@ -215,6 +216,41 @@ static void trace_opps(const ts_result *res, ts_opportunity *out, size_t *n, siz
 	offer(out, n, max, &o);
 }
 
+/* The same kernel far from its own median across its calls of a stage
+ * (layers and passes alike; no shapes needed): the time its calls took
+ * above the median (what it would save if every call took the median),
+ * where the slowest took at least twice the median and the excess is at
+ * least 1% of the stage's kernel time. For a MoE expert GEMM that is the
+ * experts' uneven share of the tokens. */
+static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opportunity *out,
+			size_t *n, size_t max)
+{
+	const ts_stat *other, *all;
+	const ts_stat *rows = ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &all);
+	uint32_t nrows = ts_intern_count(res->agg->names);
+	for (uint32_t r = 0; rows && r < nrows; r++) {
+		const ts_stat *x = &rows[r];
+		if (x->count < 8)
+			continue;
+		int64_t p50 = ts_stat_quantile(x, 0.5);
+		int64_t excess = x->total - (int64_t)x->count * p50;
+		if (p50 <= 0 || x->max < 2 * p50 || excess * 100 < stage_ns)
+			continue;
+		char name[TS_SHORT_MAX + 1];
+		kernel_label(res, r, name, sizeof name);
+		const ts_kclass *c = ts_agg_class(res->agg, r);
+		const char *cat = ts_kclass_category(res->patterns, c);
+		bool moe = cat && strncmp(cat, "MoE", 3) == 0 && c->type == TS_TYPE_MOE;
+		ts_opportunity o = { TS_OPP_SPREAD, s, excess, 0, 0, NULL, "" };
+		o.pct_of_stage = 100.0 * (double)excess / (double)stage_ns;
+		snprintf(o.text, sizeof o.text, "%s: its calls spread, p50 %.1f us, max %.1f us (%.1fx) "
+			 "over %" PRIu64 " calls; %.2f ms above its median%s", name, (double)p50 / 1e3,
+			 (double)x->max / 1e3, (double)x->max / (double)p50, x->count, ms(excess),
+			 moe ? " (a MoE expert GEMM: the experts got uneven shares of the tokens)" : "");
+		offer(out, n, max, &o);
+	}
+}
+
 size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max)
 {
 	size_t n = 0;
@@ -251,8 +287,10 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 				 (double)d->largest_ns / 1e3, after, before);
 			offer(out, &n, max, &o);
 		}
-		if (t->complete_passes)
+		if (t->complete_passes) {
 			comm_opp(s, d->comm_ns, ts_idle_hidden(d), stage_ns, out, &n, max);
+			spread_opps(res, s, stage_ns, out, &n, max);
+		}
 		ts_layer_outlier lo[4];
 		int64_t typical;
 		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 4, &typical);

@@ -36,6 +36,7 @@ typedef enum {
 	TS_OPP_LAYER,          /* a layer slower than the typical one */
 	TS_OPP_COMM,           /* collectives with no computation beside them */
 	TS_OPP_GPU_IDLE,       /* no pass: the GPU idle in the kernel span */
+	TS_OPP_SPREAD,         /* a kernel whose slow calls run far above its median */
 	TS_OPP_COUNT
 } ts_opp_kind;
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""A hand-made decode trace with one kernel far from its own median.
+
+    mkspread.py trace.json truth.json
+
+Three decode steps (step[DECODE bs=4]) of mkidle.py's four layers, each
+layer with a MoE expert GEMM (fused_moe_kernel) after its up GEMM: 20 us in
+ten of its twelve calls, 70 us in two (one expert got most of the tokens).
+Every other kernel takes the same time in every call. The truth: the MoE
+kernel's median and max, and its time above the median (2 x 50 us).
+"""
+import json
+import sys
+
+from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS
+
+MOE = 'fused_moe_kernel'
+SLOW = {(0, 2), (2, 1)}          # (step, layer) where the expert GEMM is slow
+
+
+def main():
+    out, truth_path = sys.argv[1], sys.argv[2]
+    ev, t, corr = [], 1_000_000.0, 1000
+    for step in range(3):
+        start = t
+        ev.append({'ph': 'X', 'cat': 'user_annotation', 'name': 'step[DECODE bs=4]', 'pid': 1,
+                   'tid': 1, 'ts': start - 90, 'dur': 80.0})
+        seq = [(EMBED, 6)]
+        for layer in range(NLAYERS):
+            for name, dur, _ in LAYER:
+                seq.append((name, dur))
+                if name == LAYER[6][0] and dur == LAYER[6][1]:     # the up GEMM
+                    seq.append((MOE, 70 if (step, layer) in SLOW else 20))
+        seq += [(RMS, 7), (SAMPLE, 4)]
+        cpu = start - 80
+        for name, dur in seq:
+            ev.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': 7, 'ts': t,
+                       'dur': float(dur), 'args': {'correlation': corr, 'device': 0,
+                                                   'stream': 7, 'grid': [4, 1, 1],
+                                                   'block': [128, 1, 1]}})
+            ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1,
+                       'tid': 1, 'ts': cpu, 'dur': 0.5, 'args': {'correlation': corr}})
+            cpu, corr, t = cpu + 1.0, corr + 1, t + dur
+        t += 500
+    doc = {'schemaVersion': 1,
+           'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3',
+                                 'totalGlobalMem': 85018279936, 'computeMajor': 9,
+                                 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}],
+           'traceEvents': ev}
+    json.dump(doc, open(out, 'w'), indent=1)
+    calls = 3 * NLAYERS
+    json.dump({'kernel': MOE, 'calls': calls, 'p50_us': 20.0, 'max_us': 70.0,
+               'excess_us': 2 * 50.0}, open(truth_path, 'w'))
+
+
+if __name__ == '__main__':
+    main()
