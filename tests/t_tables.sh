@@ -272,6 +272,26 @@ for r, c in zip(rows, j):
 PY
 fi
 
+# Short names that several kernels share say what tells them apart (the
+# words of their full names no other has), not a hash: every shared
+# trace's short names are one per kernel, and the B300's two expert GEMMs
+# read as their tile stages and loads (s6 ldgsts / s5 rgTma)
+for f in "$shared"/*.json "$shared"/*.json.gz; do
+	"$TS" --no-progress -q -f csv --table kernels --top 0 "$f" > "$tmp/k.csv" 2>/dev/null || continue
+	python3 - "$tmp/k.csv" "$(basename "$f")" <<'PY' || bad "short names of $(basename "$f")"
+import csv, re, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline='')) if r['name']]
+short = [r['short'] for r in rows]
+dup = {s for s in short if short.count(s) > 1}
+assert not dup, sorted(dup)[:3]
+hashed = [s for s in short if re.search(r' ~[0-9a-f]{4}$', s)]
+if 'b300' in sys.argv[2]:
+    assert 'bmm t128x8x128 s6 ldgsts' in short and 'bmm t128x8x128 s5 rgTma' in short, short[:4]
+print('ok - tables: %s: %d short names, one per kernel; %d by a hash (no word of theirs differs)'
+      % (sys.argv[2], len(short), len(hashed)))
+PY
+done
+
 # every shared trace with the release build; two under the sanitizers
 # (the same code paths, a third of the time)
 for f in "$shared"/*.json "$shared"/*.json.gz; do

@@ -450,8 +450,8 @@ static void put_cmp_align(FILE *out, const ts_compare *c)
 				ts_pstage_name((ts_pstage)st));
 			continue;
 		}
-		fprintf(out, " (A layer %" PRIu32 " of %" PRIu32 ", mean of %" PRIu32
-			     "; B layer %" PRIu32 " of %" PRIu32 ", mean of %" PRIu32 "%s)\n",
+		fprintf(out, " (A layer %" PRIu32 " of %" PRIu32 ", mean over %" PRIu32 " layers "
+			     "with its kernels; B layer %" PRIu32 " of %" PRIu32 ", over %" PRIu32 "%s)\n",
 			al->s[0]->layer, al->s[0]->layers, al->s[0]->instances,
 			al->s[1]->layer, al->s[1]->layers, al->s[1]->instances,
 			al->truncated ? "; first kernels only" : "");
