@@ -175,20 +175,16 @@ static void differs(const ts_agg *a, const short_key *g, size_t ng, uint32_t me,
 		put_part(out + k, n - k, " ", &mine[at[1]], at[1] < nref[1] ? &ref[1][at[1]] : NULL);
 }
 
-/* Whether label d of `me` is its alone in its group (no other member's
- * words give the same). */
-static bool label_alone(const ts_agg *a, const short_key *g, size_t ng, uint32_t me,
-			const char *d)
+#define MAX_GROUP 64              /* kernels of one short name told apart by words */
+
+/* dst (a short name) with " label" after it, cut to fit. */
+static void append_label(char *dst, const char *label)
 {
-	for (size_t j = 0; j < ng; j++) {
-		char e[32];
-		if (g[j].row == me)
-			continue;
-		differs(a, g, ng, g[j].row, e, sizeof e);
-		if (strcmp(d, e) == 0)
-			return false;
-	}
-	return true;
+	size_t keep = strlen(dst), dl = strlen(label);   /* dl < 32 */
+	if (keep + 1 + dl > TS_SHORT_MAX)
+		keep = TS_SHORT_MAX - dl - 1;
+	dst[keep] = ' ';
+	memcpy(dst + keep + 1, label, dl + 1);
 }
 
 char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1]
@@ -207,28 +203,32 @@ char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1]
 	}
 	qsort(k, n, sizeof *k, by_short);
 	/* a short name that several kernels share: each says what differs
-	 * (its own words), else a hash of its full name */
+	 * (its own words; a group past MAX_GROUP, where that would cost the
+	 * square of its size, and a label another shares: a hash of its full
+	 * name) */
+	char (*d)[32] = malloc(MAX_GROUP * sizeof *d);
 	for (uint32_t i = 0; i < n;) {
 		uint32_t e = i + 1;
 		while (e < n && strcmp(k[e].s, k[i].s) == 0)
 			e++;
-		for (uint32_t j = i; e - i > 1 && j < e; j++) {
-			char d[32];
-			differs(a, k + i, e - i, k[j].row, d, sizeof d);
-			if (!d[0] || !label_alone(a, k + i, e - i, k[j].row, d)) {
+		size_t g = e - i;
+		for (size_t j = 0; d && g > 1 && g <= MAX_GROUP && j < g; j++)
+			differs(a, k + i, g, k[i + j].row, d[j], sizeof d[j]);
+		for (size_t j = 0; g > 1 && j < g; j++) {
+			bool alone = d && g <= MAX_GROUP && d[j][0];
+			for (size_t m = 0; alone && m < g; m++)
+				alone = m == j || strcmp(d[j], d[m]) != 0;
+			char h[32];
+			if (!alone) {
 				size_t len;
-				const char *full = ts_intern_str(a->names, k[j].row, &len);
-				snprintf(d, sizeof d, "~%04x", (unsigned)(ts_hash_bytes(full, len) & 0xffff));
+				const char *full = ts_intern_str(a->names, k[i + j].row, &len);
+				snprintf(h, sizeof h, "~%04x", (unsigned)(ts_hash_bytes(full, len) & 0xffff));
 			}
-			char *dst = out[k[j].row];
-			size_t keep = strlen(dst), dl = strlen(d);   /* dl < 32 */
-			if (keep + 1 + dl > TS_SHORT_MAX)
-				keep = TS_SHORT_MAX - dl - 1;
-			dst[keep] = ' ';
-			memcpy(dst + keep + 1, d, dl + 1);
+			append_label(out[k[i + j].row], alone ? d[j] : h);
 		}
 		i = e;
 	}
+	free(d);
 	free(k);
 	return out;
 }
