@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
-	"                       passes, stages, memory, collectives, api, replays\n"
+	"                       passes, stages, memory, collectives, api,\n"
+	"                       opportunities, gaps, replays\n"
 	"                       (--capture), ranks or skew (several traces), or\n"
 	"                       launches (a row per kernel, streamed as read)\n"
 	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
@@ -227,7 +228,7 @@ static void check_formats(const options *o)
 	if (o->table && !ts_report_table_known(o->table) && strcmp(o->table, "launches") != 0)
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
 			    "ops, workloads, layers, passes, stages, memory, collectives, api, "
-			    "replays, ranks, skew or launches", o->table);
+			    "opportunities, gaps, replays, ranks, skew or launches", o->table);
 	if (o->debug && o->format != FMT_TEXT)
 		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "
 			    "(the passes and layers are in the JSON report's passes and layer_table)");

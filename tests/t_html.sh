@@ -104,7 +104,7 @@ page() { # label trace
 		bad "$n: Chromium: $(grep CONSOLE "$w/console" | head -3)"
 		return
 	fi
-	python3 - "$w/dom" "$w/p.json" <<'PY' && ok "$n: renders in Chromium with no console error; one bar per stage, per layer of each stage's typical pass, top kernels${png:+; screenshot $base.png}" || bad "$n: DOM charts"
+	python3 - "$w/dom" "$w/p.json" <<'PY' && ok "$n: renders in Chromium with no console error; one bar per stage, per layer of each stage's typical pass, top kernels coloured by type with a legend, legends on every keyed chart${png:+; screenshot $base.png}" || bad "$n: DOM charts"
 import json, re, sys
 dom = open(sys.argv[1]).read(); j = json.load(open(sys.argv[2]))
 def svg(id_):
@@ -126,8 +126,24 @@ for s in stages:
     assert c is not None and len(re.findall(r'class="bar layer"', c)) == len(rows) <= want, (s, len(rows))
 k = svg('chart-kernels')
 assert k is not None and len(re.findall(r'class="bar kernel"', k)) == min(15, len(j['kernels']))
-for t in ('kernels', 'types', 'categories', 'ops', 'workloads', 'layers', 'passes'):
+for t in ('kernels', 'types', 'categories', 'ops', 'workloads', 'layers', 'passes', 'api',
+          'opportunities', 'gaps'):
     assert 'data-table="%s"' % t in dom, t
+# one colour per kernel type in the top-kernels chart, with its legend:
+# every bar's colour is the legend's for its kernel's type, no two types
+# share one
+leg = dict(re.findall(r'<rect[^>]*fill="(#[0-9A-Fa-f]{6})"[^>]*data-key="([^"]+)"', k))
+leg = {v: c for c, v in leg.items()}
+fills = re.findall(r'class="bar kernel"[^>]*fill="(#[0-9A-Fa-f]{6})"', k)
+types = [r['type'] for r in j['kernels'][:15]]
+assert len(fills) == len(types) and all(leg.get(t) == f for t, f in zip(types, fills)), (leg, types, fills)
+assert len(set(leg.values())) == len(leg), leg
+# every chart coloured by a key has its legend
+for cid in ['chart-kernels', 'chart-categories', 'chart-timeline'] + \
+           ['chart-layers-' + s for s in stages if svg('chart-layers-' + s) is not None]:
+    c = svg(cid)
+    if c is not None and '<rect' in c:
+        assert 'class="legend"' in c, cid
 PY
 }
 
@@ -207,6 +223,9 @@ assert len(re.findall(r'class="bar cmp-op" data-side="a"', ops)) == n, n
 assert len(re.findall(r'class="bar cmp-op" data-side="b"', ops)) == n, n
 w = svg('chart-waterfall')
 assert len(re.findall(r'class="bar wf"', w)) == n + 3, n
+assert 'class="yaxis"' in w and 'class="legend"' in w, 'waterfall axis and legend'
+for cid in ('chart-cmp-ops', 'chart-cmp-layers-decode'):
+    assert 'class="legend"' in svg(cid), cid
 L = svg('chart-cmp-layers-decode')
 rows = [r for r in j['layers'] if r['stage'] == 'decode']
 na = sum(1 for r in rows if r['a_us'] is not None)
@@ -223,7 +242,7 @@ ops_tab = dom[dom.index('data-table="ops"'):]
 assert k0 in ops_tab[:ops_tab.index('</table>')], k0
 PY
 	then
-		ok "compare of the Qwen3-30B pair renders with no console error: op groups side by side with their kernels, the waterfall, layers side by side, the kernel alignment"
+		ok "compare of the Qwen3-30B pair renders with no console error: op groups side by side with their kernels, the waterfall with its axis, layers side by side, legends, the kernel alignment"
 	else
 		bad "compare page: $(grep CONSOLE "$tmp/wc/console" | head -3)"
 	fi

@@ -69,21 +69,22 @@ xcheck() { # label trace
 		return
 	fi
 	python3 "$here/report/xlsx_read.py" "$tmp/r.xlsx" > "$tmp/x.read" &&
-	python3 - "$tmp/x.read" "$tmp/x.json" <<'PY' && ok "$n: the workbook has a summary sheet then every table, header frozen and filtered, numbers as numbers, rows and kernel time as in the JSON report" || bad "$n: xlsx"
+	python3 - "$tmp/x.read" "$tmp/x.json" <<'PY' && ok "$n: the workbook has a summary sheet then every table (opportunities and the longest idle gaps too), header frozen and filtered, numbers as numbers, rows and kernel time as in the JSON report" || bad "$n: xlsx"
 import json, sys
 x = json.load(open(sys.argv[1])); j = json.load(open(sys.argv[2]))
 sheets = {s['name']: s for s in x['sheets']}
 names = [s['name'] for s in x['sheets']]
 assert names[0] == 'summary', names
 for t in ('kernels', 'types', 'categories', 'unclassified', 'ops', 'workloads', 'layers',
-          'passes', 'stages', 'memory'):
+          'passes', 'stages', 'memory', 'api', 'opportunities', 'gaps'):
     assert t in sheets, (t, names)
 for s in x['sheets']:
     assert s['frozen'] and s['autofilter'], s['name']
 want = {'kernels': j['kernels'], 'types': j['types'], 'categories': j['categories'],
         'ops': j.get('ops', []), 'workloads': j.get('workloads', []),
         'layers': j.get('layer_table', []), 'passes': j.get('passes', []),
-        'memory': j.get('memory', [])}
+        'memory': j.get('memory', []), 'opportunities': j.get('opportunities', []),
+        'api': j.get('api', [])}
 for t, rows in want.items():
     assert len(sheets[t]['rows']) - 1 == len(rows), (t, len(sheets[t]['rows']), len(rows))
 k = sheets['kernels']['rows']
@@ -94,6 +95,16 @@ want_t = j['trace']['kernel_time_us']
 assert abs(tot - want_t) <= 1e-9 * max(1.0, want_t), (tot, want_t)
 summ = {r[0]: (r[1] if len(r) > 1 else None) for r in sheets['summary']['rows'][1:]}
 assert abs(summ['kernel_time_us'] - want_t) <= 1e-9 * max(1.0, want_t), summ
+o = sheets['opportunities']['rows']
+for r, w in zip(o[1:], j.get('opportunities', [])):
+    assert r[o[0].index('kind')] == w['kind'] and r[o[0].index('at_stake_us')] == w['at_stake_us'], (r, w)
+g = sheets['gaps']['rows']
+lens = [r[g[0].index('len_us')] for r in g[1:]]
+assert lens == sorted(lens, reverse=True) and all(v >= 5.0 for v in lens), lens[:5]
+for p in j.get('passes', []):
+    mine = [r for r in g[1:] if r[g[0].index('pass')] == p['index']]
+    if p['idle']['largest_gap'] and p['idle']['largest_gap']['us'] >= 5 and len(g) - 1 < 256:
+        assert max(r[g[0].index('len_us')] for r in mine) == p['idle']['largest_gap']['us'], p['index']
 for st in j['stages']:
     if 'ops_' + st in sheets:
         assert all(r[0] == st for r in sheets['ops_' + st]['rows'][1:]), st

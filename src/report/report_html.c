@@ -32,6 +32,33 @@ static const char *const palette[] = {
 };
 #define NPAL (sizeof palette / sizeof *palette)
 #define GREY "#999999"
+
+/* One colour per kernel type, the same in every chart (the Okabe-Ito
+ * colours first, then Paul Tol's muted ones; other is grey). */
+static const char *const type_colour[TS_TYPE_COUNT] = {
+	[TS_TYPE_ATTENTION] = "#0072B2", [TS_TYPE_MOE] = "#E69F00", [TS_TYPE_GEMM] = "#009E73",
+	[TS_TYPE_NORM] = "#CC79A7", [TS_TYPE_ACTIVATION] = "#F0E442", [TS_TYPE_ROPE] = "#56B4E9",
+	[TS_TYPE_KV_CACHE] = "#D55E00", [TS_TYPE_QUANTIZATION] = "#882255",
+	[TS_TYPE_COMMUNICATION] = "#332288", [TS_TYPE_MEMORY] = "#999933",
+	[TS_TYPE_ELEMENTWISE] = "#44AA99", [TS_TYPE_REDUCE] = "#AA4499",
+	[TS_TYPE_SORT_TOPK] = "#117733", [TS_TYPE_SAMPLING] = "#DDCC77",
+	[TS_TYPE_EMBEDDING] = "#88CCEE", [TS_TYPE_OTHER] = GREY,
+};
+
+static const char *type_fill(ts_ktype t)
+{
+	return (unsigned)t < TS_TYPE_COUNT && type_colour[t] ? type_colour[t] : GREY;
+}
+
+/* One colour per layer type (ts_ltype), unknown grey. */
+static const char *layer_fill(int t)
+{
+	static const char *const c[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00",
+					 "#56B4E9", "#882255", "#44AA99", "#332288", "#AA4499",
+					 "#999933" };
+	return t >= 0 && (size_t)t < sizeof c / sizeof *c && t != TS_LT_UNKNOWN ? c[t] : GREY;
+}
+
 #define RANK_BARS 64
 
 /* ------------------------------------------------------------ escaping */
@@ -95,6 +122,32 @@ static void chart_close(FILE *out)
 	fputs("</svg></figure>\n", out);
 }
 
+/* A chart's legend: a swatch and its name per key, in rows from y. */
+typedef struct {
+	const char *name;
+	const char *fill;
+} legend_key;
+
+static void legend(FILE *out, const legend_key *k, size_t n, int y)
+{
+	fputs("<g class=\"legend\">", out);
+	int x = LEFT;
+	for (size_t i = 0; i < n; i++) {
+		if (x + 100 > CW) {
+			x = LEFT;
+			y += 16;
+		}
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" "
+			     "data-key=\"", x, y, k[i].fill);
+		escs(out, k[i].name);
+		fprintf(out, "\"/><text x=\"%d\" y=\"%d\" class=\"lab\">", x + 14, y + 9);
+		escs(out, k[i].name);
+		fputs("</text>", out);
+		x += 24 + 7 * (int)strlen(k[i].name);
+	}
+	fputs("</g>\n", out);
+}
+
 /* A label cut to n characters (whole UTF-8 sequences). */
 static void label(FILE *out, const char *s, size_t len, size_t n)
 {
@@ -119,13 +172,13 @@ typedef struct {
 } hbar;
 
 static void hbars(FILE *out, const char *id, const char *title, const char *what,
-		  const hbar *b, size_t n, const char *cls)
+		  const hbar *b, size_t n, const char *cls, const legend_key *keys, size_t nkeys)
 {
 	double max = 0;
 	for (size_t i = 0; i < n; i++)
 		if (b[i].us > max)
 			max = b[i].us;
-	int h = 30 + (int)n * 22;
+	int h = 30 + (int)n * 22 + (nkeys ? 16 * (1 + (int)nkeys / 8) + 8 : 0);
 	chart_open(out, id, h, title, what);
 	double span = CW - LEFT - 110;
 	for (size_t i = 0; i < n; i++) {
@@ -145,7 +198,10 @@ static void hbars(FILE *out, const char *id, const char *title, const char *what
 		fprintf(out, "</title></rect><text x=\"%.1f\" y=\"%d\" class=\"val\">%.1f ms</text>\n",
 			LEFT + w + 6, y + 14, b[i].us / 1e3);
 	}
-	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"axis\">kernel time (ms)</text>\n", LEFT, h - 4);
+	int axis_y = 30 + (int)n * 22 - 4;
+	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"axis\">kernel time (ms)</text>\n", LEFT, axis_y);
+	if (nkeys)
+		legend(out, keys, nkeys, axis_y + 10);
 	chart_close(out);
 }
 
@@ -173,7 +229,7 @@ static void chart_stages(FILE *out, const ts_result *res)
 	}
 	hbars(out, "chart-stages", "Kernel time by stage",
 	      "Kernel time of the forward passes of each stage; unknown is time outside any pass.",
-	      b, n, "bar stage");
+	      b, n, "bar stage", NULL, 0);
 }
 
 /* Stacked bars: per stage, its time by category (the 7 largest of the
@@ -254,13 +310,16 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 		ts_breakdown_free(&sb);
 	}
 	int ly = 20 + row * 30;
+	fputs("<g class=\"legend\">", out);
 	for (size_t c = 0; c <= ntop; c++) {
-		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			     "<text x=\"%d\" y=\"%d\" class=\"lab\">", LEFT, ly + (int)c * 18,
-			c < ntop ? palette[c] : GREY, LEFT + 18, ly + (int)c * 18 + 11);
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\" data-key=\"",
+			LEFT, ly + (int)c * 18, c < ntop ? palette[c] : GREY);
+		escs(out, c < ntop ? ts_breakdown_cat_name(res, top[c]) : "other categories");
+		fprintf(out, "\"/><text x=\"%d\" y=\"%d\" class=\"lab\">", LEFT + 18, ly + (int)c * 18 + 11);
 		escs(out, c < ntop ? ts_breakdown_cat_name(res, top[c]) : "other categories");
 		fputs("</text>\n", out);
 	}
+	fputs("</g>\n", out);
 	chart_close(out);
 	free(idx);
 	ts_breakdown_free(&b);
@@ -306,22 +365,19 @@ static void chart_layers(FILE *out, const ts_result *res)
 			fprintf(out, "<rect class=\"bar layer\" data-layer=\"%" PRIu32 "\" x=\"%.1f\" "
 				     "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>layer %"
 				     PRIu32 " (%s): %.3f us mean over %" PRIu64 " passes</title></rect>\n",
-				i, 60 + i * step, 190 - bh, bw, bh, palette[bt % NPAL], i,
+				i, 60 + i * step, 190 - bh, bw, bh, layer_fill(bt), i,
 				ts_ltype_name((ts_ltype)bt), m / 1e3, st->time.count);
 		}
 		fprintf(out, "<line x1=\"58\" y1=\"190\" x2=\"%d\" y2=\"190\" class=\"ax\"/>"
 			     "<text x=\"56\" y=\"24\" text-anchor=\"end\" class=\"val\">%.0f us</text>"
 			     "<text x=\"60\" y=\"206\" class=\"axis\">layer index 0 .. %" PRIu32
 			     " (mean kernel time per layer, us)</text>\n", CW - 10, max / 1e3, shown - 1);
-		int lx = 420;
-		for (int t = 0; t < TS_LT_COUNT; t++) {
-			if (!type_seen[t])
-				continue;
-			fprintf(out, "<rect x=\"%d\" y=\"214\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-				     "<text x=\"%d\" y=\"224\" class=\"lab\">%s</text>", lx, palette[t % NPAL],
-				lx + 14, ts_ltype_name((ts_ltype)t));
-			lx += 90;
-		}
+		legend_key keys[TS_LT_COUNT];
+		size_t nk = 0;
+		for (int t = 0; t < TS_LT_COUNT; t++)
+			if (type_seen[t])
+				keys[nk++] = (legend_key){ ts_ltype_name((ts_ltype)t), layer_fill(t) };
+		legend(out, keys, nk, 214);
 		chart_close(out);
 	}
 }
@@ -351,8 +407,9 @@ static void chart_timeline(FILE *out, const ts_result *res)
 	snprintf(what, sizeof what, "Each forward pass at its place in time, coloured by stage; the "
 		 "filled height is the share of its span the GPU was busy, the rest is idle between "
 		 "kernels.%s", every > 1 ? " One pass in every few is drawn; the passes table has them all." : "");
-	chart_open(out, "chart-timeline", 130, "Pass timeline", what);
+	chart_open(out, "chart-timeline", 140, "Pass timeline", what);
 	double span = CW - 40;
+	bool seen[TS_PSTAGE_COUNT] = { false };
 	for (size_t i = 0; i < n; i += every) {
 		const ts_pass *p = ts_layers_pass(l, i);
 		int64_t a = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
@@ -360,6 +417,7 @@ static void chart_timeline(FILE *out, const ts_result *res)
 		double x = 20 + span * (double)(a - t0) / range, w = span * (double)len / range;
 		double busy = p->idle.span_ns ? (double)p->idle.busy_ns / (double)p->idle.span_ns : 1;
 		const char *col = palette[p->stage % NPAL];
+		seen[p->stage < TS_PSTAGE_COUNT ? p->stage : TS_PSTAGE_UNKNOWN] = true;
 		fprintf(out, "<g class=\"pass\" data-stage=\"%s\"><rect x=\"%.2f\" y=\"20\" width=\"%.2f\" "
 			     "height=\"70\" fill=\"none\" stroke=\"%s\"/><rect x=\"%.2f\" y=\"%.2f\" "
 			     "width=\"%.2f\" height=\"%.2f\" fill=\"%s\"><title>pass %" PRIu32 " (%s): span "
@@ -368,8 +426,14 @@ static void chart_timeline(FILE *out, const ts_result *res)
 			70 * busy, col, p->index, ts_pstage_name(p->stage), (double)len / 1e6, 100 * busy,
 			p->idle.gaps, p->layers);
 	}
-	fprintf(out, "<text x=\"20\" y=\"112\" class=\"axis\">time from the first pass (ms): 0 .. %.3f</text>\n",
+	fprintf(out, "<text x=\"20\" y=\"108\" class=\"axis\">time from the first pass (ms): 0 .. %.3f</text>\n",
 		range / 1e6);
+	legend_key keys[TS_PSTAGE_COUNT];
+	size_t nk = 0;
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+		if (seen[st])
+			keys[nk++] = (legend_key){ ts_pstage_name((ts_pstage)st), palette[st % NPAL] };
+	legend(out, keys, nk, 118);
 	chart_close(out);
 }
 
@@ -380,17 +444,24 @@ static void chart_kernels(FILE *out, const ts_result *res, const ts_report_opts 
 	uint32_t *order = ts_kview_kernel_order(&v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(res->agg);
 	hbar b[15];
+	bool seen[TS_TYPE_COUNT] = { false };
 	size_t k = 0;
 	for (size_t i = 0; order && i < n && k < 15; i++) {
 		const ts_stat *s = ts_kview_row(&v, order[i]);
 		const ts_kclass *c = ts_kview_row_class(res->agg, order[i]);
 		const char *name = order[i] == TS_ROW_OTHER || !shorts ? c->short_name : shorts[order[i]];
-		b[k++] = (hbar){ name, strlen(name), (double)s->total / 1e3, palette[c->type % NPAL],
+		b[k++] = (hbar){ name, strlen(name), (double)s->total / 1e3, type_fill(c->type),
 				 ts_kclass_category(res->patterns, c) };
+		seen[c->type < TS_TYPE_COUNT ? c->type : TS_TYPE_OTHER] = true;
 	}
+	legend_key keys[TS_TYPE_COUNT];
+	size_t nk = 0;
+	for (int t = 0; t < TS_TYPE_COUNT; t++)
+		if (seen[t])
+			keys[nk++] = (legend_key){ ts_ktype_name((ts_ktype)t), type_fill((ts_ktype)t) };
 	hbars(out, "chart-kernels", "Top kernels",
 	      "The 15 kernels with the most kernel time, coloured by type (hover for the category).",
-	      b, k, "bar kernel");
+	      b, k, "bar kernel", keys, nk);
 	free(order);
 	free(shorts);
 }
@@ -705,7 +776,8 @@ static void chart_ranks(FILE *out, const ts_multi *m)
 	char what[160];
 	snprintf(what, sizeof what, "Kernel time of each rank%s; hover for its collectives and "
 		 "the time it waited in them.", m->n > n ? " (the first 64)" : "");
-	hbars(out, "chart-ranks", "Kernel time by rank", what, b, n, "bar rank");
+	legend_key keys[] = { { "rank", palette[0] }, { "straggler", palette[3] } };
+	hbars(out, "chart-ranks", "Kernel time by rank", what, b, n, "bar rank", keys, 2);
 	free(b);
 	free(names);
 	free(tips);
@@ -860,13 +932,15 @@ static void chart_cmp_ops(FILE *out, const ts_compare *c)
 		fprintf(out, "<text x=\"%.1f\" y=\"%d\" class=\"val\">%+.1f us</text>\n",
 			LEFT + span + 8, y + 15, r->gap / 1e3);
 	}
+	fputs("<g class=\"legend\">", out);
 	for (int s = 0; s < 2; s++) {
-		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" "
-			     "y=\"%d\" class=\"lab\">%c: ", LEFT, h - 38 + 18 * s, palette[s], LEFT + 14,
-			h - 29 + 18 * s, s ? 'B' : 'A');
+		fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\" data-key=\"%c\"/>"
+			     "<text x=\"%d\" y=\"%d\" class=\"lab\">%c: ", LEFT, h - 38 + 18 * s, palette[s],
+			s ? 'B' : 'A', LEFT + 14, h - 29 + 18 * s, s ? 'B' : 'A');
 		escs(out, c->name[s]);
-		fputs("</text>\n", out);
+		fputs("</text>", out);
 	}
+	fputs("</g>\n", out);
 	chart_close(out);
 }
 
@@ -886,13 +960,22 @@ static void chart_waterfall(FILE *out, const ts_compare *c)
 	double rest = (c->cmp_total[1] - c->cmp_total[0]) - shown;
 	lo = fmin(lo, 0);
 	size_t bars = n + 3;
-	int h = 300;
+	int h = 320;
 	chart_open(out, "chart-waterfall", h, "Gap waterfall",
 		   "From A's kernel time (left) to B's (right): each step is one operation group's "
 		   "gap, up where B is slower, down where it is faster.");
 	double step = (double)(CW - 80) / (double)bars, bw = step * 0.7, plot = 220;
 	double scale = hi > lo ? plot / (hi - lo) : 0;
 #define WY(v) (20 + plot - ((v) - lo) * scale)
+	/* the axis: kernel time in ms, at its ends and at zero */
+	fprintf(out, "<g class=\"yaxis\"><line x1=\"56\" y1=\"20\" x2=\"56\" y2=\"%.1f\" class=\"ax\"/>",
+		20 + plot);
+	double ticks[3] = { lo, hi, 0 };
+	for (int t = 0; t < (lo < 0 ? 3 : 2); t++)
+		fprintf(out, "<line x1=\"52\" y1=\"%.1f\" x2=\"56\" y2=\"%.1f\" class=\"ax\"/>"
+			     "<text x=\"50\" y=\"%.1f\" text-anchor=\"end\" class=\"axis\">%.2f</text>",
+			WY(ticks[t]), WY(ticks[t]), WY(ticks[t]) + 4, ticks[t] / 1e6);
+	fputs("<text x=\"4\" y=\"12\" class=\"axis\">ms</text></g>\n", out);
 	level = c->cmp_total[0];
 	for (size_t b = 0; b < bars; b++) {
 		double from, to;
@@ -921,6 +1004,9 @@ static void chart_waterfall(FILE *out, const ts_compare *c)
 		fputs("</text>\n", out);
 	}
 #undef WY
+	legend_key keys[] = { { "A", palette[0] }, { "B", palette[1] }, { "B slower", palette[3] },
+			      { "B faster", palette[5] } };
+	legend(out, keys, 4, h - 14);
 	chart_close(out);
 }
 
@@ -965,6 +1051,8 @@ static void chart_cmp_layers(FILE *out, const ts_compare *c)
 			     "<text x=\"56\" y=\"24\" text-anchor=\"end\" class=\"val\">%.0f us</text>"
 			     "<text x=\"60\" y=\"206\" class=\"axis\">layer index 0 .. %" PRIu32
 			     " (mean kernel time per layer, us)</text>\n", CW - 10, max / 1e3, n - 1);
+		legend_key keys[] = { { "A", palette[0] }, { "B", palette[1] } };
+		legend(out, keys, 2, 214);
 		chart_close(out);
 	}
 }
@@ -995,7 +1083,7 @@ int ts_report_compare_html(FILE *out, const ts_compare *c, const ts_report_opts 
 		tot[s] = (hbar){ s ? "B" : "A", 1, c->cmp_total[s] / 1e3, palette[s], c->name[s] };
 	hbars(out, "chart-cmp-total", "Kernel time, A and B",
 	      c->per_pass ? "Per pass: the traces have different pass counts." : "Kernel time of each trace.",
-	      tot, 2, "bar cmp-total");
+	      tot, 2, "bar cmp-total", NULL, 0);
 	chart_waterfall(out, c);
 	chart_cmp_ops(out, c);
 	chart_cmp_layers(out, c);

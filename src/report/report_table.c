@@ -16,13 +16,14 @@
 
 #include "report/report.h"
 #include "analysis/satmath.h"
+#include "analysis/views/insight.h"
 #include "analysis/views/roofline.h"
 #include "analysis/views/steps.h"
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",
-	"layers", "passes", "stages", "memory", "collectives", "api", "replays", "ranks", "skew",
-	NULL,
+	"layers", "passes", "stages", "memory", "collectives", "api", "opportunities", "gaps",
+	"replays", "ranks", "skew", NULL,
 };
 
 /* ------------------------------------------------------------- cells */
@@ -502,6 +503,78 @@ static int t_memory(const ts_result *res, const ts_kview *v, const ts_table_sink
 
 /* Collectives by kind, message size and group (comm.h), then per kind the
  * calls past the rows kept, unsized. All stages: none under --stage. */
+/* The largest opportunities (insight.h), by time at stake, as JSON
+ * opportunities has them. */
+static int t_opportunities(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "kind", "stage", "at_stake_us", "pct_of_stage",
+					    "ceiling_pct", "text" };
+	int rc = BEGIN(k, "opportunities", cols);
+	ts_opportunity op[TS_INSIGHT_MAX];
+	size_t n = ts_insight_opportunities(res, op, TS_INSIGHT_MAX);
+	bool any_pass = res->layers && ts_layers_npasses(res->layers) > 0;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (v->staged && op[i].stage != (int)v->stage)
+			continue;
+		ts_cell row[] = {
+			c_cstr(ts_opp_kind_name(op[i].kind)),
+			c_cstr(any_pass ? ts_pstage_name((ts_pstage)op[i].stage) : NULL),
+			c_us(op[i].at_stake_ns), c_num(op[i].pct_of_stage, 2),
+			c_opt_num(op[i].kind == TS_OPP_ROOFLINE, op[i].ceiling_pct, 1),
+			c_cstr(op[i].text),
+		};
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
+static int by_gap_len(const void *a, const void *b)
+{
+	const ts_gap_span *x = a, *y = b;
+	if (x->len != y->len)
+		return x->len < y->len ? 1 : -1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The longest idle gaps inside the passes (layers.h: ts_layers_gaps), the
+ * longest first: where, how long, launch-bound or not, between which
+ * kernels. */
+static int t_gaps(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "pass", "stage", "start_us", "len_us", "launch_bound",
+					    "after", "before" };
+	int rc = BEGIN(k, "gaps", cols);
+	uint64_t dropped;
+	const ts_gap_span *g;
+	size_t n = res->layers ? ts_layers_gaps(res->layers, &g, &dropped) : 0;
+	ts_gap_span *s = n ? malloc(n * sizeof *s) : NULL;
+	if (n && !s)
+		return -1;
+	if (n)
+		memcpy(s, g, n * sizeof *s);
+	qsort(s, n, sizeof *s, by_gap_len);
+	char (*shorts)[TS_SHORT_MAX + 1] = n ? ts_report_short_names(res->agg) : NULL;
+	uint32_t names = ts_intern_count(res->agg->names);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		const ts_pass *p = NULL;
+		for (size_t j = 0; j < ts_layers_npasses(res->layers) && !p; j++)
+			if (ts_layers_pass(res->layers, j)->index == s[i].pass)
+				p = ts_layers_pass(res->layers, j);
+		if (v->staged && (!p || p->stage != v->stage))
+			continue;
+		ts_cell row[] = {
+			c_uint(s[i].pass), c_cstr(p ? ts_pstage_name(p->stage) : NULL), c_us(s[i].start),
+			c_us(s[i].len), c_bool(s[i].launch_bound),
+			c_cstr(shorts && s[i].after < names ? shorts[s[i].after] : NULL),
+			c_cstr(shorts && s[i].before < names ? shorts[s[i].before] : NULL),
+		};
+		rc = ROW(k, row);
+	}
+	free(shorts);
+	free(s);
+	return rc;
+}
+
 static int t_collectives(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
 {
 	static const char *const cols[] = { "kind", "msg_bytes", "group_size", "calls", "total_us",
@@ -644,6 +717,10 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 		rc = t_collectives(res, &v, sink);
 	else if (strcmp(name, "api") == 0)
 		rc = t_api(res, sink);
+	else if (strcmp(name, "opportunities") == 0)
+		rc = t_opportunities(res, &v, sink);
+	else if (strcmp(name, "gaps") == 0)
+		rc = t_gaps(res, &v, sink);
 	else if (strcmp(name, "replays") == 0)
 		rc = t_replays(res, sink);
 	else if (strcmp(name, "ranks") == 0)

@@ -49,7 +49,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	if (p)
 		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
 	l->idle = ts_idle_new();
-	if (l->idle && o->spans)
+	if (l->idle)
 		ts_idle_on_gap(l->idle, ts_lay_on_gap, l);
 	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->chk && l->ann_names &&
 		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&

@@ -303,9 +303,10 @@ typedef struct {
 #define TS_MAX_SPANS (1u << 20)
 size_t ts_layers_spans(const ts_layers *l, const ts_layer_span **out, uint64_t *dropped);
 
-/* With opts.spans: the idle gaps inside passes of at least
- * TS_GAP_SPAN_MIN_NS (shorter ones are the launch rhythm of any pass),
- * at most TS_MAX_GAP_SPANS, the rest counted in *dropped. */
+/* The idle gaps inside passes of at least TS_GAP_SPAN_MIN_NS (shorter
+ * ones are the launch rhythm of any pass): with opts.spans every one, at
+ * most TS_MAX_GAP_SPANS; else the TS_TOP_GAPS longest. The rest are
+ * counted in *dropped. In no order. */
 typedef struct {
 	uint32_t pass;
 	bool launch_bound;        /* the GPU waited for the next kernel's launch */
@@ -314,6 +315,7 @@ typedef struct {
 } ts_gap_span;
 
 #define TS_GAP_SPAN_MIN_NS 5000
+#define TS_TOP_GAPS 256
 #define TS_MAX_GAP_SPANS (1u << 18)
 size_t ts_layers_gaps(const ts_layers *l, const ts_gap_span **out, uint64_t *dropped);
 

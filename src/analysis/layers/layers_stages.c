@@ -276,15 +276,26 @@ void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uin
 	ts_layers *l = ctx;
 	if (len < TS_GAP_SPAN_MIN_NS)
 		return;
+	/* the pass that ends now takes the next index */
+	ts_gap_span g = { .pass = (uint32_t)l->pass_count, .launch_bound = launch_bound,
+			  .start = start, .len = len, .after = after, .before = before };
+	if (!l->opts.spans && l->ngspans == TS_TOP_GAPS) {
+		/* only the longest TS_TOP_GAPS: the shortest kept gives way */
+		size_t lo = 0;
+		for (size_t i = 1; i < l->ngspans; i++)
+			if (l->gspans[i].len < l->gspans[lo].len)
+				lo = i;
+		l->gspans_dropped++;
+		if (l->gspans[lo].len < len)
+			l->gspans[lo] = g;
+		return;
+	}
 	if (!ts_grow((void **)&l->gspans, &l->gspans_cap, l->ngspans + 1, sizeof *l->gspans, 256,
-		     TS_MAX_GAP_SPANS, false)) {
+		     l->opts.spans ? TS_MAX_GAP_SPANS : TS_TOP_GAPS, false)) {
 		l->gspans_dropped++;
 		return;
 	}
-	/* the pass that ends now takes the next index */
-	l->gspans[l->ngspans++] = (ts_gap_span){ .pass = (uint32_t)l->pass_count,
-						 .launch_bound = launch_bound, .start = start,
-						 .len = len, .after = after, .before = before };
+	l->gspans[l->ngspans++] = g;
 }
 
 size_t ts_layers_gaps(const ts_layers *l, const ts_gap_span **out, uint64_t *dropped)
