@@ -255,7 +255,7 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 	int64_t max = 0;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		int64_t ns;
-		if (stage_count(res, (ts_pstage)s, &ns)) {
+		if (stage_count(res, (ts_pstage)s, &ns) && ns >= 50000) {
 			nstages++;
 			if (ns > max)
 				max = ns;
@@ -269,8 +269,8 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 	int row = 0;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		int64_t ns;
-		if (!stage_count(res, (ts_pstage)s, &ns))
-			continue;
+		if (!stage_count(res, (ts_pstage)s, &ns) || ns < 50000)
+			continue;       /* a bar that would read 0.0 ms, as in the stages chart */
 		ts_report_opts so = *o;
 		so.filter_stage = true;
 		so.stage = (ts_pstage)s;
