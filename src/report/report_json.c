@@ -318,11 +318,13 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 	uint32_t *rows = ts_anatomy_rows(a, s, &nr);
 	for (size_t i = 0; rows && i < nr; i++) {
 		const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
-		const ts_kclass *c = ts_kview_row_class(res->agg, rows[i]);
+		uint32_t call, kr = ts_anatomy_row_kernel(a, s, rows[i], &call);
+		const ts_kclass *c = ts_kview_row_class(res->agg, kr);
 		ts_jw_nl(w, 6);
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "position", r->pos);
-		put_kernel_name(w, "name", res, rows[i]);
+		put_kernel_name(w, "name", res, kr);
+		ts_jw_kuint(w, "call", call + 1);   /* its first call in a layer, second, ... */
 		ts_jw_kstr(w, "category", c ? ts_kclass_category(res->patterns, c) : "Other");
 		ts_jw_kstr(w, "type", ts_ktype_name(c ? c->type : TS_TYPE_OTHER));
 		ts_jw_knum(w, "calls_per_layer", "%.2f", (double)r->sum.count / L);

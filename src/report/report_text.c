@@ -438,15 +438,18 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 			w = 20;
 		for (size_t i = 0; rows && i < nr; i++) {
 			const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
-			const ts_kclass *c = ts_kview_row_class(res->agg, rows[i]);
+			uint32_t call, kr = ts_anatomy_row_kernel(a, s, rows[i], &call);
+			const ts_kclass *c = ts_kview_row_class(res->agg, kr);
 			fprintf(out, " %4" PRIu32 " %10.3f %5.1f%% %6.2f  %-24.24s ", r->pos,
 				(double)r->sum.ns / L / 1000.0, 100.0 * (double)r->sum.ns / (double)tot->ns,
 				(double)r->sum.count / L, c ? ts_kclass_category(res->patterns, c) : "Other");
-			const char *nm = shorts[rows[i]];
+			const char *nm = shorts[kr];
 			size_t len = strlen(nm);
 			if (o->full_names)
-				nm = ts_kview_row_name(res->agg, rows[i], &len);
+				nm = ts_kview_row_name(res->agg, kr, &len);
 			ts_text_name(out, nm, len, w);
+			if (call)      /* its call after the first in the layer */
+				fprintf(out, " #%" PRIu32, call + 1);
 			fputc('\n', out);
 		}
 		free(rows);

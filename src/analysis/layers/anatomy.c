@@ -6,11 +6,23 @@
 #include "analysis/layers/anatomy.h"
 #include "analysis/satmath.h"
 #include "input/grow.h"
+#include "input/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/intern.h"
+
+/* A kernel's k-th call in a layer (k >= 1: a repeat; its first call is
+ * its row), held at the earliest position it took. */
+typedef struct {
+	uint32_t row, k;
+	ts_anat_row r;
+} anat_rep;
+
+#define REP_MAX 2048             /* repeats kept per stage; the rest fold into their row */
+#define REP_SLOTS 4096           /* their index: open addressing, a power of two */
+#define REP_K_MAX 255            /* a call past it counts as the last kept */
 
 typedef struct {
 	uint64_t layers;
@@ -21,6 +33,10 @@ typedef struct {
 	ts_anat_sum *cat;        /* ncat + 1: [0] is Other */
 	ts_anat_row *rows;       /* rows_cap */
 	ts_anat_sum other_rows;
+	anat_rep *rep;           /* at most REP_MAX */
+	uint32_t *rep_slot;      /* REP_SLOTS: index + 1 into rep, 0 empty */
+	uint32_t nrep;
+	size_t rep_cap;
 } stage_anat;
 
 struct ts_anatomy {
@@ -33,6 +49,11 @@ struct ts_anatomy {
 	int64_t *ltotal;
 	uint32_t *lpos;
 	size_t scratch_layers;   /* room of lt, ltotal, lpos, in layers */
+	/* per kernel row (rows_cap): the last layer it was seen in (a running
+	 * layer number) and its calls there, for its repeats */
+	uint64_t *seen_layer;
+	uint32_t *seen_n;
+	uint64_t layer_seq;
 };
 
 ts_anatomy *ts_anatomy_new(size_t ncategories)
@@ -62,7 +83,11 @@ void ts_anatomy_free(ts_anatomy *a)
 			ts_stat_clear(&st->type[t].per_layer);
 		free(st->cat);
 		free(st->rows);
+		free(st->rep);
+		free(st->rep_slot);
 	}
+	free(a->seen_layer);
+	free(a->seen_n);
 	free(a->lt);
 	free(a->ltotal);
 	free(a->lpos);
@@ -93,10 +118,53 @@ static void add_sum(ts_anat_sum *s, const ts_anat_kernel *k)
 
 static bool grow_rows(ts_anatomy *a, uint32_t need)
 {
-	ts_grow_part parts[TS_ANAT_STAGES];
+	ts_grow_part parts[TS_ANAT_STAGES + 2];
 	for (int s = 0; s < TS_ANAT_STAGES; s++)
 		parts[s] = (ts_grow_part){ (void **)&a->st[s].rows, sizeof *a->st[s].rows };
-	return ts_grow_each(parts, TS_ANAT_STAGES, &a->rows_cap, need, 64, SIZE_MAX, true);
+	parts[TS_ANAT_STAGES] = (ts_grow_part){ (void **)&a->seen_layer, sizeof *a->seen_layer };
+	parts[TS_ANAT_STAGES + 1] = (ts_grow_part){ (void **)&a->seen_n, sizeof *a->seen_n };
+	return ts_grow_each(parts, TS_ANAT_STAGES + 2, &a->rows_cap, need, 64, SIZE_MAX, true);
+}
+
+static uint32_t rep_hash(uint32_t row, uint32_t k)
+{
+	return (uint32_t)(ts_hash_u64(((uint64_t)row << 8) | k) & (REP_SLOTS - 1));
+}
+
+/* The repeat (row, k) of stage st, made when new; NULL when none can be. */
+static ts_anat_row *rep_of(stage_anat *st, uint32_t row, uint32_t k, uint64_t *seq, bool add)
+{
+	if (!st->rep_slot && (!add || !(st->rep_slot = calloc(REP_SLOTS, sizeof *st->rep_slot))))
+		return NULL;
+	for (uint32_t h = rep_hash(row, k);; h = (h + 1) & (REP_SLOTS - 1)) {
+		uint32_t i = st->rep_slot[h];
+		if (i && st->rep[i - 1].row == row && st->rep[i - 1].k == k)
+			return &st->rep[i - 1].r;
+		if (i)
+			continue;
+		if (!add || !ts_grow((void **)&st->rep, &st->rep_cap, (size_t)st->nrep + 1,
+				     sizeof *st->rep, 64, REP_MAX, false))
+			return NULL;
+		st->rep[st->nrep] = (anat_rep){ .row = row, .k = k, .r = { .pos = UINT32_MAX,
+									  .first = (*seq)++ } };
+		st->rep_slot[h] = ++st->nrep;
+		return &st->rep[st->nrep - 1].r;
+	}
+}
+
+/* The row of a kernel's call: its own row for its first call in the
+ * layer, a repeat for the next ones (its row when no repeat can be kept). */
+static ts_anat_row *call_row(ts_anatomy *a, stage_anat *st, uint32_t row, uint64_t layer)
+{
+	if (a->seen_layer[row] != layer + 1) {
+		a->seen_layer[row] = layer + 1;
+		a->seen_n[row] = 0;
+	}
+	uint32_t k = a->seen_n[row]++;
+	if (k == 0)
+		return &st->rows[row];
+	ts_anat_row *r = rep_of(st, row, k < REP_K_MAX ? k : REP_K_MAX, &a->seq, true);
+	return r ? r : &st->rows[row];
 }
 
 static bool grow_scratch(ts_anatomy *a, uint32_t nlayers)
@@ -136,8 +204,8 @@ void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
 			add_sum(&st->other_rows, e);
 			continue;
 		}
-		ts_anat_row *r = &st->rows[e->row];
-		if (r->sum.count == 0) {
+		ts_anat_row *r = call_row(a, st, e->row, a->layer_seq + e->layer);
+		if (r->sum.count == 0 && r->pos != UINT32_MAX) {   /* a row's first sight */
 			r->pos = pos;
 			r->first = a->seq++;
 		} else if (pos < r->pos) {
@@ -145,6 +213,7 @@ void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
 		}
 		add_sum(&r->sum, e);
 	}
+	a->layer_seq += nlayers;
 	for (uint32_t i = 0; i < nlayers; i++) {
 		ts_stat_add(&st->layer_time, a->ltotal[i]);
 		for (int t = 0; t < TS_TYPE_COUNT; t++)
@@ -201,9 +270,21 @@ size_t ts_anatomy_ncategories(const ts_anatomy *a)
 	return a->ncat;
 }
 
-const ts_anat_row *ts_anatomy_row(const ts_anatomy *a, int s, uint32_t row)
+const ts_anat_row *ts_anatomy_row(const ts_anatomy *a, int s, uint32_t id)
 {
-	return row < a->rows_cap ? &a->st[s].rows[row] : NULL;
+	const stage_anat *st = &a->st[s];
+	if (id >= TS_ANAT_REPEAT)
+		return id - TS_ANAT_REPEAT < st->nrep ? &st->rep[id - TS_ANAT_REPEAT].r : NULL;
+	return id < a->rows_cap ? &st->rows[id] : NULL;
+}
+
+uint32_t ts_anatomy_row_kernel(const ts_anatomy *a, int s, uint32_t id, uint32_t *call)
+{
+	const stage_anat *st = &a->st[s];
+	bool rep = id >= TS_ANAT_REPEAT && id - TS_ANAT_REPEAT < st->nrep;
+	if (call)
+		*call = rep ? st->rep[id - TS_ANAT_REPEAT].k : 0;
+	return rep ? st->rep[id - TS_ANAT_REPEAT].row : id;
 }
 
 const ts_anat_sum *ts_anatomy_other_rows(const ts_anatomy *a, int s)
@@ -229,8 +310,9 @@ static int by_position(const void *x, const void *y)
 uint32_t *ts_anatomy_rows(const ts_anatomy *a, int s, size_t *n)
 {
 	*n = 0;
-	const ts_anat_row *rows = a->st[s].rows;
-	size_t k = 0;
+	const stage_anat *st = &a->st[s];
+	const ts_anat_row *rows = st->rows;
+	size_t k = st->nrep;
 	for (uint32_t i = 0; i < a->rows_cap; i++)
 		k += rows[i].sum.count > 0;
 	uint32_t *out = malloc((k ? k : 1) * sizeof *out);
@@ -244,6 +326,9 @@ uint32_t *ts_anatomy_rows(const ts_anatomy *a, int s, size_t *n)
 	for (uint32_t i = 0; i < a->rows_cap; i++)
 		if (rows[i].sum.count)
 			keys[k++] = (row_key){ rows[i].pos, rows[i].first, i };
+	for (uint32_t i = 0; i < st->nrep; i++)
+		if (st->rep[i].r.sum.count)
+			keys[k++] = (row_key){ st->rep[i].r.pos, st->rep[i].r.first, TS_ANAT_REPEAT + i };
 	qsort(keys, k, sizeof *keys, by_position);
 	for (size_t i = 0; i < k; i++)
 		out[i] = keys[i].row;
@@ -339,6 +424,15 @@ void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
 			ts_w_u64(w, st->rows[i].first);
 		}
 		sum_save(&st->other_rows, w);
+		ts_w_u64(w, st->nrep);
+		for (uint32_t i = 0; i < st->nrep; i++) {
+			const anat_rep *r = &st->rep[i];
+			ts_w_u32(w, r->row);
+			ts_w_u32(w, r->k);
+			sum_save(&r->r.sum, w);
+			ts_w_u32(w, r->r.pos);
+			ts_w_u64(w, r->r.first);
+		}
 	}
 }
 
@@ -350,6 +444,36 @@ static size_t category_slot(const ts_anatomy *a, const ts_patterns *p, const cha
 			return i + 1;
 	}
 	return 0;   /* Other */
+}
+
+/* A stage's saved repeats, added to its own (a repeat of a row past the
+ * name cap, or past REP_MAX, goes to the other rows). */
+static void load_repeats(ts_anatomy *a, stage_anat *st, ts_rbuf *r, const uint32_t *kmap,
+			 uint32_t nk, const uint32_t *wlmap, uint32_t nwl, uint64_t seq_base)
+{
+	uint64_t n = ts_r_count(r, 4 + 4 + SUM_BYTES + 4 + 8);
+	for (uint64_t i = 0; i < n && !r->err; i++) {
+		uint32_t row = ts_r_u32(r), k = ts_r_u32(r);
+		ts_anat_sum sum = { .wl = TS_INTERN_NONE };
+		sum_load(&sum, r, wlmap, nwl);
+		uint32_t pos = ts_r_u32(r);
+		uint64_t first = ts_r_u64(r);
+		if (r->err)
+			return;
+		uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
+		ts_anat_row *dst = to == TS_INTERN_NONE || k == 0 || k > REP_K_MAX
+				   ? NULL : rep_of(st, to, k, &a->seq, true);
+		if (!dst) {
+			sum_add(&st->other_rows, &sum);
+			continue;
+		}
+		bool fresh = dst->sum.count == 0;
+		sum_add(&dst->sum, &sum);
+		if (pos < dst->pos)
+			dst->pos = pos;
+		if (fresh)
+			dst->first = seq_base + first;
+	}
 }
 
 ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
@@ -401,6 +525,7 @@ ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
 				dst->first = seq_base + first;
 		}
 		sum_load(&st->other_rows, r, wlmap, nwl);
+		load_repeats(a, st, r, kmap, nk, wlmap, nwl, seq_base);
 	}
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }

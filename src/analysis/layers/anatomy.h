@@ -9,7 +9,8 @@
  * are sums of the same kernels. Per type it also keeps the distribution of
  * the per-layer time (p50), and the FLOPs and bytes of the calls that have
  * them (the roofline of a layer). Kernel rows keep the earliest position
- * they took in a layer, so a layer reads in order.
+ * they took in a layer, and a kernel called again in a layer has a row for
+ * each call, so a layer reads in its real order, repeats included.
  *
  * Memory: a few counters per stage and type, and per kernel row (bounded
  * by the name cap of the aggregate); nothing grows with passes or layers.
@@ -88,10 +89,17 @@ const ts_anat_type *ts_anatomy_type(const ts_anatomy *a, int s, int type);
 /* category -1 (Other) .. ncategories-1 */
 const ts_anat_sum *ts_anatomy_category(const ts_anatomy *a, int s, int category);
 size_t ts_anatomy_ncategories(const ts_anatomy *a);
-/* Kernel rows in layer order (earliest position, then first sight); the
- * caller frees. n: rows with time in the stage. */
+/* A layer's kernels in layer order (earliest position, then first
+ * sight), repeats included: a kernel called again in a layer has a row
+ * per call (its second call, third, ...; REP_MAX a stage, the rest in
+ * its first). Each is an id: a kernel row, or TS_ANAT_REPEAT + i for a
+ * repeat. The caller frees. n: ids with time in the stage. */
+#define TS_ANAT_REPEAT (1u << 31)
 uint32_t *ts_anatomy_rows(const ts_anatomy *a, int s, size_t *n);
-const ts_anat_row *ts_anatomy_row(const ts_anatomy *a, int s, uint32_t row);
+const ts_anat_row *ts_anatomy_row(const ts_anatomy *a, int s, uint32_t id);
+/* The kernel row of an id, and in *call which call of it in a layer it is
+ * (0 the first). */
+uint32_t ts_anatomy_row_kernel(const ts_anatomy *a, int s, uint32_t id, uint32_t *call);
 /* Time of the layer kernels past the name cap. */
 const ts_anat_sum *ts_anatomy_other_rows(const ts_anatomy *a, int s);
 
