@@ -89,9 +89,26 @@ static ts_memkind memcpy_kind(const char *s, size_t len)
 	return TS_MEM_OTHER;
 }
 
-/* The split's intervals held per device: a quarter of the busy window
- * (a kind alone has fewer, longer runs than every kernel together). */
+/* The split's intervals held per device (the ones made empty: a kind
+ * alone has fewer, longer runs than every kernel together). */
 #define SPLIT_WINDOW(a) ((a)->lim.busy_window / 4 + 1)
+
+/* Split k of device d, made when first needed (agg.h): computation and
+ * kernels-with-copies from busy as it is, the others empty. NULL: out of
+ * memory (the split then misses what comes). */
+static ts_busy *split_of(const ts_agg *a, ts_device *d, int k)
+{
+	if (!d->split[k])
+		d->split[k] = k == TS_SPLIT_COMPUTE || k == TS_SPLIT_ALL ? ts_busy_clone(d->busy)
+			    : ts_busy_new(SPLIT_WINDOW(a));
+	return d->split[k];
+}
+
+static void split_add(ts_busy *b, int64_t s, int64_t e)
+{
+	if (b)
+		ts_busy_add(b, s, e);
+}
 
 static ts_device *device_for(ts_agg *a, int64_t id)
 {
@@ -100,19 +117,11 @@ static ts_device *device_for(ts_agg *a, int64_t id)
 			return &a->dev[i];
 	if ((uint32_t)a->ndev >= a->lim.max_devices)
 		return NULL;
-	ts_busy *b = ts_busy_new(a->lim.busy_window), *sp[TS_SPLIT_COUNT];
-	bool ok = b != NULL;
-	for (int k = 0; k < TS_SPLIT_COUNT; k++)
-		ok &= (sp[k] = ts_busy_new(SPLIT_WINDOW(a))) != NULL;
-	if (!ok) {
-		ts_busy_free(b);
-		for (int k = 0; k < TS_SPLIT_COUNT; k++)
-			ts_busy_free(sp[k]);
+	ts_busy *b = ts_busy_new(a->lim.busy_window);
+	if (!b)
 		return NULL;
-	}
 	ts_device *d = &a->dev[a->ndev++];
 	*d = (ts_device){ .id = id, .busy = b };
-	memcpy(d->split, sp, sizeof sp);
 	return d;
 }
 
@@ -205,10 +214,16 @@ static ts_status add_kernel(ts_agg *a, const ts_event *ev)
 	}
 	d->kernels++;
 	d->kernel_ns = ts_sat_add(d->kernel_ns, ev->dur_ns);
-	ts_busy_add(d->busy, ev->ts_ns, end);
 	bool comm = a->last_class->type == TS_TYPE_COMMUNICATION;
-	ts_busy_add(d->split[comm ? TS_SPLIT_COMM : TS_SPLIT_COMPUTE], ev->ts_ns, end);
-	ts_busy_add(d->split[TS_SPLIT_ALL], ev->ts_ns, end);
+	if (comm) {
+		split_of(a, d, TS_SPLIT_COMPUTE);     /* before busy takes it */
+		split_add(split_of(a, d, TS_SPLIT_COMM), ev->ts_ns, end);
+	} else if (d->split[TS_SPLIT_COMPUTE]) {
+		ts_busy_add(d->split[TS_SPLIT_COMPUTE], ev->ts_ns, end);
+	}
+	ts_busy_add(d->busy, ev->ts_ns, end);
+	if (d->split[TS_SPLIT_ALL])
+		ts_busy_add(d->split[TS_SPLIT_ALL], ev->ts_ns, end);
 	return TS_OK;
 }
 
@@ -231,8 +246,8 @@ static void add_memory(ts_agg *a, const ts_event *ev)
 	ts_device *d = device_for(a, ev->has & TS_HAS_DEVICE ? ev->device
 				  : ev->has & TS_HAS_PID ? ev->pid : 0);
 	if (d) {
-		ts_busy_add(d->split[TS_SPLIT_MEM], ev->ts_ns, ev->ts_ns + ev->dur_ns);
-		ts_busy_add(d->split[TS_SPLIT_ALL], ev->ts_ns, ev->ts_ns + ev->dur_ns);
+		split_add(split_of(a, d, TS_SPLIT_MEM), ev->ts_ns, ev->ts_ns + ev->dur_ns);
+		split_add(split_of(a, d, TS_SPLIT_ALL), ev->ts_ns, ev->ts_ns + ev->dur_ns);
 	}
 }
 
@@ -282,15 +297,24 @@ int64_t ts_agg_busy_ns(const ts_agg *a)
 	return t;
 }
 
+/* A device's split totals, a split not made yet read as what it stands
+ * for (busy, or nothing). */
+static void split_totals(const ts_device *d, int64_t *tot)
+{
+	for (int k = 0; k < TS_SPLIT_COUNT; k++)
+		tot[k] = d->split[k] ? ts_busy_total(d->split[k])
+		       : k == TS_SPLIT_COMPUTE || k == TS_SPLIT_ALL ? ts_busy_total(d->busy) : 0;
+}
+
 void ts_agg_overlap(const ts_agg *a, ts_overlap *o)
 {
 	*o = (ts_overlap){ 0 };
 	for (int i = 0; i < a->ndev; i++) {
 		const ts_device *d = &a->dev[i];
-		int64_t comp = ts_busy_total(d->split[TS_SPLIT_COMPUTE]);
-		int64_t comm = ts_busy_total(d->split[TS_SPLIT_COMM]);
-		int64_t mem = ts_busy_total(d->split[TS_SPLIT_MEM]);
-		int64_t busy = ts_busy_total(d->busy), all = ts_busy_total(d->split[TS_SPLIT_ALL]);
+		int64_t busy = ts_busy_total(d->busy), tot[TS_SPLIT_COUNT];
+		split_totals(d, tot);
+		int64_t comp = tot[TS_SPLIT_COMPUTE], comm = tot[TS_SPLIT_COMM];
+		int64_t mem = tot[TS_SPLIT_MEM], all = tot[TS_SPLIT_ALL];
 		int64_t ch = comm + comp - busy, mh = mem + busy - all;
 		o->compute_ns = ts_sat_add(o->compute_ns, comp);
 		o->comm_ns = ts_sat_add(o->comm_ns, comm);
@@ -328,8 +352,8 @@ size_t ts_agg_bytes(const ts_agg *a)
 		n += ts_hist_bytes(&a->rows[i].hist);
 	n += ts_hist_bytes(&a->other.hist) + ts_hist_bytes(&a->all.hist);
 	for (int i = 0; i < a->ndev; i++)
-		n += (2 * (size_t)a->lim.busy_window + 1) * 16 +
-		     TS_SPLIT_COUNT * (2 * (size_t)SPLIT_WINDOW(a) + 1) * 16;
+		for (int k = -1; k < TS_SPLIT_COUNT; k++)
+			n += k < 0 || a->dev[i].split[k] ? (2 * (size_t)a->lim.busy_window + 1) * 16 : 0;
 	return n;
 }
 
@@ -476,8 +500,10 @@ void ts_agg_save(const ts_agg *a, ts_wbuf *w)
 		ts_w_i64(w, d->kernel_ns);
 		ts_w_i64(w, ts_busy_total(d->busy));
 		ts_w_u64(w, ts_busy_late(d->busy));
+		int64_t tot[TS_SPLIT_COUNT];
+		split_totals(d, tot);
 		for (int k = 0; k < TS_SPLIT_COUNT; k++)
-			ts_w_i64(w, ts_busy_total(d->split[k]));
+			ts_w_i64(w, tot[k]);
 	}
 	ts_w_u64(w, a->dev_overflow);
 	ts_w_u8(w, a->has_span);
@@ -561,9 +587,11 @@ static void load_totals(ts_agg *a, ts_rbuf *r)
 		}
 		d->kernels += kernels;
 		d->kernel_ns = ts_sat_add(d->kernel_ns, kns);
-		ts_busy_add_totals(d->busy, busy, late);
+		/* the splits first: one made now starts from busy as it was */
 		for (int k = 0; k < TS_SPLIT_COUNT; k++)
-			ts_busy_add_totals(d->split[k], split[k], 0);
+			if (split_of(a, d, k))
+				ts_busy_add_totals(d->split[k], split[k], 0);
+		ts_busy_add_totals(d->busy, busy, late);
 	}
 	a->dev_overflow += ts_r_u64(r);
 	bool has_span = ts_r_u8(r);

@@ -56,7 +56,10 @@ typedef struct {
 /* A device's busy time split (overlap): the union of its computation
  * kernels, of its communication kernels, of its memory copies and sets,
  * and of every kernel and copy together. With the union of kernels
- * (busy), they give what ran hidden under what (ts_agg_overlap). */
+ * (busy), they give what ran hidden under what (ts_agg_overlap). Each is
+ * made when first needed: computation and kernels-with-copies as copies of
+ * busy at the first collective and the first copy (until then they are
+ * busy), the others empty; NULL before. */
 enum { TS_SPLIT_COMPUTE, TS_SPLIT_COMM, TS_SPLIT_MEM, TS_SPLIT_ALL, TS_SPLIT_COUNT };
 
 typedef struct {

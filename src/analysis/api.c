@@ -20,6 +20,8 @@ struct ts_api {
 	size_t nsync, sync_cap;
 	uint64_t sync_unkept;
 	uint32_t merged;              /* saved partials merged in */
+	uint32_t last_row;            /* the last call's row (most calls repeat it) */
+	size_t last_len;
 };
 
 static bool has(const char *s, size_t n, const char *w)
@@ -56,6 +58,7 @@ ts_api *ts_api_new(void)
 		return NULL;
 	}
 	a->rows[OTHER].name = "(other)";
+	a->last_row = OTHER;
 	return a;
 }
 
@@ -107,10 +110,16 @@ ts_status ts_api_call(ts_api *a, const ts_event *ev)
 {
 	if (!a || !(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->name_len == 0)
 		return TS_OK;
-	ts_status st;
-	uint32_t row = row_of(a, ev->name, ev->name_len, &st);
-	if (st != TS_OK)
-		return st;
+	ts_status st = TS_OK;
+	uint32_t row = a->last_row;
+	if (row == OTHER || ev->name_len != a->last_len ||
+	    memcmp(ev->name, a->rows[row].name, ev->name_len) != 0) {
+		row = row_of(a, ev->name, ev->name_len, &st);
+		if (st != TS_OK)
+			return st;
+		a->last_row = row;
+		a->last_len = ev->name_len;
+	}
 	return add(a, row, ev->name, ev->name_len, ev->ts_ns, ev->dur_ns);
 }
 

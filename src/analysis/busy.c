@@ -37,6 +37,20 @@ ts_busy *ts_busy_new(uint32_t window)
 	return b;
 }
 
+ts_busy *ts_busy_clone(const ts_busy *b)
+{
+	ts_busy *c = ts_busy_new(b->window);
+	if (!c)
+		return NULL;
+	memcpy(c->iv, b->iv + b->head, b->n * sizeof *b->iv);
+	c->n = b->n;
+	c->retired = b->retired;
+	c->frontier = b->frontier;
+	c->has_frontier = b->has_frontier;
+	c->late = b->late;
+	return c;
+}
+
 void ts_busy_free(ts_busy *b)
 {
 	if (!b)

@@ -18,6 +18,9 @@ typedef struct ts_busy ts_busy;
 
 ts_busy *ts_busy_new(uint32_t window);
 void ts_busy_free(ts_busy *b);
+/* A copy of b as it is now (NULL: out of memory): a union that goes on
+ * from b's, for a subset of what b took from here on. */
+ts_busy *ts_busy_clone(const ts_busy *b);
 
 /* Add [start, end); empty or reversed intervals are ignored. */
 void ts_busy_add(ts_busy *b, int64_t start, int64_t end);

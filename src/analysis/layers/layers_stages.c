@@ -270,6 +270,35 @@ size_t ts_layers_spans(const ts_layers *l, const ts_layer_span **out, uint64_t *
 	return l->nspans;
 }
 
+/* The longest TS_TOP_GAPS as a min-heap on length (without opts.spans):
+ * the root, the shortest kept, gives way to a longer one. */
+static void heap_down(ts_gap_span *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t m = i, c = 2 * i + 1;
+		if (c < n && h[c].len < h[m].len)
+			m = c;
+		if (c + 1 < n && h[c + 1].len < h[m].len)
+			m = c + 1;
+		if (m == i)
+			return;
+		ts_gap_span t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static void heap_up(ts_gap_span *h, size_t i)
+{
+	while (i > 0 && h[(i - 1) / 2].len > h[i].len) {
+		ts_gap_span t = h[i];
+		h[i] = h[(i - 1) / 2];
+		h[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
 void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uint32_t after,
 		   uint32_t before)
 {
@@ -279,23 +308,23 @@ void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uin
 	/* the pass that ends now takes the next index */
 	ts_gap_span g = { .pass = (uint32_t)l->pass_count, .launch_bound = launch_bound,
 			  .start = start, .len = len, .after = after, .before = before };
-	if (!l->opts.spans && l->ngspans == TS_TOP_GAPS) {
-		/* only the longest TS_TOP_GAPS: the shortest kept gives way */
-		size_t lo = 0;
-		for (size_t i = 1; i < l->ngspans; i++)
-			if (l->gspans[i].len < l->gspans[lo].len)
-				lo = i;
+	bool top = !l->opts.spans;
+	if (top && l->ngspans == TS_TOP_GAPS) {
 		l->gspans_dropped++;
-		if (l->gspans[lo].len < len)
-			l->gspans[lo] = g;
+		if (len > l->gspans[0].len) {
+			l->gspans[0] = g;
+			heap_down(l->gspans, l->ngspans, 0);
+		}
 		return;
 	}
 	if (!ts_grow((void **)&l->gspans, &l->gspans_cap, l->ngspans + 1, sizeof *l->gspans, 256,
-		     l->opts.spans ? TS_MAX_GAP_SPANS : TS_TOP_GAPS, false)) {
+		     top ? TS_TOP_GAPS : TS_MAX_GAP_SPANS, false)) {
 		l->gspans_dropped++;
 		return;
 	}
 	l->gspans[l->ngspans++] = g;
+	if (top)
+		heap_up(l->gspans, l->ngspans - 1);
 }
 
 size_t ts_layers_gaps(const ts_layers *l, const ts_gap_span **out, uint64_t *dropped)
