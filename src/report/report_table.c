@@ -550,9 +550,10 @@ static int t_gaps(const ts_result *res, const ts_kview *v, const ts_table_sink *
 	ts_gap_span *s = n ? malloc(n * sizeof *s) : NULL;
 	if (n && !s)
 		return -1;
-	if (n)
+	if (n) {
 		memcpy(s, g, n * sizeof *s);
-	qsort(s, n, sizeof *s, by_gap_len);
+		qsort(s, n, sizeof *s, by_gap_len);
+	}
 	char (*shorts)[TS_SHORT_MAX + 1] = n ? ts_report_short_names(res->agg) : NULL;
 	uint32_t names = ts_intern_count(res->agg->names);
 	for (size_t i = 0; i < n && rc == 0; i++) {
