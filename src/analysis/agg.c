@@ -143,7 +143,9 @@ static bool rows_room(ts_agg *a, uint32_t id)
 	return true;
 }
 
-static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *out)
+/* hash: the name's ts_hash_bytes, or 0 (made here) */
+static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint64_t hash,
+			     uint32_t *out)
 {
 	uint32_t before = ts_intern_count(a->names);
 	uint32_t id;
@@ -151,7 +153,7 @@ static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *
 	 * ts_intern_put refuses it) */
 	if (before < a->lim.max_kernel_names && !rows_room(a, before))
 		return TS_ERR_NOMEM;
-	ts_status st = ts_intern_put(a->names, name, len, &id);
+	ts_status st = ts_intern_put_hashed(a->names, name, len, hash, &id);
 	if (st != TS_OK)
 		return st;
 	if (id == before) {        /* a new name: classify it, once */
@@ -168,7 +170,7 @@ static ts_status row_of_name(ts_agg *a, const char *name, size_t len, uint32_t *
 static ts_status kernel_row(ts_agg *a, const ts_event *ev, ts_stat **row)
 {
 	uint32_t id;
-	ts_status st = row_of_name(a, ev->name, ev->name_len, &id);
+	ts_status st = row_of_name(a, ev->name, ev->name_len, ev->name_hash, &id);
 	if (st == TS_ERR_FULL) {
 		*row = &a->other;
 		return TS_OK;
@@ -644,7 +646,7 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, ui
 		if (r->err)
 			return TS_ERR_PARTIAL;
 		uint32_t id;
-		st = row_of_name(a, name, len, &id);
+		st = row_of_name(a, name, len, 0, &id);
 		if (st == TS_ERR_FULL)
 			id = TS_INTERN_NONE;
 		else if (st != TS_OK)

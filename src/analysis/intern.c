@@ -116,7 +116,13 @@ static ts_status grow_slots(ts_intern *in)
 
 ts_status ts_intern_put(ts_intern *in, const char *s, size_t len, uint32_t *id)
 {
-	uint64_t h = ts_hash_bytes(s, len);
+	return ts_intern_put_hashed(in, s, len, 0, id);
+}
+
+ts_status ts_intern_put_hashed(ts_intern *in, const char *s, size_t len, uint64_t hash,
+			       uint32_t *id)
+{
+	uint64_t h = hash ? hash : ts_hash_bytes(s, len);
 	uint32_t *slot = lookup(in, s, len, h);
 	*id = TS_INTERN_NONE;
 	if (*slot) {

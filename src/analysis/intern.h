@@ -29,6 +29,9 @@ void ts_intern_free(ts_intern *in);
  * TS_ERR_NOMEM when memory runs out; *id is TS_INTERN_NONE then.
  */
 ts_status ts_intern_put(ts_intern *in, const char *s, size_t len, uint32_t *id);
+/* The same with the string's ts_hash_bytes already made (0: make it). */
+ts_status ts_intern_put_hashed(ts_intern *in, const char *s, size_t len, uint64_t hash,
+			       uint32_t *id);
 
 /* The id of a string already in the table, or TS_INTERN_NONE. */
 uint32_t ts_intern_find(const ts_intern *in, const char *s, size_t len);

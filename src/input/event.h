@@ -79,6 +79,8 @@ typedef struct {
 	uint32_t has;            /* TS_HAS_* bits */
 	const char *name;        /* borrowed; not NUL-terminated */
 	size_t name_len;
+	uint64_t name_hash;      /* ts_hash_bytes(name, name_len) where a worker
+				  * made it (input/hash.h); 0: not made */
 	const char *kname;       /* TS_HAS_KERNEL: the kernel a launch names;
 				  * TS_HAS_COLLECTIVE: the collective of a
 				  * record_param_comms op; borrowed */

@@ -832,6 +832,7 @@ void ts_prs_reset_event(ts_parser *p)
 	ev->nconcrete = 0;
 	ev->name = p->name;
 	ev->name_len = 0;
+	ev->name_hash = 0;
 	ev->kname = p->kname;
 	ev->kname_len = 0;
 	ev->in_nelems = ev->out_nelems = -1;

@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "input/pparse.h"
 #include "input/grow.h"
+#include "input/hash.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -117,7 +118,7 @@ typedef struct {
 static ts_status encode(void *ud, const ts_event *e)
 {
 	enc_ctx *c = ud;
-	size_t most = 64 + NI64 * 8 + 24 + 21 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
+	size_t most = 72 + NI64 * 8 + 24 + 21 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
 		      TS_MAX_OPERANDS * TS_MAX_RANK * 8 + 1 + TS_MAX_OPERANDS * (1 + TS_DTYPE_MAX) +
 		      2 + TS_MAX_CONCRETE * 8;
 	if (!rec_room(c->s, most)) {
@@ -150,6 +151,10 @@ static ts_status encode(void *ud, const ts_event *e)
 	PUT(nl);
 	memcpy(w, e->name, nl);
 	w += nl;
+	/* the name's hash, made here on a worker: the main thread interns
+	 * names in order and need not hash them again */
+	uint64_t h = ts_hash_bytes(e->name, nl);
+	PUT(h);
 	PUT(kl);
 	memcpy(w, e->kname, kl);
 	w += kl;
@@ -217,6 +222,7 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 	ev->name = (const char *)r;
 	ev->name_len = nl;
 	r += nl;
+	GET(ev->name_hash);
 	GET(kl);
 	ev->kname = (const char *)r;
 	ev->kname_len = kl;

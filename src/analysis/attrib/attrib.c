@@ -254,8 +254,14 @@ static void find_candidates(ts_attrib *a, name_info *in, const char *s, size_t l
 /* Intern an op (or runtime) name; TS_INTERN_NONE past the caps. */
 uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via)
 {
+	return ts_att_name_row_h(a, s, len, 0, via);
+}
+
+uint32_t ts_att_name_row_h(ts_attrib *a, const char *s, size_t len, uint64_t hash,
+			   ts_attr_bucket via)
+{
 	uint32_t before = ts_intern_count(a->names), id;
-	if (ts_intern_put(a->names, s, len, &id) != TS_OK)
+	if (ts_intern_put_hashed(a->names, s, len, hash, &id) != TS_OK)
 		return TS_INTERN_NONE;
 	if (!ts_grow((void **)&a->info, &a->info_cap, (size_t)id + 1, sizeof *a->info, 64, SIZE_MAX, true) ||
 	    !ts_att_op_row(a, TS_ATTRIB_ALL, id))
@@ -651,7 +657,7 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 		size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
 		name = ts_att_name_row(a, buf, len, TS_ATTR_OP);
 	} else {
-		name = ts_att_name_row(a, ev->name, ev->name_len, TS_ATTR_OP);
+		name = ts_att_name_row_h(a, ev->name, ev->name_len, ev->name_hash, TS_ATTR_OP);
 	}
 	thread_state *t = thread_of(a, ev);
 	call_eval e = { TS_INTERN_NONE, rows_of(ev), 0, 0, 0 };
@@ -795,8 +801,8 @@ void ts_attrib_runtime(ts_attrib *a, const ts_event *ev)
 	 * hipMemcpy's copy kernels) */
 	if (!kind)
 		kind = RT_LAUNCH;
-	uint32_t row = ts_att_name_row(a, ev->name, ev->name_len,
-				kind == RT_GRAPH ? TS_ATTR_GRAPH : TS_ATTR_LAUNCH);
+	uint32_t row = ts_att_name_row_h(a, ev->name, ev->name_len, ev->name_hash,
+				  kind == RT_GRAPH ? TS_ATTR_GRAPH : TS_ATTR_LAUNCH);
 	/* A kernel written before its launch (NVIDIA) is waiting for it. */
 	bool used = false;
 	for (int g = 0; g < 2; g++) {

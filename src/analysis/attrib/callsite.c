@@ -163,11 +163,12 @@ static thread_frames *thread_of(ts_callsites *c, int64_t pid, int64_t tid, bool 
 	return t;
 }
 
-static bool skipped(ts_callsites *c, const char *s, size_t len)
+/* hash: ts_hash_bytes of s, or 0 (made here) */
+static bool skipped(ts_callsites *c, const char *s, size_t len, uint64_t hash)
 {
 	if (!c->patterns)
 		return false;
-	uint64_t h = ts_hash_bytes(s, len) | 1;
+	uint64_t h = (hash ? hash : ts_hash_bytes(s, len)) | 1;
 	size_t slot = (size_t)(h >> 40) & (SKIP_CACHE - 1);
 	if (c->skip_key[slot] != h) {
 		c->skip_key[slot] = h;
@@ -341,7 +342,7 @@ void ts_callsites_frame(ts_callsites *c, const ts_event *ev)
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->name_len == 0)
 		return;
 	c->t.frames++;
-	if (skipped(c, ev->name, ev->name_len))
+	if (skipped(c, ev->name, ev->name_len, ev->name_hash))
 		return;
 	int64_t pid = ev->has & TS_HAS_PID ? ev->pid : -1;
 	int64_t tid = ev->has & TS_HAS_TID ? ev->tid : -1;
@@ -353,7 +354,7 @@ void ts_callsites_frame(ts_callsites *c, const ts_event *ev)
 		return;
 	}
 	uint32_t name;
-	if (!t || ts_intern_put(c->names, ev->name, ev->name_len, &name) != TS_OK ||
+	if (!t || ts_intern_put_hashed(c->names, ev->name, ev->name_len, ev->name_hash, &name) != TS_OK ||
 	    !close_before(c, t, ev->ts_ns) || t->nopen == OPEN_MAX ||
 	    !change(c, t, ev->ts_ns, name + 1)) {
 		c->t.dropped++;

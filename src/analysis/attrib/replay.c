@@ -597,7 +597,7 @@ bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link li
 		return false;
 	memcpy(h.name, ev->name, ev->name_len);
 	h.name_len = ev->name_len;
-	h.khash = ts_hash_bytes(ev->name, ev->name_len) | 1;
+	h.khash = (ev->name_hash ? ev->name_hash : ts_hash_bytes(ev->name, ev->name_len)) | 1;
 	if ((link == TS_LINK_GRAPH || link == TS_LINK_WAIT) && (ev->has & TS_HAS_CORRELATION)) {
 		uint32_t id = group_find(r, ev->correlation);
 		if (id == NONE)
@@ -678,6 +678,7 @@ bool ts_replay_next(ts_replay *r, bool flush, ts_event *ev, uint32_t *row, size_
 	ev->has = h->has;
 	ev->name = h->name;
 	ev->name_len = h->name_len;
+	ev->name_hash = 0;      /* khash is the hash | 1, not the hash */
 	ev->kname = NULL;
 	ev->kname_len = 0;
 	ev->ts_ns = h->ts;

@@ -270,15 +270,21 @@ size_t ts_layers_spans(const ts_layers *l, const ts_layer_span **out, uint64_t *
 	return l->nspans;
 }
 
-/* The longest TS_TOP_GAPS as a min-heap on length (without opts.spans):
- * the root, the shortest kept, gives way to a longer one. */
+/* The longest TS_TOP_GAPS as a min-heap (without opts.spans): the root,
+ * the least kept, gives way to a greater one. A gap is less than another
+ * when shorter, or as long and later (so the earliest of equal ones stay). */
+static bool gap_less(const ts_gap_span *a, const ts_gap_span *b)
+{
+	return a->len < b->len || (a->len == b->len && a->start > b->start);
+}
+
 static void heap_down(ts_gap_span *h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t m = i, c = 2 * i + 1;
-		if (c < n && h[c].len < h[m].len)
+		if (c < n && gap_less(&h[c], &h[m]))
 			m = c;
-		if (c + 1 < n && h[c + 1].len < h[m].len)
+		if (c + 1 < n && gap_less(&h[c + 1], &h[m]))
 			m = c + 1;
 		if (m == i)
 			return;
@@ -291,7 +297,7 @@ static void heap_down(ts_gap_span *h, size_t n, size_t i)
 
 static void heap_up(ts_gap_span *h, size_t i)
 {
-	while (i > 0 && h[(i - 1) / 2].len > h[i].len) {
+	while (i > 0 && gap_less(&h[i], &h[(i - 1) / 2])) {
 		ts_gap_span t = h[i];
 		h[i] = h[(i - 1) / 2];
 		h[(i - 1) / 2] = t;
@@ -311,7 +317,7 @@ void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uin
 	bool top = !l->opts.spans;
 	if (top && l->ngspans == TS_TOP_GAPS) {
 		l->gspans_dropped++;
-		if (len > l->gspans[0].len) {
+		if (gap_less(&l->gspans[0], &g)) {
 			l->gspans[0] = g;
 			heap_down(l->gspans, l->ngspans, 0);
 		}
