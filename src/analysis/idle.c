@@ -36,8 +36,8 @@ typedef struct {
 } launch_gen;
 
 struct ts_idle {
-	held win[WINDOW];
-	uint32_t nwin;
+	held win[WINDOW];        /* a ring: win[(head + i) % WINDOW], i < nwin */
+	uint32_t nwin, head;
 	bool started;
 	int64_t first, frontier;
 	int64_t comm_front, comp_front; /* the frontiers of each kind alone */
@@ -132,6 +132,7 @@ static bool launch_ts(const ts_idle *d, int64_t corr, int64_t *ts)
 void ts_idle_begin(ts_idle *d)
 {
 	d->nwin = 0;
+	d->head = 0;
 	d->started = false;
 	d->ngaps = 0;
 	d->nkernels = 0;
@@ -230,16 +231,16 @@ void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
 		   (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0 ? ev->correlation : -1,
 		   row, op, (uint8_t)work };
 	if (d->nwin == WINDOW) {
-		step(d, &d->win[0]);
-		memmove(d->win, d->win + 1, (WINDOW - 1) * sizeof *d->win);
+		step(d, &d->win[d->head]);
+		d->head = (d->head + 1) % WINDOW;
 		d->nwin--;
 	}
 	uint32_t i = d->nwin;
-	while (i > 0 && d->win[i - 1].ts > k.ts) {
-		d->win[i] = d->win[i - 1];
+	while (i > 0 && d->win[(d->head + i - 1) % WINDOW].ts > k.ts) {
+		d->win[(d->head + i) % WINDOW] = d->win[(d->head + i - 1) % WINDOW];
 		i--;
 	}
-	d->win[i] = k;
+	d->win[(d->head + i) % WINDOW] = k;
 	d->nwin++;
 }
 
@@ -370,8 +371,9 @@ void ts_idle_window(ts_idle *d, int64_t from, int64_t to)
 void ts_idle_end(ts_idle *d, ts_idle_pass *out)
 {
 	for (uint32_t i = 0; i < d->nwin; i++)
-		step(d, &d->win[i]);
+		step(d, &d->win[(d->head + i) % WINDOW]);
 	d->nwin = 0;
+	d->head = 0;
 	ts_idle_pass *p = &d->cur;
 	uint32_t lo = 0, hi = 0;
 	int64_t ts;

@@ -169,12 +169,22 @@ static bool skipped(ts_callsites *c, const char *s, size_t len, uint64_t hash)
 	if (!c->patterns)
 		return false;
 	uint64_t h = (hash ? hash : ts_hash_bytes(s, len)) | 1;
-	size_t slot = (size_t)(h >> 40) & (SKIP_CACHE - 1);
-	if (c->skip_key[slot] != h) {
-		c->skip_key[slot] = h;
-		c->skip_val[slot] = ts_patterns_callsite_skipped(c->patterns, s, len) ? 1 : 2;
+	/* four slots a name may take (two names of one slot would push each
+	 * other out at every frame): the first that holds it, else the
+	 * first empty, else the first */
+	size_t slot = (size_t)(h >> 40) & (SKIP_CACHE - 1), put = SIZE_MAX;
+	for (size_t i = 0; i < 4; i++) {
+		size_t k = (slot + i) & (SKIP_CACHE - 1);
+		if (c->skip_key[k] == h)
+			return c->skip_val[k] == 1;
+		if (!c->skip_key[k] && put == SIZE_MAX)
+			put = k;
 	}
-	return c->skip_val[slot] == 1;
+	if (put == SIZE_MAX)
+		put = slot;
+	c->skip_key[put] = h;
+	c->skip_val[put] = ts_patterns_callsite_skipped(c->patterns, s, len) ? 1 : 2;
+	return c->skip_val[put] == 1;
 }
 
 /* ------------------------------------------------------------- coding */
