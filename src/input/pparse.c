@@ -35,6 +35,10 @@ enum { FREE, QUEUED, DONE };
 typedef struct {
 	char *buf;                 /* CONTEXT bytes of room, then the piece */
 	size_t len, cap;           /* piece bytes at buf + CONTEXT */
+	/* non-NULL: the piece's bytes lie in the file's mapping here (with
+	 * CONTEXT bytes before them), not in buf yet: the worker that parses
+	 * it copies them (off the main thread), then clears it */
+	const char *src;
 	uint64_t start;            /* input offset of the piece's first byte */
 	unsigned char *rec;        /* its events, encoded */
 	size_t nrec, rec_cap;
@@ -258,6 +262,29 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 
 /* ------------------------------------------------------------- workers */
 
+static bool room(piece *s, size_t need);
+
+/* A worker's copy of its mapped piece into the piece's buffer, guarded;
+ * false (the piece untouched) on a fault or without memory: the main
+ * thread then takes it in order and says what happened. */
+static bool copy_in(piece *s)
+{
+	if (!s->src)
+		return true;
+	if (!room(s, s->len))
+		return false;
+	sigjmp_buf jb;
+	if (sigsetjmp(jb, 1)) {
+		ts_reader_unguard();
+		return false;
+	}
+	ts_reader_guard(&jb);
+	memcpy(s->buf, s->src - CONTEXT, CONTEXT + s->len);
+	ts_reader_unguard();
+	s->src = NULL;
+	return true;
+}
+
 static void parse_piece(piece *s)
 {
 	ts_meta meta;
@@ -266,6 +293,8 @@ static void parse_piece(piece *s)
 	s->nrec = 0;
 	s->ok = false;
 	memset(&s->stats, 0, sizeof s->stats);
+	if (!copy_in(s))
+		return;
 	ts_parser *p = ts_parser_new(encode, &c, &meta);
 	if (!p)
 		return;
@@ -313,6 +342,52 @@ static bool room(piece *s, size_t need)
 
 /* Append the reader's next bytes to s; false when none came: the end of
  * the input, a read failure (x->rs) or no memory. */
+/* Copy a mapped piece's bytes (and the CONTEXT before them) into its
+ * buffer, in the calling thread, guarded: a file cut shorter meanwhile
+ * faults on its lost bytes; then only the bytes still in the file are
+ * kept (*cut: true). false: no memory, or a second fault. */
+static bool materialize(ts_reader *r, piece *s, bool *cut)
+{
+	*cut = false;
+	if (!s->src)
+		return true;
+	if (!room(s, s->len))
+		return false;
+	sigjmp_buf jb;
+	volatile int tries = 0;
+	if (sigsetjmp(jb, 1)) {
+		ts_reader_unguard();
+		*cut = true;
+		if (++tries > 1)
+			return false;
+		int64_t now = ts_reader_size_now(r);
+		uint64_t have = now > 0 ? (uint64_t)now : 0;
+		s->len = have > s->start ? (size_t)(have - s->start < s->len ? have - s->start : s->len) : 0;
+	}
+	ts_reader_guard(&jb);
+	memcpy(s->buf, s->src - CONTEXT, CONTEXT + s->len);
+	ts_reader_unguard();
+	s->src = NULL;
+	return true;
+}
+
+/* The main thread's copy of a mapped piece: a cut file is reported as
+ * the reader's failure, what was still there kept. */
+static bool own_bytes(pp *x, piece *s)
+{
+	bool cut;
+	bool ok = materialize(x->r, s, &cut);
+	if (cut) {
+		x->shrank = true;
+		x->rs = TS_ERR_TRUNCATED;
+	}
+	if (!ok && !cut) {
+		x->rs = TS_ERR_NOMEM;
+		x->nomem = true;
+	}
+	return ok;
+}
+
 static bool read_more(pp *x, piece *s)
 {
 	if (x->eof || x->rs != TS_OK)
@@ -339,14 +414,21 @@ static bool read_more(pp *x, piece *s)
 		}
 		ts_reader_guard(&jb);
 		rs = ts_reader_view(x->r, NULL, x->read_size, &bytes, &n);
-		if (n > 0 && !room(s, s->len + n)) {
-			ts_reader_unguard();
-			x->rs = TS_ERR_NOMEM;
-			x->nomem = true;
-			return false;
-		}
-		memcpy(s->buf + CONTEXT + s->len, bytes, n);
 		ts_reader_unguard();
+		/* a piece in the mapping grows where it lies: no copy here */
+		bool in_map = s->src && bytes == s->src + s->len;
+		if (n > 0 && !in_map) {
+			if (s->src && !own_bytes(x, s))
+				return false;
+			if (!room(s, s->len + n)) {
+				x->rs = TS_ERR_NOMEM;
+				x->nomem = true;
+				return false;
+			}
+			ts_reader_guard(&jb);
+			memcpy(s->buf + CONTEXT + s->len, bytes, n);
+			ts_reader_unguard();
+		}
 	}
 	s->len += n;
 	if (x->o->progress)
@@ -395,7 +477,28 @@ static size_t find_cut(const char *b, size_t from, size_t len)
 /* The caller's parser reads s itself, from where it stands. */
 static ts_status parse_in_order(pp *x, piece *s)
 {
+	if (s->src && !own_bytes(x, s))
+		return x->rs;
 	return ts_parser_feed(x->p, s->buf + CONTEXT, s->len);
+}
+
+/* The first cut of s at or after from (find_cut), in its buffer or where
+ * it lies in the mapping (guarded: a cut file is the reader's failure). */
+static size_t cut_in(pp *x, piece *s, size_t from)
+{
+	if (!s->src)
+		return find_cut(s->buf + CONTEXT, from, s->len);
+	sigjmp_buf jb;
+	if (sigsetjmp(jb, 1)) {
+		ts_reader_unguard();
+		x->shrank = true;
+		x->rs = TS_ERR_TRUNCATED;
+		return SIZE_MAX;
+	}
+	ts_reader_guard(&jb);
+	size_t cut = find_cut(s->src, from, s->len);
+	ts_reader_unguard();
+	return cut;
 }
 
 /* Piece s in order: its records when they stand (*between: it began
@@ -440,15 +543,23 @@ static void queue(pp *x, piece *s)
 }
 
 /* Move the bytes of s from cut on to the start of t (with the CONTEXT
- * bytes before them), leaving s ending at cut. */
-static bool split(piece *s, size_t cut, piece *t)
+ * bytes before them), leaving s ending at cut: in a mapped file t is
+ * where they lie (its worker copies them), else a copy. */
+static bool split(pp *x, piece *s, size_t cut, piece *t)
 {
 	size_t n = s->len - cut;
-	if (!room(t, n))
-		return false;
-	memcpy(t->buf, s->buf + cut, CONTEXT + n);   /* CONTEXT bytes before, then n */
+	const char *base = ts_reader_map_base(x->r);
+	uint64_t at = s->start + cut;
+	if (base && at >= CONTEXT) {
+		t->src = base + at;
+	} else {
+		if (!room(t, n))
+			return false;
+		memcpy(t->buf, s->buf + cut, CONTEXT + n);   /* CONTEXT bytes before, then n */
+		t->src = NULL;
+	}
 	t->len = n;
-	t->start = s->start + cut;
+	t->start = at;
 	s->len = cut;
 	return true;
 }
@@ -529,11 +640,13 @@ static ts_status run(pp *x)
 		size_t cut = SIZE_MAX, from = x->piece_size;
 		while (st == TS_OK) {
 			if (s->len > from + CONTEXT) {
-				cut = find_cut(s->buf + CONTEXT, from, s->len);
+				cut = cut_in(x, s, from);
 				if (cut != SIZE_MAX)
 					break;
 				from = s->len - CONTEXT;
 			}
+			/* the bytes of pieces in flight stay resident */
+			ts_reader_hold(x->r, busy ? x->ring[head].start : s->start);
 			if (s->len >= LONG_PIECE * x->piece_size || !read_more(x, s))
 				break;
 		}
@@ -568,7 +681,7 @@ static ts_status run(pp *x)
 			if (st != TS_OK)
 				return st;
 		}
-		if (!split(s, cut, &x->ring[next]))
+		if (!split(x, s, cut, &x->ring[next]))
 			return ts_parser_fail(x->p, TS_ERR_NOMEM, "out of memory", ts_parser_offset(x->p)),
 			       TS_ERR_NOMEM;
 		queue(x, s);

@@ -72,6 +72,7 @@ struct ts_reader {
 	/* a plain regular file, mapped (ts_reader_view) */
 	const char *map;
 	size_t map_len, map_pos, map_dropped;
+	size_t map_hold;         /* bytes from here on stay resident (SIZE_MAX: none held) */
 };
 
 static ts_status read_gzip(ts_reader *r, char *buf, size_t cap, size_t *n);
@@ -278,6 +279,7 @@ ts_reader *ts_reader_open(const char *path, size_t read_size, bool map, ts_statu
 			(void)madvise(m, (size_t)r->size, MADV_SEQUENTIAL);
 			r->map = m;
 			r->map_len = (size_t)r->size;
+			r->map_hold = SIZE_MAX;
 			r->in_bytes = 0;
 			r->in_len = r->in_pos = 0;
 		}
@@ -450,6 +452,16 @@ int64_t ts_reader_size_now(const ts_reader *r)
 	return fstat(r->fd, &sb) == 0 ? (int64_t)sb.st_size : (int64_t)r->map_pos;
 }
 
+const char *ts_reader_map_base(const ts_reader *r)
+{
+	return r->map;
+}
+
+void ts_reader_hold(ts_reader *r, uint64_t offset)
+{
+	r->map_hold = offset < SIZE_MAX ? (size_t)offset : SIZE_MAX;
+}
+
 bool ts_reader_mapped(const ts_reader *r)
 {
 	return r->map != NULL;
@@ -465,9 +477,10 @@ ts_status ts_reader_view(ts_reader *r, char *buf, size_t cap, const char **p, si
 		cap = r->read_size;
 	/* the bytes behind the parser go back to the kernel now and then, so
 	 * the mapping never holds more than a stretch of the file resident */
-	if (r->map_pos - r->map_dropped >= MAP_DROP) {
+	size_t upto = r->map_pos < r->map_hold ? r->map_pos : r->map_hold;
+	if (upto > r->map_dropped && upto - r->map_dropped >= MAP_DROP) {
 		size_t page = (size_t)sysconf(_SC_PAGESIZE);
-		size_t to = r->map_pos / page * page;
+		size_t to = upto / page * page;
 		if (to > r->map_dropped) {
 			(void)madvise((void *)(r->map + r->map_dropped), to - r->map_dropped,
 				      MADV_DONTNEED);

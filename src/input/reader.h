@@ -46,6 +46,12 @@ ts_status ts_reader_read(ts_reader *r, char *buf, size_t cap, size_t *n);
  */
 ts_status ts_reader_view(ts_reader *r, char *buf, size_t cap, const char **p, size_t *n);
 bool ts_reader_mapped(const ts_reader *r);
+/* A mapped file: where its mapping starts (byte 0; NULL when not mapped),
+ * and the offset from which its bytes stay resident while they are still
+ * read elsewhere (the mapping gives back only the bytes before it and
+ * before the last view's). */
+const char *ts_reader_map_base(const ts_reader *r);
+void ts_reader_hold(ts_reader *r, uint64_t offset);
 /* The file's size now (it may have shrunk since it was opened). */
 int64_t ts_reader_size_now(const ts_reader *r);
 
