@@ -22,7 +22,7 @@
 #define IN_BUF (256 * 1024)
 #define MAX_READ_SIZE (1024 * 1024)
 #define NSLOT 4            /* inflated chunks in flight */
-#define MAP_DROP (4u << 20)    /* mapped bytes behind the parser given back */
+#define MAP_DROP (1u << 20)    /* mapped bytes behind the parser given back */
 
 /*
  * Gzip input is inflated on a thread of its own, a chunk ahead of the
