@@ -252,13 +252,7 @@ static void find_candidates(ts_attrib *a, name_info *in, const char *s, size_t l
 }
 
 /* Intern an op (or runtime) name; TS_INTERN_NONE past the caps. */
-uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via)
-{
-	return ts_att_name_row_h(a, s, len, 0, via);
-}
-
-uint32_t ts_att_name_row_h(ts_attrib *a, const char *s, size_t len, uint64_t hash,
-			   ts_attr_bucket via)
+uint32_t ts_att_name_row_h(ts_attrib *a, const char *s, size_t len, uint64_t hash, ts_attr_bucket via)
 {
 	uint32_t before = ts_intern_count(a->names), id;
 	if (ts_intern_put_hashed(a->names, s, len, hash, &id) != TS_OK)

@@ -141,10 +141,14 @@ struct ts_attrib {
 };
 
 /* --- shared between attribution's files --- */
-uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len, ts_attr_bucket via);
-/* The same with s's ts_hash_bytes already made (0: make it). */
+/* ts_att_name_row_h: with s's ts_hash_bytes already made (0: make it). */
 uint32_t ts_att_name_row_h(ts_attrib *a, const char *s, size_t len, uint64_t hash,
 			   ts_attr_bucket via);
+static inline uint32_t ts_att_name_row(ts_attrib *a, const char *s, size_t len,
+				       ts_attr_bucket via)
+{
+	return ts_att_name_row_h(a, s, len, 0, via);
+}
 ts_op_row *ts_att_op_row(ts_attrib *a, int view, uint32_t name);
 ts_wl_row *ts_att_wl_row(ts_attrib *a, int view, uint32_t wl);
 /* Count n calls of op in a row's parent ops (first: the row's call count
