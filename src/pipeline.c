@@ -289,8 +289,8 @@ static bool pump_threads(ts_reader *r, ts_parser *p, const ts_pipeline_opts *o, 
 /* A mapped file is parsed under a guard: one cut shorter by someone else
  * while it is read ends the parse as a cut trace, where a read would have
  * seen its end, instead of killing the run. */
-static void pump(ts_reader *r, ts_parser *p, char *buf,
-		 const ts_pipeline_opts *o, ts_result *res)
+static void pump_any(ts_reader *r, ts_parser *p, char *buf,
+		     const ts_pipeline_opts *o, ts_result *res)
 {
 	sigjmp_buf jb;
 	if (o->threads > 1 && pump_threads(r, p, o, res))
@@ -308,6 +308,21 @@ static void pump(ts_reader *r, ts_parser *p, char *buf,
 	ts_reader_guard(&jb);
 	pump_chunks(r, p, buf, o, res);
 	ts_reader_unguard();
+}
+
+/* The parse, and then: a parse of a file that stopped, when the file is
+ * shorter now than when it was opened, stopped because the file was cut
+ * while it was read, whatever it met first (a read's early end, the zeros
+ * of a mapping's last page past the new end read as a lexical error):
+ * said as such, at its new end. (A parse that read it whole stands.) */
+static void pump(ts_reader *r, ts_parser *p, char *buf,
+		 const ts_pipeline_opts *o, ts_result *res)
+{
+	pump_any(r, p, buf, o, res);
+	int64_t now = res->partial ? ts_reader_size_now(r) : -1;
+	if (now >= 0 && res->input_size >= 0 && now < res->input_size)
+		set_error(res, TS_ERR_TRUNCATED, "trace cut short: the file shrank while it was read",
+			  (uint64_t)now, false);
 }
 
 /* The analysis objects of a result; false when memory ran out. */

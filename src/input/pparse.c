@@ -748,10 +748,14 @@ ts_status ts_pparse_run(ts_reader *r, ts_parser *p, const ts_pparse_opts *o,
 		st = run(&x);
 		out->pieces = x.pieces;
 		out->in_order = x.in_order;
-		if (st == TS_OK && x.nomem) {
+		/* a parse that stopped because the bytes could not be had
+		 * (a piece taken in order from a file cut meanwhile) is the
+		 * reader's failure, as one that ran to the end of them */
+		bool ours = st == TS_OK || (x.rs != TS_OK && st == x.rs);
+		if (ours && x.nomem) {
 			ts_parser_fail(p, TS_ERR_NOMEM, "out of memory", ts_parser_offset(p));
 			st = TS_ERR_NOMEM;
-		} else if (st == TS_OK && x.rs != TS_OK) {
+		} else if (ours && x.rs != TS_OK) {
 			out->read_failed = true;
 			out->shrank = x.shrank;
 			st = x.rs;
