@@ -111,6 +111,9 @@ static const struct {
 	{ TS_HAS_BYTES, offsetof(ts_event, bytes) },
 };
 #define NI64 (sizeof i64_fields / sizeof *i64_fields)
+_Static_assert(NI64 == 10, "I64_BITS names every field of i64_fields");
+#define I64_BITS (TS_HAS_TS | TS_HAS_DUR | TS_HAS_PID | TS_HAS_TID | TS_HAS_ID | TS_HAS_DEVICE | \
+		  TS_HAS_STREAM | TS_HAS_CORRELATION | TS_HAS_EXTERNAL_ID | TS_HAS_BYTES)
 
 typedef struct {
 	piece *s;
@@ -137,8 +140,9 @@ static ts_status encode(void *ud, const ts_event *e)
 	PUT(e->ph);
 	PUT(e->has);
 	PUT(end);
-	for (size_t i = 0; i < NI64; i++)
-		if (e->has & i64_fields[i].bit) {
+	for (uint32_t i = 0, left = e->has & I64_BITS; left; i++)    /* until none is left */
+		if (left & i64_fields[i].bit) {
+			left &= ~i64_fields[i].bit;
 			memcpy(w, (const char *)e + i64_fields[i].off, sizeof(int64_t));
 			w += sizeof(int64_t);
 		}
@@ -185,9 +189,8 @@ static ts_status encode(void *ud, const ts_event *e)
 		}
 	}
 	PUT(e->nconcrete);
-	for (int i = 0; i < TS_MAX_CONCRETE; i++)
-		if (e->nconcrete & (1u << i))
-			PUT(e->concrete[i]);
+	for (unsigned m = e->nconcrete; m; m &= m - 1)     /* its set bits */
+		PUT(e->concrete[__builtin_ctz(m)]);
 	c->s->nrec = (size_t)(w - c->s->rec);
 	return TS_OK;
 }
@@ -204,8 +207,9 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 	GET(ev->ph);
 	GET(ev->has);
 	GET(*end);
-	for (size_t i = 0; i < NI64; i++)
-		if (ev->has & i64_fields[i].bit) {
+	for (uint32_t i = 0, left = ev->has & I64_BITS; left; i++)   /* until none is left */
+		if (left & i64_fields[i].bit) {
+			left &= ~i64_fields[i].bit;
 			memcpy((char *)ev + i64_fields[i].off, r, sizeof(int64_t));
 			r += sizeof(int64_t);
 		}
@@ -254,9 +258,8 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 		}
 	}
 	GET(ev->nconcrete);
-	for (int i = 0; i < TS_MAX_CONCRETE; i++)
-		if (ev->nconcrete & (1u << i))
-			GET(ev->concrete[i]);
+	for (unsigned m = ev->nconcrete; m; m &= m - 1)    /* its set bits */
+		GET(ev->concrete[__builtin_ctz(m)]);
 	*at = r;
 }
 
