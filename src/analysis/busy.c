@@ -65,6 +65,11 @@ static uint32_t upper_bound(const ts_busy *b, int64_t s)
 	uint32_t lo = b->head, hi = b->head + b->n;
 	if (b->n == 0 || b->iv[hi - 1].s <= s)
 		return hi;              /* the common, in-order case */
+	/* nearly in order: a few back from the end (kernels of another
+	 * stream written a little late) before a search of all */
+	for (uint32_t k = 1; k < 8 && hi - k > lo; k++)
+		if (b->iv[hi - k - 1].s <= s)
+			return hi - k;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		if (b->iv[mid].s <= s)
