@@ -906,7 +906,9 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 						    ev->ts_ns, ev->has & TS_HAS_STREAM ? ev->stream : -1,
 						    UINT32_MAX, UINT32_MAX };
 	} else {
-		stage_kernel(l, TS_PSTAGE_UNKNOWN, row, ref, ev->dur_ns, ctx_slot);
+		kernel_ent k = { row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m, ev->ts_ns,
+				 ev->has & TS_HAS_STREAM ? ev->stream : -1, UINT32_MAX, UINT32_MAX };
+		stage_kernels(l, TS_PSTAGE_UNKNOWN, &k, 1);   /* the launches see it too */
 		l->stage_overflow++;
 	}
 
