@@ -338,10 +338,13 @@ static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
 }
 
 /* Calls that made the CPU wait for the GPU inside the stage's passes: no
- * launch goes out while one runs. */
+ * launch goes out while one runs. Said where the GPU sat idle in the
+ * passes (2% of their wall or more): with the GPU busy all along, the
+ * wait cost it nothing (JSON has them either way). */
 static void put_syncs(screen *s, const ts_steps *st)
 {
-	if (!st->sync_calls)
+	int64_t wall = st->busy_ns + st->idle_ns;
+	if (!st->sync_calls || st->idle_ns * 50 < wall)
 		return;
 	char t[32];
 	fmt_ms(t, sizeof t, (double)st->sync_ns / st->passes);
