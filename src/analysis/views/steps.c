@@ -217,7 +217,8 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 		s->wall_p50_ns = median(v, s->passes);
 		s->wall_max_ns = v[s->passes - 1];
 		s->steps = step_times(l, st, s->of_partials, v, &s->step_p50_ns);
-		per_token(l, st, s);
+		if (!s->of_partials)     /* a pass cut by the window is no step */
+			per_token(l, st, s);
 		if (api)
 			stage_syncs(l, api, st, s);
 	}

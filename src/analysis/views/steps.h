@@ -40,10 +40,11 @@ typedef struct {
 	int64_t kernel_ns;           /* kernel time, summed */
 	uint32_t steps;              /* start-to-start intervals measured */
 	int64_t step_p50_ns;         /* their median; 0: none */
-	/* per token, where every pass's count is known: decode, a token per
-	 * sequence a step (tokens: the batches summed), its time the step
-	 * p50 (the wall p50 with a single pass), tokens/s the mean batch over
-	 * it; prefill, the tokens over the summed wall (its share of TTFT) */
+	/* per token, of complete passes (a pass the window cut is no step),
+	 * where every pass's count is known: decode, a token per sequence a
+	 * step (tokens: the batches summed), its time the step p50 (the wall
+	 * p50 with a single pass), tokens/s the mean batch over it; prefill,
+	 * the tokens over the summed wall (its share of TTFT) */
 	int64_t batch;               /* decode, the same in every pass; -1 */
 	int64_t tokens;              /* summed; -1 unknown */
 	double tokens_per_s;         /* 0: unknown */
