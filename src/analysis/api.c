@@ -10,6 +10,7 @@
 #include "analysis/intern.h"
 #include "analysis/satmath.h"
 #include "input/grow.h"
+#include "input/strfind.h"
 
 #define OTHER TS_API_ROWS             /* the row of names past the table */
 
@@ -24,30 +25,15 @@ struct ts_api {
 	size_t last_len;
 };
 
-static bool has(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
-	for (size_t i = 0; i + k <= n; i++)
-		if (memcmp(s + i, w, k) == 0)
-			return true;
-	return false;
-}
-
-static bool begins(const char *s, size_t n, const char *w)
-{
-	size_t k = strlen(w);
-	return n >= k && memcmp(s, w, k) == 0;
-}
-
 bool ts_api_is_sync(const char *s, size_t n)
 {
-	if (has(s, n, "Synchronize"))
+	if (ts_has(s, n, "Synchronize"))
 		return true;
-	if ((begins(s, n, "cudaMemcpy") || begins(s, n, "hipMemcpy") || begins(s, n, "cuMemcpy")) &&
-	    !has(s, n, "Async"))
+	if ((ts_begins(s, n, "cudaMemcpy") || ts_begins(s, n, "hipMemcpy") ||
+	     ts_begins(s, n, "cuMemcpy")) && !ts_has(s, n, "Async"))
 		return true;
 	return (n == 8 && memcmp(s, "cudaFree", 8) == 0) || (n == 7 && memcmp(s, "hipFree", 7) == 0) ||
-	       begins(s, n, "cuMemFree");
+	       ts_begins(s, n, "cuMemFree");
 }
 
 ts_api *ts_api_new(void)
@@ -91,18 +77,24 @@ static uint32_t row_of(ts_api *a, const char *s, size_t n, ts_status *st)
 	return id;
 }
 
+/* A synchronizing call kept, or counted once TS_API_SYNC_KEEP are. */
+static void keep_sync(ts_api *a, ts_api_sync s)
+{
+	if (a->nsync < TS_API_SYNC_KEEP &&
+	    ts_grow((void **)&a->sync, &a->sync_cap, a->nsync + 1, sizeof *a->sync, 64,
+		    TS_API_SYNC_KEEP, false))
+		a->sync[a->nsync++] = s;
+	else
+		a->sync_unkept++;
+}
+
 static ts_status add(ts_api *a, uint32_t row, const char *s, size_t n, int64_t ts, int64_t dur)
 {
 	ts_status st = ts_stat_add(&a->rows[row].stat, dur);
 	bool sync = row == OTHER ? ts_api_is_sync(s, n) : a->rows[row].sync;
 	if (st != TS_OK || !sync)
 		return st;
-	if (a->nsync < TS_API_SYNC_KEEP &&
-	    ts_grow((void **)&a->sync, &a->sync_cap, a->nsync + 1, sizeof *a->sync, 64,
-		    TS_API_SYNC_KEEP, false))
-		a->sync[a->nsync++] = (ts_api_sync){ ts, dur, row, 0 };
-	else
-		a->sync_unkept++;
+	keep_sync(a, (ts_api_sync){ ts, dur, row, 0 });
 	return TS_OK;
 }
 
@@ -225,12 +217,7 @@ ts_status ts_api_load(ts_api *a, ts_rbuf *r)
 		uint32_t row = row_of(a, s, len, &st);
 		if (st != TS_OK)
 			return st;
-		if (a->nsync < TS_API_SYNC_KEEP &&
-		    ts_grow((void **)&a->sync, &a->sync_cap, a->nsync + 1, sizeof *a->sync, 64,
-			    TS_API_SYNC_KEEP, false))
-			a->sync[a->nsync++] = (ts_api_sync){ ts, dur, row, source };
-		else
-			a->sync_unkept++;
+		keep_sync(a, (ts_api_sync){ ts, dur, row, source });
 	}
 	a->sync_unkept += ts_r_u64(r);
 	return r->err ? TS_ERR_PARTIAL : TS_OK;

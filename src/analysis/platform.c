@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
+#include "input/strfind.h"
 
 /* Substrings that only one vendor's libraries put in kernel names. The
  * pattern tables will take these over; until then they are few and safe. */
@@ -20,24 +21,13 @@ static const char *const amd_marks[] = {
 	"_mfma", "rccl", "aiter", "wvSplitK",
 };
 
-static int contains(const char *s, size_t len, const char *mark)
-{
-	size_t m = strlen(mark);
-	if (m > len)
-		return 0;
-	for (size_t i = 0; i + m <= len; i++)
-		if (s[i] == mark[0] && memcmp(s + i, mark, m) == 0)
-			return 1;
-	return 0;
-}
-
 int ts_platform_kernel_evidence(const char *name, size_t len)
 {
 	for (size_t i = 0; i < sizeof amd_marks / sizeof *amd_marks; i++)
-		if (contains(name, len, amd_marks[i]))
+		if (ts_has(name, len, amd_marks[i]))
 			return -1;
 	for (size_t i = 0; i < sizeof nvidia_marks / sizeof *nvidia_marks; i++)
-		if (contains(name, len, nvidia_marks[i]))
+		if (ts_has(name, len, nvidia_marks[i]))
 			return 1;
 	return 0;
 }

@@ -300,6 +300,14 @@ void ts_jw_kopt_int(ts_jw *w, const char *k, bool has, int64_t v)
 	ts_jw_opt_int(w, has, v);
 }
 
+void ts_jw_kopt_us(ts_jw *w, const char *k, bool has, int64_t ns)
+{
+	if (has)
+		ts_jw_kus(w, k, ns);
+	else
+		ts_jw_knull(w, k);
+}
+
 void ts_jw_knum(ts_jw *w, const char *k, const char *fmt, ...)
 {
 	va_list ap;

@@ -78,7 +78,7 @@ void ts_jw_us(ts_jw *w, int64_t ns);
 void ts_jw_us_f(ts_jw *w, double ns);
 
 /* A key and its value. */
-void ts_jw_kstr(ts_jw *w, const char *k, const char *s);
+void ts_jw_kstr(ts_jw *w, const char *k, const char *s);      /* null for a NULL s */
 void ts_jw_kstrn(ts_jw *w, const char *k, const char *s, size_t n);
 void ts_jw_knull(ts_jw *w, const char *k);
 void ts_jw_kbool(ts_jw *w, const char *k, bool b);
@@ -87,6 +87,7 @@ void ts_jw_kuint(ts_jw *w, const char *k, uint64_t v);
 void ts_jw_kopt_int(ts_jw *w, const char *k, bool has, int64_t v);
 void ts_jw_knum(ts_jw *w, const char *k, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ts_jw_kus(ts_jw *w, const char *k, int64_t ns);
+void ts_jw_kopt_us(ts_jw *w, const char *k, bool has, int64_t ns);   /* null when !has */
 void ts_jw_kus_f(ts_jw *w, const char *k, double ns);
 
 #endif

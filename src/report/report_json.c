@@ -598,26 +598,17 @@ static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 	ts_jw_kus(w, "launch_bound_us", st.launch_ns);
 	ts_jw_kus(w, "kernel_time_us", st.kernel_ns);
 	ts_jw_kuint(w, "steps", st.steps);
-	if (st.steps)
-		ts_jw_kus(w, "step_p50_us", st.step_p50_ns);
-	else
-		ts_jw_knull(w, "step_p50_us");
+	ts_jw_kopt_us(w, "step_p50_us", st.steps > 0, st.step_p50_ns);
 	ts_jw_kopt_int(w, "batch", st.batch > 0, st.batch);
 	ts_jw_kopt_int(w, "tokens", st.tokens > 0, st.tokens);
 	if (st.tokens_per_s > 0)
 		ts_jw_knum(w, "tokens_per_s", "%.1f", st.tokens_per_s);
 	else
 		ts_jw_knull(w, "tokens_per_s");
-	if (st.token_ns > 0)
-		ts_jw_kus(w, "per_output_token_us", st.token_ns);
-	else
-		ts_jw_knull(w, "per_output_token_us");
+	ts_jw_kopt_us(w, "per_output_token_us", st.token_ns > 0, st.token_ns);
 	ts_jw_kuint(w, "sync_calls", st.sync_calls);
 	ts_jw_kus(w, "sync_us", st.sync_ns);
-	if (st.sync_top)
-		ts_jw_kstr(w, "sync_top", st.sync_top);
-	else
-		ts_jw_knull(w, "sync_top");
+	ts_jw_kstr(w, "sync_top", st.sync_top);   /* null when none */
 	ts_jw_end_obj(w);
 }
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "input/strfind.h"
+
 /* Write at most TS_SHORT_MAX bytes, cutting with "..." when longer. */
 static void put_short(char *out, const char *s, size_t n)
 {
@@ -25,16 +27,6 @@ static void put_short(char *out, const char *s, size_t n)
 	}
 	memcpy(out, s, n);
 	out[n] = '\0';
-}
-
-/* Does s[0..n) contain the NUL-terminated needle? */
-static bool has(const char *s, size_t n, const char *needle)
-{
-	size_t m = strlen(needle);
-	for (size_t i = 0; i + m <= n; i++)
-		if (memcmp(s + i, needle, m) == 0)
-			return true;
-	return false;
 }
 
 static bool ident_char(char c)
@@ -81,7 +73,7 @@ static bool is_detail(const char *s, size_t n)
 	if (generic_functor(s, n) || (n == 7 && memcmp(s, "Functor", 7) == 0) ||
 	    (n == 6 && memcmp(s, "Kernel", 6) == 0))
 		return false;
-	if (has(s, n, "Functor"))
+	if (ts_has(s, n, "Functor"))
 		return true;
 	for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
 		size_t k = strlen(suffix[i]);
@@ -106,7 +98,7 @@ static bool find_detail(const char *s, size_t n, const char **d, size_t *dn)
 		while (j < n && ident_char(s[j]))
 			j++;
 		if (is_detail(s + i, j - i)) {
-			bool functor = has(s + i, j - i, "unctor") || has(s + i, j - i, "Ops");
+			bool functor = ts_has(s + i, j - i, "unctor") || ts_has(s + i, j - i, "Ops");
 			if (functor || !best) {
 				best = s + i;
 				best_n = j - i;
@@ -264,10 +256,10 @@ void ts_short_generic(const char *s, size_t n, char *out)
 	size_t dn;
 	if (is_wrapper(b, bn) && find_detail(s + targs, paren - targs, &d, &dn)) {
 		/* "vectorized_elementwise_kernel" -> "elementwise FillFunctor". */
-		const char *label = has(b, bn, "reduce") ? "reduce"
-				  : has(b, bn, "multi_tensor") ? "multi_tensor"
-				  : has(b, bn, "index") ? "index"
-				  : has(b, bn, "elementwise") ? "elementwise" : NULL;
+		const char *label = ts_has(b, bn, "reduce") ? "reduce"
+				  : ts_has(b, bn, "multi_tensor") ? "multi_tensor"
+				  : ts_has(b, bn, "index") ? "index"
+				  : ts_has(b, bn, "elementwise") ? "elementwise" : NULL;
 		char buf[256];
 		if (label && strlen(label) == dn && memcmp(label, d, dn) == 0)
 			label = NULL;

@@ -38,6 +38,28 @@ LAYER = [(ADD_RMS, 10, 'norm'), (GEMM, 20, 'gemm'), (ROPE, 5, 'rope'), (ATTN, 30
          (GEMM, 15, 'gemm'), (ADD_RMS, 10, 'norm'), (GEMM, 40, 'gemm'), (SILU, 8, 'activation'),
          (GEMM, 25, 'gemm')]
 NLAYERS = 4
+H100 = [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3', 'totalGlobalMem': 85018279936,
+         'computeMajor': 9, 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}]
+
+
+def kernel_event(name, ts, dur, stream, corr):
+    """A GPU kernel on device 0 as Kineto writes it (4 blocks of 128)."""
+    return {'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': stream, 'ts': ts,
+            'dur': float(dur), 'args': {'correlation': corr, 'device': 0, 'stream': stream,
+                                        'grid': [4, 1, 1], 'block': [128, 1, 1]}}
+
+
+def launch_event(ts, corr, dur=0.5):
+    """The host's cudaLaunchKernel of correlation corr."""
+    return {'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1,
+            'tid': 1, 'ts': ts, 'dur': dur, 'args': {'correlation': corr}}
+
+
+def write_trace(path, events, **extra):
+    """The trace document of an H100 with these events (extra top-level keys
+    before them)."""
+    doc = {'schemaVersion': 1, 'deviceProperties': H100, **extra, 'traceEvents': events}
+    json.dump(doc, open(path, 'w'), indent=1)
 
 
 def main():
@@ -91,17 +113,9 @@ def main():
     order[10], order[11] = order[11], order[10]
     for k in order:
         ts, dur, name, c, launch = kernels[k]
-        ev.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': 7, 'ts': ts,
-                   'dur': dur, 'args': {'correlation': c, 'device': 0, 'stream': 7,
-                                        'grid': [4, 1, 1], 'block': [128, 1, 1]}})
-        ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1,
-                   'tid': 1, 'ts': launch, 'dur': 0.5, 'args': {'correlation': c}})
-    doc = {'schemaVersion': 1,
-           'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3',
-                                 'totalGlobalMem': 85018279936, 'computeMajor': 9,
-                                 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}],
-           'cuda_runtime_version': 12040, 'traceEvents': ev}
-    json.dump(doc, open(out, 'w'), indent=1)
+        ev.append(kernel_event(name, ts, dur, 7, c))
+        ev.append(launch_event(launch, c))
+    write_trace(out, ev, cuda_runtime_version=12040)
 
     span = t - step_ts
     idle = sum(gaps)

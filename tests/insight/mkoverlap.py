@@ -17,17 +17,14 @@ the decode pass alike).
 import json
 import sys
 
-from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS
+from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS, kernel_event, launch_event, write_trace
 
 AR = 'ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)'
 
 
 def kernel(ev, name, ts, dur, stream, corr):
-    ev.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': stream, 'ts': ts,
-               'dur': float(dur), 'args': {'correlation': corr, 'device': 0, 'stream': stream,
-                                           'grid': [4, 1, 1], 'block': [128, 1, 1]}})
-    ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1, 'tid': 1,
-               'ts': 999_000.0 + corr * 0.01, 'dur': 0.005, 'args': {'correlation': corr}})
+    ev.append(kernel_event(name, ts, dur, stream, corr))
+    ev.append(launch_event(999_000.0 + corr * 0.01, corr, dur=0.005))
 
 
 def main():
@@ -55,12 +52,7 @@ def main():
                    'pid': 0, 'tid': 9, 'ts': at, 'dur': 10.0,
                    'args': {'device': 0, 'stream': 9, 'bytes': 4096, 'correlation': corr}})
         corr += 1
-    doc = {'schemaVersion': 1,
-           'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3',
-                                 'totalGlobalMem': 85018279936, 'computeMajor': 9,
-                                 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}],
-           'traceEvents': ev}
-    json.dump(doc, open(out, 'w'), indent=1)
+    write_trace(out, ev)
     busy = compute + comm - hidden
     truth = {'compute_us': compute, 'comm_us': comm, 'comm_hidden_us': hidden,
              'comm_exposed_us': comm - hidden, 'mem_us': 20.0, 'mem_hidden_us': 10.0,

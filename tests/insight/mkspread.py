@@ -12,7 +12,7 @@ kernel's median and max, and its time above the median (2 x 50 us).
 import json
 import sys
 
-from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS
+from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS, kernel_event, launch_event, write_trace
 
 MOE = 'fused_moe_kernel'
 SLOW = {(0, 2), (2, 1)}          # (step, layer) where the expert GEMM is slow
@@ -34,20 +34,11 @@ def main():
         seq += [(RMS, 7), (SAMPLE, 4)]
         cpu = start - 80
         for name, dur in seq:
-            ev.append({'ph': 'X', 'cat': 'kernel', 'name': name, 'pid': 0, 'tid': 7, 'ts': t,
-                       'dur': float(dur), 'args': {'correlation': corr, 'device': 0,
-                                                   'stream': 7, 'grid': [4, 1, 1],
-                                                   'block': [128, 1, 1]}})
-            ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1,
-                       'tid': 1, 'ts': cpu, 'dur': 0.5, 'args': {'correlation': corr}})
+            ev.append(kernel_event(name, t, dur, 7, corr))
+            ev.append(launch_event(cpu, corr))
             cpu, corr, t = cpu + 1.0, corr + 1, t + dur
         t += 500
-    doc = {'schemaVersion': 1,
-           'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3',
-                                 'totalGlobalMem': 85018279936, 'computeMajor': 9,
-                                 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}],
-           'traceEvents': ev}
-    json.dump(doc, open(out, 'w'), indent=1)
+    write_trace(out, ev)
     calls = 3 * NLAYERS
     json.dump({'kernel': MOE, 'calls': calls, 'p50_us': 20.0, 'max_us': 70.0,
                'excess_us': 2 * 50.0}, open(truth_path, 'w'))

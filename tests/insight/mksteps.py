@@ -24,7 +24,7 @@ import json
 import statistics
 import sys
 
-from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS
+from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS, kernel_event, launch_event, write_trace
 
 SEQ = [(EMBED, 6)] + [(n, d) for n, d, _ in LAYER] * NLAYERS + [(RMS, 7), (SAMPLE, 4)]
 PLAN = ['decode'] * 3 + ['prefill'] + ['decode'] * 4
@@ -52,24 +52,15 @@ def main():
         for j, (kname, dur) in enumerate(SEQ):
             if j and j % 9 == 0:
                 t += 2 + i
-            ev.append({'ph': 'X', 'cat': 'kernel', 'name': kname, 'pid': 0, 'tid': 7, 'ts': t,
-                       'dur': float(dur), 'args': {'correlation': corr, 'device': 0,
-                                                   'stream': 7, 'grid': [4, 1, 1],
-                                                   'block': [128, 1, 1]}})
-            ev.append({'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1,
-                       'tid': 1, 'ts': cpu, 'dur': 0.5, 'args': {'correlation': corr}})
+            ev.append(kernel_event(kname, t, dur, 7, corr))
+            ev.append(launch_event(cpu, corr))
             cpu += 1.0
             corr += 1
             t += dur
         walls[stage].append(t - start)
         starts.append((stage, start))
         t += BETWEEN[i]
-    doc = {'schemaVersion': 1,
-           'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3',
-                                 'totalGlobalMem': 85018279936, 'computeMajor': 9,
-                                 'computeMinor': 0, 'numSms': 132, 'warpSize': 32}],
-           'traceEvents': ev}
-    json.dump(doc, open(out, 'w'), indent=1)
+    write_trace(out, ev)
     steps = [b[1] - a[1] for a, b in zip(starts, starts[1:])
              if a[0] == b[0] == 'decode']
     dw = walls['decode']

@@ -11,6 +11,7 @@
 
 #include "input/hash.h"
 #include "analysis/intern.h"
+#include "input/strfind.h"
 #include "tables/patterns.h"
 #include "analysis/satmath.h"
 
@@ -135,21 +136,12 @@ ts_status ts_capmap_begin_file(ts_capmap *m, const char *path)
 	return TS_OK;
 }
 
-static bool contains(const char *s, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-	for (size_t i = 0; i + k <= n; i++)
-		if (memcmp(s + i, lit, k) == 0)
-			return true;
-	return false;
-}
-
 /* A kernel launch: cudaLaunchKernel(ExC), cuLaunchKernel(Ex),
  * hipLaunchKernel, hip(Ext)ModuleLaunchKernel, cudaLaunchCooperativeKernel;
  * not a graph launch, a copy or a set. */
 static bool is_kernel_launch(const char *s, size_t n)
 {
-	return contains(s, n, "Launch") && contains(s, n, "Kernel") && !contains(s, n, "Graph");
+	return ts_has(s, n, "Launch") && ts_has(s, n, "Kernel") && !ts_has(s, n, "Graph");
 }
 
 static window *window_of(ts_capmap *m, int64_t pid, int64_t tid, bool make)
@@ -176,7 +168,7 @@ void ts_capmap_runtime(ts_capmap *m, const ts_event *ev, const char *site, size_
 	int64_t tid = ev->has & TS_HAS_TID ? ev->tid : -1;
 	const char *s = ev->name;
 	size_t n = ev->name_len;
-	if (contains(s, n, "StreamBeginCapture")) {
+	if (ts_has(s, n, "StreamBeginCapture")) {
 		window *w = window_of(m, pid, tid, true);
 		if (!w)
 			return;
@@ -203,7 +195,7 @@ void ts_capmap_runtime(ts_capmap *m, const ts_event *ev, const char *site, size_
 	window *w = window_of(m, pid, tid, false);
 	if (!w)
 		return;
-	if (contains(s, n, "StreamEndCapture")) {
+	if (ts_has(s, n, "StreamEndCapture")) {
 		w->open = false;
 		m->t.windows++;
 		if (w->node0 == UINT32_MAX)

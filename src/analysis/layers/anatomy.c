@@ -386,6 +386,37 @@ static void sum_load(ts_anat_sum *s, ts_rbuf *r, const uint32_t *wlmap, uint32_t
 		sum_add(s, &t);
 }
 
+#define ROW_BYTES (SUM_BYTES + 4 + 8)    /* a saved row: sum, pos, first */
+
+static void row_save(const ts_anat_row *row, ts_wbuf *w)
+{
+	sum_save(&row->sum, w);
+	ts_w_u32(w, row->pos);
+	ts_w_u64(w, row->first);
+}
+
+/* A saved row into *row; false when the buffer ran out. */
+static bool row_load(ts_anat_row *row, ts_rbuf *r, const uint32_t *wlmap, uint32_t nwl)
+{
+	*row = (ts_anat_row){ .sum = { .wl = TS_INTERN_NONE } };
+	sum_load(&row->sum, r, wlmap, nwl);
+	row->pos = ts_r_u32(r);
+	row->first = ts_r_u64(r);
+	return !r->err;
+}
+
+/* A loaded row added to ours: the earliest position, our order of first
+ * sight kept (the loaded one's, after ours, when ours is new). */
+static void row_merge(ts_anat_row *dst, const ts_anat_row *in, uint64_t seq_base)
+{
+	bool fresh = dst->sum.count == 0;
+	sum_add(&dst->sum, &in->sum);
+	if (fresh || in->pos < dst->pos)
+		dst->pos = in->pos;
+	if (fresh)
+		dst->first = seq_base + in->first;
+}
+
 void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
 {
 	ts_w_u64(w, a->seq);
@@ -419,9 +450,7 @@ void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
 			if (!st->rows[i].sum.count)
 				continue;
 			ts_w_u32(w, i);
-			sum_save(&st->rows[i].sum, w);
-			ts_w_u32(w, st->rows[i].pos);
-			ts_w_u64(w, st->rows[i].first);
+			row_save(&st->rows[i], w);
 		}
 		sum_save(&st->other_rows, w);
 		ts_w_u64(w, st->nrep);
@@ -429,9 +458,7 @@ void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
 			const anat_rep *r = &st->rep[i];
 			ts_w_u32(w, r->row);
 			ts_w_u32(w, r->k);
-			sum_save(&r->r.sum, w);
-			ts_w_u32(w, r->r.pos);
-			ts_w_u64(w, r->r.first);
+			row_save(&r->r, w);
 		}
 	}
 }
@@ -451,28 +478,19 @@ static size_t category_slot(const ts_anatomy *a, const ts_patterns *p, const cha
 static void load_repeats(ts_anatomy *a, stage_anat *st, ts_rbuf *r, const uint32_t *kmap,
 			 uint32_t nk, const uint32_t *wlmap, uint32_t nwl, uint64_t seq_base)
 {
-	uint64_t n = ts_r_count(r, 4 + 4 + SUM_BYTES + 4 + 8);
+	uint64_t n = ts_r_count(r, 4 + 4 + ROW_BYTES);
 	for (uint64_t i = 0; i < n && !r->err; i++) {
 		uint32_t row = ts_r_u32(r), k = ts_r_u32(r);
-		ts_anat_sum sum = { .wl = TS_INTERN_NONE };
-		sum_load(&sum, r, wlmap, nwl);
-		uint32_t pos = ts_r_u32(r);
-		uint64_t first = ts_r_u64(r);
-		if (r->err)
+		ts_anat_row in;
+		if (!row_load(&in, r, wlmap, nwl))
 			return;
 		uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
 		ts_anat_row *dst = to == TS_INTERN_NONE || k == 0 || k > REP_K_MAX
 				   ? NULL : rep_of(st, to, k, &a->seq, true);
-		if (!dst) {
-			sum_add(&st->other_rows, &sum);
-			continue;
-		}
-		bool fresh = dst->sum.count == 0;
-		sum_add(&dst->sum, &sum);
-		if (pos < dst->pos)
-			dst->pos = pos;
-		if (fresh)
-			dst->first = seq_base + first;
+		if (dst)
+			row_merge(dst, &in, seq_base);
+		else
+			sum_add(&st->other_rows, &in.sum);
 	}
 }
 
@@ -500,29 +518,20 @@ ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
 			const char *name = ts_r_str(r, &n);
 			sum_load(&st->cat[category_slot(a, p, name, n)], r, wlmap, nwl);
 		}
-		uint64_t nr = ts_r_count(r, 4 + SUM_BYTES + 4 + 8);  /* row, sum, pos, first */
+		uint64_t nr = ts_r_count(r, 4 + ROW_BYTES);
 		for (uint64_t k = 0; k < nr && !r->err; k++) {
 			uint32_t row = ts_r_u32(r);
-			ts_anat_sum sum = { .wl = TS_INTERN_NONE };
-			sum_load(&sum, r, wlmap, nwl);
-			uint32_t pos = ts_r_u32(r);
-			uint64_t first = ts_r_u64(r);
-			if (r->err)
+			ts_anat_row in;
+			if (!row_load(&in, r, wlmap, nwl))
 				break;
 			uint32_t to = kmap && row < nk ? kmap[row] : TS_INTERN_NONE;
 			if (to == TS_INTERN_NONE) {
-				sum_add(&st->other_rows, &sum);
+				sum_add(&st->other_rows, &in.sum);
 				continue;
 			}
 			if (!grow_rows(a, to + 1))
 				return TS_ERR_NOMEM;
-			ts_anat_row *dst = &a->st[s].rows[to];
-			bool fresh = dst->sum.count == 0;
-			sum_add(&dst->sum, &sum);
-			if (fresh || pos < dst->pos)
-				dst->pos = pos;
-			if (fresh)
-				dst->first = seq_base + first;
+			row_merge(&a->st[s].rows[to], &in, seq_base);
 		}
 		sum_load(&st->other_rows, r, wlmap, nwl);
 		load_repeats(a, st, r, kmap, nk, wlmap, nwl, seq_base);

@@ -17,12 +17,7 @@
 #include "analysis/satmath.h"
 #include "input/grow.h"
 #include "input/numtext.h"
-
-static bool starts_with(const char *s, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-	return n >= k && memcmp(s, lit, k) == 0;
-}
+#include "input/strfind.h"
 
 /* The number after "key" in s (e.g. "bs=" -> 16), or -1. */
 static int64_t number_after(const char *s, size_t n, const char *key)
@@ -52,8 +47,8 @@ static bool parse_step(const char *s, size_t n, annotation *a)
 {
 	a->stage = TS_PSTAGE_UNKNOWN;
 	a->batch = a->tokens = -1;
-	if (starts_with(s, n, "step[DECODE") || starts_with(s, n, "step[EXTEND") ||
-	    starts_with(s, n, "step[PREFILL") || starts_with(s, n, "step[MIXED")) {
+	if (ts_begins(s, n, "step[DECODE") || ts_begins(s, n, "step[EXTEND") ||
+	    ts_begins(s, n, "step[PREFILL") || ts_begins(s, n, "step[MIXED")) {
 		a->stage = s[5] == 'D' ? TS_PSTAGE_DECODE
 			 : s[5] == 'M' ? TS_PSTAGE_MIXED : TS_PSTAGE_PREFILL;
 		a->batch = number_after(s, n, "bs=");
@@ -62,7 +57,7 @@ static bool parse_step(const char *s, size_t n, annotation *a)
 			a->tokens = a->batch;
 		return true;
 	}
-	if (starts_with(s, n, "execute_")) {
+	if (ts_begins(s, n, "execute_")) {
 		int64_t ctx = number_after(s, n, "context_");
 		int64_t gen = number_after(s, n, "generation_");
 		if (ctx < 0 || gen < 0)
@@ -77,7 +72,7 @@ static bool parse_step(const char *s, size_t n, annotation *a)
 		a->tokens = lead >= 0 ? lead : (ctx == 1 && first >= 0 ? first + gen : -1);
 		return true;
 	}
-	if (starts_with(s, n, "ProfilerStep#"))
+	if (ts_begins(s, n, "ProfilerStep#"))
 		return true;
 	return false;
 }
@@ -174,15 +169,6 @@ static void compact_annotations(ts_layers *l)
 	free(newgrp);
 }
 
-static bool contains(const char *s, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-	for (size_t i = 0; i + k <= n; i++)
-		if (s[i] == lit[0] && memcmp(s + i, lit, k) == 0)
-			return true;
-	return false;
-}
-
 /* ATen ops that compute: a CPU-only profile of a model holds them, an API
  * server's does not. */
 static bool compute_op(const char *s, size_t n)
@@ -191,7 +177,7 @@ static bool compute_op(const char *s, size_t n)
 					   "aten::linear", "aten::conv", "aten::baddbmm",
 					   "aten::scaled_dot_product_attention" };
 	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-		if (starts_with(s, n, ops[i]))
+		if (ts_begins(s, n, ops[i]))
 			return true;
 	return false;
 }
@@ -208,7 +194,7 @@ void ts_layers_python(ts_layers *l, const ts_event *ev)
 	if (l->py_events++ >= PY_LOOKED)
 		return;
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (contains(ev->name, ev->name_len, words[i])) {
+		if (ts_has(ev->name, ev->name_len, words[i])) {
 			l->py_server++;
 			return;
 		}
@@ -219,20 +205,20 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 	if (ev->cat == TS_CAT_CPU_OP) {
 		l->cpu_ops++;
 		l->compute_ops += compute_op(ev->name, ev->name_len);
-		if (starts_with(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
+		if (ts_begins(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
 			l->backward_ops++;
 		/* a token embedding: a language model reads tokens */
-		if (contains(ev->name, ev->name_len, "::embedding"))
+		if (ts_has(ev->name, ev->name_len, "::embedding"))
 			l->generation |= TS_GEN_EMBEDDING;
 		return;
 	}
 	ts_idle_runtime(l->idle, ev);
-	if (contains(ev->name, ev->name_len, "LaunchKernel") ||
-	    contains(ev->name, ev->name_len, "GraphLaunch") ||
-	    contains(ev->name, ev->name_len, "ModuleLaunch"))
+	if (ts_has(ev->name, ev->name_len, "LaunchKernel") ||
+	    ts_has(ev->name, ev->name_len, "GraphLaunch") ||
+	    ts_has(ev->name, ev->name_len, "ModuleLaunch"))
 		l->launches++;
 	if (ev->name_len > 12 && ev->name_len < 64 &&
-		   contains(ev->name, ev->name_len, "StreamBeginCapture")) {
+		   ts_has(ev->name, ev->name_len, "StreamBeginCapture")) {
 		l->captures++;
 	}
 }
@@ -246,14 +232,14 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev)
 	a.end = ev->has & TS_HAS_DUR ? ev->ts_ns + ev->dur_ns : INT64_MAX;
 	if (!parse_step(ev->name, ev->name_len, &a)) {
 		/* SGLang capture_<bs>_DECODE, vLLM capture_<n>_PIECEWISE */
-		if (!a.gpu && starts_with(ev->name, ev->name_len, "capture_"))
+		if (!a.gpu && ts_begins(ev->name, ev->name_len, "capture_"))
 			l->captures++;
 		return;
 	}
 	if (ts_intern_put(l->ann_names, ev->name, ev->name_len < 200 ? ev->name_len : 200,
 			  &a.name) != TS_OK)
 		a.name = TS_INTERN_NONE;
-	a.sglang_step = starts_with(ev->name, ev->name_len, "step[");
+	a.sglang_step = ts_begins(ev->name, ev->name_len, "step[");
 	if (a.stage != TS_PSTAGE_UNKNOWN || a.tokens > 0)
 		l->generation |= TS_GEN_ANNOTATION;
 	if (l->nann >= TS_MAX_ANNOTATIONS && l->nann == l->ann_cap &&
