@@ -34,8 +34,20 @@ assert lines[i + 1].split()[:7] == ['prefill', '689.0', 'us', '689.0', 'us', '68
 assert '64 tokens a pass' in lines[i + 2] and '92888 tokens/s' in lines[i + 2], lines[i + 2]
 assert lines[i + 4].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 4]
 assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 5], lines[i + 5]
-assert 'CPU waits on the GPU: 15.0 us a pass (1 call, most in cudaMemcpy)' in lines[i + 3], lines[i + 3]
-assert 'CPU waits on the GPU: 2.9 us a pass (1 call, most in cudaStreamSynchronize)' in lines[i + 6], lines[i + 6]
+assert 'CPU waits on the GPU: 15.0 us of its 38.0 us a pass (cudaMemcpy)' in lines[i + 3], lines[i + 3]
+assert 'CPU waits on the GPU: 2.9 us of its 38.0 us a pass (cudaStreamSynchronize)' in lines[i + 6], lines[i + 6]
+# the CPU windows the waits are part of: each pass's (its step's on the
+# CPU, else its launches'), at most the 80 us of its step annotation
+for stage in ('decode', 'prefill'):
+    st = d['stages'][stage]['steps']
+    win = 0.0
+    for p in d['passes']:
+        if p['stage'] != stage:
+            continue
+        w = p['step_window']['cpu'] or p['step_window']['launched']
+        win += min(w['end_us'], p['start_us'] + p['idle']['span_us']) - w['start_us']
+    assert abs(st['sync_window_us'] - win) <= 0.002, (stage, st['sync_window_us'], win)
+    assert st['sync_us'] <= st['sync_window_us'] <= 80.0 * st['passes'], (stage, st)
 PY
 
 # Overlap (tests/insight/mkoverlap.py): computation, communication (TP
@@ -216,7 +228,7 @@ for f in "$shared"/*.json "$shared"/*.json.gz; do
 		bad "$n: the first screen: $lines lines: $(cat "$tmp/b")"
 	fi
 	"$TS" --no-progress -f json "$f" > "$tmp/j" 2>/dev/null
-	python3 - "$tmp/j" "$n" <<'PY' && ok "$n: each stage's typical layer adds up to its mean layer time; busy + idle = span in every pass" || bad "$n: anatomy or idle sums"
+	python3 - "$tmp/j" "$n" <<'PY' && ok "$n: each stage's typical layer adds up to its mean layer time; busy + idle = span in every pass; CPU waits within their CPU windows" || bad "$n: anatomy or idle sums"
 import json, sys
 d = json.load(open(sys.argv[1])); name = sys.argv[2]
 for a in d['layer_anatomy']:
@@ -237,6 +249,10 @@ for p in d['passes']:
     assert x['launch_bound']['us'] <= x['idle_us'] + 1e-6, x
 for o in d['opportunities']:
     assert o['at_stake_us'] > 0 and o['text'], o
+for name, s in d['stages'].items():
+    st = s.get('steps')
+    if st:    # a wait is never longer than the CPU time it is part of
+        assert st['sync_us'] <= st['sync_window_us'] + 0.002, (name, st)
 PY
 done
 j() { "$TS" --no-progress -f json "$shared/$1" 2>/dev/null; }

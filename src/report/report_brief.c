@@ -340,16 +340,27 @@ static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
 /* Calls that made the CPU wait for the GPU inside the stage's passes: no
  * launch goes out while one runs. Said where the GPU sat idle in the
  * passes (2% of their wall or more): with the GPU busy all along, the
- * wait cost it nothing (JSON has them either way). */
+ * wait cost it nothing (JSON has them either way). Beside the CPU's time
+ * in the passes it is part of: a wait can begin before the pass's GPU
+ * work and be longer than its wall. */
 static void put_syncs(screen *s, const ts_steps *st)
 {
 	int64_t wall = st->busy_ns + st->idle_ns;
 	if (!st->sync_calls || st->idle_ns * 50 < wall)
 		return;
-	char t[32];
+	char t[32], w[32], text[256];
 	fmt_ms(t, sizeof t, (double)st->sync_ns / st->passes);
-	line(s, "   CPU waits on the GPU: %s a pass (%" PRIu64 " call%s, most in %s)", t,
-	     st->sync_calls, st->sync_calls == 1 ? "" : "s", st->sync_top);
+	fmt_ms(w, sizeof w, (double)st->sync_window_ns / st->passes);
+	const char *head = "   CPU waits on the GPU: ";
+	if (st->sync_calls == 1)
+		snprintf(text, sizeof text, "%s of its %s a pass (%s)", t, w, st->sync_top);
+	else
+		snprintf(text, sizeof text, "%s of its %s a pass (%" PRIu64 " calls, most in %s)", t,
+			 w, st->sync_calls, st->sync_top);
+	if (st->sync_calls > 1 && s->width > 0 && strlen(head) + strlen(text) > (size_t)s->width)
+		snprintf(text, sizeof text, "%s of its %s a pass (%" PRIu64 " calls)", t, w,
+			 st->sync_calls);   /* one line: the screen counts them */
+	line(s, "%s%s", head, text);
 }
 
 static void put_pass_times(screen *s)

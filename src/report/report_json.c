@@ -608,6 +608,7 @@ static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 	ts_jw_kopt_us(w, "per_output_token_us", st.token_ns > 0, st.token_ns);
 	ts_jw_kuint(w, "sync_calls", st.sync_calls);
 	ts_jw_kus(w, "sync_us", st.sync_ns);
+	ts_jw_kus(w, "sync_window_us", st.sync_window_ns);
 	ts_jw_kstr(w, "sync_top", st.sync_top);   /* null when none */
 	ts_jw_end_obj(w);
 }

@@ -457,7 +457,7 @@ static int t_api(const ts_result *res, const ts_table_sink *k)
 	uint64_t unkept;
 	size_t *order = res->api ? ts_api_order(res->api, &n) : NULL;
 	const ts_api_sync *sy = res->api ? ts_api_syncs(res->api, &ns, &unkept) : NULL;
-	int8_t *at = ns ? malloc(ns) : NULL;
+	int32_t *at = ns ? malloc(ns * sizeof *at) : NULL;
 	int64_t *in = ns ? malloc(ns * sizeof *in) : NULL;
 	if (ns && (!at || !in || !ts_syncs_place(res->layers, res->api, at, in)))
 		ns = 0;

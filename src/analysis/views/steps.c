@@ -89,7 +89,7 @@ static void per_token(const ts_layers *l, ts_pstage st, ts_steps *s)
  * the work began held its launches back, one after it is not the pass's. */
 typedef struct {
 	int64_t from, to, gpu_end;
-	int8_t stage;
+	int32_t pass;                /* its index */
 	uint32_t source;
 } cpu_win;
 
@@ -99,17 +99,30 @@ static int by_from(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static bool pass_window(const ts_pass *p, cpu_win *w)
+/* Pass i's CPU window: its step annotation's, else from its first
+ * kernel's launch to its last's; false when it has none. */
+static bool pass_window(const ts_pass *p, size_t i, cpu_win *w)
 {
 	int64_t end = ts_sat_add(p->idle.start_ns, p->idle.span_ns);
 	if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from)
-		*w = (cpu_win){ p->cwin_from, p->cwin_to, end, (int8_t)p->stage, p->source };
+		*w = (cpu_win){ p->cwin_from, p->cwin_to, end, (int32_t)i, p->source };
 	else if (p->idle.first_launch_ns != INT64_MIN && p->idle.last_launch_ns > p->idle.first_launch_ns)
-		*w = (cpu_win){ p->idle.first_launch_ns, p->idle.last_launch_ns, end, (int8_t)p->stage,
+		*w = (cpu_win){ p->idle.first_launch_ns, p->idle.last_launch_ns, end, (int32_t)i,
 				p->source };
 	else
 		return false;
 	return true;
+}
+
+/* The time a wait in pass i's window can take: the window, until the
+ * pass's GPU work ended (0: no window). */
+static int64_t window_ns(const ts_pass *p, size_t i)
+{
+	cpu_win w;
+	if (!pass_window(p, i, &w))
+		return 0;
+	int64_t to = w.to < w.gpu_end ? w.to : w.gpu_end;
+	return to > w.from ? to - w.from : 0;
 }
 
 /* The window holding t of trace source among w[0..n) sorted by start
@@ -130,7 +143,7 @@ static const cpu_win *window_at(const cpu_win *w, size_t n, int64_t t, uint32_t 
 	return NULL;
 }
 
-bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_t *inside)
+bool ts_syncs_place(const ts_layers *l, const ts_api *api, int32_t *pass, int64_t *inside)
 {
 	size_t ns;
 	uint64_t unkept;
@@ -140,11 +153,11 @@ bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_
 	if (!w)
 		return false;
 	for (size_t i = 0; i < np; i++)
-		nw += pass_window(ts_layers_pass(l, i), &w[nw]);
+		nw += pass_window(ts_layers_pass(l, i), i, &w[nw]);
 	qsort(w, nw, sizeof *w, by_from);
 	for (size_t i = 0; i < ns; i++) {
 		const cpu_win *x = window_at(w, nw, sy[i].ts_ns, sy[i].source);
-		stage[i] = x ? x->stage : -1;
+		pass[i] = x ? x->pass : -1;
 		int64_t from = sy[i].ts_ns, end = ts_sat_add(sy[i].ts_ns, sy[i].dur_ns);
 		if (x) {
 			end = end < x->to ? end : x->to;
@@ -156,13 +169,13 @@ bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_
 	return true;
 }
 
-/* The synchronizing calls inside the stage's passes. */
+/* The synchronizing calls inside the stage's counted passes. */
 static void stage_syncs(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *s)
 {
 	size_t ns;
 	uint64_t unkept;
 	const ts_api_sync *sy = ts_api_syncs(api, &ns, &unkept);
-	int8_t *at = ns ? malloc(ns) : NULL;
+	int32_t *at = ns ? malloc(ns * sizeof *at) : NULL;
 	int64_t *in = ns ? malloc(ns * sizeof *in) : NULL;
 	if (!at || !in || !ts_syncs_place(l, api, at, in)) {
 		free(at);
@@ -171,7 +184,7 @@ static void stage_syncs(const ts_layers *l, const ts_api *api, ts_pstage st, ts_
 	}
 	int64_t by_row[TS_API_ROWS + 1] = { 0 };
 	for (size_t i = 0; i < ns; i++) {
-		if (at[i] != (int8_t)st)
+		if (at[i] < 0 || !counted(ts_layers_pass(l, (size_t)at[i]), st, s->of_partials))
 			continue;
 		s->sync_calls++;
 		s->sync_ns = ts_sat_add(s->sync_ns, in[i]);
@@ -210,6 +223,7 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 			s->idle_ns = ts_sat_add(s->idle_ns, d->idle_ns);
 			s->launch_ns = ts_sat_add(s->launch_ns, d->launch_ns);
 			s->kernel_ns = ts_sat_add(s->kernel_ns, p->gpu_ns);
+			s->sync_window_ns = ts_sat_add(s->sync_window_ns, window_ns(p, i));
 		}
 	}
 	if (s->passes) {

@@ -52,9 +52,11 @@ typedef struct {
 	/* calls that made the CPU wait for the GPU inside its passes (in a
 	 * pass's CPU window: its step annotation's, else from its first
 	 * kernel's launch to its last's), their time in it, the call with
-	 * most */
+	 * most; the windows' time, until each pass's GPU work ended (summed:
+	 * what the waits are a part of) */
 	uint64_t sync_calls;
 	int64_t sync_ns;
+	int64_t sync_window_ns;
 	const char *sync_top;        /* NULL: none */
 } ts_steps;
 
@@ -62,11 +64,11 @@ typedef struct {
  * false when it has no pass. */
 bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *out);
 
-/* The stage of the pass each kept synchronizing call of api fell in
- * (stage[i] for call i; -1: in none), over every pass of l, and its time
- * inside that pass (inside[i]: while the window was open, until the
- * pass's GPU work ended; a wait after that is not the pass's).
+/* The pass each kept synchronizing call of api fell in (pass[i], its
+ * index in l, for call i; -1: in none), and its time inside that pass
+ * (inside[i]: while the pass's CPU window was open, until the pass's GPU
+ * work ended; a wait after that is not the pass's).
  * false: out of memory (nothing written). */
-bool ts_syncs_place(const ts_layers *l, const ts_api *api, int8_t *stage, int64_t *inside);
+bool ts_syncs_place(const ts_layers *l, const ts_api *api, int32_t *pass, int64_t *inside);
 
 #endif
