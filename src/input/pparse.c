@@ -36,8 +36,9 @@ typedef struct {
 	char *buf;                 /* CONTEXT bytes of room, then the piece */
 	size_t len, cap;           /* piece bytes at buf + CONTEXT */
 	/* non-NULL: the piece's bytes lie in the file's mapping here (with
-	 * CONTEXT bytes before them), not in buf yet: the worker that parses
-	 * it copies them (off the main thread), then clears it */
+	 * CONTEXT bytes before them), not in buf: its worker parses them
+	 * where they lie; the main thread copies them only to parse them
+	 * itself */
 	const char *src;
 	uint64_t start;            /* input offset of the piece's first byte */
 	unsigned char *rec;        /* its events, encoded */
@@ -96,24 +97,24 @@ static bool rec_room(piece *s, size_t n)
 #define PUT(v) (memcpy(w, &(v), sizeof(v)), w += sizeof(v))
 #define GET(v) (memcpy(&(v), r, sizeof(v)), r += sizeof(v))
 
-/* The whole-number fields of an event and the bits that say they are set:
- * a record holds those set, in this order. */
-static const struct {
-	uint32_t bit;
-	size_t off;
-} i64_fields[] = {
-	{ TS_HAS_TS, offsetof(ts_event, ts_ns) }, { TS_HAS_DUR, offsetof(ts_event, dur_ns) },
-	{ TS_HAS_PID, offsetof(ts_event, pid) }, { TS_HAS_TID, offsetof(ts_event, tid) },
-	{ TS_HAS_ID, offsetof(ts_event, id) }, { TS_HAS_DEVICE, offsetof(ts_event, device) },
-	{ TS_HAS_STREAM, offsetof(ts_event, stream) },
-	{ TS_HAS_CORRELATION, offsetof(ts_event, correlation) },
-	{ TS_HAS_EXTERNAL_ID, offsetof(ts_event, external_id) },
-	{ TS_HAS_BYTES, offsetof(ts_event, bytes) },
-};
-#define NI64 (sizeof i64_fields / sizeof *i64_fields)
-_Static_assert(NI64 == 10, "I64_BITS names every field of i64_fields");
-#define I64_BITS (TS_HAS_TS | TS_HAS_DUR | TS_HAS_PID | TS_HAS_TID | TS_HAS_ID | TS_HAS_DEVICE | \
-		  TS_HAS_STREAM | TS_HAS_CORRELATION | TS_HAS_EXTERNAL_ID | TS_HAS_BYTES)
+/* A record begins with its fixed part, then the ten whole-number fields
+ * of ts_event, ts_ns to bytes, as they lie there (one copy each way; a
+ * field not set holds what the worker's event held, as a serial run's
+ * event does: the has bits say which are set), then what only some
+ * events have, in the order of encode. */
+typedef struct {
+	uint64_t end;            /* input offset of the byte after the event */
+	uint64_t name_hash;
+	uint32_t has, name_len, kname_len;
+	uint16_t nconcrete;
+	uint8_t cat;
+	char ph;
+} rec_head;
+
+#define NUMS_OFF offsetof(ts_event, ts_ns)
+#define NUMS_LEN (offsetof(ts_event, bytes) + sizeof(int64_t) - NUMS_OFF)
+_Static_assert(NUMS_LEN == 10 * sizeof(int64_t),
+	       "ts_event's whole-number fields ts_ns..bytes lie together");
 
 typedef struct {
 	piece *s;
@@ -125,7 +126,7 @@ typedef struct {
 static ts_status encode(void *ud, const ts_event *e)
 {
 	enc_ctx *c = ud;
-	size_t most = 72 + NI64 * 8 + 24 + 21 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
+	size_t most = sizeof(rec_head) + NUMS_LEN + 24 + 21 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
 		      TS_MAX_OPERANDS * TS_MAX_RANK * 8 + 1 + TS_MAX_OPERANDS * (1 + TS_DTYPE_MAX) +
 		      2 + TS_MAX_CONCRETE * 8;
 	if (!rec_room(c->s, most)) {
@@ -133,19 +134,21 @@ static ts_status encode(void *ud, const ts_event *e)
 		return TS_ERR_NOMEM;     /* stops the worker; the piece goes in order */
 	}
 	unsigned char *w = c->s->rec + c->s->nrec;
-	uint8_t cat = (uint8_t)e->cat;
-	uint64_t end = ts_parser_offset(c->p);
-	uint32_t nl = (uint32_t)e->name_len, kl = (uint32_t)e->kname_len;
-	PUT(cat);
-	PUT(e->ph);
-	PUT(e->has);
-	PUT(end);
-	for (uint32_t i = 0, left = e->has & I64_BITS; left; i++)    /* until none is left */
-		if (left & i64_fields[i].bit) {
-			left &= ~i64_fields[i].bit;
-			memcpy(w, (const char *)e + i64_fields[i].off, sizeof(int64_t));
-			w += sizeof(int64_t);
-		}
+	/* the name's hash, made here on a worker: the main thread interns
+	 * names in order and need not hash them again */
+	rec_head h = {
+		.end = ts_parser_offset(c->p),
+		.name_hash = ts_hash_bytes(e->name, e->name_len),
+		.has = e->has,
+		.name_len = (uint32_t)e->name_len,
+		.kname_len = (uint32_t)e->kname_len,
+		.nconcrete = e->nconcrete,
+		.cat = (uint8_t)e->cat,
+		.ph = e->ph,
+	};
+	PUT(h);
+	memcpy(w, (const char *)e + NUMS_OFF, NUMS_LEN);
+	w += NUMS_LEN;
 	if (e->has & TS_HAS_GRID)
 		PUT(e->grid);
 	if (e->has & TS_HAS_BLOCK)
@@ -156,16 +159,10 @@ static ts_status encode(void *ud, const ts_event *e)
 		PUT(e->group_size);
 		PUT(e->elem_size);
 	}
-	PUT(nl);
-	memcpy(w, e->name, nl);
-	w += nl;
-	/* the name's hash, made here on a worker: the main thread interns
-	 * names in order and need not hash them again */
-	uint64_t h = ts_hash_bytes(e->name, nl);
-	PUT(h);
-	PUT(kl);
-	memcpy(w, e->kname, kl);
-	w += kl;
+	memcpy(w, e->name, h.name_len);
+	w += h.name_len;
+	memcpy(w, e->kname, h.kname_len);
+	w += h.kname_len;
 	if (e->has & TS_HAS_DIMS) {
 		PUT(e->noperands);
 		unsigned n = e->noperands < TS_MAX_OPERANDS ? e->noperands : TS_MAX_OPERANDS;
@@ -188,7 +185,6 @@ static ts_status encode(void *ud, const ts_event *e)
 			w += l;
 		}
 	}
-	PUT(e->nconcrete);
 	for (unsigned m = e->nconcrete; m; m &= m - 1)     /* its set bits */
 		PUT(e->concrete[__builtin_ctz(m)]);
 	c->s->nrec = (size_t)(w - c->s->rec);
@@ -200,19 +196,16 @@ static ts_status encode(void *ud, const ts_event *e)
 static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 {
 	const unsigned char *r = *at;
-	uint8_t cat;
-	uint32_t nl, kl;
-	GET(cat);
-	ev->cat = (ts_cat)cat;
-	GET(ev->ph);
-	GET(ev->has);
-	GET(*end);
-	for (uint32_t i = 0, left = ev->has & I64_BITS; left; i++)   /* until none is left */
-		if (left & i64_fields[i].bit) {
-			left &= ~i64_fields[i].bit;
-			memcpy((char *)ev + i64_fields[i].off, r, sizeof(int64_t));
-			r += sizeof(int64_t);
-		}
+	rec_head h;
+	GET(h);
+	*end = h.end;
+	ev->cat = (ts_cat)h.cat;
+	ev->ph = h.ph;
+	ev->has = h.has;
+	ev->nconcrete = h.nconcrete;
+	ev->name_hash = h.name_hash;
+	memcpy((char *)ev + NUMS_OFF, r, NUMS_LEN);
+	r += NUMS_LEN;
 	if (ev->has & TS_HAS_GRID)
 		GET(ev->grid);
 	if (ev->has & TS_HAS_BLOCK)
@@ -226,15 +219,12 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 		GET(ev->group_size);
 		GET(ev->elem_size);
 	}
-	GET(nl);
 	ev->name = (const char *)r;
-	ev->name_len = nl;
-	r += nl;
-	GET(ev->name_hash);
-	GET(kl);
+	ev->name_len = h.name_len;
+	r += h.name_len;
 	ev->kname = (const char *)r;
-	ev->kname_len = kl;
-	r += kl;
+	ev->kname_len = h.kname_len;
+	r += h.kname_len;
 	if (ev->has & TS_HAS_DIMS) {
 		GET(ev->noperands);
 		unsigned n = ev->noperands < TS_MAX_OPERANDS ? ev->noperands : TS_MAX_OPERANDS;
@@ -257,7 +247,6 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 			r += l;
 		}
 	}
-	GET(ev->nconcrete);
 	for (unsigned m = ev->nconcrete; m; m &= m - 1)    /* its set bits */
 		GET(ev->concrete[__builtin_ctz(m)]);
 	*at = r;
@@ -265,29 +254,11 @@ static void decode(const unsigned char **at, ts_event *ev, uint64_t *end)
 
 /* ------------------------------------------------------------- workers */
 
-static bool room(piece *s, size_t need);
 
-/* A worker's copy of its mapped piece into the piece's buffer, guarded;
- * false (the piece untouched) on a fault or without memory: the main
- * thread then takes it in order and says what happened. */
-static bool copy_in(piece *s)
-{
-	if (!s->src)
-		return true;
-	if (!room(s, s->len))
-		return false;
-	sigjmp_buf jb;
-	if (sigsetjmp(jb, 1)) {
-		ts_reader_unguard();
-		return false;
-	}
-	ts_reader_guard(&jb);
-	memcpy(s->buf, s->src - CONTEXT, CONTEXT + s->len);
-	ts_reader_unguard();
-	s->src = NULL;
-	return true;
-}
-
+/* The piece's bytes through a worker's parser, from where they lie: the
+ * file's mapping (guarded: a file cut shorter meanwhile faults on its
+ * lost bytes, and the piece is left not ok for the main thread to take in
+ * order and say what happened) or the piece's buffer. */
 static void parse_piece(piece *s)
 {
 	ts_meta meta;
@@ -296,15 +267,26 @@ static void parse_piece(piece *s)
 	s->nrec = 0;
 	s->ok = false;
 	memset(&s->stats, 0, sizeof s->stats);
-	if (!copy_in(s))
-		return;
 	ts_parser *p = ts_parser_new(encode, &c, &meta);
 	if (!p)
 		return;
 	c.p = p;
-	if (ts_parser_begin_items(p, s->start) == TS_OK &&
-	    ts_parser_feed(p, s->buf + CONTEXT, s->len) == TS_OK && !c.full &&
-	    ts_parser_between_items(p)) {
+	const char *bytes = s->src ? s->src : s->buf + CONTEXT;
+	sigjmp_buf jb;
+	if (s->src) {
+		if (sigsetjmp(jb, 1)) {
+			ts_reader_unguard();
+			ts_parser_free(p);
+			return;
+		}
+		ts_reader_guard(&jb);
+	}
+	bool ok = ts_parser_begin_items(p, s->start) == TS_OK &&
+		  ts_parser_feed(p, bytes, s->len) == TS_OK && !c.full &&
+		  ts_parser_between_items(p);
+	if (s->src)
+		ts_reader_unguard();
+	if (ok) {
 		s->ok = true;
 		s->stats = *ts_parser_get_stats(p);
 		s->items = meta.events_in_array;
@@ -547,7 +529,7 @@ static void queue(pp *x, piece *s)
 
 /* Move the bytes of s from cut on to the start of t (with the CONTEXT
  * bytes before them), leaving s ending at cut: in a mapped file t is
- * where they lie (its worker copies them), else a copy. */
+ * where they lie (its worker parses them there), else a copy. */
 static bool split(pp *x, piece *s, size_t cut, piece *t)
 {
 	size_t n = s->len - cut;
