@@ -53,15 +53,28 @@ void ts_pack_free(ts_pack *k)
 	free(k);
 }
 
-uint8_t *ts_pack_deflate(ts_pack *k, const void *src, size_t n, size_t *zlen)
+/* Part of the input, deflated at `level` (a change of level first ends
+ * the block of what was given before, at the level before). */
+static bool pack_part(z_stream *d, int level, const uint8_t *src, size_t n, int flush)
 {
-	if (n > TS_PACK_MAX || deflateReset(&k->d) != Z_OK)
+	if (deflateParams(d, level, Z_DEFAULT_STRATEGY) != Z_OK)
+		return false;
+	d->next_in = (Bytef *)(uintptr_t)src;
+	d->avail_in = (uInt)n;
+	int rc = deflate(d, flush);
+	return flush == Z_FINISH ? rc == Z_STREAM_END : rc == Z_OK && d->avail_in == 0;
+}
+
+uint8_t *ts_pack_deflate(ts_pack *k, const void *src, size_t n, size_t stored, size_t *zlen)
+{
+	if (n > TS_PACK_MAX || stored > n || deflateReset(&k->d) != Z_OK)
 		return NULL;
-	k->d.next_in = (Bytef *)(uintptr_t)src;
-	k->d.avail_in = (uInt)n;
+	const uint8_t *s = src;
 	k->d.next_out = k->out;
 	k->d.avail_out = (uInt)k->out_cap;
-	if (deflate(&k->d, Z_FINISH) != Z_STREAM_END)
+	if (stored && !pack_part(&k->d, 0, s, stored, Z_NO_FLUSH))
+		return NULL;
+	if (!pack_part(&k->d, LEVEL, s + stored, n - stored, Z_FINISH))
 		return NULL;
 	size_t len = k->out_cap - k->d.avail_out;
 	uint8_t *z = malloc(len ? len : 1);

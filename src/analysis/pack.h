@@ -26,9 +26,11 @@ typedef struct ts_pack ts_pack;
 ts_pack *ts_pack_new(void);
 void ts_pack_free(ts_pack *k);
 
-/* src[0..n) deflated into a new malloc'd block of *zlen bytes; NULL when
+/* src[0..n) deflated into a new malloc'd block of *zlen bytes, its first
+ * `stored` bytes kept as they are (a column that would not shrink: noise
+ * costs deflate as much as a pattern and saves little); NULL when
  * n > TS_PACK_MAX or memory ran out. */
-uint8_t *ts_pack_deflate(ts_pack *k, const void *src, size_t n, size_t *zlen);
+uint8_t *ts_pack_deflate(ts_pack *k, const void *src, size_t n, size_t stored, size_t *zlen);
 
 /* z[0..zlen), packed from exactly n bytes, inflated into dst[0..n); false
  * when it is not that (or memory ran out). */

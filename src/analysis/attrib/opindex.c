@@ -299,7 +299,7 @@ static bool cool(ts_opindex *x, uint32_t i)
 	size_t raw = block_size(s->raw->wide);
 	if (!s->z) {
 		size_t zlen;
-		uint8_t *z = ts_pack_deflate(x->pk, s->raw, raw, &zlen);
+		uint8_t *z = ts_pack_deflate(x->pk, s->raw, raw, 0, &zlen);
 		if (!z)
 			return false;
 		s->z = z;
