@@ -102,6 +102,23 @@ static bool fast_path(const char *s, size_t n, int scale, int64_t *out)
 	size_t int_digits = (size_t)(p - int_start);
 	int frac = 0;
 	bool round_up = false;
+	if (scale == 3 && (size_t)(end - p) - 2 < 3 && *p == '.' && int_digits - 1 < 15) {
+		/* the usual fraction: one to three digits (Kineto writes ns in
+		 * us, some writers drop trailing zeros); 15 integer digits and
+		 * 3 more stay below 2^63 */
+		uint64_t v = acc;
+		unsigned k = (unsigned)(end - p) - 1;
+		bool digits = true;
+		for (unsigned i = 1; i <= 3; i++) {
+			unsigned d = i <= k ? (unsigned)(p[i] - '0') : 0;
+			digits &= d < 10;
+			v = v * 10 + d;
+		}
+		if (digits) {
+			*out = neg ? -(int64_t)v : (int64_t)v;
+			return true;
+		}
+	}
 	if (p < end && *p == '.') {
 		const char *f = ++p;
 		const char *fend = end - p > scale ? p + scale : end;
