@@ -114,7 +114,8 @@ void ts_busy_add(ts_busy *b, int64_t s, int64_t e)
 			end -= b->head;
 			b->head = 0;
 		}
-		memmove(b->iv + pos + 1, b->iv + pos, (end - pos) * sizeof *b->iv);
+		if (pos < end)               /* out of order: room in the middle */
+			memmove(b->iv + pos + 1, b->iv + pos, (end - pos) * sizeof *b->iv);
 		b->iv[pos] = (interval){ s, e };
 		b->n++;
 		end++;

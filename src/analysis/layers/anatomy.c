@@ -200,7 +200,8 @@ void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
 		add_sum(&st->type[t].sum, e);
 		size_t c = e->category >= 0 && (size_t)e->category < a->ncat ? (size_t)e->category + 1 : 0;
 		add_sum(&st->cat[c], e);
-		if (e->row == TS_INTERN_NONE || !grow_rows(a, e->row + 1)) {
+		if (e->row == TS_INTERN_NONE ||
+		    (e->row >= a->rows_cap && !grow_rows(a, e->row + 1))) {
 			add_sum(&st->other_rows, e);
 			continue;
 		}
