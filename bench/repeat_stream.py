@@ -4,13 +4,17 @@
     repeat_stream.py TRACE[.gz] K > OUT.json
     repeat_stream.py --info TRACE[.gz]
 
-The same output as tests/layers/repeat.py (byte for byte: same key order,
-same separators, same number formatting), made for large K: instead of
+The same events as tests/layers/repeat.py (same key order, same
+separators, the same values), made for large K and real-shaped: every
+number keeps the text the trace wrote (Kineto's "1234.500", not Python's
+"1234.5"; a shifted ts keeps its decimals, exact), so a benchmark parses
+the digits real captures have.  Instead of
 building K copies of every event in memory and one huge json.dumps, each
 timed event is serialized once as a template with slots for the fields that
 move between copies, and copy c only formats those:
 
-  ts                      ts + c * span_shift   (span of the trace + 10 ms)
+  ts                      ts + c * span_shift   (span of the trace + 10 ms,
+                                                 whole microseconds)
   id  (ph s, f, t)        id + c * id_shift     (past every id of the trace)
   args: External id, correlation, Python id, Python parent id, Ev Idx
                           v + c * id_shift      (integers >= 0 only)
@@ -30,6 +34,7 @@ import gzip
 import json
 import math
 import sys
+from decimal import Decimal
 
 ID_KEYS = ('External id', 'correlation', 'Python id', 'Python parent id', 'Ev Idx')
 _dumps = json.JSONEncoder(separators=(',', ':')).encode
@@ -47,19 +52,34 @@ def load(path):
                 break
             raw += len(b)
     with opener(path, 'rt', encoding='utf-8', errors='surrogateescape') as f:
-        return json.load(f), raw
+        # a fraction as a Decimal: its text, digit for digit
+        return json.load(f, parse_float=Decimal), raw
 
 
 def is_timed(e):
     return (isinstance(e, dict) and e.get('ph') != 'M'
-            and isinstance(e.get('ts'), (int, float)))
+            and isinstance(e.get('ts'), (int, float, Decimal))
+            and not isinstance(e.get('ts'), bool))
 
 
-def fmt_float(x):
+def dumps(v):
+    """Compact JSON of v, a number in the text it was read with."""
+    if isinstance(v, Decimal):
+        return str(v)
+    if isinstance(v, dict):
+        return '{' + ','.join(_dumps(k) + ':' + dumps(x) for k, x in v.items()) + '}'
+    if isinstance(v, list):
+        return '[' + ','.join(dumps(x) for x in v) + ']'
+    return _dumps(v)
+
+
+def fmt_num(x):
+    if isinstance(x, Decimal):
+        return str(x)
     # json.dumps formats finite floats with float.__repr__
-    if x != x or x in (math.inf, -math.inf):
+    if isinstance(x, float) and (x != x or x in (math.inf, -math.inf)):
         return _dumps(x)
-    return float.__repr__(x)
+    return repr(x)
 
 
 # Slot kinds: the value a copy writes is original + c * shift, formatted.
@@ -96,10 +116,10 @@ def template(e):
                     pieces.append(''.join(cur)); cur = []
                     slots.append((ID, av))
                 else:
-                    cur.append(_dumps(av))
+                    cur.append(dumps(av))
             cur.append('}')
         else:
-            cur.append(_dumps(val))
+            cur.append(dumps(val))
     cur.append('}')
     pieces.append(''.join(cur))
     return pieces, slots
@@ -112,8 +132,10 @@ def prepare(doc):
     if not timed:
         raise SystemExit('repeat_stream: no timed events')
     t0 = min(e['ts'] for e in timed)
-    t1 = max(e['ts'] + (e.get('dur') or 0) for e in timed)
-    shift_ts = (t1 - t0) + 10000.0
+    t1 = max(e['ts'] + (e.get('dur') if isinstance(e.get('dur'), (int, Decimal)) else 0)
+             for e in timed)
+    # whole microseconds: a shifted ts keeps the decimals it had
+    shift_ts = int(math.ceil(t1 - t0)) + 10000
     max_id = 0
     for e in timed:
         for src in (e, e.get('args') or {}):
@@ -123,7 +145,7 @@ def prepare(doc):
                     max_id = v
     shift_id = max_id + 1
     # head + [copies] + once + tail
-    once_text = ''.join(',' + _dumps(e) for e in once)
+    once_text = ''.join(',' + dumps(e) for e in once)
     if isinstance(doc, dict):
         parts = []
         head = tail = None
@@ -132,7 +154,7 @@ def prepare(doc):
                 head = '{' + ','.join(parts) + (',' if parts else '') + _dumps(key) + ':['
                 parts = []
             else:
-                parts.append(_dumps(key) + ':' + _dumps(val))
+                parts.append(_dumps(key) + ':' + dumps(val))
         tail = ']' + ''.join(',' + p for p in parts) + '}'
     else:
         head, tail = '[', ']'
@@ -149,7 +171,7 @@ def copy_text(templates, c, shift_ts, shift_id):
         i = 1
         for kind, v in slots:
             if kind == TS:
-                add(fmt_float(v + dts))
+                add(fmt_num(v + dts))
             else:
                 add(str(v + did))
             add(pieces[i])
