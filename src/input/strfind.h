@@ -16,9 +16,16 @@ static inline bool ts_has(const char *s, size_t n, const char *lit)
 	size_t k = strlen(lit);
 	if (k == 0)
 		return true;
-	for (size_t i = 0; i + k <= n; i++)
-		if (s[i] == lit[0] && memcmp(s + i, lit, k) == 0)
+	if (k > n)
+		return false;
+	/* each place its first byte is (memchr: many bytes a step), then
+	 * the rest */
+	const char *p = s, *last = s + (n - k);
+	while (p <= last && (p = memchr(p, lit[0], (size_t)(last - p) + 1)) != NULL) {
+		if (memcmp(p + 1, lit + 1, k - 1) == 0)
 			return true;
+		p++;
+	}
 	return false;
 }
 

@@ -243,22 +243,35 @@ static size_t var_len(const uint8_t *p)
 	return n;
 }
 
+/* The varint at src copied to dst; its length. */
+static size_t copy_var(uint8_t *dst, const uint8_t *src)
+{
+	size_t n = 0;
+	while (n < 9 && (src[n] & 0x80)) {
+		dst[n] = src[n];
+		n++;
+	}
+	dst[n] = src[n];
+	return n + 1;
+}
+
 /* A full chunk's changes in[0..n), (time, name) varint pairs, as two
  * columns in out: every time, then every name; returns the times' bytes. */
 static size_t to_columns(const uint8_t *in, size_t n, uint8_t *out)
 {
-	size_t o = 0, times = 0;
-	for (int col = 0; col < 2; col++) {
-		for (size_t i = 0; i < n;) {
-			size_t a = var_len(in + i), b = var_len(in + i + a);
-			const uint8_t *v = in + i + (col ? a : 0);
-			size_t len = col ? b : a;
-			memcpy(out + o, v, len);
-			o += len;
-			i += a + b;
-		}
-		if (col == 0)
-			times = o;
+	size_t o = 0;
+	for (size_t i = 0; i < n;) {
+		size_t a = copy_var(out + o, in + i);
+		o += a;
+		i += a;
+		i += var_len(in + i);
+	}
+	size_t times = o;
+	for (size_t i = 0; i < n;) {
+		i += var_len(in + i);
+		size_t b = copy_var(out + o, in + i);
+		o += b;
+		i += b;
 	}
 	return times;
 }
@@ -270,12 +283,12 @@ static void from_columns(const uint8_t *in, size_t n, uint8_t *out)
 	for (int i = 0; i < CHUNK_CHANGES && nm < n; i++)
 		nm += var_len(in + nm);
 	for (int i = 0; i < CHUNK_CHANGES && nm < n; i++) {
-		size_t a = var_len(in + t), b = var_len(in + nm);
-		memcpy(out + o, in + t, a);
-		memcpy(out + o + a, in + nm, b);
-		o += a + b;
+		size_t a = copy_var(out + o, in + t);
 		t += a;
+		o += a;
+		size_t b = copy_var(out + o, in + nm);
 		nm += b;
+		o += b;
 	}
 }
 
@@ -441,12 +454,20 @@ static const uint8_t *chunk_bytes(ts_callsites *c, thread_frames *t, size_t k, s
 	return v->buf;
 }
 
+/* The bytes of the chunk a walk reads, fetched once per chunk (not per
+ * change: a view is looked up, a chunk inflated, only where it turns). */
+typedef struct {
+	size_t k;                /* SIZE_MAX: none yet */
+	const uint8_t *p;
+	size_t len;
+} walk_chunk;
+
 /* Decode the change after (*blk, *off, *i) into *at, *name1 and step past
  * it; false past the last. */
-static bool peek(ts_callsites *c, thread_frames *t, size_t *blk, size_t *off,
+static bool peek(ts_callsites *c, thread_frames *t, walk_chunk *w, size_t *blk, size_t *off,
 		 unsigned *i, int64_t prev, int64_t *at, uint32_t *name1)
 {
-	size_t b = *blk, o = *off, len;
+	size_t b = *blk, o = *off;
 	unsigned n = *i;
 	if (n == BLOCK) {            /* every block but the last holds BLOCK */
 		b++;
@@ -456,13 +477,18 @@ static bool peek(ts_callsites *c, thread_frames *t, size_t *blk, size_t *off,
 	}
 	if (b >= t->nblk)
 		return false;
-	const uint8_t *p = chunk_bytes(c, t, b / CHUNK_BLOCKS, &len);
-	if (!p || o >= len)
+	size_t k = b / CHUNK_BLOCKS;
+	/* the chunk being written grows: fetched again at each change */
+	if (w->k != k || k == t->nch) {
+		w->p = chunk_bytes(c, t, k, &w->len);
+		w->k = w->p ? k : SIZE_MAX;
+	}
+	if (!w->p || o >= w->len)
 		return false;
 	if (n == 0)
 		prev = t->blk[b].t;
-	*at = prev + (int64_t)get_var(p, &o);
-	*name1 = (uint32_t)get_var(p, &o);
+	*at = prev + (int64_t)get_var(w->p, &o);
+	*name1 = (uint32_t)get_var(w->p, &o);
 	*blk = b;
 	*off = o;
 	*i = n + 1;
@@ -492,12 +518,13 @@ static uint32_t coded_at(ts_callsites *c, thread_frames *t, int64_t ts)
 		t->cur_set = false;
 	}
 	/* forward over the changes at or before ts */
+	walk_chunk w = { .k = SIZE_MAX };
 	for (;;) {
 		size_t blk = t->cur_blk, off = t->cur_off;
 		unsigned i = t->cur_i;
 		int64_t at;
 		uint32_t name1;
-		if (!peek(c, t, &blk, &off, &i, t->cur_t, &at, &name1) || at > ts)
+		if (!peek(c, t, &w, &blk, &off, &i, t->cur_t, &at, &name1) || at > ts)
 			break;
 		t->cur_blk = blk;
 		t->cur_off = off;
