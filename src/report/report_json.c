@@ -836,6 +836,7 @@ static void put_attrib_totals(ts_jw *w, const ts_attrib *at, int nb, int64_t all
 	ts_jw_kuint(w, "out_of_order", cs->out_of_order);
 	ts_jw_kuint(w, "lookups", cs->lookups);
 	ts_jw_kuint(w, "found", cs->found);
+	ts_jw_kuint(w, "late", cs->late);
 	ts_jw_kuint(w, "index_bytes", cs->index_bytes);
 	ts_jw_end_obj(w);
 	ts_jw_end_obj(w);

@@ -250,6 +250,9 @@ void ts_attrib_warnings(const ts_attrib *a, bool captures, ts_warns *w)
 	if (cs->out_of_order)
 		ts_warn(w, "%" PRIu64 " Python frames came out of start order on their thread and were "
 			"not indexed", cs->out_of_order);
+	if (cs->late)
+		ts_warn(w, "%" PRIu64 " runtime calls came before an earlier one on their thread, past "
+			"the Python frames still kept, and have no call site", cs->late);
 	if (t->workloads_dropped)
 		ts_warn(w, "%" PRIu64 " op calls past the %d workload definitions kept have no workload",
 			t->workloads_dropped, TS_ATTRIB_MAX_WORKLOADS);

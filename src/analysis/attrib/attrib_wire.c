@@ -193,6 +193,7 @@ void ts_attrib_save(const ts_attrib *a, ts_wbuf *w)
 	ts_w_u64(w, ct->out_of_order);
 	ts_w_u64(w, ct->lookups);
 	ts_w_u64(w, ct->found);
+	ts_w_u64(w, ct->late);
 	ts_w_u64(w, ct->index_bytes);
 	uint32_t nops = ts_intern_count(a->names);
 	ts_w_u64(w, nops);
@@ -354,6 +355,7 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 	ct.out_of_order = ts_r_u64(r);
 	ct.lookups = ts_r_u64(r);
 	ct.found = ts_r_u64(r);
+	ct.late = ts_r_u64(r);
 	ct.index_bytes = ts_r_u64(r);
 	if (!r->err)
 		ts_callsites_add_totals(a->cs, &ct);

@@ -66,10 +66,13 @@ typedef struct {
 	int64_t pid, tid;
 	uint8_t *b;              /* the coded changes of the chunk being written */
 	size_t nb, bcap;
-	chunk *ch;               /* the chunks before it, deflated */
-	size_t nch, chcap;
-	block *blk;
+	/* the chunks before it, deflated: chunks ch_base .. nch - 1 (the
+	 * ones before ch_base retired: no lookup will read them again) */
+	chunk *ch;               /* ch[0] is chunk ch_base */
+	size_t nch, chcap, ch_base;
+	block *blk;              /* blk[0] is block ch_base * CHUNK_BLOCKS */
 	size_t nblk, blkcap;
+	int64_t horizon;         /* the latest time looked up */
 	unsigned in_last;        /* changes in the last block */
 	int64_t last_t;          /* time of the last change coded */
 	uint32_t last_name;      /* its name id + 1 */
@@ -133,7 +136,7 @@ void ts_callsites_free(ts_callsites *c)
 		return;
 	for (size_t i = 0; i < c->nth; i++) {
 		thread_frames *t = &c->th[i];
-		for (size_t k = 0; k < t->nch; k++)
+		for (size_t k = 0; k < t->nch - t->ch_base; k++)
 			free(t->ch[k].z);
 		free(t->ch);
 		free(t->b);
@@ -160,7 +163,19 @@ static thread_frames *thread_of(ts_callsites *c, int64_t pid, int64_t tid, bool 
 	t->tid = tid;
 	t->last_start = INT64_MIN;
 	t->last_t = INT64_MIN;
+	t->horizon = INT64_MIN;
 	return t;
+}
+
+/* Chunk k and block b of t by their numbers from the thread's start. */
+static chunk *chunk_at(thread_frames *t, size_t k)
+{
+	return &t->ch[k - t->ch_base];
+}
+
+static block *block_at(thread_frames *t, size_t b)
+{
+	return &t->blk[b - t->ch_base * CHUNK_BLOCKS];
 }
 
 /* hash: ts_hash_bytes of s, or 0 (made here) */
@@ -212,6 +227,13 @@ static uint64_t get_var(const uint8_t *b, size_t *off)
 	return v;
 }
 
+/* The index's bytes now: the most it held is reported. */
+static void held(ts_callsites *c)
+{
+	if (c->mem > c->t.index_bytes)
+		c->t.index_bytes = c->mem;
+}
+
 /* Grow *p (element size es, count cap) to hold need, within the index's
  * memory cap. Not ts_grow: it grows by a quarter, paid from the cap. */
 static bool grow(ts_callsites *c, void **p, size_t *cap, size_t need, size_t es)
@@ -228,7 +250,7 @@ static bool grow(ts_callsites *c, void **p, size_t *cap, size_t need, size_t es)
 	if (!q)
 		return false;
 	c->mem += (n - *cap) * es;
-	c->t.index_bytes = c->mem;
+	held(c);
 	*p = q;
 	*cap = n;
 	return true;
@@ -295,7 +317,7 @@ static void from_columns(const uint8_t *in, size_t n, uint8_t *out)
 /* The chunk being written, deflated: it holds CHUNK_BLOCKS blocks. */
 static bool seal(ts_callsites *c, thread_frames *t)
 {
-	if (!grow(c, (void **)&t->ch, &t->chcap, t->nch + 1, sizeof *t->ch))
+	if (!grow(c, (void **)&t->ch, &t->chcap, t->nch - t->ch_base + 1, sizeof *t->ch))
 		return false;
 	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
 		return false;
@@ -309,8 +331,8 @@ static bool seal(ts_callsites *c, thread_frames *t)
 		return false;
 	}
 	c->mem += zlen;
-	c->t.index_bytes = c->mem;
-	t->ch[t->nch++] = (chunk){ z, (uint32_t)zlen, (uint32_t)t->nb, false };
+	held(c);
+	t->ch[t->nch++ - t->ch_base] = (chunk){ z, (uint32_t)zlen, (uint32_t)t->nb, false };
 	c->chunks++;
 	t->nb = 0;
 	return true;
@@ -329,9 +351,11 @@ static bool change(ts_callsites *c, thread_frames *t, int64_t at, uint32_t name1
 		return false;
 	int64_t prev = t->last_t;
 	if (new_blk) {
-		if (!grow(c, (void **)&t->blk, &t->blkcap, t->nblk + 1, sizeof *t->blk))
+		size_t live = t->nblk - t->ch_base * CHUNK_BLOCKS;
+		if (!grow(c, (void **)&t->blk, &t->blkcap, live + 1, sizeof *t->blk))
 			return false;
-		t->blk[t->nblk++] = (block){ at, t->nb };
+		t->blk[live] = (block){ at, t->nb };
+		t->nblk++;
 		t->in_last = 0;
 		prev = at;
 	}
@@ -408,7 +432,7 @@ static bool keep_whole(ts_callsites *c, chunk *ch, const uint8_t *bytes)
 		return false;
 	memcpy(w, bytes, ch->len);
 	c->mem = c->mem - ch->zlen + ch->len;
-	c->t.index_bytes = c->mem;
+	held(c);
 	free(ch->z);
 	ch->z = w;
 	ch->zlen = ch->len;
@@ -424,7 +448,7 @@ static const uint8_t *chunk_bytes(ts_callsites *c, thread_frames *t, size_t k, s
 		*len = t->nb;
 		return t->b;
 	}
-	chunk *ch = &t->ch[k];
+	chunk *ch = chunk_at(t, k);
 	*len = ch->len;
 	if (ch->whole)
 		return ch->z;
@@ -486,7 +510,7 @@ static bool peek(ts_callsites *c, thread_frames *t, walk_chunk *w, size_t *blk, 
 	if (!w->p || o >= w->len)
 		return false;
 	if (n == 0)
-		prev = t->blk[b].t;
+		prev = block_at(t, b)->t;
 	*at = prev + (int64_t)get_var(w->p, &o);
 	*name1 = (uint32_t)get_var(w->p, &o);
 	*blk = b;
@@ -498,22 +522,29 @@ static bool peek(ts_callsites *c, thread_frames *t, walk_chunk *w, size_t *blk, 
 /* The name + 1 in force at ts < t->last_start, from the coded changes. */
 static uint32_t coded_at(ts_callsites *c, thread_frames *t, int64_t ts)
 {
-	if (t->nblk == 0 || ts < t->blk[0].t)
+	size_t first = t->ch_base * CHUNK_BLOCKS;
+	if (t->nblk == first)
 		return NONE_ID;
+	if (ts < t->blk[0].t) {
+		/* before the frames kept: none, or none any more (a lookup
+		 * back past a retired chunk: counted) */
+		c->t.late += t->ch_base > 0;
+		return NONE_ID;
+	}
 	if (!t->cur_set || ts < t->cur_t) {
 		/* the last block starting at or before ts, from its start */
-		size_t lo = 0, hi = t->nblk;
+		size_t lo = first, hi = t->nblk;
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
-			if (t->blk[mid].t <= ts)
+			if (block_at(t, mid)->t <= ts)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		t->cur_blk = lo - 1;
-		t->cur_off = t->blk[lo - 1].off;
+		t->cur_off = block_at(t, lo - 1)->off;
 		t->cur_i = 0;
-		t->cur_t = t->blk[lo - 1].t;
+		t->cur_t = block_at(t, lo - 1)->t;
 		t->cur_name = NONE_ID;
 		t->cur_set = false;
 	}
@@ -536,12 +567,48 @@ static uint32_t coded_at(ts_callsites *c, thread_frames *t, int64_t ts)
 	return t->cur_set ? t->cur_name : NONE_ID;
 }
 
+/*
+ * A thread's launches come in time order (every shared trace: not one
+ * lookup earlier than the one before on its thread), so a sealed chunk
+ * whose next chunk starts at or before the latest time looked up is read
+ * no more: it goes, and the index holds the frames between the launches
+ * and the latest frame, not the whole trace. A lookup back before the
+ * first chunk kept finds none and is counted (late).
+ */
+static void retire(ts_callsites *c, thread_frames *t, int64_t ts)
+{
+	if (ts <= t->horizon)
+		return;
+	t->horizon = ts;
+	size_t gone = 0;
+	while (t->ch_base + gone < t->nch) {
+		size_t next = (t->ch_base + gone + 1) * CHUNK_BLOCKS;
+		if (next >= t->nblk || block_at(t, next)->t > ts)
+			break;
+		chunk *ch = &t->ch[gone++];
+		c->mem -= ch->zlen;
+		free(ch->z);
+	}
+	if (!gone)
+		return;
+	size_t nch = t->nch - t->ch_base, nblk = t->nblk - t->ch_base * CHUNK_BLOCKS;
+	memmove(t->ch, t->ch + gone, (nch - gone) * sizeof *t->ch);
+	memmove(t->blk, t->blk + gone * CHUNK_BLOCKS, (nblk - gone * CHUNK_BLOCKS) * sizeof *t->blk);
+	t->ch_base += gone;
+	for (int v = 0; v < VIEWS; v++)
+		if (c->views[v].t == t && c->views[v].k < t->ch_base)
+			c->views[v].t = NULL;
+	if (t->cur_blk < t->ch_base * CHUNK_BLOCKS)
+		t->cur_set = false;   /* a lookup from the open frames left it there */
+}
+
 uint32_t ts_callsites_at(ts_callsites *c, int64_t pid, int64_t tid, int64_t ts)
 {
 	c->t.lookups++;
 	thread_frames *t = thread_of(c, pid, tid, false);
 	if (!t || t->nblk == 0)
 		return TS_INTERN_NONE;
+	retire(c, t, ts);
 	uint32_t name1 = NONE_ID;
 	if (ts >= t->last_start) {
 		/* the open frames: the innermost not over at ts */
@@ -583,5 +650,6 @@ void ts_callsites_add_totals(ts_callsites *c, const ts_callsite_totals *t)
 	c->t.out_of_order += t->out_of_order;
 	c->t.lookups += t->lookups;
 	c->t.found += t->found;
+	c->t.late += t->late;
 	c->t.index_bytes += t->index_bytes;
 }

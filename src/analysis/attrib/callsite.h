@@ -13,8 +13,11 @@
  * changes (about 4 bytes a frame in all).
  * A lookup is that of the last frame starting at or before the time and
  * the first of its enclosing frames still open then; in time order it
- * walks forward from the last one. The index never holds more than
- * mem_cap bytes; frames past it are counted.
+ * walks forward from the last one. A thread's launches come in time
+ * order, so the chunks before its latest lookup go: the index holds the
+ * frames between the launches and the latest frame, never more than
+ * mem_cap bytes; frames past it, and lookups back before what is kept,
+ * are counted.
  */
 #ifndef TS_CALLSITE_H
 #define TS_CALLSITE_H
@@ -37,7 +40,8 @@ typedef struct {
 	uint64_t dropped;         /* past the memory cap, the thread or name caps */
 	uint64_t out_of_order;    /* frames starting before the thread's previous one */
 	uint64_t lookups, found;
-	size_t index_bytes;
+	uint64_t late;            /* lookups back before the frames still kept */
+	size_t index_bytes;       /* the most the index held at once */
 } ts_callsite_totals;
 
 ts_callsites *ts_callsites_new(const ts_patterns *p, size_t mem_cap);
