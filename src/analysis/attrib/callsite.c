@@ -27,10 +27,12 @@
  * up to the latest start is coded, and a lookup at or past it reads the
  * open frames, as the chain of enclosing frames the index kept before.
  *
- * Every CHUNK_BLOCKS blocks make a chunk, deflated once full, its times
- * apart from its names (a thread's frames repeat every layer: the names
- * pack to little, the times' jitter less); only the chunk being written is
- * held whole. A lookup inflates the chunk it reads into one of VIEWS
+ * Every CHUNK_BLOCKS blocks make a chunk. A full chunk is kept as it is
+ * while RAW_KEEP newer ones fill: launches usually pass it by then and it
+ * goes (retire) never deflated; else it is deflated, its names apart from
+ * its times, which stay as they are (a thread's frames repeat every
+ * layer: the names pack to little, the times' jitter shrinks a tenth for
+ * most of deflate's work). A lookup inflates the chunk it reads into one of VIEWS
  * buffers, kept while used: a walk in time order inflates each chunk once.
  * Lookups in no order would inflate a chunk for nearly each: once chunks
  * were inflated more than THRASH times each, on average, a chunk inflated
@@ -43,6 +45,7 @@
 #define CHUNK_RAW (CHUNK_CHANGES * CHANGE_MAX)
 #define VIEWS 4
 #define THRASH 4
+#define RAW_KEEP 4               /* sealed chunks a thread keeps undeflated */
 #define OPEN_MAX 256             /* kept frames open at once on a thread */
 #define NONE_ID 0u
 
@@ -70,6 +73,7 @@ typedef struct {
 	 * ones before ch_base retired: no lookup will read them again) */
 	chunk *ch;               /* ch[0] is chunk ch_base */
 	size_t nch, chcap, ch_base;
+	size_t raw_from;         /* chunks from here on: sealed, not deflated yet */
 	block *blk;              /* blk[0] is block ch_base * CHUNK_BLOCKS */
 	size_t nblk, blkcap;
 	int64_t horizon;         /* the latest time looked up */
@@ -314,27 +318,59 @@ static void from_columns(const uint8_t *in, size_t n, uint8_t *out)
 	}
 }
 
-/* The chunk being written, deflated: it holds CHUNK_BLOCKS blocks. */
+/* Chunk ch, kept as it is since it was sealed, deflated: the names as
+ * one column, the times as another kept as they are (jitter over a step,
+ * they would shrink by a tenth for more than half of deflate's work). */
+static bool pack(ts_callsites *c, chunk *ch)
+{
+	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
+		return false;
+	size_t times = to_columns(ch->z, ch->len, c->cols);
+	size_t zlen;
+	uint8_t *z = ts_pack_deflate(c->pk, c->cols, ch->len, times, &zlen);
+	if (!z)
+		return false;
+	c->mem = c->mem - ch->zlen + zlen;
+	held(c);
+	free(ch->z);
+	*ch = (chunk){ z, (uint32_t)zlen, ch->len, false };
+	return true;
+}
+
+/* The oldest chunk of t sealed and not deflated yet, deflated; false when
+ * none is left (or memory ran out). */
+static bool pack_oldest(ts_callsites *c, thread_frames *t)
+{
+	while (t->raw_from < t->nch) {
+		chunk *ch = chunk_at(t, t->raw_from++);
+		if (ch->whole)
+			return pack(c, ch);
+	}
+	return false;
+}
+
+/* The chunk being written, sealed: it holds CHUNK_BLOCKS blocks. It is
+ * kept as it is while RAW_KEEP newer ones are not sealed: launches
+ * usually pass it by then, and it goes undeflated (see retire); else the
+ * oldest is deflated. */
 static bool seal(ts_callsites *c, thread_frames *t)
 {
 	if (!grow(c, (void **)&t->ch, &t->chcap, t->nch - t->ch_base + 1, sizeof *t->ch))
 		return false;
-	if (!c->cols && !(c->cols = malloc(CHUNK_RAW)))
+	size_t n = t->nb;
+	while (c->mem + n > c->mem_cap && pack_oldest(c, t))
+		;
+	uint8_t *raw = c->mem + n <= c->mem_cap ? malloc(n ? n : 1) : NULL;
+	if (!raw)
 		return false;
-	/* the times, jitter over a step, would shrink by a tenth for more
-	 * than half of deflate's work: kept as they are */
-	size_t times = to_columns(t->b, t->nb, c->cols);
-	size_t zlen;
-	uint8_t *z = ts_pack_deflate(c->pk, c->cols, t->nb, times, &zlen);
-	if (!z || c->mem + zlen > c->mem_cap) {
-		free(z);
-		return false;
-	}
-	c->mem += zlen;
+	memcpy(raw, t->b, n);
+	c->mem += n;
 	held(c);
-	t->ch[t->nch++ - t->ch_base] = (chunk){ z, (uint32_t)zlen, (uint32_t)t->nb, false };
+	t->ch[t->nch++ - t->ch_base] = (chunk){ raw, (uint32_t)n, (uint32_t)n, true };
 	c->chunks++;
 	t->nb = 0;
+	while (t->nch - t->raw_from > RAW_KEEP && pack_oldest(c, t))
+		;
 	return true;
 }
 
@@ -595,6 +631,8 @@ static void retire(ts_callsites *c, thread_frames *t, int64_t ts)
 	memmove(t->ch, t->ch + gone, (nch - gone) * sizeof *t->ch);
 	memmove(t->blk, t->blk + gone * CHUNK_BLOCKS, (nblk - gone * CHUNK_BLOCKS) * sizeof *t->blk);
 	t->ch_base += gone;
+	if (t->raw_from < t->ch_base)
+		t->raw_from = t->ch_base;
 	for (int v = 0; v < VIEWS; v++)
 		if (c->views[v].t == t && c->views[v].k < t->ch_base)
 			c->views[v].t = NULL;

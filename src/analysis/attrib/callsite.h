@@ -9,8 +9,9 @@
  * internals or the standard library: callsite_skip in the pattern tables),
  * per thread, as the step function of time they make: the innermost kept
  * frame changes where one starts or ends, and those changes are coded in
- * time order (a varint delta and a name id) and deflated every 1,024
- * changes (about 4 bytes a frame in all).
+ * time order (a varint delta and a name id) in chunks of 1,024 changes,
+ * a chunk's names deflated once four newer chunks have filled (about 4
+ * bytes a frame in all).
  * A lookup is that of the last frame starting at or before the time and
  * the first of its enclosing frames still open then; in time order it
  * walks forward from the last one. A thread's launches come in time
