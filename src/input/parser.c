@@ -454,10 +454,20 @@ static int cat_str(ts_parser *p, const char *s, size_t len)
 
 /* The kernel a runtime launch names (HIP writes it; CUDA does not), cut
  * where event names are cut so that the two compare. */
+/* s[0..n) as the event's string: borrowed where it lies in the bytes lent
+ * (ts_parser_lend), else copied to own (TS_NAME_MAX bytes). */
+static const char *keep_str(const ts_parser *p, char *own, const char *s, size_t n)
+{
+	if ((uintptr_t)s >= p->lent_lo && (uintptr_t)s + n <= p->lent_hi)
+		return s;
+	memcpy(own, s, n);
+	return own;
+}
+
 static int kname_str(ts_parser *p, const char *s, size_t len)
 {
 	size_t n = len > TS_NAME_MAX ? TS_NAME_MAX : len;
-	memcpy(p->kname, s, n);
+	p->ev.kname = keep_str(p, p->kname, s, n);
 	p->ev.kname_len = n;
 	p->ev.has = (p->ev.has | TS_HAS_KERNEL) & ~(uint32_t)TS_HAS_COLLECTIVE;
 	return 1;
@@ -471,7 +481,7 @@ static int coll_str(ts_parser *p, const char *s, size_t len)
 	if (p->ev.has & TS_HAS_KERNEL)
 		return 1;
 	size_t n = len > TS_NAME_MAX ? TS_NAME_MAX : len;
-	memcpy(p->kname, s, n);
+	p->ev.kname = keep_str(p, p->kname, s, n);
 	p->ev.kname_len = n;
 	p->ev.has |= TS_HAS_COLLECTIVE;
 	return 1;
@@ -504,7 +514,7 @@ static int name_str(ts_parser *p, const char *s, size_t len)
 		ev->has |= TS_NAME_TRUNCATED;
 		p->stats.long_names++;
 	}
-	memcpy(p->name, s, n);
+	ev->name = keep_str(p, p->name, s, n);
 	ev->name_len = n;
 	ev->has |= TS_HAS_NAME;
 	return 1;

@@ -86,4 +86,9 @@ uint64_t ts_parser_offset(const ts_parser *p);
  * that failed on a piece parsed apart). */
 void ts_parser_fail(ts_parser *p, ts_status st, const char *msg, uint64_t byte);
 
+/* buf[0..len) stays as it is while p lives (a piece parsed whole): an
+ * event's name and kernel name that lie there are borrowed, not copied
+ * (those yajl decoded elsewhere, with escapes, still are). */
+void ts_parser_lend(ts_parser *p, const char *buf, size_t len);
+
 #endif

@@ -334,3 +334,9 @@ void ts_parser_warnings(const ts_parser_stats *ps, ts_warns *w)
 	if (ps->bad_items)
 		ts_warn(w, "%" PRIu64 " traceEvents items were not objects", ps->bad_items);
 }
+
+void ts_parser_lend(ts_parser *p, const char *buf, size_t len)
+{
+	p->lent_lo = (uintptr_t)buf;
+	p->lent_hi = (uintptr_t)buf + len;
+}

@@ -68,6 +68,7 @@ struct ts_parser {
 	ts_event ev;               /* event under construction */
 	char *name;                /* TS_NAME_MAX bytes */
 	char *kname;               /* TS_NAME_MAX bytes: a launch's args.kernel */
+	uintptr_t lent_lo, lent_hi;   /* bytes whose strings may be borrowed */
 	ts_parser_stats stats;
 	uint64_t fed;              /* bytes fed before the current span */
 	uint64_t cancel_off;       /* where a cancelling callback points, or 0 */

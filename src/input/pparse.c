@@ -272,6 +272,7 @@ static void parse_piece(piece *s)
 		return;
 	c.p = p;
 	const char *bytes = s->src ? s->src : s->buf + CONTEXT;
+	ts_parser_lend(p, bytes, s->len);   /* the piece outlives its parser */
 	sigjmp_buf jb;
 	if (s->src) {
 		if (sigsetjmp(jb, 1)) {
