@@ -2,8 +2,8 @@
  * unit.h - a tiny test harness: each CHECK prints one TAP-like line,
  * "ok - what" or "not ok - what (file:line)", which tests/run.sh counts.
  */
-#ifndef TS_UNIT_H
-#define TS_UNIT_H
+#ifndef TS_TEST_UNIT_H
+#define TS_TEST_UNIT_H
 
 #include <stdio.h>
 

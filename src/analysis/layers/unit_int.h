@@ -26,6 +26,29 @@ typedef struct {
 	uint32_t key;            /* the anchor */
 } cand;
 
+/* The questions a search asked of the durations (as_long: is the kernel
+ * at i about as long as the one at ref?) and their answers, in order. */
+typedef struct {
+	uint32_t *ask;           /* 2 x n: i, ref */
+	uint8_t *said;
+	size_t n, cap;
+	bool over;               /* more than it may hold */
+} unit_asks;
+
+/* The last search, to answer a pass just like it without searching
+ * (unit_memo.c): its keys and marks, what it found, and what it asked of
+ * the durations. The search is a function of the keys, the marks and
+ * those answers alone, so the same keys and marks, and the same answers
+ * from the new durations, give the same result. */
+typedef struct {
+	bool valid, found, names, durs;
+	size_t n, cap;
+	uint32_t *key;
+	uint8_t *mark;
+	ts_unit_result out;
+	unit_asks asks;
+} unit_memo;
+
 struct ts_unit {
 	size_t n;                /* the pass */
 	const uint8_t *mark;     /* NULL: no names */
@@ -58,6 +81,8 @@ struct ts_unit {
 	size_t map_cap;
 	uint8_t *dir;            /* lcs traceback */
 	size_t dir_cap;
+	unit_memo memo;
+	unit_asks *asking;       /* the search's questions go here (memo) */
 };
 
 /* A template read in walking order: t[j % n], or reversed. */
@@ -87,5 +112,20 @@ uint32_t ts_unit_nearest_norm(const ts_unit *u, slice r, uint32_t sb, uint32_t d
 /* Offset b of a boundary in segment s, moved to where r's pair around
  * column beta runs (within two kernels) when s's kernel at b is not r's. */
 uint32_t ts_unit_near_pair(slice s, slice r, uint32_t beta, uint32_t b);
+
+/* unit_phase.c: is the kernel at i about as long as its counterpart at
+ * ref (the durations' one question; as_long also records it). */
+bool ts_unit_as_long(const ts_unit *u, size_t i, size_t ref);
+
+/* unit_memo.c: the last search's result for the same pass (keys, marks,
+ * u->dur's answers): 1 found, 0 not, -1 no memo. begin / end frame a
+ * search that makes the next memo. */
+int ts_unit_memo_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, size_t n,
+		      ts_unit_result *out);
+void ts_unit_memo_begin(ts_unit *u);
+void ts_unit_memo_end(ts_unit *u, const uint32_t *key, const uint8_t *mark, size_t n, bool found,
+		      const ts_unit_result *out);
+void ts_unit_asked(unit_asks *a, size_t i, size_t ref, bool said);
+void ts_unit_memo_free(unit_memo *m);
 
 #endif

@@ -86,12 +86,21 @@ int32_t ts_unit_names_beta(const ts_unit *u, slice r)
  * (within 4x, give or take 5 us: a 1 us kernel's time is mostly launch
  * jitter; unknown durations agree): the LM head on the layers' GEMM kernel
  * runs the vocabulary, many times a layer's projection. */
-static bool as_long(const ts_unit *u, size_t i, size_t ref)
+bool ts_unit_as_long(const ts_unit *u, size_t i, size_t ref)
 {
 	if (!u->dur || ref >= u->n || u->dur[ref] <= 0 || u->dur[i] <= 0)
 		return true;
 	int64_t a = u->dur[i], b = u->dur[ref], slack = 5000;
 	return a <= 4 * b + slack && b <= 4 * a + slack;
+}
+
+/* The same, the question and its answer recorded for the memo. */
+static bool as_long(const ts_unit *u, size_t i, size_t ref)
+{
+	bool r = ts_unit_as_long(u, i, ref);
+	if (u->asking)
+		ts_unit_asked(u->asking, i, ref, r);
+	return r;
 }
 
 /* Whether the kernel at i repeats column c of the unit r, the kernel at
