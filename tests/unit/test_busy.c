@@ -49,34 +49,44 @@ static void hand_cases(void)
 	ts_busy_free(NULL);
 }
 
-static void random_shuffled(void)
+/* N intervals a gap apart (at most), each at most dur long, one in
+ * every `bridge` as long as ten gaps; then pairs up to `far` apart
+ * swapped: the union against the sorted sweep, with a window of `window`
+ * (inserts land near the newest, near the oldest and between: both sides
+ * of the array move). */
+static void random_shuffled(int64_t gap, int64_t dur, size_t far, uint32_t window,
+			    unsigned bridge, const char *what)
 {
 	enum { N = 20000 };
 	static int64_t iv[N][2], copy[N][2];
 	unsigned long long seed = 99;
 	int64_t t = 0;
 	for (size_t i = 0; i < N; i++) {
-		t += (int64_t)(unit_rand(&seed) % 50);
+		t += (int64_t)(unit_rand(&seed) % (unsigned long long)gap);
 		iv[i][0] = t;
-		iv[i][1] = t + (int64_t)(unit_rand(&seed) % 120);
+		iv[i][1] = t + (int64_t)(unit_rand(&seed) % (unsigned long long)dur);
+		if (bridge && unit_rand(&seed) % bridge == 0)
+			iv[i][1] = t + 10 * gap;
 	}
-	/* Local disorder: swap neighbours up to 40 apart. */
-	for (size_t i = 0; i + 40 < N; i += 7) {
-		size_t j = i + unit_rand(&seed) % 40;
+	for (size_t i = 0; i + far < N; i += 7) {
+		size_t j = i + unit_rand(&seed) % far;
 		int64_t a = iv[i][0], c = iv[i][1];
 		iv[i][0] = iv[j][0], iv[i][1] = iv[j][1];
 		iv[j][0] = a, iv[j][1] = c;
 	}
 	memcpy(copy, iv, sizeof iv);
-	ts_busy *b = ts_busy_new(256);
+	ts_busy *b = ts_busy_new(window);
 	for (size_t i = 0; i < N; i++)
 		ts_busy_add(b, iv[i][0], iv[i][1]);
 	int64_t want = exact_union(copy, N);
 	CHECK(ts_busy_total(b) == want && ts_busy_late(b) == 0,
-	      "20000 locally shuffled intervals: exact union with a 256 window");
+	      "20000 %s intervals: exact union with a %u window", what, window);
 	ts_busy_free(b);
+}
 
-	b = ts_busy_new(4);
+static void too_late(void)
+{
+	ts_busy *b = ts_busy_new(4);
 	for (int i = 0; i < 100; i++)
 		ts_busy_add(b, i * 10, i * 10 + 5);
 	ts_busy_add(b, 0, 5);      /* far too late: counted, not merged */
@@ -88,6 +98,10 @@ static void random_shuffled(void)
 int main(void)
 {
 	hand_cases();
-	random_shuffled();
+	random_shuffled(50, 120, 40, 256, 0, "locally shuffled");
+	random_shuffled(200, 150, 200, 400, 0, "sparse, shuffled 200 apart,");
+	random_shuffled(200, 150, 200, 400, 50, "sparse with bridges, shuffled 200 apart,");
+	random_shuffled(200, 150, 30, 4096, 20, "sparse with bridges, a wide window,");
+	too_late();
 	return unit_failed != 0;
 }
