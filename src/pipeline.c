@@ -139,49 +139,72 @@ static void drain(ts_result *res, bool flush)
 
 /* The stages after the parser: aggregates (classifying each new kernel
  * name), then the layer machine with the kernel's class. */
+/* A kernel: replayed from a graph capture (held until its replay is
+ * decided), else analysed now. */
+static void on_kernel(ts_result *res, const ts_event *ev)
+{
+	uint32_t row = res->agg->last_row;
+	if (res->replay &&
+	    ts_replay_kernel(res->replay, ev, row, ts_attrib_link(res->attrib, ev))) {
+		drain(res, false);
+		return;
+	}
+	if (res->replay)
+		drain(res, true);   /* out of memory: keep the order */
+	kernel_on(res, ev, row, res->agg->last_class, SIZE_MAX);
+}
+
+/* A runtime call: attribution, the API summary, the layer machine's CPU
+ * side, and a graph launch's replay. */
+static ts_status on_runtime(ts_result *res, const ts_event *ev)
+{
+	ts_attrib_runtime(res->attrib, ev);
+	if (ts_api_call(res->api, ev) == TS_ERR_NOMEM)
+		return TS_ERR_NOMEM;
+	ts_layers_cpu_event(res->layers, ev);
+	if (res->replay && (ev->has & TS_HAS_CORRELATION)) {
+		ts_link k = ts_attrib_corr_link(res->attrib, ev->correlation);
+		if (k != TS_LINK_WAIT) {
+			bool graph = k == TS_LINK_GRAPH;
+			ts_replay_launch(res->replay, ev->correlation, graph,
+					 graph && (ev->has & TS_HAS_TS)
+					 ? ts_layers_step_size(res->layers, ev->ts_ns) : -1);
+			drain(res, false);
+		}
+	}
+	return TS_OK;
+}
+
 static ts_status on_event(void *ud, const ts_event *ev)
 {
 	ts_result *res = ud;
 	ts_status st = ts_agg_event(res->agg, ev);
 	if (st != TS_OK || !res->layers || !res->attrib)
 		return st;
-	if (ev->cat == TS_CAT_KERNEL && res->agg->last_class) {
-		uint32_t row = res->agg->last_row;
-		if (res->replay &&
-		    ts_replay_kernel(res->replay, ev, row, ts_attrib_link(res->attrib, ev))) {
-			drain(res, false);
-			return TS_OK;
-		}
-		if (res->replay)
-			drain(res, true);   /* out of memory: keep the order */
-		kernel_on(res, ev, row, res->agg->last_class, SIZE_MAX);
-	} else if (ev->cat == TS_CAT_GPU_MEMCPY || ev->cat == TS_CAT_GPU_MEMSET) {
+	switch (ev->cat) {
+	case TS_CAT_KERNEL:
+		if (res->agg->last_class)
+			on_kernel(res, ev);
+		break;
+	case TS_CAT_GPU_MEMCPY:
+	case TS_CAT_GPU_MEMSET:
 		ts_attrib_memop(res->attrib, ev);
-	} else if (ev->cat == TS_CAT_CPU_OP) {
+		break;
+	case TS_CAT_CPU_OP:
 		ts_attrib_cpu_op(res->attrib, ev);
 		ts_layers_cpu_event(res->layers, ev);
-	} else if (ev->cat == TS_CAT_PYTHON_FUNCTION) {
+		break;
+	case TS_CAT_PYTHON_FUNCTION:
 		ts_attrib_python(res->attrib, ev);
 		ts_layers_python(res->layers, ev);
 		if (!res->framework || !ts_layers_generation(res->layers))
 			framework_of(res, ev);
-	} else if (ev->cat == TS_CAT_CUDA_RUNTIME || ev->cat == TS_CAT_CUDA_DRIVER) {
-		ts_attrib_runtime(res->attrib, ev);
-		if (ts_api_call(res->api, ev) == TS_ERR_NOMEM)
-			return TS_ERR_NOMEM;
-		ts_layers_cpu_event(res->layers, ev);
-		if (res->replay && (ev->has & TS_HAS_CORRELATION)) {
-			ts_link k = ts_attrib_corr_link(res->attrib, ev->correlation);
-			if (k != TS_LINK_WAIT) {
-				bool graph = k == TS_LINK_GRAPH;
-				ts_replay_launch(res->replay, ev->correlation, graph,
-						 graph && (ev->has & TS_HAS_TS)
-						 ? ts_layers_step_size(res->layers, ev->ts_ns) : -1);
-				drain(res, false);
-			}
-		}
-	} else if (ev->cat == TS_CAT_USER_ANNOTATION ||
-		 ev->cat == TS_CAT_GPU_USER_ANNOTATION) {
+		break;
+	case TS_CAT_CUDA_RUNTIME:
+	case TS_CAT_CUDA_DRIVER:
+		return on_runtime(res, ev);
+	case TS_CAT_USER_ANNOTATION:
+	case TS_CAT_GPU_USER_ANNOTATION:
 		ts_layers_annotation(res->layers, ev);
 		if (ev->cat == TS_CAT_USER_ANNOTATION)
 			ts_attrib_annotation(res->attrib, ev);
@@ -189,6 +212,9 @@ static ts_status on_event(void *ud, const ts_event *ev)
 			ts_capmap_annotation(res->record, ev);
 		if (!res->framework)
 			framework_of(res, ev);
+		break;
+	default:
+		break;
 	}
 	return TS_OK;
 }

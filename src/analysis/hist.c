@@ -7,18 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static void locate(uint64_t v, int *page, int *idx)
-{
-	if (v < 2 * TS_HIST_SUB) {
-		*page = (int)(v / TS_HIST_SUB);
-		*idx = (int)(v % TS_HIST_SUB);
-		return;
-	}
-	int e = 63 - __builtin_clzll(v);          /* 2^e <= v < 2^(e+1), e >= 7 */
-	*page = e - 5;
-	*idx = (int)((v >> (e - 6)) - TS_HIST_SUB);
-}
-
 /* The value that stands for bucket (page, idx): exact or the bucket midpoint. */
 static int64_t representative(int page, int idx)
 {
@@ -30,7 +18,7 @@ static int64_t representative(int page, int idx)
 	return (int64_t)(lo + (width - 1) / 2);
 }
 
-static uint64_t *page_for(ts_hist *h, int page)
+uint64_t *ts_hist_page(ts_hist *h, int page)
 {
 	if (!h->page[page]) {
 		h->page[page] = calloc(TS_HIST_SUB, sizeof(uint64_t));
@@ -40,26 +28,12 @@ static uint64_t *page_for(ts_hist *h, int page)
 	return h->page[page];
 }
 
-ts_status ts_hist_add(ts_hist *h, int64_t value)
-{
-	int page, idx;
-	locate(value < 0 ? 0 : (uint64_t)value, &page, &idx);
-	if (page >= TS_HIST_PAGES)
-		page = TS_HIST_PAGES - 1, idx = TS_HIST_SUB - 1;
-	uint64_t *p = page_for(h, page);
-	if (!p)
-		return TS_ERR_NOMEM;
-	p[idx]++;
-	h->count++;
-	return TS_OK;
-}
-
 ts_status ts_hist_merge(ts_hist *dst, const ts_hist *src)
 {
 	for (int p = 0; p < TS_HIST_PAGES; p++) {
 		if (!src->page[p])
 			continue;
-		uint64_t *d = page_for(dst, p);
+		uint64_t *d = ts_hist_page(dst, p);
 		if (!d)
 			return TS_ERR_NOMEM;
 		for (int i = 0; i < TS_HIST_SUB; i++)

@@ -29,7 +29,31 @@ typedef struct {
 } ts_hist;
 
 /* A zeroed ts_hist is an empty histogram. */
-ts_status ts_hist_add(ts_hist *h, int64_t value);
+/* The page for bucket page of h, made when first needed (NULL: no memory). */
+uint64_t *ts_hist_page(ts_hist *h, int page);
+
+/* Count value (negative counts as 0); inline: one per kernel and more. */
+static inline ts_status ts_hist_add(ts_hist *h, int64_t value)
+{
+	uint64_t v = value < 0 ? 0 : (uint64_t)value;
+	int page, idx;
+	if (v < 2 * TS_HIST_SUB) {
+		page = (int)(v / TS_HIST_SUB);
+		idx = (int)(v % TS_HIST_SUB);
+	} else {
+		int e = 63 - __builtin_clzll(v);     /* 2^e <= v < 2^(e+1), e >= 7 */
+		page = e - 5;
+		idx = (int)((v >> (e - 6)) - TS_HIST_SUB);
+		if (page >= TS_HIST_PAGES)
+			page = TS_HIST_PAGES - 1, idx = TS_HIST_SUB - 1;
+	}
+	uint64_t *p = h->page[page] ? h->page[page] : ts_hist_page(h, page);
+	if (!p)
+		return TS_ERR_NOMEM;
+	p[idx]++;
+	h->count++;
+	return TS_OK;
+}
 ts_status ts_hist_merge(ts_hist *dst, const ts_hist *src);
 void ts_hist_clear(ts_hist *h); /* frees pages; the histogram is empty again */
 
