@@ -52,10 +52,8 @@ static int64_t eight_digits(const char *p)
 }
 
 /* Four ASCII digits the same way, or -1. */
-static int32_t four_digits(const char *p)
+static int32_t four_digits_word(uint32_t w)
 {
-	uint32_t w;
-	memcpy(&w, p, 4);
 	uint32_t hi = w & 0xF0F0F0F0u;
 	uint32_t hi6 = ((w + 0x06060606u) & 0xF0F0F0F0u) >> 4;
 	if ((hi | hi6) != 0x33333333u)
@@ -64,6 +62,21 @@ static int32_t four_digits(const char *p)
 	w = (w * 10 + (w >> 8)) & 0x00FF00FFu;   /* pairs in bytes 0 and 2 */
 	w = (w * 100 + (w >> 16)) & 0xFFFFu;
 	return (int32_t)w;
+}
+
+static int32_t four_digits(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, 4);
+	return four_digits_word(w);
+}
+
+/* ".ddd" at p: ddd, or -1 (the point read as a '0' digit). */
+static int32_t point_three(const char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, 4);
+	return four_digits_word((w & ~0xFFu) | '0');
 }
 #endif
 
@@ -108,6 +121,14 @@ static bool fast_path(const char *s, size_t n, int scale, int64_t *out)
 		 * 3 more stay below 2^63 */
 		uint64_t v = acc;
 		unsigned k = (unsigned)(end - p) - 1;
+#ifdef HAVE_EIGHT_DIGITS
+		int32_t f = k == 3 ? point_three(p) : -1;
+		if (f >= 0) {
+			v = v * 1000 + (uint64_t)f;
+			*out = neg ? -(int64_t)v : (int64_t)v;
+			return true;
+		}
+#endif
 		bool digits = true;
 		for (unsigned i = 1; i <= 3; i++) {
 			unsigned d = i <= k ? (unsigned)(p[i] - '0') : 0;
