@@ -110,6 +110,7 @@ typedef struct {
 	 * set) */
 	uint16_t nconcrete;
 	int64_t concrete[TS_MAX_CONCRETE];
+	uint64_t end_offset;     /* input offset just past the event (the parser's) */
 } ts_event;
 
 /* Platform of the traced GPUs. */

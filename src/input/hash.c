@@ -1,8 +1,8 @@
 /*
- * hash.c - a byte string's 64-bit hash (see hash.h): sixteen bytes at a
- * time in two lanes, each word xored in, multiplied by the golden ratio
- * and rotated (high bits fold down into the next multiply), then the
- * lanes combined and finalized.
+ * hash.c - a byte string's 64-bit hash (see hash.h): 32 bytes at a time
+ * in four lanes while they last, then sixteen in two, each word xored
+ * in, multiplied by the golden ratio and rotated (high bits fold down
+ * into the next multiply), then the lanes combined and finalized.
  */
 #include "input/hash.h"
 
@@ -24,6 +24,19 @@ uint64_t ts_hash_bytes(const char *s, size_t len)
 {
 	const uint64_t m = TS_HASH_GOLDEN;
 	uint64_t a = 0x6a09e667f3bcc909ull ^ (len * m), b = 0xbb67ae8584caa73bull;
+	if (len >= 32) {
+		uint64_t c = 0x3c6ef372fe94f82bull, d = 0xa54ff53a5f1d36f1ull;
+		do {
+			a = rotl((a ^ word(s)) * m, 31);
+			b = rotl((b ^ word(s + 8)) * m, 29);
+			c = rotl((c ^ word(s + 16)) * m, 27);
+			d = rotl((d ^ word(s + 24)) * m, 25);
+			s += 32;
+			len -= 32;
+		} while (len >= 32);
+		a ^= rotl(c, 13);
+		b ^= rotl(d, 7);
+	}
 	while (len >= 16) {
 		a = rotl((a ^ word(s)) * m, 31);
 		b = rotl((b ^ word(s + 8)) * m, 29);

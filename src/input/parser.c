@@ -982,6 +982,7 @@ static int close_container(ts_parser *p)
 		}
 		if (ev->ph == 'M')
 			ev->cat = TS_CAT_METADATA;
+		ev->end_offset = p->fed + p->close_at;
 		p->stats.events++;
 		ts_status st = p->fn(p->ud, ev);
 		if (st != TS_OK)

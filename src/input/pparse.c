@@ -118,7 +118,6 @@ _Static_assert(NUMS_LEN == 10 * sizeof(int64_t),
 
 typedef struct {
 	piece *s;
-	ts_parser *p;
 	bool full;
 } enc_ctx;
 
@@ -137,7 +136,7 @@ static ts_status encode(void *ud, const ts_event *e)
 	/* the name's hash, made here on a worker: the main thread interns
 	 * names in order and need not hash them again */
 	rec_head h = {
-		.end = ts_parser_offset(c->p),
+		.end = e->end_offset,
 		.name_hash = ts_hash_bytes(e->name, e->name_len),
 		.has = e->has,
 		.name_len = (uint32_t)e->name_len,
@@ -161,8 +160,10 @@ static ts_status encode(void *ud, const ts_event *e)
 	}
 	memcpy(w, e->name, h.name_len);
 	w += h.name_len;
-	memcpy(w, e->kname, h.kname_len);
-	w += h.kname_len;
+	if (h.kname_len) {
+		memcpy(w, e->kname, h.kname_len);
+		w += h.kname_len;
+	}
 	if (e->has & TS_HAS_DIMS) {
 		PUT(e->noperands);
 		unsigned n = e->noperands < TS_MAX_OPERANDS ? e->noperands : TS_MAX_OPERANDS;
@@ -270,7 +271,6 @@ static void parse_piece(piece *s)
 	ts_parser *p = ts_parser_new(encode, &c, &meta);
 	if (!p)
 		return;
-	c.p = p;
 	const char *bytes = s->src ? s->src : s->buf + CONTEXT;
 	ts_parser_lend(p, bytes, s->len);   /* the piece outlives its parser */
 	sigjmp_buf jb;
