@@ -170,15 +170,7 @@ static bool fast_path(const char *s, size_t n, int scale, int64_t *out)
 		 * us, some writers drop trailing zeros); 15 integer digits and
 		 * 3 more stay below 2^63 */
 		uint64_t v = acc;
-		unsigned k = (unsigned)(end - p) - 1;
-#ifdef HAVE_EIGHT_DIGITS
-		int32_t f = k == 3 ? point_three(p) : -1;
-		if (f >= 0) {
-			v = v * 1000 + (uint64_t)f;
-			*out = neg ? -(int64_t)v : (int64_t)v;
-			return true;
-		}
-#endif
+		unsigned k = (unsigned)(end - p) - 1;   /* three: kineto_time's, unless not digits */
 		bool digits = true;
 		for (unsigned i = 1; i <= 3; i++) {
 			unsigned d = i <= k ? (unsigned)(p[i] - '0') : 0;

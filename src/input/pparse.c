@@ -357,16 +357,21 @@ static bool materialize(ts_reader *r, piece *s, bool *cut)
 	return true;
 }
 
+/* The file was cut shorter while it was read: the reader's failure. */
+static void file_shrank(pp *x)
+{
+	x->shrank = true;
+	x->rs = TS_ERR_TRUNCATED;
+}
+
 /* The main thread's copy of a mapped piece: a cut file is reported as
  * the reader's failure, what was still there kept. */
 static bool own_bytes(pp *x, piece *s)
 {
 	bool cut;
 	bool ok = materialize(x->r, s, &cut);
-	if (cut) {
-		x->shrank = true;
-		x->rs = TS_ERR_TRUNCATED;
-	}
+	if (cut)
+		file_shrank(x);
 	if (!ok && !cut) {
 		x->rs = TS_ERR_NOMEM;
 		x->nomem = true;
@@ -394,8 +399,7 @@ static bool read_more(pp *x, piece *s)
 		sigjmp_buf jb;
 		if (sigsetjmp(jb, 1)) {
 			ts_reader_unguard();
-			x->shrank = true;
-			x->rs = TS_ERR_TRUNCATED;
+			file_shrank(x);
 			return false;
 		}
 		ts_reader_guard(&jb);
@@ -477,8 +481,7 @@ static size_t cut_in(pp *x, piece *s, size_t from)
 	sigjmp_buf jb;
 	if (sigsetjmp(jb, 1)) {
 		ts_reader_unguard();
-		x->shrank = true;
-		x->rs = TS_ERR_TRUNCATED;
+		file_shrank(x);
 		return SIZE_MAX;
 	}
 	ts_reader_guard(&jb);
