@@ -473,10 +473,6 @@ static bool write_report(const options *o, const ts_result *res, const ts_report
 		ts_outfile_perror(&of, NULL);
 		return false;
 	}
-	if (named && of.f != stdout) {
-		fclose(of.f);   /* the library writes the file by its name */
-		of.f = NULL;
-	}
 	int wr = o->format == FMT_JSON   ? ts_report_json(of.f, res, ro)
 		 : o->format == FMT_CSV  ? ts_report_csv(of.f, res, ro, o->table)
 		 : o->format == FMT_XLSX ? ts_report_xlsx(of.tmp, res, ro)

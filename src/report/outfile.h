@@ -1,12 +1,27 @@
 /*
- * outfile.h - report files that appear whole or not at all.
+ * outfile.h - report files that appear whole or not at all, and targets
+ * that are not files written as they are.
  *
- * A report named with -o (or a CSV table of --csv-dir) is written to a
- * temporary file beside it, then renamed over the final name once every
- * byte is written and flushed (rename is atomic: a reader sees the old
- * file or the new one, never part of it); on any failure the temporary file is
- * removed and the final name is left as it was. Without a path the report
- * goes to standard output.
+ * What a report named with -o (or --save-state, annotate -o, a table of
+ * --csv-dir) does depends on what the name is when the report is opened:
+ *
+ *   - a regular file, or no file yet: the report is written to a temporary
+ *     file beside it, then renamed over it once every byte is written and
+ *     flushed (rename is atomic: a reader sees the old file or the new one,
+ *     never part of it); the old file's permission bits (and, as root, its
+ *     owner) carry over. On any failure the temporary file is removed and
+ *     the old file is left as it was.
+ *   - a symbolic link: followed (through every link, a dangling one too)
+ *     to the file it names, which is then treated as above; the link stays.
+ *   - a device, a FIFO or a socket: opened and written in place, as a
+ *     shell's `>` would (a FIFO waits for its reader); nothing is renamed
+ *     over it, and its errors are reported (/dev/full: "No space left on
+ *     device").
+ *   - the file standard output already is (`-o /dev/stdout`): standard
+ *     output itself, so an append (`>>`) stays an append.
+ *   - a directory: an error, before anything is written.
+ *
+ * Without a path (or with "-") the report goes to standard output.
  */
 #ifndef TS_OUTFILE_H
 #define TS_OUTFILE_H
@@ -18,9 +33,14 @@
 
 typedef struct {
 	FILE *f;                 /* where to write */
-	const char *path;        /* the final name; NULL: standard output */
+	const char *path;        /* the name given; NULL: standard output */
+	char *final;             /* the regular file renamed over: path, its
+				  * links followed; NULL when none is */
 	char *tmp;               /* the temporary file, while open */
-	bool copy_out;           /* tmp goes to standard output at the end */
+	FILE *dest;              /* a named writer's stream its bytes go to at
+				  * the end (standard output or a device);
+				  * NULL: tmp is renamed */
+	bool in_place;           /* f (or dest) is the target itself, opened */
 	ts_error err;            /* what failed, after a failure... */
 	char err_file[512];      /* ...and with which file */
 } ts_outfile;
@@ -30,8 +50,9 @@ typedef struct {
 bool ts_outfile_open(ts_outfile *o, const char *path);
 
 /* The same for a writer that takes a file name (a library that writes the
- * file itself): o->tmp is the name to write, even for standard output,
- * which then gets the file's bytes at ts_outfile_close. */
+ * file itself): o->tmp is the name to write, even for standard output or a
+ * device, which then get the file's bytes at ts_outfile_close. o->f is
+ * closed (NULL): the writer opens tmp by its name. */
 bool ts_outfile_open_named(ts_outfile *o, const char *path);
 
 /* Finish: with ok, flush and put the file in place; without ok (the
