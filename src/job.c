@@ -261,14 +261,34 @@ static ts_capmap *read_captures(const options *o, const char *flag, const char *
 	return map;
 }
 
-/* Parse threads for each of `sharing` traces analysed at once: -T, or the
- * cores shared among them, at least 1, at most TS_PPARSE_DEFAULT_MAX. */
+/* Parse threads for each of `sharing` traces analysed at once. By
+ * default the cores shared among them, at most TS_PPARSE_DEFAULT_MAX. An
+ * explicit -T is one trace's: traces parsed at once share the larger of
+ * it and the cores, so that the process never runs more parse threads
+ * than that in all (-j 1024 -T 256 would be 262,144 threads, past the
+ * kernel's mappings). At least 1 (in order, no worker thread). */
 static int parse_threads(const options *o, int sharing)
 {
-	if (o->threads > 0)
-		return o->threads;
-	int n = ts_cores() / (sharing > 1 ? sharing : 1);
+	int cores = ts_cores();
+	if (sharing < 1)
+		sharing = 1;
+	if (o->threads > 0) {
+		int all = o->threads > cores ? o->threads : cores;
+		int n = all / sharing;
+		return n < 1 ? 1 : n > o->threads ? o->threads : n;
+	}
+	int n = cores / sharing;
 	return n < 1 ? 1 : n > TS_PPARSE_DEFAULT_MAX ? TS_PPARSE_DEFAULT_MAX : n;
+}
+
+/* Ranks analysed at a time: -j or the cores, at most TS_JOBS_PER_CORE a
+ * core (each holds a pipeline's memory and a thread; past the cores they
+ * only wait on slow reads). */
+static int rank_jobs(const options *o, int cores)
+{
+	int most = cores * TS_JOBS_PER_CORE;
+	int jobs = o->jobs > 0 ? o->jobs : cores;
+	return jobs > most ? most : jobs;
 }
 
 static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patterns)
@@ -528,7 +548,7 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 			return TS_EXIT_USAGE_IO;
 		}
 	int cores = ts_cores();
-	int jobs = o->jobs > 0 ? o->jobs : cores;
+	int jobs = rank_jobs(o, cores);
 	/* the cores shared among the traces analysed at a time */
 	ts_pipeline_opts pr = *po;
 	int at_once = (size_t)jobs < n ? jobs : (int)n;

@@ -30,8 +30,12 @@ void ts_multi_paths_free(char **paths, size_t n);
 /* Whether any argument names a directory (it makes a run over ranks). */
 bool ts_multi_any_dir(char *const *args, size_t nargs);
 
+/* Ranks analysed at a time, at most, per core the process may run on. */
+#define TS_JOBS_PER_CORE 4
+
 /* Analyse every path with po (progress is not drawn), jobs at a time, and
- * merge them into m->job (settled, labelled label). Not TS_OK when the
+ * merge them into m->job (settled, labelled label). A thread that cannot
+ * start leaves its ranks to the others (none: to this thread). Not TS_OK when the
  * run could not be set up or a rank's analysis could not be merged, with
  * which and why in *err; each rank's own status is in its summary. */
 ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,

@@ -220,4 +220,46 @@ else
 	echo "skip - ranks: the shared B300 / MI300X traces are not here"
 fi
 
+# Many ranks times many threads: -j 1024 -T 256 over 500 small ranks is
+# bounded (ranks at a time: 4 a core; parse threads in all: the larger of
+# -T and the cores) and gives the report of -T 1, every time.
+python3 - "$tmp/many" <<'PY'
+import os, sys
+d = sys.argv[1]
+os.makedirs(d)
+for r in range(500):
+    with open('%s/rank%03d.json' % (d, r), 'w') as f:
+        f.write('{"distributedInfo": {"rank": %d, "world_size": 500}, "traceEvents": [\n'
+                '{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 5, "dur": 20, "args": {"External id": 1}},\n'
+                '{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 6, "dur": 3, "args": {"correlation": 1, "External id": 1}},\n'
+                '{"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 7, "ts": %d, "dur": 5, "args": {"device": 0, "stream": 7, "correlation": 1, "External id": 1}}\n]}\n' % (r, 30 + r))
+PY
+"$TS" --no-progress -T 1 -f json "$tmp/many" > "$tmp/many1.json" 2> "$tmp/err"
+rc=$?
+runs=10
+case "$TS" in */san/*) runs=2 ;; esac
+same=0
+for i in $(seq 1 $runs); do
+	timeout 300 "$TS" --no-progress -j 1024 -T 256 -f json "$tmp/many" > "$tmp/manyT.json" 2> "$tmp/err2"
+	r=$?
+	[ $r -eq 0 ] && cmp -s "$tmp/many1.json" "$tmp/manyT.json" && same=$((same + 1))
+done
+[ $rc -eq 0 ] && [ $same -eq $runs ] &&
+	ok "-j 1024 -T 256 over 500 ranks: the report of -T 1, exit 0, $runs runs of $runs" ||
+	bad "-j 1024 -T 256: $same of $runs runs the same as -T 1 (rc $rc, last: $(head -c 300 "$tmp/err2"))"
+# threads that cannot start: each rank's thread asks for a 1 GB stack in
+# 2.5 GB of address space, so only a few start; the others' ranks are
+# analysed by those (release build: the sanitizers reserve more)
+case "$TS" in
+*/san/*) ;;
+*)
+	( ulimit -s 1000000 && ulimit -v 2500000 &&
+		exec "$TS" --no-progress -j 16 -T 4 -f json "$tmp/many" ) > "$tmp/manyF.json" 2> "$tmp/err2"
+	r=$?
+	[ $r -eq 0 ] && cmp -s "$tmp/many1.json" "$tmp/manyF.json" &&
+		ok "rank threads that cannot start (1 GB stacks in 2.5 GB): the report of -T 1, exit 0" ||
+		bad "threads that cannot start: rc $r, $(head -c 300 "$tmp/err2")"
+	;;
+esac
+
 exit $fail

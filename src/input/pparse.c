@@ -694,6 +694,19 @@ static ts_status run(pp *x)
 	}
 }
 
+/* No more workers than the input has pieces for (a known size: a file,
+ * its JSON up to 32 times a gzip file's bytes): threads that would never
+ * get a piece are not started. */
+static int workers_for_size(const ts_reader *r, size_t piece_size, int want)
+{
+	int64_t size = ts_reader_size(r);
+	if (size < 0)
+		return want;
+	uint64_t json = (uint64_t)size * (ts_reader_is_gzip(r) ? 32 : 1);
+	uint64_t pieces = json / piece_size + 1;
+	return pieces < (uint64_t)want ? (int)pieces : want;
+}
+
 ts_status ts_pparse_run(ts_reader *r, ts_parser *p, const ts_pparse_opts *o,
 			ts_pparse_out *out)
 {
@@ -702,6 +715,7 @@ ts_status ts_pparse_run(ts_reader *r, ts_parser *p, const ts_pparse_opts *o,
 	x.piece_size = o->piece ? o->piece : PIECE_DEFAULT;
 	x.read_size = x.piece_size < READ_SIZE ? x.piece_size : READ_SIZE;
 	x.nthreads = o->workers < 1 ? 1 : o->workers;
+	x.nthreads = workers_for_size(r, x.piece_size, x.nthreads);
 	x.nring = 2 * x.nthreads + 1;
 	x.ring = calloc((size_t)x.nring, sizeof *x.ring);
 	x.threads = calloc((size_t)x.nthreads, sizeof *x.threads);

@@ -38,7 +38,7 @@ typedef void (*ts_pparse_progress_fn)(void *ud, uint64_t in_bytes, uint64_t out_
 
 typedef struct {
 	int workers;                 /* parse threads, at least 1 */
-	size_t piece;                /* bytes per piece (0: 1 MiB) */
+	size_t piece;                /* bytes per piece (0: 256 KB) */
 	ts_event_fn fn;              /* the events, in order, on this thread */
 	void *ud;
 	ts_pparse_progress_fn progress;
