@@ -38,6 +38,11 @@ for f in ['README.md'] + sorted(glob.glob('docs/*.md')):
 print('%s - every relative link of README.md and docs/ names a file that exists%s'
       % ('not ok' if bad else 'ok', ': ' + '; '.join(bad[:5]) if bad else ''))
 PY
+# NEWS.md's first version is the one the binary reports
+v=$("$TS" --version 2>/dev/null | awk '{print $2}')
+n=$(grep -m1 -Eo '^## [0-9]+\.[0-9]+\.[0-9]+' NEWS.md | cut -c4-)
+[ -n "$v" ] && [ "$v" = "$n" ] && echo "ok - NEWS.md's newest version is the one --version reports ($v)" ||
+	echo "not ok - NEWS.md's newest version '$n' is not --version's '$v'"
 make -s install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null 2>&1 &&
 	[ -f "$tmp/root/usr/share/man/man1/tracestream.1" ] &&
 	echo "ok - make install puts the manual page in share/man/man1" ||

@@ -31,7 +31,7 @@ import tempfile
 
 __all__ = ["analyze", "compare", "launches", "Report", "CompareReport", "TracestreamError",
            "find_binary"]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 try:  # pandas is optional: tables are lists of dicts without it
     import pandas as _pd

@@ -1,4 +1,4 @@
 #ifndef TS_VERSION_H
 #define TS_VERSION_H
-#define TS_VERSION "0.1.0"
+#define TS_VERSION "0.2.0"
 #endif
