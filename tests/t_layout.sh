@@ -2,7 +2,9 @@
 # The pipeline points downstream only: src/input < src/tables < src/analysis
 # < src/report < the command (src/*.c: main, pipeline, multi, partial,
 # progress); inside src/analysis, by concern: the per-event aggregators
-# (analysis/) < attribution and the joins (analysis/attrib) < the layer
+# (analysis/) < attribution and the joins (analysis/attrib) < the parts the
+# layer machine is made of, each answering one question from what it is
+# given (analysis/structure: steps, the repeating unit) < the layer
 # machine and what it decides (analysis/layers) < the views computed after
 # the run (analysis/views): a view reads the machines, never the reverse. Every project include is written with its folder ("analysis/
 # agg.h", one -Isrc), so this reads each #include and fails on one that
@@ -15,7 +17,7 @@ set -u
 cd "$(dirname "$0")/.."
 python3 - <<'PY'
 import glob, os, re
-rank = {'input': 0, 'tables': 1, 'analysis': 2, 'analysis/attrib': 2.1, 'analysis/layers': 2.2,
+rank = {'input': 0, 'tables': 1, 'analysis': 2, 'analysis/attrib': 2.1, 'analysis/structure': 2.15, 'analysis/layers': 2.2,
         'analysis/views': 2.3, 'report': 3, '': 4}
 up, bare = [], []
 files = sorted(glob.glob('src/*.[ch]') + glob.glob('src/*/*.[ch]') + glob.glob('src/*/*/*.[ch]'))
@@ -31,7 +33,7 @@ for f in files:
             up.append('%s -> %s' % (f, inc))
 print('%s - every project include names its folder (%d files)%s' %
       ('not ok' if bare else 'ok', len(files), ': ' + '; '.join(bare[:5]) if bare else ''))
-print('%s - no include points up the pipeline (input < tables < analysis: aggregators < attrib < layers < views; < report < command)%s' %
+print('%s - no include points up the pipeline (input < tables < analysis: aggregators < attrib < structure < layers < views; < report < command)%s' %
       ('not ok' if up else 'ok', ': ' + '; '.join(up[:5]) if up else ''))
 print('%s - every folder of src/ has its place in that order%s' %
       ('not ok' if floors else 'ok', ': ' + ', '.join(floors) if floors else ''))

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/layers/unit.h"
+#include "analysis/structure/unit.h"
 #include "unit.h"
 
 #define NMAX 4096

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "analysis/layers/anatomy.h"
+#include "analysis/structure/pstage.h"
 #include "analysis/attrib/attrib.h"
 #include "analysis/context.h"
 #include "tables/classify.h"
@@ -47,12 +48,6 @@
 #define TS_MAX_PASS_KERNELS 262144 /* kernels of one pass held for its stage */
 #define TS_MAX_ANNOTATION_NAMES 4096 /* distinct step names of passes */
 
-typedef enum {
-	TS_PSTAGE_PREFILL, TS_PSTAGE_DECODE, TS_PSTAGE_MIXED, TS_PSTAGE_UNKNOWN,
-	TS_PSTAGE_COUNT
-} ts_pstage;
-
-const char *ts_pstage_name(ts_pstage s);
 
 /* Layer types: attention kind x MLP kind, half-layers, unknown. */
 typedef enum {

@@ -10,7 +10,7 @@
 
 #include "analysis/intern.h"
 #include "analysis/layers/layers.h"
-#include "analysis/layers/unit.h"
+#include "analysis/structure/unit.h"
 
 /* What a kernel means to the machine (bits), decided once per name. */
 typedef uint32_t lmark;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/layers/unit.h"
+#include "analysis/structure/unit.h"
 
 #define BAND 8                  /* edits an edge walk allows either way */
 

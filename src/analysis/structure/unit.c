@@ -4,7 +4,7 @@
  * one spacing) and their grids, the segments between anchors judged alike,
  * then the layout: the phase (unit_phase.c), the boundaries, the edges.
  */
-#include "analysis/layers/unit_int.h"
+#include "analysis/structure/unit_int.h"
 #include "input/hash.h"
 
 #include <limits.h>

@@ -6,7 +6,7 @@
  * cannot tell a layer's two norms apart, and a boundary the alignment
  * placed a kernel off moved back to the reference's pair.
  */
-#include "analysis/layers/unit_int.h"
+#include "analysis/structure/unit_int.h"
 
 static bool has(const ts_unit *u, slice r, uint32_t c, uint8_t bit)
 {

@@ -11,7 +11,7 @@
  * search runs. Only a search that found layers is kept (one that did not
  * may have run out of memory).
  */
-#include "analysis/layers/unit_int.h"
+#include "analysis/structure/unit_int.h"
 
 #include <stdlib.h>
 #include <string.h>
