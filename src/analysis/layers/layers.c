@@ -33,8 +33,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->pre = calloc(MAX_PRE, sizeof *l->pre);
 	l->unit_kern = calloc(MAX_UNITS, sizeof *l->unit_kern);
 	l->chk = calloc(2 * TS_MAX_LAYERS, sizeof *l->chk);
-	l->ann_names = ts_intern_new(TS_MAX_ANNOTATION_NAMES, 256 * 1024);
-	l->last_kernel_ts = l->compacted_at = INT64_MIN;
+	l->steps = ts_steps_new();
 	l->prev_end = l->kfrontier = l->frontier_at_start = INT64_MIN;
 	l->last_step = -1;
 	l->last_stage = TS_PSTAGE_UNKNOWN;
@@ -51,7 +50,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->idle = ts_idle_new();
 	if (l->idle)
 		ts_idle_on_gap(l->idle, ts_lay_on_gap, l);
-	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->chk && l->ann_names &&
+	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->chk && l->steps &&
 		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
 		  (!p || l->anatomy);
 	if (!ok) {
@@ -90,12 +89,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->kbuf);
 	free(l->marks);
 	free(l->ctx_marks);
-	free(l->ann);
-	free(l->order);
-	free(l->by_ext);
-	free(l->group_best);
-	free(l->group_gpu_end);
-	ts_intern_free(l->ann_names);
+	ts_steps_free(l->steps);
 	free(l->layers);
 	free(l->gap);
 	free(l->pre);
@@ -782,7 +776,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	l->in_pass = false;
 	l->cur.win_from = l->cur.win_to = INT64_MIN;
 	l->cur.cwin_from = l->cur.cwin_to = INT64_MIN;
-	if (ts_lay_step_window(l, l->hints.step, &l->cur.cwin_from, &l->cur.cwin_to))
+	if (ts_steps_cpu_window(l->steps, l->hints.step, &l->cur.cwin_from, &l->cur.cwin_to))
 		ts_idle_window(l->idle, l->cur.cwin_from, l->cur.cwin_to);
 	ts_idle_end(l->idle, &l->cur.idle);
 	/* A kernel typed attention that ran once in the pass is not a layer's
@@ -851,7 +845,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
-	l->last_kernel_ts = ev->ts_ns;
+	ts_steps_hold(l->steps, l->in_pass ? l->cur.first_ts : ev->ts_ns, l->hints.step_ann,
+		      ev->ts_ns);
 	l->kernels_seen++;
 	int64_t kend = ts_sat_add(ev->ts_ns, ev->dur_ns);
 	l->attn_typed += c->type == TS_TYPE_ATTENTION;
@@ -862,8 +857,7 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	bool has_work = l->walk.nlayers > 0 || (l->walk.seg.marks & M_MLP) ||
 			((l->walk.seg.marks & M_ATTN) && l->walk.seg.post_gemms);
 
-	int an;
-	int64_t step;
+	int64_t an, step;
 	bool step_edge;
 	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
 		end_pass(l, false, !step_edge && l->hints.step >= 0);

@@ -44,9 +44,7 @@
 
 #define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
 #define TS_MAX_PASSES 16384     /* pass records kept for passes[] */
-#define TS_MAX_ANNOTATIONS 65536 /* step annotations held (spent ones dropped) */
 #define TS_MAX_PASS_KERNELS 262144 /* kernels of one pass held for its stage */
-#define TS_MAX_ANNOTATION_NAMES 4096 /* distinct step names of passes */
 
 
 /* Layer types: attention kind x MLP kind, half-layers, unknown. */
@@ -246,7 +244,7 @@ typedef struct {
 const ts_ctx_stat *ts_layers_stage_ctx(const ts_layers *l, ts_pstage s);
 /* Kernels of passes longer than TS_MAX_PASS_KERNELS, staged unknown. */
 uint64_t ts_layers_stage_overflow(const ts_layers *l);
-/* Step annotations not held: TS_MAX_ANNOTATIONS arrived before any kernel. */
+/* Step annotations not held: TS_STEPS_MAX arrived before any kernel. */
 uint64_t ts_layers_annotations_dropped(const ts_layers *l);
 const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s);
 /* Layers per complete pass: the most common count (0 if none). */

@@ -237,7 +237,7 @@ void ts_layers_warnings(const ts_layers *l, const ts_model *m, const ts_agg *a, 
 	odd_warning(l, a, w);
 	if (ts_layers_annotations_dropped(l))
 		ts_warn(w, "%" PRIu64 " step annotations past the first %d held were not used for "
-			"passes and stages", ts_layers_annotations_dropped(l), TS_MAX_ANNOTATIONS);
+			"passes and stages", ts_layers_annotations_dropped(l), TS_STEPS_MAX);
 	if (ts_layers_passes_dropped(l))
 		ts_warn(w, "%" PRIu64 " passes past the first %d are in the stage totals but not in "
 			"passes[]", ts_layers_passes_dropped(l), TS_MAX_PASSES);

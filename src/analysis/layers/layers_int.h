@@ -10,6 +10,7 @@
 
 #include "analysis/intern.h"
 #include "analysis/layers/layers.h"
+#include "analysis/structure/steps.h"
 #include "analysis/structure/unit.h"
 
 /* What a kernel means to the machine (bits), decided once per name. */
@@ -37,17 +38,6 @@ enum {
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)
 #define M_MLP (M_MOE | M_FC)
-
-typedef struct {
-	int64_t ts, end;         /* end: INT64_MAX without a duration */
-	ts_pstage stage;
-	int64_t batch, tokens;
-	int64_t ext;             /* External id, -1 none */
-	uint32_t group;          /* one step: windows nested in another share it */
-	uint32_t name;           /* in ann_names; TS_INTERN_NONE past its cap */
-	bool gpu;                /* gpu_user_annotation: a window on the GPU */
-	bool sglang_step;        /* step[...] */
-} annotation;
 
 /* One layer of the pass in progress. */
 typedef struct {
@@ -151,8 +141,8 @@ typedef struct {
 	bool after_sampling;     /* a sampling kernel ran since the layers */
 	int hint_prefill, hint_decode;
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
-	int64_t step;            /* step (annotation group) of the pass, -1 none */
-	int step_ann;            /* the annotation naming it */
+	int64_t step;            /* step of the pass (steps.h), -1 none */
+	int64_t step_ann;        /* the annotation naming it, -1 none */
 	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
 	bool embed_first;        /* an embedding kernel before the pass's first unit */
 } pass_hints;
@@ -167,20 +157,7 @@ struct ts_layers {
 	lmark *ctx_marks;        /* per kernel row, in its context */
 	size_t marks_cap;
 
-	annotation *ann;         /* in arrival order (compacted when full) */
-	uint32_t *order;         /* indices sorted by start */
-	uint32_t *by_ext;        /* CPU ones with an External id, by that id */
-	size_t nby_ext;
-	size_t nann, ann_cap;
-	uint64_t ann_dropped;
-	size_t ngpu;             /* GPU step windows among them */
-	uint32_t ngroups;
-	uint32_t *group_best;    /* per group: the annotation that says most */
-	int64_t *group_gpu_end;  /* per group: end of its GPU window, or -1 */
-	uint64_t ann_compactions;
-	int64_t last_kernel_ts;  /* INT64_MIN before the first kernel */
-	int64_t compacted_at;    /* last_kernel_ts at the last compaction */
-	ts_intern *ann_names;    /* step annotation names (they repeat) */
+	ts_steps *steps;         /* step annotations and their windows */
 
 	/* the pass in progress */
 	bool in_pass;
@@ -310,13 +287,9 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end);
  * (layers_check.c). */
 void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n);
 bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
-int ts_lay_annotation_at(const ts_layers *l, int64_t ts, bool gpu);
-int ts_lay_kernel_step(const ts_layers *l, const ts_event *ev);
 bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
-		      int *an, int64_t *step, bool *step_edge);
+		      int64_t *an, int64_t *step, bool *step_edge);
 void ts_lay_head_row(ts_layers *l, uint32_t row);
-bool ts_lay_step_window(const ts_layers *l, int64_t step, int64_t *from, int64_t *to);
-bool ts_lay_gpu_window(const ts_layers *l, int64_t from, int64_t to, int64_t *wf, int64_t *wt);
 void ts_lay_pass_windows(ts_layers *l);
 /* Add the time from the last pass's end to this one's start (layers.h). */
 void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d);

@@ -108,7 +108,7 @@ const ts_pass *ts_layers_pass(const ts_layers *l, size_t i)
 
 uint64_t ts_layers_annotations_dropped(const ts_layers *l)
 {
-	return l->ann_dropped;
+	return ts_steps_dropped(l->steps);
 }
 
 uint64_t ts_layers_passes_dropped(const ts_layers *l)

@@ -49,16 +49,16 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	/* the step whose window began last before the pass (its stray
 	 * kernels cut, idle.h) */
 	int64_t start = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
-	int an = l->hints.step_ann >= 0 ? l->hints.step_ann : ts_lay_annotation_at(l, start, false);
-	if (an >= 0) {
-		const annotation *a = &l->ann[l->group_best[l->ann[an].group]];
-		if (a->stage != TS_PSTAGE_UNKNOWN)
-			p->votes[a->stage] += 3;   /* outweighs both inferred signals */
-		p->signal[TS_SIG_ANNOTATION] = a->stage;
-		p->batch = a->batch;
-		p->tokens = a->tokens;
-		if (a->name != TS_INTERN_NONE)
-			p->annotation = (int)a->name;
+	int64_t an = l->hints.step_ann >= 0 ? l->hints.step_ann : ts_steps_at(l->steps, start, false);
+	ts_step_says a;
+	if (ts_steps_says(l->steps, an, &a)) {
+		if (a.stage != TS_PSTAGE_UNKNOWN)
+			p->votes[a.stage] += 3;   /* outweighs both inferred signals */
+		p->signal[TS_SIG_ANNOTATION] = a.stage;
+		p->batch = a.batch;
+		p->tokens = a.tokens;
+		if (a.name != TS_INTERN_NONE)
+			p->annotation = (int)a.name;
 	}
 	ts_pstage hints = TS_PSTAGE_UNKNOWN;
 	if (l->hints.hint_prefill != l->hints.hint_decode)

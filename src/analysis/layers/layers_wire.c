@@ -210,8 +210,8 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	const char *ann = ts_r_str(r, &n);
 	p->annotation = -1;
 	if (n && !r->err) {
-		uint32_t id;
-		if (ts_intern_put(l->ann_names, ann, n, &id) == TS_OK)
+		uint32_t id = ts_steps_intern(l->steps, ann, n);
+		if (id != TS_INTERN_NONE)
 			p->annotation = (int)id;
 	}
 	idle_load(&p->idle, r, kmap, nk, opmap, nop);
@@ -288,7 +288,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, l->attn_typed);
 	ts_w_u64(w, l->captures);
 	ts_w_u64(w, l->backward_ops);
-	ts_w_u64(w, l->ann_dropped);
+	ts_w_u64(w, ts_steps_dropped(l->steps));
 	ts_w_u64(w, l->cpu_ops);
 	ts_w_u64(w, l->compute_ops);
 	ts_w_u64(w, l->launches);
@@ -437,7 +437,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	l->attn_typed += ts_r_u64(r);
 	l->captures += ts_r_u64(r);
 	l->backward_ops += ts_r_u64(r);
-	l->ann_dropped += ts_r_u64(r);
+	ts_steps_add_dropped(l->steps, ts_r_u64(r));
 	l->cpu_ops += ts_r_u64(r);
 	l->compute_ops += ts_r_u64(r);
 	l->launches += ts_r_u64(r);
