@@ -115,8 +115,10 @@ void ts_idle_runtime(ts_idle *d, const ts_event *ev)
 	}
 }
 
-static bool launch_ts(const ts_idle *d, int64_t corr, int64_t *ts)
+bool ts_idle_launch(const ts_idle *d, int64_t corr, int64_t *ts)
 {
+	if (corr < 0)
+		return false;
 	uint64_t key = (uint64_t)corr + 1;
 	for (int k = 0; k < 2; k++) {
 		const launch_gen *g = d->gen[k];
@@ -249,7 +251,7 @@ void ts_idle_kernel(ts_idle *d, const ts_event *ev, uint32_t row, uint32_t op,
 static bool late(const ts_idle *d, const gap *g)
 {
 	int64_t ts;
-	return g->corr >= 0 && launch_ts(d, g->corr, &ts) && ts > g->start;
+	return g->corr >= 0 && ts_idle_launch(d, g->corr, &ts) && ts > g->start;
 }
 
 /* The gap after which the pass begins (idle.h), or -1. */
@@ -272,10 +274,10 @@ static int64_t head_cut(const ts_idle *d)
 	 * work before, when the pass's first one was launched before it */
 	int64_t ts;
 	if (d->win_from != INT64_MIN && d->first_corr >= 0 &&
-	    launch_ts(d, d->first_corr, &ts) && ts < d->win_from)
+	    ts_idle_launch(d, d->first_corr, &ts) && ts < d->win_from)
 		for (uint32_t i = 0; i < d->ngaps && !d->gaps[i].work_before; i++) {
 			const gap *g = &d->gaps[i];
-			if (g->corr >= 0 && launch_ts(d, g->corr, &ts) && ts >= d->win_from) {
+			if (g->corr >= 0 && ts_idle_launch(d, g->corr, &ts) && ts >= d->win_from) {
 				if ((int64_t)i > cut)
 					cut = i;
 				break;
@@ -302,7 +304,7 @@ static uint32_t tail_cut(const ts_idle *d, uint32_t lo)
 	int64_t ts;
 	for (uint32_t i = lo; d->win_from != INT64_MIN && i < cut; i++) {
 		const gap *g = &d->gaps[i];
-		if (g->kernels >= d->last_work && g->corr >= 0 && launch_ts(d, g->corr, &ts) &&
+		if (g->kernels >= d->last_work && g->corr >= 0 && ts_idle_launch(d, g->corr, &ts) &&
 		    ts > d->win_to) {
 			cut = i;
 			break;
@@ -381,15 +383,15 @@ void ts_idle_end(ts_idle *d, ts_idle_pass *out)
 		trim(d, &lo, &hi);
 		p->span_ns = d->frontier - d->first;
 		p->start_ns = d->first;
-		if (d->first_corr >= 0 && launch_ts(d, d->first_corr, &ts))
+		if (d->first_corr >= 0 && ts_idle_launch(d, d->first_corr, &ts))
 			p->first_launch_ns = ts;
-		if (d->frontier_corr >= 0 && launch_ts(d, d->frontier_corr, &ts))
+		if (d->frontier_corr >= 0 && ts_idle_launch(d, d->frontier_corr, &ts))
 			p->last_launch_ns = ts;
 	}
 	for (uint32_t i = lo; i < hi; i++) {
 		const gap *g = &d->gaps[i];
 		bool is_late = false;
-		if (g->corr >= 0 && launch_ts(d, g->corr, &ts)) {
+		if (g->corr >= 0 && ts_idle_launch(d, g->corr, &ts)) {
 			p->launch_checked++;
 			if (ts > g->start) {
 				is_late = true;

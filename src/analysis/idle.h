@@ -83,6 +83,9 @@ void ts_idle_free(ts_idle *d);
 /* A runtime call: its start is the launch time of the kernels that carry
  * its correlation id. */
 void ts_idle_runtime(ts_idle *d, const ts_event *ev);
+/* The launch time of correlation corr, when its runtime call was among the
+ * recent ones seen. */
+bool ts_idle_launch(const ts_idle *d, int64_t corr, int64_t *ts);
 
 void ts_idle_begin(ts_idle *d);
 /* What a kernel is to the pass's edges: attention or MLP work of a layer

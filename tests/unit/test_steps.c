@@ -101,16 +101,84 @@ static void grouping(void)
 	add(s, "step[DECODE bs=16]", 2000, 500, false, 20);
 	CHECK(ts_steps_step(s, ts_steps_at(s, 2100, false)) != ts_steps_step(s, a1),
 	      "a window after the last one ended is another step");
-	/* kernels: by the GPU window they run in, else by External id */
+	/* kernels with no op and no launch: by the GPU window they run in */
 	ts_event k = kernel(1500, -1);
-	CHECK(ts_steps_step(s, ts_steps_of_kernel(s, &k)) == ts_steps_step(s, a1),
-	      "a kernel inside the GPU window is that step's");
-	k = kernel(5000, 25);
-	CHECK(ts_steps_step(s, ts_steps_of_kernel(s, &k)) == ts_steps_step(s, ts_steps_at(s, 2100, false)),
-	      "a kernel whose op came after the second step began is the second step's");
+	CHECK(ts_steps_step(s, ts_steps_of_kernel(s, &k, INT64_MIN)) == ts_steps_step(s, a1),
+	      "a kernel inside the GPU window, with nothing else known, is that step's");
 	k = kernel(5000, -1);
-	CHECK(ts_steps_of_kernel(s, &k) == -1, "a kernel outside every window with no op: no step");
+	CHECK(ts_steps_of_kernel(s, &k, INT64_MIN) == -1, "a kernel outside every window with no op: no step");
+	CHECK(ts_steps_step(s, ts_steps_of_kernel(s, &k, 2100)) == ts_steps_step(s, ts_steps_at(s, 2100, false)),
+	      "a kernel launched inside the second window is the second step's, whenever it runs");
+	CHECK(ts_steps_of_kernel(s, &k, 1700) == -1, "a kernel launched between the windows: no step");
 	ts_steps_free(s);
+}
+
+static ts_event op(int64_t ts, int64_t ext)
+{
+	ts_event e = { 0 };
+	e.cat = TS_CAT_CPU_OP;
+	e.ts_ns = ts;
+	e.dur_ns = 5;
+	e.has = TS_HAS_TS | TS_HAS_DUR | TS_HAS_EXTERNAL_ID;
+	e.external_id = ext;
+	return e;
+}
+
+/* A kernel's step is the window its op was recorded in, whatever id the
+ * annotation has (the independent generator gives a step's annotation an
+ * id after its ops'; real files, before) and wherever the kernel runs
+ * (asynchronous steps: step N+1 launched while step N runs). */
+static void by_op(void)
+{
+	for (int late_ids = 0; late_ids < 2; late_ids++) {
+		ts_steps *s = ts_steps_new();
+		int64_t ext = 100;
+		int64_t steps[3];
+		for (int st = 0; st < 3; st++) {
+			int64_t t0 = 10000 * st;
+			int64_t first = ext;
+			const char *name = st == 0 ? "step[EXTEND bs=2 toks=512]" : "step[DECODE bs=2]";
+			if (!late_ids)
+				add(s, name, t0, 5000, false, ext++);
+			else
+				add(s, name, t0, 5000, false, first + 50);
+			steps[st] = ts_steps_step(s, ts_steps_at(s, t0 + 1, false));
+			for (int i = 0; i < 20; i++) {
+				ts_event o = op(t0 + 100 + 200 * i, ext++);
+				ts_steps_cpu_op(s, &o);
+			}
+			/* an op between steps (the sampler after the window) */
+			ts_event o = op(t0 + 7000, ext++);
+			ts_steps_cpu_op(s, &o);
+			if (late_ids)
+				ext = first + 51;
+		}
+		int right = 0, between = 0;
+		/* the kernels run late: step 0's during step 1's window */
+		for (int64_t x = 100; x < ext; x++) {
+			int64_t want = -1;
+			for (int st = 0; st < 3; st++) {
+				int64_t base = late_ids ? 100 + 51 * st : 100 + 22 * st + 1;
+				if (x >= base && x < base + 20)
+					want = steps[st];
+				if (x == base + 20)
+					want = -2;   /* the op between steps */
+			}
+			if (want == -1)
+				continue;
+			ts_event k = kernel(50000 + x, x);
+			int64_t got = ts_steps_step(s, ts_steps_of_kernel(s, &k, INT64_MIN));
+			if (want == -2)
+				between += got == -1;
+			else
+				right += got == want;
+		}
+		CHECK(right == 60 && between == 3,
+		      "annotation ids %s their ops': 60 of 60 kernels in the step their op was recorded in (%d), "
+		      "3 of 3 whose op ran between windows in none (%d)",
+		      late_ids ? "after" : "before", right, between);
+		ts_steps_free(s);
+	}
 }
 
 /* A full table drops only what ended before the time held, and keeps the
@@ -143,6 +211,7 @@ int main(void)
 {
 	names();
 	grouping();
+	by_op();
 	full();
 	return unit_failed ? 1 : 0;
 }

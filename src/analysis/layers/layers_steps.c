@@ -53,6 +53,7 @@ void ts_layers_python(ts_layers *l, const ts_event *ev)
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 {
 	if (ev->cat == TS_CAT_CPU_OP) {
+		ts_steps_cpu_op(l->steps, ev);
 		l->cpu_ops++;
 		l->compute_ops += compute_op(ev->name, ev->name_len);
 		if (ts_begins(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
@@ -203,7 +204,10 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 {
 	int64_t gap = l->kfrontier != INT64_MIN && ev->ts_ns > l->kfrontier ? ev->ts_ns - l->kfrontier : 0;
 	/* Step annotations split passes (steps.h). */
-	int64_t an = ts_steps_of_kernel(l->steps, ev);
+	int64_t launch = INT64_MIN;
+	if (!(ev->has & TS_HAS_CORRELATION) || !ts_idle_launch(l->idle, ev->correlation, &launch))
+		launch = INT64_MIN;
+	int64_t an = ts_steps_of_kernel(l->steps, ev, launch);
 	int64_t step = ts_steps_step(l->steps, an);
 	bool step_edge = false, edge = false;
 	/* Past the end of the pass's GPU step window: that step is over. */

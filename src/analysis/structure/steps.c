@@ -16,7 +16,6 @@
 typedef struct {
 	int64_t ts, end;         /* end: INT64_MAX without a duration */
 	ts_step_says says;
-	int64_t ext;             /* External id, -1 none */
 	uint32_t id;             /* the order it came in */
 	uint32_t step;           /* its step's id */
 	bool gpu;                /* gpu_user_annotation: a window on the GPU */
@@ -29,11 +28,17 @@ typedef struct {
 	int64_t gpu_end;         /* end of its GPU window, or -1 */
 } step_t;
 
+/* CPU ops by External id: the run of ids [lo, hi] recorded in one step's
+ * window (ann: the annotation that holds them, -1: outside every step). */
+typedef struct {
+	int64_t lo, hi;
+	int64_t ann;
+} op_run;
+
 struct ts_steps {
 	ann_t *ann;              /* in arrival order (ids rise) */
 	uint32_t *order;         /* indices into ann, by start */
-	uint32_t *by_ext;        /* CPU ones with an External id, by that id */
-	size_t nann, nby_ext, cap;
+	size_t nann, cap;
 	step_t *steps;           /* by id */
 	size_t nsteps, steps_cap;
 	uint32_t next_ann, next_step;
@@ -42,6 +47,10 @@ struct ts_steps {
 	int64_t hold_from, hold_keep, hold_clock;
 	int64_t compacted_at;    /* hold_clock at the last compaction */
 	ts_intern *names;
+	op_run *runs;            /* by External id */
+	size_t nruns, runs_cap;
+	uint64_t runs_dropped;   /* ops not placed: the runs were full */
+	uint64_t runs_unordered; /* ops whose id was below the last run's */
 };
 
 ts_steps *ts_steps_new(void)
@@ -65,8 +74,8 @@ void ts_steps_free(ts_steps *s)
 		return;
 	free(s->ann);
 	free(s->order);
-	free(s->by_ext);
 	free(s->steps);
+	free(s->runs);
 	ts_intern_free(s->names);
 	free(s);
 }
@@ -241,21 +250,24 @@ static void compact(ts_steps *s)
 			s->steps[i].best = s->ann[s->steps[i].best].id;
 			s->steps[ns++] = s->steps[i];
 		}
-	size_t no = 0, nx = 0;
+	size_t no = 0;
 	for (size_t j = 0; j < n; j++)
 		if (newidx[s->order[j]] != UINT32_MAX)
 			s->order[no++] = newidx[s->order[j]];
-	for (size_t j = 0; j < s->nby_ext; j++)
-		if (newidx[s->by_ext[j]] != UINT32_MAX)
-			s->by_ext[nx++] = newidx[s->by_ext[j]];
 	s->ngpu = 0;
 	for (size_t i = 0; i < k; i++)
 		s->ngpu += s->ann[i].gpu;
+
 	s->nann = k;
-	s->nby_ext = nx;
 	s->nsteps = ns;
 	s->compactions++;
 	free(newidx);
+	/* the ops of dropped windows go with them */
+	size_t nr = 0;
+	for (size_t i = 0; i < s->nruns; i++)
+		if (find_ann(s, s->runs[i].ann) >= 0)
+			s->runs[nr++] = s->runs[i];
+	s->nruns = nr;
 }
 
 /* ------------------------------------------------------------ adding */
@@ -289,7 +301,6 @@ static bool grow(ts_steps *s)
 {
 	ts_grow_part parts[] = {
 		{ (void **)&s->ann, sizeof *s->ann }, { (void **)&s->order, sizeof *s->order },
-		{ (void **)&s->by_ext, sizeof *s->by_ext },
 	};
 	if (!ts_grow_each(parts, sizeof parts / sizeof *parts, &s->cap, s->nann + 1, 64,
 			  TS_STEPS_MAX, false))
@@ -300,8 +311,8 @@ static bool grow(ts_steps *s)
 }
 
 /* Insert a (its id set) in start order (they arrive sorted: the shift is
- * short), into its step and the External id index. */
-static void insert(ts_steps *s, ann_t a, const ts_event *ev)
+ * short) and into its step. */
+static void insert(ts_steps *s, ann_t a)
 {
 	size_t at = upper_bound(s, a.ts);
 	int64_t step = joins_step(s, &a, at);
@@ -319,16 +330,6 @@ static void insert(ts_steps *s, ann_t a, const ts_event *ev)
 		st->gpu_end = a.end;
 	memmove(s->order + at + 1, s->order + at, (s->nann - at) * sizeof *s->order);
 	s->order[at] = (uint32_t)s->nann;
-	a.ext = !a.gpu && (ev->has & TS_HAS_EXTERNAL_ID) && ev->external_id >= 0
-	      ? ev->external_id : -1;
-	if (a.ext >= 0) {
-		size_t k = s->nby_ext;
-		while (k > 0 && s->ann[s->by_ext[k - 1]].ext > a.ext)
-			k--;
-		memmove(s->by_ext + k + 1, s->by_ext + k, (s->nby_ext - k) * sizeof *s->by_ext);
-		s->by_ext[k] = (uint32_t)s->nann;
-		s->nby_ext++;
-	}
 	s->ann[s->nann++] = a;
 	s->ngpu += a.gpu;
 }
@@ -360,7 +361,7 @@ ts_step_kind ts_steps_annotation(ts_steps *s, const ts_event *ev)
 		return kind;
 	}
 	a.id = s->next_ann++;
-	insert(s, a, ev);
+	insert(s, a);
 	return kind;
 }
 
@@ -395,32 +396,76 @@ int64_t ts_steps_size_at(const ts_steps *s, int64_t ts)
 	return b.tokens >= 0 ? b.tokens : b.batch;
 }
 
-/* The CPU step annotation with the greatest External id <= ext: External
- * ids count up as the CPU records ops, so a kernel whose op has id ext was
- * launched after that step began. -1: none. */
-static int64_t by_ext(const ts_steps *s, int64_t ext)
+/* How many CPU windows that began before a time are looked at for one
+ * that holds it (windows of one step nest; steps follow each other). */
+#define WINDOWS_BACK 8
+
+/* The CPU window that holds ts: of the last WINDOWS_BACK that began at or
+ * before it, the latest to begin. An id, or -1. */
+static int64_t window_at(const ts_steps *s, int64_t ts)
 {
-	size_t lo = 0, hi = s->nby_ext;
+	int looked = 0;
+	for (size_t j = upper_bound(s, ts); j-- > 0 && looked < WINDOWS_BACK;) {
+		const ann_t *a = &s->ann[s->order[j]];
+		if (a->gpu)
+			continue;
+		looked++;
+		if (a->end >= ts)
+			return a->id;
+	}
+	return -1;
+}
+
+void ts_steps_cpu_op(ts_steps *s, const ts_event *ev)
+{
+	if (!s->nann || !(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_EXTERNAL_ID) ||
+	    ev->external_id < 0)
+		return;
+	int64_t ext = ev->external_id, ann = window_at(s, ev->ts_ns);
+	if (ann < 0)
+		return;
+	op_run *last = s->nruns ? &s->runs[s->nruns - 1] : NULL;
+	if (last && ext <= last->hi) {
+		s->runs_unordered += ext < last->lo;
+		return;   /* ids count up as ops are recorded: one out of order is left */
+	}
+	if (last && last->ann == ann) {
+		last->hi = ext;
+		return;
+	}
+	if (!ts_grow((void **)&s->runs, &s->runs_cap, s->nruns + 1, sizeof *s->runs, 64,
+		     2 * TS_STEPS_MAX, false)) {
+		s->runs_dropped++;
+		return;
+	}
+	s->runs[s->nruns++] = (op_run){ ext, ext, ann };
+}
+
+/* The window the op with External id ext was recorded in, or -1 (none,
+ * or it was not seen in one). */
+static int64_t window_of_op(const ts_steps *s, int64_t ext)
+{
+	size_t lo = 0, hi = s->nruns;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s->ann[s->by_ext[mid]].ext <= ext)
+		if (s->runs[mid].lo <= ext)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo ? (int64_t)s->ann[s->by_ext[lo - 1]].id : -1;
+	return lo && ext <= s->runs[lo - 1].hi ? s->runs[lo - 1].ann : -1;
 }
 
-int64_t ts_steps_of_kernel(const ts_steps *s, const ts_event *ev)
+int64_t ts_steps_of_kernel(const ts_steps *s, const ts_event *ev, int64_t launch)
 {
-	if (s->ngpu) {
-		int64_t a = ts_steps_at(s, ev->ts_ns, true);
-		if (a >= 0)
-			return a;
-	}
-	if (s->nby_ext && (ev->has & TS_HAS_EXTERNAL_ID) && ev->external_id >= 0)
-		return by_ext(s, ev->external_id);
-	return -1;
+	int64_t a = -1;
+	if (s->nruns && (ev->has & TS_HAS_EXTERNAL_ID) && ev->external_id >= 0)
+		a = window_of_op(s, ev->external_id);
+	if (a < 0 && launch != INT64_MIN)
+		a = window_at(s, launch);
+	if (a < 0 && s->ngpu)
+		a = ts_steps_at(s, ev->ts_ns, true);
+	return find_ann(s, a) >= 0 ? a : -1;
 }
 
 int64_t ts_steps_step(const ts_steps *s, int64_t ann)
@@ -514,4 +559,10 @@ uint64_t ts_steps_dropped(const ts_steps *s)
 void ts_steps_add_dropped(ts_steps *s, uint64_t n)
 {
 	s->dropped += n;
+}
+
+void ts_steps_op_counts(const ts_steps *s, uint64_t *dropped, uint64_t *unordered)
+{
+	*dropped = s->runs_dropped;
+	*unordered = s->runs_unordered;
 }

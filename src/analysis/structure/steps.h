@@ -57,10 +57,20 @@ ts_step_kind ts_steps_annotation(ts_steps *s, const ts_event *ev);
  * windows ended before `from`, once per clock. */
 void ts_steps_hold(ts_steps *s, int64_t from, int64_t keep, int64_t clock);
 
-/* The step annotation a kernel belongs to: the GPU step window it runs in,
- * else the CPU step its launching op was recorded in (by External id).
- * An annotation id, or -1. */
-int64_t ts_steps_of_kernel(const ts_steps *s, const ts_event *ev);
+/* A CPU op: the step window it was recorded in (at its start), for the
+ * kernels it launches (by its External id). Ops come in the order they
+ * were recorded, their ids counting up: the ids of one window's ops are
+ * kept as runs, a run a window. */
+void ts_steps_cpu_op(ts_steps *s, const ts_event *ev);
+
+/* The step annotation a kernel belongs to: the window it was launched in.
+ * That is the window its op was recorded in (by External id), else the
+ * CPU window that holds its launch (launch: the runtime call's time,
+ * INT64_MIN unknown; a graph's kernels carry its launch's correlation),
+ * else the GPU step window it runs in. Never the step that was open on
+ * the GPU when it ran: with asynchronous steps the CPU launches step N+1
+ * while the GPU runs step N. An annotation id, or -1. */
+int64_t ts_steps_of_kernel(const ts_steps *s, const ts_event *ev, int64_t launch);
 
 /* The step annotation that started last at or before ts on one side (CPU
  * or GPU); among those of its step, one that names a stage wins. For the
@@ -100,6 +110,9 @@ uint32_t ts_steps_intern(ts_steps *s, const char *name, size_t n);
 
 /* Step annotations not held: the table was full. */
 uint64_t ts_steps_dropped(const ts_steps *s);
+/* Ops not placed in a window's run: the runs were full (dropped), or
+ * their id was below the runs' (unordered). */
+void ts_steps_op_counts(const ts_steps *s, uint64_t *dropped, uint64_t *unordered);
 void ts_steps_add_dropped(ts_steps *s, uint64_t n);
 
 #endif
