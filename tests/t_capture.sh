@@ -67,7 +67,7 @@ line(r['attribution'] == h['attribution'] and r['graph_replays']['kinds'] == h['
 r = json.load(open(d + '/diff.json'))
 reasons = [(k['size'], k['reason']) for k in r['graph_replays']['kinds']]
 want = [(16, 'kernel 3 of 3 differs: replayed add_k, captured other_k'),
-        (32, 'kernel 1 of 3 (gemm_a) has grid 32,1,1; captured 16,1,1'),
+        (32, 'kernel 1 of 3 (gemm_kernel) has grid 32,1,1; captured 16,1,1'),
         (64, '4 kernels replayed; the captured graphs of size 16 have 3')]
 line(reasons == want and r['attribution']['kernels']['graph_op'] == 0,
      'a capture whose sequence differs is refused, with the kernel, name or grid that differs', reasons)
@@ -179,7 +179,7 @@ t = open(d + '/order.txt').read()
 line('its kernels in another order (paired by name and grid)' in t, 'the text report says the kernels were paired, not in order', t[-700:])
 r = json.load(open(d + '/order_diff.json'))
 k = r['graph_replays']['kinds'][0]
-line(k['graph'] is None and k['reason'].startswith('kernel 1 of 3 differs: replayed silu_k, captured gemm_a'),
+line(k['graph'] is None and k['reason'].startswith('kernel 1 of 3 differs: replayed silu_k, captured gemm_kernel'),
      'kernels that no order pairs (other_k captured): refused with the first that differs', k)
 PY
 

@@ -3,7 +3,7 @@
 
   capture_hip.json    two graphs captured (HIP: launches name their kernel
                       and grid): capture_16_DECODE and capture_32_DECODE, each
-                      gemm_a (aten::mm), silu_k (aten::silu), add_k (aten::add)
+                      gemm_kernel (aten::mm), silu_k (aten::silu), add_k (aten::add)
   capture_diff.json   size 16, but its third kernel is other_k
   capture_ops.json    size 16, the same kernels, launched by other ops
                       (aten::matmul, aten::gelu, aten::sub)
@@ -80,7 +80,7 @@ def capture(graphs, hip=True):
     return {'traceEvents': ev}
 
 
-STD = [('aten::mm', 'gemm_a', None), ('aten::silu', 'silu_k', None), ('aten::add', 'add_k', None)]
+STD = [('aten::mm', 'gemm_kernel', None), ('aten::silu', 'silu_k', None), ('aten::add', 'add_k', None)]
 
 
 def nodes(size, std=STD):
@@ -88,17 +88,17 @@ def nodes(size, std=STD):
 
 
 def run16(d=0):
-    return [('gemm_a', 10 + d, 16), ('silu_k', 3 + d, 32), ('add_k', 1 + d, 48)]
+    return [('gemm_kernel', 10 + d, 16), ('silu_k', 3 + d, 32), ('add_k', 1 + d, 48)]
 
 
 def run32(d=0):
-    return [('gemm_a', 20 + d, 32), ('silu_k', 6 + d, 64), ('add_k', 2 + d, 96)]
+    return [('gemm_kernel', 20 + d, 32), ('silu_k', 6 + d, 64), ('add_k', 2 + d, 96)]
 
 
-STD_REPLAYS = [(16, run16()), (32, run32()), (16, [('gemm_a', 11, 16), ('silu_k', 4, 32), ('add_k', 1, 48)]),
-               (64, [('gemm_a', 5, 64), ('silu_k', 5, 128), ('add_k', 5, 192), ('add_k', 5, 192)])]
+STD_REPLAYS = [(16, run16()), (32, run32()), (16, [('gemm_kernel', 11, 16), ('silu_k', 4, 32), ('add_k', 1, 48)]),
+               (64, [('gemm_kernel', 5, 64), ('silu_k', 5, 128), ('add_k', 5, 192), ('add_k', 5, 192)])]
 PAD_REPLAYS = [(20, run32()), (10, run16()), (40, run32(1)), (24, run32(2)), (24, run16(2))]
-ORDER_REPLAYS = [(16, [('silu_k', 3, 32, 8), ('gemm_a', 10, 16), ('add_k', 1, 48)]), (32, run32())]
+ORDER_REPLAYS = [(16, [('silu_k', 3, 32, 8), ('gemm_kernel', 10, 16), ('add_k', 1, 48)]), (32, run32())]
 
 
 def replay(hip=True, reps=STD_REPLAYS):
@@ -142,8 +142,8 @@ def replay(hip=True, reps=STD_REPLAYS):
 def main():
     d = sys.argv[1]
     os.makedirs(d, exist_ok=True)
-    other = [('aten::matmul', 'gemm_a', None), ('aten::gelu', 'silu_k', None), ('aten::sub', 'add_k', None)]
-    diff = [('aten::mm', 'gemm_a', None), ('aten::silu', 'silu_k', None), ('aten::add', 'other_k', None)]
+    other = [('aten::matmul', 'gemm_kernel', None), ('aten::gelu', 'silu_k', None), ('aten::sub', 'add_k', None)]
+    diff = [('aten::mm', 'gemm_kernel', None), ('aten::silu', 'silu_k', None), ('aten::add', 'other_k', None)]
     files = {
         'capture_hip.json': capture([(16, nodes(16)), (32, nodes(32))]),
         'capture_diff.json': capture([(16, nodes(16, diff))]),
