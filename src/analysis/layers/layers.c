@@ -433,7 +433,7 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 	if (l->nkbuf > MAX_PENDING_KERNELS)
 		return false;
 	pending_pass *pp = &l->pending[l->npending];
-	*pp = (pending_pass){ .pass = (uint32_t)idx };
+	*pp = (pending_pass){ .pass = (uint32_t)idx, .gemm_tokens = l->hints.gemm_tokens };
 	if (l->passes[idx].complete && n) {
 		pp->layers = malloc(n * sizeof *pp->layers);
 		if (!pp->layers)
@@ -836,6 +836,10 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	keep_listing(l, p);
 }
 
+/* Kernels of a pass before its sampling, past which sampling ends the
+ * pass though no name said what ran before it (a mixer no rule knows). */
+#define SAMPLE_AFTER 16
+
 void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		      const ts_kclass *c, const ts_kref *ref, unsigned ctx_slot)
 {
@@ -882,9 +886,12 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (kend > l->kfrontier)
 		l->kfrontier = kend;
 	if (m & M_SAMPLE)
-		l->hints.after_sampling = l->walk.nlayers > 0 || (l->walk.seg.marks & M_ATTN);
+		l->hints.after_sampling = l->walk.nlayers > 0 || (l->walk.seg.marks & M_ATTN) ||
+					  l->cur.kernels >= SAMPLE_AFTER;
 	if ((m & M_EMBED) && l->walk.units == 0)
 		l->hints.embed_first = true;
+	if ((m & M_EMBED) && l->hints.embed_at < 0)
+		l->hints.embed_at = (int64_t)l->cur.kernels;
 	if (m & M_TRAIN)
 		l->backward_ops++;
 

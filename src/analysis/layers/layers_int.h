@@ -76,6 +76,16 @@ typedef struct {
  * for the relative signals: the passes of known stage around it. Bounded:
  * past the caps the oldest is decided with what is known by then. */
 #define MAX_PENDING 64
+
+/* The smallest and largest token count (GEMM M, KV-write grid) of the
+ * passes with layers so far (0: none yet). */
+typedef struct {
+	int64_t lo, hi;
+} tok_range;
+
+/* Tokens past which a pass is a prompt's whatever the passes around it:
+ * a decode batch of more sequences is rare. */
+#define TOKENS_PREFILL 1024
 #define MAX_PENDING_KERNELS (1u << 20)
 
 /* A kernel of the pass in progress, held until the pass has its stage. */
@@ -98,6 +108,7 @@ typedef struct {
 	kernel_ent *kernels;
 	size_t nkernels;
 	ts_layer_sample sample;  /* its middle layer (opts.sample) */
+	int64_t gemm_tokens;     /* its GEMMs' tokens (pass_hints) */
 	ts_anat_kernel *anat;    /* its layer kernels, for the anatomy */
 	size_t nanat;
 	bool anat_skip;          /* complete, but not all of them listed */
@@ -145,9 +156,12 @@ typedef struct {
 	int64_t step_ann;        /* the annotation naming it, -1 none */
 	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
 	bool embed_first;        /* an embedding kernel before the pass's first unit */
+	int64_t embed_at;        /* kernels of the pass before its first embedding, -1 none */
+	int64_t gemm_tokens;     /* its GEMMs' tokens, where enough were recorded; -1 */
 } pass_hints;
 
-#define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1 })
+#define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1, \
+					.embed_at = -1, .gemm_tokens = -1 })
 
 struct ts_layers {
 	ts_layers_opts opts;
@@ -214,6 +228,7 @@ struct ts_layers {
 	size_t npending, pending_kernels;
 	int64_t known_ns[TS_PSTAGE_COUNT];      /* passes decided by their own */
 	uint64_t known_layers[TS_PSTAGE_COUNT]; /* signals: time and layers */
+	tok_range tok_gemm, tok_kv;             /* token counts of the passes */
 
 	/* results */
 	ts_pass *passes;

@@ -38,47 +38,114 @@ static void tally(ts_pass *p)
 		      ? (double)p->votes[best] / total : 0.0;
 }
 
+/* The smallest and largest token count of the passes so far. */
+static void token_range(tok_range *r, int64_t t)
+{
+	if (t <= 0)
+		return;
+	if (r->lo <= 0 || t < r->lo)
+		r->lo = t;
+	if (t > r->hi)
+		r->hi = t;
+}
+
+/* Tokens against the other passes of the trace: a pass four times
+ * smaller than another runs few tokens a sequence beside it (decode);
+ * else one four times larger than another is the prompt (prefill). */
+static ts_pstage tokens_relative(const tok_range *r, int64_t t, long threshold)
+{
+	if (t <= 0)
+		return TS_PSTAGE_UNKNOWN;
+	if (r->hi >= 4 * t)
+		return TS_PSTAGE_DECODE;
+	if (r->lo > 0 && 4 * r->lo <= t)
+		return TS_PSTAGE_PREFILL;
+	/* nothing to hold it against: more tokens than a decode batch
+	 * usually has are more often a prompt's */
+	return t > threshold ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
+}
+
 long ts_lay_decode_threshold(const ts_layers *l)
 {
 	return l->opts.decode_threshold > 0 ? l->opts.decode_threshold
 					    : TS_DECODE_THRESHOLD_DEFAULT;
 }
 
-void ts_lay_vote(ts_layers *l, ts_pass *p)
+/* Each signal's weight: the annotation's own words outweigh every
+ * inferred signal together; a count of tokens outweighs a kernel's name
+ * (a FlashInfer "Prefill" kernel runs decode); the passes around a pass
+ * speak last, for the passes its own signals leave open. */
+static const int weight[TS_SIG_COUNT] = {
+	[TS_SIG_ANNOTATION] = 8, [TS_SIG_KERNEL_HINTS] = 1, [TS_SIG_GEMM_M] = 2,
+	[TS_SIG_KV_GRID] = 2, [TS_SIG_ONLY_IN] = 1, [TS_SIG_DURATION] = 1,
+};
+
+/* The step annotation of pass p: its stage signal, batch, tokens, name. */
+static void annotation_signal(ts_layers *l, ts_pass *p)
 {
 	/* the step whose window began last before the pass (its stray
 	 * kernels cut, idle.h) */
 	int64_t start = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
 	int64_t an = l->hints.step_ann >= 0 ? l->hints.step_ann : ts_steps_at(l->steps, start, false);
 	ts_step_says a;
-	if (ts_steps_says(l->steps, an, &a)) {
-		if (a.stage != TS_PSTAGE_UNKNOWN)
-			p->votes[a.stage] += 3;   /* outweighs both inferred signals */
-		p->signal[TS_SIG_ANNOTATION] = a.stage;
-		p->batch = a.batch;
-		p->tokens = a.tokens;
-		if (a.name != TS_INTERN_NONE)
-			p->annotation = (int)a.name;
+	if (!ts_steps_says(l->steps, an, &a))
+		return;
+	p->signal[TS_SIG_ANNOTATION] = a.stage;
+	p->batch = a.batch;
+	p->tokens = a.tokens;
+	if (a.name != TS_INTERN_NONE)
+		p->annotation = (int)a.name;
+}
+
+/*
+ * The token counts of pass p. A decode step runs one token a sequence:
+ * GEMMs of few tokens (most of them at --decode-threshold or below) are
+ * decode; many (past TOKENS_PREFILL) a prompt, and so is a pass whose LM
+ * head ran on a quarter of its tokens or fewer (the last of each prompt: a
+ * decode step's GEMMs all run its batch). GEMMs speak only where their
+ * shapes were recorded in half the layers at least: a lone LM head (the
+ * eager GEMM of a graph-replayed pass) counts sequences, not tokens. The
+ * grid of a KV-cache write has one block per token written: one per
+ * sequence in decode, every prompt token in prefill. Between the two
+ * bounds a large decode batch and a short prompt look alike: the passes
+ * around say which (tokens_relative). Many tokens are prefill, or mixed
+ * where the annotation says the batch is mixed. Token rows only say
+ * prefill or decode where something says the trace is generation at all
+ * (a diffusion transformer's steps have many rows and no stage).
+ */
+static void token_signals(ts_layers *l, ts_pass *p)
+{
+	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
+			 : TS_PSTAGE_PREFILL;
+	uint64_t small = l->hints.gemm_small, large = l->hints.gemm_large;
+	bool enough = small + large >= 2 && 2 * (small + large) >= p->layers;
+	if (enough && small > large && l->generation)
+		p->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
+	else if (enough && large > small && l->generation &&
+		 (p->gemm_m_max > TOKENS_PREFILL || p->gemm_m_max >= 4 * p->gemm_m_min))
+		p->signal[TS_SIG_GEMM_M] = many;
+	p->kv_grid = l->hints.tokens_max;
+	if (l->hints.tokens_max > 0 && l->hints.tokens_max <= ts_lay_decode_threshold(l))
+		p->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
+	else if (l->hints.tokens_max > TOKENS_PREFILL)
+		p->signal[TS_SIG_KV_GRID] = many;
+	l->hints.gemm_tokens = !enough ? -1 : small > large ? p->gemm_m_min
+			     : large > small ? p->gemm_m_max : -1;
+	if (p->layers && l->generation) {
+		token_range(&l->tok_gemm, l->hints.gemm_tokens);
+		token_range(&l->tok_kv, l->hints.tokens_max);
 	}
+}
+
+void ts_lay_vote(ts_layers *l, ts_pass *p)
+{
+	annotation_signal(l, p);
+	token_signals(l, p);
 	ts_pstage hints = TS_PSTAGE_UNKNOWN;
 	if (l->hints.hint_prefill != l->hints.hint_decode)
 		hints = l->hints.hint_prefill > l->hints.hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
-	/* Many tokens in the GEMMs: prefill, or mixed when the annotation says
-	 * the batch is mixed (a mixed batch has many tokens too). */
-	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
-			 : TS_PSTAGE_PREFILL;
-	/* token rows only say prefill or decode where something says the
-	 * trace is generation at all (a diffusion transformer's steps, an
-	 * encoder, have many rows and no stage) */
-	if (l->hints.gemm_small != l->hints.gemm_large && l->generation)
-		p->signal[TS_SIG_GEMM_M] = l->hints.gemm_small > l->hints.gemm_large ? TS_PSTAGE_DECODE : many;
-	/* The grid of a KV-cache write has one block per token written: one
-	 * per sequence in decode, every prompt token in prefill. */
-	p->kv_grid = l->hints.tokens_max;
 	p->hints_prefill = (uint32_t)l->hints.hint_prefill;
 	p->hints_decode = (uint32_t)l->hints.hint_decode;
-	if (l->hints.tokens_max > 0)
-		p->signal[TS_SIG_KV_GRID] = l->hints.tokens_max <= ts_lay_decode_threshold(l) ? TS_PSTAGE_DECODE : many;
 	/* A kernel's name is weaker evidence than counts: names saying one
 	 * stage where the annotation or the token counts say another (a
 	 * FlashInfer "Prefill" kernel running decode) do not vote. */
@@ -88,9 +155,9 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		    p->signal[sg] != hints)
 			overruled = true;
 	p->signal[TS_SIG_KERNEL_HINTS] = overruled ? TS_PSTAGE_UNKNOWN : hints;
-	for (int sg = TS_SIG_KERNEL_HINTS; sg < TS_SIG_COUNT; sg++)
+	for (int sg = TS_SIG_ANNOTATION; sg < TS_SIG_COUNT; sg++)
 		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
-			p->votes[p->signal[sg]]++;
+			p->votes[p->signal[sg]] += weight[sg];
 	tally(p);
 }
 
@@ -152,7 +219,17 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 	}
 	for (int sg = TS_SIG_ONLY_IN; sg <= TS_SIG_DURATION; sg++)
 		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
-			p->votes[p->signal[sg]]++;
+			p->votes[p->signal[sg]] += weight[sg];
+	/* the token counts the pass's own figures left open, against the
+	 * passes around it: as weak as the other relative signals */
+	long thr = ts_lay_decode_threshold(l);
+	if (p->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && l->generation &&
+	    (p->signal[TS_SIG_GEMM_M] = tokens_relative(&l->tok_gemm, pp->gemm_tokens, thr)) !=
+	    TS_PSTAGE_UNKNOWN)
+		p->votes[p->signal[TS_SIG_GEMM_M]]++;
+	if (p->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && l->generation &&
+	    (p->signal[TS_SIG_KV_GRID] = tokens_relative(&l->tok_kv, p->kv_grid, thr)) != TS_PSTAGE_UNKNOWN)
+		p->votes[p->signal[TS_SIG_KV_GRID]]++;
 	tally(p);
 }
 

@@ -143,6 +143,10 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
 
 /* ----------------------------------------------------------- pass edges */
 
+/* Kernels after a pass's embedding past which another embedding is the
+ * next pass's. */
+#define EMBED_AGAIN 8
+
 /* Where neither a step annotation nor a name marks where a pass begins
  * (an embedding, sampling: none ran in this pass; a graph-replayed decode
  * step has no ops to name them where the eager prefill had), the stream
@@ -151,15 +155,18 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
  * inside the pass (the host between two steps). */
 static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 {
-	if (l->pass_named || l->hints.step >= 0 || row == TS_INTERN_NONE)
+	if (l->hints.step >= 0 || row == TS_INTERN_NONE)
 		return false;
+	/* where a name marked the pass (its embedding, its sampling), the GPU's
+	 * waits say nothing: only its head kernels running again do */
+	bool by_waits = !l->pass_named;
 	/* any kernel after the GPU waited twice as long as anywhere in a
 	 * pass of some length (a graph-replayed step: the host between) */
-	if (l->cur.kernels >= 16 && gap > 2 * l->pass_maxgap && gap >= 20000)
+	if (by_waits && l->cur.kernels >= 16 && gap > 2 * l->pass_maxgap && gap >= 20000)
 		return true;
 	if (l->cur.kernels < 4)
 		return false;
-	if (row == l->head_rows[0] && gap > l->pass_maxgap)
+	if (by_waits && row == l->head_rows[0] && gap > l->pass_maxgap)
 		return true;
 	/* or, where the GPU waits as long inside a pass (an eager model:
 	 * every launch late), one of the pass's first kernels again after
@@ -220,7 +227,13 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	 * layer work; the first kernel after sampling starts the next. */
 	if (m & (M_EMBED | M_SAMPLE))
 		l->pass_named = true;
-	if (l->in_pass && (step_edge || ((m & M_EMBED) && has_work) ||
+	/* A pass embeds its tokens once: an embedding after layer work, or
+	 * well past the pass's own embedding (where no name says what the
+	 * kernels between were; GPT-2's token and position lookups run back
+	 * to back), begins the next. */
+	bool embed_again = l->hints.embed_at >= 0 &&
+			   l->cur.kernels >= (uint64_t)l->hints.embed_at + EMBED_AGAIN;
+	if (l->in_pass && (step_edge || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->hints.after_sampling && !(m & M_SAMPLE)) ||
 			   (step < 0 && repeat_edge(l, row, gap))))
 		edge = true;

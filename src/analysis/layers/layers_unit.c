@@ -59,6 +59,25 @@ static cur_layer layer_of(const kernel_ent *k, size_t n)
 	return c;
 }
 
+/* Where names type the rest, a layer's mixer may be the one kernel no
+ * rule knows (a new attention kernel, graph-replayed so no op names it
+ * either): every layer, the first and last aside (a model's edges may
+ * differ), runs a kernel no rule typed that is neither a copy nor a
+ * norm. A unit of cache writes and copies has none. */
+static bool unnamed_mixer(const kernel_ent *k, const ts_unit_result *r)
+{
+	if (r->n < 3)
+		return false;
+	for (size_t j = 1; j + 1 < r->n; j++) {
+		bool any = false;
+		for (size_t i = r->start[j]; i < r->end[j] && !any; i++)
+			any = !(k[i].marks & (M_TYPED | M_COPY | M_START));
+		if (!any)
+			return false;
+	}
+	return true;
+}
+
 bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 {
 	size_t n = l->nkbuf - l->kbuf0;
@@ -96,7 +115,7 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 	/* names are known when they type most of the layers' kernels: a rule
 	 * that happens to match an opaque name or two says nothing */
 	bool named = 2 * typed >= held;
-	if (named && !(attn && work))
+	if (named && !((attn || unnamed_mixer(k, &r)) && work))
 		return false;
 	l->walk.nlayers = 0;
 	l->walk.layers_dropped = 0;

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The independent zoo (../shared/traces/independent-zoo/): traces of random
+# LLM architectures from a generator written apart from the project, each
+# with the truth the generator knew. Every complete pass, its stage and its
+# layer count must be exact (tests/indep/score.py), but for the files
+# tests/indep/known-failing.txt lists with the class each still misses.
+T=independent
+. "$(dirname "$0")/lib.sh"
+need_shared
+z="$SHARED/independent-zoo"
+if [ ! -d "$z" ]; then
+	echo "skip - $T: $z is not here"
+	exit 0
+fi
+files=()
+for f in "$z"/*.json.gz; do
+	whole_run "$f" && files+=("$f")
+done
+python3 "$here/indep/score.py" "$TS" "${files[@]}" --known "$here/indep/known-failing.txt" || fail=1
+
+# The same traces written otherwise must give the same answers: with every
+# attention / state-space mixer kernel renamed to a string no table knows
+# (a new attention kernel), and, for traces with kernel names and no mixed
+# batch (which only an annotation can tell), with no step annotation.
+mkdir -p "$tmp/vary"
+for f in "${files[@]}"; do
+	stem=$(basename "$f" .json.gz)
+	grep -q "^$stem " "$here/indep/known-failing.txt" && continue
+	python3 "$here/indep/vary.py" mixer-unnamed "$f" "$tmp/vary/$stem.mixer-unnamed.json"
+	cp "$z/$stem.truth.json" "$tmp/vary/$stem.mixer-unnamed.truth.json"
+	case $stem in real_*)
+		if ! grep -q '"mixed"' "$z/$stem.truth.json"; then
+			python3 "$here/indep/vary.py" no-annotation "$f" "$tmp/vary/$stem.no-annotation.json"
+			cp "$z/$stem.truth.json" "$tmp/vary/$stem.no-annotation.truth.json"
+		fi ;;
+	esac
+done
+python3 "$here/indep/score.py" "$TS" "$tmp"/vary/*.mixer-unnamed.json "$tmp"/vary/*.no-annotation.json || fail=1
+finish
