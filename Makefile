@@ -15,6 +15,9 @@
 #   make zoo        the architecture zoo's full sweep: ZOO_SEEDS (default
 #                   300) random decoders, real and random kernel names,
 #                   every layer checked; prints the seeds that fail
+#   make indep      the second-hand generator's sweep (tests/indep/gen):
+#                   INDEP_SEEDS (default 200) seeds, both name modes, the
+#                   rate per class
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -62,7 +65,7 @@ else
 BIN := tracestream
 endif
 
-.PHONY: all unit test test-long test-slurm sample bench install clean deps fuzz fuzz-build tsan zoo
+.PHONY: all unit test test-long test-slurm sample bench install clean deps fuzz fuzz-build tsan zoo indep
 
 all: $(BIN)
 
@@ -138,8 +141,14 @@ test-slurm: all
 # the zoo's targets: layer count and membership exact on 99% of the seeds
 # with real kernel names, 95% with random names (`make test` runs a sample)
 ZOO_SEEDS ?= 300
+INDEP_SEEDS ?= 200
 zoo: all
 	python3 tests/zoo/check.py ./tracestream 0 $(ZOO_SEEDS) --names-min 99 --random-min 95
+
+# The second-hand generator's sweep (tests/indep/gen, written apart from
+# the sources): every class's rate, on fresh seeds.
+indep: all
+	python3 tests/indep/sweep.py ./tracestream 0 $(INDEP_SEEDS) --classes
 
 sample: deps
 	$(MAKE) all
