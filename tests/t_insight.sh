@@ -34,8 +34,8 @@ assert lines[i + 1].split()[:7] == ['prefill', '689.0', 'us', '689.0', 'us', '68
 assert '64 tokens a pass' in lines[i + 2] and '92888 tokens/s' in lines[i + 2], lines[i + 2]
 assert lines[i + 4].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 4]
 assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 5], lines[i + 5]
-assert 'CPU waits on the GPU: 15.0 us of its 38.0 us a pass (cudaMemcpy)' in lines[i + 3], lines[i + 3]
-assert 'CPU waits on the GPU: 2.9 us of its 38.0 us a pass (cudaStreamSynchronize)' in lines[i + 6], lines[i + 6]
+assert 'CPU waits on the GPU: 15.0 us of its 80.0 us a pass (cudaMemcpy)' in lines[i + 3], lines[i + 3]
+assert 'CPU waits on the GPU: 2.9 us of its 80.0 us a pass (cudaStreamSynchronize)' in lines[i + 6], lines[i + 6]
 # the CPU windows the waits are part of: each pass's (its step's on the
 # CPU, else its launches'), at most the 80 us of its step annotation
 for stage in ('decode', 'prefill'):
@@ -157,6 +157,20 @@ o = gap_opps[0]
 want = 'launch_bound' if 2 * t['launch_bound_us'] >= t['idle_us'] else 'idle'
 assert o['kind'] == want and o['at_stake_us'] == t['idle_us'] and o['stage'] == 'decode', o
 assert ('launch-bound, the CPU late: %d gaps' % t['launch_bound_gaps']) in o['text'], o['text']
+PY
+# the same step without its annotation: the fill is in the stream of the
+# pass, and the idle rule cuts it off its start (stray)
+python3 "$here/indep/vary.py" no-annotation "$tmp/idle.json" "$tmp/idle_na.json"
+"$TS" --no-progress -f json "$tmp/idle_na.json" > "$tmp/idle_na.out" 2> "$tmp/err" ||
+	bad "fixture without annotation: exit $?: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/idle_na.out" "$tmp/truth.json" <<'PY' && ok "fixture without its annotation: the fill 500 ms before the pass is cut off it (stray), the span and gaps as with it" || bad "fixture idle figures without the annotation"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+assert len(d['passes']) == 1, d['passes']
+x = d['passes'][0]['idle']
+assert x['stray_kernels'] == t['stray_unannotated'] and x['stray_us'] == 2.0, x
+for k in ('span_us', 'busy_us', 'idle_us', 'gaps'):
+    assert x[k] == t[k], (k, x[k], t[k])
 PY
 python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: the typical layer: 163 us, by type and kernel by kernel in its real order (repeats included), adding up" || bad "fixture anatomy"
 import json, sys

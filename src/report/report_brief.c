@@ -108,6 +108,7 @@ static bool shown_stage(const ts_report_opts *o, int st)
  * there is no complete pass, the partial ones, marked so. */
 typedef struct {
 	uint32_t n, partial;
+	uint32_t drafts, draft_layers;   /* a speculative draft's forwards */
 	bool of_partials;
 	int64_t gpu_ns;
 	ts_idle_pass idle;
@@ -123,6 +124,11 @@ static void stage_passes(const ts_layers *l, int st, pass_sum *ps)
 			const ts_pass *p = ts_layers_pass(l, i);
 			if ((int)p->stage != st)
 				continue;
+			if (p->draft) {
+				ps->drafts += round == 0;
+				ps->draft_layers = p->layers;
+				continue;
+			}
 			if (p->complete == ps->of_partials) {
 				ps->partial++;
 				continue;
@@ -198,7 +204,7 @@ static void put_what(screen *s)
 			 v->all->count);
 	else
 		snprintf(kn, sizeof kn, "%" PRIu64 " kernels", res->agg->kernels);
-	char passes[200] = "";
+	char passes[200] = "", drafts[120] = "";
 	k = 0;
 	bool complete_any = false;
 	for (int st = 0; res->layers && st < TS_PSTAGE_COUNT; st++) {
@@ -207,6 +213,9 @@ static void put_what(screen *s)
 		if (!ps.n || !shown_stage(o, st) || k >= sizeof passes)
 			continue;
 		complete_any |= !ps.of_partials;
+		if (ps.drafts && !drafts[0])
+			snprintf(drafts, sizeof drafts, "; and %" PRIu32 " forwards of a %" PRIu32
+				 "-layer draft model (speculative decoding)", ps.drafts, ps.draft_layers);
 		if (ps.of_partials)
 			k += (size_t)snprintf(passes + k, sizeof passes - k, "%s%" PRIu32 " partial %s",
 					      k ? ", " : "", ps.n, ts_pstage_name((ts_pstage)st));
@@ -230,7 +239,7 @@ static void put_what(screen *s)
 		char lay[48] = "";
 		if (per)
 			snprintf(lay, sizeof lay, " of %" PRIu32 " layers", per);
-		line(s, "  passes %s%s; %s, %s", passes, lay, kn, kt);
+		line(s, "  passes %s%s%s; %s, %s", passes, lay, drafts, kn, kt);
 		if (!ts_layers_generation(res->layers))
 			line(s, "  not LLM generation by what it holds: no step annotation, token "
 				"embedding, KV-cache write, stage-named attention or serving framework; "
@@ -317,7 +326,21 @@ static void idle_cause(const ts_steps *st, const ts_idle_pass *d, char *buf, siz
 static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
 {
 	char t[32], w[32];
-	if (stage == TS_PSTAGE_DECODE && st->token_ns > 0) {
+	pass_sum ps;
+	stage_passes(s->res->layers, (int)stage, &ps);
+	if (stage == TS_PSTAGE_DECODE && st->token_ns > 0 && ps.drafts && ps.n) {
+		/* speculative decoding: a step gives each sequence one to k + 1
+		 * tokens, as many as the target accepts; the trace does not say */
+		uint32_t k = (ps.drafts + ps.n - 1) / ps.n;
+		fmt_ms(t, sizeof t, (double)st->token_ns);
+		char tail[96] = "";
+		if (st->tokens_per_s > 0)
+			snprintf(tail, sizeof tail, ": %.0f to %.0f tokens/s", st->tokens_per_s,
+				 st->tokens_per_s * (k + 1));
+		line(s, "   per step %s (%s), 1 to %" PRIu32 " tokens a sequence (%" PRIu32
+		     " draft forwards a step, accepted or not)%s", t,
+		     st->steps ? "step to step" : "one step: its wall", k + 1, k, tail);
+	} else if (stage == TS_PSTAGE_DECODE && st->token_ns > 0) {
 		fmt_ms(t, sizeof t, (double)st->token_ns);
 		char tail[64] = "", how[48];
 		if (st->batch > 0)

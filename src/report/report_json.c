@@ -487,15 +487,20 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 	const ts_layers *l = res->layers;
 	int64_t orphan_ns;
 	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
-	uint64_t total = 0, complete = 0;
+	uint64_t total = 0, complete = 0, drafts = 0;
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
-		total += ts_layers_pass(l, i)->layers;
-		complete += ts_layers_pass(l, i)->complete;
+		const ts_pass *p = ts_layers_pass(l, i);
+		drafts += p->draft;
+		if (p->draft)
+			continue;
+		total += p->layers;
+		complete += p->complete;
 	}
 	ts_jw_member(w, 2, "layers");
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "per_pass", ts_layers_per_pass(l));
 	ts_jw_kuint(w, "complete_passes", complete);
+	ts_jw_kuint(w, "draft_passes", drafts);
 	ts_jw_kuint(w, "total", total);
 	char why[200];
 	long exp = ts_model_expected_layers(l, &res->model, why, sizeof why);
@@ -622,6 +627,7 @@ static void put_pass(ts_jw *w, const ts_result *res, const ts_pass *p)
 	ts_jw_kstr(w, "stage", ts_pstage_name(p->stage));
 	ts_jw_knum(w, "confidence", "%.2f", p->confidence);
 	ts_jw_kbool(w, "complete", p->complete);
+	ts_jw_kbool(w, "draft", p->draft);
 	ts_jw_kuint(w, "layers", p->layers);
 	ts_jw_kuint(w, "kernels", p->kernels);
 	ts_jw_kus(w, "gpu_time_us", p->gpu_ns);
@@ -703,6 +709,7 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "passes", t->passes);
 		ts_jw_kuint(w, "complete_passes", t->complete_passes);
+		ts_jw_kuint(w, "draft_passes", t->drafts);
 		ts_jw_kuint(w, "layers", t->layers);
 		ts_jw_kuint(w, "kernels", sall->count);
 		ts_jw_kus(w, "gpu_time_us", sall->total);

@@ -386,9 +386,9 @@ static int t_layers(const ts_result *res, const ts_kview *v, const ts_table_sink
 
 static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
 {
-	static const char *const cols[] = { "index", "stage", "confidence", "complete", "layers",
-					    "kernels", "gpu_time_us", "start_us", "batch", "tokens",
-					    IDLE_COLS, "annotation", "cut", "evidence" };
+	static const char *const cols[] = { "index", "stage", "confidence", "complete", "draft",
+					    "layers", "kernels", "gpu_time_us", "start_us", "batch",
+					    "tokens", IDLE_COLS, "annotation", "cut", "evidence" };
 	int rc = BEGIN(k, "passes", cols);
 	const ts_layers *l = res->layers;
 	for (size_t i = 0; l && i < ts_layers_npasses(l) && rc == 0; i++) {
@@ -399,7 +399,7 @@ static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink
 		ts_pass_evidence(l, p, ev, sizeof ev);
 		ts_cell row[] = {
 			c_int(p->index), c_cstr(ts_pstage_name(p->stage)), c_num(p->confidence, 2),
-			c_bool(p->complete), c_int(p->layers), c_uint(p->kernels),
+			c_bool(p->complete), c_bool(p->draft), c_int(p->layers), c_uint(p->kernels),
 			c_us(p->gpu_ns), c_us(p->first_ts), c_opt_int(p->batch >= 0, p->batch),
 			c_opt_int(p->tokens >= 0, p->tokens), IDLE_CELLS(&p->idle),
 			c_cstr(ts_layers_annotation_name(l, p->annotation)),
@@ -414,7 +414,7 @@ static int t_passes(const ts_result *res, const ts_kview *v, const ts_table_sink
 static int t_stages(const ts_result *res, const ts_table_sink *k)
 {
 	/* then its passes in wall time, steps and tokens (steps.h) */
-	static const char *const cols[] = { "stage", "passes", "complete_passes", "layers",
+	static const char *const cols[] = { "stage", "passes", "complete_passes", "draft_passes", "layers",
 					    "kernels", "gpu_time_us", "share_pct", IDLE_COLS,
 					    "wall_mean_us", "wall_p50_us", "wall_max_us", "steps",
 					    "step_p50_us", "batch", "tokens", "tokens_per_s",
@@ -430,7 +430,7 @@ static int t_stages(const ts_result *res, const ts_table_sink *k)
 		bool has = ts_steps_of(l, res->api, (ts_pstage)s, &st);
 		ts_cell row[] = {
 			c_cstr(ts_pstage_name((ts_pstage)s)), c_uint(t->passes), c_uint(t->complete_passes),
-			c_uint(t->layers), c_uint(sall->count), c_us(sall->total),
+			c_uint(t->drafts), c_uint(t->layers), c_uint(sall->count), c_us(sall->total),
 			c_num(share(sall->total, all), 2), IDLE_CELLS(&t->idle),
 			has ? c_us(st.wall_mean_ns) : c_null(), has ? c_us(st.wall_p50_ns) : c_null(),
 			has ? c_us(st.wall_max_ns) : c_null(), c_uint(st.steps),

@@ -300,12 +300,14 @@ static const ts_text_col stage_cols[] = {
 	{ .col = "share_pct", .title = "Share", .width = 7, .decimals = 1, .suffix = "%" },
 };
 
-/* "yes", or where the pass was cut. */
+/* "yes", "draft" (a speculative draft model's forward), or where the
+ * pass was cut. */
 static void fmt_complete(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
 {
 	const ts_cell *c = ts_text_cell(t, row, "cut");
-	snprintf(buf, n, "%s", c->kind != TS_CELL_STR ? "yes"
-			       : c->len == 5 && !memcmp(c->s, "start", 5) ? "no (start)" : "no (end)");
+	snprintf(buf, n, "%s", c->kind == TS_CELL_STR
+			       ? (c->len == 5 && !memcmp(c->s, "start", 5) ? "no (start)" : "no (end)")
+			       : ts_text_cell(t, row, "draft")->u ? "draft" : "yes");
 }
 
 /* The step annotation, at most 60 bytes of it. */

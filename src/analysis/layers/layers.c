@@ -36,6 +36,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->steps = ts_steps_new();
 	l->prev_end = l->kfrontier = l->frontier_at_start = INT64_MIN;
 	l->last_step = -1;
+	l->graph_corr = -1;
 	l->last_stage = TS_PSTAGE_UNKNOWN;
 	/* the listing of the pass's layer kernels: for the anatomy (with
 	 * tables), --debug-layers and the samples of compare */
@@ -90,6 +91,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->marks);
 	free(l->ctx_marks);
 	ts_steps_free(l->steps);
+	free(l->wait);
 	free(l->layers);
 	free(l->gap);
 	free(l->pre);
@@ -323,9 +325,10 @@ static void label_kernels(ts_layers *l, const ts_pass *p)
 static void add_stage(ts_layers *l, const ts_pass *p)
 {
 	ts_stage_total *t = &l->stages[p->stage];
-	t->passes++;
-	t->complete_passes += p->complete;
-	t->layers += p->layers;
+	t->passes += !p->draft;
+	t->complete_passes += p->complete && !p->draft;
+	t->drafts += p->draft;
+	t->layers += p->draft ? 0 : p->layers;
 	t->kernels += p->kernels;
 	t->gpu_ns = ts_sat_add(t->gpu_ns, p->gpu_ns);
 	ts_idle_sum(&t->idle, &p->idle);
@@ -400,20 +403,38 @@ static bool anatomy_list(ts_layers *l, size_t *n)
 	return true;
 }
 
+/* A complete pass of the model (a speculative draft's forward is not):
+ * its layers' types (the model's description), its layer count (layers
+ * per complete pass), and what its stage knows of its own passes. */
+static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *layers, uint32_t n,
+			     bool own_stage)
+{
+	for (uint32_t i = 0; i < n; i++)
+		l->type_count[ts_lay_layer_type(layers[i].marks)]++;
+	l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+	if (own_stage && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
+		l->known_ns[p->stage] += p->gpu_ns;
+		l->known_layers[p->stage] += p->layers;
+	}
+}
+
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
 static void resolve_pending(ts_layers *l, size_t k)
 {
 	pending_pass *pp = &l->pending[k];
 	ts_pass *p = &l->passes[pp->pass];
-	ts_lay_relative_votes(l, p, pp);
+	if (p->stage == TS_PSTAGE_UNKNOWN)
+		ts_lay_relative_votes(l, p, pp);
 	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
-	if (pp->layers)
+	if (pp->layers && !p->draft) {
+		count_model_pass(l, p, pp->layers, pp->nlayers, pp->own_stage);
 		add_layers(l, p->stage, pp->layers, pp->nlayers);
-	ts_lay_offer_sample(l, p->stage, &pp->sample);
-	if (pp->anat_skip)
-		ts_anatomy_skip(l->anatomy, p->stage);
-	else if (pp->anat)
-		ts_anatomy_add(l->anatomy, p->stage, pp->anat, pp->nanat, pp->nlayers);
+		ts_lay_offer_sample(l, p->stage, &pp->sample);
+		if (pp->anat_skip)
+			ts_anatomy_skip(l->anatomy, p->stage);
+		else if (pp->anat)
+			ts_anatomy_add(l->anatomy, p->stage, pp->anat, pp->nanat, pp->nlayers);
+	}
 	free(pp->anat);
 	free(pp->sample.k);
 	free(pp->layers);
@@ -433,7 +454,9 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 	if (l->nkbuf > MAX_PENDING_KERNELS)
 		return false;
 	pending_pass *pp = &l->pending[l->npending];
-	*pp = (pending_pass){ .pass = (uint32_t)idx, .gemm_tokens = l->hints.gemm_tokens };
+	*pp = (pending_pass){ .pass = (uint32_t)idx, .gemm_tokens = l->hints.gemm_tokens,
+			      .step = l->hints.step,
+			      .own_stage = l->passes[idx].stage != TS_PSTAGE_UNKNOWN };
 	if (l->passes[idx].complete && n) {
 		pp->layers = malloc(n * sizeof *pp->layers);
 		if (!pp->layers)
@@ -722,13 +745,14 @@ static void start_evidence(ts_layers *l, ts_pass *p)
  * layers, anatomy and sample go to its stage. */
 static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
 {
-	if (p->layers && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
+	if (!p->complete && p->layers && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
 		l->known_ns[p->stage] += p->gpu_ns;
 		l->known_layers[p->stage] += p->layers;
 	}
 	stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
 	l->nkbuf = 0;
-	if (p->complete) {
+	if (p->complete && !p->draft) {
+		count_model_pass(l, p, l->layers, n, true);
 		add_layers(l, p->stage, l->layers, n);
 		size_t na;
 		if (anatomy_list(l, &na))
@@ -737,7 +761,7 @@ static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
 			ts_anatomy_skip(l->anatomy, p->stage);
 	}
 	uint32_t mid, inst;
-	size_t k = p->complete ? ts_lay_middle_layer(l, &mid, &inst) : 0;
+	size_t k = p->complete && !p->draft ? ts_lay_middle_layer(l, &mid, &inst) : 0;
 	if (k) {
 		ts_layer_sample c = { .layer = mid, .layers = l->walk.nlayers, .instances = inst,
 				      .n = k, .k = l->samp_tmp };
@@ -766,6 +790,46 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
 	}
 	l->ndbg_kept = k;
 	l->dbg_done = true;
+}
+
+/*
+ * The step of pass p (record idx, SIZE_MAX none) ends with it. A step may
+ * hold more than one forward: speculative decoding runs a small draft
+ * model's forwards beside the target's (SGLang's EAGLE before its verify
+ * pass, vLLM's drafter after its target), and a chunked prefill runs its
+ * chunks. Its complete passes with fewer layers than another complete
+ * pass of the step are the draft's: reported as passes of their own,
+ * never as the model's (its layers per pass, types, statistics, anatomy,
+ * latency). The step's held passes are then staged, or wait on for the
+ * relative stage signals.
+ */
+static void close_step(ts_layers *l, ts_pass *p, size_t idx)
+{
+	int64_t step = l->hints.step;
+	uint32_t most = p->complete ? p->layers : 0;
+	for (size_t k = 0; step >= 0 && k < l->npending; k++)
+		if (l->pending[k].step_open && l->pending[k].step == step &&
+		    l->passes[l->pending[k].pass].layers > most)
+			most = l->passes[l->pending[k].pass].layers;
+	if (p->complete && p->layers < most) {
+		p->draft = true;
+		if (idx != SIZE_MAX)
+			l->passes[idx].draft = true;
+	}
+	for (size_t k = 0; k < l->npending;) {
+		pending_pass *pp = &l->pending[k];
+		if (!pp->step_open || pp->step != step) {
+			k++;
+			continue;
+		}
+		pp->step_open = false;
+		ts_pass *q = &l->passes[pp->pass];
+		q->draft = q->complete && q->layers < most;
+		if (q->stage != TS_PSTAGE_UNKNOWN)
+			resolve_pending(l, k);   /* shifts the rest down */
+		else
+			k++;
+	}
 }
 
 /* carry: the next kernel is in the same step as this pass. */
@@ -811,13 +875,12 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	if (l->opts.launch)
 		label_kernels(l, p);
 	ts_lay_vote(l, p);
-	for (uint32_t i = 0; i < l->walk.nlayers && i < TS_MAX_LAYERS; i++)
-		l->type_count[ts_lay_layer_type(l->layers[i].marks)]++;
 	uint32_t n = l->walk.nlayers < TS_MAX_LAYERS ? l->walk.nlayers : TS_MAX_LAYERS;
-	if (p->complete) {
-		l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+	if (p->complete)
 		ts_lay_check_pass(l, p, n);
-	}
+	else   /* a complete pass counts its types when staged (a draft's do not) */
+		for (uint32_t i = 0; i < n; i++)
+			l->type_count[ts_lay_layer_type(l->layers[i].marks)]++;
 	(void)ts_grow((void **)&l->passes, &l->passes_cap, l->npasses + 1, sizeof *l->passes, 16,
 		      TS_MAX_PASSES, false);   /* past it, or without memory: not kept */
 	if (l->opts.spans)
@@ -829,10 +892,17 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	else
 		l->passes_dropped++;
 	l->last_step = l->hints.step;
-	if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n))
-		l->last_stage = TS_PSTAGE_UNKNOWN;
-	else
-		stage_pass(l, p, n, kept);
+	if (carry && l->hints.step >= 0 && p->complete && kept && hold_pending(l, idx, n)) {
+		/* the step goes on: a later pass of it may show this one a draft's */
+		l->pending[l->npending - 1].step_open = true;
+		l->last_stage = p->stage;
+	} else {
+		close_step(l, p, kept ? idx : SIZE_MAX);
+		if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n))
+			l->last_stage = TS_PSTAGE_UNKNOWN;
+		else
+			stage_pass(l, p, n, kept);
+	}
 	keep_listing(l, p);
 }
 
@@ -846,15 +916,28 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	static const ts_kref none = { .op = TS_INTERN_NONE, .wl = TS_INTERN_NONE };
 	if (!ref)
 		ref = &none;
-	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
+	lmark m = marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
+	ts_lay_wait_kernel(l, ev, row, c, ref, ctx_slot, m);
+}
+
+/* Its row's marks as they are now (a row demoted since the kernel came
+ * counts demoted); m where the name had no row. */
+lmark ts_lay_marks_now(ts_layers *l, uint32_t row, const ts_kclass *c, unsigned slot, lmark m)
+{
+	return row == TS_INTERN_NONE ? m : marks_for(l, row, c, NULL, 0, slot);
+}
+
+void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
+			const ts_kref *ref, unsigned ctx_slot, lmark m)
+{
+	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
 	ts_steps_hold(l->steps, l->in_pass ? l->cur.first_ts : ev->ts_ns, l->hints.step_ann,
 		      ev->ts_ns);
 	l->kernels_seen++;
 	int64_t kend = ts_sat_add(ev->ts_ns, ev->dur_ns);
 	l->attn_typed += c->type == TS_TYPE_ATTENTION;
-	lmark m = marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
 	 * lone attention kernel before the embedding is the pass's metadata
 	 * step, not a layer of the previous pass). */
@@ -895,7 +978,11 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	if (m & M_TRAIN)
 		l->backward_ops++;
 
+	uint32_t units = l->walk.units;
 	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
+	if (l->walk.units > units && !(ev->has & TS_HAS_EXTERNAL_ID) &&
+	    (ev->has & TS_HAS_CORRELATION) && ev->correlation == l->graph_corr)
+		l->graph_units++;   /* a unit inside the graph replaying */
 	l->last_row = row;
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->hints.tokens_max)
 		l->hints.tokens_max = ev->grid[0];
@@ -1020,6 +1107,7 @@ static void training_reset(ts_layers *l)
 
 void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
+	ts_lay_wait_flush(l);
 	end_pass(l, true, false);
 	while (l->npending)
 		resolve_pending(l, 0);

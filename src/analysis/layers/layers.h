@@ -86,6 +86,9 @@ typedef struct {
 	int votes[TS_PSTAGE_COUNT]; /* summed over the signals' weights */
 	bool complete;
 	bool cut_start, cut_end;
+	bool draft;                 /* a speculative draft model's forward: a
+				     * pass of its step with fewer layers than
+				     * another complete pass of the step */
 	int64_t first_ts, last_end;
 	int64_t gpu_ns;             /* sum of kernel durations */
 	uint64_t kernels;
@@ -129,8 +132,10 @@ typedef struct {
 } ts_layer_stat;
 
 typedef struct {
-	uint32_t passes;            /* with at least one layer */
+	uint32_t passes;            /* with at least one layer, drafts aside */
 	uint32_t complete_passes;
+	uint32_t drafts;            /* a draft model's forwards (their kernels,
+				     * time and idle count below) */
 	uint64_t layers;
 	uint64_t kernels;
 	int64_t gpu_ns;

@@ -109,6 +109,10 @@ typedef struct {
 	size_t nkernels;
 	ts_layer_sample sample;  /* its middle layer (opts.sample) */
 	int64_t gemm_tokens;     /* its GEMMs' tokens (pass_hints) */
+	int64_t step;            /* its step (steps.h), -1 none */
+	bool step_open;          /* held until its step ends: a later pass of
+				  * the step may show it a draft's forward */
+	bool own_stage;          /* its own signals gave its stage */
 	ts_anat_kernel *anat;    /* its layer kernels, for the anatomy */
 	size_t nanat;
 	bool anat_skip;          /* complete, but not all of them listed */
@@ -163,6 +167,23 @@ typedef struct {
 #define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1, \
 					.embed_at = -1, .gemm_tokens = -1 })
 
+/* A kernel waiting for its launch to be read (layers_launch.c): what the
+ * machine reads of its event, its class and what it was linked to. */
+typedef struct {
+	int64_t ts, dur, stream, corr, ext;
+	uint32_t has;
+	int32_t grid0;
+	uint32_t row;
+	lmark marks;             /* as it came (a name past the cap has no row) */
+	uint8_t slot;
+	ts_kclass cls;
+	ts_kref ref;
+} wait_ent;
+
+/* Kernels held for their launches at most (the graph kernels NVIDIA
+ * writes before their graph launch: up to about 1,350 events seen). */
+#define MAX_WAIT 4096
+
 struct ts_layers {
 	ts_layers_opts opts;
 	const ts_patterns *patterns;
@@ -172,6 +193,8 @@ struct ts_layers {
 	size_t marks_cap;
 
 	ts_steps *steps;         /* step annotations and their windows */
+	wait_ent *wait;          /* kernels waiting for their launch: a ring */
+	size_t nwait, wait_head;
 
 	/* the pass in progress */
 	bool in_pass;
@@ -188,6 +211,8 @@ struct ts_layers {
 	uint8_t head_in_layers;  /* bit i: head_rows[i] ran again inside its layers */
 	uint32_t last_row;       /* the kernel before this one */
 	bool pass_named;
+	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
+	uint32_t graph_units;    /* attention units its own kernels began */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
 	ts_pstage last_stage;    /* and its stage */
 
@@ -293,6 +318,16 @@ struct ts_layers {
 _Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");
 
 /* --- shared between the machine's files --- */
+/* layers_launch.c: a kernel, now or once its launch is read (in order);
+ * the ones still waiting, at the end of the trace. */
+void ts_lay_wait_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
+			const ts_kref *ref, unsigned slot, lmark m);
+void ts_lay_wait_drain(ts_layers *l);
+void ts_lay_wait_flush(ts_layers *l);
+/* layers.c: the machine proper, one kernel with its marks */
+void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
+			const ts_kref *ref, unsigned ctx_slot, lmark m);
+lmark ts_lay_marks_now(ts_layers *l, uint32_t row, const ts_kclass *c, unsigned slot, lmark m);
 /* layers_unit.c: lay the pass just ended out by its repeating unit (its
  * layers, orphans, cut edges and the listing's layer of each kernel);
  * false, leaving the online layout, when no unit repeats or the pass's

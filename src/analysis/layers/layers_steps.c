@@ -64,6 +64,8 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 		return;
 	}
 	ts_idle_runtime(l->idle, ev);
+	if (l->nwait)
+		ts_lay_wait_drain(l);   /* kernels that waited for this launch */
 	if (ts_has(ev->name, ev->name_len, "LaunchKernel") ||
 	    ts_has(ev->name, ev->name_len, "GraphLaunch") ||
 	    ts_has(ev->name, ev->name_len, "ModuleLaunch"))
@@ -202,6 +204,24 @@ void ts_lay_head_row(ts_layers *l, uint32_t row)
 	l->head_rows[l->nhead_rows++] = row;
 }
 
+/* A replayed graph's kernels share its launch's correlation (and have no
+ * op, so no External id); eager kernels have one each. A graph whose own
+ * kernels ran two attention units or more (graph_units) held whole layers: a CUDA graph of a whole
+ * forward (a decode step, each of a speculative draft's forwards), not a
+ * piece between two eager attentions (piecewise graphs). The next graph
+ * after such a one begins the next forward, whatever ran between (its
+ * sampling, the next one's input staging). */
+static bool graph_edge(ts_layers *l, const ts_event *ev)
+{
+	if ((ev->has & TS_HAS_EXTERNAL_ID) || !(ev->has & TS_HAS_CORRELATION) ||
+	    ev->correlation < 0 || ev->correlation == l->graph_corr)
+		return false;
+	bool whole = l->in_pass && l->graph_corr >= 0 && l->graph_units >= 2;
+	l->graph_corr = ev->correlation;
+	l->graph_units = 0;
+	return whole;
+}
+
 /* Whether the kernel ends the open pass: its step annotation changed or
  * its step's GPU window is over, an embedding after layer work, the first
  * kernel after sampling, or the pass's first kernel again (repeat_edge).
@@ -233,7 +253,8 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	 * to back), begins the next. */
 	bool embed_again = l->hints.embed_at >= 0 &&
 			   l->cur.kernels >= (uint64_t)l->hints.embed_at + EMBED_AGAIN;
-	if (l->in_pass && (step_edge || ((m & M_EMBED) && (has_work || embed_again)) ||
+	bool graph = graph_edge(l, ev);
+	if (l->in_pass && (step_edge || graph || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->hints.after_sampling && !(m & M_SAMPLE)) ||
 			   (step < 0 && repeat_edge(l, row, gap))))
 		edge = true;

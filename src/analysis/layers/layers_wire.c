@@ -136,6 +136,7 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_u8(w, p->complete);
 	ts_w_u8(w, p->cut_start);
 	ts_w_u8(w, p->cut_end);
+	ts_w_u8(w, p->draft);
 	ts_w_i64(w, p->first_ts);
 	ts_w_i64(w, p->last_end);
 	ts_w_i64(w, p->gpu_ns);
@@ -195,6 +196,7 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->complete = ts_r_u8(r);
 	p->cut_start = ts_r_u8(r);
 	p->cut_end = ts_r_u8(r);
+	p->draft = ts_r_u8(r) != 0;
 	p->first_ts = ts_r_i64(r);
 	p->last_end = ts_r_i64(r);
 	p->gpu_ns = ts_r_i64(r);
@@ -236,6 +238,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 		const ts_stage_total *t = &l->stages[s];
 		ts_w_u32(w, t->passes);
 		ts_w_u32(w, t->complete_passes);
+		ts_w_u32(w, t->drafts);
 		ts_w_u64(w, t->layers);
 		ts_w_u64(w, t->kernels);
 		ts_w_i64(w, t->gpu_ns);
@@ -328,6 +331,7 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 	ts_stage_total *t = &l->stages[s];
 	t->passes += ts_r_u32(r);
 	t->complete_passes += ts_r_u32(r);
+	t->drafts += ts_r_u32(r);
 	t->layers += ts_r_u64(r);
 	t->kernels += ts_r_u64(r);
 	t->gpu_ns = ts_sat_add(t->gpu_ns, ts_r_i64(r));

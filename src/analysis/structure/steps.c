@@ -539,6 +539,16 @@ bool ts_steps_any_gpu(const ts_steps *s)
 	return s->ngpu > 0;
 }
 
+bool ts_steps_any(const ts_steps *s)
+{
+	return s->nann > 0;
+}
+
+bool ts_steps_op_placed(const ts_steps *s, int64_t ext)
+{
+	return ext >= 0 && window_of_op(s, ext) >= 0;
+}
+
 const char *ts_steps_name(const ts_steps *s, int id)
 {
 	size_t len;

@@ -100,8 +100,12 @@ bool ts_steps_gpu_window(const ts_steps *s, int64_t from, int64_t to, int64_t *w
  * or -1. */
 int64_t ts_steps_size_at(const ts_steps *s, int64_t ts);
 
-/* Whether any GPU step window is held. */
+/* Whether any GPU step window is held; any step annotation at all. */
 bool ts_steps_any_gpu(const ts_steps *s);
+bool ts_steps_any(const ts_steps *s);
+
+/* Whether the op of External id ext was recorded in a step window. */
+bool ts_steps_op_placed(const ts_steps *s, int64_t ext);
 
 /* Annotation names: an interned name's text (NULL for an id < 0), and a
  * name interned (a saved partial's), TS_INTERN_NONE past the cap. */

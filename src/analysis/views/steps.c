@@ -22,10 +22,11 @@ static int64_t median(int64_t *v, size_t n)
 	return n ? v[(n - 1) / 2] : 0;
 }
 
-/* Whether pass p is one of the stage's counted passes. */
+/* Whether pass p is one of the stage's counted passes (a speculative
+ * draft's forward is part of its step, not a pass of the model). */
 static bool counted(const ts_pass *p, ts_pstage st, bool partials)
 {
-	return p->stage == st && p->complete != partials;
+	return p->stage == st && p->complete != partials && !p->draft;
 }
 
 /* Start to start of consecutive counted passes of the stage with no pass
@@ -38,6 +39,8 @@ static uint32_t step_times(const ts_layers *l, ts_pstage st, bool partials, int6
 	const ts_pass *prev = NULL;
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
 		const ts_pass *p = ts_layers_pass(l, i);
+		if (p->draft)
+			continue;   /* inside the step: step to step goes over it */
 		if (!counted(p, st, partials)) {
 			prev = NULL;
 			continue;
