@@ -953,6 +953,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		start_pass(l, ev);
 		l->pass_maxgap = 0;
 		l->head_rows[0] = row;
+		l->graph_units = 0;   /* a graph's units count in the pass they ran in */
 		l->nhead_rows = 1;
 		l->head_in_layers = 0;
 		l->pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
