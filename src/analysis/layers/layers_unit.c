@@ -154,8 +154,10 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 			l->cur.between_ns = ts_sat_add(l->cur.between_ns, k[i].dur);
 	}
 	l->cur.cut_start = r.cut_start;
-	/* the profile window cuts a pass only where the trace ends */
-	l->cur.cut_end = r.cut_end && at_trace_end;
+	/* the profile window cuts a pass only where the trace ends: inside a
+	 * layer, or after one, before the pass's tail (every forward ends with
+	 * its final norm and LM head after its last layer) */
+	l->cur.cut_end = (r.cut_end || r.end[r.n - 1] == n) && at_trace_end;
 	/* boundaries the structure alone placed: none where names gave the phase */
 	l->structural -= l->walk.pass_structural;
 	l->walk.pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
