@@ -608,7 +608,21 @@ static bool out_room(ts_unit *u, size_t n)
 	return true;
 }
 
-/* Is unit x at least half like one of the layers between the edges? */
+/* Does unit a run a layer's block in a row: five kernels of b together, a
+ * third of the shorter at least? A first-k dense layer runs the attention block of
+ * the MoE layers after it (norm, projections, mixer, output projection)
+ * and an MLP of its own; a head (metadata, the embedding) or a tail (final
+ * norm, LM head, sampler) runs two or three of a layer's kernels. */
+static bool runs_block(ts_unit *u, slice a, slice b)
+{
+	uint32_t run = common_run(u, a, b), shorter = a.n < b.n ? a.n : b.n;
+	return run >= 5 && 3 * (uint64_t)run >= shorter;
+}
+
+/* Is unit x at least half like one of the layers between the edges, or,
+ * the first, does it run a block of one of them (runs_block: a first-k
+ * dense layer; the last may be the tail, whose final norm, unfused, runs
+ * a layer's norm kernels in a row)? */
 static bool whole(ts_unit *u, size_t nl, size_t x)
 {
 	size_t lo = nl > 2 ? 1 : 0, hi = nl > 2 ? nl - 1 : nl, tried = 0;
@@ -623,7 +637,7 @@ static bool whole(ts_unit *u, size_t nl, size_t x)
 		if (seen)
 			continue;
 		tried++;
-		if (likeness(u, a, b) >= WHOLE)
+		if (likeness(u, a, b) >= WHOLE || (x == 0 && runs_block(u, a, b)))
 			return true;
 	}
 	return tried == 0;
