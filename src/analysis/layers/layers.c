@@ -412,10 +412,8 @@ static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *la
 	for (uint32_t i = 0; i < n; i++)
 		l->type_count[ts_lay_layer_type(layers[i].marks)]++;
 	l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
-	if (own_stage && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
-		l->known_ns[p->stage] += p->gpu_ns;
-		l->known_layers[p->stage] += p->layers;
-	}
+	if (own_stage)
+		ts_vote_known(&l->vote, p->stage, p->gpu_ns, p->layers);
 }
 
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
@@ -745,10 +743,8 @@ static void start_evidence(ts_layers *l, ts_pass *p)
  * layers, anatomy and sample go to its stage. */
 static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
 {
-	if (!p->complete && p->layers && (p->stage == TS_PSTAGE_PREFILL || p->stage == TS_PSTAGE_DECODE)) {
-		l->known_ns[p->stage] += p->gpu_ns;
-		l->known_layers[p->stage] += p->layers;
-	}
+	if (!p->complete)
+		ts_vote_known(&l->vote, p->stage, p->gpu_ns, p->layers);
 	stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
 	l->nkbuf = 0;
 	if (p->complete && !p->draft) {

@@ -32,6 +32,7 @@
 
 #include "analysis/layers/anatomy.h"
 #include "analysis/structure/pstage.h"
+#include "analysis/structure/vote.h"
 #include "analysis/attrib/attrib.h"
 #include "analysis/context.h"
 #include "tables/classify.h"
@@ -56,21 +57,6 @@ typedef enum {
 
 const char *ts_ltype_name(ts_ltype t);
 
-/* The independent stage signals of a pass, each with its own verdict. */
-typedef enum {
-	TS_SIG_ANNOTATION,   /* the step annotation (weight 3) */
-	TS_SIG_KERNEL_HINTS, /* kernel-name stage hints of the tables (1) */
-	TS_SIG_GEMM_M,       /* M of the GEMM ops vs --decode-threshold (1) */
-	TS_SIG_KV_GRID,      /* grid x of token-counting kernels (KV-cache
-			      * writes) vs --decode-threshold (1) */
-	/* relative signals, for passes the ones above leave unknown: */
-	TS_SIG_ONLY_IN,      /* kernels seen only in passes of one stage (1) */
-	TS_SIG_DURATION,     /* time per layer against the passes of known
-			      * stage (1) */
-	TS_SIG_COUNT
-} ts_signal;
-
-const char *ts_signal_name(ts_signal s);
 
 typedef struct {
 	uint32_t index;

@@ -77,15 +77,7 @@ typedef struct {
  * past the caps the oldest is decided with what is known by then. */
 #define MAX_PENDING 64
 
-/* The smallest and largest token count (GEMM M, KV-write grid) of the
- * passes with layers so far (0: none yet). */
-typedef struct {
-	int64_t lo, hi;
-} tok_range;
 
-/* Tokens past which a pass is a prompt's whatever the passes around it:
- * a decode batch of more sequences is rare. */
-#define TOKENS_PREFILL 1024
 #define MAX_PENDING_KERNELS (1u << 20)
 
 /* A kernel of the pass in progress, held until the pass has its stage. */
@@ -251,9 +243,7 @@ struct ts_layers {
 	/* passes waiting for the relative signals */
 	pending_pass pending[MAX_PENDING];
 	size_t npending, pending_kernels;
-	int64_t known_ns[TS_PSTAGE_COUNT];      /* passes decided by their own */
-	uint64_t known_layers[TS_PSTAGE_COUNT]; /* signals: time and layers */
-	tok_range tok_gemm, tok_kv;             /* token counts of the passes */
+	ts_vote_trace vote;      /* what the stage vote knows of the passes */
 
 	/* results */
 	ts_pass *passes;

@@ -23,14 +23,6 @@ static const char *const pstage_names[TS_PSTAGE_COUNT] = {
 	"prefill", "decode", "mixed", "unknown",
 };
 
-static const char *const signal_names[TS_SIG_COUNT] = {
-	"annotation", "kernel_hints", "gemm_m", "kv_grid", "only_in", "duration",
-};
-
-const char *ts_signal_name(ts_signal s)
-{
-	return (unsigned)s < TS_SIG_COUNT ? signal_names[s] : "unknown";
-}
 
 const char *ts_pstage_name(ts_pstage s)
 {

@@ -17,71 +17,42 @@
 #include "analysis/satmath.h"
 #include "input/numtext.h"
 
-/* The stage with most votes and its share; a tie or none: unknown. */
-static void tally(ts_pass *p)
-{
-	int total = 0, best = TS_PSTAGE_UNKNOWN;
-	bool tie = false;
-	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++) {
-		total += p->votes[s];
-		if (p->votes[s] == 0)
-			continue;
-		if (best == TS_PSTAGE_UNKNOWN || p->votes[s] > p->votes[best]) {
-			best = s;
-			tie = false;
-		} else if (p->votes[s] == p->votes[best]) {
-			tie = true;
-		}
-	}
-	p->stage = tie ? TS_PSTAGE_UNKNOWN : (ts_pstage)best;
-	p->confidence = total && !tie && best != TS_PSTAGE_UNKNOWN
-		      ? (double)p->votes[best] / total : 0.0;
-}
-
-/* The smallest and largest token count of the passes so far. */
-static void token_range(tok_range *r, int64_t t)
-{
-	if (t <= 0)
-		return;
-	if (r->lo <= 0 || t < r->lo)
-		r->lo = t;
-	if (t > r->hi)
-		r->hi = t;
-}
-
-/* Tokens against the other passes of the trace: a pass four times
- * smaller than another runs few tokens a sequence beside it (decode);
- * else one four times larger than another is the prompt (prefill). */
-static ts_pstage tokens_relative(const tok_range *r, int64_t t, long threshold)
-{
-	if (t <= 0)
-		return TS_PSTAGE_UNKNOWN;
-	if (r->hi >= 4 * t)
-		return TS_PSTAGE_DECODE;
-	if (r->lo > 0 && 4 * r->lo <= t)
-		return TS_PSTAGE_PREFILL;
-	/* nothing to hold it against: more tokens than a decode batch
-	 * usually has are more often a prompt's */
-	return t > threshold ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
-}
-
 long ts_lay_decode_threshold(const ts_layers *l)
 {
 	return l->opts.decode_threshold > 0 ? l->opts.decode_threshold
 					    : TS_DECODE_THRESHOLD_DEFAULT;
 }
 
-/* Each signal's weight: the annotation's own words outweigh every
- * inferred signal together; a count of tokens outweighs a kernel's name
- * (a FlashInfer "Prefill" kernel runs decode); the passes around a pass
- * speak last, for the passes its own signals leave open. */
-static const int weight[TS_SIG_COUNT] = {
-	[TS_SIG_ANNOTATION] = 8, [TS_SIG_KERNEL_HINTS] = 1, [TS_SIG_GEMM_M] = 2,
-	[TS_SIG_KV_GRID] = 2, [TS_SIG_ONLY_IN] = 1, [TS_SIG_DURATION] = 1,
-};
+/* A verdict into the pass's record. */
+static void put_vote(ts_pass *p, const ts_vote *v)
+{
+	memcpy(p->signal, v->signal, sizeof p->signal);
+	memcpy(p->votes, v->votes, sizeof p->votes);
+	p->stage = v->stage;
+	p->confidence = v->confidence;
+	p->only_prefill = v->only_prefill;
+	p->only_decode = v->only_decode;
+	p->duration_ratio = v->duration_ratio;
+	p->duration_ref = v->duration_ref;
+}
 
-/* The step annotation of pass p: its stage signal, batch, tokens, name. */
-static void annotation_signal(ts_layers *l, ts_pass *p)
+/* The record's verdict, for the relative signals to add to. */
+static void get_vote(const ts_pass *p, int64_t gemm_tokens, ts_vote *v)
+{
+	memcpy(v->signal, p->signal, sizeof v->signal);
+	memcpy(v->votes, p->votes, sizeof v->votes);
+	v->stage = p->stage;
+	v->confidence = p->confidence;
+	v->gemm_tokens = gemm_tokens;
+	v->only_prefill = p->only_prefill;
+	v->only_decode = p->only_decode;
+	v->duration_ratio = p->duration_ratio;
+	v->duration_ref = p->duration_ref;
+}
+
+/* The step annotation of pass p: its batch, tokens, name; the stage it
+ * names (unknown: none). */
+static ts_pstage annotation_of(ts_layers *l, ts_pass *p)
 {
 	/* the step whose window began last before the pass (its stray
 	 * kernels cut, idle.h) */
@@ -89,87 +60,41 @@ static void annotation_signal(ts_layers *l, ts_pass *p)
 	int64_t an = l->hints.step_ann >= 0 ? l->hints.step_ann : ts_steps_at(l->steps, start, false);
 	ts_step_says a;
 	if (!ts_steps_says(l->steps, an, &a))
-		return;
-	p->signal[TS_SIG_ANNOTATION] = a.stage;
+		return TS_PSTAGE_UNKNOWN;
 	p->batch = a.batch;
 	p->tokens = a.tokens;
 	if (a.name != TS_INTERN_NONE)
 		p->annotation = (int)a.name;
-}
-
-/*
- * The token counts of pass p. A decode step runs one token a sequence:
- * GEMMs of few tokens (most of them at --decode-threshold or below) are
- * decode; many (past TOKENS_PREFILL) a prompt, and so is a pass whose LM
- * head ran on a quarter of its tokens or fewer (the last of each prompt: a
- * decode step's GEMMs all run its batch). GEMMs speak only where their
- * shapes were recorded in half the layers at least: a lone LM head (the
- * eager GEMM of a graph-replayed pass) counts sequences, not tokens. The
- * grid of a KV-cache write has one block per token written: one per
- * sequence in decode, every prompt token in prefill. Between the two
- * bounds a large decode batch and a short prompt look alike: the passes
- * around say which (tokens_relative). Many tokens are prefill, or mixed
- * where the annotation says the batch is mixed. Token rows only say
- * prefill or decode where something says the trace is generation at all
- * (a diffusion transformer's steps have many rows and no stage).
- */
-static void token_signals(ts_layers *l, ts_pass *p)
-{
-	ts_pstage many = p->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED
-			 : TS_PSTAGE_PREFILL;
-	uint64_t small = l->hints.gemm_small, large = l->hints.gemm_large;
-	bool enough = small + large >= 2 && 2 * (small + large) >= p->layers;
-	if (enough && small > large && l->generation)
-		p->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
-	else if (enough && large > small && l->generation &&
-		 (p->gemm_m_max > TOKENS_PREFILL || p->gemm_m_max >= 4 * p->gemm_m_min))
-		p->signal[TS_SIG_GEMM_M] = many;
-	p->kv_grid = l->hints.tokens_max;
-	if (l->hints.tokens_max > 0 && l->hints.tokens_max <= ts_lay_decode_threshold(l))
-		p->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
-	else if (l->hints.tokens_max > TOKENS_PREFILL)
-		p->signal[TS_SIG_KV_GRID] = many;
-	l->hints.gemm_tokens = !enough ? -1 : small > large ? p->gemm_m_min
-			     : large > small ? p->gemm_m_max : -1;
-	if (p->layers && l->generation) {
-		token_range(&l->tok_gemm, l->hints.gemm_tokens);
-		token_range(&l->tok_kv, l->hints.tokens_max);
-	}
+	return a.stage;
 }
 
 void ts_lay_vote(ts_layers *l, ts_pass *p)
 {
-	annotation_signal(l, p);
-	token_signals(l, p);
-	ts_pstage hints = TS_PSTAGE_UNKNOWN;
-	if (l->hints.hint_prefill != l->hints.hint_decode)
-		hints = l->hints.hint_prefill > l->hints.hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
-	p->hints_prefill = (uint32_t)l->hints.hint_prefill;
-	p->hints_decode = (uint32_t)l->hints.hint_decode;
-	/* A kernel's name is weaker evidence than counts: names saying one
-	 * stage where the annotation or the token counts say another (a
-	 * FlashInfer "Prefill" kernel running decode) do not vote. */
-	bool overruled = false;
-	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_KV_GRID; sg++)
-		if (sg != TS_SIG_KERNEL_HINTS && p->signal[sg] != TS_PSTAGE_UNKNOWN &&
-		    p->signal[sg] != hints)
-			overruled = true;
-	p->signal[TS_SIG_KERNEL_HINTS] = overruled ? TS_PSTAGE_UNKNOWN : hints;
-	for (int sg = TS_SIG_ANNOTATION; sg < TS_SIG_COUNT; sg++)
-		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
-			p->votes[p->signal[sg]] += weight[sg];
-	tally(p);
+	ts_vote_own_in in = {
+		.annotation = annotation_of(l, p), .generation = l->generation != 0,
+		.layers = p->layers, .hint_prefill = (uint32_t)l->hints.hint_prefill,
+		.hint_decode = (uint32_t)l->hints.hint_decode, .gemm_small = l->hints.gemm_small,
+		.gemm_large = l->hints.gemm_large, .gemm_m_min = p->gemm_m_min,
+		.gemm_m_max = p->gemm_m_max, .kv_grid = l->hints.tokens_max,
+		.threshold = ts_lay_decode_threshold(l) };
+	ts_vote v;
+	ts_vote_own(&in, &v);
+	put_vote(p, &v);
+	p->kv_grid = l->hints.tokens_max;
+	p->hints_prefill = in.hint_prefill;
+	p->hints_decode = in.hint_decode;
+	l->hints.gemm_tokens = v.gemm_tokens;
+	ts_vote_seen(&l->vote, &in, &v);
 }
 
-/* The relative signals of a waiting pass, against the passes whose own
- * signals decided their stage. */
-void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
+/* Kernels (by name) of a waiting pass staged so far in prefill passes
+ * only, or in decode passes only: a prefill-only attention, a decode
+ * combine. With passes of one stage known, an attention kernel they never
+ * ran speaks for the other stage. */
+static void only_in(const ts_layers *l, const pending_pass *pp, ts_vote_rel_in *in)
 {
-	/* Kernels (by name) staged so far in prefill passes only, or in
-	 * decode passes only: a prefill-only attention, a decode combine.
-	 * With passes of one stage known, an attention kernel they never ran
-	 * speaks for the other stage. */
-	bool kp = l->known_layers[TS_PSTAGE_PREFILL] > 0, kd = l->known_layers[TS_PSTAGE_DECODE] > 0;
+	bool kp = l->vote.known_layers[TS_PSTAGE_PREFILL] > 0;
+	bool kd = l->vote.known_layers[TS_PSTAGE_DECODE] > 0;
 	for (size_t i = 0; i < pp->nkernels && (kp || kd); i++) {
 		uint32_t row = pp->kernels[i].row;
 		if (row == TS_INTERN_NONE || row >= l->srows_cap)
@@ -177,60 +102,28 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 		bool pre = l->srows[TS_PSTAGE_PREFILL][row].count > 0;
 		bool dec = l->srows[TS_PSTAGE_DECODE][row].count > 0;
 		if (kp && kd) {
-			p->only_prefill += pre && !dec;
-			p->only_decode += dec && !pre;
+			in->only_prefill += pre && !dec;
+			in->only_decode += dec && !pre;
 		} else if (row < l->marks_cap && (l->marks[row] & M_ATTN) && !pre && !dec) {
 			if (kd)
-				p->only_prefill++;
+				in->only_prefill++;
 			else
-				p->only_decode++;
+				in->only_decode++;
 		}
 	}
-	if (p->only_prefill != p->only_decode)
-		p->signal[TS_SIG_ONLY_IN] = p->only_prefill > p->only_decode
-					  ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
-	/* time per layer: a prefill layer processes many tokens */
-	if (p->layers) {
-		double t = (double)p->gpu_ns / p->layers;
-		double d = l->known_layers[TS_PSTAGE_DECODE]
-			 ? (double)l->known_ns[TS_PSTAGE_DECODE] / (double)l->known_layers[TS_PSTAGE_DECODE] : 0;
-		double f = l->known_layers[TS_PSTAGE_PREFILL]
-			 ? (double)l->known_ns[TS_PSTAGE_PREFILL] / (double)l->known_layers[TS_PSTAGE_PREFILL] : 0;
-		ts_pstage v = TS_PSTAGE_UNKNOWN;
-		if (d > 0 && f > 0 && t > 0) {
-			/* the nearer, on a log scale */
-			double rd = t > d ? t / d : d / t, rf = t > f ? t / f : f / t;
-			p->duration_ref = rd <= rf ? TS_PSTAGE_DECODE : TS_PSTAGE_PREFILL;
-			p->duration_ratio = t / (rd <= rf ? d : f);
-			if (rd != rf)
-				v = p->duration_ref;
-		} else if (d > 0) {
-			p->duration_ref = TS_PSTAGE_DECODE;
-			p->duration_ratio = t / d;
-			v = p->duration_ratio >= 4 ? TS_PSTAGE_PREFILL
-			  : p->duration_ratio <= 2 ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
-		} else if (f > 0) {
-			p->duration_ref = TS_PSTAGE_PREFILL;
-			p->duration_ratio = t / f;
-			v = p->duration_ratio <= 0.25 ? TS_PSTAGE_DECODE
-			  : p->duration_ratio >= 0.5 ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
-		}
-		p->signal[TS_SIG_DURATION] = v;
-	}
-	for (int sg = TS_SIG_ONLY_IN; sg <= TS_SIG_DURATION; sg++)
-		if (p->signal[sg] != TS_PSTAGE_UNKNOWN)
-			p->votes[p->signal[sg]] += weight[sg];
-	/* the token counts the pass's own figures left open, against the
-	 * passes around it: as weak as the other relative signals */
-	long thr = ts_lay_decode_threshold(l);
-	if (p->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && l->generation &&
-	    (p->signal[TS_SIG_GEMM_M] = tokens_relative(&l->tok_gemm, pp->gemm_tokens, thr)) !=
-	    TS_PSTAGE_UNKNOWN)
-		p->votes[p->signal[TS_SIG_GEMM_M]]++;
-	if (p->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && l->generation &&
-	    (p->signal[TS_SIG_KV_GRID] = tokens_relative(&l->tok_kv, p->kv_grid, thr)) != TS_PSTAGE_UNKNOWN)
-		p->votes[p->signal[TS_SIG_KV_GRID]]++;
-	tally(p);
+}
+
+/* The relative signals of a waiting pass, against the passes around it. */
+void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
+{
+	ts_vote_rel_in in = { .gpu_ns = p->gpu_ns, .layers = p->layers, .kv_grid = p->kv_grid,
+			      .generation = l->generation != 0,
+			      .threshold = ts_lay_decode_threshold(l) };
+	only_in(l, pp, &in);
+	ts_vote v;
+	get_vote(p, pp->gemm_tokens, &v);
+	ts_vote_relative(&l->vote, &in, &v);
+	put_vote(p, &v);
 }
 
 /* ------------------------------------------------------ typical layers */

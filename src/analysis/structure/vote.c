@@ -1,0 +1,204 @@
+/*
+ * vote.c - a pass's stage from its evidence (see vote.h).
+ */
+#include "analysis/structure/vote.h"
+
+#include <string.h>
+
+static const char *const signal_names[TS_SIG_COUNT] = {
+	"annotation", "kernel_hints", "gemm_m", "kv_grid", "only_in", "duration",
+};
+
+const char *ts_signal_name(ts_signal s)
+{
+	return (unsigned)s < TS_SIG_COUNT ? signal_names[s] : "unknown";
+}
+
+/* Each signal's weight: the annotation's own words outweigh every
+ * inferred signal together; a count of tokens outweighs a kernel's name;
+ * the passes around a pass speak last, for the passes its own signals
+ * leave open. */
+static const int weight[TS_SIG_COUNT] = {
+	[TS_SIG_ANNOTATION] = 8, [TS_SIG_KERNEL_HINTS] = 1, [TS_SIG_GEMM_M] = 2,
+	[TS_SIG_KV_GRID] = 2, [TS_SIG_ONLY_IN] = 1, [TS_SIG_DURATION] = 1,
+};
+
+/* The stage with most votes and its share; a tie or none: unknown. */
+static void tally(ts_vote *v)
+{
+	int total = 0, best = TS_PSTAGE_UNKNOWN;
+	bool tie = false;
+	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++) {
+		total += v->votes[s];
+		if (v->votes[s] == 0)
+			continue;
+		if (best == TS_PSTAGE_UNKNOWN || v->votes[s] > v->votes[best]) {
+			best = s;
+			tie = false;
+		} else if (v->votes[s] == v->votes[best]) {
+			tie = true;
+		}
+	}
+	v->stage = tie ? TS_PSTAGE_UNKNOWN : (ts_pstage)best;
+	v->confidence = total && !tie && best != TS_PSTAGE_UNKNOWN
+		      ? (double)v->votes[best] / total : 0.0;
+}
+
+/*
+ * The token counts of a pass. A decode step runs one token a sequence:
+ * GEMMs of few tokens (most of them at the threshold or below) are
+ * decode; many (past TS_TOKENS_PREFILL) a prompt, and so is a pass whose
+ * LM head ran on a quarter of its tokens or fewer (the last of each
+ * prompt: a decode step's GEMMs all run its batch). GEMMs speak only where
+ * their shapes were recorded in half the layers at least: a lone LM head
+ * (the eager GEMM of a graph-replayed pass) counts sequences, not tokens.
+ * The grid of a KV-cache write has one block per token written: one per
+ * sequence in decode, every prompt token in prefill. Between the two
+ * bounds a large decode batch and a short prompt look alike: the passes
+ * around say which (relative). Many tokens are prefill, or mixed where
+ * the annotation says the batch is mixed.
+ */
+static void token_signals(const ts_vote_own_in *in, ts_vote *v)
+{
+	ts_pstage many = in->annotation == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED : TS_PSTAGE_PREFILL;
+	uint64_t small = in->gemm_small, large = in->gemm_large;
+	bool enough = small + large >= 2 && 2 * (small + large) >= in->layers;
+	if (enough && small > large && in->generation)
+		v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
+	else if (enough && large > small && in->generation &&
+		 (in->gemm_m_max > TS_TOKENS_PREFILL || in->gemm_m_max >= 4 * in->gemm_m_min))
+		v->signal[TS_SIG_GEMM_M] = many;
+	if (in->kv_grid > 0 && in->kv_grid <= in->threshold)
+		v->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
+	else if (in->kv_grid > TS_TOKENS_PREFILL)
+		v->signal[TS_SIG_KV_GRID] = many;
+	v->gemm_tokens = !enough ? -1 : small > large ? in->gemm_m_min
+		       : large > small ? in->gemm_m_max : -1;
+}
+
+void ts_vote_own(const ts_vote_own_in *in, ts_vote *v)
+{
+	memset(v, 0, sizeof *v);
+	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
+		v->signal[sg] = TS_PSTAGE_UNKNOWN;
+	v->duration_ref = TS_PSTAGE_UNKNOWN;
+	v->signal[TS_SIG_ANNOTATION] = in->annotation;
+	token_signals(in, v);
+	ts_pstage hints = TS_PSTAGE_UNKNOWN;
+	if (in->hint_prefill != in->hint_decode)
+		hints = in->hint_prefill > in->hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	/* A kernel's name is weaker evidence than counts: names saying one
+	 * stage where the annotation or the token counts say another (a
+	 * FlashInfer "Prefill" kernel running decode) do not vote. */
+	bool overruled = false;
+	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_KV_GRID; sg++)
+		if (sg != TS_SIG_KERNEL_HINTS && v->signal[sg] != TS_PSTAGE_UNKNOWN &&
+		    v->signal[sg] != hints)
+			overruled = true;
+	v->signal[TS_SIG_KERNEL_HINTS] = overruled ? TS_PSTAGE_UNKNOWN : hints;
+	for (int sg = TS_SIG_ANNOTATION; sg < TS_SIG_COUNT; sg++)
+		if (v->signal[sg] != TS_PSTAGE_UNKNOWN)
+			v->votes[v->signal[sg]] += weight[sg];
+	tally(v);
+}
+
+static void range_add(ts_tok_range *r, int64_t t)
+{
+	if (t <= 0)
+		return;
+	if (r->lo <= 0 || t < r->lo)
+		r->lo = t;
+	if (t > r->hi)
+		r->hi = t;
+}
+
+void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v)
+{
+	if (!in->layers || !in->generation)
+		return;
+	range_add(&t->gemm, v->gemm_tokens);
+	range_add(&t->kv, in->kv_grid);
+}
+
+void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers)
+{
+	if (!layers || (s != TS_PSTAGE_PREFILL && s != TS_PSTAGE_DECODE))
+		return;
+	t->known_ns[s] += gpu_ns;
+	t->known_layers[s] += layers;
+}
+
+/* Tokens against the other passes of the trace: a pass four times
+ * smaller than another runs few tokens a sequence beside it (decode);
+ * else one four times larger than another is the prompt (prefill); with
+ * nothing to hold it against, more tokens than a decode batch usually has
+ * are more often a prompt's. */
+static ts_pstage tokens_relative(const ts_tok_range *r, int64_t t, long threshold)
+{
+	if (t <= 0)
+		return TS_PSTAGE_UNKNOWN;
+	if (r->hi >= 4 * t)
+		return TS_PSTAGE_DECODE;
+	if (r->lo > 0 && 4 * r->lo <= t)
+		return TS_PSTAGE_PREFILL;
+	return t > threshold ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
+}
+
+/* Time per layer against the passes of known stage: a prefill layer
+ * processes many tokens. The nearer on a log scale where both stages are
+ * known; with one, at least 4x a decode layer is prefill, at most 2x
+ * decode; at most a quarter of a prefill layer is decode, at least half
+ * prefill. */
+static ts_pstage duration_signal(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v)
+{
+	if (!in->layers)
+		return TS_PSTAGE_UNKNOWN;
+	double x = (double)in->gpu_ns / in->layers;
+	double d = t->known_layers[TS_PSTAGE_DECODE]
+		 ? (double)t->known_ns[TS_PSTAGE_DECODE] / (double)t->known_layers[TS_PSTAGE_DECODE] : 0;
+	double f = t->known_layers[TS_PSTAGE_PREFILL]
+		 ? (double)t->known_ns[TS_PSTAGE_PREFILL] / (double)t->known_layers[TS_PSTAGE_PREFILL] : 0;
+	if (d > 0 && f > 0 && x > 0) {
+		double rd = x > d ? x / d : d / x, rf = x > f ? x / f : f / x;
+		v->duration_ref = rd <= rf ? TS_PSTAGE_DECODE : TS_PSTAGE_PREFILL;
+		v->duration_ratio = x / (rd <= rf ? d : f);
+		return rd != rf ? v->duration_ref : TS_PSTAGE_UNKNOWN;
+	}
+	if (d > 0) {
+		v->duration_ref = TS_PSTAGE_DECODE;
+		v->duration_ratio = x / d;
+		return v->duration_ratio >= 4 ? TS_PSTAGE_PREFILL
+		     : v->duration_ratio <= 2 ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
+	}
+	if (f > 0) {
+		v->duration_ref = TS_PSTAGE_PREFILL;
+		v->duration_ratio = x / f;
+		return v->duration_ratio <= 0.25 ? TS_PSTAGE_DECODE
+		     : v->duration_ratio >= 0.5 ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
+	}
+	return TS_PSTAGE_UNKNOWN;
+}
+
+void ts_vote_relative(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v)
+{
+	v->only_prefill = in->only_prefill;
+	v->only_decode = in->only_decode;
+	if (in->only_prefill != in->only_decode)
+		v->signal[TS_SIG_ONLY_IN] = in->only_prefill > in->only_decode
+					  ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	v->signal[TS_SIG_DURATION] = duration_signal(t, in, v);
+	for (int sg = TS_SIG_ONLY_IN; sg <= TS_SIG_DURATION; sg++)
+		if (v->signal[sg] != TS_PSTAGE_UNKNOWN)
+			v->votes[v->signal[sg]] += weight[sg];
+	/* the token counts the pass's own figures left open, against the
+	 * passes around it: as weak as the other relative signals */
+	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation &&
+	    (v->signal[TS_SIG_GEMM_M] = tokens_relative(&t->gemm, v->gemm_tokens, in->threshold)) !=
+	    TS_PSTAGE_UNKNOWN)
+		v->votes[v->signal[TS_SIG_GEMM_M]]++;
+	if (v->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && in->generation &&
+	    (v->signal[TS_SIG_KV_GRID] = tokens_relative(&t->kv, in->kv_grid, in->threshold)) !=
+	    TS_PSTAGE_UNKNOWN)
+		v->votes[v->signal[TS_SIG_KV_GRID]]++;
+	tally(v);
+}

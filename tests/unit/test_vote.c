@@ -1,0 +1,144 @@
+/* The stage vote (analysis/structure/vote.c): each signal's verdict and
+ * weight, a pass's own evidence, then the passes around it. */
+#include <string.h>
+
+#include "analysis/structure/vote.h"
+#include "unit.h"
+
+static ts_vote_own_in pass(uint32_t layers)
+{
+	return (ts_vote_own_in){ .annotation = TS_PSTAGE_UNKNOWN, .generation = true,
+				 .layers = layers, .gemm_m_min = -1, .gemm_m_max = -1,
+				 .kv_grid = -1, .threshold = 32 };
+}
+
+static ts_pstage own(const ts_vote_own_in *in)
+{
+	ts_vote v;
+	ts_vote_own(in, &v);
+	return v.stage;
+}
+
+static void own_signals(void)
+{
+	ts_vote_own_in in = pass(32);
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "no evidence at all: unknown");
+
+	in.annotation = TS_PSTAGE_DECODE;
+	in.gemm_large = 64, in.gemm_m_min = 2048, in.gemm_m_max = 2048, in.kv_grid = 2048;
+	in.hint_prefill = 20;
+	ts_vote v;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_DECODE && v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_PREFILL &&
+	      v.signal[TS_SIG_KERNEL_HINTS] == TS_PSTAGE_UNKNOWN &&
+	      v.votes[TS_PSTAGE_DECODE] == 8 && v.votes[TS_PSTAGE_PREFILL] == 4,
+	      "the annotation's words (8) outweigh the token counts (2 + 2); names it contradicts do not vote");
+
+	in = pass(32);
+	in.gemm_small = 64, in.gemm_m_min = 16, in.gemm_m_max = 16;
+	CHECK(own(&in) == TS_PSTAGE_DECODE, "GEMMs of 16 rows in every layer: decode");
+
+	in = pass(32);
+	in.gemm_large = 64, in.gemm_m_min = 2048, in.gemm_m_max = 2048;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "GEMMs of 2,048 rows: a prompt");
+
+	in = pass(32);
+	in.gemm_large = 64, in.gemm_small = 1, in.gemm_m_min = 2, in.gemm_m_max = 192;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL,
+	      "192 rows in the layers, 2 in the LM head (the last of each prompt): prefill");
+
+	in = pass(32);
+	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_UNKNOWN && v.gemm_tokens == 256,
+	      "256 rows everywhere: a decode batch or a short prompt, left to the passes around");
+
+	in = pass(64);
+	in.gemm_small = 1, in.gemm_m_min = 1, in.gemm_m_max = 1, in.hint_prefill = 168;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_PREFILL && v.gemm_tokens == -1,
+	      "a lone LM head of one row (graph-replayed layers) counts sequences: the names decide");
+
+	in = pass(32);
+	in.kv_grid = 16, in.hint_prefill = 32;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_DECODE && v.signal[TS_SIG_KERNEL_HINTS] == TS_PSTAGE_UNKNOWN,
+	      "a FlashInfer \"Prefill\" kernel running decode: the token count overrules the name");
+
+	in = pass(32);
+	in.annotation = TS_PSTAGE_MIXED, in.gemm_large = 64, in.gemm_m_min = 46;
+	in.gemm_m_max = 8192, in.kv_grid = 8192;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_MIXED && v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_MIXED &&
+	      v.signal[TS_SIG_KV_GRID] == TS_PSTAGE_MIXED, "many tokens in a batch the annotation calls mixed: mixed");
+
+	in = pass(32);
+	in.generation = false, in.gemm_large = 64, in.gemm_m_min = 4096, in.gemm_m_max = 4096;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "not LLM generation (a diffusion transformer): rows say no stage");
+
+	in = pass(32);
+	in.hint_prefill = 4, in.hint_decode = 4;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "names saying both as often: unknown");
+}
+
+static void relative(void)
+{
+	ts_vote_trace t;
+	memset(&t, 0, sizeof t);
+	/* a prefill of 2,048 tokens, decided by its own rows */
+	ts_vote_own_in pre = pass(14);
+	pre.gemm_large = 56, pre.gemm_m_min = 2048, pre.gemm_m_max = 2048, pre.kv_grid = 1024;
+	ts_vote vp;
+	ts_vote_own(&pre, &vp);
+	ts_vote_seen(&t, &pre, &vp);
+	ts_vote_known(&t, vp.stage, 14000000, 14);
+	/* a decode batch of 128: open by itself */
+	ts_vote_own_in dec = pass(14);
+	dec.gemm_large = 56, dec.gemm_m_min = 128, dec.gemm_m_max = 128, dec.kv_grid = 64;
+	ts_vote vd;
+	ts_vote_own(&dec, &vd);
+	ts_vote_seen(&t, &dec, &vd);
+	CHECK(vp.stage == TS_PSTAGE_PREFILL && vd.stage == TS_PSTAGE_UNKNOWN,
+	      "2,048 rows: prefill by themselves; 128: open");
+	ts_vote_rel_in r = { .gpu_ns = 3000000, .layers = 14, .kv_grid = 64, .generation = true,
+			     .threshold = 32 };
+	ts_vote_relative(&t, &r, &vd);
+	CHECK(vd.stage == TS_PSTAGE_DECODE && vd.signal[TS_SIG_GEMM_M] == TS_PSTAGE_DECODE &&
+	      vd.signal[TS_SIG_KV_GRID] == TS_PSTAGE_DECODE,
+	      "128 rows beside a pass of 2,048 (16x): decode, by rows and grid");
+	CHECK(vd.duration_ref == TS_PSTAGE_PREFILL && vd.duration_ratio > 0.2 && vd.duration_ratio < 0.22,
+	      "its time per layer against the prefill's: 0.21x");
+
+	/* a lone pass of 300 tokens: nothing to hold it against */
+	ts_vote_trace one;
+	memset(&one, 0, sizeof one);
+	ts_vote_own_in lone = pass(7);
+	lone.gemm_large = 28, lone.gemm_m_min = 300, lone.gemm_m_max = 300, lone.kv_grid = 300;
+	ts_vote vl;
+	ts_vote_own(&lone, &vl);
+	ts_vote_seen(&one, &lone, &vl);
+	ts_vote_rel_in rl = { .layers = 7, .kv_grid = 300, .generation = true, .threshold = 32 };
+	ts_vote_relative(&one, &rl, &vl);
+	CHECK(vl.stage == TS_PSTAGE_PREFILL && vl.confidence == 1.0,
+	      "a lone pass of 300 tokens: more than a decode batch usually has, a prompt");
+
+	/* kernels seen only in decode passes */
+	ts_vote vo;
+	ts_vote_own_in blank = pass(7);
+	ts_vote_own(&blank, &vo);
+	ts_vote_rel_in ro = { .only_decode = 7, .layers = 7, .generation = true, .threshold = 32 };
+	ts_vote_trace none;
+	memset(&none, 0, sizeof none);
+	ts_vote_relative(&none, &ro, &vo);
+	CHECK(vo.stage == TS_PSTAGE_DECODE && vo.only_decode == 7,
+	      "kernels only decode passes ran: decode");
+	CHECK(strcmp(ts_signal_name(TS_SIG_KV_GRID), "kv_grid") == 0 &&
+	      strcmp(ts_signal_name(TS_SIG_COUNT), "unknown") == 0, "signal names");
+}
+
+int main(void)
+{
+	own_signals();
+	relative();
+	return unit_failed ? 1 : 0;
+}
