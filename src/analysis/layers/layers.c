@@ -27,33 +27,33 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->opts = *o;
 	l->patterns = p;
 	if (p && o->model)
-		l->forced = ts_patterns_find_family(p, o->model);
-	l->layers = calloc(TS_MAX_LAYERS, sizeof *l->layers);
-	l->gap = calloc(MAX_GAP, sizeof *l->gap);
-	l->pre = calloc(MAX_PRE, sizeof *l->pre);
-	l->unit_kern = calloc(MAX_UNITS, sizeof *l->unit_kern);
-	l->chk = calloc(2 * TS_MAX_LAYERS, sizeof *l->chk);
+		l->meaning.forced = ts_patterns_find_family(p, o->model);
+	l->online.layers = calloc(TS_MAX_LAYERS, sizeof *l->online.layers);
+	l->online.gap = calloc(MAX_GAP, sizeof *l->online.gap);
+	l->online.pre = calloc(MAX_PRE, sizeof *l->online.pre);
+	l->online.unit_kern = calloc(MAX_UNITS, sizeof *l->online.unit_kern);
+	l->check.chk = calloc(2 * TS_MAX_LAYERS, sizeof *l->check.chk);
 	l->steps = ts_steps_new();
-	l->prev_end = l->kfrontier = l->frontier_at_start = INT64_MIN;
-	l->last_step = -1;
-	l->graph_corr = -1;
-	l->last_stage = TS_PSTAGE_UNKNOWN;
+	l->stats.prev_end = l->pass.kfrontier = l->pass.frontier_at_start = INT64_MIN;
+	l->pass.last_step = -1;
+	l->pass.graph_corr = -1;
+	l->pass.last_stage = TS_PSTAGE_UNKNOWN;
 	/* the listing of the pass's layer kernels: for the anatomy (with
 	 * tables), --debug-layers and the samples of compare */
-	l->track = o->debug || o->sample || o->spans || p;
+	l->listing.track = o->debug || o->sample || o->spans || p;
 
 	if (o->debug)
-		l->dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->dbg_kept);
+		l->listing.dbg_kept = calloc(TS_MAX_DEBUG_KERNELS, sizeof *l->listing.dbg_kept);
 	if (o->sample)
-		l->samp_tmp = calloc(TS_MAX_SAMPLE_KERNELS, sizeof *l->samp_tmp);
+		l->listing.samp_tmp = calloc(TS_MAX_SAMPLE_KERNELS, sizeof *l->listing.samp_tmp);
 	if (p)
-		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
+		l->listing.anatomy = ts_anatomy_new(ts_patterns_ncategories(p));
 	l->idle = ts_idle_new();
 	if (l->idle)
 		ts_idle_on_gap(l->idle, ts_lay_on_gap, l);
-	bool ok = l->idle && l->layers && l->gap && l->pre && l->unit_kern && l->chk && l->steps &&
-		  (!o->debug || l->dbg_kept) && (!o->sample || l->samp_tmp) &&
-		  (!p || l->anatomy);
+	bool ok = l->idle && l->online.layers && l->online.gap && l->online.pre && l->online.unit_kern && l->check.chk && l->steps &&
+		  (!o->debug || l->listing.dbg_kept) && (!o->sample || l->listing.samp_tmp) &&
+		  (!p || l->listing.anatomy);
 	if (!ok) {
 		ts_layers_free(l);
 		return NULL;
@@ -66,50 +66,50 @@ void ts_layers_free(ts_layers *l)
 	if (!l)
 		return;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		if (l->lstat[s])
-			for (uint32_t i = 0; i < l->lmax[s]; i++)   /* the rest are unused */
-				ts_stat_clear(&l->lstat[s][i].time);
-		free(l->lstat[s]);
+		if (l->stats.lstat[s])
+			for (uint32_t i = 0; i < l->stats.lmax[s]; i++)   /* the rest are unused */
+				ts_stat_clear(&l->stats.lstat[s][i].time);
+		free(l->stats.lstat[s]);
 	}
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		for (uint32_t i = 0; l->srows[st] && i < l->srows_cap; i++)
-			ts_stat_clear(&l->srows[st][i]);
-		free(l->srows[st]);
-		free(l->sctx[st]);
-		ts_stat_clear(&l->sother[st]);
-		ts_stat_clear(&l->sall[st]);
+		for (uint32_t i = 0; l->staged.srows[st] && i < l->staged.srows_cap; i++)
+			ts_stat_clear(&l->staged.srows[st][i]);
+		free(l->staged.srows[st]);
+		free(l->staged.sctx[st]);
+		ts_stat_clear(&l->staged.sother[st]);
+		ts_stat_clear(&l->staged.sall[st]);
 	}
-	for (size_t i = 0; i < l->npending; i++) {
-		free(l->pending[i].layers);
-		free(l->pending[i].kernels);
-		free(l->pending[i].sample.k);
-		free(l->pending[i].anat);
+	for (size_t i = 0; i < l->held.npending; i++) {
+		free(l->held.pending[i].layers);
+		free(l->held.pending[i].kernels);
+		free(l->held.pending[i].sample.k);
+		free(l->held.pending[i].anat);
 	}
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
-		free(l->samples[s].k);
-	free(l->kbuf);
-	free(l->marks);
-	free(l->ctx_marks);
+		free(l->listing.samples[s].k);
+	free(l->staged.kbuf);
+	free(l->meaning.marks);
+	free(l->meaning.ctx_marks);
 	ts_steps_free(l->steps);
-	free(l->wait);
-	free(l->layers);
-	free(l->gap);
-	free(l->pre);
-	free(l->unit_kern);
-	free(l->chk);
-	free(l->passes);
-	free(l->dbg_cur);
-	free(l->dbg_kept);
-	free(l->samp_tmp);
-	free(l->spans);
-	free(l->gspans);
-	ts_anatomy_free(l->anatomy);
+	free(l->waiting.wait);
+	free(l->online.layers);
+	free(l->online.gap);
+	free(l->online.pre);
+	free(l->online.unit_kern);
+	free(l->check.chk);
+	free(l->records.passes);
+	free(l->listing.dbg_cur);
+	free(l->listing.dbg_kept);
+	free(l->listing.samp_tmp);
+	free(l->listing.spans);
+	free(l->listing.gspans);
+	ts_anatomy_free(l->listing.anatomy);
 	ts_idle_free(l->idle);
-	free(l->anat_tmp);
-	ts_unit_free(l->unit);
-	free(l->ukey);
-	free(l->umark);
-	free(l->udur);
+	free(l->listing.anat_tmp);
+	ts_unit_free(l->finder.unit);
+	free(l->finder.ukey);
+	free(l->finder.umark);
+	free(l->finder.udur);
 	free(l);
 }
 
@@ -135,8 +135,8 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 {
 	lmark m = 0;
 	const ts_patterns *p = l->patterns;
-	if (l->forced) {
-		m = family_marks(l->forced, c, name, len);
+	if (l->meaning.forced) {
+		m = family_marks(l->meaning.forced, c, name, len);
 	} else if (p) {
 		for (size_t i = 0; i < ts_patterns_nfamilies(p); i++)
 			m |= family_marks(ts_patterns_family(p, i), c, name, len);
@@ -190,17 +190,17 @@ static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 {
 	if (row == TS_INTERN_NONE)
 		return compute_marks(l, c, name, len);
-	ts_grow_part parts[] = { { (void **)&l->marks, sizeof *l->marks },
-				 { (void **)&l->ctx_marks, TS_CTX_SLOTS * sizeof *l->ctx_marks } };
-	if (!ts_grow_each(parts, 2, &l->marks_cap, (size_t)row + 1, 64, SIZE_MAX, true))
+	ts_grow_part parts[] = { { (void **)&l->meaning.marks, sizeof *l->meaning.marks },
+				 { (void **)&l->meaning.ctx_marks, TS_CTX_SLOTS * sizeof *l->meaning.ctx_marks } };
+	if (!ts_grow_each(parts, 2, &l->meaning.marks_cap, (size_t)row + 1, 64, SIZE_MAX, true))
 		return compute_marks(l, c, name, len);
 	/* a name has one class per context slot (see ts_agg_context) */
 	lmark *at = slot && slot <= TS_CTX_SLOTS
-		  ? &l->ctx_marks[(size_t)row * TS_CTX_SLOTS + slot - 1] : &l->marks[row];
+		  ? &l->meaning.ctx_marks[(size_t)row * TS_CTX_SLOTS + slot - 1] : &l->meaning.marks[row];
 	if (!(*at & M_KNOWN)) {
 		*at = compute_marks(l, c, name, len);
-		for (uint32_t i = 0; i < l->nonce; i++)
-			if (l->once_rows[i] == row)
+		for (uint32_t i = 0; i < l->meaning.nonce; i++)
+			if (l->meaning.once_rows[i] == row)
 				*at = demoted(*at);
 	}
 	return *at;
@@ -225,27 +225,27 @@ ts_ltype ts_lay_layer_type(lmark m)
 /* The layer machine's state at the start of a pass. */
 static void reset_structure(ts_layers *l)
 {
-	l->walk = PASS_WALK_START;
-	l->ndbg_cur = l->dbg_span = 0;
+	l->online.walk = PASS_WALK_START;
+	l->listing.ndbg_cur = l->listing.dbg_span = 0;
 }
 
 static void start_pass(ts_layers *l, const ts_event *ev)
 {
-	l->in_pass = true;
+	l->pass.in_pass = true;
 	ts_idle_begin(l->idle);
-	l->cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
+	l->pass.cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
 			    .batch = -1, .tokens = -1, .annotation = -1,
 			    .gemm_m_min = -1, .gemm_m_max = -1,
 			    .kv_grid = -1 };
 	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
-		l->cur.signal[sg] = TS_PSTAGE_UNKNOWN;
+		l->pass.cur.signal[sg] = TS_PSTAGE_UNKNOWN;
 	reset_structure(l);
-	l->hints = PASS_HINTS_START;
-	l->dbg_lost = false;
-	l->dbg_all = true;
-	l->kbuf0 = l->nkbuf;
-	l->narows = 0;
-	l->arows_full = false;
+	l->pass.hints = PASS_HINTS_START;
+	l->listing.dbg_lost = false;
+	l->listing.dbg_all = true;
+	l->staged.kbuf0 = l->staged.nkbuf;
+	l->online.narows = 0;
+	l->online.arows_full = false;
 }
 
 /* Add one finished pass's layers to the statistics of a stage. */
@@ -253,15 +253,15 @@ static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
 		       uint32_t n)
 {
 	/* 600 KB a stage: only for the stages a trace has */
-	if (!l->lstat[s] && !(l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat)))
+	if (!l->stats.lstat[s] && !(l->stats.lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->stats.lstat)))
 		return;
 	for (uint32_t i = 0; i < n && i < TS_MAX_LAYERS; i++) {
-		ts_layer_stat *st = &l->lstat[s][i];
+		ts_layer_stat *st = &l->stats.lstat[s][i];
 		ts_stat_add(&st->time, layers[i].ns);
 		st->kernels += layers[i].kernels;
 		st->type_count[ts_lay_layer_type(layers[i].marks)]++;
-		if (i + 1 > l->lmax[s])
-			l->lmax[s] = i + 1;
+		if (i + 1 > l->stats.lmax[s])
+			l->stats.lmax[s] = i + 1;
 	}
 }
 
@@ -269,11 +269,11 @@ bool ts_lay_grow_srows(ts_layers *l, uint32_t need)
 {
 	ts_grow_part parts[2 * TS_PSTAGE_COUNT];
 	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
-		parts[2 * st] = (ts_grow_part){ (void **)&l->srows[st], sizeof *l->srows[st] };
-		parts[2 * st + 1] = (ts_grow_part){ (void **)&l->sctx[st],
-						    TS_CTX_SLOTS * sizeof *l->sctx[st] };
+		parts[2 * st] = (ts_grow_part){ (void **)&l->staged.srows[st], sizeof *l->staged.srows[st] };
+		parts[2 * st + 1] = (ts_grow_part){ (void **)&l->staged.sctx[st],
+						    TS_CTX_SLOTS * sizeof *l->staged.sctx[st] };
 	}
-	return ts_grow_each(parts, 2 * TS_PSTAGE_COUNT, &l->srows_cap, need, 64, SIZE_MAX, true);
+	return ts_grow_each(parts, 2 * TS_PSTAGE_COUNT, &l->staged.srows_cap, need, 64, SIZE_MAX, true);
 }
 
 static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref *ref,
@@ -282,14 +282,14 @@ static void stage_kernel(ts_layers *l, ts_pstage s, uint32_t row, const ts_kref 
 	if (l->opts.staged && ref)
 		l->opts.staged(l->opts.staged_ctx, (int)s, ref, dur);
 	/* the stage's total needs no distribution: count and sum only */
-	l->sall[s].count++;
-	l->sall[s].total = ts_sat_add(l->sall[s].total, dur);
+	l->staged.sall[s].count++;
+	l->staged.sall[s].total = ts_sat_add(l->staged.sall[s].total, dur);
 	if (row == TS_INTERN_NONE)
-		ts_stat_add(&l->sother[s], dur);
+		ts_stat_add(&l->staged.sother[s], dur);
 	else if (ts_lay_grow_srows(l, row + 1)) {
-		ts_stat_add(&l->srows[s][row], dur);
+		ts_stat_add(&l->staged.srows[s][row], dur);
 		if (slot && slot <= TS_CTX_SLOTS) {
-			ts_ctx_stat *x = &l->sctx[s][(size_t)row * TS_CTX_SLOTS + slot - 1];
+			ts_ctx_stat *x = &l->staged.sctx[s][(size_t)row * TS_CTX_SLOTS + slot - 1];
 			x->count++;
 			x->ns = ts_sat_add(x->ns, dur);
 		}
@@ -312,19 +312,19 @@ static void stage_kernels(ts_layers *l, ts_pstage s, const kernel_ent *k, size_t
  * listing followed every one of them, their layers. */
 static void label_kernels(ts_layers *l, const ts_pass *p)
 {
-	size_t n = l->nkbuf - l->kbuf0;
-	bool listed = l->ndbg_cur == n && !l->dbg_lost;
+	size_t n = l->staged.nkbuf - l->staged.kbuf0;
+	bool listed = l->listing.ndbg_cur == n && !l->listing.dbg_lost;
 	for (size_t i = 0; i < n; i++) {
-		kernel_ent *k = &l->kbuf[l->kbuf0 + i];
+		kernel_ent *k = &l->staged.kbuf[l->staged.kbuf0 + i];
 		k->pass = p->index;
-		k->layer = listed && l->dbg_cur[i].layer < TS_MAX_LAYERS ? l->dbg_cur[i].layer
+		k->layer = listed && l->listing.dbg_cur[i].layer < TS_MAX_LAYERS ? l->listing.dbg_cur[i].layer
 			 : UINT32_MAX;
 	}
 }
 
 static void add_stage(ts_layers *l, const ts_pass *p)
 {
-	ts_stage_total *t = &l->stages[p->stage];
+	ts_stage_total *t = &l->stats.stages[p->stage];
 	t->passes += !p->draft;
 	t->complete_passes += p->complete && !p->draft;
 	t->drafts += p->draft;
@@ -344,9 +344,9 @@ static void add_stage(ts_layers *l, const ts_pass *p)
 static void place_costs(ts_layers *l)
 {
 	size_t k = 0;
-	for (size_t i = 0; i < l->ndbg_cur; i++) {
-		const ts_debug_kernel *d = &l->dbg_cur[i];
-		if (d->layer >= l->walk.nlayers)
+	for (size_t i = 0; i < l->listing.ndbg_cur; i++) {
+		const ts_debug_kernel *d = &l->listing.dbg_cur[i];
+		if (d->layer >= l->online.walk.nlayers)
 			continue;
 		size_t at = k++;
 		if (!TS_KREF_OPENS(&d->ref) || !(d->ref.flops || d->ref.bytes))
@@ -356,9 +356,9 @@ static void place_costs(ts_layers *l)
 		uint32_t op = d->ref.op & ~TS_KREF_FIRST;
 		size_t fit[CALL_REACH], nfit = 0;
 		int64_t fit_ns = 0;
-		for (size_t j = i, kk = at; j < l->ndbg_cur && j < i + CALL_REACH; j++) {
-			const ts_debug_kernel *e = &l->dbg_cur[j];
-			bool in = e->layer < l->walk.nlayers, same = (e->ref.op & ~TS_KREF_FIRST) == op;
+		for (size_t j = i, kk = at; j < l->listing.ndbg_cur && j < i + CALL_REACH; j++) {
+			const ts_debug_kernel *e = &l->listing.dbg_cur[j];
+			bool in = e->layer < l->online.walk.nlayers, same = (e->ref.op & ~TS_KREF_FIRST) == op;
 			if (j > i && same && TS_KREF_OPENS(&e->ref))
 				break;
 			if (same && e->ref.fits && in) {
@@ -369,7 +369,7 @@ static void place_costs(ts_layers *l)
 		}
 		/* none: unplaced, the workload rows count it */
 		for (size_t f = 0; f < nfit; f++) {
-			ts_anat_kernel *x = &l->anat_tmp[fit[f]];
+			ts_anat_kernel *x = &l->listing.anat_tmp[fit[f]];
 			double share = (double)(x->dur > 0 ? x->dur : 1) / (double)fit_ns;
 			x->flops += (uint64_t)((double)d->ref.flops * share + 0.5);
 			x->bytes += (uint64_t)((double)d->ref.bytes * share + 0.5);
@@ -384,17 +384,17 @@ static void place_costs(ts_layers *l)
 static bool anatomy_list(ts_layers *l, size_t *n)
 {
 	*n = 0;
-	if (!l->anatomy || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost ||
-	    l->walk.nlayers > TS_MAX_LAYERS ||
-	    !ts_grow((void **)&l->anat_tmp, &l->anat_cap, l->ndbg_cur, sizeof *l->anat_tmp, 256,
+	if (!l->listing.anatomy || l->listing.ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->listing.dbg_lost ||
+	    l->online.walk.nlayers > TS_MAX_LAYERS ||
+	    !ts_grow((void **)&l->listing.anat_tmp, &l->listing.anat_cap, l->listing.ndbg_cur, sizeof *l->listing.anat_tmp, 256,
 			   TS_MAX_DEBUG_KERNELS, false))
 		return false;
 	size_t k = 0;
-	for (size_t i = 0; i < l->ndbg_cur; i++) {
-		const ts_debug_kernel *d = &l->dbg_cur[i];
-		if (d->layer >= l->walk.nlayers)
+	for (size_t i = 0; i < l->listing.ndbg_cur; i++) {
+		const ts_debug_kernel *d = &l->listing.dbg_cur[i];
+		if (d->layer >= l->online.walk.nlayers)
 			continue;
-		l->anat_tmp[k++] = (ts_anat_kernel){
+		l->listing.anat_tmp[k++] = (ts_anat_kernel){
 			.layer = d->layer, .row = d->row, .dur = d->dur, .wl = d->ref.wl,
 			.category = (int16_t)d->cls.category, .type = (uint8_t)d->cls.type };
 	}
@@ -410,17 +410,17 @@ static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *la
 			     bool own_stage)
 {
 	for (uint32_t i = 0; i < n; i++)
-		l->type_count[ts_lay_layer_type(layers[i].marks)]++;
-	l->count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+		l->stats.type_count[ts_lay_layer_type(layers[i].marks)]++;
+	l->stats.count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	if (own_stage)
-		ts_vote_known(&l->vote, p->stage, p->gpu_ns, p->layers);
+		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers);
 }
 
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
 static void resolve_pending(ts_layers *l, size_t k)
 {
-	pending_pass *pp = &l->pending[k];
-	ts_pass *p = &l->passes[pp->pass];
+	pending_pass *pp = &l->held.pending[k];
+	ts_pass *p = &l->records.passes[pp->pass];
 	if (p->stage == TS_PSTAGE_UNKNOWN)
 		ts_lay_relative_votes(l, p, pp);
 	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
@@ -429,43 +429,43 @@ static void resolve_pending(ts_layers *l, size_t k)
 		add_layers(l, p->stage, pp->layers, pp->nlayers);
 		ts_lay_offer_sample(l, p->stage, &pp->sample);
 		if (pp->anat_skip)
-			ts_anatomy_skip(l->anatomy, p->stage);
+			ts_anatomy_skip(l->listing.anatomy, p->stage);
 		else if (pp->anat)
-			ts_anatomy_add(l->anatomy, p->stage, pp->anat, pp->nanat, pp->nlayers);
+			ts_anatomy_add(l->listing.anatomy, p->stage, pp->anat, pp->nanat, pp->nlayers);
 	}
 	free(pp->anat);
 	free(pp->sample.k);
 	free(pp->layers);
 	free(pp->kernels);
-	l->pending_kernels -= pp->nkernels;
-	memmove(l->pending + k, l->pending + k + 1, (l->npending - k - 1) * sizeof *l->pending);
-	l->npending--;
+	l->held.pending_kernels -= pp->nkernels;
+	memmove(l->held.pending + k, l->held.pending + k + 1, (l->held.npending - k - 1) * sizeof *l->held.pending);
+	l->held.npending--;
 }
 
 /* Hold the pass just recorded (record idx) until the relative signals can
  * speak; false when it cannot be held (then it is staged unknown now). */
 static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 {
-	while (l->npending && (l->npending == MAX_PENDING ||
-			       l->pending_kernels + l->nkbuf > MAX_PENDING_KERNELS))
+	while (l->held.npending && (l->held.npending == MAX_PENDING ||
+			       l->held.pending_kernels + l->staged.nkbuf > MAX_PENDING_KERNELS))
 		resolve_pending(l, 0);
-	if (l->nkbuf > MAX_PENDING_KERNELS)
+	if (l->staged.nkbuf > MAX_PENDING_KERNELS)
 		return false;
-	pending_pass *pp = &l->pending[l->npending];
-	*pp = (pending_pass){ .pass = (uint32_t)idx, .gemm_tokens = l->hints.gemm_tokens,
-			      .step = l->hints.step,
-			      .own_stage = l->passes[idx].stage != TS_PSTAGE_UNKNOWN };
-	if (l->passes[idx].complete && n) {
+	pending_pass *pp = &l->held.pending[l->held.npending];
+	*pp = (pending_pass){ .pass = (uint32_t)idx, .gemm_tokens = l->pass.hints.gemm_tokens,
+			      .step = l->pass.hints.step,
+			      .own_stage = l->records.passes[idx].stage != TS_PSTAGE_UNKNOWN };
+	if (l->records.passes[idx].complete && n) {
 		pp->layers = malloc(n * sizeof *pp->layers);
 		if (!pp->layers)
 			return false;
-		memcpy(pp->layers, l->layers, n * sizeof *pp->layers);
+		memcpy(pp->layers, l->online.layers, n * sizeof *pp->layers);
 		pp->nlayers = n;
 		size_t na;
 		if (!anatomy_list(l, &na)) {
-			pp->anat_skip = l->anatomy != NULL;
+			pp->anat_skip = l->listing.anatomy != NULL;
 		} else if (na && (pp->anat = malloc(na * sizeof *pp->anat)) != NULL) {
-			memcpy(pp->anat, l->anat_tmp, na * sizeof *pp->anat);
+			memcpy(pp->anat, l->listing.anat_tmp, na * sizeof *pp->anat);
 			pp->nanat = na;
 		} else if (na) {
 			pp->anat_skip = true;
@@ -473,36 +473,36 @@ static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
 		uint32_t mid, inst;
 		size_t k = ts_lay_middle_layer(l, &mid, &inst);
 		if (k && (pp->sample.k = malloc(k * sizeof *pp->sample.k)) != NULL) {
-			memcpy(pp->sample.k, l->samp_tmp, k * sizeof *pp->sample.k);
-			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->walk.nlayers,
+			memcpy(pp->sample.k, l->listing.samp_tmp, k * sizeof *pp->sample.k);
+			pp->sample = (ts_layer_sample){ .layer = mid, .layers = l->online.walk.nlayers,
 							.instances = inst, .n = k, .k = pp->sample.k };
 		}
 	}
-	pp->kernels = l->kbuf;      /* handed over */
-	pp->nkernels = l->nkbuf;
-	l->kbuf = NULL;
-	l->nkbuf = l->kbuf_cap = 0;
-	l->pending_kernels += pp->nkernels;
-	l->npending++;
+	pp->kernels = l->staged.kbuf;      /* handed over */
+	pp->nkernels = l->staged.nkbuf;
+	l->staged.kbuf = NULL;
+	l->staged.nkbuf = l->staged.kbuf_cap = 0;
+	l->held.pending_kernels += pp->nkernels;
+	l->held.npending++;
 	return true;
 }
 
-/* An attention kernel of unit l->walk.units - 1: count its row's units. */
+/* An attention kernel of unit l->online.walk.units - 1: count its row's units. */
 static void track_unit(ts_layers *l, uint32_t row)
 {
-	uint32_t u = l->walk.units - 1;
+	uint32_t u = l->online.walk.units - 1;
 	if (u < MAX_UNITS) {
-		if (l->walk.in_attn)
-			l->unit_kern[u]++;
+		if (l->online.walk.in_attn)
+			l->online.unit_kern[u]++;
 		else
-			l->unit_kern[u] = 1;
+			l->online.unit_kern[u] = 1;
 	}
 	if (row == TS_INTERN_NONE) {
-		l->arows_full = true;   /* a name past the cap: no verdict */
+		l->online.arows_full = true;   /* a name past the cap: no verdict */
 		return;
 	}
-	for (uint32_t i = 0; i < l->narows; i++) {
-		arow_ent *a = &l->arows[i];
+	for (uint32_t i = 0; i < l->online.narows; i++) {
+		arow_ent *a = &l->online.arows[i];
 		if (a->row != row)
 			continue;
 		if (a->last_unit != u) {
@@ -512,10 +512,10 @@ static void track_unit(ts_layers *l, uint32_t row)
 		a->kernels++;
 		return;
 	}
-	if (l->narows == MAX_AROWS)
-		l->arows_full = true;
+	if (l->online.narows == MAX_AROWS)
+		l->online.arows_full = true;
 	else
-		l->arows[l->narows++] = (arow_ent){ row, 1, u, 1 };
+		l->online.arows[l->online.narows++] = (arow_ent){ row, 1, u, 1 };
 }
 
 /* Rows of the pass that ran once while other attention repeated, and make
@@ -525,49 +525,49 @@ static void track_unit(ts_layers *l, uint32_t row)
  * layer names its attention apart), has no such helper. */
 static uint32_t demote_once_units(ts_layers *l)
 {
-	uint32_t units = l->walk.units;
-	if (units < 3 || units > MAX_UNITS || l->arows_full || l->opts.split_half_layers)
+	uint32_t units = l->online.walk.units;
+	if (units < 3 || units > MAX_UNITS || l->online.arows_full || l->opts.split_half_layers)
 		return 0;
 	bool repeats = false;
-	for (uint32_t i = 0; i < l->narows; i++)
-		repeats |= l->arows[i].units >= 2;
+	for (uint32_t i = 0; i < l->online.narows; i++)
+		repeats |= l->online.arows[i].units >= 2;
 	if (!repeats)
 		return 0;
 	uint32_t once[MAX_AROWS], nonce = 0;
-	for (uint32_t i = 0; i < l->narows; i++) {
-		const arow_ent *a = &l->arows[i];
+	for (uint32_t i = 0; i < l->online.narows; i++) {
+		const arow_ent *a = &l->online.arows[i];
 		if (a->units != 1)
 			continue;
 		/* its unit holds nothing but once-run kernels */
 		uint32_t k = 0;
-		for (uint32_t j = 0; j < l->narows; j++)
-			if (l->arows[j].units == 1 && l->arows[j].last_unit == a->last_unit)
-				k += l->arows[j].kernels;
-		if (k == l->unit_kern[a->last_unit])
+		for (uint32_t j = 0; j < l->online.narows; j++)
+			if (l->online.arows[j].units == 1 && l->online.arows[j].last_unit == a->last_unit)
+				k += l->online.arows[j].kernels;
+		if (k == l->online.unit_kern[a->last_unit])
 			once[nonce++] = i;
 	}
 	uint32_t nunits = 0;
 	for (uint32_t i = 0; i < nonce; i++) {
 		bool first = true;
 		for (uint32_t j = 0; j < i; j++)
-			if (l->arows[once[j]].last_unit == l->arows[once[i]].last_unit)
+			if (l->online.arows[once[j]].last_unit == l->online.arows[once[i]].last_unit)
 				first = false;
 		nunits += first;
 	}
 	if (nunits == 0 || 4 * nunits > units)
 		return 0;
-	for (uint32_t i = 0; i < nonce && l->nonce < MAX_ONCE; i++) {
-		uint32_t row = l->arows[once[i]].row;
-		l->once_rows[l->nonce++] = row;
-		if (row < l->marks_cap) {
-			l->marks[row] = demoted(l->marks[row]);
+	for (uint32_t i = 0; i < nonce && l->meaning.nonce < MAX_ONCE; i++) {
+		uint32_t row = l->online.arows[once[i]].row;
+		l->meaning.once_rows[l->meaning.nonce++] = row;
+		if (row < l->meaning.marks_cap) {
+			l->meaning.marks[row] = demoted(l->meaning.marks[row]);
 			for (size_t k = 0; k < TS_CTX_SLOTS; k++)
-				l->ctx_marks[(size_t)row * TS_CTX_SLOTS + k] =
-					demoted(l->ctx_marks[(size_t)row * TS_CTX_SLOTS + k]);
+				l->meaning.ctx_marks[(size_t)row * TS_CTX_SLOTS + k] =
+					demoted(l->meaning.ctx_marks[(size_t)row * TS_CTX_SLOTS + k]);
 		}
-		for (size_t k = l->kbuf0; k < l->nkbuf; k++)
-			if (l->kbuf[k].row == row)
-				l->kbuf[k].marks = demoted(l->kbuf[k].marks);
+		for (size_t k = l->staged.kbuf0; k < l->staged.nkbuf; k++)
+			if (l->staged.kbuf[k].row == row)
+				l->staged.kbuf[k].marks = demoted(l->staged.kbuf[k].marks);
 	}
 	return nunits;
 }
@@ -578,82 +578,82 @@ static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
 {
 	/* Once per pass: the pass's own overhead, in no layer. */
 	if (m & M_ONCE) {
-		l->cur.orphan_kernels++;
-		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, dur);
+		l->pass.cur.orphan_kernels++;
+		l->pass.cur.orphan_ns = ts_sat_add(l->pass.cur.orphan_ns, dur);
 		return false;
 	}
 	/* Layer boundary at a start marker (a residual norm) after MLP work. */
-	lmark seen = l->walk.seg.marks;
+	lmark seen = l->online.walk.seg.marks;
 	bool boundary = (m & M_START) &&
 			(l->opts.split_half_layers ? (seen & (M_ATTN | M_MLP)) : (seen & M_MLP));
 	/* The first start kernel of a pass, before any layer work, also opens
 	 * a layer: what came before it is the pass's preamble. */
-	if (boundary || ((m & M_START) && !l->walk.seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
+	if (boundary || ((m & M_START) && !l->online.walk.seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
 		ts_lay_open_at_norm(l);
-		l->walk.seen_boundary = true;
-		l->walk.since_start = 0;
+		l->online.walk.seen_boundary = true;
+		l->online.walk.since_start = 0;
 	}
 	lmark work = (lmark)(m & (M_ATTN | M_MLP));
 	if (m & M_ATTN) {
 		/* Attention kernels in a row are one unit (compute and its
 		 * combine / reduce): one per layer. */
-		if (!l->walk.in_attn) {
-			if (l->walk.units == 0) {
+		if (!l->online.walk.in_attn) {
+			if (l->online.walk.units == 0) {
 				/* the segment before the first unit: layer 0's head */
-				uint32_t k = l->walk.ngap < MAX_PRE ? l->walk.ngap : MAX_PRE;
-				memcpy(l->pre, l->gap + (l->walk.ngap - k), k * sizeof *l->pre);
-				l->walk.npre = k;
-				l->walk.pre_len = l->walk.skernels;
-				l->walk.pre_ns = l->walk.sns;
-				l->walk.pre_start = l->walk.seen_boundary ? (int32_t)l->walk.since_start : -1;
-				l->walk.dbg_pre_end = l->ndbg_cur;
-			} else if (l->walk.seg.marks & M_ATTN) {
+				uint32_t k = l->online.walk.ngap < MAX_PRE ? l->online.walk.ngap : MAX_PRE;
+				memcpy(l->online.pre, l->online.gap + (l->online.walk.ngap - k), k * sizeof *l->online.pre);
+				l->online.walk.npre = k;
+				l->online.walk.pre_len = l->online.walk.skernels;
+				l->online.walk.pre_ns = l->online.walk.sns;
+				l->online.walk.pre_start = l->online.walk.seen_boundary ? (int32_t)l->online.walk.since_start : -1;
+				l->online.walk.dbg_pre_end = l->listing.ndbg_cur;
+			} else if (l->online.walk.seg.marks & M_ATTN) {
 				ts_lay_structural_boundary(l);
 			}
-			l->walk.units++;
-			l->attn_units++;
+			l->online.walk.units++;
+			l->online.attn_units++;
 		}
-		if (!l->replaying)
+		if (!l->online.replaying)
 			track_unit(l, row);
-		l->walk.ngap = 0;
-		l->walk.in_attn = true;
+		l->online.walk.ngap = 0;
+		l->online.walk.in_attn = true;
 	} else {
-		if (l->walk.in_attn || (l->walk.ngap == 0 && !(l->walk.seg.marks & M_ATTN)))
-			l->walk.marks_at_gap = l->walk.seg.marks;
+		if (l->online.walk.in_attn || (l->online.walk.ngap == 0 && !(l->online.walk.seg.marks & M_ATTN)))
+			l->online.walk.marks_at_gap = l->online.walk.seg.marks;
 		/* Layer work (a GEMM, MLP, a norm, a collective) or a kernel
 		 * no rule knows ends the attention unit; a copy, cache write
 		 * or elementwise kernel between two attention kernels (the two
 		 * runs of a mixed batch, a merge of cascade states) does not. */
 		if (m & (M_GEMM | M_MLP | M_START | M_EMBED | M_SAMPLE | M_ENDS))
-			l->walk.in_attn = false;
-		if ((l->walk.seg.marks & M_ATTN) && !l->opts.split_half_layers) {
+			l->online.walk.in_attn = false;
+		if ((l->online.walk.seg.marks & M_ATTN) && !l->opts.split_half_layers) {
 			/* MLP work comes after the post-attention norm, the norm
 			 * after the attention's output projection (a GEMM): a
 			 * norm or an activation inside the attention block (the
 			 * gated norm of a delta net, an output gate) is not it.
 			 * There a GEMM is MLP work too (the MLP of a model whose
 			 * activation hides in an Inductor fusion). */
-			if ((m & M_START) && l->walk.seg.post_gemms)
-				l->walk.start_after_attn = true;
-			else if ((m & M_GEMM) && l->walk.start_after_attn)
+			if ((m & M_START) && l->online.walk.seg.post_gemms)
+				l->online.walk.start_after_attn = true;
+			else if ((m & M_GEMM) && l->online.walk.start_after_attn)
 				work |= M_FC;
-			else if (!l->walk.start_after_attn)
+			else if (!l->online.walk.start_after_attn)
 				work &= (lmark)~M_FC;
 		}
-		if (l->walk.ngap == MAX_GAP) {   /* keep the newest half */
-			memmove(l->gap, l->gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->gap);
-			l->walk.ngap = MAX_GAP / 2;
+		if (l->online.walk.ngap == MAX_GAP) {   /* keep the newest half */
+			memmove(l->online.gap, l->online.gap + MAX_GAP / 2, (MAX_GAP / 2) * sizeof *l->online.gap);
+			l->online.walk.ngap = MAX_GAP / 2;
 		}
-		l->gap[l->walk.ngap++] = (gap_ent){ dur, row, (lmark)((m & ~M_MLP) | work) };
+		l->online.gap[l->online.walk.ngap++] = (gap_ent){ dur, row, (lmark)((m & ~M_MLP) | work) };
 	}
-	if ((m & M_GEMM) && (l->walk.seg.marks & M_ATTN))
-		l->walk.seg.post_gemms++;
-	l->walk.since_start++;
-	l->walk.seg.kernels++;
-	l->walk.seg.ns = ts_sat_add(l->walk.seg.ns, dur);
-	l->walk.seg.marks |= work;
-	l->walk.skernels++;
-	l->walk.sns = ts_sat_add(l->walk.sns, dur);
+	if ((m & M_GEMM) && (l->online.walk.seg.marks & M_ATTN))
+		l->online.walk.seg.post_gemms++;
+	l->online.walk.since_start++;
+	l->online.walk.seg.kernels++;
+	l->online.walk.seg.ns = ts_sat_add(l->online.walk.seg.ns, dur);
+	l->online.walk.seg.marks |= work;
+	l->online.walk.skernels++;
+	l->online.walk.sns = ts_sat_add(l->online.walk.sns, dur);
 	return true;
 }
 
@@ -662,31 +662,31 @@ static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
  * keeps its entries and takes the new layer of each. */
 static bool relayer_pass(ts_layers *l)
 {
-	size_t n = l->nkbuf - l->kbuf0;
-	if (l->cur.kernels != n)
+	size_t n = l->staged.nkbuf - l->staged.kbuf0;
+	if (l->pass.cur.kernels != n)
 		return false;
-	size_t listed = l->ndbg_cur;
-	bool relabel = l->track && l->dbg_all && listed == n;
-	l->structural -= l->walk.pass_structural;
-	l->attn_units -= l->walk.units;
+	size_t listed = l->listing.ndbg_cur;
+	bool relabel = l->listing.track && l->listing.dbg_all && listed == n;
+	l->online.structural -= l->online.walk.pass_structural;
+	l->online.attn_units -= l->online.walk.units;
 	reset_structure(l);
-	l->cur.cut_start = false;
-	l->cur.orphan_kernels = 0;
-	l->cur.orphan_ns = 0;
-	l->cur.between_ns = 0;
-	l->replaying = true;
+	l->pass.cur.cut_start = false;
+	l->pass.cur.orphan_kernels = 0;
+	l->pass.cur.orphan_ns = 0;
+	l->pass.cur.between_ns = 0;
+	l->online.replaying = true;
 	for (size_t i = 0; i < n; i++) {
-		const kernel_ent *k = &l->kbuf[l->kbuf0 + i];
+		const kernel_ent *k = &l->staged.kbuf[l->staged.kbuf0 + i];
 		bool in = structure_kernel(l, k->row, k->marks, k->dur);
 		if (relabel) {
-			l->dbg_cur[i].layer = in ? l->walk.nlayers : UINT32_MAX;
-			l->ndbg_cur = i + 1;
+			l->listing.dbg_cur[i].layer = in ? l->online.walk.nlayers : UINT32_MAX;
+			l->listing.ndbg_cur = i + 1;
 		}
 	}
-	l->replaying = false;
+	l->online.replaying = false;
 	if (!relabel) {
-		l->ndbg_cur = listed;
-		l->dbg_lost = true;   /* no anatomy or sample from this pass */
+		l->listing.ndbg_cur = listed;
+		l->listing.dbg_lost = true;   /* no anatomy or sample from this pass */
 	}
 	return true;
 }
@@ -700,24 +700,24 @@ static void close_open_span(ts_layers *l, bool at_trace_end)
 {
 	bool finished = false;
 	if (ts_lay_structure(l, at_trace_end)) {
-		l->walk.seg = (cur_layer){ 0 };
+		l->online.walk.seg = (cur_layer){ 0 };
 		finished = true;
-	} else if ((l->walk.seg.marks & M_ATTN) && !l->walk.in_attn && l->walk.tail_len >= 0 &&
-	    l->walk.ngap > (uint32_t)l->walk.tail_len) {
-		uint32_t keep = (uint32_t)l->walk.tail_len, n = l->walk.ngap - keep;
+	} else if ((l->online.walk.seg.marks & M_ATTN) && !l->online.walk.in_attn && l->online.walk.tail_len >= 0 &&
+	    l->online.walk.ngap > (uint32_t)l->online.walk.tail_len) {
+		uint32_t keep = (uint32_t)l->online.walk.tail_len, n = l->online.walk.ngap - keep;
 		cur_layer tail;
-		ts_lay_take_tail(l, l->gap + keep, n, &tail);
-		l->walk.seg.marks = l->walk.marks_at_gap;
+		ts_lay_take_tail(l, l->online.gap + keep, n, &tail);
+		l->online.walk.seg.marks = l->online.walk.marks_at_gap;
 		for (uint32_t i = 0; i < keep; i++)
-			l->walk.seg.marks |= (lmark)(l->gap[i].marks & (M_ATTN | M_MLP));
-		l->cur.orphan_kernels += tail.kernels;
-		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, tail.ns);
-		if (l->track)
-			ts_lay_debug_relabel(l, n, l->walk.nlayers, UINT32_MAX);
+			l->online.walk.seg.marks |= (lmark)(l->online.gap[i].marks & (M_ATTN | M_MLP));
+		l->pass.cur.orphan_kernels += tail.kernels;
+		l->pass.cur.orphan_ns = ts_sat_add(l->pass.cur.orphan_ns, tail.ns);
+		if (l->listing.track)
+			ts_lay_debug_relabel(l, n, l->online.walk.nlayers, UINT32_MAX);
 		finished = true;
 	}
-	if (ts_lay_is_layer(l, l->walk.seg.marks) && at_trace_end && !finished)
-		l->cur.cut_end = true;
+	if (ts_lay_is_layer(l, l->online.walk.seg.marks) && at_trace_end && !finished)
+		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
 }
 
@@ -732,10 +732,10 @@ static void start_evidence(ts_layers *l, ts_pass *p)
 		return;
 	uint32_t mode = 0;
 	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
-		if (l->all_hist[i] >= l->all_hist[mode] && l->all_hist[i])   /* ties: the larger */
+		if (l->stats.all_hist[i] >= l->stats.all_hist[mode] && l->stats.all_hist[i])   /* ties: the larger */
 			mode = i;
-	if (l->hints.embed_first || (l->hints.step >= 0 && l->hints.step != l->last_step) ||
-	    (l->pass_count > 0 && l->all_hist[mode] && p->layers >= mode))
+	if (l->pass.hints.embed_first || (l->pass.hints.step >= 0 && l->pass.hints.step != l->pass.last_step) ||
+	    (l->records.pass_count > 0 && l->stats.all_hist[mode] && p->layers >= mode))
 		p->cut_start = false;
 }
 
@@ -744,28 +744,28 @@ static void start_evidence(ts_layers *l, ts_pass *p)
 static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
 {
 	if (!p->complete)
-		ts_vote_known(&l->vote, p->stage, p->gpu_ns, p->layers);
-	stage_kernels(l, p->stage, l->kbuf, l->nkbuf);
-	l->nkbuf = 0;
+		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers);
+	stage_kernels(l, p->stage, l->staged.kbuf, l->staged.nkbuf);
+	l->staged.nkbuf = 0;
 	if (p->complete && !p->draft) {
-		count_model_pass(l, p, l->layers, n, true);
-		add_layers(l, p->stage, l->layers, n);
+		count_model_pass(l, p, l->online.layers, n, true);
+		add_layers(l, p->stage, l->online.layers, n);
 		size_t na;
 		if (anatomy_list(l, &na))
-			ts_anatomy_add(l->anatomy, p->stage, l->anat_tmp, na, n);
+			ts_anatomy_add(l->listing.anatomy, p->stage, l->listing.anat_tmp, na, n);
 		else
-			ts_anatomy_skip(l->anatomy, p->stage);
+			ts_anatomy_skip(l->listing.anatomy, p->stage);
 	}
 	uint32_t mid, inst;
 	size_t k = p->complete && !p->draft ? ts_lay_middle_layer(l, &mid, &inst) : 0;
 	if (k) {
-		ts_layer_sample c = { .layer = mid, .layers = l->walk.nlayers, .instances = inst,
-				      .n = k, .k = l->samp_tmp };
+		ts_layer_sample c = { .layer = mid, .layers = l->online.walk.nlayers, .instances = inst,
+				      .n = k, .k = l->listing.samp_tmp };
 		ts_lay_offer_sample(l, p->stage, &c);
 	}
 	if (!kept)
 		add_stage(l, p);
-	l->last_stage = p->stage;
+	l->pass.last_stage = p->stage;
 }
 
 /* --debug-layers: the listed layers of the pass asked for, kept. */
@@ -773,19 +773,19 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
 {
 	bool listed = l->opts.debug_pass >= 0 ? p->index == (uint64_t)l->opts.debug_pass
 		    : p->complete && (l->opts.debug_stage < 0 || (int)p->stage == l->opts.debug_stage);
-	if (!l->opts.debug || !listed || l->dbg_done)
+	if (!l->opts.debug || !listed || l->listing.dbg_done)
 		return;
-	l->dbg_index = p->index;
-	l->dbg_stage = p->stage;
-	l->dbg_complete = p->complete;
+	l->listing.dbg_index = p->index;
+	l->listing.dbg_stage = p->stage;
+	l->listing.dbg_complete = p->complete;
 	size_t k = 0;
-	for (size_t i = 0; i < l->ndbg_cur; i++) {
-		uint32_t li = l->dbg_cur[i].layer;
+	for (size_t i = 0; i < l->listing.ndbg_cur; i++) {
+		uint32_t li = l->listing.dbg_cur[i].layer;
 		if (li < TS_MAX_LAYERS && l->opts.debug_layers[li])
-			l->dbg_kept[k++] = l->dbg_cur[i];
+			l->listing.dbg_kept[k++] = l->listing.dbg_cur[i];
 	}
-	l->ndbg_kept = k;
-	l->dbg_done = true;
+	l->listing.ndbg_kept = k;
+	l->listing.dbg_done = true;
 }
 
 /*
@@ -801,25 +801,25 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
  */
 static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 {
-	int64_t step = l->hints.step;
+	int64_t step = l->pass.hints.step;
 	uint32_t most = p->complete ? p->layers : 0;
-	for (size_t k = 0; step >= 0 && k < l->npending; k++)
-		if (l->pending[k].step_open && l->pending[k].step == step &&
-		    l->passes[l->pending[k].pass].layers > most)
-			most = l->passes[l->pending[k].pass].layers;
+	for (size_t k = 0; step >= 0 && k < l->held.npending; k++)
+		if (l->held.pending[k].step_open && l->held.pending[k].step == step &&
+		    l->records.passes[l->held.pending[k].pass].layers > most)
+			most = l->records.passes[l->held.pending[k].pass].layers;
 	if (p->complete && p->layers < most) {
 		p->draft = true;
 		if (idx != SIZE_MAX)
-			l->passes[idx].draft = true;
+			l->records.passes[idx].draft = true;
 	}
-	for (size_t k = 0; k < l->npending;) {
-		pending_pass *pp = &l->pending[k];
+	for (size_t k = 0; k < l->held.npending;) {
+		pending_pass *pp = &l->held.pending[k];
 		if (!pp->step_open || pp->step != step) {
 			k++;
 			continue;
 		}
 		pp->step_open = false;
-		ts_pass *q = &l->passes[pp->pass];
+		ts_pass *q = &l->records.passes[pp->pass];
 		q->draft = q->complete && q->layers < most;
 		if (q->stage != TS_PSTAGE_UNKNOWN)
 			resolve_pending(l, k);   /* shifts the rest down */
@@ -831,71 +831,71 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 /* carry: the next kernel is in the same step as this pass. */
 static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 {
-	if (!l->in_pass)
+	if (!l->pass.in_pass)
 		return;
-	l->in_pass = false;
-	l->cur.win_from = l->cur.win_to = INT64_MIN;
-	l->cur.cwin_from = l->cur.cwin_to = INT64_MIN;
-	if (ts_steps_cpu_window(l->steps, l->hints.step, &l->cur.cwin_from, &l->cur.cwin_to))
-		ts_idle_window(l->idle, l->cur.cwin_from, l->cur.cwin_to);
-	ts_idle_end(l->idle, &l->cur.idle);
+	l->pass.in_pass = false;
+	l->pass.cur.win_from = l->pass.cur.win_to = INT64_MIN;
+	l->pass.cur.cwin_from = l->pass.cur.cwin_to = INT64_MIN;
+	if (ts_steps_cpu_window(l->steps, l->pass.hints.step, &l->pass.cur.cwin_from, &l->pass.cur.cwin_to))
+		ts_idle_window(l->idle, l->pass.cur.cwin_from, l->pass.cur.cwin_to);
+	ts_idle_end(l->idle, &l->pass.cur.idle);
 	/* A kernel typed attention that ran once in the pass is not a layer's
 	 * attention: lay the pass out again without it. */
 	uint32_t once = demote_once_units(l);
 	if (once && relayer_pass(l))
-		l->once_units += once;
+		l->online.once_units += once;
 	close_open_span(l, at_trace_end);
-	ts_pass *p = &l->cur;
-	p->layers = l->walk.nlayers;
+	ts_pass *p = &l->pass.cur;
+	p->layers = l->online.walk.nlayers;
 	if (p->layers == 0) {
 		/* No layer: not a forward pass (warm-up, capture, copies). Its
 		 * kernels take the stage of the pass of their step: the one
 		 * that ended in it, or the next one, when the step goes on. */
-		l->orphan_kernels += p->kernels;
-		l->orphan_ns = ts_sat_add(l->orphan_ns, p->gpu_ns);
-		if (l->hints.step >= 0 && l->hints.step == l->last_step) {
-			stage_kernels(l, l->last_stage, l->kbuf, l->nkbuf);
+		l->stats.orphan_kernels += p->kernels;
+		l->stats.orphan_ns = ts_sat_add(l->stats.orphan_ns, p->gpu_ns);
+		if (l->pass.hints.step >= 0 && l->pass.hints.step == l->pass.last_step) {
+			stage_kernels(l, l->pass.last_stage, l->staged.kbuf, l->staged.nkbuf);
 		} else if (carry) {
 			return;   /* kbuf goes on into the next pass */
 		} else {
-			stage_kernels(l, TS_PSTAGE_UNKNOWN, l->kbuf, l->nkbuf);
+			stage_kernels(l, TS_PSTAGE_UNKNOWN, l->staged.kbuf, l->staged.nkbuf);
 		}
-		l->nkbuf = 0;
+		l->staged.nkbuf = 0;
 		return;
 	}
 	start_evidence(l, p);
-	l->all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
+	l->stats.all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	ts_lay_add_between(l, &p->idle);
 	p->complete = !p->cut_start && !p->cut_end;
-	p->index = l->pass_count++;
+	p->index = l->records.pass_count++;
 	if (l->opts.launch)
 		label_kernels(l, p);
 	ts_lay_vote(l, p);
-	uint32_t n = l->walk.nlayers < TS_MAX_LAYERS ? l->walk.nlayers : TS_MAX_LAYERS;
+	uint32_t n = l->online.walk.nlayers < TS_MAX_LAYERS ? l->online.walk.nlayers : TS_MAX_LAYERS;
 	if (p->complete)
 		ts_lay_check_pass(l, p, n);
 	else   /* a complete pass counts its types when staged (a draft's do not) */
 		for (uint32_t i = 0; i < n; i++)
-			l->type_count[ts_lay_layer_type(l->layers[i].marks)]++;
-	(void)ts_grow((void **)&l->passes, &l->passes_cap, l->npasses + 1, sizeof *l->passes, 16,
+			l->stats.type_count[ts_lay_layer_type(l->online.layers[i].marks)]++;
+	(void)ts_grow((void **)&l->records.passes, &l->records.passes_cap, l->records.npasses + 1, sizeof *l->records.passes, 16,
 		      TS_MAX_PASSES, false);   /* past it, or without memory: not kept */
 	if (l->opts.spans)
 		ts_lay_record_spans(l, p);
-	bool kept = l->npasses < l->passes_cap;
-	size_t idx = l->npasses;
+	bool kept = l->records.npasses < l->records.passes_cap;
+	size_t idx = l->records.npasses;
 	if (kept)
-		l->passes[l->npasses++] = *p;
+		l->records.passes[l->records.npasses++] = *p;
 	else
-		l->passes_dropped++;
-	l->last_step = l->hints.step;
-	if (carry && l->hints.step >= 0 && p->complete && kept && hold_pending(l, idx, n)) {
+		l->records.passes_dropped++;
+	l->pass.last_step = l->pass.hints.step;
+	if (carry && l->pass.hints.step >= 0 && p->complete && kept && hold_pending(l, idx, n)) {
 		/* the step goes on: a later pass of it may show this one a draft's */
-		l->pending[l->npending - 1].step_open = true;
-		l->last_stage = p->stage;
+		l->held.pending[l->held.npending - 1].step_open = true;
+		l->pass.last_stage = p->stage;
 	} else {
 		close_step(l, p, kept ? idx : SIZE_MAX);
 		if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n))
-			l->last_stage = TS_PSTAGE_UNKNOWN;
+			l->pass.last_stage = TS_PSTAGE_UNKNOWN;
 		else
 			stage_pass(l, p, n, kept);
 	}
@@ -929,33 +929,33 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 			const ts_kref *ref, unsigned ctx_slot, lmark m)
 {
 	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
-	ts_steps_hold(l->steps, l->in_pass ? l->cur.first_ts : ev->ts_ns, l->hints.step_ann,
+	ts_steps_hold(l->steps, l->pass.in_pass ? l->pass.cur.first_ts : ev->ts_ns, l->pass.hints.step_ann,
 		      ev->ts_ns);
-	l->kernels_seen++;
+	l->cpu.kernels_seen++;
 	int64_t kend = ts_sat_add(ev->ts_ns, ev->dur_ns);
-	l->attn_typed += c->type == TS_TYPE_ATTENTION;
+	l->cpu.attn_typed += c->type == TS_TYPE_ATTENTION;
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a
 	 * lone attention kernel before the embedding is the pass's metadata
 	 * step, not a layer of the previous pass). */
-	bool has_work = l->walk.nlayers > 0 || (l->walk.seg.marks & M_MLP) ||
-			((l->walk.seg.marks & M_ATTN) && l->walk.seg.post_gemms);
+	bool has_work = l->online.walk.nlayers > 0 || (l->online.walk.seg.marks & M_MLP) ||
+			((l->online.walk.seg.marks & M_ATTN) && l->online.walk.seg.post_gemms);
 
 	int64_t an, step;
 	bool step_edge;
 	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
-		end_pass(l, false, !step_edge && l->hints.step >= 0);
-	if (!l->in_pass) {
-		l->frontier_at_start = l->kfrontier;
+		end_pass(l, false, !step_edge && l->pass.hints.step >= 0);
+	if (!l->pass.in_pass) {
+		l->pass.frontier_at_start = l->pass.kfrontier;
 		start_pass(l, ev);
-		l->pass_maxgap = 0;
-		l->head_rows[0] = row;
-		l->graph_units = 0;   /* a graph's units count in the pass they ran in */
-		l->nhead_rows = 1;
-		l->head_in_layers = 0;
-		l->pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
-		l->hints.step = step;
-		l->hints.step_ann = an;
-	} else if (l->cur.kernels < 8) {
+		l->pass.pass_maxgap = 0;
+		l->pass.head_rows[0] = row;
+		l->pass.graph_units = 0;   /* a graph's units count in the pass they ran in */
+		l->pass.nhead_rows = 1;
+		l->pass.head_in_layers = 0;
+		l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
+		l->pass.hints.step = step;
+		l->pass.hints.step_ann = an;
+	} else if (l->pass.cur.kernels < 8) {
 		ts_lay_head_row(l, row);
 	}
 	ts_idle_kernel(l->idle, ev, row,
@@ -963,79 +963,79 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		       ((m & (M_ATTN | M_MLP | M_GEMM)) ? TS_IDLE_WORK : 0u) |
 		       ((m & M_START) ? TS_IDLE_NORM : 0u) |
 		       (c && c->type == TS_TYPE_COMMUNICATION ? TS_IDLE_COMM : 0u));
-	if (kend > l->kfrontier)
-		l->kfrontier = kend;
+	if (kend > l->pass.kfrontier)
+		l->pass.kfrontier = kend;
 	if (m & M_SAMPLE)
-		l->hints.after_sampling = l->walk.nlayers > 0 || (l->walk.seg.marks & M_ATTN) ||
-					  l->cur.kernels >= SAMPLE_AFTER;
-	if ((m & M_EMBED) && l->walk.units == 0)
-		l->hints.embed_first = true;
-	if ((m & M_EMBED) && l->hints.embed_at < 0)
-		l->hints.embed_at = (int64_t)l->cur.kernels;
+		l->pass.hints.after_sampling = l->online.walk.nlayers > 0 || (l->online.walk.seg.marks & M_ATTN) ||
+					  l->pass.cur.kernels >= SAMPLE_AFTER;
+	if ((m & M_EMBED) && l->online.walk.units == 0)
+		l->pass.hints.embed_first = true;
+	if ((m & M_EMBED) && l->pass.hints.embed_at < 0)
+		l->pass.hints.embed_at = (int64_t)l->pass.cur.kernels;
 	if (m & M_TRAIN)
-		l->backward_ops++;
+		l->cpu.backward_ops++;
 
-	uint32_t units = l->walk.units;
+	uint32_t units = l->online.walk.units;
 	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
-	if (l->walk.units > units && !(ev->has & TS_HAS_EXTERNAL_ID) &&
-	    (ev->has & TS_HAS_CORRELATION) && ev->correlation == l->graph_corr)
-		l->graph_units++;   /* a unit inside the graph replaying */
-	l->last_row = row;
-	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->hints.tokens_max)
-		l->hints.tokens_max = ev->grid[0];
+	if (l->online.walk.units > units && !(ev->has & TS_HAS_EXTERNAL_ID) &&
+	    (ev->has & TS_HAS_CORRELATION) && ev->correlation == l->pass.graph_corr)
+		l->pass.graph_units++;   /* a unit inside the graph replaying */
+	l->pass.last_row = row;
+	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->pass.hints.tokens_max)
+		l->pass.hints.tokens_max = ev->grid[0];
 
-	(void)ts_grow((void **)&l->kbuf, &l->kbuf_cap, l->nkbuf + 1, sizeof *l->kbuf, 1024,
+	(void)ts_grow((void **)&l->staged.kbuf, &l->staged.kbuf_cap, l->staged.nkbuf + 1, sizeof *l->staged.kbuf, 1024,
 		      TS_MAX_PASS_KERNELS, false);   /* else staged at once */
-	if (l->nkbuf < l->kbuf_cap) {
-		l->kbuf[l->nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m,
+	if (l->staged.nkbuf < l->staged.kbuf_cap) {
+		l->staged.kbuf[l->staged.nkbuf++] = (kernel_ent){ row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m,
 						    ev->ts_ns, ev->has & TS_HAS_STREAM ? ev->stream : -1,
 						    UINT32_MAX, UINT32_MAX };
 	} else {
 		kernel_ent k = { row, *ref, ev->dur_ns, (uint8_t)ctx_slot, m, ev->ts_ns,
 				 ev->has & TS_HAS_STREAM ? ev->stream : -1, UINT32_MAX, UINT32_MAX };
 		stage_kernels(l, TS_PSTAGE_UNKNOWN, &k, 1);   /* the launches see it too */
-		l->stage_overflow++;
+		l->staged.stage_overflow++;
 	}
 
-	ts_pass *p = &l->cur;
+	ts_pass *p = &l->pass.cur;
 	p->kernels++;
 	p->gpu_ns = ts_sat_add(p->gpu_ns, ev->dur_ns);
 	if (ev->ts_ns + ev->dur_ns > p->last_end)
 		p->last_end = ev->ts_ns + ev->dur_ns;
 	if (c->stage == TS_STAGE_PREFILL)
-		l->hints.hint_prefill++;
+		l->pass.hints.hint_prefill++;
 	else if (c->stage == TS_STAGE_DECODE)
-		l->hints.hint_decode++;
+		l->pass.hints.hint_decode++;
 	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
-		l->generation |= TS_GEN_STAGE_KERNEL;
+		l->cpu.generation |= TS_GEN_STAGE_KERNEL;
 	if (m & M_EMBED)
-		l->generation |= TS_GEN_EMBEDDING;
+		l->cpu.generation |= TS_GEN_EMBEDDING;
 	if (c->type == TS_TYPE_KV_CACHE || (m & M_TOKENS))
-		l->generation |= TS_GEN_KV_CACHE;
+		l->cpu.generation |= TS_GEN_KV_CACHE;
 	if (c->type == TS_TYPE_GEMM && op_m > 0) {
 		if (op_m <= ts_lay_decode_threshold(l))
-			l->hints.gemm_small++;
+			l->pass.hints.gemm_small++;
 		else
-			l->hints.gemm_large++;
+			l->pass.hints.gemm_large++;
 		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
 			p->gemm_m_min = op_m;
 		if (op_m > p->gemm_m_max)
 			p->gemm_m_max = op_m;
 	}
 	/* a structural boundary may move this kernel to the next layer */
-	if (l->track && l->walk.nlayers < TS_MAX_LAYERS &&
-	    (l->opts.sample || l->opts.spans || l->anatomy || l->opts.debug_layers[l->walk.nlayers] ||
-	     (l->walk.nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->walk.nlayers + 1])) &&
-	    l->ndbg_cur < TS_MAX_DEBUG_KERNELS) {
-		if (ts_grow((void **)&l->dbg_cur, &l->dbg_cap, l->ndbg_cur + 1,
-				  sizeof *l->dbg_cur, 256, TS_MAX_DEBUG_KERNELS, false))
-			l->dbg_cur[l->ndbg_cur++] = (ts_debug_kernel){
-				.layer = in_span ? l->walk.nlayers : UINT32_MAX, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
+	if (l->listing.track && l->online.walk.nlayers < TS_MAX_LAYERS &&
+	    (l->opts.sample || l->opts.spans || l->listing.anatomy || l->opts.debug_layers[l->online.walk.nlayers] ||
+	     (l->online.walk.nlayers + 1 < TS_MAX_LAYERS && l->opts.debug_layers[l->online.walk.nlayers + 1])) &&
+	    l->listing.ndbg_cur < TS_MAX_DEBUG_KERNELS) {
+		if (ts_grow((void **)&l->listing.dbg_cur, &l->listing.dbg_cap, l->listing.ndbg_cur + 1,
+				  sizeof *l->listing.dbg_cur, 256, TS_MAX_DEBUG_KERNELS, false))
+			l->listing.dbg_cur[l->listing.ndbg_cur++] = (ts_debug_kernel){
+				.layer = in_span ? l->online.walk.nlayers : UINT32_MAX, .row = row, .ts = ev->ts_ns, .dur = ev->dur_ns,
 				.ref = *ref, .cls = *c };
 		else
-			l->dbg_lost = true;
+			l->listing.dbg_lost = true;
 	} else {
-		l->dbg_all = false;
+		l->listing.dbg_all = false;
 	}
 }
 
@@ -1043,62 +1043,62 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
  * end). A pass with no evidence stays unknown: no stage is guessed. */
 static void add_stages(ts_layers *l)
 {
-	for (size_t i = 0; i < l->npasses; i++)
-		add_stage(l, &l->passes[i]);
+	for (size_t i = 0; i < l->records.npasses; i++)
+		add_stage(l, &l->records.passes[i]);
 }
 
 /* A training step: its forward kernels are no inference pass. Every pass
  * found is undone: its kernels are outside any pass, stage unknown. */
 static void training_reset(ts_layers *l)
 {
-	for (size_t i = 0; i < l->npasses; i++) {
-		l->orphan_kernels += l->passes[i].kernels;
-		l->orphan_ns = ts_sat_add(l->orphan_ns, l->passes[i].gpu_ns);
+	for (size_t i = 0; i < l->records.npasses; i++) {
+		l->stats.orphan_kernels += l->records.passes[i].kernels;
+		l->stats.orphan_ns = ts_sat_add(l->stats.orphan_ns, l->records.passes[i].gpu_ns);
 	}
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		if (s != TS_PSTAGE_UNKNOWN) {   /* dropped records' kernels */
-			l->orphan_kernels += l->stages[s].kernels;
-			l->orphan_ns = ts_sat_add(l->orphan_ns, l->stages[s].gpu_ns);
+			l->stats.orphan_kernels += l->stats.stages[s].kernels;
+			l->stats.orphan_ns = ts_sat_add(l->stats.orphan_ns, l->stats.stages[s].gpu_ns);
 		}
-		l->stages[s] = (ts_stage_total){ 0 };
-		for (uint32_t i = 0; l->lstat[s] && i < l->lmax[s]; i++)
-			ts_stat_clear(&l->lstat[s][i].time);
-		if (l->lstat[s])
-			memset(l->lstat[s], 0, l->lmax[s] * sizeof *l->lstat[s]);
-		l->lmax[s] = 0;
-		free(l->samples[s].k);
-		l->samples[s] = (ts_layer_sample){ 0 };
+		l->stats.stages[s] = (ts_stage_total){ 0 };
+		for (uint32_t i = 0; l->stats.lstat[s] && i < l->stats.lmax[s]; i++)
+			ts_stat_clear(&l->stats.lstat[s][i].time);
+		if (l->stats.lstat[s])
+			memset(l->stats.lstat[s], 0, l->stats.lmax[s] * sizeof *l->stats.lstat[s]);
+		l->stats.lmax[s] = 0;
+		free(l->listing.samples[s].k);
+		l->listing.samples[s] = (ts_layer_sample){ 0 };
 		if (s == TS_PSTAGE_UNKNOWN)
 			continue;
-		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++) {
-			ts_stat_merge(&l->srows[TS_PSTAGE_UNKNOWN][i], &l->srows[s][i]);
-			ts_stat_clear(&l->srows[s][i]);
+		for (uint32_t i = 0; l->staged.srows[s] && i < l->staged.srows_cap; i++) {
+			ts_stat_merge(&l->staged.srows[TS_PSTAGE_UNKNOWN][i], &l->staged.srows[s][i]);
+			ts_stat_clear(&l->staged.srows[s][i]);
 			for (size_t k = (size_t)i * TS_CTX_SLOTS; k < (size_t)(i + 1) * TS_CTX_SLOTS; k++) {
-				ts_ctx_stat *u = &l->sctx[TS_PSTAGE_UNKNOWN][k];
-				u->count += l->sctx[s][k].count;
-				u->ns = ts_sat_add(u->ns, l->sctx[s][k].ns);
-				l->sctx[s][k] = (ts_ctx_stat){ 0 };
+				ts_ctx_stat *u = &l->staged.sctx[TS_PSTAGE_UNKNOWN][k];
+				u->count += l->staged.sctx[s][k].count;
+				u->ns = ts_sat_add(u->ns, l->staged.sctx[s][k].ns);
+				l->staged.sctx[s][k] = (ts_ctx_stat){ 0 };
 			}
 		}
-		ts_stat_merge(&l->sother[TS_PSTAGE_UNKNOWN], &l->sother[s]);
-		ts_stat_clear(&l->sother[s]);
-		ts_stat_merge(&l->sall[TS_PSTAGE_UNKNOWN], &l->sall[s]);
-		ts_stat_clear(&l->sall[s]);
+		ts_stat_merge(&l->staged.sother[TS_PSTAGE_UNKNOWN], &l->staged.sother[s]);
+		ts_stat_clear(&l->staged.sother[s]);
+		ts_stat_merge(&l->staged.sall[TS_PSTAGE_UNKNOWN], &l->staged.sall[s]);
+		ts_stat_clear(&l->staged.sall[s]);
 	}
-	l->npasses = 0;
-	l->passes_dropped = 0;
-	l->pass_count = 0;
-	memset(l->type_count, 0, sizeof l->type_count);
-	memset(l->count_hist, 0, sizeof l->count_hist);
-	memset(l->all_hist, 0, sizeof l->all_hist);
-	l->nodd = 0;
-	l->odd_total = 0;
-	l->structural = 0;
-	l->once_units = 0;
-	l->ndbg_kept = 0;
-	if (l->anatomy) {
-		ts_anatomy_free(l->anatomy);
-		l->anatomy = ts_anatomy_new(ts_patterns_ncategories(l->patterns));
+	l->records.npasses = 0;
+	l->records.passes_dropped = 0;
+	l->records.pass_count = 0;
+	memset(l->stats.type_count, 0, sizeof l->stats.type_count);
+	memset(l->stats.count_hist, 0, sizeof l->stats.count_hist);
+	memset(l->stats.all_hist, 0, sizeof l->stats.all_hist);
+	l->check.nodd = 0;
+	l->check.odd_total = 0;
+	l->online.structural = 0;
+	l->online.once_units = 0;
+	l->listing.ndbg_kept = 0;
+	if (l->listing.anatomy) {
+		ts_anatomy_free(l->listing.anatomy);
+		l->listing.anatomy = ts_anatomy_new(ts_patterns_ncategories(l->patterns));
 	}
 }
 
@@ -1106,11 +1106,11 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	ts_lay_wait_flush(l);
 	end_pass(l, true, false);
-	while (l->npending)
+	while (l->held.npending)
 		resolve_pending(l, 0);
 	ts_lay_pass_windows(l);
 	ts_lay_grow_srows(l, nrows);
-	if (l->backward_ops)
+	if (l->cpu.backward_ops)
 		training_reset(l);
 	add_stages(l);
 }

@@ -37,14 +37,14 @@ static void doubt_counts(ts_layers *l, uint32_t pass, ts_ltype t, uint32_t n,
 	if (kn[3 * k / 4] - kn[k / 4] > 2)
 		return;
 	for (uint32_t i = 0; i < n; i++) {
-		const cur_layer *c = &l->layers[i];
+		const cur_layer *c = &l->online.layers[i];
 		if (ts_lay_layer_type(c->marks) != t)
 			continue;
-		l->doubt.checked++;
+		l->check.doubt.checked++;
 		if ((int64_t)c->kernels <= tkn + 2 && (int64_t)c->kernels + 2 >= tkn)
 			continue;
-		if (!l->doubt.differ++)
-			l->doubt.first = (ts_odd_layer){
+		if (!l->check.doubt.differ++)
+			l->check.doubt.first = (ts_odd_layer){
 				.pass = pass, .layer = i, .type = t, .ns = c->ns,
 				.typical_ns = tns, .kernels = c->kernels,
 				.typical_kernels = (uint32_t)tkn };
@@ -76,9 +76,9 @@ static void doubt_pass(ts_layer_doubt *d, const ts_pass *p, const cur_layer *ly,
  * index, or SIZE_MAX past the last. */
 static size_t next_of(const ts_layers *l, uint32_t i, size_t *at)
 {
-	while (*at < l->ndbg_cur && l->dbg_cur[*at].layer != i)
+	while (*at < l->listing.ndbg_cur && l->listing.dbg_cur[*at].layer != i)
 		(*at)++;
-	return *at < l->ndbg_cur ? (*at)++ : SIZE_MAX;
+	return *at < l->listing.ndbg_cur ? (*at)++ : SIZE_MAX;
 }
 
 /* Compare the odd layer's kernels with layer typ's: the same rows in the
@@ -90,13 +90,13 @@ static bool compare_with(const ts_layers *l, uint32_t typ, ts_odd_layer *o)
 	ts_odd_layer t = *o;
 	while ((x = next_of(l, o->layer, &a)) != SIZE_MAX) {
 		y = next_of(l, typ, &b);
-		if (y == SIZE_MAX || l->dbg_cur[x].row != l->dbg_cur[y].row)
+		if (y == SIZE_MAX || l->listing.dbg_cur[x].row != l->listing.dbg_cur[y].row)
 			return false;
-		if (l->dbg_cur[x].dur - l->dbg_cur[y].dur > grew) {
-			grew = l->dbg_cur[x].dur - l->dbg_cur[y].dur;
-			t.slow_row = l->dbg_cur[x].row;
-			t.slow_ns = l->dbg_cur[x].dur;
-			t.slow_typical_ns = l->dbg_cur[y].dur;
+		if (l->listing.dbg_cur[x].dur - l->listing.dbg_cur[y].dur > grew) {
+			grew = l->listing.dbg_cur[x].dur - l->listing.dbg_cur[y].dur;
+			t.slow_row = l->listing.dbg_cur[x].row;
+			t.slow_ns = l->listing.dbg_cur[x].dur;
+			t.slow_typical_ns = l->listing.dbg_cur[y].dur;
 		}
 	}
 	if (next_of(l, typ, &b) != SIZE_MAX)
@@ -113,10 +113,10 @@ static bool compare_with(const ts_layers *l, uint32_t typ, ts_odd_layer *o)
  * grew most is the cause. */
 static void slow_kernel(const ts_layers *l, uint32_t n, ts_odd_layer *o)
 {
-	if (!l->track || l->dbg_lost || l->ndbg_cur == 0)
+	if (!l->listing.track || l->listing.dbg_lost || l->listing.ndbg_cur == 0)
 		return;
 	for (uint32_t j = 0; j < n; j++) {
-		const cur_layer *c = &l->layers[j];
+		const cur_layer *c = &l->online.layers[j];
 		int64_t d = c->ns > o->typical_ns ? c->ns - o->typical_ns : o->typical_ns - c->ns;
 		if (j == o->layer || ts_lay_layer_type(c->marks) != o->type ||
 		    c->kernels != o->kernels || 10 * d > o->typical_ns)
@@ -130,32 +130,32 @@ static void slow_kernel(const ts_layers *l, uint32_t n, ts_odd_layer *o)
  * of its type in the pass. */
 static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 {
-	int64_t *ns = l->chk, *kn = l->chk + TS_MAX_LAYERS;
+	int64_t *ns = l->check.chk, *kn = l->check.chk + TS_MAX_LAYERS;
 	for (int t = 0; t < TS_LT_COUNT; t++) {
 		size_t k = 0;
 		for (uint32_t i = 0; i < n; i++)
-			if (ts_lay_layer_type(l->layers[i].marks) == (ts_ltype)t) {
-				ns[k] = l->layers[i].ns > 0 ? l->layers[i].ns : 0;
-				kn[k++] = l->layers[i].kernels;
+			if (ts_lay_layer_type(l->online.layers[i].marks) == (ts_ltype)t) {
+				ns[k] = l->online.layers[i].ns > 0 ? l->online.layers[i].ns : 0;
+				kn[k++] = l->online.layers[i].kernels;
 			}
 		if (k < 3)
 			continue;
 		int64_t tns = median(ns, k), tkn = median(kn, k);
 		doubt_counts(l, pass, (ts_ltype)t, n, kn, k, tns);
 		for (uint32_t i = 0; i < n; i++) {
-			const cur_layer *c = &l->layers[i];
+			const cur_layer *c = &l->online.layers[i];
 			if (ts_lay_layer_type(c->marks) != (ts_ltype)t ||
 			    !(far_off(c->ns > 0 ? c->ns : 0, tns) || far_off(c->kernels, tkn)))
 				continue;
-			if (l->nodd < TS_MAX_ODD) {
-				ts_odd_layer *o = &l->odd[l->nodd++];
+			if (l->check.nodd < TS_MAX_ODD) {
+				ts_odd_layer *o = &l->check.odd[l->check.nodd++];
 				*o = (ts_odd_layer){
 					.pass = pass, .layer = i, .type = (ts_ltype)t, .ns = c->ns,
 					.typical_ns = tns, .kernels = c->kernels,
 					.typical_kernels = (uint32_t)tkn, .slow_row = TS_INTERN_NONE };
 				slow_kernel(l, n, o);
 			}
-			l->odd_total++;
+			l->check.odd_total++;
 		}
 	}
 }
@@ -163,7 +163,7 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n)
 {
 	check_layers(l, p->index, n);
-	doubt_pass(&l->doubt, p, l->layers, n);
+	doubt_pass(&l->check.doubt, p, l->online.layers, n);
 }
 
 /* Complete passes whose layer count is not the family's. */

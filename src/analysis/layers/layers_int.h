@@ -176,23 +176,29 @@ typedef struct {
  * writes before their graph launch: up to about 1,350 events seen). */
 #define MAX_WAIT 4096
 
-struct ts_layers {
-	ts_layers_opts opts;
-	const ts_patterns *patterns;
-	const ts_family *forced;
+/* What a kernel row means to the machine (M_*), decided once per name,
+ * and the rows demoted for the trace (typed attention, run once a pass). */
+typedef struct {
+	const ts_family *forced; /* --model's family, or NULL: every family's */
 	lmark *marks;            /* per kernel row */
 	lmark *ctx_marks;        /* per kernel row, in its context */
 	size_t marks_cap;
+	uint32_t once_rows[MAX_ONCE];
+	uint32_t nonce;
+} lay_meaning;
 
-	ts_steps *steps;         /* step annotations and their windows */
-	wait_ent *wait;          /* kernels waiting for their launch: a ring */
+/* Kernels waiting for their launch to be read (layers_launch.c): a ring. */
+typedef struct {
+	wait_ent *wait;
 	size_t nwait, wait_head;
+} lay_waiting;
 
-	/* the pass in progress */
+/* The pass in progress, its evidence, and where it ends (layers_steps.c:
+ * its step, its head kernels running again, a whole-forward graph, the
+ * GPU's waits where no name marks the pass). */
+typedef struct {
 	bool in_pass;
 	ts_pass cur;
-	cur_layer *layers;       /* TS_MAX_LAYERS */
-	pass_walk walk;          /* its online layout */
 	pass_hints hints;        /* its stage and step */
 	/* where names give no pass edge: the pass's first two distinct
 	 * kernel rows, the longest GPU gap inside it, and whether this pass
@@ -207,30 +213,39 @@ struct ts_layers {
 	uint32_t graph_units;    /* attention units its own kernels began */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
 	ts_pstage last_stage;    /* and its stage */
+	int64_t kfrontier;       /* the latest kernel end so far */
+	int64_t frontier_at_start; /* and before the open pass began */
+} lay_pass;
 
-	/* structure: attention units and the gaps between them */
+/* The online layout of the pass in progress (layers.c, layers_span.c):
+ * its layers, attention units and the gaps between them. */
+typedef struct {
+	cur_layer *layers;       /* TS_MAX_LAYERS */
+	pass_walk walk;
 	gap_ent *gap;            /* MAX_GAP */
 	gap_ent *pre;            /* tail of the segment before the first unit */
 	uint64_t structural;     /* boundaries placed by structure (all passes) */
 	uint64_t attn_units;     /* attention units in the whole trace */
-	uint64_t attn_typed;     /* kernels typed attention (a softmax too) */
-	uint64_t kernels_seen;
 	bool replaying;          /* relayer_pass is feeding the pass again */
-	size_t kbuf0;            /* where this pass's kernels begin in kbuf */
-	bool dbg_all;            /* the listing holds every kernel of the pass */
 	/* attention rows of the pass, per unit: what runs once per pass */
 	arow_ent arows[MAX_AROWS];
 	uint32_t narows;
 	bool arows_full;         /* more distinct rows than held: no verdict */
 	uint32_t *unit_kern;     /* attention kernels per unit, MAX_UNITS */
-	uint32_t once_rows[MAX_ONCE];  /* rows demoted for the whole trace */
-	uint32_t nonce;
 	uint64_t once_units;     /* units not counted as layers (all passes) */
+} lay_online;
+
+/* The self-check of the complete passes (layers_check.c). */
+typedef struct {
 	ts_layer_doubt doubt;    /* what puts the layout in doubt */
-	ts_odd_layer odd[TS_MAX_ODD];   /* the self-check's first findings */
+	ts_odd_layer odd[TS_MAX_ODD];   /* the first findings */
 	size_t nodd;
 	uint64_t odd_total;
 	int64_t *chk;            /* 2 x TS_MAX_LAYERS: its scratch */
+} lay_check;
+
+/* What the CPU side and the kernels say of the trace (layers_steps.c). */
+typedef struct {
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
 	uint64_t backward_ops;   /* autograd backward ops and backward kernels
 				  * (training_kernels:): a training step */
@@ -239,18 +254,31 @@ struct ts_layers {
 	uint64_t py_events;      /* python_function events */
 	uint64_t py_server;      /* of the first PY_LOOKED, an API server's */
 	uint64_t launches;       /* kernel and graph launch calls seen */
+	unsigned generation;     /* TS_GEN_* evidence seen so far */
+	uint64_t attn_typed;     /* kernels typed attention (a softmax too) */
+	uint64_t kernels_seen;
+} lay_cpu;
 
-	/* passes waiting for the relative signals */
+/* Passes held: until their step ends (a draft's forward), or for the
+ * relative stage signals (layers.c, layers_stages.c). */
+typedef struct {
 	pending_pass pending[MAX_PENDING];
 	size_t npending, pending_kernels;
 	ts_vote_trace vote;      /* what the stage vote knows of the passes */
+} lay_held;
 
-	/* results */
+/* The pass records (passes[] of the reports). */
+typedef struct {
 	ts_pass *passes;
 	size_t npasses, passes_cap;
 	uint64_t passes_dropped;
 	uint32_t pass_count;
-	uint32_t merged;            /* saved partials merged in (ts_pass.source) */
+	uint32_t merged;         /* saved partials merged in (ts_pass.source) */
+} lay_records;
+
+/* Per stage: its totals, per-index layer statistics, layer types and
+ * counts, and the time between passes (layers_results.c reads them). */
+typedef struct {
 	ts_stage_total stages[TS_PSTAGE_COUNT];
 	ts_layer_stat *lstat[TS_PSTAGE_COUNT];   /* TS_MAX_LAYERS each */
 	uint32_t lmax[TS_PSTAGE_COUNT];
@@ -261,48 +289,76 @@ struct ts_layers {
 	int64_t orphan_ns;
 	ts_between between;                      /* time between passes */
 	int64_t prev_end;                        /* the last pass's end, INT64_MIN none */
-	int64_t kfrontier;                       /* the latest kernel end so far */
-	int64_t frontier_at_start;               /* and before the open pass began */
+} lay_stats;
 
-	/* kernel rows per stage, filled as passes get their stage */
+/* Kernels held until their pass has a stage, and the kernel rows of each
+ * stage they go to. */
+typedef struct {
 	kernel_ent *kbuf;
 	size_t nkbuf, kbuf_cap;
+	size_t kbuf0;            /* where this pass's kernels begin in kbuf */
 	ts_stat *srows[TS_PSTAGE_COUNT];
 	ts_ctx_stat *sctx[TS_PSTAGE_COUNT];
 	size_t srows_cap;
 	ts_stat sother[TS_PSTAGE_COUNT], sall[TS_PSTAGE_COUNT];
 	uint64_t stage_overflow;
+} lay_staged;
 
-	/* --debug-layers: kernels of the requested layers, current pass and
-	 * the first complete pass kept */
+/* The listing of the pass's kernels by layer, and what it feeds:
+ * --debug-layers, annotate's spans and gaps, compare's samples, the
+ * anatomy. */
+typedef struct {
 	ts_debug_kernel *dbg_cur, *dbg_kept;
 	size_t ndbg_cur, ndbg_kept;
 	size_t dbg_cap;          /* dbg_cur grows to TS_MAX_DEBUG_KERNELS */
 	bool dbg_lost;           /* a kernel of the pass did not fit */
 	size_t dbg_span;         /* where the open span's kernels begin */
 	bool dbg_done;
-	ts_layer_span *spans;       /* opts.spans */
+	bool dbg_all;            /* the listing holds every kernel of the pass */
+	ts_layer_span *spans;    /* opts.spans */
 	size_t nspans, spans_cap;
 	uint64_t spans_dropped;
 	ts_gap_span *gspans;
 	size_t ngspans, gspans_cap;
 	uint64_t gspans_dropped;
-	uint32_t dbg_index;         /* the pass listed */
+	uint32_t dbg_index;      /* the pass listed */
 	ts_pstage dbg_stage;
 	bool dbg_complete;
 	bool track;              /* keep dbg_cur: --debug-layers or samples */
 	ts_layer_sample samples[TS_PSTAGE_COUNT];
 	ts_debug_kernel *samp_tmp; /* TS_MAX_SAMPLE_KERNELS: the pass's middle layer */
 	ts_anatomy *anatomy;     /* the typical layer per stage */
-	ts_idle *idle;           /* gaps of the pass in progress */
 	ts_anat_kernel *anat_tmp; /* the pass's layer kernels, anat_cap of them */
 	size_t anat_cap;
-	unsigned generation;     /* TS_GEN_* evidence seen so far */
-	ts_unit *unit;           /* the pass's repeating unit (layers_unit.c) */
-	uint32_t *ukey;          /* its kernel identities, marks, durations */
+} lay_listing;
+
+/* The repeating-unit finder and what it is handed (layers_unit.c). */
+typedef struct {
+	ts_unit *unit;
+	uint32_t *ukey;          /* the pass's kernel identities, marks, durations */
 	uint8_t *umark;
 	int64_t *udur;
 	size_t ukey_cap, umark_cap, udur_cap;
+} lay_finder;
+
+/* The layer machine: a coordinator of its parts. */
+struct ts_layers {
+	ts_layers_opts opts;
+	const ts_patterns *patterns;
+	ts_steps *steps;         /* step annotations and their windows */
+	ts_idle *idle;           /* gaps of the pass in progress */
+	lay_meaning meaning;
+	lay_waiting waiting;
+	lay_pass pass;
+	lay_online online;
+	lay_check check;
+	lay_cpu cpu;
+	lay_held held;
+	lay_records records;
+	lay_stats stats;
+	lay_staged staged;
+	lay_listing listing;
+	lay_finder finder;
 };
 
 _Static_assert(TS_ANAT_STAGES == TS_PSTAGE_COUNT, "anatomy stages");

@@ -36,18 +36,18 @@ static ts_event event_of(const wait_ent *w)
 
 static void release_head(ts_layers *l)
 {
-	wait_ent *w = &l->wait[l->wait_head];
+	wait_ent *w = &l->waiting.wait[l->waiting.wait_head];
 	ts_event ev = event_of(w);
 	lmark m = ts_lay_marks_now(l, w->row, &w->cls, w->slot, w->marks);
-	l->wait_head = (l->wait_head + 1) % MAX_WAIT;
-	l->nwait--;
+	l->waiting.wait_head = (l->waiting.wait_head + 1) % MAX_WAIT;
+	l->waiting.nwait--;
 	ts_lay_take_kernel(l, &ev, w->row, &w->cls, &w->ref, w->slot, m);
 }
 
 void ts_lay_wait_drain(ts_layers *l)
 {
-	while (l->nwait) {
-		wait_ent *w = &l->wait[l->wait_head];
+	while (l->waiting.nwait) {
+		wait_ent *w = &l->waiting.wait[l->waiting.wait_head];
 		ts_event ev = event_of(w);
 		if (waits(l, &ev))
 			return;
@@ -57,25 +57,25 @@ void ts_lay_wait_drain(ts_layers *l)
 
 void ts_lay_wait_flush(ts_layers *l)
 {
-	while (l->nwait)
+	while (l->waiting.nwait)
 		release_head(l);
 }
 
 void ts_lay_wait_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
 			const ts_kref *ref, unsigned slot, lmark m)
 {
-	if (l->nwait == 0 && !waits(l, ev)) {
+	if (l->waiting.nwait == 0 && !waits(l, ev)) {
 		ts_lay_take_kernel(l, ev, row, c, ref, slot, m);
 		return;
 	}
-	if (!l->wait && !(l->wait = malloc(MAX_WAIT * sizeof *l->wait))) {
+	if (!l->waiting.wait && !(l->waiting.wait = malloc(MAX_WAIT * sizeof *l->waiting.wait))) {
 		ts_lay_wait_flush(l);   /* no room to wait: as before, in order */
 		ts_lay_take_kernel(l, ev, row, c, ref, slot, m);
 		return;
 	}
-	if (l->nwait == MAX_WAIT)
+	if (l->waiting.nwait == MAX_WAIT)
 		release_head(l);        /* the oldest waited long enough */
-	l->wait[(l->wait_head + l->nwait++) % MAX_WAIT] = (wait_ent){
+	l->waiting.wait[(l->waiting.wait_head + l->waiting.nwait++) % MAX_WAIT] = (wait_ent){
 		.ts = ev->ts_ns, .dur = ev->dur_ns, .stream = ev->stream,
 		.corr = ev->correlation, .ext = ev->external_id, .has = ev->has,
 		.grid0 = ev->grid[0], .row = row, .marks = m, .slot = (uint8_t)slot,

@@ -48,54 +48,54 @@ const ts_layers_opts *ts_layers_options(const ts_layers *l)
 
 const ts_layer_sample *ts_layers_sample(const ts_layers *l, ts_pstage s)
 {
-	return l->samples[s].k ? &l->samples[s] : NULL;
+	return l->listing.samples[s].k ? &l->listing.samples[s] : NULL;
 }
 
 const ts_anatomy *ts_layers_anatomy(const ts_layers *l)
 {
-	return l->anatomy;
+	return l->listing.anatomy;
 }
 
 size_t ts_layers_odd(const ts_layers *l, const ts_odd_layer **out, uint64_t *total)
 {
-	*out = l->odd;
-	*total = l->odd_total;
-	return l->nodd;
+	*out = l->check.odd;
+	*total = l->check.odd_total;
+	return l->check.nodd;
 }
 
 uint64_t ts_layers_once_units(const ts_layers *l)
 {
-	return l->once_units;
+	return l->online.once_units;
 }
 
 const ts_stat *ts_layers_stage_rows(const ts_layers *l, ts_pstage s,
 				    const ts_stat **other, const ts_stat **all)
 {
-	*other = &l->sother[s];
-	*all = &l->sall[s];
-	return l->srows[s];
+	*other = &l->staged.sother[s];
+	*all = &l->staged.sall[s];
+	return l->staged.srows[s];
 }
 
 const ts_ctx_stat *ts_layers_stage_ctx(const ts_layers *l, ts_pstage s)
 {
-	return l->sctx[s];
+	return l->staged.sctx[s];
 }
 
 uint64_t ts_layers_stage_overflow(const ts_layers *l)
 {
-	return l->stage_overflow;
+	return l->staged.stage_overflow;
 }
 
 /* --------------------------------------------------------------- results */
 
 size_t ts_layers_npasses(const ts_layers *l)
 {
-	return l->npasses;
+	return l->records.npasses;
 }
 
 const ts_pass *ts_layers_pass(const ts_layers *l, size_t i)
 {
-	return &l->passes[i];
+	return &l->records.passes[i];
 }
 
 uint64_t ts_layers_annotations_dropped(const ts_layers *l)
@@ -105,37 +105,37 @@ uint64_t ts_layers_annotations_dropped(const ts_layers *l)
 
 uint64_t ts_layers_passes_dropped(const ts_layers *l)
 {
-	return l->passes_dropped;
+	return l->records.passes_dropped;
 }
 
 const ts_stage_total *ts_layers_stage(const ts_layers *l, ts_pstage s)
 {
-	return &l->stages[s];
+	return &l->stats.stages[s];
 }
 
 uint32_t ts_layers_per_pass(const ts_layers *l)
 {
 	uint32_t best = 0;
 	for (uint32_t n = 1; n <= TS_MAX_LAYERS; n++)
-		if (l->count_hist[n] > l->count_hist[best] ||
-		    (best == 0 && l->count_hist[n] > 0))
+		if (l->stats.count_hist[n] > l->stats.count_hist[best] ||
+		    (best == 0 && l->stats.count_hist[n] > 0))
 			best = n;
-	return l->count_hist[best] ? best : 0;
+	return l->stats.count_hist[best] ? best : 0;
 }
 
 const ts_layer_doubt *ts_layers_doubt(const ts_layers *l)
 {
-	return &l->doubt;
+	return &l->check.doubt;
 }
 
 void ts_layers_framework_seen(ts_layers *l)
 {
-	l->generation |= TS_GEN_FRAMEWORK;
+	l->cpu.generation |= TS_GEN_FRAMEWORK;
 }
 
 unsigned ts_layers_generation(const ts_layers *l)
 {
-	return l->generation;
+	return l->cpu.generation;
 }
 
 uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds)
@@ -145,8 +145,8 @@ uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds)
 	for (uint32_t i = 0; i < n && i < TS_MAX_LAYERS; i++) {
 		uint64_t c[TS_LT_COUNT] = { 0 };
 		for (int s = 0; s < TS_PSTAGE_COUNT; s++)
-			for (int t = 0; l->lstat[s] && i < l->lmax[s] && t < TS_LT_COUNT; t++)
-				c[t] += l->lstat[s][i].type_count[t];
+			for (int t = 0; l->stats.lstat[s] && i < l->stats.lmax[s] && t < TS_LT_COUNT; t++)
+				c[t] += l->stats.lstat[s][i].type_count[t];
 		int best = TS_LT_UNKNOWN;
 		for (int t = 0; t < TS_LT_COUNT; t++)
 			if (c[t] > c[best])
@@ -158,44 +158,44 @@ uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds)
 
 uint64_t ts_layers_structural(const ts_layers *l)
 {
-	return l->structural;
+	return l->online.structural;
 }
 
 uint64_t ts_layers_type_count(const ts_layers *l, ts_ltype t)
 {
-	return l->type_count[t];
+	return l->stats.type_count[t];
 }
 
 uint32_t ts_layers_max_index(const ts_layers *l, ts_pstage s)
 {
-	return l->lmax[s];
+	return l->stats.lmax[s];
 }
 
 const ts_layer_stat *ts_layers_stat(const ts_layers *l, ts_pstage s, uint32_t i)
 {
 	static const ts_layer_stat none;
-	return l->lstat[s] && i < TS_MAX_LAYERS ? &l->lstat[s][i] : &none;
+	return l->stats.lstat[s] && i < TS_MAX_LAYERS ? &l->stats.lstat[s][i] : &none;
 }
 
 uint64_t ts_layers_outside(const ts_layers *l, int64_t *ns)
 {
-	*ns = l->orphan_ns;
-	return l->orphan_kernels;
+	*ns = l->stats.orphan_ns;
+	return l->stats.orphan_kernels;
 }
 
 const ts_between *ts_layers_between(const ts_layers *l)
 {
-	return &l->between;
+	return &l->stats.between;
 }
 
 uint64_t ts_layers_orphans(const ts_layers *l, int64_t *ns)
 {
-	uint64_t k = l->orphan_kernels;
-	int64_t t = l->orphan_ns;
+	uint64_t k = l->stats.orphan_kernels;
+	int64_t t = l->stats.orphan_ns;
 	/* saturating: a merged partial may carry any figures */
-	for (size_t i = 0; i < l->npasses; i++) {
-		k = ts_sat_addu(k, l->passes[i].orphan_kernels);
-		t = ts_sat_add(t, l->passes[i].orphan_ns);
+	for (size_t i = 0; i < l->records.npasses; i++) {
+		k = ts_sat_addu(k, l->records.passes[i].orphan_kernels);
+		t = ts_sat_add(t, l->records.passes[i].orphan_ns);
 	}
 	*ns = t;
 	return k;
@@ -283,33 +283,33 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, uint64_t cut_start,
 		       uint64_t cut_end, char *buf, size_t n)
 {
-	if (l->captures)
+	if (l->cpu.captures)
 		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " captures begun): its kernels "
-			 "ran while graphs were recorded, not as forward passes", l->captures);
-	else if (l->backward_ops)
+			 "ran while graphs were recorded, not as forward passes", l->cpu.captures);
+	else if (l->cpu.backward_ops)
 		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops and backward "
 			 "kernels), not inference: no inference pass, layer or stage is reported",
-			 l->backward_ops);
-	else if (l->kernels_seen == 0)
+			 l->cpu.backward_ops);
+	else if (l->cpu.kernels_seen == 0)
 		snprintf(buf, n, "no timed kernel in the trace (kernel events without ts or dur)");
-	else if (l->attn_units == 0 && l->attn_typed)
+	else if (l->online.attn_units == 0 && l->cpu.attn_typed)
 		snprintf(buf, n, "%" PRIu64 " of %" PRIu64 " kernels are typed attention, but none "
 			 "ran as a layer's mixer (projections before it, more work after), so no "
-			 "transformer layer", l->attn_typed, l->kernels_seen);
-	else if (l->attn_units == 0)
+			 "transformer layer", l->cpu.attn_typed, l->cpu.kernels_seen);
+	else if (l->online.attn_units == 0)
 		snprintf(buf, n, "no attention kernel among %" PRIu64 " kernels, so no transformer "
 			 "layer (see the unclassified kernels: an attention kernel no rule types?)",
-			 l->kernels_seen);
-	else if (partial && layers <= 2 && l->npasses == 1)
+			 l->cpu.kernels_seen);
+	else if (partial && layers <= 2 && l->records.npasses == 1)
 		snprintf(buf, n, "no complete pass: the window holds %" PRIu64 " kernels, %s",
-			 l->kernels_seen, layers <= 1 ? "part of a layer" : "parts of two layers");
+			 l->cpu.kernels_seen, layers <= 1 ? "part of a layer" : "parts of two layers");
 	else if (partial)
 		snprintf(buf, n, "the profile window cuts every pass (%" PRIu64 " partial: %" PRIu64
 			 " began inside a layer, %" PRIu64 " ended inside one)",
 			 partial, cut_start, cut_end);
 	else
 		snprintf(buf, n, "%" PRIu64 " attention kernels but no pass with a layer",
-			 l->attn_units);
+			 l->online.attn_units);
 }
 
 /* Why there is no complete pass in the part of a cut input that was read:
@@ -318,30 +318,30 @@ static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, ui
  * said as a finding (a capture, a training step). */
 static void note_cut(const ts_layers *l, char *buf, size_t n)
 {
-	if (l->captures || l->backward_ops)
+	if (l->cpu.captures || l->cpu.backward_ops)
 		return;
-	if (l->kernels_seen == 0)
+	if (l->cpu.kernels_seen == 0)
 		snprintf(buf, n, "no GPU kernels in the part read (%" PRIu64 " CPU ops, %" PRIu64
 			 " kernel launches): the trace was cut short, and the profiler writes the "
 			 "GPU events after the CPU ones, so its kernels are in the missing part",
-			 l->cpu_ops, l->launches);
+			 l->cpu.cpu_ops, l->cpu.launches);
 	else
 		snprintf(buf, n, "no complete pass in the part read (%" PRIu64 " kernels): the trace "
 			 "was cut short inside its GPU events, so the rest of its kernels are in the "
-			 "missing part", l->kernels_seen);
+			 "missing part", l->cpu.kernels_seen);
 }
 
 void ts_layers_cpu_side(const ts_layers *l, ts_cpu_side *out)
 {
-	*out = (ts_cpu_side){ l->cpu_ops, l->compute_ops, l->launches, l->backward_ops,
-			      l->captures, l->py_events, l->py_server };
+	*out = (ts_cpu_side){ l->cpu.cpu_ops, l->cpu.compute_ops, l->cpu.launches, l->cpu.backward_ops,
+			      l->cpu.captures, l->cpu.py_events, l->cpu.py_server };
 }
 
 bool ts_layers_note(const ts_layers *l, bool cut, char *buf, size_t n)
 {
 	uint64_t complete = 0, partial = 0, cut_start = 0, cut_end = 0, layers = 0;
-	for (size_t i = 0; i < l->npasses; i++) {
-		const ts_pass *p = &l->passes[i];
+	for (size_t i = 0; i < l->records.npasses; i++) {
+		const ts_pass *p = &l->records.passes[i];
 		layers += p->layers;
 		complete += p->complete;
 		partial += !p->complete;
@@ -358,18 +358,18 @@ bool ts_layers_note(const ts_layers *l, bool cut, char *buf, size_t n)
 
 bool ts_layers_debug_pass(const ts_layers *l, uint32_t *index, ts_pstage *stage, bool *complete)
 {
-	if (!l->dbg_done)
+	if (!l->listing.dbg_done)
 		return false;
-	*index = l->dbg_index;
-	*stage = l->dbg_stage;
-	*complete = l->dbg_complete;
+	*index = l->listing.dbg_index;
+	*stage = l->listing.dbg_stage;
+	*complete = l->listing.dbg_complete;
 	return true;
 }
 
 size_t ts_layers_debug(const ts_layers *l, const ts_debug_kernel **out)
 {
-	*out = l->dbg_kept;
-	return l->ndbg_kept;
+	*out = l->listing.dbg_kept;
+	return l->listing.ndbg_kept;
 }
 
 static double deviation(double r)
@@ -381,13 +381,13 @@ size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out
 			  size_t max, int64_t *typical_ns)
 {
 	*typical_ns = 0;
-	uint32_t n = l->lmax[s];
+	uint32_t n = l->stats.lmax[s];
 	int64_t *means = malloc((n ? n : 1) * sizeof *means);
 	if (!means)
 		return 0;
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		const ts_stat *t = &l->lstat[s][i].time;
+		const ts_stat *t = &l->stats.lstat[s][i].time;
 		if (t->count)
 			means[k++] = t->total / (int64_t)t->count;
 	}
@@ -403,7 +403,7 @@ size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out
 		return 0;
 	size_t m = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		const ts_layer_stat *st = &l->lstat[s][i];
+		const ts_layer_stat *st = &l->stats.lstat[s][i];
 		if (!st->time.count)
 			continue;
 		int64_t mean = st->time.total / (int64_t)st->time.count;

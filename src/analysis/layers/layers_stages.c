@@ -57,7 +57,7 @@ static ts_pstage annotation_of(ts_layers *l, ts_pass *p)
 	/* the step whose window began last before the pass (its stray
 	 * kernels cut, idle.h) */
 	int64_t start = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
-	int64_t an = l->hints.step_ann >= 0 ? l->hints.step_ann : ts_steps_at(l->steps, start, false);
+	int64_t an = l->pass.hints.step_ann >= 0 ? l->pass.hints.step_ann : ts_steps_at(l->steps, start, false);
 	ts_step_says a;
 	if (!ts_steps_says(l->steps, an, &a))
 		return TS_PSTAGE_UNKNOWN;
@@ -71,20 +71,20 @@ static ts_pstage annotation_of(ts_layers *l, ts_pass *p)
 void ts_lay_vote(ts_layers *l, ts_pass *p)
 {
 	ts_vote_own_in in = {
-		.annotation = annotation_of(l, p), .generation = l->generation != 0,
-		.layers = p->layers, .hint_prefill = (uint32_t)l->hints.hint_prefill,
-		.hint_decode = (uint32_t)l->hints.hint_decode, .gemm_small = l->hints.gemm_small,
-		.gemm_large = l->hints.gemm_large, .gemm_m_min = p->gemm_m_min,
-		.gemm_m_max = p->gemm_m_max, .kv_grid = l->hints.tokens_max,
+		.annotation = annotation_of(l, p), .generation = l->cpu.generation != 0,
+		.layers = p->layers, .hint_prefill = (uint32_t)l->pass.hints.hint_prefill,
+		.hint_decode = (uint32_t)l->pass.hints.hint_decode, .gemm_small = l->pass.hints.gemm_small,
+		.gemm_large = l->pass.hints.gemm_large, .gemm_m_min = p->gemm_m_min,
+		.gemm_m_max = p->gemm_m_max, .kv_grid = l->pass.hints.tokens_max,
 		.threshold = ts_lay_decode_threshold(l) };
 	ts_vote v;
 	ts_vote_own(&in, &v);
 	put_vote(p, &v);
-	p->kv_grid = l->hints.tokens_max;
+	p->kv_grid = l->pass.hints.tokens_max;
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
-	l->hints.gemm_tokens = v.gemm_tokens;
-	ts_vote_seen(&l->vote, &in, &v);
+	l->pass.hints.gemm_tokens = v.gemm_tokens;
+	ts_vote_seen(&l->held.vote, &in, &v);
 }
 
 /* Kernels (by name) of a waiting pass staged so far in prefill passes
@@ -93,18 +93,18 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
  * ran speaks for the other stage. */
 static void only_in(const ts_layers *l, const pending_pass *pp, ts_vote_rel_in *in)
 {
-	bool kp = l->vote.known_layers[TS_PSTAGE_PREFILL] > 0;
-	bool kd = l->vote.known_layers[TS_PSTAGE_DECODE] > 0;
+	bool kp = l->held.vote.known_layers[TS_PSTAGE_PREFILL] > 0;
+	bool kd = l->held.vote.known_layers[TS_PSTAGE_DECODE] > 0;
 	for (size_t i = 0; i < pp->nkernels && (kp || kd); i++) {
 		uint32_t row = pp->kernels[i].row;
-		if (row == TS_INTERN_NONE || row >= l->srows_cap)
+		if (row == TS_INTERN_NONE || row >= l->staged.srows_cap)
 			continue;
-		bool pre = l->srows[TS_PSTAGE_PREFILL][row].count > 0;
-		bool dec = l->srows[TS_PSTAGE_DECODE][row].count > 0;
+		bool pre = l->staged.srows[TS_PSTAGE_PREFILL][row].count > 0;
+		bool dec = l->staged.srows[TS_PSTAGE_DECODE][row].count > 0;
 		if (kp && kd) {
 			in->only_prefill += pre && !dec;
 			in->only_decode += dec && !pre;
-		} else if (row < l->marks_cap && (l->marks[row] & M_ATTN) && !pre && !dec) {
+		} else if (row < l->meaning.marks_cap && (l->meaning.marks[row] & M_ATTN) && !pre && !dec) {
 			if (kd)
 				in->only_prefill++;
 			else
@@ -117,12 +117,12 @@ static void only_in(const ts_layers *l, const pending_pass *pp, ts_vote_rel_in *
 void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 {
 	ts_vote_rel_in in = { .gpu_ns = p->gpu_ns, .layers = p->layers, .kv_grid = p->kv_grid,
-			      .generation = l->generation != 0,
+			      .generation = l->cpu.generation != 0,
 			      .threshold = ts_lay_decode_threshold(l) };
 	only_in(l, pp, &in);
 	ts_vote v;
 	get_vote(p, pp->gemm_tokens, &v);
-	ts_vote_relative(&l->vote, &in, &v);
+	ts_vote_relative(&l->held.vote, &in, &v);
 	put_vote(p, &v);
 }
 
@@ -133,34 +133,34 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
  * kernel count, 0 when the listing does not hold all of it. */
 size_t ts_lay_middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances)
 {
-	if (!l->opts.sample || l->walk.nlayers == 0 || l->ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->dbg_lost)
+	if (!l->opts.sample || l->online.walk.nlayers == 0 || l->listing.ndbg_cur >= TS_MAX_DEBUG_KERNELS || l->listing.dbg_lost)
 		return 0;
-	uint32_t mid = l->walk.nlayers / 2;
+	uint32_t mid = l->online.walk.nlayers / 2;
 	size_t n = 0;
-	for (size_t i = 0; i < l->ndbg_cur; i++) {
-		if (l->dbg_cur[i].layer != mid)
+	for (size_t i = 0; i < l->listing.ndbg_cur; i++) {
+		if (l->listing.dbg_cur[i].layer != mid)
 			continue;
 		if (n == TS_MAX_SAMPLE_KERNELS)
 			return 0;
-		l->samp_tmp[n++] = l->dbg_cur[i];
+		l->listing.samp_tmp[n++] = l->listing.dbg_cur[i];
 	}
 	*layer = mid;
 	*instances = n ? 1 : 0;
 	/* every other layer of the pass that ran the same kernel rows in the
 	 * same order is one more instance of it: its times join the sample's,
 	 * so one pass gives a mean over its like layers, not one layer */
-	for (size_t i = 0; n && i < l->ndbg_cur;) {
+	for (size_t i = 0; n && i < l->listing.ndbg_cur;) {
 		size_t j = i;
-		while (j < l->ndbg_cur && l->dbg_cur[j].layer == l->dbg_cur[i].layer)
+		while (j < l->listing.ndbg_cur && l->listing.dbg_cur[j].layer == l->listing.dbg_cur[i].layer)
 			j++;
-		bool same = l->dbg_cur[i].layer != mid && l->dbg_cur[i].layer != UINT32_MAX &&
+		bool same = l->listing.dbg_cur[i].layer != mid && l->listing.dbg_cur[i].layer != UINT32_MAX &&
 			    j - i == n;
 		for (size_t k = 0; same && k < n; k++)
-			same = l->dbg_cur[i + k].row == l->samp_tmp[k].row &&
-			       l->samp_tmp[k].row != TS_INTERN_NONE;
+			same = l->listing.dbg_cur[i + k].row == l->listing.samp_tmp[k].row &&
+			       l->listing.samp_tmp[k].row != TS_INTERN_NONE;
 		if (same) {
 			for (size_t k = 0; k < n; k++)
-				l->samp_tmp[k].dur += l->dbg_cur[i + k].dur;
+				l->listing.samp_tmp[k].dur += l->listing.dbg_cur[i + k].dur;
 			(*instances)++;
 		}
 		i = j;
@@ -173,7 +173,7 @@ size_t ts_lay_middle_layer(ts_layers *l, uint32_t *layer, uint32_t *instances)
  * their time to it. */
 void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
 {
-	ts_layer_sample *d = &l->samples[s];
+	ts_layer_sample *d = &l->listing.samples[s];
 	if (c->n == 0)
 		return;
 	if (!d->k) {
@@ -201,25 +201,25 @@ void ts_lay_offer_sample(ts_layers *l, ts_pstage s, const ts_layer_sample *c)
 
 void ts_lay_record_spans(ts_layers *l, const ts_pass *p)
 {
-	uint32_t n = l->walk.nlayers < TS_MAX_LAYERS ? l->walk.nlayers : TS_MAX_LAYERS;
-	if (n == 0 || l->dbg_lost || !l->dbg_all)
+	uint32_t n = l->online.walk.nlayers < TS_MAX_LAYERS ? l->online.walk.nlayers : TS_MAX_LAYERS;
+	if (n == 0 || l->listing.dbg_lost || !l->listing.dbg_all)
 		return;
-	size_t base = l->nspans;
+	size_t base = l->listing.nspans;
 	if (base + n > TS_MAX_SPANS ||
-	    !ts_grow((void **)&l->spans, &l->spans_cap, base + n, sizeof *l->spans, 256,
+	    !ts_grow((void **)&l->listing.spans, &l->listing.spans_cap, base + n, sizeof *l->listing.spans, 256,
 		     TS_MAX_SPANS, false)) {
-		l->spans_dropped += n;
+		l->listing.spans_dropped += n;
 		return;
 	}
 	for (uint32_t i = 0; i < n; i++)
-		l->spans[base + i] = (ts_layer_span){ .pass = p->index, .layer = i,
+		l->listing.spans[base + i] = (ts_layer_span){ .pass = p->index, .layer = i,
 						      .start = INT64_MAX, .end = INT64_MIN,
-						      .type = (uint8_t)ts_lay_layer_type(l->layers[i].marks) };
-	for (size_t k = 0; k < l->ndbg_cur; k++) {
-		const ts_debug_kernel *d = &l->dbg_cur[k];
+						      .type = (uint8_t)ts_lay_layer_type(l->online.layers[i].marks) };
+	for (size_t k = 0; k < l->listing.ndbg_cur; k++) {
+		const ts_debug_kernel *d = &l->listing.dbg_cur[k];
 		if (d->layer >= n)
 			continue;
-		ts_layer_span *s = &l->spans[base + d->layer];
+		ts_layer_span *s = &l->listing.spans[base + d->layer];
 		if (d->ts < s->start)
 			s->start = d->ts;
 		if (d->ts + d->dur > s->end)
@@ -228,16 +228,16 @@ void ts_lay_record_spans(ts_layers *l, const ts_pass *p)
 	}
 	size_t k = base;
 	for (uint32_t i = 0; i < n; i++)           /* a layer with no kernel listed: none */
-		if (l->spans[base + i].kernels)
-			l->spans[k++] = l->spans[base + i];
-	l->nspans = k;
+		if (l->listing.spans[base + i].kernels)
+			l->listing.spans[k++] = l->listing.spans[base + i];
+	l->listing.nspans = k;
 }
 
 size_t ts_layers_spans(const ts_layers *l, const ts_layer_span **out, uint64_t *dropped)
 {
-	*out = l->spans;
-	*dropped = l->spans_dropped;
-	return l->nspans;
+	*out = l->listing.spans;
+	*dropped = l->listing.spans_dropped;
+	return l->listing.nspans;
 }
 
 /* The longest TS_TOP_GAPS as a min-heap (without opts.spans): the root,
@@ -282,30 +282,30 @@ void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uin
 	if (len < TS_GAP_SPAN_MIN_NS)
 		return;
 	/* the pass that ends now takes the next index */
-	ts_gap_span g = { .pass = (uint32_t)l->pass_count, .launch_bound = launch_bound,
+	ts_gap_span g = { .pass = (uint32_t)l->records.pass_count, .launch_bound = launch_bound,
 			  .start = start, .len = len, .after = after, .before = before };
 	bool top = !l->opts.spans;
-	if (top && l->ngspans == TS_TOP_GAPS) {
-		l->gspans_dropped++;
-		if (gap_less(&l->gspans[0], &g)) {
-			l->gspans[0] = g;
-			heap_down(l->gspans, l->ngspans, 0);
+	if (top && l->listing.ngspans == TS_TOP_GAPS) {
+		l->listing.gspans_dropped++;
+		if (gap_less(&l->listing.gspans[0], &g)) {
+			l->listing.gspans[0] = g;
+			heap_down(l->listing.gspans, l->listing.ngspans, 0);
 		}
 		return;
 	}
-	if (!ts_grow((void **)&l->gspans, &l->gspans_cap, l->ngspans + 1, sizeof *l->gspans, 256,
+	if (!ts_grow((void **)&l->listing.gspans, &l->listing.gspans_cap, l->listing.ngspans + 1, sizeof *l->listing.gspans, 256,
 		     top ? TS_TOP_GAPS : TS_MAX_GAP_SPANS, false)) {
-		l->gspans_dropped++;
+		l->listing.gspans_dropped++;
 		return;
 	}
-	l->gspans[l->ngspans++] = g;
+	l->listing.gspans[l->listing.ngspans++] = g;
 	if (top)
-		heap_up(l->gspans, l->ngspans - 1);
+		heap_up(l->listing.gspans, l->listing.ngspans - 1);
 }
 
 size_t ts_layers_gaps(const ts_layers *l, const ts_gap_span **out, uint64_t *dropped)
 {
-	*out = l->gspans;
-	*dropped = l->gspans_dropped;
-	return l->ngspans;
+	*out = l->listing.gspans;
+	*dropped = l->listing.gspans_dropped;
+	return l->listing.ngspans;
 }

@@ -41,11 +41,11 @@ void ts_layers_python(ts_layers *l, const ts_event *ev)
 	static const char *const words[] = { "prometheus_client", "uvicorn", "fastapi",
 					     "starlette", "entrypoints", "async_llm",
 					     "aiohttp", "api_server", "openai" };
-	if (l->py_events++ >= PY_LOOKED)
+	if (l->cpu.py_events++ >= PY_LOOKED)
 		return;
 	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
 		if (ts_has(ev->name, ev->name_len, words[i])) {
-			l->py_server++;
+			l->cpu.py_server++;
 			return;
 		}
 }
@@ -54,25 +54,25 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 {
 	if (ev->cat == TS_CAT_CPU_OP) {
 		ts_steps_cpu_op(l->steps, ev);
-		l->cpu_ops++;
-		l->compute_ops += compute_op(ev->name, ev->name_len);
+		l->cpu.cpu_ops++;
+		l->cpu.compute_ops += compute_op(ev->name, ev->name_len);
 		if (ts_begins(ev->name, ev->name_len, "autograd::engine::evaluate_function"))
-			l->backward_ops++;
+			l->cpu.backward_ops++;
 		/* a token embedding: a language model reads tokens */
 		if (ts_has(ev->name, ev->name_len, "::embedding"))
-			l->generation |= TS_GEN_EMBEDDING;
+			l->cpu.generation |= TS_GEN_EMBEDDING;
 		return;
 	}
 	ts_idle_runtime(l->idle, ev);
-	if (l->nwait)
+	if (l->waiting.nwait)
 		ts_lay_wait_drain(l);   /* kernels that waited for this launch */
 	if (ts_has(ev->name, ev->name_len, "LaunchKernel") ||
 	    ts_has(ev->name, ev->name_len, "GraphLaunch") ||
 	    ts_has(ev->name, ev->name_len, "ModuleLaunch"))
-		l->launches++;
+		l->cpu.launches++;
 	if (ev->name_len > 12 && ev->name_len < 64 &&
 		   ts_has(ev->name, ev->name_len, "StreamBeginCapture")) {
-		l->captures++;
+		l->cpu.captures++;
 	}
 }
 
@@ -80,10 +80,10 @@ void ts_layers_annotation(ts_layers *l, const ts_event *ev)
 {
 	switch (ts_steps_annotation(l->steps, ev)) {
 	case TS_STEP_CAPTURE:
-		l->captures++;
+		l->cpu.captures++;
 		break;
 	case TS_STEP_STAGED:
-		l->generation |= TS_GEN_ANNOTATION;
+		l->cpu.generation |= TS_GEN_ANNOTATION;
 		break;
 	default:
 		break;
@@ -100,12 +100,12 @@ void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d)
 {
 	if (!d->span_ns)
 		return;
-	int64_t gap = l->prev_end == INT64_MIN ? 0 : d->start_ns - l->prev_end;
-	ts_between *b = &l->between;
+	int64_t gap = l->stats.prev_end == INT64_MIN ? 0 : d->start_ns - l->stats.prev_end;
+	ts_between *b = &l->stats.between;
 	if (gap > 0) {
-		int64_t idle = d->idle_from_ns != INT64_MIN ? d->idle_from_ns : l->frontier_at_start;
-		if (idle < l->prev_end || idle > d->start_ns)
-			idle = l->prev_end;
+		int64_t idle = d->idle_from_ns != INT64_MIN ? d->idle_from_ns : l->pass.frontier_at_start;
+		if (idle < l->stats.prev_end || idle > d->start_ns)
+			idle = l->stats.prev_end;
 		int64_t wait = d->start_ns - idle;
 		b->gaps++;
 		b->ns = ts_sat_add(b->ns, gap);
@@ -121,16 +121,16 @@ void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d)
 		}
 	}
 	int64_t end = d->start_ns + d->span_ns;
-	if (end > l->prev_end)
-		l->prev_end = end;
+	if (end > l->stats.prev_end)
+		l->stats.prev_end = end;
 }
 
 /* Each kept pass's step windows on the GPU: the profiler writes them
  * after the kernels, so they are read at the end of the trace. */
 void ts_lay_pass_windows(ts_layers *l)
 {
-	for (size_t i = 0; ts_steps_any_gpu(l->steps) && i < l->npasses; i++) {
-		ts_pass *p = &l->passes[i];
+	for (size_t i = 0; ts_steps_any_gpu(l->steps) && i < l->records.npasses; i++) {
+		ts_pass *p = &l->records.passes[i];
 		int64_t from = p->idle.start_ns, to = ts_sat_add(from, p->idle.span_ns);
 		if (p->idle.span_ns > 0 && p->annotation >= 0 &&
 		    !ts_steps_gpu_window(l->steps, from, to, &p->win_from, &p->win_to))
@@ -157,18 +157,18 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
  * inside the pass (the host between two steps). */
 static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 {
-	if (l->hints.step >= 0 || row == TS_INTERN_NONE)
+	if (l->pass.hints.step >= 0 || row == TS_INTERN_NONE)
 		return false;
 	/* where a name marked the pass (its embedding, its sampling), the GPU's
 	 * waits say nothing: only its head kernels running again do */
-	bool by_waits = !l->pass_named;
+	bool by_waits = !l->pass.pass_named;
 	/* any kernel after the GPU waited twice as long as anywhere in a
 	 * pass of some length (a graph-replayed step: the host between) */
-	if (by_waits && l->cur.kernels >= 16 && gap > 2 * l->pass_maxgap && gap >= 20000)
+	if (by_waits && l->pass.cur.kernels >= 16 && gap > 2 * l->pass.pass_maxgap && gap >= 20000)
 		return true;
-	if (l->cur.kernels < 4)
+	if (l->pass.cur.kernels < 4)
 		return false;
-	if (by_waits && row == l->head_rows[0] && gap > l->pass_maxgap)
+	if (by_waits && row == l->pass.head_rows[0] && gap > l->pass.pass_maxgap)
 		return true;
 	/* or, where the GPU waits as long inside a pass (an eager model:
 	 * every launch late), one of the pass's first kernels again after
@@ -176,8 +176,8 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 	 * them: a kernel of the pass's head (its first may be one the layers
 	 * run too: an arange for the positions) */
 	int h = -1;
-	for (int i = 0; i < l->nhead_rows && h < 0; i++)
-		if (l->head_rows[i] == row)
+	for (int i = 0; i < l->pass.nhead_rows && h < 0; i++)
+		if (l->pass.head_rows[i] == row)
 			h = i;
 	if (h < 0)
 		return false;
@@ -185,10 +185,10 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 	 * their order: an expert's kernel that no token ran in the first
 	 * layers is no head), in a pass of some length (a window cut across
 	 * two layers is one fragment) */
-	bool again = l->walk.units >= 2 && !(l->head_in_layers & (1u << h)) &&
-		     (h == 0 || (l->last_row == l->head_rows[0] && l->cur.kernels >= 32));
-	if (l->walk.units > 0)
-		l->head_in_layers |= (uint8_t)(1u << h);
+	bool again = l->online.walk.units >= 2 && !(l->pass.head_in_layers & (1u << h)) &&
+		     (h == 0 || (l->pass.last_row == l->pass.head_rows[0] && l->pass.cur.kernels >= 32));
+	if (l->online.walk.units > 0)
+		l->pass.head_in_layers |= (uint8_t)(1u << h);
 	return again;
 }
 
@@ -196,12 +196,12 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
  * the next pass is looked for. */
 void ts_lay_head_row(ts_layers *l, uint32_t row)
 {
-	if (row == TS_INTERN_NONE || l->nhead_rows >= 2)
+	if (row == TS_INTERN_NONE || l->pass.nhead_rows >= 2)
 		return;
-	for (int i = 0; i < l->nhead_rows; i++)
-		if (l->head_rows[i] == row)
+	for (int i = 0; i < l->pass.nhead_rows; i++)
+		if (l->pass.head_rows[i] == row)
 			return;
-	l->head_rows[l->nhead_rows++] = row;
+	l->pass.head_rows[l->pass.nhead_rows++] = row;
 }
 
 /* A replayed graph's kernels share its launch's correlation (and have no
@@ -214,11 +214,11 @@ void ts_lay_head_row(ts_layers *l, uint32_t row)
 static bool graph_edge(ts_layers *l, const ts_event *ev)
 {
 	if ((ev->has & TS_HAS_EXTERNAL_ID) || !(ev->has & TS_HAS_CORRELATION) ||
-	    ev->correlation < 0 || ev->correlation == l->graph_corr)
+	    ev->correlation < 0 || ev->correlation == l->pass.graph_corr)
 		return false;
-	bool whole = l->in_pass && l->graph_corr >= 0 && l->graph_units >= 2;
-	l->graph_corr = ev->correlation;
-	l->graph_units = 0;
+	bool whole = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_units >= 2;
+	l->pass.graph_corr = ev->correlation;
+	l->pass.graph_units = 0;
 	return whole;
 }
 
@@ -229,7 +229,7 @@ static bool graph_edge(ts_layers *l, const ts_event *ev)
 bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
 		      int64_t *an_out, int64_t *step_out, bool *step_edge_out)
 {
-	int64_t gap = l->kfrontier != INT64_MIN && ev->ts_ns > l->kfrontier ? ev->ts_ns - l->kfrontier : 0;
+	int64_t gap = l->pass.kfrontier != INT64_MIN && ev->ts_ns > l->pass.kfrontier ? ev->ts_ns - l->pass.kfrontier : 0;
 	/* Step annotations split passes (steps.h). */
 	int64_t launch = INT64_MIN;
 	if (!(ev->has & TS_HAS_CORRELATION) || !ts_idle_launch(l->idle, ev->correlation, &launch))
@@ -238,28 +238,28 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	int64_t step = ts_steps_step(l->steps, an);
 	bool step_edge = false, edge = false;
 	/* Past the end of the pass's GPU step window: that step is over. */
-	int64_t gpu_end = l->in_pass && an < 0 && has_work ? ts_steps_gpu_end(l->steps, l->hints.step) : -1;
+	int64_t gpu_end = l->pass.in_pass && an < 0 && has_work ? ts_steps_gpu_end(l->steps, l->pass.hints.step) : -1;
 	if (gpu_end >= 0 && ev->ts_ns >= gpu_end)
 		step_edge = true;
-	if (l->in_pass && step >= 0 && step != l->hints.step)
+	if (l->pass.in_pass && step >= 0 && step != l->pass.hints.step)
 		step_edge = true;
 	/* Pass edges: an embedding starts a pass once the current one has
 	 * layer work; the first kernel after sampling starts the next. */
 	if (m & (M_EMBED | M_SAMPLE))
-		l->pass_named = true;
+		l->pass.pass_named = true;
 	/* A pass embeds its tokens once: an embedding after layer work, or
 	 * well past the pass's own embedding (where no name says what the
 	 * kernels between were; GPT-2's token and position lookups run back
 	 * to back), begins the next. */
-	bool embed_again = l->hints.embed_at >= 0 &&
-			   l->cur.kernels >= (uint64_t)l->hints.embed_at + EMBED_AGAIN;
+	bool embed_again = l->pass.hints.embed_at >= 0 &&
+			   l->pass.cur.kernels >= (uint64_t)l->pass.hints.embed_at + EMBED_AGAIN;
 	bool graph = graph_edge(l, ev);
-	if (l->in_pass && (step_edge || graph || ((m & M_EMBED) && (has_work || embed_again)) ||
-			   (l->hints.after_sampling && !(m & M_SAMPLE)) ||
+	if (l->pass.in_pass && (step_edge || graph || ((m & M_EMBED) && (has_work || embed_again)) ||
+			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
 			   (step < 0 && repeat_edge(l, row, gap))))
 		edge = true;
-	else if (l->in_pass && gap > l->pass_maxgap && l->cur.kernels >= 4)
-		l->pass_maxgap = gap;    /* past the pass's first kernels (a lone fill before its work) */
+	else if (l->pass.in_pass && gap > l->pass.pass_maxgap && l->pass.cur.kernels >= 4)
+		l->pass.pass_maxgap = gap;    /* past the pass's first kernels (a lone fill before its work) */
 	*an_out = an;
 	*step_out = step;
 	*step_edge_out = step_edge;

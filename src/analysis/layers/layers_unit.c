@@ -80,24 +80,24 @@ static bool unnamed_mixer(const kernel_ent *k, const ts_unit_result *r)
 
 bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 {
-	size_t n = l->nkbuf - l->kbuf0;
-	if (l->opts.split_half_layers || n != l->cur.kernels || n < 4 || n > UINT32_MAX / 2)
+	size_t n = l->staged.nkbuf - l->staged.kbuf0;
+	if (l->opts.split_half_layers || n != l->pass.cur.kernels || n < 4 || n > UINT32_MAX / 2)
 		return false;
-	if (!l->unit && !(l->unit = ts_unit_new()))
+	if (!l->finder.unit && !(l->finder.unit = ts_unit_new()))
 		return false;
-	if (!ts_grow((void **)&l->ukey, &l->ukey_cap, n, sizeof *l->ukey, 1024, SIZE_MAX / 8, false) ||
-	    !ts_grow((void **)&l->umark, &l->umark_cap, n, 1, 1024, SIZE_MAX / 8, false) ||
-	    !ts_grow((void **)&l->udur, &l->udur_cap, n, sizeof *l->udur, 1024, SIZE_MAX / 8, false))
+	if (!ts_grow((void **)&l->finder.ukey, &l->finder.ukey_cap, n, sizeof *l->finder.ukey, 1024, SIZE_MAX / 8, false) ||
+	    !ts_grow((void **)&l->finder.umark, &l->finder.umark_cap, n, 1, 1024, SIZE_MAX / 8, false) ||
+	    !ts_grow((void **)&l->finder.udur, &l->finder.udur_cap, n, sizeof *l->finder.udur, 1024, SIZE_MAX / 8, false))
 		return false;
-	const kernel_ent *k = l->kbuf + l->kbuf0;
+	const kernel_ent *k = l->staged.kbuf + l->staged.kbuf0;
 	for (size_t i = 0; i < n; i++) {
 		/* a name past the cap is a kernel of its own */
-		l->ukey[i] = k[i].row == TS_INTERN_NONE ? 0x80000000u | (uint32_t)i : k[i].row;
-		l->umark[i] = unit_marks(k[i].marks);
-		l->udur[i] = k[i].dur;
+		l->finder.ukey[i] = k[i].row == TS_INTERN_NONE ? 0x80000000u | (uint32_t)i : k[i].row;
+		l->finder.umark[i] = unit_marks(k[i].marks);
+		l->finder.udur[i] = k[i].dur;
 	}
 	ts_unit_result r;
-	if (!ts_unit_find(l->unit, l->ukey, l->umark, l->udur, n, &r) || r.n == 0)
+	if (!ts_unit_find(l->finder.unit, l->finder.ukey, l->finder.umark, l->finder.udur, n, &r) || r.n == 0)
 		return false;
 	/* where names are known, a layer holds a mixer (attention, linear
 	 * attention) by name and GEMM or MLP work: a unit of cache writes and
@@ -117,64 +117,64 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 	bool named = 2 * typed >= held;
 	if (named && !((attn || unnamed_mixer(k, &r)) && work))
 		return false;
-	l->walk.nlayers = 0;
-	l->walk.layers_dropped = 0;
-	l->cur.orphan_kernels = 0;
-	l->cur.orphan_ns = 0;
+	l->online.walk.nlayers = 0;
+	l->online.walk.layers_dropped = 0;
+	l->pass.cur.orphan_kernels = 0;
+	l->pass.cur.orphan_ns = 0;
 	size_t at = 0;
 	for (size_t j = 0; j < r.n; j++) {
 		for (; at < r.start[j]; at++) {   /* the head, between layers: none */
-			l->cur.orphan_kernels++;
-			l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, k[at].dur);
+			l->pass.cur.orphan_kernels++;
+			l->pass.cur.orphan_ns = ts_sat_add(l->pass.cur.orphan_ns, k[at].dur);
 		}
 		cur_layer c = layer_of(k + r.start[j], r.end[j] - r.start[j]);
-		if (l->walk.nlayers < TS_MAX_LAYERS)
-			l->layers[l->walk.nlayers] = c;
+		if (l->online.walk.nlayers < TS_MAX_LAYERS)
+			l->online.layers[l->online.walk.nlayers] = c;
 		else
-			l->walk.layers_dropped++;
-		l->walk.nlayers++;
+			l->online.walk.layers_dropped++;
+		l->online.walk.nlayers++;
 		at = r.end[j];
 	}
 	for (; at < n; at++) {                   /* the tail */
-		l->cur.orphan_kernels++;
-		l->cur.orphan_ns = ts_sat_add(l->cur.orphan_ns, k[at].dur);
+		l->pass.cur.orphan_kernels++;
+		l->pass.cur.orphan_ns = ts_sat_add(l->pass.cur.orphan_ns, k[at].dur);
 	}
 	/* a mixer no layer holds, or time between layers in none, puts the
 	 * layout in doubt */
-	l->cur.attn_outside = 0;
-	l->cur.between_ns = 0;
+	l->pass.cur.attn_outside = 0;
+	l->pass.cur.between_ns = 0;
 	for (size_t i = 0, j = 0; i < n; i++) {
 		while (j < r.n && i >= r.end[j])
 			j++;
 		bool inside = j < r.n && i >= r.start[j];
 		if (!inside && (k[i].marks & M_ATTN))
-			l->cur.attn_outside++;
+			l->pass.cur.attn_outside++;
 		if (!inside && r.n && i > r.start[0] && i < r.end[r.n - 1] &&
 		    !(k[i].marks & M_ONCE) && k[i].dur > 0)
-			l->cur.between_ns = ts_sat_add(l->cur.between_ns, k[i].dur);
+			l->pass.cur.between_ns = ts_sat_add(l->pass.cur.between_ns, k[i].dur);
 	}
-	l->cur.cut_start = r.cut_start;
+	l->pass.cur.cut_start = r.cut_start;
 	/* the profile window cuts a pass only where the trace ends: inside a
 	 * layer, or after one, before the pass's tail (every forward ends with
 	 * its final norm and LM head after its last layer) */
-	l->cur.cut_end = (r.cut_end || r.end[r.n - 1] == n) && at_trace_end;
+	l->pass.cur.cut_end = (r.cut_end || r.end[r.n - 1] == n) && at_trace_end;
 	/* boundaries the structure alone placed: none where names gave the phase */
-	l->structural -= l->walk.pass_structural;
-	l->walk.pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
-	l->structural += l->walk.pass_structural;
-	l->attn_units -= l->walk.units;
-	l->walk.units = (uint32_t)r.n;
-	l->attn_units += l->walk.units;
+	l->online.structural -= l->online.walk.pass_structural;
+	l->online.walk.pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
+	l->online.structural += l->online.walk.pass_structural;
+	l->online.attn_units -= l->online.walk.units;
+	l->online.walk.units = (uint32_t)r.n;
+	l->online.attn_units += l->online.walk.units;
 	/* the listing follows, when it holds every kernel of the pass */
-	if (l->track && l->dbg_all && l->ndbg_cur == n) {
+	if (l->listing.track && l->listing.dbg_all && l->listing.ndbg_cur == n) {
 		size_t j = 0;
 		for (size_t i = 0; i < n; i++) {
 			while (j < r.n && i >= r.end[j])
 				j++;
-			l->dbg_cur[i].layer = j < r.n && i >= r.start[j] ? (uint32_t)j : UINT32_MAX;
+			l->listing.dbg_cur[i].layer = j < r.n && i >= r.start[j] ? (uint32_t)j : UINT32_MAX;
 		}
-	} else if (l->track) {
-		l->dbg_lost = true;   /* no anatomy or sample from this pass */
+	} else if (l->listing.track) {
+		l->listing.dbg_lost = true;   /* no anatomy or sample from this pass */
 	}
 	return true;
 }

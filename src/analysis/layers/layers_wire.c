@@ -229,13 +229,13 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 
 void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 {
-	ts_w_u64(w, l->pass_count);
-	ts_w_u64(w, l->passes_dropped);
-	ts_w_u64(w, l->npasses);
-	for (size_t i = 0; i < l->npasses; i++)
-		pass_save(l, &l->passes[i], w);
+	ts_w_u64(w, l->records.pass_count);
+	ts_w_u64(w, l->records.passes_dropped);
+	ts_w_u64(w, l->records.npasses);
+	for (size_t i = 0; i < l->records.npasses; i++)
+		pass_save(l, &l->records.passes[i], w);
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		const ts_stage_total *t = &l->stages[s];
+		const ts_stage_total *t = &l->stats.stages[s];
 		ts_w_u32(w, t->passes);
 		ts_w_u32(w, t->complete_passes);
 		ts_w_u32(w, t->drafts);
@@ -243,61 +243,61 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 		ts_w_u64(w, t->kernels);
 		ts_w_i64(w, t->gpu_ns);
 		idle_save(&t->idle, w);
-		ts_w_u64(w, l->lmax[s]);
-		for (uint32_t i = 0; i < l->lmax[s]; i++) {
-			const ts_layer_stat *ls = &l->lstat[s][i];
+		ts_w_u64(w, l->stats.lmax[s]);
+		for (uint32_t i = 0; i < l->stats.lmax[s]; i++) {
+			const ts_layer_stat *ls = &l->stats.lstat[s][i];
 			ts_stat_save(&ls->time, w);
 			ts_w_u64(w, ls->kernels);
 			for (int k = 0; k < TS_LT_COUNT; k++)
 				ts_w_u64(w, ls->type_count[k]);
 		}
 		uint64_t used = 0;
-		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++)
-			used += l->srows[s][i].count > 0;
+		for (uint32_t i = 0; l->staged.srows[s] && i < l->staged.srows_cap; i++)
+			used += l->staged.srows[s][i].count > 0;
 		ts_w_u64(w, used);
-		for (uint32_t i = 0; l->srows[s] && i < l->srows_cap; i++) {
-			if (!l->srows[s][i].count)
+		for (uint32_t i = 0; l->staged.srows[s] && i < l->staged.srows_cap; i++) {
+			if (!l->staged.srows[s][i].count)
 				continue;
 			ts_w_u32(w, i);
-			ts_stat_save(&l->srows[s][i], w);
+			ts_stat_save(&l->staged.srows[s][i], w);
 			for (size_t k = 0; k < TS_CTX_SLOTS; k++) {
-				ts_w_u64(w, l->sctx[s][(size_t)i * TS_CTX_SLOTS + k].count);
-				ts_w_i64(w, l->sctx[s][(size_t)i * TS_CTX_SLOTS + k].ns);
+				ts_w_u64(w, l->staged.sctx[s][(size_t)i * TS_CTX_SLOTS + k].count);
+				ts_w_i64(w, l->staged.sctx[s][(size_t)i * TS_CTX_SLOTS + k].ns);
 			}
 		}
-		ts_stat_save(&l->sother[s], w);
-		ts_w_u64(w, l->sall[s].count);
-		ts_w_i64(w, l->sall[s].total);
+		ts_stat_save(&l->staged.sother[s], w);
+		ts_w_u64(w, l->staged.sall[s].count);
+		ts_w_i64(w, l->staged.sall[s].total);
 	}
 	for (int k = 0; k < TS_LT_COUNT; k++)
-		ts_w_u64(w, l->type_count[k]);
+		ts_w_u64(w, l->stats.type_count[k]);
 	uint64_t nh = 0;
 	for (uint32_t i = 0; i <= TS_MAX_LAYERS; i++)
-		nh += l->count_hist[i] > 0;
+		nh += l->stats.count_hist[i] > 0;
 	ts_w_u64(w, nh);
 	for (uint32_t i = 0; i <= TS_MAX_LAYERS; i++)
-		if (l->count_hist[i]) {
+		if (l->stats.count_hist[i]) {
 			ts_w_u32(w, i);
-			ts_w_u32(w, l->count_hist[i]);
+			ts_w_u32(w, l->stats.count_hist[i]);
 		}
-	ts_w_u64(w, l->orphan_kernels);
-	ts_w_i64(w, l->orphan_ns);
-	ts_w_u64(w, l->stage_overflow);
-	ts_w_u64(w, l->structural);
-	ts_w_u32(w, l->generation);
-	doubt_save(&l->doubt, w);
-	ts_w_u64(w, l->attn_units);
-	ts_w_u64(w, l->kernels_seen);
-	ts_w_u64(w, l->attn_typed);
-	ts_w_u64(w, l->captures);
-	ts_w_u64(w, l->backward_ops);
+	ts_w_u64(w, l->stats.orphan_kernels);
+	ts_w_i64(w, l->stats.orphan_ns);
+	ts_w_u64(w, l->staged.stage_overflow);
+	ts_w_u64(w, l->online.structural);
+	ts_w_u32(w, l->cpu.generation);
+	doubt_save(&l->check.doubt, w);
+	ts_w_u64(w, l->online.attn_units);
+	ts_w_u64(w, l->cpu.kernels_seen);
+	ts_w_u64(w, l->cpu.attn_typed);
+	ts_w_u64(w, l->cpu.captures);
+	ts_w_u64(w, l->cpu.backward_ops);
 	ts_w_u64(w, ts_steps_dropped(l->steps));
-	ts_w_u64(w, l->cpu_ops);
-	ts_w_u64(w, l->compute_ops);
-	ts_w_u64(w, l->launches);
-	ts_w_u64(w, l->py_events);
-	ts_w_u64(w, l->py_server);
-	const ts_between *b = &l->between;
+	ts_w_u64(w, l->cpu.cpu_ops);
+	ts_w_u64(w, l->cpu.compute_ops);
+	ts_w_u64(w, l->cpu.launches);
+	ts_w_u64(w, l->cpu.py_events);
+	ts_w_u64(w, l->cpu.py_server);
+	const ts_between *b = &l->stats.between;
 	ts_w_u64(w, b->gaps);
 	ts_w_i64(w, b->ns);
 	ts_w_i64(w, b->largest_ns);
@@ -305,9 +305,9 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, b->late);
 	ts_w_u64(w, b->checked);
 	ts_w_i64(w, b->late_ns);
-	ts_w_u8(w, l->anatomy != NULL);
-	if (l->anatomy)
-		ts_anatomy_save(l->anatomy, l->patterns, w);
+	ts_w_u8(w, l->listing.anatomy != NULL);
+	if (l->listing.anatomy)
+		ts_anatomy_save(l->listing.anatomy, l->patterns, w);
 }
 
 /* A saved row's context slots into the row's: to[k] the slot + 1 each
@@ -328,7 +328,7 @@ static void ctx_merge(ts_ctx_stat *row, const ts_ctx_stat *saved, const uint8_t 
 static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kmap,
 			    const uint8_t *kslots, uint32_t nk, const uint32_t *opmap, uint32_t nop)
 {
-	ts_stage_total *t = &l->stages[s];
+	ts_stage_total *t = &l->stats.stages[s];
 	t->passes += ts_r_u32(r);
 	t->complete_passes += ts_r_u32(r);
 	t->drafts += ts_r_u32(r);
@@ -344,10 +344,10 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 		ts_r_fail(r, "more layer positions than a pass holds");
 		return TS_OK;    /* r->err says it */
 	}
-	if (lmax && !l->lstat[s] && !(l->lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->lstat)))
+	if (lmax && !l->stats.lstat[s] && !(l->stats.lstat[s] = calloc(TS_MAX_LAYERS, sizeof **l->stats.lstat)))
 		return TS_ERR_NOMEM;
 	for (uint32_t i = 0; i < lmax && !r->err; i++) {
-		ts_layer_stat *ls = &l->lstat[s][i];
+		ts_layer_stat *ls = &l->stats.lstat[s][i];
 		ts_status st = ts_stat_load(&ls->time, r);
 		if (st != TS_OK)
 			return st;
@@ -355,8 +355,8 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 		for (int k = 0; k < TS_LT_COUNT; k++)
 			ls->type_count[k] += ts_r_u64(r);
 	}
-	if ((uint32_t)lmax > l->lmax[s])
-		l->lmax[s] = (uint32_t)lmax;
+	if ((uint32_t)lmax > l->stats.lmax[s])
+		l->stats.lmax[s] = (uint32_t)lmax;
 	uint64_t used = ts_r_count(r, 4 + 8 * 8);
 	for (uint64_t k = 0; k < used && !r->err; k++) {
 		uint32_t saved = ts_r_u32(r), row = map_row(saved, kmap, nk);
@@ -369,12 +369,12 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 		}
 		if (st == TS_OK && !r->err) {
 			if (row == TS_INTERN_NONE) {
-				st = ts_stat_merge(&l->sother[s], &tmp);
+				st = ts_stat_merge(&l->staged.sother[s], &tmp);
 			} else if (!ts_lay_grow_srows(l, row + 1)) {
 				st = TS_ERR_NOMEM;
 			} else {
-				st = ts_stat_merge(&l->srows[s][row], &tmp);
-				ctx_merge(l->sctx[s] + (size_t)row * TS_CTX_SLOTS, cx,
+				st = ts_stat_merge(&l->staged.srows[s][row], &tmp);
+				ctx_merge(l->staged.sctx[s] + (size_t)row * TS_CTX_SLOTS, cx,
 					  kslots && saved < nk ? kslots + (size_t)saved * TS_CTX_SLOTS
 					  : NULL);
 			}
@@ -383,11 +383,11 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 		if (st != TS_OK)
 			return st;
 	}
-	ts_status st = ts_stat_load(&l->sother[s], r);
+	ts_status st = ts_stat_load(&l->staged.sother[s], r);
 	if (st != TS_OK)
 		return st;
-	l->sall[s].count += ts_r_u64(r);
-	l->sall[s].total = ts_sat_add(l->sall[s].total, ts_r_i64(r));
+	l->staged.sall[s].count += ts_r_u64(r);
+	l->staged.sall[s].total = ts_sat_add(l->staged.sall[s].total, ts_r_i64(r));
 	return TS_OK;
 }
 
@@ -395,9 +395,9 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 			 uint32_t nk, const uint32_t *opmap, uint32_t nop, const uint32_t *wlmap,
 			 uint32_t nwl)
 {
-	uint32_t base = l->pass_count, source = ++l->merged;
-	l->pass_count += (uint32_t)ts_r_u64(r);
-	l->passes_dropped += ts_r_u64(r);
+	uint32_t base = l->records.pass_count, source = ++l->records.merged;
+	l->records.pass_count += (uint32_t)ts_r_u64(r);
+	l->records.passes_dropped += ts_r_u64(r);
 	uint64_t np = ts_r_count(r, 100);
 	for (uint64_t i = 0; i < np && !r->err; i++) {
 		ts_pass p;
@@ -406,14 +406,14 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 			break;
 		p.index += base;
 		p.source = source;
-		if (l->npasses < TS_MAX_PASSES &&
-		    !ts_grow((void **)&l->passes, &l->passes_cap, l->npasses + 1, sizeof *l->passes,
+		if (l->records.npasses < TS_MAX_PASSES &&
+		    !ts_grow((void **)&l->records.passes, &l->records.passes_cap, l->records.npasses + 1, sizeof *l->records.passes,
 			     16, TS_MAX_PASSES, false))
 			return TS_ERR_NOMEM;
-		if (l->npasses < l->passes_cap)
-			l->passes[l->npasses++] = p;
+		if (l->records.npasses < l->records.passes_cap)
+			l->records.passes[l->records.npasses++] = p;
 		else
-			l->passes_dropped++;
+			l->records.passes_dropped++;
 	}
 	for (int s = 0; s < TS_PSTAGE_COUNT && !r->err; s++) {
 		ts_status st = stage_load(l, s, r, kmap, kslots, nk, opmap, nop);
@@ -421,33 +421,33 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 			return st;
 	}
 	for (int k = 0; k < TS_LT_COUNT; k++)
-		l->type_count[k] += ts_r_u64(r);
+		l->stats.type_count[k] += ts_r_u64(r);
 	uint64_t nh = ts_r_count(r, 8);
 	for (uint64_t k = 0; k < nh && !r->err; k++) {
 		uint32_t i = ts_r_u32(r), v = ts_r_u32(r);
 		if (i > TS_MAX_LAYERS)
 			ts_r_fail(r, "a layer count past the largest");
 		else
-			l->count_hist[i] += v;
+			l->stats.count_hist[i] += v;
 	}
-	l->orphan_kernels += ts_r_u64(r);
-	l->orphan_ns = ts_sat_add(l->orphan_ns, ts_r_i64(r));
-	l->stage_overflow += ts_r_u64(r);
-	l->structural += ts_r_u64(r);
-	l->generation |= ts_r_u32(r);
-	doubt_load(&l->doubt, r, base);
-	l->attn_units += ts_r_u64(r);
-	l->kernels_seen += ts_r_u64(r);
-	l->attn_typed += ts_r_u64(r);
-	l->captures += ts_r_u64(r);
-	l->backward_ops += ts_r_u64(r);
+	l->stats.orphan_kernels += ts_r_u64(r);
+	l->stats.orphan_ns = ts_sat_add(l->stats.orphan_ns, ts_r_i64(r));
+	l->staged.stage_overflow += ts_r_u64(r);
+	l->online.structural += ts_r_u64(r);
+	l->cpu.generation |= ts_r_u32(r);
+	doubt_load(&l->check.doubt, r, base);
+	l->online.attn_units += ts_r_u64(r);
+	l->cpu.kernels_seen += ts_r_u64(r);
+	l->cpu.attn_typed += ts_r_u64(r);
+	l->cpu.captures += ts_r_u64(r);
+	l->cpu.backward_ops += ts_r_u64(r);
 	ts_steps_add_dropped(l->steps, ts_r_u64(r));
-	l->cpu_ops += ts_r_u64(r);
-	l->compute_ops += ts_r_u64(r);
-	l->launches += ts_r_u64(r);
-	l->py_events += ts_r_u64(r);
-	l->py_server += ts_r_u64(r);
-	ts_between *b = &l->between;
+	l->cpu.cpu_ops += ts_r_u64(r);
+	l->cpu.compute_ops += ts_r_u64(r);
+	l->cpu.launches += ts_r_u64(r);
+	l->cpu.py_events += ts_r_u64(r);
+	l->cpu.py_server += ts_r_u64(r);
+	ts_between *b = &l->stats.between;
 	b->gaps += ts_r_u64(r);
 	b->ns = ts_sat_add(b->ns, ts_r_i64(r));
 	int64_t largest = ts_r_i64(r);
@@ -458,11 +458,11 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	b->checked += ts_r_u64(r);
 	b->late_ns = ts_sat_add(b->late_ns, ts_r_i64(r));
 	if (ts_r_u8(r) && !r->err) {
-		if (!l->anatomy) {
+		if (!l->listing.anatomy) {
 			ts_r_fail(r, "a layer anatomy where this run keeps none");
 			return TS_ERR_PARTIAL;
 		}
-		ts_status st = ts_anatomy_load(l->anatomy, l->patterns, r, kmap, nk, wlmap, nwl);
+		ts_status st = ts_anatomy_load(l->listing.anatomy, l->patterns, r, kmap, nk, wlmap, nwl);
 		if (st != TS_OK)
 			return st;
 	}
