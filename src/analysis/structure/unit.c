@@ -385,10 +385,24 @@ static bool near_runs(ts_unit *u, const grid *g, size_t lo, size_t hi)
  * kind at least (a mixer both run: norm, projection, mixer, projection,
  * add; an attention half and an MLP half of one layer share four at most,
  * the output GEMM, its all-reduce, the next norm and GEMM). */
-static bool shares(ts_unit *u, slice a, slice b)
+/* Does segment s hold a kernel of mark m by name? */
+static bool holds(const ts_unit *u, slice s, uint8_t m)
+{
+	for (uint32_t i = 0; i < s.n; i++)
+		if (u->mark[s.at + i] & m)
+			return true;
+	return false;
+}
+
+static bool shares(ts_unit *u, slice a, slice b, bool names)
 {
 	uint32_t shorter = a.n < b.n ? a.n : b.n, run = common_run(u, a, b);
-	return run >= 5 && 2 * run >= shorter && likeness(u, a, b) >= THETA_SHARED;
+	if (run < 5 || 2 * run < shorter || likeness(u, a, b) < THETA_SHARED)
+		return false;
+	/* by name, each is a whole layer, its MLP work in it (an activation,
+	 * the experts): an attention half, which has none, and an MLP half
+	 * share an unfused norm (HF eager: eight kernels in a row) */
+	return !names || (holds(u, a, TS_UNIT_MLP) && holds(u, b, TS_UNIT_MLP));
 }
 
 /* One layer that runs the anchor twice (an attention layer whose output
@@ -482,7 +496,8 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 		more = false;
 		for (uint32_t k = 0; k < g->nkinds; k++)
 			for (uint32_t j = 0; j < g->nkinds && !ok[k]; j++)
-				if (ok[j] && shares(u, seg_of(u, g->o, g->kinds[k]), seg_of(u, g->o, g->kinds[j])))
+				if (ok[j] && shares(u, seg_of(u, g->o, g->kinds[k]), seg_of(u, g->o, g->kinds[j]),
+						    names))
 					more = ok[k] = true;
 	}
 	for (uint32_t k = 0; k < g->nkinds; k++)
