@@ -476,7 +476,12 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 		alternate = !near_runs(u, g, lo, hi);
 	double theta = alternate ? THETA_ALT : THETA_RUNS;
 
-	if (named && 5 * (uint64_t)minlen >= 3 * (uint64_t)maxlen)
+	/* each kind one mixer by name: within 60% of each other's length, or
+	 * any length where the anchor is the mixer itself (a layer has one
+	 * mixer; an eager MoE block's expert loop runs as many GEMMs as
+	 * experts got tokens, so its layers' lengths vary) */
+	if (named && (5 * (uint64_t)minlen >= 3 * (uint64_t)maxlen ||
+		      (u->mark[g->o[lo]] & TS_UNIT_ATTN)))
 		theta = THETA_NAMED;
 	bool ok[MAX_KINDS] = { false };
 	ok[modal] = true;
@@ -510,19 +515,47 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 
 /* Templates an edge walk tries: what runs in each kind of segment from a
  * layer's start to the anchor (heads) or from the anchor to the end
- * (tails). */
+ * (tails); and which one each segment gave, by its index modulo a period
+ * p, while the segments keep to it (dense and MoE layers alternating:
+ * p = 2), so that an edge walks the one its place calls for. */
+#define MAX_PERIOD 4
+
 typedef struct {
 	slice t[MAX_TPL];
 	size_t n;
+	uint8_t res[MAX_PERIOD + 1][MAX_PERIOD];   /* template + 1; 0: none yet */
+	bool broken[MAX_PERIOD + 1];
+	size_t nseg;
 } tpls;
 
-static void tpl_add(tpls *ts, slice s)
+static void tpl_add(tpls *ts, slice s, size_t seg)
 {
-	for (size_t i = 0; i < ts->n; i++)
-		if (same(ts->t[i], s))
-			return;
-	if (ts->n < MAX_TPL)
+	size_t i = 0;
+	while (i < ts->n && !same(ts->t[i], s))
+		i++;
+	if (i == ts->n && ts->n < MAX_TPL)
 		ts->t[ts->n++] = s;
+	for (size_t p = 1; p <= MAX_PERIOD; p++) {
+		uint8_t *r = &ts->res[p][seg % p];
+		if (i == MAX_TPL || (*r && *r != i + 1))
+			ts->broken[p] = true;
+		else
+			*r = (uint8_t)(i + 1);
+	}
+	ts->nseg++;
+}
+
+/* The template segment seg (-1: the one before the first) calls for, by
+ * the shortest period the segments kept twice at least; -1: any. */
+static int tpl_due(const tpls *ts, long seg)
+{
+	for (long p = 1; p <= MAX_PERIOD; p++) {
+		if (ts->broken[p] || ts->nseg < 2 * (size_t)p)
+			continue;
+		uint8_t r = ts->res[p][((seg % p) + p) % p];
+		return r ? r - 1 : -1;
+	}
+	return -1;
 }
 
 /* Does key k run between the grid's first and last anchor (layer work of
@@ -543,12 +576,16 @@ static bool in_grid(const ts_unit *u, uint32_t k)
  * run (the reference's; without names, any that runs between the grid's
  * anchors: a norm the attention layers run for their QK-norm) or that run
  * once. */
-static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool names, bool first)
+static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool names, bool first,
+			  long seg)
 {
+	int due = tpl_due(ts, seg);
 	walked best = { 0, 0, INT32_MIN };
 	if (step < 0 ? frm >= u->n : frm > u->n)
 		return 0;        /* nothing before the pass's first kernel */
 	for (size_t i = 0; i < ts->n; i++) {
+		if (due >= 0 && i != (size_t)due)
+			continue;
 		uint32_t L = ts->t[i].n;
 		walked w = { 0, 0, 0 };
 		if (L) {
@@ -682,7 +719,7 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 		return true;
 	tpls kinds = { .n = 0 };
 	for (size_t i = 1; i + 1 < nl; i++)
-		tpl_add(&kinds, (slice){ u->id + u->start[i], u->end[i] - u->start[i], u->start[i] });
+		tpl_add(&kinds, (slice){ u->id + u->start[i], u->end[i] - u->start[i], u->start[i] }, i);
 	for (int side = 0; side < 2; side++) {
 		for (int rep = 0; rep < 2; rep++) {
 			size_t at = side ? u->end[nl - 1] : u->start[0];
@@ -820,12 +857,12 @@ static bool place(ts_unit *u, const grid *g, uint32_t beta, bool by_names, bool 
 		uint32_t off = boundary(u, g, j - 1, beta, by_names, own);
 		u->B[j - 1] = o[j - 1] + off;
 		slice s = seg_of(u, o, j - 1);
-		tpl_add(&tails, (slice){ s.k, off, s.at });
-		tpl_add(&heads, (slice){ s.k + off, s.n - off, s.at + off });
+		tpl_add(&tails, (slice){ s.k, off, s.at }, j - 1);
+		tpl_add(&heads, (slice){ s.k + off, s.n - off, s.at + off }, j - 1);
 	}
 	if (edges) {
-		u->B[0] = o[1] - best_walk(u, &heads, o[1] - 1, -1, names, false);
-		u->B[v - 2] = o[v - 2] + best_walk(u, &tails, o[v - 2], 1, names, false);
+		u->B[0] = o[1] - best_walk(u, &heads, o[1] - 1, -1, names, false, 0);
+		u->B[v - 2] = o[v - 2] + best_walk(u, &tails, o[v - 2], 1, names, false, (long)v - 2);
 		for (size_t e = 0; e < 2; e++) {
 			size_t j = e ? v - 2 : 0;
 			slice s = { u->id + o[j], o[j + 1] - o[j] + 1, o[j] };
@@ -834,10 +871,10 @@ static bool place(ts_unit *u, const grid *g, uint32_t beta, bool by_names, bool 
 	}
 	u->grid_lo = o[0];
 	u->grid_hi = o[v - 1];
-	u->start[0] = o[0] - best_walk(u, &heads, o[0] - 1, -1, names, true);
+	u->start[0] = o[0] - best_walk(u, &heads, o[0] - 1, -1, names, true, -1);
 	for (size_t j = 1; j < v; j++)
 		u->start[j] = u->end[j - 1] = u->B[j - 1];
-	u->end[v - 1] = o[v - 1] + best_walk(u, &tails, o[v - 1], 1, names, true);
+	u->end[v - 1] = o[v - 1] + best_walk(u, &tails, o[v - 1], 1, names, true, (long)v - 1);
 	for (size_t j = 0; j < v; j++)
 		if (u->start[j] >= u->end[j] || (j && u->start[j] < u->start[j - 1]) || u->end[j] > u->n)
 			return false;
@@ -1029,12 +1066,31 @@ static bool gap_inside(const uint32_t *o, uint32_t v, uint32_t gap)
 	return false;
 }
 
+/* Do the inner spacings take few values (at most four)? An eager MoE
+ * block's expert loop runs as many kernels as experts got tokens, so its
+ * layers' spacings all differ: no spacing then sets an edge apart. */
+static bool regular(const uint32_t *o, uint32_t v)
+{
+	uint32_t seen[4], n = 0;
+	for (uint32_t j = 2; j + 1 < v; j++) {
+		uint32_t g = o[j] - o[j - 1], k = 0;
+		while (k < n && seen[k] != g)
+			k++;
+		if (k == n) {
+			if (n == 4)
+				return false;
+			seen[n++] = g;
+		}
+	}
+	return true;
+}
+
 /* An anchor's run at an edge, at a spacing no inner pair has, is a kernel
  * of the head or tail that a layer runs too (the LM head on the layers'
  * output-projection GEMM, the final norm on their add+norm): not a layer's. */
 static void stray_ends(const uint32_t **o, uint32_t *v)
 {
-	if (*v < 5)
+	if (*v < 5 || !regular(*o, *v))
 		return;
 	bool last = !gap_inside(*o, *v, (*o)[*v - 1] - (*o)[*v - 2]);
 	bool first = !gap_inside(*o, *v, (*o)[1] - (*o)[0]);
