@@ -4,9 +4,10 @@
 # per distinct name, none that a table types), and the layer machine must
 # still find the MANIFEST's passes and layers: layers.per_pass equals it,
 # and the passes (how many, which complete, their layers) are the original
-# trace's. A third line checks the rewrite itself: the same event counts,
-# every kernel renamed, no kernel typed by its name (an attention op's
-# kernels are typed by their op, patterns/context.yaml).
+# trace's, each with the original's stage where it had one (annotations,
+# shapes and grids stay). A last line checks the rewrite itself: the same
+# event counts, every kernel renamed, no kernel typed by its name (an
+# attention op's kernels are typed by their op, patterns/context.yaml).
 . "$(dirname "$0")/lib.sh"
 if [ ! -d "$SHARED" ]; then
 	echo "skip - random kernel names on shared traces: $SHARED not found"
@@ -74,6 +75,9 @@ def passes(r):
     # sampler a name says ends it): its completeness and layers must hold
     return [(p['complete'], p['layers']) for p in r['passes']]
 
+def stages(r):
+    return [p['stage'] for p in r['passes']]
+
 def layers(stem, what, want, r, err):
     if r is None:
         line(False, stem, '%s: %s' % (what, err))
@@ -102,6 +106,11 @@ for i, (stem, want) in enumerate(lst, 1):
         line(passes(orig) == passes(opq), stem,
              'random names: the same passes (complete, layers) as the original %s (got %s)' %
              (passes(orig)[:4], passes(opq)[:4]))
+        # the stage rests on annotations, shapes and grids, which the
+        # rewrite keeps: each pass the original staged keeps its stage
+        so, sr = stages(orig), stages(opq)
+        line(len(so) == len(sr) and all(a == 'unknown' or a == b for a, b in zip(so, sr)), stem,
+             'random names: each staged pass keeps its stage %s (got %s)' % (so[:4], sr[:4]))
     # The rewrite: opaque.py's own before/after counts, and the tool agrees.
     s = open('%s/%d.sum' % (tmp, i)).read()
     m = re.match(r'kernels (\d+) names (\d+) renamed (\d+)', s)
