@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/grow.h"
 
 /* Likeness (longest common subsequence over the longer length) a segment
  * kind needs to the reference kind: kinds in runs (a hybrid's linear
@@ -21,10 +20,10 @@
 #define THETA_RUNS 0.30
 #define THETA_ALT 0.75
 #define THETA_NAMED 0.20
+#define THETA_MIXER 0.05
 #define THETA_SHARED 0.50
 #define NEAR 0.85               /* one kind, up to a kernel or two */
 #define WHOLE 0.50              /* an edge unit with less is no layer */
-#define MAX_CELLS (4u << 20)    /* alignment cells, beyond: approximate */
 #define MAX_KINDS 64            /* segment kinds judged */
 #define MAX_TPL 16              /* edge templates tried */
 
@@ -61,11 +60,6 @@ void ts_unit_free(ts_unit *u)
 	free(u);
 }
 
-static bool grow(void *arr, size_t *cap, size_t need, size_t elem)
-{
-	return ts_grow((void **)arr, cap, need ? need : 1, elem, 64, SIZE_MAX / 16, false);
-}
-
 /* ------------------------------------------------------------ keys */
 
 /* Room for need keys in every per-key array (one capacity for all). */
@@ -87,8 +81,8 @@ static bool index_keys(ts_unit *u, const uint32_t *key)
 	size_t n = u->n, hc = 16;
 	while (hc < 2 * n)
 		hc *= 2;
-	if (!grow(&u->id, &u->id_cap, n, sizeof *u->id) ||
-	    !grow(&u->pos, &u->pos_cap, n, sizeof *u->pos))
+	if (!ts_unit_grow(&u->id, &u->id_cap, n, sizeof *u->id) ||
+	    !ts_unit_grow(&u->pos, &u->pos_cap, n, sizeof *u->pos))
 		return false;
 	if (hc > u->hcap) {
 		free(u->htab);
@@ -134,185 +128,6 @@ static bool index_keys(ts_unit *u, const uint32_t *key)
 	return true;
 }
 
-/* ------------------------------------------------------------ likeness */
-
-/* Longest common subsequence of a and b; beyond MAX_CELLS the multiset
- * overlap (an upper bound of it, good enough to tell kinds apart). */
-static uint32_t lcs(ts_unit *u, slice a, slice b)
-{
-	if (!a.n || !b.n)
-		return 0;
-	if ((uint64_t)a.n * b.n > MAX_CELLS) {
-		uint32_t *c = u->fill;   /* per-key scratch, zero after use */
-		uint32_t common = 0;
-		for (uint32_t i = 0; i < a.n; i++)
-			c[a.k[i]] = 0;
-		for (uint32_t i = 0; i < b.n; i++)
-			c[b.k[i]] = 0;
-		for (uint32_t i = 0; i < a.n; i++)
-			c[a.k[i]]++;
-		for (uint32_t i = 0; i < b.n; i++)
-			if (c[b.k[i]]) {
-				c[b.k[i]]--;
-				common++;
-			}
-		return common;
-	}
-	if (!grow(&u->dp, &u->dp_cap, 2 * ((size_t)b.n + 1), sizeof *u->dp))
-		return 0;
-	int32_t *prev = u->dp, *cur = u->dp + b.n + 1;
-	memset(prev, 0, ((size_t)b.n + 1) * sizeof *prev);
-	for (uint32_t i = 0; i < a.n; i++) {
-		cur[0] = 0;
-		for (uint32_t j = 0; j < b.n; j++)
-			cur[j + 1] = a.k[i] == b.k[j] ? prev[j] + 1
-				   : prev[j + 1] > cur[j] ? prev[j + 1] : cur[j];
-		int32_t *t = prev;
-		prev = cur;
-		cur = t;
-	}
-	return (uint32_t)prev[b.n];
-}
-
-/* Longest run of kernels a and b both hold in a row (0 beyond MAX_CELLS). */
-static uint32_t common_run(ts_unit *u, slice a, slice b)
-{
-	if (!a.n || !b.n || (uint64_t)a.n * b.n > MAX_CELLS ||
-	    !grow(&u->dp, &u->dp_cap, 2 * ((size_t)b.n + 1), sizeof *u->dp))
-		return 0;
-	int32_t *prev = u->dp, *cur = u->dp + b.n + 1, best = 0;
-	memset(prev, 0, ((size_t)b.n + 1) * sizeof *prev);
-	for (uint32_t i = 0; i < a.n; i++) {
-		cur[0] = 0;
-		for (uint32_t j = 0; j < b.n; j++) {
-			cur[j + 1] = a.k[i] == b.k[j] ? prev[j] + 1 : 0;
-			best = cur[j + 1] > best ? cur[j + 1] : best;
-		}
-		int32_t *t = prev;
-		prev = cur;
-		cur = t;
-	}
-	return (uint32_t)best;
-}
-
-static double likeness(ts_unit *u, slice a, slice b)
-{
-	uint32_t m = a.n > b.n ? a.n : b.n;
-	return m ? (double)lcs(u, a, b) / m : 1.0;
-}
-
-static bool same(slice a, slice b)
-{
-	return a.n == b.n && memcmp(a.k, b.k, a.n * sizeof *a.k) == 0;
-}
-
-/* For each index of a, the index of b it aligns with in a longest common
- * subsequence, or UINT32_MAX; false when too large to align (or no memory). */
-static bool lcs_map(ts_unit *u, slice a, slice b)
-{
-	size_t w = (size_t)b.n + 1, cells = ((size_t)a.n + 1) * w;
-	if (cells > MAX_CELLS || a.n > 65535 || b.n > 65535)
-		return false;
-	if (!grow(&u->dir, &u->dir_cap, cells * 2, 1) ||
-	    !grow(&u->map, &u->map_cap, a.n, sizeof *u->map))
-		return false;
-	uint16_t *d = (uint16_t *)(void *)u->dir;   /* suffix LCS lengths */
-	for (size_t j = 0; j < w; j++)
-		d[a.n * w + j] = 0;
-	for (uint32_t i = a.n; i-- > 0;) {
-		d[i * w + b.n] = 0;
-		for (uint32_t j = b.n; j-- > 0;) {
-			uint16_t down = d[(i + 1) * w + j], right = d[i * w + j + 1];
-			d[i * w + j] = a.k[i] == b.k[j] ? (uint16_t)(d[(i + 1) * w + j + 1] + 1)
-				     : down >= right ? down : right;
-		}
-	}
-	uint32_t i = 0, j = 0;
-	for (uint32_t x = 0; x < a.n; x++)
-		u->map[x] = UINT32_MAX;
-	while (i < a.n && j < b.n) {
-		if (a.k[i] == b.k[j]) {
-			u->map[i++] = j++;
-		} else if (d[(i + 1) * w + j] >= d[i * w + j + 1]) {
-			i++;
-		} else {
-			j++;
-		}
-	}
-	return true;
-}
-
-/* ------------------------------------------------------------ walks */
-
-static uint32_t tpl_at(tpl t, uint32_t j)
-{
-	j %= t.s.n;
-	return t.s.k[t.rev ? t.s.n - 1 - j : j];
-}
-
-/* Align up to maxcols columns of t against the kernels from frm stepping
- * step (+1, -1), edits within BAND; the best end is one where the last
- * step matched (ties: fewer kernels). With names a kernel of the same
- * class as the column (a norm for a norm) half-matches. */
-walked ts_unit_walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, bool names)
-{
-	walked best = { 0, 0, 0 };
-	if (!t.s.n || !maxcols)
-		return best;
-	size_t avail = step < 0 ? frm + 1 : u->n - frm;
-	if (step < 0 && frm >= u->n)
-		return best;
-	uint32_t maxi = maxcols + BAND;
-	if (avail < maxi)
-		maxi = (uint32_t)avail;
-	size_t W = 2 * BAND + 1;
-	if (!grow(&u->dp, &u->dp_cap, ((size_t)maxi + 1) * W, sizeof *u->dp))
-		return best;
-	const int32_t NEG = INT32_MIN / 4;
-	int32_t *S = u->dp;
-	for (size_t x = 0; x < ((size_t)maxi + 1) * W; x++)
-		S[x] = NEG;
-#define AT(i, j) S[(size_t)(i) * W + (size_t)((int64_t)(j) - (int64_t)(i) + BAND)]
-	AT(0, 0) = 0;
-	for (uint32_t i = 0; i <= maxi; i++) {
-		uint32_t jlo = i > BAND ? i - BAND : 0, jhi = i + BAND < maxcols ? i + BAND : maxcols;
-		for (uint32_t j = jlo; j <= jhi; j++) {
-			if (!i && !j)
-				continue;
-			int32_t b = NEG;
-			bool m = false;
-			if (i && j && AT(i - 1, j - 1) > NEG) {
-				uint32_t k = u->id[step < 0 ? frm - (i - 1) : frm + (i - 1)];
-				uint32_t c = tpl_at(t, j - 1);
-				int32_t dd = -2;
-				if (k == c) {
-					dd = 2;
-					m = true;
-				} else if (names && u->cls[k] && u->cls[k] == u->cls[c]) {
-					dd = 1;
-					m = true;
-				}
-				b = AT(i - 1, j - 1) + dd;
-			}
-			if (i && j + BAND >= i && (int64_t)j - (int64_t)(i - 1) <= BAND &&
-			    AT(i - 1, j) > NEG && AT(i - 1, j) - 2 > b) {
-				b = AT(i - 1, j) - 2;
-				m = false;
-			}
-			if (j && (int64_t)(j - 1) - (int64_t)i >= -BAND && AT(i, j - 1) > NEG &&
-			    AT(i, j - 1) - 1 > b) {
-				b = AT(i, j - 1) - 1;
-				m = false;
-			}
-			AT(i, j) = b;
-			if (m && (b > best.score || (b == best.score && i < best.keys)))
-				best = (walked){ i, j, b };
-		}
-	}
-#undef AT
-	return best;
-}
-
 /* ------------------------------------------------------------ the phase */
 
 /* ------------------------------------------------------------ the grid */
@@ -320,6 +135,7 @@ walked ts_unit_walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, b
 typedef struct {
 	const uint32_t *o;       /* anchor positions */
 	size_t no;
+	uint32_t nblock;         /* the anchor's block: keys run in a row */
 	uint32_t ref;            /* the reference segment (index) */
 	double worst;
 	uint32_t nkinds;
@@ -370,7 +186,7 @@ static bool near_runs(ts_unit *u, const grid *g, size_t lo, size_t hi)
 		for (uint32_t j = 0; j < k && canon[k] == k; j++) {
 			slice b = seg_of(u, g->o, g->kinds[j]);
 			uint32_t d = a.n > b.n ? a.n - b.n : b.n - a.n;
-			if (d <= 2 && likeness(u, a, b) >= NEAR)
+			if (d <= 2 && ts_unit_likeness(u, a, b) >= NEAR)
 				canon[k] = canon[j];
 		}
 	}
@@ -396,8 +212,8 @@ static bool holds(const ts_unit *u, slice s, uint8_t m)
 
 static bool shares(ts_unit *u, slice a, slice b, bool names)
 {
-	uint32_t shorter = a.n < b.n ? a.n : b.n, run = common_run(u, a, b);
-	if (run < 5 || 2 * run < shorter || likeness(u, a, b) < THETA_SHARED)
+	uint32_t shorter = a.n < b.n ? a.n : b.n, run = ts_unit_common_run(u, a, b);
+	if (run < 5 || 2 * run < shorter || ts_unit_likeness(u, a, b) < THETA_SHARED)
 		return false;
 	/* by name, each is a whole layer, its MLP work in it (an activation,
 	 * the experts): an attention half, which has none, and an MLP half
@@ -421,10 +237,28 @@ static bool split_layer(ts_unit *u, const grid *g, size_t lo, size_t hi)
 		if (d > tol)
 			continue;
 		slice both = { a.k, n, a.at };
-		double l = likeness(u, both, r);
-		if (l > likeness(u, a, r) && l > likeness(u, b, r))
+		double l = ts_unit_likeness(u, both, r);
+		if (l > ts_unit_likeness(u, a, r) && l > ts_unit_likeness(u, b, r))
 			return true;
 	}
+	return false;
+}
+
+/* Does every kind of the grid hold a kernel marked m? */
+static bool kinds_hold(const ts_unit *u, const grid *g, uint8_t m)
+{
+	for (uint32_t k = 0; k < g->nkinds; k++)
+		if (!holds(u, seg_of(u, g->o, g->kinds[k]), m))
+			return false;
+	return true;
+}
+
+/* Does the anchor's block (its first run) hold the mixer by name? */
+static bool block_mixer(const ts_unit *u, const grid *g)
+{
+	for (uint32_t i = 0; i < g->nblock && g->o[0] + i < u->n; i++)
+		if (u->mark[g->o[0] + i] & TS_UNIT_ATTN)
+			return true;
 	return false;
 }
 
@@ -435,7 +269,7 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	uint32_t minlen = UINT32_MAX, maxlen = 0;
 	bool alternate = true, named = names;
 	g->nkinds = 0;
-	if (!grow(&u->kind, &u->kind_cap, g->no, sizeof *u->kind))
+	if (!ts_unit_grow(&u->kind, &u->kind_cap, g->no, sizeof *u->kind))
 		return false;
 	for (size_t j = lo; j < hi; j++) {
 		slice s = seg_of(u, g->o, j);
@@ -445,7 +279,7 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 		maxlen = s.n > maxlen ? s.n : maxlen;
 		uint64_t h = slice_hash(s);
 		uint32_t k = 0;
-		while (k < g->nkinds && !(hk[k] == h && same(s, seg_of(u, g->o, g->kinds[k]))))
+		while (k < g->nkinds && !(hk[k] == h && ts_unit_same(s, seg_of(u, g->o, g->kinds[k]))))
 			k++;
 		if (k == g->nkinds) {
 			if (k == MAX_KINDS)
@@ -479,17 +313,22 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	/* each kind one mixer by name: within 60% of each other's length, or
 	 * any length where the anchor is the mixer itself (a layer has one
 	 * mixer; an eager MoE block's expert loop runs as many GEMMs as
-	 * experts got tokens, so its layers' lengths vary) */
+	 * experts got tokens, so its layers' lengths vary); and of any
+	 * likeness where the anchor's block holds the mixer and every kind
+	 * MLP work by name (every segment begins with the block, and half
+	 * layers hold no MLP in one half) */
 	if (named && (5 * (uint64_t)minlen >= 3 * (uint64_t)maxlen ||
 		      (u->mark[g->o[lo]] & TS_UNIT_ATTN)))
 		theta = THETA_NAMED;
+	if (named && block_mixer(u, g) && kinds_hold(u, g, TS_UNIT_MLP))
+		theta = THETA_MIXER;
 	bool ok[MAX_KINDS] = { false };
 	ok[modal] = true;
 	slice r = seg_of(u, g->o, g->ref);
 	for (uint32_t k = 0; k < g->nkinds; k++) {
 		if (k == modal)
 			continue;
-		double l = likeness(u, seg_of(u, g->o, g->kinds[k]), r);
+		double l = ts_unit_likeness(u, seg_of(u, g->o, g->kinds[k]), r);
 		ok[k] = l >= theta;
 		if (l < g->worst)
 			g->worst = l;
@@ -531,7 +370,7 @@ typedef struct {
 static void tpl_add(tpls *ts, slice s, size_t seg)
 {
 	size_t i = 0;
-	while (i < ts->n && !same(ts->t[i], s))
+	while (i < ts->n && !ts_unit_same(ts->t[i], s))
 		i++;
 	if (i == ts->n && ts->n < MAX_TPL)
 		ts->t[ts->n++] = s;
@@ -569,18 +408,22 @@ static bool in_grid(const ts_unit *u, uint32_t k)
 	return false;
 }
 
-/* The best of the templates walked from frm: kernels covered. first: the
- * walk finds the pass's first layer, which may miss kernels of the others
- * or run one of its own first: unless a name says the walk reached its
- * input norm, it takes up to the template's length of kernels the layers
- * run (the reference's; without names, any that runs between the grid's
- * anchors: a norm the attention layers run for their QK-norm) or that run
- * once. */
+/* The best of the templates walked from frm: kernels covered, at most
+ * most where one fits (a boundary between two anchors stays between
+ * them: a long template would otherwise win by matching the next layer's
+ * kernels past its own end; where none fits, the next anchor is a kernel
+ * of the head or tail); seg: the segment, whose template the period may
+ * call for (tpl_due). first: the walk finds the pass's first layer, which
+ * may miss kernels of the others or run one of its own first: unless a
+ * name says the walk reached its input norm, it takes up to the
+ * template's length of kernels the layers run (the reference's; without
+ * names, any that runs between the grid's anchors: a norm the attention
+ * layers run for their QK-norm) or that run once. */
 static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool names, bool first,
-			  long seg)
+			  long seg, uint32_t most)
 {
 	int due = tpl_due(ts, seg);
-	walked best = { 0, 0, INT32_MIN };
+	walked best = { 0, 0, INT32_MIN }, over = best;
 	if (step < 0 ? frm >= u->n : frm > u->n)
 		return 0;        /* nothing before the pass's first kernel */
 	for (size_t i = 0; i < ts->n; i++) {
@@ -606,10 +449,13 @@ static uint32_t best_walk(ts_unit *u, const tpls *ts, size_t frm, int step, bool
 					w.keys++;
 			}
 		}
-		if (w.score > best.score)
-			best = w;
+		walked *b = w.keys <= most ? &best : &over;
+		if (w.score > b->score)
+			*b = w;
 	}
-	return best.score == INT32_MIN ? 0 : best.keys;
+	if (best.score == INT32_MIN)   /* the next anchor is the tail's */
+		return over.score == INT32_MIN ? 0 : over.keys;
+	return best.keys;
 }
 
 /* The boundary in segment j (a layer starts there), as an offset. */
@@ -617,7 +463,7 @@ static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, boo
 			 int32_t *own)
 {
 	slice s = seg_of(u, g->o, j), r = seg_of(u, g->o, g->ref);
-	if (same(s, r))
+	if (ts_unit_same(s, r))
 		return beta;
 	uint32_t k = u->kind[j];
 	if (by_names && k < MAX_KINDS && u->kind[g->kinds[k]] == k) {
@@ -629,7 +475,7 @@ static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, boo
 			return (uint32_t)own[k];
 	}
 	uint32_t L = r.n, b = UINT32_MAX;
-	if (lcs_map(u, r, s)) {
+	if (ts_unit_lcs_map(u, r, s)) {
 		for (uint32_t c = beta; c < L && b == UINT32_MAX; c++)
 			if (u->map[c] != UINT32_MAX)
 				b = u->map[c] >= c - beta ? u->map[c] - (c - beta) : 0;
@@ -649,11 +495,11 @@ static bool out_room(ts_unit *u, size_t n)
 		return true;
 	size_t cap = u->out_cap;
 	uint32_t *s = u->start, *e = u->end;
-	if (!grow(&s, &cap, n, sizeof *s))
+	if (!ts_unit_grow(&s, &cap, n, sizeof *s))
 		return false;
 	u->start = s;
 	size_t cap2 = u->out_cap;
-	if (!grow(&e, &cap2, n, sizeof *e))
+	if (!ts_unit_grow(&e, &cap2, n, sizeof *e))
 		return false;
 	u->end = e;
 	u->out_cap = cap < cap2 ? cap : cap2;
@@ -667,7 +513,7 @@ static bool out_room(ts_unit *u, size_t n)
  * norm, LM head, sampler) runs two or three of a layer's kernels. */
 static bool runs_block(ts_unit *u, slice a, slice b)
 {
-	uint32_t run = common_run(u, a, b), shorter = a.n < b.n ? a.n : b.n;
+	uint32_t run = ts_unit_common_run(u, a, b), shorter = a.n < b.n ? a.n : b.n;
 	return run >= 5 && 3 * (uint64_t)run >= shorter;
 }
 
@@ -685,11 +531,11 @@ static bool whole(ts_unit *u, size_t nl, size_t x)
 		slice b = { u->id + u->start[i], u->end[i] - u->start[i], u->start[i] };
 		bool seen = false;
 		for (size_t j = lo; j < i && !seen; j++)
-			seen = j != x && same(b, (slice){ u->id + u->start[j], u->end[j] - u->start[j], 0 });
+			seen = j != x && ts_unit_same(b, (slice){ u->id + u->start[j], u->end[j] - u->start[j], 0 });
 		if (seen)
 			continue;
 		tried++;
-		if (likeness(u, a, b) >= WHOLE || (x == 0 && runs_block(u, a, b)))
+		if (ts_unit_likeness(u, a, b) >= WHOLE || (x == 0 && runs_block(u, a, b)))
 			return true;
 	}
 	return tried == 0;
@@ -707,11 +553,70 @@ static bool normed_at(const ts_unit *u, size_t from, size_t to)
 	return false;
 }
 
+/* A first-k dense layer just before kernel at: it runs kind k's attention
+ * block in a row (five kernels, a third of it at least: a head runs no
+ * five of a layer's kernels in a row), placed as k's start would be
+ * against that run, and, by name, holds a mixer of its own. Its MLP
+ * differs from k's (dense, not MoE), so no walk of k's kernels reaches
+ * its start: the run says where it is. The kernels taken, or 0. */
+static uint32_t dense_first(ts_unit *u, size_t at, slice k, bool names)
+{
+	size_t lo = at > k.n + BAND ? at - k.n - BAND : 0;
+	slice w = { u->id + lo, (uint32_t)(at - lo), (uint32_t)lo };
+	uint32_t ia, ib, run = ts_unit_run_at(u, w, k, &ia, &ib);
+	if (run < 5 || ia < ib)
+		return 0;
+	slice c = { w.k + (ia - ib), w.n - (ia - ib), w.at + (ia - ib) };
+	if (3 * (uint64_t)run < (c.n < k.n ? c.n : k.n))
+		return 0;
+	for (uint32_t i = 0; names && i < c.n; i++)
+		if (u->mark[c.at + i] & TS_UNIT_ATTN)
+			return c.n;
+	return names ? 0 : c.n;
+}
+
+/* The unit walked from kernel at (side 0: backward, before the first
+ * layer; 1: forward, after the last) with the inner layers' kinds, when
+ * it holds at least half a layer and is like its kind (WHOLE). */
+static bool edge_unit(ts_unit *u, const tpls *kinds, size_t at, int side, bool names,
+		      size_t *pfrom, uint32_t *pkeys)
+{
+	walked best = { 0, 0, INT32_MIN };
+	slice bk = { 0 };
+	for (size_t i = 0; i < kinds->n; i++) {
+		walked w = ts_unit_walk(u, (tpl){ kinds->t[i], !side }, side ? at : at - 1,
+					side ? 1 : -1, kinds->t[i].n, names);
+		if (w.score > best.score) {
+			best = w;
+			bk = kinds->t[i];
+		}
+	}
+	if (best.score == INT32_MIN || 2 * best.keys < bk.n)
+		return false;
+	/* a first layer's own first kernel (a norm with no residual yet) runs
+	 * once in the pass: taken unless names say the walk began at the
+	 * layer's norm, or name the kernel */
+	if (!side && best.keys < bk.n && at > best.keys &&
+	    (!names || (!u->mark[at - 1 - best.keys] && !normed_at(u, at - best.keys, at))) &&
+	    u->cnt[u->id[at - 1 - best.keys]] == 1)
+		best.keys++;
+	size_t from = side ? at : at - best.keys;
+	/* a kernel of the same class before the layer's own first kernel
+	 * stands in for nothing (an embedding before the input norm's copy) */
+	if (!side && best.keys > 1 && u->id[from] != bk.k[0] && u->id[from + 1] == bk.k[0]) {
+		from++;
+		best.keys--;
+	}
+	*pfrom = from;
+	*pkeys = best.keys;
+	return ts_unit_likeness(u, (slice){ u->id + from, best.keys, (uint32_t)from }, bk) >= WHOLE;
+}
+
 /* Layers the anchors missed at the edges: a first (or last) layer whose
  * kernels differ from the others' where the anchor runs (Inductor names
- * the first graph piece apart), so no anchor falls in it. A unit walked
- * from the edge with one of the inner layers' kinds is taken when it holds
- * at least half a layer and is like that kind (WHOLE); at most two a side. */
+ * the first graph piece apart), so no anchor falls in it: a unit walked
+ * from the edge (edge_unit), or before the first layer a first-k dense
+ * one (dense_first); at most two a side. */
 static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 {
 	size_t nl = *pnl;
@@ -720,45 +625,27 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 	tpls kinds = { .n = 0 };
 	for (size_t i = 1; i + 1 < nl; i++)
 		tpl_add(&kinds, (slice){ u->id + u->start[i], u->end[i] - u->start[i], u->start[i] }, i);
+	bool took = false;
 	for (int side = 0; side < 2; side++) {
 		for (int rep = 0; rep < 2; rep++) {
-			size_t at = side ? u->end[nl - 1] : u->start[0];
+			size_t at = side ? u->end[nl - 1] : u->start[0], from = 0;
+			uint32_t keys = 0;
 			if (side ? at >= u->n : at == 0)
 				break;
-			walked best = { 0, 0, INT32_MIN };
-			slice bk = { 0 };
-			for (size_t i = 0; i < kinds.n; i++) {
-				walked w = ts_unit_walk(u, (tpl){ kinds.t[i], !side }, side ? at : at - 1,
-						side ? 1 : -1, kinds.t[i].n, names);
-				if (w.score > best.score) {
-					best = w;
-					bk = kinds.t[i];
-				}
+			bool ok = edge_unit(u, &kinds, at, side, names, &from, &keys);
+			took |= ok && !side;
+			/* a walked unit may be half a layer (WHOLE), whose other
+			 * half runs before it: no dense layer there */
+			for (size_t i = 0; !ok && !side && !took && i < kinds.n; i++) {
+				keys = dense_first(u, at, kinds.t[i], names);
+				from = at - keys;
+				ok = keys > 0;
 			}
-			if (best.score == INT32_MIN || 2 * best.keys < bk.n)
-				break;
-			/* a first layer's own first kernel (a norm with no residual
-			 * yet) runs once in the pass: taken unless names say the
-			 * walk began at the layer's norm, or name the kernel */
-			if (!side && best.keys < bk.n && at > best.keys &&
-			    (!names || (!u->mark[at - 1 - best.keys] &&
-					!normed_at(u, at - best.keys, at))) &&
-			    u->cnt[u->id[at - 1 - best.keys]] == 1)
-				best.keys++;
-			size_t from = side ? at : at - best.keys;
-			/* a kernel of the same class before the layer's own first
-			 * kernel stands in for nothing (an embedding before the
-			 * input norm's copy) */
-			if (!side && best.keys > 1 && u->id[from] != bk.k[0] && u->id[from + 1] == bk.k[0]) {
-				from++;
-				best.keys--;
-			}
-			slice c = { u->id + from, best.keys, (uint32_t)from };
-			if (likeness(u, c, bk) < WHOLE || !out_room(u, nl + 1))
+			if (!ok || !out_room(u, nl + 1))
 				break;
 			if (side) {
 				u->start[nl] = (uint32_t)at;
-				u->end[nl] = (uint32_t)(at + best.keys);
+				u->end[nl] = (uint32_t)(at + keys);
 			} else {
 				memmove(u->start + 1, u->start, nl * sizeof *u->start);
 				memmove(u->end + 1, u->end, nl * sizeof *u->end);
@@ -827,7 +714,7 @@ static bool cut_edge(ts_unit *u, size_t nl, bool names, int side)
 				  : (slice){ t.k + t.n - len, (uint32_t)len, t.at };
 		slice edge = side ? (slice){ u->id + u->end[nl - 1], (uint32_t)len, u->end[nl - 1] }
 				  : (slice){ u->id, (uint32_t)len, 0 };
-		if (likeness(u, edge, part) >= 0.7)
+		if (ts_unit_likeness(u, edge, part) >= 0.7)
 			return true;
 	}
 	return false;
@@ -845,7 +732,7 @@ static bool place(ts_unit *u, const grid *g, uint32_t beta, bool by_names, bool 
 	memset(u->inref, 0, u->nk);
 	for (uint32_t i = 0; i < r.n; i++)
 		u->inref[r.k[i]] = 1;
-	if (!grow(&u->B, &u->B_cap, v, sizeof *u->B) || !out_room(u, v))
+	if (!ts_unit_grow(&u->B, &u->B_cap, v, sizeof *u->B) || !out_room(u, v))
 		return false;
 	int32_t own[MAX_KINDS];
 	for (size_t k = 0; k < MAX_KINDS; k++)
@@ -861,8 +748,9 @@ static bool place(ts_unit *u, const grid *g, uint32_t beta, bool by_names, bool 
 		tpl_add(&heads, (slice){ s.k + off, s.n - off, s.at + off }, j - 1);
 	}
 	if (edges) {
-		u->B[0] = o[1] - best_walk(u, &heads, o[1] - 1, -1, names, false, 0);
-		u->B[v - 2] = o[v - 2] + best_walk(u, &tails, o[v - 2], 1, names, false, (long)v - 2);
+		u->B[0] = o[1] - best_walk(u, &heads, o[1] - 1, -1, names, false, 0, o[1] - o[0] - 1);
+		u->B[v - 2] = o[v - 2] + best_walk(u, &tails, o[v - 2], 1, names, false, (long)v - 2,
+						 o[v - 1] - o[v - 2]);
 		for (size_t e = 0; e < 2; e++) {
 			size_t j = e ? v - 2 : 0;
 			slice s = { u->id + o[j], o[j + 1] - o[j] + 1, o[j] };
@@ -871,10 +759,10 @@ static bool place(ts_unit *u, const grid *g, uint32_t beta, bool by_names, bool 
 	}
 	u->grid_lo = o[0];
 	u->grid_hi = o[v - 1];
-	u->start[0] = o[0] - best_walk(u, &heads, o[0] - 1, -1, names, true, -1);
+	u->start[0] = o[0] - best_walk(u, &heads, o[0] - 1, -1, names, true, -1, UINT32_MAX);
 	for (size_t j = 1; j < v; j++)
 		u->start[j] = u->end[j - 1] = u->B[j - 1];
-	u->end[v - 1] = o[v - 1] + best_walk(u, &tails, o[v - 1], 1, names, true, (long)v - 1);
+	u->end[v - 1] = o[v - 1] + best_walk(u, &tails, o[v - 1], 1, names, true, (long)v - 1, UINT32_MAX);
 	for (size_t j = 0; j < v; j++)
 		if (u->start[j] >= u->end[j] || (j && u->start[j] < u->start[j - 1]) || u->end[j] > u->n)
 			return false;
@@ -1050,7 +938,7 @@ static bool grids_of(ts_unit *u, uint32_t v, gkey *gk, size_t *nc)
 				bi = a;
 			}
 		}
-		if (!grow(&u->cands, &u->cands_cap, *nc + 1, sizeof *u->cands))
+		if (!ts_unit_grow(&u->cands, &u->cands_cap, *nc + 1, sizeof *u->cands))
 			return false;
 		u->cands[(*nc)++] = (cand){ (uint32_t)best, gk[bi].first, gk[bi].key };
 		i = j;
@@ -1110,7 +998,7 @@ static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 		if (5 * (uint64_t)(a < b ? a : b) < 3 * (uint64_t)(a > b ? a : b))
 			return false;
 	}
-	grid g = { .o = o, .no = v };
+	grid g = { .o = o, .no = v, .nblock = c->nblock };
 	/* the edge segments may reach into the head or tail (an anchor there:
 	 * an embedding all-reduce, a final norm): the inner ones judge, where
 	 * there are two at least (one alone is like itself: half layers) */

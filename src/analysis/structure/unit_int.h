@@ -11,8 +11,10 @@
 #include <stdint.h>
 
 #include "analysis/structure/unit.h"
+#include "input/grow.h"
 
 #define BAND 8                  /* edits an edge walk allows either way */
+#define MAX_CELLS (4u << 20)    /* alignment cells, beyond: approximate */
 
 typedef struct {
 	const uint32_t *k;
@@ -97,8 +99,27 @@ typedef struct {
 				  * kernel -2, a skipped column -1 */
 } walked;
 
+/* A scratch array of the finder's with room for need elements. */
+static inline bool ts_unit_grow(void *arr, size_t *cap, size_t need, size_t elem)
+{
+	return ts_grow((void **)arr, cap, need ? need : 1, elem, 64, SIZE_MAX / 16, false);
+}
+
+/* How alike (unit_align.c): the longest common subsequence of a and b
+ * (beyond MAX_CELLS the multiset overlap), over the longer's length
+ * (likeness); for each index of a the index of b it aligns with, in
+ * u->map (lcs_map: false when too large); the longest run both hold in a
+ * row and where it starts in each (run_at; ia, ib may be NULL); the same
+ * keys in the same order. */
+uint32_t ts_unit_lcs(ts_unit *u, slice a, slice b);
+double ts_unit_likeness(ts_unit *u, slice a, slice b);
+bool ts_unit_lcs_map(ts_unit *u, slice a, slice b);
+uint32_t ts_unit_run_at(ts_unit *u, slice a, slice b, uint32_t *ia, uint32_t *ib);
+uint32_t ts_unit_common_run(ts_unit *u, slice a, slice b);
+bool ts_unit_same(slice a, slice b);
+
 /* Align up to maxcols columns of t against the kernels from frm stepping
- * step (+1, -1); see unit.c. */
+ * step (+1, -1), edits within BAND (unit_align.c). */
 walked ts_unit_walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, bool names);
 
 /* The phase (unit_phase.c): the column of the reference segment r where a

@@ -1,0 +1,186 @@
+/* The unit finder (structure/unit.c) at a pass's edges, on passes built
+ * with known layers: first-k dense layers before MoE ones (their MLP is
+ * not the MoE block, so no walk of a MoE layer's kernels reaches their
+ * start), and dense and MoE layers alternating, each with its attention,
+ * where an eager MoE block's expert loop runs as many kernels as experts
+ * got tokens (every MoE layer differs) and the pass ends on a MoE layer.
+ * Each with and without marks (names), at several depths; every layer
+ * must start where it was built to. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/structure/unit.h"
+#include "unit.h"
+
+#define NMAX 8192
+
+enum {
+	HEAD = 900, HEAD2, SAMPLE,
+	NORM0 = 20, QKV, ROPE, ATTN, OPROJ, ADDNORM,
+	UP = 30, ACT, DOWN,
+	ROUTER = 40, TOPK, PERMUTE, MOE_UP, MOE_ACT, MOE_DOWN, FINALIZE,
+	SH_UP, SH_ACT, SH_DOWN, SH_GATE, SH_ADD,
+	IDX = 50, EXP_UP, EXP_ACT, EXP_MUL, EXP_DOWN, EXP_ADD, RESID,
+	LMHEAD = 60
+};
+
+typedef struct {
+	uint32_t key[NMAX];
+	uint8_t mark[NMAX];
+	size_t n;
+	uint32_t start[512];     /* where each layer was built to start */
+	size_t layers;
+} pass;
+
+static void put(pass *p, uint32_t k)
+{
+	uint8_t m = 0;
+	if (k == NORM0 || k == ADDNORM)
+		m = TS_UNIT_NORM;
+	else if (k == QKV || k == OPROJ || k == UP || k == DOWN || k == LMHEAD || k == ROUTER ||
+		 k == EXP_UP || k == EXP_DOWN || k == SH_UP || k == SH_DOWN || k == SH_GATE)
+		m = TS_UNIT_GEMM;
+	else if (k == ATTN)
+		m = TS_UNIT_ATTN;
+	else if (k == ACT || k == MOE_UP || k == MOE_ACT || k == MOE_DOWN || k == EXP_ACT ||
+		 k == SH_ACT)
+		m = TS_UNIT_MLP;
+	p->mark[p->n] = m;
+	p->key[p->n++] = k;
+}
+
+static void attention_block(pass *p, uint32_t norm)
+{
+	p->start[p->layers++] = (uint32_t)p->n;
+	put(p, norm);
+	put(p, QKV);
+	put(p, ROPE);
+	put(p, ATTN);
+	put(p, OPROJ);
+	put(p, ADDNORM);
+}
+
+static void dense_mlp(pass *p)
+{
+	put(p, UP);
+	put(p, ACT);
+	put(p, DOWN);
+}
+
+/* a fused MoE with a shared expert: the same kernels every layer, more
+ * than an edge walk's band beyond the dense MLP's, none of its GEMMs the
+ * dense MLP's (other shapes, other tiles) */
+static void fused_moe(pass *p)
+{
+	put(p, ROUTER);
+	put(p, TOPK);
+	put(p, PERMUTE);
+	put(p, MOE_UP);
+	put(p, MOE_ACT);
+	put(p, MOE_DOWN);
+	put(p, FINALIZE);
+	put(p, SH_UP);
+	put(p, SH_ACT);
+	put(p, SH_DOWN);
+	put(p, SH_GATE);
+	put(p, SH_ADD);
+}
+
+/* HF eager MoE: a loop over the experts that got tokens */
+static void eager_moe(pass *p, unsigned long long *seed)
+{
+	put(p, ROUTER);
+	put(p, TOPK);
+	uint32_t experts = 2 + (uint32_t)(unit_rand(seed) % 6);
+	for (uint32_t e = 0; e < experts; e++) {
+		put(p, IDX);
+		put(p, EXP_UP);
+		put(p, EXP_ACT);
+		put(p, EXP_MUL);
+		put(p, EXP_DOWN);
+		put(p, EXP_ADD);
+	}
+	put(p, RESID);
+}
+
+static void head(pass *p)
+{
+	p->n = p->layers = 0;
+	put(p, HEAD);
+	put(p, HEAD2);
+}
+
+static void tail(pass *p)
+{
+	put(p, ADDNORM);          /* the final norm */
+	put(p, LMHEAD);
+	put(p, SAMPLE);
+}
+
+/* Did the finder lay out exactly the layers p was built with? */
+static bool exact(ts_unit *u, const pass *p, bool marks, char *why, size_t cap)
+{
+	ts_unit_result r;
+	if (!ts_unit_find(u, p->key, marks ? p->mark : NULL, NULL, p->n, &r)) {
+		snprintf(why, cap, "no layers found");
+		return false;
+	}
+	if (r.n != p->layers) {
+		snprintf(why, cap, "%zu layers, built %zu", r.n, p->layers);
+		return false;
+	}
+	for (size_t i = 0; i < r.n; i++)
+		if (r.start[i] != p->start[i]) {
+			snprintf(why, cap, "layer %zu starts at %u, built at %u", i, r.start[i],
+				 p->start[i]);
+			return false;
+		}
+	snprintf(why, cap, "%zu layers", r.n);
+	return true;
+}
+
+static pass P;
+
+int main(void)
+{
+	ts_unit *u = ts_unit_new();
+	unsigned long long seed = 0x51ed2705c0ffee11ull;
+	char why[128];
+	for (int marks = 0; marks < 2; marks++) {
+		for (uint32_t k = 1; k <= 2; k++)
+			for (uint32_t moe = 6; moe <= 40; moe += 17) {
+				head(&P);
+				for (uint32_t i = 0; i < k; i++) {
+					attention_block(&P, i ? ADDNORM : NORM0);
+					dense_mlp(&P);
+				}
+				for (uint32_t i = 0; i < moe; i++) {
+					attention_block(&P, ADDNORM);
+					fused_moe(&P);
+				}
+				tail(&P);
+				bool ok = exact(u, &P, marks, why, sizeof why);
+				CHECK(ok, "first %u dense then %u MoE layers, %s: %s", k, moe,
+				      marks ? "names" : "no names", why);
+			}
+	}
+	/* alternating dense and eager MoE layers: by name only (without
+	 * names, nothing tells a period of two layers from one of two
+	 * halves) */
+	for (uint32_t pairs = 4; pairs <= 16; pairs += 4) {
+		head(&P);
+		for (uint32_t i = 0; i < pairs; i++) {
+			attention_block(&P, i ? ADDNORM : NORM0);
+			dense_mlp(&P);
+			attention_block(&P, ADDNORM);
+			eager_moe(&P, &seed);
+		}
+		tail(&P);
+		bool ok = exact(u, &P, true, why, sizeof why);
+		CHECK(ok, "%u dense and %u eager MoE layers alternating, names: %s", pairs, pairs,
+		      why);
+	}
+	ts_unit_free(u);
+	return unit_failed ? 1 : 0;
+}
