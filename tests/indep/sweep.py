@@ -3,6 +3,7 @@
 
     sweep.py TS FIRST LAST [--jobs N] [--real-min PCT] [--random-min PCT]
              [--classes] [-v]
+    sweep.py TS --seeds FILE [--jobs N]
 
 For each seed in FIRST..LAST-1 and both name modes, tests/indep/gen/gen.py
 (written apart from tracestream's sources, see its README) builds a trace
@@ -10,6 +11,8 @@ with its truth, and score.py's judge holds tracestream's complete passes,
 stages and layer counts against it. Prints a line per trace that fails
 (with -v every trace), the rate per name mode as a TAP line (`not ok` below
 its minimum), and with --classes the rate per class tag of the truth.
+With --seeds, each line "real 26 why" or "random 26 why" of FILE names a
+seed that must stay exact: one TAP line each (a class once fixed).
 """
 import os
 import sys
@@ -34,6 +37,24 @@ def one(args):
     return seed, names, why, truth.get('classes', [])
 
 
+def listed(ts, path, jobs):
+    """Every seed the file lists must be exact."""
+    want = []
+    with open(path) as f:
+        for ln in f:
+            if ln.strip() and not ln.startswith('#'):
+                names, seed, why = (ln.split(None, 2) + [''])[:3]
+                want.append((names, int(seed), why.strip()))
+    bad = False
+    with tempfile.TemporaryDirectory() as tmp, ProcessPoolExecutor(jobs) as ex:
+        work = [(ts, seed, names, tmp) for names, seed, _ in want]
+        for (seed, names, why, _), (_, _, what) in zip(ex.map(one, work), want):
+            bad |= why is not None
+            print('%s - second-hand generator, %s_%d exact (%s)%s' % (
+                'not ok' if why else 'ok', names, seed, what, ': ' + why if why else ''))
+    return 1 if bad else 0
+
+
 def main(argv):
     opt = {'--jobs': 2, '--real-min': 0.0, '--random-min': 0.0}
     for k in opt:
@@ -41,9 +62,16 @@ def main(argv):
             i = argv.index(k)
             opt[k] = type(opt[k])(argv[i + 1])
             del argv[i:i + 2]
+    seeds = None
+    if '--seeds' in argv:
+        i = argv.index('--seeds')
+        seeds = argv[i + 1]
+        del argv[i:i + 2]
     verbose = '-v' in argv
     classes = '--classes' in argv
     args = [a for a in argv if not a.startswith('-')]
+    if seeds is not None and len(args) == 1:
+        return listed(os.path.abspath(args[0]), seeds, opt['--jobs'])
     if len(args) != 3:
         sys.stdout.write(__doc__)
         return 2

@@ -648,6 +648,8 @@ static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
 	}
 	if ((m & M_GEMM) && (l->online.walk.seg.marks & M_ATTN))
 		l->online.walk.seg.post_gemms++;
+	if ((m & M_GEMM) && l->online.walk.seg.gemms < UINT16_MAX)
+		l->online.walk.seg.gemms++;
 	l->online.walk.since_start++;
 	l->online.walk.seg.kernels++;
 	l->online.walk.seg.ns = ts_sat_add(l->online.walk.seg.ns, dur);
@@ -693,13 +695,13 @@ static bool relayer_pass(ts_layers *l)
 
 /* The open span at a pass's end: the pass tail (final norm, LM head)
  * when it holds no layer work; a layer cut off by the end of the capture
- * otherwise. With no marker after the last attention, the last layer
+ * or of its step (at_edge) otherwise. With no marker after the last attention, the last layer
  * keeps as many kernels after it as the structural splits left in the
  * others; the rest is the pass tail. */
-static void close_open_span(ts_layers *l, bool at_trace_end)
+static void close_open_span(ts_layers *l, bool at_edge)
 {
 	bool finished = false;
-	if (ts_lay_structure(l, at_trace_end)) {
+	if (ts_lay_structure(l, at_edge)) {
 		l->online.walk.seg = (cur_layer){ 0 };
 		finished = true;
 	} else if ((l->online.walk.seg.marks & M_ATTN) && !l->online.walk.in_attn && l->online.walk.tail_len >= 0 &&
@@ -707,6 +709,8 @@ static void close_open_span(ts_layers *l, bool at_trace_end)
 		uint32_t keep = (uint32_t)l->online.walk.tail_len, n = l->online.walk.ngap - keep;
 		cur_layer tail;
 		ts_lay_take_tail(l, l->online.gap + keep, n, &tail);
+		if (at_edge && !tail.gemms && ts_lay_short_pass(l, l->online.walk.nlayers))
+			l->pass.cur.cut_end = true;   /* no LM head: the capture cut it */
 		l->online.walk.seg.marks = l->online.walk.marks_at_gap;
 		for (uint32_t i = 0; i < keep; i++)
 			l->online.walk.seg.marks |= (lmark)(l->online.gap[i].marks & (M_ATTN | M_MLP));
@@ -716,9 +720,32 @@ static void close_open_span(ts_layers *l, bool at_trace_end)
 			ts_lay_debug_relabel(l, n, l->online.walk.nlayers, UINT32_MAX);
 		finished = true;
 	}
-	if (ts_lay_is_layer(l, l->online.walk.seg.marks) && at_trace_end && !finished)
+	/* where the trace or the step ends, a layer it cut; or a span after
+	 * fewer layers than the passes had, with no GEMM: the capture cut the
+	 * forward before its LM head (at the next layer's start, or the
+	 * tail's norm) */
+	const cur_layer *s = &l->online.walk.seg;
+	if (at_edge && !finished &&
+	    (ts_lay_is_layer(l, s->marks) ||
+	     (s->kernels && !s->gemms && ts_lay_short_pass(l, l->online.walk.nlayers))))
 		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
+}
+
+/* The layer count the passes so far most often had (ties: the larger),
+ * 0 before any. */
+static uint32_t mode_layers(const ts_layers *l)
+{
+	uint32_t mode = 0;
+	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
+		if (l->stats.all_hist[i] >= l->stats.all_hist[mode] && l->stats.all_hist[i])
+			mode = i;
+	return mode;
+}
+
+bool ts_lay_short_pass(const ts_layers *l, uint32_t layers)
+{
+	return layers > 0 && layers < mode_layers(l);
 }
 
 /* Evidence that a pass began at its start outweighs how its head looks:
@@ -730,10 +757,7 @@ static void start_evidence(ts_layers *l, ts_pass *p)
 {
 	if (!p->cut_start)
 		return;
-	uint32_t mode = 0;
-	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
-		if (l->stats.all_hist[i] >= l->stats.all_hist[mode] && l->stats.all_hist[i])   /* ties: the larger */
-			mode = i;
+	uint32_t mode = mode_layers(l);
 	if (l->pass.hints.embed_first || (l->pass.hints.step >= 0 && l->pass.hints.step != l->pass.last_step) ||
 	    (l->records.pass_count > 0 && l->stats.all_hist[mode] && p->layers >= mode))
 		p->cut_start = false;
@@ -828,8 +852,9 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 	}
 }
 
-/* carry: the next kernel is in the same step as this pass. */
-static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
+/* at_edge: no more of the pass's kernels come (the trace or its step
+ * ended); carry: the next kernel is in the same step as this pass. */
+static void end_pass(ts_layers *l, bool at_edge, bool carry)
 {
 	if (!l->pass.in_pass)
 		return;
@@ -844,7 +869,7 @@ static void end_pass(ts_layers *l, bool at_trace_end, bool carry)
 	uint32_t once = demote_once_units(l);
 	if (once && relayer_pass(l))
 		l->online.once_units += once;
-	close_open_span(l, at_trace_end);
+	close_open_span(l, at_edge);
 	ts_pass *p = &l->pass.cur;
 	p->layers = l->online.walk.nlayers;
 	if (p->layers == 0) {
@@ -942,8 +967,10 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 
 	int64_t an, step;
 	bool step_edge;
+	/* a step's edge ends its pass's kernels as the trace's end does: a
+	 * layer it cut, or no tail after the layers, is a pass cut there */
 	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
-		end_pass(l, false, !step_edge && l->pass.hints.step >= 0);
+		end_pass(l, step_edge, !step_edge && l->pass.hints.step >= 0);
 	if (!l->pass.in_pass) {
 		l->pass.frontier_at_start = l->pass.kfrontier;
 		start_pass(l, ev);

@@ -45,6 +45,7 @@ typedef struct {
 	uint32_t kernels;
 	lmark marks;             /* M_* seen in the layer */
 	uint16_t post_gemms;     /* GEMMs after its attention (MLP evidence) */
+	uint16_t gemms;          /* GEMMs in it (saturating) */
 } cur_layer;
 
 /* A kernel since the last attention kernel of the pass: the gap where the
@@ -370,6 +371,9 @@ void ts_lay_wait_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 			const ts_kref *ref, unsigned slot, lmark m);
 void ts_lay_wait_drain(ts_layers *l);
 void ts_lay_wait_flush(ts_layers *l);
+/* layers.c: does a pass of this many layers have fewer than the passes
+ * so far most often had (a forward the capture cut)? */
+bool ts_lay_short_pass(const ts_layers *l, uint32_t layers);
 /* layers.c: the machine proper, one kernel with its marks */
 void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
 			const ts_kref *ref, unsigned ctx_slot, lmark m);
@@ -377,8 +381,9 @@ lmark ts_lay_marks_now(ts_layers *l, uint32_t row, const ts_kclass *c, unsigned 
 /* layers_unit.c: lay the pass just ended out by its repeating unit (its
  * layers, orphans, cut edges and the listing's layer of each kernel);
  * false, leaving the online layout, when no unit repeats or the pass's
- * kernels are not all held. A cut end counts only at the trace's end. */
-bool ts_lay_structure(ts_layers *l, bool at_trace_end);
+ * kernels are not all held. A cut end counts only at an edge (at_edge:
+ * the trace's end, or its step's: no more of the pass's kernels come). */
+bool ts_lay_structure(ts_layers *l, bool at_edge);
 /* The self-check of complete pass p, its n layers in l->layers
  * (layers_check.c). */
 void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n);

@@ -60,6 +60,7 @@ void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out
 		out->ns = ts_sat_add(out->ns, g[i].dur);
 		out->kernels++;
 		out->marks |= (lmark)(g[i].marks & (M_ATTN | M_MLP));
+		out->gemms += (g[i].marks & M_GEMM) && out->gemms < UINT16_MAX;
 		if ((g[i].marks & M_GEMM) && l->online.walk.seg.post_gemms)
 			l->online.walk.seg.post_gemms--;
 	}

@@ -256,7 +256,7 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	bool graph = graph_edge(l, ev);
 	if (l->pass.in_pass && (step_edge || graph || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
-			   (step < 0 && repeat_edge(l, row, gap))))
+			   (step < 0 && !ts_steps_any(l->steps) && repeat_edge(l, row, gap))))
 		edge = true;
 	else if (l->pass.in_pass && gap > l->pass.pass_maxgap && l->pass.cur.kernels >= 4)
 		l->pass.pass_maxgap = gap;    /* past the pass's first kernels (a lone fill before its work) */

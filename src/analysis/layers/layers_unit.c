@@ -78,7 +78,42 @@ static bool unnamed_mixer(const kernel_ent *k, const ts_unit_result *r)
 	return true;
 }
 
-bool ts_lay_structure(ts_layers *l, bool at_trace_end)
+/* The kernels after the last layer of a pass with fewer layers than the
+ * passes had, where the trace or step ends: the capture cut the forward
+ * (a whole one runs its final norm, LM head and sampler after its last
+ * layer) when by name they hold attention or MLP work, or no GEMM (no LM
+ * head); without names, when they are the last layer's first kernels in
+ * order, or a single kernel the layers run. A pass of the model's length
+ * may end where its LM head was cut: its layers are whole. */
+static bool cut_layer(const kernel_ent *k, const uint32_t *key, const ts_unit_result *r, size_t n,
+		      bool named)
+{
+	size_t from = r->end[r->n - 1], s = r->start[r->n - 1], len = r->end[r->n - 1] - s;
+	if (named) {
+		bool gemm = false;
+		for (size_t i = from; i < n; i++) {
+			if (k[i].marks & (M_ATTN | M_MLP))
+				return true;
+			gemm |= (k[i].marks & M_GEMM) != 0;
+		}
+		return !gemm;
+	}
+	size_t m = n - from;
+	if (m == 1) {
+		for (size_t i = s; i < r->end[r->n - 1]; i++)
+			if (key[i] == key[from])
+				return true;
+		return false;
+	}
+	if (m > len)
+		return false;
+	for (size_t i = 0; i < m; i++)
+		if (key[from + i] != key[s + i])
+			return false;
+	return true;
+}
+
+bool ts_lay_structure(ts_layers *l, bool at_edge)
 {
 	size_t n = l->staged.nkbuf - l->staged.kbuf0;
 	if (l->opts.split_half_layers || n != l->pass.cur.kernels || n < 4 || n > UINT32_MAX / 2)
@@ -157,7 +192,9 @@ bool ts_lay_structure(ts_layers *l, bool at_trace_end)
 	/* the profile window cuts a pass only where the trace ends: inside a
 	 * layer, or after one, before the pass's tail (every forward ends with
 	 * its final norm and LM head after its last layer) */
-	l->pass.cur.cut_end = (r.cut_end || r.end[r.n - 1] == n) && at_trace_end;
+	l->pass.cur.cut_end = (r.cut_end || r.end[r.n - 1] == n ||
+			       (ts_lay_short_pass(l, (uint32_t)r.n) &&
+				cut_layer(k, l->finder.ukey, &r, n, named))) && at_edge;
 	/* boundaries the structure alone placed: none where names gave the phase */
 	l->online.structural -= l->online.walk.pass_structural;
 	l->online.walk.pass_structural = !r.by_names && r.n > 1 ? r.n - 1 : 0;
