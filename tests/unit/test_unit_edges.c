@@ -3,7 +3,8 @@
  * not the MoE block, so no walk of a MoE layer's kernels reaches their
  * start), and dense and MoE layers alternating, each with its attention,
  * where an eager MoE block's expert loop runs as many kernels as experts
- * got tokens (every MoE layer differs) and the pass ends on a MoE layer.
+ * got tokens (every MoE layer differs) and the pass ends on a MoE layer;
+ * and a hybrid's linear and full attention layers alternating.
  * Each with and without marks (names), at several depths; every layer
  * must start where it was built to. */
 #include <stdio.h>
@@ -22,7 +23,8 @@ enum {
 	ROUTER = 40, TOPK, PERMUTE, MOE_UP, MOE_ACT, MOE_DOWN, FINALIZE,
 	SH_UP, SH_ACT, SH_DOWN, SH_GATE, SH_ADD,
 	IDX = 50, EXP_UP, EXP_ACT, EXP_MUL, EXP_DOWN, EXP_ADD, RESID,
-	LMHEAD = 60
+	LMHEAD = 60,
+	INPROJ = 70, CONV, GATING, RECUR, GNORM, OUTPROJ
 };
 
 typedef struct {
@@ -43,6 +45,10 @@ static void put(pass *p, uint32_t k)
 		m = TS_UNIT_GEMM;
 	else if (k == ATTN)
 		m = TS_UNIT_ATTN;
+	else if (k == CONV || k == RECUR)
+		m = TS_UNIT_ATTN | TS_UNIT_LINEAR;
+	else if (k == INPROJ || k == OUTPROJ)
+		m = TS_UNIT_GEMM;
 	else if (k == ACT || k == MOE_UP || k == MOE_ACT || k == MOE_DOWN || k == EXP_ACT ||
 		 k == SH_ACT)
 		m = TS_UNIT_MLP;
@@ -102,6 +108,22 @@ static void eager_moe(pass *p, unsigned long long *seed)
 		put(p, EXP_ADD);
 	}
 	put(p, RESID);
+}
+
+/* a gated-delta-net layer: its conv and recurrence apart, the gating
+ * between them (two runs of one linear mixer: one layer) */
+static void gdn_layer(pass *p, uint32_t norm)
+{
+	p->start[p->layers++] = (uint32_t)p->n;
+	put(p, norm);
+	put(p, INPROJ);
+	put(p, CONV);
+	put(p, GATING);
+	put(p, RECUR);
+	put(p, GNORM);
+	put(p, OUTPROJ);
+	put(p, ADDNORM);
+	dense_mlp(p);
 }
 
 static void head(pass *p)
@@ -180,6 +202,30 @@ int main(void)
 		bool ok = exact(u, &P, true, why, sizeof why);
 		CHECK(ok, "%u dense and %u eager MoE layers alternating, names: %s", pairs, pairs,
 		      why);
+	}
+	/* a hybrid whose linear and full attention layers alternate one to
+	 * one: no kernel runs once in each layer of both kinds, so the
+	 * repeating unit is the pair; each holds both mixers by name, so it
+	 * is two layers, never one: exact, or left to the online machine's
+	 * mixer units (no layers found). And linear layers only: a layer
+	 * each, its mixer's two runs notwithstanding. */
+	for (uint32_t pairs = 3; pairs <= 12; pairs += 3) {
+		head(&P);
+		for (uint32_t i = 0; i < pairs; i++) {
+			gdn_layer(&P, i ? ADDNORM : NORM0);
+			attention_block(&P, ADDNORM);
+			dense_mlp(&P);
+		}
+		tail(&P);
+		bool ok = exact(u, &P, true, why, sizeof why) || !strcmp(why, "no layers found");
+		CHECK(ok, "%u linear and %u full attention layers alternating, names: %s", pairs, pairs,
+		      why);
+		head(&P);
+		for (uint32_t i = 0; i < 2 * pairs; i++)
+			gdn_layer(&P, i ? ADDNORM : NORM0);
+		tail(&P);
+		ok = exact(u, &P, true, why, sizeof why);
+		CHECK(ok, "%u linear attention layers, names: %s", 2 * pairs, why);
 	}
 	ts_unit_free(u);
 	return unit_failed ? 1 : 0;

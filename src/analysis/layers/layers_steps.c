@@ -163,8 +163,12 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 	 * waits say nothing: only its head kernels running again do */
 	bool by_waits = !l->pass.pass_named;
 	/* any kernel after the GPU waited twice as long as anywhere in a
-	 * pass of some length (a graph-replayed step: the host between) */
-	if (by_waits && l->pass.cur.kernels >= 16 && gap > 2 * l->pass.pass_maxgap && gap >= 20000)
+	 * pass of some length (a graph-replayed step: the host between),
+	 * once the pass has as many layers as the passes before it most often
+	 * had (a forward is not over before its layers are: the CPU late
+	 * inside it is idle of its step) */
+	if (by_waits && l->pass.cur.kernels >= 16 && gap > 2 * l->pass.pass_maxgap && gap >= 20000 &&
+	    !ts_lay_short_pass(l, l->online.walk.nlayers))
 		return true;
 	if (l->pass.cur.kernels < 4)
 		return false;

@@ -172,6 +172,20 @@ static uint32_t attn_runs(const ts_unit *u, slice s, bool *repeats)
 	return runs;
 }
 
+/* Does s hold both a full attention and a linear-attention (or SSM)
+ * mixer by name? (A linear mixer's conv and recurrence may run apart,
+ * its gating between: two runs of one kind of mixer may be one layer.) */
+static bool holds_both(const ts_unit *u, slice s)
+{
+	bool full = false, linear = false;
+	for (uint32_t i = 0; i < s.n; i++) {
+		uint8_t m = u->mark[s.at + i];
+		full |= (m & (TS_UNIT_ATTN | TS_UNIT_LINEAR)) == TS_UNIT_ATTN;
+		linear |= (m & TS_UNIT_LINEAR) != 0;
+	}
+	return full && linear;
+}
+
 /* The segments lo..hi-1 between anchors: every kind like the most common
  * one (see the THETA_* above). Fills g's kinds, reference and worst. */
 /* Kinds that differ by a kernel or two are one kind (Inductor names a
@@ -267,7 +281,7 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	uint64_t hk[MAX_KINDS];
 	uint32_t cnt[MAX_KINDS] = { 0 };
 	uint32_t minlen = UINT32_MAX, maxlen = 0;
-	bool alternate = true, named = names;
+	bool alternate = true, named = names, several = names;
 	g->nkinds = 0;
 	if (!ts_unit_grow(&u->kind, &u->kind_cap, g->no, sizeof *u->kind))
 		return false;
@@ -291,11 +305,17 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 		u->kind[j] = k;
 		if (j > lo && u->kind[j - 1] == k)
 			alternate = false;
-		if (named) {
+		if (names) {
 			bool rep = true;
-			named = attn_runs(u, s, &rep) == 1 && rep;
+			named &= attn_runs(u, s, &rep) == 1 && rep;
+			several &= holds_both(u, s);
 		}
 	}
+	/* a layer has one mixer: where every segment holds a full attention
+	 * and a linear one by name, a segment is several layers (a hybrid's
+	 * layers alternating), never one */
+	if (several)
+		return false;
 	uint32_t modal = 0;
 	for (uint32_t k = 1; k < g->nkinds; k++)
 		if (cnt[k] > cnt[modal])

@@ -38,6 +38,7 @@ enum {
 	TS_UNIT_MLP = 1u << 3,   /* an activation or MoE kernel */
 	TS_UNIT_COPY = 1u << 4,  /* a copy or cast (one before a norm belongs to it) */
 	TS_UNIT_META = 1u << 5,  /* serving bookkeeping (a planner): no layer's work */
+	TS_UNIT_LINEAR = 1u << 6, /* with ATTN: a linear-attention or state-space mixer */
 };
 
 #define TS_UNIT_MAX_TRIES 256
