@@ -112,7 +112,7 @@ static void eager_moe(pass *p, unsigned long long *seed)
 
 /* a gated-delta-net layer: its conv and recurrence apart, the gating
  * between them (two runs of one linear mixer: one layer) */
-static void gdn_layer(pass *p, uint32_t norm)
+static void gdn_block(pass *p, uint32_t norm)
 {
 	p->start[p->layers++] = (uint32_t)p->n;
 	put(p, norm);
@@ -123,6 +123,11 @@ static void gdn_layer(pass *p, uint32_t norm)
 	put(p, GNORM);
 	put(p, OUTPROJ);
 	put(p, ADDNORM);
+}
+
+static void gdn_layer(pass *p, uint32_t norm)
+{
+	gdn_block(p, norm);
 	dense_mlp(p);
 }
 
@@ -170,11 +175,15 @@ int main(void)
 	unsigned long long seed = 0x51ed2705c0ffee11ull;
 	char why[128];
 	for (int marks = 0; marks < 2; marks++) {
-		for (uint32_t k = 1; k <= 2; k++)
-			for (uint32_t moe = 6; moe <= 40; moe += 17) {
+		for (uint32_t k = 1; k <= 3; k++)
+			for (uint32_t moe = 3; moe <= 40; moe += moe < 6 ? 3 : 17)
+			for (int alike = 0; alike < 2; alike++) {
+				/* alike: the first layer's norm is every layer's (HF
+				 * eager runs the residual add apart), so the dense
+				 * layers run the MoE layers' block equally long */
 				head(&P);
 				for (uint32_t i = 0; i < k; i++) {
-					attention_block(&P, i ? ADDNORM : NORM0);
+					attention_block(&P, i || alike ? ADDNORM : NORM0);
 					dense_mlp(&P);
 				}
 				for (uint32_t i = 0; i < moe; i++) {
@@ -183,8 +192,8 @@ int main(void)
 				}
 				tail(&P);
 				bool ok = exact(u, &P, marks, why, sizeof why);
-				CHECK(ok, "first %u dense then %u MoE layers, %s: %s", k, moe,
-				      marks ? "names" : "no names", why);
+				CHECK(ok, "first %u dense%s then %u MoE layers, %s: %s", k,
+				      alike ? " (every norm alike)" : "", moe, marks ? "names" : "no names", why);
 			}
 	}
 	/* alternating dense and eager MoE layers: by name only (without

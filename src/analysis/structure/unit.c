@@ -578,12 +578,14 @@ static bool normed_at(const ts_unit *u, size_t from, size_t to)
  * five of a layer's kernels in a row), placed as k's start would be
  * against that run, and, by name, holds a mixer of its own. Its MLP
  * differs from k's (dense, not MoE), so no walk of k's kernels reaches
- * its start: the run says where it is. The kernels taken, or 0. */
-static uint32_t dense_first(ts_unit *u, size_t at, slice k, bool names)
+ * its start: the run nearest at says where it is. The kernels taken, or
+ * 0; *prun, the run's length. */
+static uint32_t dense_first(ts_unit *u, size_t at, slice k, bool names, uint32_t *prun)
 {
 	size_t lo = at > k.n + BAND ? at - k.n - BAND : 0;
 	slice w = { u->id + lo, (uint32_t)(at - lo), (uint32_t)lo };
 	uint32_t ia, ib, run = ts_unit_run_at(u, w, k, &ia, &ib);
+	*prun = run;
 	if (run < 5 || ia < ib)
 		return 0;
 	slice c = { w.k + (ia - ib), w.n - (ia - ib), w.at + (ia - ib) };
@@ -593,6 +595,22 @@ static uint32_t dense_first(ts_unit *u, size_t at, slice k, bool names)
 		if (u->mark[c.at + i] & TS_UNIT_ATTN)
 			return c.n;
 	return names ? 0 : c.n;
+}
+
+/* The first-k dense layer before kernel at by the layer kind (of all the
+ * pass's, the edges' too: a hybrid's dense layers run its mixers in turn)
+ * whose block it runs longest; 0 when none. */
+static uint32_t dense_before(ts_unit *u, const tpls *all, size_t at, bool names)
+{
+	uint32_t keys = 0, best = 0;
+	for (size_t i = 0; i < all->n; i++) {
+		uint32_t run, k = dense_first(u, at, all->t[i], names, &run);
+		if (k && run > best) {
+			best = run;
+			keys = k;
+		}
+	}
+	return keys;
 }
 
 /* The unit walked from kernel at (side 0: backward, before the first
@@ -642,9 +660,13 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 	size_t nl = *pnl;
 	if (nl < 3)
 		return true;
-	tpls kinds = { .n = 0 };
-	for (size_t i = 1; i + 1 < nl; i++)
-		tpl_add(&kinds, (slice){ u->id + u->start[i], u->end[i] - u->start[i], u->start[i] }, i);
+	tpls kinds = { .n = 0 }, all = { .n = 0 };
+	for (size_t i = 0; i < nl; i++) {
+		slice s = { u->id + u->start[i], u->end[i] - u->start[i], u->start[i] };
+		if (i && i + 1 < nl)
+			tpl_add(&kinds, s, i);
+		tpl_add(&all, s, i);
+	}
 	bool took = false;
 	for (int side = 0; side < 2; side++) {
 		for (int rep = 0; rep < 2; rep++) {
@@ -656,8 +678,8 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 			took |= ok && !side;
 			/* a walked unit may be half a layer (WHOLE), whose other
 			 * half runs before it: no dense layer there */
-			for (size_t i = 0; !ok && !side && !took && i < kinds.n; i++) {
-				keys = dense_first(u, at, kinds.t[i], names);
+			if (!ok && !side && !took) {
+				keys = dense_before(u, &all, at, names);
 				from = at - keys;
 				ok = keys > 0;
 			}

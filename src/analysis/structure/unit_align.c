@@ -63,7 +63,9 @@ uint32_t ts_unit_run_at(ts_unit *u, slice a, slice b, uint32_t *ia, uint32_t *ib
 		cur[0] = 0;
 		for (uint32_t j = 0; j < b.n; j++) {
 			cur[j + 1] = a.k[i] == b.k[j] ? prev[j] + 1 : 0;
-			if (cur[j + 1] > best) {
+			/* the latest in a of the longest (a layer before the
+			 * edge: the one nearest it) */
+			if (cur[j + 1] > best || (best && cur[j + 1] == best && i + 1 > ea)) {
 				best = cur[j + 1];
 				ea = i + 1;
 				eb = j + 1;

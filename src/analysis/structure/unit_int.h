@@ -109,8 +109,8 @@ static inline bool ts_unit_grow(void *arr, size_t *cap, size_t need, size_t elem
  * (beyond MAX_CELLS the multiset overlap), over the longer's length
  * (likeness); for each index of a the index of b it aligns with, in
  * u->map (lcs_map: false when too large); the longest run both hold in a
- * row and where it starts in each (run_at; ia, ib may be NULL); the same
- * keys in the same order. */
+ * row and where it starts in each, the latest in a of the longest (run_at;
+ * ia, ib may be NULL); the same keys in the same order. */
 uint32_t ts_unit_lcs(ts_unit *u, slice a, slice b);
 double ts_unit_likeness(ts_unit *u, slice a, slice b);
 bool ts_unit_lcs_map(ts_unit *u, slice a, slice b);
