@@ -4,7 +4,8 @@
  * start), and dense and MoE layers alternating, each with its attention,
  * where an eager MoE block's expert loop runs as many kernels as experts
  * got tokens (every MoE layer differs) and the pass ends on a MoE layer;
- * and a hybrid's linear and full attention layers alternating.
+ * and a hybrid's linear and full attention layers alternating, one to
+ * one or two to one, eager or compiled.
  * Each with and without marks (names), at several depths; every layer
  * must start where it was built to. */
 #include <stdio.h>
@@ -24,7 +25,8 @@ enum {
 	SH_UP, SH_ACT, SH_DOWN, SH_GATE, SH_ADD,
 	IDX = 50, EXP_UP, EXP_ACT, EXP_MUL, EXP_DOWN, EXP_ADD, RESID,
 	LMHEAD = 60,
-	INPROJ = 70, CONV, GATING, RECUR, GNORM, OUTPROJ
+	INPROJ = 70, CONV, GATING, RECUR, GNORM, OUTPROJ,
+	ACT_PIECE = 80
 };
 
 typedef struct {
@@ -49,7 +51,7 @@ static void put(pass *p, uint32_t k)
 		m = TS_UNIT_ATTN | TS_UNIT_LINEAR;
 	else if (k == INPROJ || k == OUTPROJ)
 		m = TS_UNIT_GEMM;
-	else if (k == ACT || k == MOE_UP || k == MOE_ACT || k == MOE_DOWN || k == EXP_ACT ||
+	else if (k == ACT || k == ACT_PIECE || k == MOE_UP || k == MOE_ACT || k == MOE_DOWN || k == EXP_ACT ||
 		 k == SH_ACT)
 		m = TS_UNIT_MLP;
 	p->mark[p->n] = m;
@@ -229,6 +231,57 @@ int main(void)
 		bool ok = exact(u, &P, true, why, sizeof why) || !strcmp(why, "no layers found");
 		CHECK(ok, "%u linear and %u full attention layers alternating, names: %s", pairs, pairs,
 		      why);
+		/* two linear layers to one full one: the linear mixer's
+		 * kernels, once in each linear layer, are no anchor (the full
+		 * layer would ride in a linear one's unit) */
+		head(&P);
+		for (uint32_t i = 0; i < pairs; i++) {
+			gdn_layer(&P, i ? ADDNORM : NORM0);
+			gdn_layer(&P, ADDNORM);
+			attention_block(&P, ADDNORM);
+			dense_mlp(&P);
+		}
+		tail(&P);
+		ok = exact(u, &P, true, why, sizeof why);
+		CHECK(ok, "%u linear and %u full attention layers, two to one, names: %s", 2 * pairs,
+		      pairs, why);
+		/* the same compiled piecewise: every projection one GEMM, and
+		 * the full layers' activation named apart (Inductor names a
+		 * fused kernel by its graph piece), so only the linear mixer
+		 * runs once in a layer, and only in the linear ones: exact,
+		 * or left to the online machine, never a full layer inside a
+		 * linear one */
+		head(&P);
+		for (uint32_t i = 0; i < pairs; i++) {
+			for (int l = 0; l < 2; l++) {
+				P.start[P.layers++] = (uint32_t)P.n;
+				put(&P, l || i ? ADDNORM : NORM0);
+				put(&P, UP);
+				put(&P, CONV);
+				put(&P, GATING);
+				put(&P, RECUR);
+				put(&P, GNORM);
+				put(&P, UP);
+				put(&P, ADDNORM);
+				put(&P, UP);
+				put(&P, ACT);
+				put(&P, DOWN);
+			}
+			P.start[P.layers++] = (uint32_t)P.n;
+			put(&P, ADDNORM);
+			put(&P, UP);
+			put(&P, ROPE);
+			put(&P, ATTN);
+			put(&P, DOWN);
+			put(&P, ADDNORM);
+			put(&P, UP);
+			put(&P, ACT_PIECE);
+			put(&P, DOWN);
+		}
+		tail(&P);
+		ok = exact(u, &P, true, why, sizeof why) || !strcmp(why, "no layers found");
+		CHECK(ok, "%u linear and %u full attention layers, two to one, compiled, names: %s",
+		      2 * pairs, pairs, why);
 		head(&P);
 		for (uint32_t i = 0; i < 2 * pairs; i++)
 			gdn_layer(&P, i ? ADDNORM : NORM0);

@@ -281,7 +281,7 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	uint64_t hk[MAX_KINDS];
 	uint32_t cnt[MAX_KINDS] = { 0 };
 	uint32_t minlen = UINT32_MAX, maxlen = 0;
-	bool alternate = true, named = names, several = names;
+	bool alternate = true, named = names, several = false;
 	g->nkinds = 0;
 	if (!ts_unit_grow(&u->kind, &u->kind_cap, g->no, sizeof *u->kind))
 		return false;
@@ -308,12 +308,13 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 		if (names) {
 			bool rep = true;
 			named &= attn_runs(u, s, &rep) == 1 && rep;
-			several &= holds_both(u, s);
+			several |= holds_both(u, s);
 		}
 	}
-	/* a layer has one mixer: where every segment holds a full attention
-	 * and a linear one by name, a segment is several layers (a hybrid's
-	 * layers alternating), never one */
+	/* a layer has one mixer: where a segment holds a full attention and
+	 * a linear one by name, it is several layers (a hybrid's layers
+	 * alternating, or its full attention layer between two anchors of
+	 * the linear ones), never one: the anchor is not once a layer */
 	if (several)
 		return false;
 	uint32_t modal = 0;
