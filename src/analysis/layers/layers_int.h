@@ -209,6 +209,7 @@ typedef struct {
 	uint8_t nhead_rows;
 	uint8_t head_in_layers;  /* bit i: head_rows[i] ran again inside its layers */
 	uint32_t last_row;       /* the kernel before this one */
+	bool last_replayed;      /* and it was graph-replayed (no op) */
 	bool pass_named;
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */

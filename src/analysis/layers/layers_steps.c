@@ -155,20 +155,32 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
  * says it: the kernel that began
  * the pass runs again after the GPU waited longer than at any point
  * inside the pass (the host between two steps). */
-static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
+static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t gap, bool in_graph)
 {
-	if (l->pass.hints.step >= 0 || row == TS_INTERN_NONE)
+	/* one graph launch's kernels run with no host between them: a wait
+	 * or a kernel again inside it says nothing of steps (a capture cut
+	 * inside a replayed step begins with a layer's kernels) */
+	if (l->pass.hints.step >= 0 || row == TS_INTERN_NONE || in_graph)
 		return false;
 	/* where a name marked the pass (its embedding, its sampling), the GPU's
 	 * waits say nothing: only its head kernels running again do */
 	bool by_waits = !l->pass.pass_named;
-	/* any kernel after the GPU waited twice as long as anywhere in a
-	 * pass of some length (a graph-replayed step: the host between),
-	 * once the pass has as many layers as the passes before it most often
-	 * had (a forward is not over before its layers are: the CPU late
-	 * inside it is idle of its step) */
-	if (by_waits && l->pass.cur.kernels >= 16 && gap > 2 * l->pass.pass_maxgap && gap >= 20000 &&
-	    !ts_lay_short_pass(l, l->online.walk.nlayers))
+	int h = -1;
+	for (int i = 0; i < l->pass.nhead_rows && h < 0; i++)
+		if (l->pass.head_rows[i] == row)
+			h = i;
+	/* after the GPU waited twice as long as anywhere in a pass of some
+	 * length (the host between two steps), once the pass has as many
+	 * layers as the passes before it most often had (a forward is not
+	 * over before its layers are: the CPU late inside it is idle of its
+	 * step): a graph-replayed kernel or one after a graph-replayed kernel
+	 * (no op: a graph's first may be no kernel the eager pass before
+	 * began with), or one of the pass's first kernels again (an eager or
+	 * compiled layer's kernel after a wait is the CPU late inside the
+	 * pass) */
+	bool replayed = !(ev->has & TS_HAS_EXTERNAL_ID) || l->pass.last_replayed;
+	if (by_waits && (replayed || h >= 0) && l->pass.cur.kernels >= 16 &&
+	    gap > 2 * l->pass.pass_maxgap && gap >= 20000 && !ts_lay_short_pass(l, l->online.walk.nlayers))
 		return true;
 	if (l->pass.cur.kernels < 4)
 		return false;
@@ -179,10 +191,6 @@ static bool repeat_edge(ts_layers *l, uint32_t row, int64_t gap)
 	 * two attention units (attention by its op) when it never ran inside
 	 * them: a kernel of the pass's head (its first may be one the layers
 	 * run too: an arange for the positions) */
-	int h = -1;
-	for (int i = 0; i < l->pass.nhead_rows && h < 0; i++)
-		if (l->pass.head_rows[i] == row)
-			h = i;
 	if (h < 0)
 		return false;
 	/* the second only right after the first (the head's two kernels in
@@ -257,13 +265,16 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	 * to back), begins the next. */
 	bool embed_again = l->pass.hints.embed_at >= 0 &&
 			   l->pass.cur.kernels >= (uint64_t)l->pass.hints.embed_at + EMBED_AGAIN;
+	bool in_graph = !(ev->has & TS_HAS_EXTERNAL_ID) && (ev->has & TS_HAS_CORRELATION) &&
+			ev->correlation >= 0 && ev->correlation == l->pass.graph_corr;
 	bool graph = graph_edge(l, ev);
 	if (l->pass.in_pass && (step_edge || graph || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
-			   (step < 0 && !ts_steps_any(l->steps) && repeat_edge(l, row, gap))))
+			   (step < 0 && !ts_steps_any(l->steps) && repeat_edge(l, ev, row, gap, in_graph))))
 		edge = true;
 	else if (l->pass.in_pass && gap > l->pass.pass_maxgap && l->pass.cur.kernels >= 4)
 		l->pass.pass_maxgap = gap;    /* past the pass's first kernels (a lone fill before its work) */
+	l->pass.last_replayed = !(ev->has & TS_HAS_EXTERNAL_ID) && (ev->has & TS_HAS_CORRELATION);
 	*an_out = an;
 	*step_out = step;
 	*step_edge_out = step_edge;
