@@ -79,6 +79,20 @@ static void own_signals(void)
 	in = pass(32);
 	in.hint_prefill = 4, in.hint_decode = 4;
 	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "names saying both as often: unknown");
+
+	in = pass(45);
+	in.attn_replayed = 45;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_DECODE && v.signal[TS_SIG_GRAPH] == TS_PSTAGE_DECODE &&
+	      v.votes[TS_PSTAGE_DECODE] == 1, "every attention kernel replayed from a graph: decode (1)");
+	in.attn_launched = 1;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN,
+	      "one attention kernel an op launched (a piecewise graph's eager attention): no vote");
+	in = pass(32);
+	in.attn_replayed = 32, in.gemm_large = 64, in.gemm_m_min = 4096, in.gemm_m_max = 4096;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_PREFILL && v.signal[TS_SIG_GRAPH] == TS_PSTAGE_UNKNOWN,
+	      "a whole forward replayed over 4,096 rows: the token count overrules the launch");
 }
 
 static void relative(void)
@@ -132,7 +146,42 @@ static void relative(void)
 	ts_vote_relative(&none, &ro, &vo);
 	CHECK(vo.stage == TS_PSTAGE_DECODE && vo.only_decode == 7,
 	      "kernels only decode passes ran: decode");
+	/* no stage known anywhere: the passes' time a layer against each
+	 * other (a prompt of many tokens, then decode steps, no shapes) */
+	ts_vote_trace un;
+	memset(&un, 0, sizeof un);
+	ts_vote_timed(&un, 5 * 2400000, 5);
+	ts_vote_timed(&un, 5 * 500000, 5);
+	ts_vote_timed(&un, 5 * 510000, 5);
+	ts_vote vs, vf, vm;
+	ts_vote_own(&blank, &vs);
+	ts_vote_own(&blank, &vf);
+	ts_vote_own(&blank, &vm);
+	ts_vote_rel_in rs = { .gpu_ns = 5 * 2400000, .layers = 5, .generation = true, .threshold = 32 };
+	ts_vote_rel_in rf = { .gpu_ns = 5 * 500000, .layers = 5, .generation = true, .threshold = 32 };
+	ts_vote_rel_in rm = { .gpu_ns = 5 * 1200000, .layers = 5, .generation = true, .threshold = 32 };
+	ts_vote_relative(&un, &rs, &vs);
+	ts_vote_relative(&un, &rf, &vf);
+	ts_vote_relative(&un, &rm, &vm);
+	CHECK(vs.stage == TS_PSTAGE_PREFILL && vf.stage == TS_PSTAGE_DECODE &&
+	      vs.duration_ref == TS_PSTAGE_UNKNOWN && vs.duration_ratio > 4.7 && vs.duration_ratio < 4.9,
+	      "no stage known: 4.8x the fastest pass's time a layer is prefill, the fastest decode");
+	CHECK(vm.stage == TS_PSTAGE_UNKNOWN, "2.4x the fastest, half the slowest: no vote");
+	ts_vote_trace flat;
+	memset(&flat, 0, sizeof flat);
+	ts_vote_timed(&flat, 5 * 500000, 5);
+	ts_vote_timed(&flat, 5 * 560000, 5);
+	ts_vote_own(&blank, &vf);
+	ts_vote_relative(&flat, &rf, &vf);
+	CHECK(vf.stage == TS_PSTAGE_UNKNOWN, "passes alike (decode only, or prefill only): no vote");
+	ts_vote vh;
+	ts_vote_own_in hinted = pass(5);
+	hinted.hint_prefill = 3;
+	ts_vote_own(&hinted, &vh);
+	ts_vote_relative(&un, &rf, &vh);
+	CHECK(vh.stage == TS_PSTAGE_PREFILL, "a pass with evidence of its own is not held against the others");
 	CHECK(strcmp(ts_signal_name(TS_SIG_KV_GRID), "kv_grid") == 0 &&
+	      strcmp(ts_signal_name(TS_SIG_GRAPH), "graph") == 0 &&
 	      strcmp(ts_signal_name(TS_SIG_COUNT), "unknown") == 0, "signal names");
 }
 

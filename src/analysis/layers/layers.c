@@ -37,6 +37,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->stats.prev_end = l->pass.kfrontier = l->pass.frontier_at_start = INT64_MIN;
 	l->pass.last_step = -1;
 	l->pass.graph_corr = -1;
+	l->pass.last_corr = -1;
 	l->pass.last_stage = TS_PSTAGE_UNKNOWN;
 	/* the listing of the pass's layer kernels: for the anatomy (with
 	 * tables), --debug-layers and the samples of compare */
@@ -1035,6 +1036,14 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.hints.hint_decode++;
 	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
 		l->cpu.generation |= TS_GEN_STAGE_KERNEL;
+	/* a graph launch runs several kernels under one correlation; a
+	 * kernel alone under its own with no op lost its CPU side */
+	bool corr = (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0;
+	if ((m & M_ATTN) && (ev->has & TS_HAS_EXTERNAL_ID))
+		l->pass.hints.attn_launched++;
+	else if ((m & M_ATTN) && corr && ev->correlation == l->pass.last_corr)
+		l->pass.hints.attn_replayed++;
+	l->pass.last_corr = corr ? ev->correlation : -1;
 	if (m & M_EMBED)
 		l->cpu.generation |= TS_GEN_EMBEDDING;
 	if (c->type == TS_TYPE_KV_CACHE || (m & M_TOKENS))

@@ -148,6 +148,8 @@ typedef struct {
 typedef struct {
 	bool after_sampling;     /* a sampling kernel ran since the layers */
 	int hint_prefill, hint_decode;
+	uint32_t attn_replayed, attn_launched; /* attention kernels a graph
+					       * replayed (no op), an op launched */
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
 	int64_t step;            /* step of the pass (steps.h), -1 none */
 	int64_t step_ann;        /* the annotation naming it, -1 none */
@@ -210,6 +212,7 @@ typedef struct {
 	uint8_t head_in_layers;  /* bit i: head_rows[i] ran again inside its layers */
 	uint32_t last_row;       /* the kernel before this one */
 	bool last_replayed;      /* and it was graph-replayed (no op) */
+	int64_t last_corr;       /* and its correlation, -1 none */
 	bool pass_named;
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */

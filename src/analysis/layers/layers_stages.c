@@ -76,6 +76,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		.hint_decode = (uint32_t)l->pass.hints.hint_decode, .gemm_small = l->pass.hints.gemm_small,
 		.gemm_large = l->pass.hints.gemm_large, .gemm_m_min = p->gemm_m_min,
 		.gemm_m_max = p->gemm_m_max, .kv_grid = l->pass.hints.tokens_max,
+		.attn_replayed = l->pass.hints.attn_replayed, .attn_launched = l->pass.hints.attn_launched,
 		.threshold = ts_lay_decode_threshold(l) };
 	ts_vote v;
 	ts_vote_own(&in, &v);
@@ -83,8 +84,12 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->kv_grid = l->pass.hints.tokens_max;
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
+	p->attn_replayed = in.attn_replayed;
+	p->attn_launched = in.attn_launched;
 	l->pass.hints.gemm_tokens = v.gemm_tokens;
 	ts_vote_seen(&l->held.vote, &in, &v);
+	if (p->complete && !p->draft)
+		ts_vote_timed(&l->held.vote, p->gpu_ns, p->layers);
 }
 
 /* Kernels (by name) of a waiting pass staged so far in prefill passes

@@ -6,7 +6,7 @@
 #include <string.h>
 
 static const char *const signal_names[TS_SIG_COUNT] = {
-	"annotation", "kernel_hints", "gemm_m", "kv_grid", "only_in", "duration",
+	"annotation", "kernel_hints", "gemm_m", "kv_grid", "graph", "only_in", "duration",
 };
 
 const char *ts_signal_name(ts_signal s)
@@ -20,7 +20,7 @@ const char *ts_signal_name(ts_signal s)
  * leave open. */
 static const int weight[TS_SIG_COUNT] = {
 	[TS_SIG_ANNOTATION] = 8, [TS_SIG_KERNEL_HINTS] = 1, [TS_SIG_GEMM_M] = 2,
-	[TS_SIG_KV_GRID] = 2, [TS_SIG_ONLY_IN] = 1, [TS_SIG_DURATION] = 1,
+	[TS_SIG_KV_GRID] = 2, [TS_SIG_GRAPH] = 1, [TS_SIG_ONLY_IN] = 1, [TS_SIG_DURATION] = 1,
 };
 
 /* The stage with most votes and its share; a tie or none: unknown. */
@@ -76,6 +76,16 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 		       : large > small ? in->gemm_m_max : -1;
 }
 
+/* Does the annotation or a token count say other than s? */
+static bool overruled(const ts_vote *v, ts_pstage s)
+{
+	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_KV_GRID; sg++)
+		if (sg != TS_SIG_KERNEL_HINTS && v->signal[sg] != TS_PSTAGE_UNKNOWN &&
+		    v->signal[sg] != s)
+			return true;
+	return false;
+}
+
 void ts_vote_own(const ts_vote_own_in *in, ts_vote *v)
 {
 	memset(v, 0, sizeof *v);
@@ -87,15 +97,17 @@ void ts_vote_own(const ts_vote_own_in *in, ts_vote *v)
 	ts_pstage hints = TS_PSTAGE_UNKNOWN;
 	if (in->hint_prefill != in->hint_decode)
 		hints = in->hint_prefill > in->hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
-	/* A kernel's name is weaker evidence than counts: names saying one
-	 * stage where the annotation or the token counts say another (a
-	 * FlashInfer "Prefill" kernel running decode) do not vote. */
-	bool overruled = false;
-	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_KV_GRID; sg++)
-		if (sg != TS_SIG_KERNEL_HINTS && v->signal[sg] != TS_PSTAGE_UNKNOWN &&
-		    v->signal[sg] != hints)
-			overruled = true;
-	v->signal[TS_SIG_KERNEL_HINTS] = overruled ? TS_PSTAGE_UNKNOWN : hints;
+	/* Attention replayed from a graph, none launched by an op: a server
+	 * captures whole forwards for its decode steps (vLLM's full graphs,
+	 * SGLang's, TensorRT-LLM's generation); a piecewise graph leaves
+	 * attention to eager ops, prefill and decode alike. */
+	ts_pstage graph = in->attn_replayed && !in->attn_launched ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
+	/* A kernel's name, or how it was launched, is weaker evidence than
+	 * counts: either saying one stage where the annotation or the token
+	 * counts say another (a FlashInfer "Prefill" kernel running decode)
+	 * does not vote. */
+	v->signal[TS_SIG_KERNEL_HINTS] = overruled(v, hints) ? TS_PSTAGE_UNKNOWN : hints;
+	v->signal[TS_SIG_GRAPH] = overruled(v, graph) ? TS_PSTAGE_UNKNOWN : graph;
 	for (int sg = TS_SIG_ANNOTATION; sg < TS_SIG_COUNT; sg++)
 		if (v->signal[sg] != TS_PSTAGE_UNKNOWN)
 			v->votes[v->signal[sg]] += weight[sg];
@@ -120,6 +132,12 @@ void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v)
 	range_add(&t->kv, in->kv_grid);
 }
 
+void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers)
+{
+	if (layers && gpu_ns > 0)
+		range_add(&t->layer_ns, gpu_ns / layers > 0 ? gpu_ns / layers : 1);
+}
+
 void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers)
 {
 	if (!layers || (s != TS_PSTAGE_PREFILL && s != TS_PSTAGE_DECODE))
@@ -142,6 +160,26 @@ static ts_pstage tokens_relative(const ts_tok_range *r, int64_t t, long threshol
 	if (r->lo > 0 && 4 * r->lo <= t)
 		return TS_PSTAGE_PREFILL;
 	return t > threshold ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
+}
+
+/* Where no pass's stage is known and nothing else speaks for this one,
+ * its time a layer against the other complete passes': four times the
+ * fastest is a prompt's (a layer over many tokens), a quarter of the
+ * slowest a decode step's beside it; both (a spread of 16x) or neither
+ * say nothing. duration_ref stays unknown: the reference is a pass. */
+static ts_pstage against_others(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v,
+				double x)
+{
+	bool others = false;
+	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++)
+		others |= v->votes[s] != 0;
+	if (others || !in->generation || t->layer_ns.lo <= 0 || x <= 0)
+		return TS_PSTAGE_UNKNOWN;
+	bool slow = x >= 4.0 * (double)t->layer_ns.lo, fast = 4.0 * x <= (double)t->layer_ns.hi;
+	if (slow == fast)
+		return TS_PSTAGE_UNKNOWN;
+	v->duration_ratio = slow ? x / (double)t->layer_ns.lo : x / (double)t->layer_ns.hi;
+	return slow ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
 }
 
 /* Time per layer against the passes of known stage: a prefill layer
@@ -176,7 +214,7 @@ static ts_pstage duration_signal(const ts_vote_trace *t, const ts_vote_rel_in *i
 		return v->duration_ratio <= 0.25 ? TS_PSTAGE_DECODE
 		     : v->duration_ratio >= 0.5 ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
 	}
-	return TS_PSTAGE_UNKNOWN;
+	return against_others(t, in, v, x);
 }
 
 void ts_vote_relative(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v)

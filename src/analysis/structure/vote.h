@@ -33,6 +33,9 @@ typedef enum {
 	TS_SIG_GEMM_M,       /* rows of the GEMM ops (2; relative: 1) */
 	TS_SIG_KV_GRID,      /* grid x of token-counting kernels (KV-cache
 			      * writes) (2; relative: 1) */
+	TS_SIG_GRAPH,        /* its attention replayed from a CUDA/HIP graph:
+			      * servers capture whole forwards for decode
+			      * steps (1) */
 	/* relative signals, for passes the ones above leave unknown: */
 	TS_SIG_ONLY_IN,      /* kernels seen only in passes of one stage (1) */
 	TS_SIG_DURATION,     /* time per layer against the passes of known
@@ -58,6 +61,8 @@ typedef struct {
 					      * or below the threshold and above */
 	int64_t gemm_m_min, gemm_m_max;      /* their rows; -1: none */
 	int64_t kv_grid;                     /* largest KV-write grid x; -1: none */
+	uint32_t attn_replayed, attn_launched; /* attention kernels a graph
+					      * replayed (no op), and ones an op launched */
 	long threshold;                      /* tokens at or below: decode */
 } ts_vote_own_in;
 
@@ -86,12 +91,16 @@ typedef struct {
 
 typedef struct {
 	ts_tok_range gemm, kv;
+	ts_tok_range layer_ns;       /* GPU time a layer, complete passes */
 	int64_t known_ns[TS_PSTAGE_COUNT];
 	uint64_t known_layers[TS_PSTAGE_COUNT];
 } ts_vote_trace;
 
 /* A pass with layers seen (its tokens count in the ranges). */
 void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v);
+/* A complete pass's GPU time and layers (any stage: the passes' time a
+ * layer against each other, where no pass's stage is known). */
+void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers);
 /* A pass whose own signals gave it stage s. */
 void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers);
 
