@@ -81,18 +81,27 @@ static void own_signals(void)
 	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "names saying both as often: unknown");
 
 	in = pass(45);
-	in.attn_replayed = 45;
+	in.replayed = 45;
 	ts_vote_own(&in, &v);
 	CHECK(v.stage == TS_PSTAGE_DECODE && v.signal[TS_SIG_GRAPH] == TS_PSTAGE_DECODE &&
-	      v.votes[TS_PSTAGE_DECODE] == 1, "every attention kernel replayed from a graph: decode (1)");
-	in.attn_launched = 1;
+	      v.votes[TS_PSTAGE_DECODE] == 1, "every layer kernel replayed from a graph: decode (1)");
+	in.launched = 1;
 	CHECK(own(&in) == TS_PSTAGE_UNKNOWN,
-	      "one attention kernel an op launched (a piecewise graph's eager attention): no vote");
+	      "one layer kernel an op launched (a piecewise graph's eager attention): no vote");
 	in = pass(32);
-	in.attn_replayed = 32, in.gemm_large = 64, in.gemm_m_min = 4096, in.gemm_m_max = 4096;
+	in.replayed = 32, in.gemm_large = 64, in.gemm_m_min = 4096, in.gemm_m_max = 4096;
 	ts_vote_own(&in, &v);
 	CHECK(v.stage == TS_PSTAGE_PREFILL && v.signal[TS_SIG_GRAPH] == TS_PSTAGE_UNKNOWN,
 	      "a whole forward replayed over 4,096 rows: the token count overrules the launch");
+	in = pass(45);
+	in.replayed_layers = true, in.replayed = 455, in.launched = 19;
+	CHECK(own(&in) == TS_PSTAGE_DECODE,
+	      "no attention known: 455 layer kernels replayed, 19 launched after the graph: decode");
+	in.launched = 45;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN,
+	      "no attention known: a kernel an op launched every layer (piecewise): no vote");
+	in.launched = 0, in.replayed = 30;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "fewer replayed kernels than layers: no vote");
 }
 
 static void relative(void)

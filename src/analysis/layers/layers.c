@@ -1036,13 +1036,21 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.hints.hint_decode++;
 	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
 		l->cpu.generation |= TS_GEN_STAGE_KERNEL;
-	/* a graph launch runs several kernels under one correlation; a
-	 * kernel alone under its own with no op lost its CPU side */
+	/* the layers' kernels (attention by name or op too, where a span
+	 * has not begun): a graph launch runs several kernels under one
+	 * correlation; a kernel alone under its own with no op lost its CPU
+	 * side */
 	bool corr = (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0;
-	if ((m & M_ATTN) && (ev->has & TS_HAS_EXTERNAL_ID))
-		l->pass.hints.attn_launched++;
-	else if ((m & M_ATTN) && corr && ev->correlation == l->pass.last_corr)
-		l->pass.hints.attn_replayed++;
+	bool op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
+	bool replayed = !op && corr && ev->correlation == l->pass.last_corr;
+	if (in_span || (m & M_ATTN)) {
+		l->pass.hints.layer_launched += op;
+		l->pass.hints.layer_replayed += replayed;
+	}
+	if (m & M_ATTN) {
+		l->pass.hints.attn_launched += op;
+		l->pass.hints.attn_replayed += replayed;
+	}
 	l->pass.last_corr = corr ? ev->correlation : -1;
 	if (m & M_EMBED)
 		l->cpu.generation |= TS_GEN_EMBEDDING;

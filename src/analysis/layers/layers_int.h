@@ -148,8 +148,10 @@ typedef struct {
 typedef struct {
 	bool after_sampling;     /* a sampling kernel ran since the layers */
 	int hint_prefill, hint_decode;
-	uint32_t attn_replayed, attn_launched; /* attention kernels a graph
+	uint32_t layer_replayed, layer_launched; /* layer kernels a graph
 					       * replayed (no op), an op launched */
+	uint32_t attn_replayed, attn_launched;   /* and of them, attention
+					       * kernels (by name or op) */
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
 	int64_t step;            /* step of the pass (steps.h), -1 none */
 	int64_t step_ann;        /* the annotation naming it, -1 none */

@@ -272,8 +272,9 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "gemm_m=%" PRId64 "..%" PRId64, p->gemm_m_min, p->gemm_m_max);
 	if (p->kv_grid > 0)
 		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
-	if (p->attn_replayed && !p->attn_launched)
-		append(buf, n, &k, "graph_attn=%" PRIu32, p->attn_replayed);
+	if (p->signal[TS_SIG_GRAPH] != TS_PSTAGE_UNKNOWN || (p->replayed && !p->replayed_layers && !p->launched))
+		append(buf, n, &k, "graph_%s=%" PRIu32 "/%" PRIu32, p->replayed_layers ? "layers" : "attn",
+		       p->replayed, p->replayed + p->launched);
 	if (p->only_prefill || p->only_decode)
 		append(buf, n, &k, "only_in=%" PRIu32 "p/%" PRIu32 "d", p->only_prefill, p->only_decode);
 	if (p->duration_ratio > 0 && p->duration_ref == TS_PSTAGE_UNKNOWN)

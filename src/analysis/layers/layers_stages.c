@@ -70,13 +70,16 @@ static ts_pstage annotation_of(ts_layers *l, ts_pass *p)
 
 void ts_lay_vote(ts_layers *l, ts_pass *p)
 {
+	const pass_hints *h = &l->pass.hints;
+	bool attn = h->attn_replayed || h->attn_launched;
 	ts_vote_own_in in = {
 		.annotation = annotation_of(l, p), .generation = l->cpu.generation != 0,
 		.layers = p->layers, .hint_prefill = (uint32_t)l->pass.hints.hint_prefill,
 		.hint_decode = (uint32_t)l->pass.hints.hint_decode, .gemm_small = l->pass.hints.gemm_small,
 		.gemm_large = l->pass.hints.gemm_large, .gemm_m_min = p->gemm_m_min,
 		.gemm_m_max = p->gemm_m_max, .kv_grid = l->pass.hints.tokens_max,
-		.attn_replayed = l->pass.hints.attn_replayed, .attn_launched = l->pass.hints.attn_launched,
+		.replayed = attn ? h->attn_replayed : h->layer_replayed,
+		.launched = attn ? h->attn_launched : h->layer_launched, .replayed_layers = !attn,
 		.threshold = ts_lay_decode_threshold(l) };
 	ts_vote v;
 	ts_vote_own(&in, &v);
@@ -84,8 +87,9 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->kv_grid = l->pass.hints.tokens_max;
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
-	p->attn_replayed = in.attn_replayed;
-	p->attn_launched = in.attn_launched;
+	p->replayed = in.replayed;
+	p->launched = in.launched;
+	p->replayed_layers = in.replayed_layers;
 	l->pass.hints.gemm_tokens = v.gemm_tokens;
 	ts_vote_seen(&l->held.vote, &in, &v);
 	if (p->complete && !p->draft)

@@ -125,8 +125,9 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_i64(w, p->gemm_m_max);
 	ts_w_i64(w, p->kv_grid);
 	ts_w_u32(w, p->hints_prefill);
-	ts_w_u32(w, p->attn_replayed);
-	ts_w_u32(w, p->attn_launched);
+	ts_w_u32(w, p->replayed);
+	ts_w_u32(w, p->launched);
+	ts_w_u8(w, p->replayed_layers);
 	ts_w_u32(w, p->hints_decode);
 	ts_w_u32(w, p->only_prefill);
 	ts_w_u32(w, p->only_decode);
@@ -183,8 +184,9 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->gemm_m_max = ts_r_i64(r);
 	p->kv_grid = ts_r_i64(r);
 	p->hints_prefill = ts_r_u32(r);
-	p->attn_replayed = ts_r_u32(r);
-	p->attn_launched = ts_r_u32(r);
+	p->replayed = ts_r_u32(r);
+	p->launched = ts_r_u32(r);
+	p->replayed_layers = ts_r_u8(r) != 0;
 	p->hints_decode = ts_r_u32(r);
 	p->only_prefill = ts_r_u32(r);
 	p->only_decode = ts_r_u32(r);

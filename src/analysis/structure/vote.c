@@ -76,6 +76,19 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 		       : large > small ? in->gemm_m_max : -1;
 }
 
+/* Was the pass's forward replayed from a graph? Every attention kernel
+ * replayed, none launched by an op; where no kernel is known to be
+ * attention (no names, no ops: a graph), a kernel a layer replayed at
+ * least and ops launching fewer than one every two layers (the LM head
+ * and sampler after the graph, eager; a piecewise graph launches each
+ * layer's attention from an op). */
+static bool replayed(const ts_vote_own_in *in)
+{
+	if (!in->replayed_layers)
+		return in->replayed && !in->launched;
+	return in->layers && in->replayed >= in->layers && 2 * (uint64_t)in->launched < in->layers;
+}
+
 /* Does the annotation or a token count say other than s? */
 static bool overruled(const ts_vote *v, ts_pstage s)
 {
@@ -97,11 +110,11 @@ void ts_vote_own(const ts_vote_own_in *in, ts_vote *v)
 	ts_pstage hints = TS_PSTAGE_UNKNOWN;
 	if (in->hint_prefill != in->hint_decode)
 		hints = in->hint_prefill > in->hint_decode ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
-	/* Attention replayed from a graph, none launched by an op: a server
+	/* Layers replayed from a graph, none launched by an op: a server
 	 * captures whole forwards for its decode steps (vLLM's full graphs,
 	 * SGLang's, TensorRT-LLM's generation); a piecewise graph leaves
 	 * attention to eager ops, prefill and decode alike. */
-	ts_pstage graph = in->attn_replayed && !in->attn_launched ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
+	ts_pstage graph = replayed(in) ? TS_PSTAGE_DECODE : TS_PSTAGE_UNKNOWN;
 	/* A kernel's name, or how it was launched, is weaker evidence than
 	 * counts: either saying one stage where the annotation or the token
 	 * counts say another (a FlashInfer "Prefill" kernel running decode)

@@ -33,7 +33,7 @@ typedef enum {
 	TS_SIG_GEMM_M,       /* rows of the GEMM ops (2; relative: 1) */
 	TS_SIG_KV_GRID,      /* grid x of token-counting kernels (KV-cache
 			      * writes) (2; relative: 1) */
-	TS_SIG_GRAPH,        /* its attention replayed from a CUDA/HIP graph:
+	TS_SIG_GRAPH,        /* its layers replayed from a CUDA/HIP graph:
 			      * servers capture whole forwards for decode
 			      * steps (1) */
 	/* relative signals, for passes the ones above leave unknown: */
@@ -61,8 +61,11 @@ typedef struct {
 					      * or below the threshold and above */
 	int64_t gemm_m_min, gemm_m_max;      /* their rows; -1: none */
 	int64_t kv_grid;                     /* largest KV-write grid x; -1: none */
-	uint32_t attn_replayed, attn_launched; /* attention kernels a graph
-					      * replayed (no op), and ones an op launched */
+	uint32_t replayed, launched;         /* attention kernels a graph replayed
+					      * (no op) and an op launched; where no
+					      * kernel is known to be attention, the
+					      * layers' kernels */
+	bool replayed_layers;                /* the counts are the layers' */
 	long threshold;                      /* tokens at or below: decode */
 } ts_vote_own_in;
 
