@@ -1056,7 +1056,12 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->cpu.generation |= TS_GEN_EMBEDDING;
 	if (c->type == TS_TYPE_KV_CACHE || (m & M_TOKENS))
 		l->cpu.generation |= TS_GEN_KV_CACHE;
-	if (c->type == TS_TYPE_GEMM && op_m > 0) {
+	/* the token rows of the op that launched a GEMM, or an attention
+	 * kernel where a workload rule read its tokens (unified_attention's
+	 * q [T, H, D], SDPA's batch x query; an op no rule reads counts rows
+	 * times heads): a piecewise graph replays the GEMMs with no op, its
+	 * attention runs eager under one */
+	if ((c->type == TS_TYPE_GEMM || ((m & M_ATTN) && ref->wl != TS_INTERN_NONE)) && op_m > 0) {
 		if (op_m <= ts_lay_decode_threshold(l))
 			l->pass.hints.gemm_small++;
 		else
