@@ -184,7 +184,13 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 		return true;
 	if (l->pass.cur.kernels < 4)
 		return false;
-	if (by_waits && row == l->pass.head_rows[0] && gap > l->pass.pass_maxgap)
+	/* the trace's first pass may begin inside a layer (the capture cut
+	 * it): its first kernel runs again a layer later, no pass head; a
+	 * pass's head again comes two layers later at least (where no name
+	 * marks attention, a few dozen kernels) */
+	bool first = l->pass.frontier_at_start == INT64_MIN;
+	if (by_waits && row == l->pass.head_rows[0] && gap > l->pass.pass_maxgap &&
+	    (!first || l->online.walk.units >= 2 || l->pass.cur.kernels >= 64))
 		return true;
 	/* or, where the GPU waits as long inside a pass (an eager model:
 	 * every launch late), one of the pass's first kernels again after
