@@ -47,6 +47,16 @@ static void own_signals(void)
 	CHECK(own(&in) == TS_PSTAGE_PREFILL,
 	      "192 rows in the layers, 2 in the LM head (the last of each prompt): prefill");
 
+	in = pass(6);
+	in.gemm_small = 477, in.gemm_large = 54, in.gemm_m_min = 1, in.gemm_m_max = 210;
+	in.gemm_m_mode = 210;
+	ts_vote_own(&in, &v);
+	CHECK(v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && v.gemm_tokens == 210,
+	      "an eager MoE loop's experts run most GEMMs on few rows, every layer's projections "
+	      "on 210: no decode, 210 tokens for the passes around");
+	in.gemm_m_mode = 1, in.gemm_m_max = 1, in.gemm_large = 0;
+	CHECK(own(&in) == TS_PSTAGE_DECODE, "every layer's projections on one row: decode");
+
 	in = pass(32);
 	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256;
 	ts_vote_own(&in, &v);

@@ -209,6 +209,25 @@ static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 
 /* ------------------------------------------------------------ the machine */
 
+/* One more op of M rows among the pass's largest M values (an outlier
+ * or two above the tokens, a batched GEMM's rows, are kept beside them;
+ * smaller values than the four largest are not the tokens). */
+static void count_m(pass_hints *h, int64_t m)
+{
+	size_t i = 0;
+	while (i < TS_LAY_TOP_M && h->top_m[i].n && h->top_m[i].m > m)
+		i++;
+	if (i == TS_LAY_TOP_M)
+		return;
+	if (h->top_m[i].n && h->top_m[i].m == m) {
+		h->top_m[i].n++;
+		return;
+	}
+	memmove(h->top_m + i + 1, h->top_m + i, (TS_LAY_TOP_M - 1 - i) * sizeof *h->top_m);
+	h->top_m[i].m = m;
+	h->top_m[i].n = 1;
+}
+
 ts_ltype ts_lay_layer_type(lmark m)
 {
 	bool moe = m & M_MOE, fc = m & M_FC;
@@ -1066,6 +1085,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 			l->pass.hints.gemm_small++;
 		else
 			l->pass.hints.gemm_large++;
+		count_m(&l->pass.hints, op_m);
 		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
 			p->gemm_m_min = op_m;
 		if (op_m > p->gemm_m_max)

@@ -143,6 +143,8 @@ typedef struct {
 
 #define PASS_WALK_START ((pass_walk){ .pre_start = -1, .tail_len = -1 })
 
+#define TS_LAY_TOP_M 4
+
 /* What the pass in progress says of its stage and step, besides its
  * layers. A new pass starts from PASS_HINTS_START. */
 typedef struct {
@@ -153,6 +155,9 @@ typedef struct {
 	uint32_t attn_replayed, attn_launched;   /* and of them, attention
 					       * kernels (by name or op) */
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */
+	struct { int64_t m; uint32_t n; } top_m[TS_LAY_TOP_M]; /* the largest
+					       * M values, largest first, and how
+					       * many GEMM ops ran each */
 	int64_t step;            /* step of the pass (steps.h), -1 none */
 	int64_t step_ann;        /* the annotation naming it, -1 none */
 	int64_t tokens_max;      /* largest token-counting grid x, -1 none */

@@ -68,6 +68,17 @@ static ts_pstage annotation_of(ts_layers *l, ts_pass *p)
 	return a.stage;
 }
 
+/* The most rows a GEMM op of every layer ran (once a layer at least:
+ * the projections run the pass's tokens; an eager MoE loop's experts each
+ * a share, other counts each layer), -1 none. */
+static int64_t layer_m(const pass_hints *h, uint32_t layers)
+{
+	for (size_t i = 0; i < TS_LAY_TOP_M; i++)
+		if (h->top_m[i].n && layers && h->top_m[i].n >= layers)
+			return h->top_m[i].m;
+	return -1;
+}
+
 void ts_lay_vote(ts_layers *l, ts_pass *p)
 {
 	const pass_hints *h = &l->pass.hints;
@@ -77,7 +88,8 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		.layers = p->layers, .hint_prefill = (uint32_t)l->pass.hints.hint_prefill,
 		.hint_decode = (uint32_t)l->pass.hints.hint_decode, .gemm_small = l->pass.hints.gemm_small,
 		.gemm_large = l->pass.hints.gemm_large, .gemm_m_min = p->gemm_m_min,
-		.gemm_m_max = p->gemm_m_max, .kv_grid = l->pass.hints.tokens_max,
+		.gemm_m_max = p->gemm_m_max, .gemm_m_mode = layer_m(h, p->layers),
+		.kv_grid = l->pass.hints.tokens_max,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
 		.launched = attn ? h->attn_launched : h->layer_launched, .replayed_layers = !attn,
 		.threshold = ts_lay_decode_threshold(l) };

@@ -63,7 +63,10 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	ts_pstage many = in->annotation == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED : TS_PSTAGE_PREFILL;
 	uint64_t small = in->gemm_small, large = in->gemm_large;
 	bool enough = small + large >= 2 && 2 * (small + large) >= in->layers;
-	if (enough && small > large && in->generation)
+	/* most GEMMs few rows: decode, unless a GEMM of every layer ran many
+	 * (an eager MoE loop's experts each run a share of a prompt) */
+	bool few = in->gemm_m_mode <= 0 || in->gemm_m_mode <= in->threshold;
+	if (enough && small > large && few && in->generation)
 		v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
 	else if (enough && large > small && in->generation &&
 		 (in->gemm_m_max > TS_TOKENS_PREFILL || in->gemm_m_max >= 4 * in->gemm_m_min))
@@ -72,8 +75,8 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 		v->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
 	else if (in->kv_grid > TS_TOKENS_PREFILL)
 		v->signal[TS_SIG_KV_GRID] = many;
-	v->gemm_tokens = !enough ? -1 : small > large ? in->gemm_m_min
-		       : large > small ? in->gemm_m_max : -1;
+	v->gemm_tokens = !enough ? -1 : small > large && few ? in->gemm_m_min
+		       : small > large ? in->gemm_m_mode : large > small ? in->gemm_m_max : -1;
 }
 
 /* Was the pass's forward replayed from a graph? Every attention kernel

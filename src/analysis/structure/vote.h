@@ -60,6 +60,8 @@ typedef struct {
 	uint64_t gemm_small, gemm_large;     /* GEMM kernels by their op's rows, at
 					      * or below the threshold and above */
 	int64_t gemm_m_min, gemm_m_max;      /* their rows; -1: none */
+	int64_t gemm_m_mode;                 /* the most rows one ran in every
+					      * layer (the tokens); -1: none */
 	int64_t kv_grid;                     /* largest KV-write grid x; -1: none */
 	uint32_t replayed, launched;         /* attention kernels a graph replayed
 					      * (no op) and an op launched; where no
