@@ -891,6 +891,12 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		return false;
 	if (!cut1)
 		reach_tail(u, nl, names, L);
+	/* the edge layers too hold one mixer each (accept checked the ones
+	 * between anchors): a last unit walked over a hybrid's full and
+	 * linear layer is two layers the anchors missed */
+	for (size_t i = 0; names && i < nl; i++)
+		if (holds_both(u, (slice){ u->id + u->start[i], u->end[i] - u->start[i], u->start[i] }))
+			return false;
 	cut0 |= cut_edge(u, nl, names, 0);
 	cut1 |= cut_edge(u, nl, names, 1);
 	/* a pass has a head (its embedding at least, a kernel no layer
