@@ -1055,16 +1055,19 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.hints.hint_decode++;
 	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
 		l->cpu.generation |= TS_GEN_STAGE_KERNEL;
-	/* the layers' kernels (attention by name or op too, where a span
-	 * has not begun): a graph launch runs several kernels under one
-	 * correlation; a kernel alone under its own with no op lost its CPU
-	 * side */
+	/* a graph launch runs several kernels under one correlation (a
+	 * kernel alone under its own with no op lost its CPU side); kernels
+	 * an op launched between two replayed ones ran inside the forward
+	 * (a piecewise graph's eager attention), not before or after it */
 	bool corr = (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0;
 	bool op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
 	bool replayed = !op && corr && ev->correlation == l->pass.last_corr;
-	if (in_span || (m & M_ATTN)) {
-		l->pass.hints.layer_launched += op;
-		l->pass.hints.layer_replayed += replayed;
+	if (replayed) {
+		l->pass.hints.layer_replayed++;
+		l->pass.hints.launched_between += l->pass.hints.launched_since;
+		l->pass.hints.launched_since = 0;
+	} else if (op && l->pass.hints.layer_replayed) {
+		l->pass.hints.launched_since++;
 	}
 	if (m & M_ATTN) {
 		l->pass.hints.attn_launched += op;

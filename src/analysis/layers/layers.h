@@ -66,8 +66,10 @@ typedef struct {
 	int64_t kv_grid;            /* largest grid x of a token-counting kernel, -1 none */
 	uint32_t hints_prefill, hints_decode; /* kernels with a name stage hint */
 	uint32_t replayed, launched;  /* attention kernels a graph replayed and
-				       * an op launched (or, replayed_layers, the
-				       * layers' kernels: no attention known) */
+				       * an op launched (or, replayed_layers, no
+				       * attention known: the pass's replayed
+				       * kernels and those an op launched
+				       * between them) */
 	bool replayed_layers;
 	uint32_t only_prefill, only_decode;   /* kernels seen only in passes of one stage */
 	double duration_ratio;      /* time per layer / that of the reference stage, 0 none */

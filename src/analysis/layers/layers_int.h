@@ -150,8 +150,10 @@ typedef struct {
 typedef struct {
 	bool after_sampling;     /* a sampling kernel ran since the layers */
 	int hint_prefill, hint_decode;
-	uint32_t layer_replayed, layer_launched; /* layer kernels a graph
-					       * replayed (no op), an op launched */
+	uint32_t layer_replayed;   /* kernels a graph replayed (no op) */
+	uint32_t launched_between, launched_since; /* kernels an op launched
+					       * between two replayed ones; since the
+					       * last replayed one */
 	uint32_t attn_replayed, attn_launched;   /* and of them, attention
 					       * kernels (by name or op) */
 	uint64_t gemm_small, gemm_large;   /* GEMM kernels by their op's M */

@@ -91,7 +91,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		.gemm_m_max = p->gemm_m_max, .gemm_m_mode = layer_m(h, p->layers),
 		.kv_grid = l->pass.hints.tokens_max,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
-		.launched = attn ? h->attn_launched : h->layer_launched, .replayed_layers = !attn,
+		.launched = attn ? h->attn_launched : h->launched_between, .replayed_layers = !attn,
 		.threshold = ts_lay_decode_threshold(l) };
 	ts_vote v;
 	ts_vote_own(&in, &v);

@@ -82,9 +82,10 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 /* Was the pass's forward replayed from a graph? Every attention kernel
  * replayed, none launched by an op; where no kernel is known to be
  * attention (no names, no ops: a graph), a kernel a layer replayed at
- * least and ops launching fewer than one every two layers (the LM head
- * and sampler after the graph, eager; a piecewise graph launches each
- * layer's attention from an op). */
+ * least and fewer than one every two layers launched by an op between
+ * replayed ones (the LM head and sampler after the graph run eager; a
+ * piecewise graph launches each layer's attention from an op between
+ * its pieces). */
 static bool replayed(const ts_vote_own_in *in)
 {
 	if (!in->replayed_layers)

@@ -66,7 +66,8 @@ typedef struct {
 	uint32_t replayed, launched;         /* attention kernels a graph replayed
 					      * (no op) and an op launched; where no
 					      * kernel is known to be attention, the
-					      * layers' kernels */
+					      * pass's replayed kernels and the ones
+					      * an op launched between them */
 	bool replayed_layers;                /* the counts are the layers' */
 	long threshold;                      /* tokens at or below: decode */
 } ts_vote_own_in;
