@@ -58,6 +58,15 @@ static void own_signals(void)
 	CHECK(own(&in) == TS_PSTAGE_DECODE, "every layer's projections on one row: decode");
 
 	in = pass(32);
+	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256, in.gemm_m_mode = 256;
+	in.sampled = 256;
+	CHECK(own(&in) == TS_PSTAGE_DECODE, "256 rows, 256 sequences sampled: one token each, decode");
+	in.sampled = 15, in.gemm_m_mode = in.gemm_m_max = 960;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "960 rows, 15 sequences sampled: prompts");
+	in.sampled = 128, in.gemm_m_mode = in.gemm_m_max = 256;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "256 rows, 128 sequences (two tokens each): open");
+
+	in = pass(32);
 	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256;
 	ts_vote_own(&in, &v);
 	CHECK(v.stage == TS_PSTAGE_UNKNOWN && v.gemm_tokens == 256,

@@ -256,7 +256,7 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->pass.cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
 			    .batch = -1, .tokens = -1, .annotation = -1,
 			    .gemm_m_min = -1, .gemm_m_max = -1,
-			    .kv_grid = -1 };
+			    .kv_grid = -1, .sampled = -1, .tokens_layer = -1 };
 	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
 		l->pass.cur.signal[sg] = TS_PSTAGE_UNKNOWN;
 	reset_structure(l);
@@ -1012,6 +1012,9 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		       (c && c->type == TS_TYPE_COMMUNICATION ? TS_IDLE_COMM : 0u));
 	if (kend > l->pass.kfrontier)
 		l->pass.kfrontier = kend;
+	/* the sampler's rows: one a sequence */
+	if ((m & M_SAMPLE) && op_m > l->pass.hints.sampled)
+		l->pass.hints.sampled = op_m;
 	if (m & M_SAMPLE)
 		l->pass.hints.after_sampling = l->online.walk.nlayers > 0 || (l->online.walk.seg.marks & M_ATTN) ||
 					  l->pass.cur.kernels >= SAMPLE_AFTER;

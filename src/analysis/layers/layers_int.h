@@ -166,10 +166,11 @@ typedef struct {
 	bool embed_first;        /* an embedding kernel before the pass's first unit */
 	int64_t embed_at;        /* kernels of the pass before its first embedding, -1 none */
 	int64_t gemm_tokens;     /* its GEMMs' tokens, where enough were recorded; -1 */
+	int64_t sampled;         /* rows of its sampler's op (its sequences), -1 none */
 } pass_hints;
 
 #define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1, \
-					.embed_at = -1, .gemm_tokens = -1 })
+					.embed_at = -1, .gemm_tokens = -1, .sampled = -1 })
 
 /* A kernel waiting for its launch to be read (layers_launch.c): what the
  * machine reads of its event, its class and what it was linked to. */

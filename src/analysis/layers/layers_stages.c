@@ -89,7 +89,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		.hint_decode = (uint32_t)l->pass.hints.hint_decode, .gemm_small = l->pass.hints.gemm_small,
 		.gemm_large = l->pass.hints.gemm_large, .gemm_m_min = p->gemm_m_min,
 		.gemm_m_max = p->gemm_m_max, .gemm_m_mode = layer_m(h, p->layers),
-		.kv_grid = l->pass.hints.tokens_max,
+		.kv_grid = l->pass.hints.tokens_max, .sampled = h->sampled,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
 		.launched = attn ? h->attn_launched : h->launched_between, .replayed_layers = !attn,
 		.threshold = ts_lay_decode_threshold(l) };
@@ -99,6 +99,8 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->kv_grid = l->pass.hints.tokens_max;
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
+	p->sampled = in.sampled;
+	p->tokens_layer = in.gemm_m_mode;
 	p->replayed = in.replayed;
 	p->launched = in.launched;
 	p->replayed_layers = in.replayed_layers;

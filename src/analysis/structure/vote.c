@@ -75,6 +75,16 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 		v->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
 	else if (in->kv_grid > TS_TOKENS_PREFILL)
 		v->signal[TS_SIG_KV_GRID] = many;
+	/* tokens against the sequences the sampler drew for: one token each
+	 * is a decode step whatever the batch (256 sequences, 256 rows);
+	 * four a sequence or more, prompts */
+	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation && in->sampled > 0 &&
+	    in->gemm_m_mode > 0) {
+		if (in->gemm_m_mode == in->sampled)
+			v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
+		else if (in->gemm_m_mode >= 4 * in->sampled)
+			v->signal[TS_SIG_GEMM_M] = many;
+	}
 	v->gemm_tokens = !enough ? -1 : small > large && few ? in->gemm_m_min
 		       : small > large ? in->gemm_m_mode : large > small ? in->gemm_m_max : -1;
 }

@@ -63,6 +63,8 @@ typedef struct {
 	int64_t gemm_m_mode;                 /* the most rows one ran in every
 					      * layer (the tokens); -1: none */
 	int64_t kv_grid;                     /* largest KV-write grid x; -1: none */
+	int64_t sampled;                     /* rows of the sampler's op: the
+					      * sequences sampled; -1: none */
 	uint32_t replayed, launched;         /* attention kernels a graph replayed
 					      * (no op) and an op launched; where no
 					      * kernel is known to be attention, the
