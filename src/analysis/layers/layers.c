@@ -1091,7 +1091,8 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 			l->pass.hints.gemm_small++;
 		else
 			l->pass.hints.gemm_large++;
-		count_m(&l->pass.hints, op_m);
+		if (ref->wl != TS_INTERN_NONE)   /* rows a rule read, not a guess */
+			count_m(&l->pass.hints, op_m);
 		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
 			p->gemm_m_min = op_m;
 		if (op_m > p->gemm_m_max)
