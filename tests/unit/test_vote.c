@@ -178,9 +178,9 @@ static void relative(void)
 	 * other (a prompt of many tokens, then decode steps, no shapes) */
 	ts_vote_trace un;
 	memset(&un, 0, sizeof un);
-	ts_vote_timed(&un, 5 * 2400000, 5);
-	ts_vote_timed(&un, 5 * 500000, 5);
-	ts_vote_timed(&un, 5 * 510000, 5);
+	ts_vote_timed(&un, 5 * 2400000, 5, 0);
+	ts_vote_timed(&un, 5 * 500000, 5, 0);
+	ts_vote_timed(&un, 5 * 510000, 5, 0);
 	ts_vote vs, vf, vm;
 	ts_vote_own(&blank, &vs);
 	ts_vote_own(&blank, &vf);
@@ -197,8 +197,8 @@ static void relative(void)
 	CHECK(vm.stage == TS_PSTAGE_UNKNOWN, "2.4x the fastest, half the slowest: no vote");
 	ts_vote_trace flat;
 	memset(&flat, 0, sizeof flat);
-	ts_vote_timed(&flat, 5 * 500000, 5);
-	ts_vote_timed(&flat, 5 * 560000, 5);
+	ts_vote_timed(&flat, 5 * 500000, 5, 0);
+	ts_vote_timed(&flat, 5 * 560000, 5, 0);
 	ts_vote_own(&blank, &vf);
 	ts_vote_relative(&flat, &rf, &vf);
 	CHECK(vf.stage == TS_PSTAGE_UNKNOWN, "passes alike (decode only, or prefill only): no vote");
@@ -208,6 +208,23 @@ static void relative(void)
 	ts_vote_own(&hinted, &vh);
 	ts_vote_relative(&un, &rf, &vh);
 	CHECK(vh.stage == TS_PSTAGE_PREFILL, "a pass with evidence of its own is not held against the others");
+	/* no shapes, layers alike in time (launch-bound eager kernels), but
+	 * a prompt's elementwise kernels launch 600x the blocks */
+	ts_vote_trace gr;
+	memset(&gr, 0, sizeof gr);
+	ts_vote_timed(&gr, 5 * 800000, 5, 2480.0);
+	ts_vote_timed(&gr, 5 * 400000, 5, 4.0);
+	ts_vote vg1, vg2;
+	ts_vote_own(&blank, &vg1);
+	ts_vote_own(&blank, &vg2);
+	ts_vote_rel_in g1 = { .gpu_ns = 5 * 800000, .layers = 5, .grid = 2480.0, .generation = true,
+			      .threshold = 32 };
+	ts_vote_rel_in g2 = { .gpu_ns = 5 * 400000, .layers = 5, .grid = 4.0, .generation = true,
+			      .threshold = 32 };
+	ts_vote_relative(&gr, &g1, &vg1);
+	ts_vote_relative(&gr, &g2, &vg2);
+	CHECK(vg1.stage == TS_PSTAGE_PREFILL && vg1.by_grid && vg2.stage == TS_PSTAGE_DECODE && vg2.by_grid,
+	      "2x the time a layer, 620x the elementwise blocks: prompt, then decode step");
 	CHECK(strcmp(ts_signal_name(TS_SIG_KV_GRID), "kv_grid") == 0 &&
 	      strcmp(ts_signal_name(TS_SIG_GRAPH), "graph") == 0 &&
 	      strcmp(ts_signal_name(TS_SIG_COUNT), "unknown") == 0, "signal names");

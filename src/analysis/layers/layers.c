@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1012,6 +1013,14 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		       (c && c->type == TS_TYPE_COMMUNICATION ? TS_IDLE_COMM : 0u));
 	if (kend > l->pass.kfrontier)
 		l->pass.kfrontier = kend;
+	/* elementwise work launches blocks by the elements: its tokens */
+	if ((ev->has & TS_HAS_GRID) && (c->type == TS_TYPE_ELEMENTWISE || c->type == TS_TYPE_NORM) &&
+	    ev->grid[0] > 0) {
+		double b = (double)ev->grid[0] * (ev->grid[1] > 0 ? ev->grid[1] : 1) *
+			   (ev->grid[2] > 0 ? ev->grid[2] : 1);
+		l->pass.hints.grid_log += log2(b);
+		l->pass.hints.grid_n++;
+	}
 	/* the sampler's rows: one a sequence */
 	if ((m & M_SAMPLE) && op_m > l->pass.hints.sampled)
 		l->pass.hints.sampled = op_m;

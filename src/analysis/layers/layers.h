@@ -76,6 +76,8 @@ typedef struct {
 	uint32_t only_prefill, only_decode;   /* kernels seen only in passes of one stage */
 	double duration_ratio;      /* time per layer / that of the reference stage, 0 none */
 	ts_pstage duration_ref;     /* the reference stage */
+	bool by_grid;               /* the ratio is of elementwise grids, not time */
+	double grid;                /* its elementwise kernels' mean blocks (geometric), 0 none */
 	double confidence;          /* share of votes for the stage */
 	int votes[TS_PSTAGE_COUNT]; /* summed over the signals' weights */
 	bool complete;

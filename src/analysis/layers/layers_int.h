@@ -167,6 +167,8 @@ typedef struct {
 	int64_t embed_at;        /* kernels of the pass before its first embedding, -1 none */
 	int64_t gemm_tokens;     /* its GEMMs' tokens, where enough were recorded; -1 */
 	int64_t sampled;         /* rows of its sampler's op (its sequences), -1 none */
+	double grid_log;         /* sum of log2(blocks) of its elementwise kernels */
+	uint32_t grid_n;         /* and how many */
 } pass_hints;
 
 #define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1, \

@@ -279,7 +279,10 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		       p->replayed, p->replayed + p->launched);
 	if (p->only_prefill || p->only_decode)
 		append(buf, n, &k, "only_in=%" PRIu32 "p/%" PRIu32 "d", p->only_prefill, p->only_decode);
-	if (p->duration_ratio > 0 && p->duration_ref == TS_PSTAGE_UNKNOWN)
+	if (p->duration_ratio > 0 && p->by_grid)
+		append(buf, n, &k, "grid=x%.2g_%s", p->duration_ratio,
+		       p->duration_ratio > 1 ? "smallest_pass" : "largest_pass");
+	else if (p->duration_ratio > 0 && p->duration_ref == TS_PSTAGE_UNKNOWN)
 		append(buf, n, &k, "layer_time=x%.2g_%s", p->duration_ratio,
 		       p->duration_ratio > 1 ? "fastest_pass" : "slowest_pass");
 	else if (p->duration_ratio > 0)

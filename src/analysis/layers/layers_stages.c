@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,7 @@ static void put_vote(ts_pass *p, const ts_vote *v)
 	p->only_decode = v->only_decode;
 	p->duration_ratio = v->duration_ratio;
 	p->duration_ref = v->duration_ref;
+	p->by_grid = v->by_grid;
 }
 
 /* The record's verdict, for the relative signals to add to. */
@@ -48,6 +50,7 @@ static void get_vote(const ts_pass *p, int64_t gemm_tokens, ts_vote *v)
 	v->only_decode = p->only_decode;
 	v->duration_ratio = p->duration_ratio;
 	v->duration_ref = p->duration_ref;
+	v->by_grid = p->by_grid;
 }
 
 /* The step annotation of pass p: its batch, tokens, name; the stage it
@@ -106,8 +109,9 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->replayed_layers = in.replayed_layers;
 	l->pass.hints.gemm_tokens = v.gemm_tokens;
 	ts_vote_seen(&l->held.vote, &in, &v);
+	p->grid = h->grid_n ? exp2(h->grid_log / h->grid_n) : 0;
 	if (p->complete && !p->draft)
-		ts_vote_timed(&l->held.vote, p->gpu_ns, p->layers);
+		ts_vote_timed(&l->held.vote, p->gpu_ns, p->layers, p->grid);
 }
 
 /* Kernels (by name) of a waiting pass staged so far in prefill passes
@@ -140,6 +144,7 @@ static void only_in(const ts_layers *l, const pending_pass *pp, ts_vote_rel_in *
 void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 {
 	ts_vote_rel_in in = { .gpu_ns = p->gpu_ns, .layers = p->layers, .kv_grid = p->kv_grid,
+			      .grid = p->grid,
 			      .generation = l->cpu.generation != 0,
 			      .threshold = ts_lay_decode_threshold(l) };
 	only_in(l, pp, &in);

@@ -134,6 +134,8 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_u32(w, p->only_prefill);
 	ts_w_u32(w, p->only_decode);
 	ts_w_f64(w, p->duration_ratio);
+	ts_w_u8(w, p->by_grid);
+	ts_w_f64(w, p->grid);
 	ts_w_u32(w, (uint32_t)p->duration_ref);
 	ts_w_f64(w, p->confidence);
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
@@ -195,6 +197,8 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->only_prefill = ts_r_u32(r);
 	p->only_decode = ts_r_u32(r);
 	p->duration_ratio = ts_r_f64(r);
+	p->by_grid = ts_r_u8(r) != 0;
+	p->grid = ts_r_f64(r);
 	uint32_t ref = ts_r_u32(r);
 	ok &= stage_ok(ref);
 	p->duration_ref = (ts_pstage)ref;

@@ -159,10 +159,16 @@ void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v)
 	range_add(&t->kv, in->kv_grid);
 }
 
-void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers)
+void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers, double grid)
 {
 	if (layers && gpu_ns > 0)
 		range_add(&t->layer_ns, gpu_ns / layers > 0 ? gpu_ns / layers : 1);
+	if (grid > 0) {
+		if (t->grid_lo <= 0 || grid < t->grid_lo)
+			t->grid_lo = grid;
+		if (grid > t->grid_hi)
+			t->grid_hi = grid;
+	}
 }
 
 void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers)
@@ -190,23 +196,39 @@ static ts_pstage tokens_relative(const ts_tok_range *r, int64_t t, long threshol
 }
 
 /* Where no pass's stage is known and nothing else speaks for this one,
- * its time a layer against the other complete passes': four times the
- * fastest is a prompt's (a layer over many tokens), a quarter of the
- * slowest a decode step's beside it; both (a spread of 16x) or neither
- * say nothing. duration_ref stays unknown: the reference is a pass. */
+ * it against the other complete passes: first by the blocks its
+ * elementwise kernels launch (a grid grows with the tokens: a prompt's
+ * norms and casts run hundreds of times the blocks of a decode step's,
+ * where no shape was recorded), else by its time a layer; four times
+ * the smallest is a prompt's, a quarter of the largest a decode step's
+ * beside it; both (a spread of 16x) or neither say nothing.
+ * duration_ref stays unknown: the reference is a pass. */
+static ts_pstage against(double x, double lo, double hi, double *ratio)
+{
+	bool big = x >= 4.0 * lo, small = 4.0 * x <= hi;
+	if (big == small)
+		return TS_PSTAGE_UNKNOWN;
+	*ratio = big ? x / lo : x / hi;
+	return big ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+}
+
 static ts_pstage against_others(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v,
 				double x)
 {
 	bool others = false;
 	for (int s = 0; s < TS_PSTAGE_UNKNOWN; s++)
 		others |= v->votes[s] != 0;
-	if (others || !in->generation || t->layer_ns.lo <= 0 || x <= 0)
+	if (others || !in->generation)
 		return TS_PSTAGE_UNKNOWN;
-	bool slow = x >= 4.0 * (double)t->layer_ns.lo, fast = 4.0 * x <= (double)t->layer_ns.hi;
-	if (slow == fast)
+	ts_pstage s = TS_PSTAGE_UNKNOWN;
+	if (in->grid > 0 && t->grid_lo > 0 &&
+	    (s = against(in->grid, t->grid_lo, t->grid_hi, &v->duration_ratio)) != TS_PSTAGE_UNKNOWN) {
+		v->by_grid = true;
+		return s;
+	}
+	if (t->layer_ns.lo <= 0 || x <= 0)
 		return TS_PSTAGE_UNKNOWN;
-	v->duration_ratio = slow ? x / (double)t->layer_ns.lo : x / (double)t->layer_ns.hi;
-	return slow ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	return against(x, (double)t->layer_ns.lo, (double)t->layer_ns.hi, &v->duration_ratio);
 }
 
 /* Time per layer against the passes of known stage: a prefill layer

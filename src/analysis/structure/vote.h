@@ -85,6 +85,7 @@ typedef struct {
 	uint32_t only_prefill, only_decode;
 	double duration_ratio;           /* time per layer / the reference stage's, 0 none */
 	ts_pstage duration_ref;
+	bool by_grid;                    /* the ratio is of kernel grids, not time */
 } ts_vote;
 
 /* The pass's own signals, votes and stage. */
@@ -100,6 +101,7 @@ typedef struct {
 typedef struct {
 	ts_tok_range gemm, kv;
 	ts_tok_range layer_ns;       /* GPU time a layer, complete passes */
+	double grid_lo, grid_hi;     /* their elementwise kernels' mean blocks, 0 none */
 	int64_t known_ns[TS_PSTAGE_COUNT];
 	uint64_t known_layers[TS_PSTAGE_COUNT];
 } ts_vote_trace;
@@ -108,7 +110,7 @@ typedef struct {
 void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v);
 /* A complete pass's GPU time and layers (any stage: the passes' time a
  * layer against each other, where no pass's stage is known). */
-void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers);
+void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers, double grid);
 /* A pass whose own signals gave it stage s. */
 void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers);
 
@@ -119,6 +121,8 @@ typedef struct {
 	int64_t gpu_ns;
 	uint32_t layers;
 	int64_t kv_grid;
+	double grid;                         /* its elementwise kernels' mean
+					      * blocks (geometric), 0 none */
 	bool generation;
 	long threshold;
 } ts_vote_rel_in;
