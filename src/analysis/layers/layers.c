@@ -13,7 +13,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,24 +209,6 @@ static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 
 /* ------------------------------------------------------------ the machine */
 
-/* One more op of M rows among the pass's largest M values (an outlier
- * or two above the tokens, a batched GEMM's rows, are kept beside them;
- * smaller values than the four largest are not the tokens). */
-static void count_m(pass_hints *h, int64_t m)
-{
-	size_t i = 0;
-	while (i < TS_LAY_TOP_M && h->top_m[i].n && h->top_m[i].m > m)
-		i++;
-	if (i == TS_LAY_TOP_M)
-		return;
-	if (h->top_m[i].n && h->top_m[i].m == m) {
-		h->top_m[i].n++;
-		return;
-	}
-	memmove(h->top_m + i + 1, h->top_m + i, (TS_LAY_TOP_M - 1 - i) * sizeof *h->top_m);
-	h->top_m[i].m = m;
-	h->top_m[i].n = 1;
-}
 
 ts_ltype ts_lay_layer_type(lmark m)
 {
@@ -974,7 +955,6 @@ lmark ts_lay_marks_now(ts_layers *l, uint32_t row, const ts_kclass *c, unsigned 
 void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
 			const ts_kref *ref, unsigned ctx_slot, lmark m)
 {
-	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
 	ts_steps_hold(l->steps, l->pass.in_pass ? l->pass.cur.first_ts : ev->ts_ns, l->pass.hints.step_ann,
 		      ev->ts_ns);
 	l->cpu.kernels_seen++;
@@ -1013,17 +993,6 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		       (c && c->type == TS_TYPE_COMMUNICATION ? TS_IDLE_COMM : 0u));
 	if (kend > l->pass.kfrontier)
 		l->pass.kfrontier = kend;
-	/* elementwise work launches blocks by the elements: its tokens */
-	if ((ev->has & TS_HAS_GRID) && (c->type == TS_TYPE_ELEMENTWISE || c->type == TS_TYPE_NORM) &&
-	    ev->grid[0] > 0) {
-		double b = (double)ev->grid[0] * (ev->grid[1] > 0 ? ev->grid[1] : 1) *
-			   (ev->grid[2] > 0 ? ev->grid[2] : 1);
-		l->pass.hints.grid_log += log2(b);
-		l->pass.hints.grid_n++;
-	}
-	/* the sampler's rows: one a sequence */
-	if ((m & M_SAMPLE) && op_m > l->pass.hints.sampled)
-		l->pass.hints.sampled = op_m;
 	if (m & M_SAMPLE)
 		l->pass.hints.after_sampling = l->online.walk.nlayers > 0 || (l->online.walk.seg.marks & M_ATTN) ||
 					  l->pass.cur.kernels >= SAMPLE_AFTER;
@@ -1061,52 +1030,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 	p->gpu_ns = ts_sat_add(p->gpu_ns, ev->dur_ns);
 	if (ev->ts_ns + ev->dur_ns > p->last_end)
 		p->last_end = ev->ts_ns + ev->dur_ns;
-	if (c->stage == TS_STAGE_PREFILL)
-		l->pass.hints.hint_prefill++;
-	else if (c->stage == TS_STAGE_DECODE)
-		l->pass.hints.hint_decode++;
-	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
-		l->cpu.generation |= TS_GEN_STAGE_KERNEL;
-	/* a graph launch runs several kernels under one correlation (a
-	 * kernel alone under its own with no op lost its CPU side); kernels
-	 * an op launched between two replayed ones ran inside the forward
-	 * (a piecewise graph's eager attention), not before or after it */
-	bool corr = (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0;
-	bool op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
-	bool replayed = !op && corr && ev->correlation == l->pass.last_corr;
-	if (replayed) {
-		l->pass.hints.layer_replayed++;
-		l->pass.hints.launched_between += l->pass.hints.launched_since;
-		l->pass.hints.launched_since = 0;
-	} else if (op && l->pass.hints.layer_replayed) {
-		l->pass.hints.launched_since++;
-	}
-	if (m & M_ATTN) {
-		l->pass.hints.attn_launched += op;
-		l->pass.hints.attn_replayed += replayed;
-	}
-	l->pass.last_corr = corr ? ev->correlation : -1;
-	if (m & M_EMBED)
-		l->cpu.generation |= TS_GEN_EMBEDDING;
-	if (c->type == TS_TYPE_KV_CACHE || (m & M_TOKENS))
-		l->cpu.generation |= TS_GEN_KV_CACHE;
-	/* the token rows of the op that launched a GEMM, or an attention
-	 * kernel where a workload rule read its tokens (unified_attention's
-	 * q [T, H, D], SDPA's batch x query; an op no rule reads counts rows
-	 * times heads): a piecewise graph replays the GEMMs with no op, its
-	 * attention runs eager under one */
-	if ((c->type == TS_TYPE_GEMM || ((m & M_ATTN) && ref->wl != TS_INTERN_NONE)) && op_m > 0) {
-		if (op_m <= ts_lay_decode_threshold(l))
-			l->pass.hints.gemm_small++;
-		else
-			l->pass.hints.gemm_large++;
-		if (ref->wl != TS_INTERN_NONE)   /* rows a rule read, not a guess */
-			count_m(&l->pass.hints, op_m);
-		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
-			p->gemm_m_min = op_m;
-		if (op_m > p->gemm_m_max)
-			p->gemm_m_max = op_m;
-	}
+	ts_lay_take_evidence(l, ev, c, ref, m);
 	/* a structural boundary may move this kernel to the next layer */
 	if (l->listing.track && l->online.walk.nlayers < TS_MAX_LAYERS &&
 	    (l->opts.sample || l->opts.spans || l->listing.anatomy || l->opts.debug_layers[l->online.walk.nlayers] ||

@@ -413,6 +413,9 @@ void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d);
 long ts_lay_decode_threshold(const ts_layers *l);
 void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp);
 void ts_lay_vote(ts_layers *l, ts_pass *p);
+/* layers_stages.c: a kernel's evidence of its pass's stage (hints). */
+void ts_lay_take_evidence(ts_layers *l, const ts_event *ev, const ts_kclass *c, const ts_kref *ref,
+			  lmark m);
 
 
 /* layers_stages.c: a stage's typical layer for compare's alignment: the
