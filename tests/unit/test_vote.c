@@ -49,21 +49,21 @@ static void own_signals(void)
 
 	in = pass(6);
 	in.gemm_small = 477, in.gemm_large = 54, in.gemm_m_min = 1, in.gemm_m_max = 210;
-	in.gemm_m_mode = 210;
+	in.layer_tokens = 210;
 	ts_vote_own(&in, &v);
 	CHECK(v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && v.gemm_tokens == 210,
 	      "an eager MoE loop's experts run most GEMMs on few rows, every layer's projections "
 	      "on 210: no decode, 210 tokens for the passes around");
-	in.gemm_m_mode = 1, in.gemm_m_max = 1, in.gemm_large = 0;
+	in.layer_tokens = 1, in.gemm_m_max = 1, in.gemm_large = 0;
 	CHECK(own(&in) == TS_PSTAGE_DECODE, "every layer's projections on one row: decode");
 
 	in = pass(32);
-	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256, in.gemm_m_mode = 256;
+	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256, in.layer_tokens = 256;
 	in.sampled = 256;
 	CHECK(own(&in) == TS_PSTAGE_DECODE, "256 rows, 256 sequences sampled: one token each, decode");
-	in.sampled = 15, in.gemm_m_mode = in.gemm_m_max = 960;
+	in.sampled = 15, in.layer_tokens = in.gemm_m_max = 960;
 	CHECK(own(&in) == TS_PSTAGE_PREFILL, "960 rows, 15 sequences sampled: prompts");
-	in.sampled = 128, in.gemm_m_mode = in.gemm_m_max = 256;
+	in.sampled = 128, in.layer_tokens = in.gemm_m_max = 256;
 	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "256 rows, 128 sequences (two tokens each): open");
 
 	in = pass(32);

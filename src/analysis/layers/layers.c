@@ -209,7 +209,6 @@ static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
 
 /* ------------------------------------------------------------ the machine */
 
-
 ts_ltype ts_lay_layer_type(lmark m)
 {
 	bool moe = m & M_MOE, fc = m & M_FC;
@@ -238,7 +237,7 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->pass.cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
 			    .batch = -1, .tokens = -1, .annotation = -1,
 			    .gemm_m_min = -1, .gemm_m_max = -1,
-			    .kv_grid = -1, .sampled = -1, .tokens_layer = -1 };
+			    .kv_grid = -1, .sampled = -1, .layer_tokens = -1 };
 	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
 		l->pass.cur.signal[sg] = TS_PSTAGE_UNKNOWN;
 	reset_structure(l);
@@ -1005,8 +1004,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 
 	uint32_t units = l->online.walk.units;
 	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
-	if (l->online.walk.units > units && !(ev->has & TS_HAS_EXTERNAL_ID) &&
-	    (ev->has & TS_HAS_CORRELATION) && ev->correlation == l->pass.graph_corr)
+	if (l->online.walk.units > units && lay_no_op(ev) && ev->correlation == l->pass.graph_corr)
 		l->pass.graph_units++;   /* a unit inside the graph replaying */
 	l->pass.last_row = row;
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->pass.hints.tokens_max)

@@ -145,6 +145,14 @@ typedef struct {
 
 #define TS_LAY_TOP_M 4
 
+/* A kernel no op launched, under a launch's correlation: replayed from a
+ * graph when others share that correlation (a graph launch runs several),
+ * else one whose CPU side the profiler lost. */
+static inline bool lay_no_op(const ts_event *ev)
+{
+	return !(ev->has & TS_HAS_EXTERNAL_ID) && (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0;
+}
+
 /* What the pass in progress says of its stage and step, besides its
  * layers. A new pass starts from PASS_HINTS_START. */
 typedef struct {

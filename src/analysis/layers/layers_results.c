@@ -272,8 +272,8 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "gemm_m=%" PRId64 "..%" PRId64, p->gemm_m_min, p->gemm_m_max);
 	if (p->kv_grid > 0)
 		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
-	if (p->sampled > 0 && p->tokens_layer > 0)
-		append(buf, n, &k, "sampled=%" PRId64 "_of_%" PRId64, p->sampled, p->tokens_layer);
+	if (p->sampled > 0 && p->layer_tokens > 0)
+		append(buf, n, &k, "sampled=%" PRId64 "_of_%" PRId64, p->sampled, p->layer_tokens);
 	if (p->signal[TS_SIG_GRAPH] != TS_PSTAGE_UNKNOWN || (p->replayed && !p->replayed_layers && !p->launched))
 		append(buf, n, &k, "graph_%s=%" PRIu32 "/%" PRIu32, p->replayed_layers ? "layers" : "attn",
 		       p->replayed, p->replayed + p->launched);

@@ -88,22 +88,22 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	bool attn = h->attn_replayed || h->attn_launched;
 	ts_vote_own_in in = {
 		.annotation = annotation_of(l, p), .generation = l->cpu.generation != 0,
-		.layers = p->layers, .hint_prefill = (uint32_t)l->pass.hints.hint_prefill,
-		.hint_decode = (uint32_t)l->pass.hints.hint_decode, .gemm_small = l->pass.hints.gemm_small,
-		.gemm_large = l->pass.hints.gemm_large, .gemm_m_min = p->gemm_m_min,
-		.gemm_m_max = p->gemm_m_max, .gemm_m_mode = layer_m(h, p->layers),
-		.kv_grid = l->pass.hints.tokens_max, .sampled = h->sampled,
+		.layers = p->layers, .hint_prefill = (uint32_t)h->hint_prefill,
+		.hint_decode = (uint32_t)h->hint_decode, .gemm_small = h->gemm_small,
+		.gemm_large = h->gemm_large, .gemm_m_min = p->gemm_m_min,
+		.gemm_m_max = p->gemm_m_max, .layer_tokens = layer_m(h, p->layers),
+		.kv_grid = h->tokens_max, .sampled = h->sampled,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
 		.launched = attn ? h->attn_launched : h->launched_between, .replayed_layers = !attn,
 		.threshold = ts_lay_decode_threshold(l) };
 	ts_vote v;
 	ts_vote_own(&in, &v);
 	put_vote(p, &v);
-	p->kv_grid = l->pass.hints.tokens_max;
+	p->kv_grid = h->tokens_max;
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
 	p->sampled = in.sampled;
-	p->tokens_layer = in.gemm_m_mode;
+	p->layer_tokens = in.layer_tokens;
 	p->replayed = in.replayed;
 	p->launched = in.launched;
 	p->replayed_layers = in.replayed_layers;
@@ -181,42 +181,42 @@ void ts_lay_take_evidence(ts_layers *l, const ts_event *ev, const ts_kclass *c, 
 {
 	int64_t op_m = ref->m ? (int64_t)ref->m : -1;
 	ts_pass *p = &l->pass.cur;
+	pass_hints *h = &l->pass.hints;
 	/* elementwise work launches blocks by the elements: its tokens */
 	if ((ev->has & TS_HAS_GRID) && (c->type == TS_TYPE_ELEMENTWISE || c->type == TS_TYPE_NORM) &&
 	    ev->grid[0] > 0) {
 		double b = (double)ev->grid[0] * (ev->grid[1] > 0 ? ev->grid[1] : 1) *
 			   (ev->grid[2] > 0 ? ev->grid[2] : 1);
-		l->pass.hints.grid_log += log2(b);
-		l->pass.hints.grid_n++;
+		h->grid_log += log2(b);
+		h->grid_n++;
 	}
 	/* the sampler's rows: one a sequence */
-	if ((m & M_SAMPLE) && op_m > l->pass.hints.sampled)
-		l->pass.hints.sampled = op_m;
+	if ((m & M_SAMPLE) && op_m > h->sampled)
+		h->sampled = op_m;
 	if (c->stage == TS_STAGE_PREFILL)
-		l->pass.hints.hint_prefill++;
+		h->hint_prefill++;
 	else if (c->stage == TS_STAGE_DECODE)
-		l->pass.hints.hint_decode++;
+		h->hint_decode++;
 	if (c->stage != TS_STAGE_NONE && (m & M_ATTN))
 		l->cpu.generation |= TS_GEN_STAGE_KERNEL;
 	/* a graph launch runs several kernels under one correlation (a
 	 * kernel alone under its own with no op lost its CPU side); kernels
 	 * an op launched between two replayed ones ran inside the forward
 	 * (a piecewise graph's eager attention), not before or after it */
-	bool corr = (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0;
 	bool op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
-	bool replayed = !op && corr && ev->correlation == l->pass.last_corr;
+	bool replayed = lay_no_op(ev) && ev->correlation == l->pass.last_corr;
 	if (replayed) {
-		l->pass.hints.layer_replayed++;
-		l->pass.hints.launched_between += l->pass.hints.launched_since;
-		l->pass.hints.launched_since = 0;
-	} else if (op && l->pass.hints.layer_replayed) {
-		l->pass.hints.launched_since++;
+		h->layer_replayed++;
+		h->launched_between += h->launched_since;
+		h->launched_since = 0;
+	} else if (op && h->layer_replayed) {
+		h->launched_since++;
 	}
 	if (m & M_ATTN) {
-		l->pass.hints.attn_launched += op;
-		l->pass.hints.attn_replayed += replayed;
+		h->attn_launched += op;
+		h->attn_replayed += replayed;
 	}
-	l->pass.last_corr = corr ? ev->correlation : -1;
+	l->pass.last_corr = (ev->has & TS_HAS_CORRELATION) && ev->correlation >= 0 ? ev->correlation : -1;
 	if (m & M_EMBED)
 		l->cpu.generation |= TS_GEN_EMBEDDING;
 	if (c->type == TS_TYPE_KV_CACHE || (m & M_TOKENS))
@@ -228,11 +228,11 @@ void ts_lay_take_evidence(ts_layers *l, const ts_event *ev, const ts_kclass *c, 
 	 * attention runs eager under one */
 	if ((c->type == TS_TYPE_GEMM || ((m & M_ATTN) && ref->wl != TS_INTERN_NONE)) && op_m > 0) {
 		if (op_m <= ts_lay_decode_threshold(l))
-			l->pass.hints.gemm_small++;
+			h->gemm_small++;
 		else
-			l->pass.hints.gemm_large++;
+			h->gemm_large++;
 		if (ref->wl != TS_INTERN_NONE)   /* rows a rule read, not a guess */
-			count_m(&l->pass.hints, op_m);
+			count_m(h, op_m);
 		if (p->gemm_m_min < 0 || op_m < p->gemm_m_min)
 			p->gemm_m_min = op_m;
 		if (op_m > p->gemm_m_max)

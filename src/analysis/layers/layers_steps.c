@@ -231,8 +231,7 @@ void ts_lay_head_row(ts_layers *l, uint32_t row)
  * sampling, the next one's input staging). */
 static bool graph_edge(ts_layers *l, const ts_event *ev)
 {
-	if ((ev->has & TS_HAS_EXTERNAL_ID) || !(ev->has & TS_HAS_CORRELATION) ||
-	    ev->correlation < 0 || ev->correlation == l->pass.graph_corr)
+	if (!lay_no_op(ev) || ev->correlation == l->pass.graph_corr)
 		return false;
 	bool whole = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_units >= 2;
 	l->pass.graph_corr = ev->correlation;
@@ -271,8 +270,7 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	 * to back), begins the next. */
 	bool embed_again = l->pass.hints.embed_at >= 0 &&
 			   l->pass.cur.kernels >= (uint64_t)l->pass.hints.embed_at + EMBED_AGAIN;
-	bool in_graph = !(ev->has & TS_HAS_EXTERNAL_ID) && (ev->has & TS_HAS_CORRELATION) &&
-			ev->correlation >= 0 && ev->correlation == l->pass.graph_corr;
+	bool in_graph = lay_no_op(ev) && ev->correlation == l->pass.graph_corr;
 	bool graph = graph_edge(l, ev);
 	if (l->pass.in_pass && (step_edge || graph || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
@@ -280,7 +278,7 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 		edge = true;
 	else if (l->pass.in_pass && gap > l->pass.pass_maxgap && l->pass.cur.kernels >= 4)
 		l->pass.pass_maxgap = gap;    /* past the pass's first kernels (a lone fill before its work) */
-	l->pass.last_replayed = !(ev->has & TS_HAS_EXTERNAL_ID) && (ev->has & TS_HAS_CORRELATION);
+	l->pass.last_replayed = lay_no_op(ev);
 	*an_out = an;
 	*step_out = step;
 	*step_edge_out = step_edge;

@@ -129,7 +129,7 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_u32(w, p->launched);
 	ts_w_u8(w, p->replayed_layers);
 	ts_w_i64(w, p->sampled);
-	ts_w_i64(w, p->tokens_layer);
+	ts_w_i64(w, p->layer_tokens);
 	ts_w_u32(w, p->hints_decode);
 	ts_w_u32(w, p->only_prefill);
 	ts_w_u32(w, p->only_decode);
@@ -192,7 +192,7 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->launched = ts_r_u32(r);
 	p->replayed_layers = ts_r_u8(r) != 0;
 	p->sampled = ts_r_i64(r);
-	p->tokens_layer = ts_r_i64(r);
+	p->layer_tokens = ts_r_i64(r);
 	p->hints_decode = ts_r_u32(r);
 	p->only_prefill = ts_r_u32(r);
 	p->only_decode = ts_r_u32(r);

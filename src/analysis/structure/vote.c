@@ -65,7 +65,7 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	bool enough = small + large >= 2 && 2 * (small + large) >= in->layers;
 	/* most GEMMs few rows: decode, unless a GEMM of every layer ran many
 	 * (an eager MoE loop's experts each run a share of a prompt) */
-	bool few = in->gemm_m_mode <= 0 || in->gemm_m_mode <= in->threshold;
+	bool few = in->layer_tokens <= 0 || in->layer_tokens <= in->threshold;
 	if (enough && small > large && few && in->generation)
 		v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
 	else if (enough && large > small && in->generation &&
@@ -79,14 +79,14 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	 * is a decode step whatever the batch (256 sequences, 256 rows);
 	 * four a sequence or more, prompts */
 	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation && in->sampled > 0 &&
-	    in->gemm_m_mode > 0) {
-		if (in->gemm_m_mode == in->sampled)
+	    in->layer_tokens > 0) {
+		if (in->layer_tokens == in->sampled)
 			v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
-		else if (in->gemm_m_mode >= 4 * in->sampled)
+		else if (in->layer_tokens >= 4 * in->sampled)
 			v->signal[TS_SIG_GEMM_M] = many;
 	}
 	v->gemm_tokens = !enough ? -1 : small > large && few ? in->gemm_m_min
-		       : small > large ? in->gemm_m_mode : large > small ? in->gemm_m_max : -1;
+		       : small > large ? in->layer_tokens : large > small ? in->gemm_m_max : -1;
 }
 
 /* Was the pass's forward replayed from a graph? Every attention kernel

@@ -60,7 +60,7 @@ typedef struct {
 	uint64_t gemm_small, gemm_large;     /* GEMM kernels by their op's rows, at
 					      * or below the threshold and above */
 	int64_t gemm_m_min, gemm_m_max;      /* their rows; -1: none */
-	int64_t gemm_m_mode;                 /* the most rows one ran in every
+	int64_t layer_tokens;                /* the most rows one ran in every
 					      * layer (the tokens); -1: none */
 	int64_t kv_grid;                     /* largest KV-write grid x; -1: none */
 	int64_t sampled;                     /* rows of the sampler's op: the
