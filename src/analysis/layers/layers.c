@@ -214,10 +214,12 @@ ts_ltype ts_lay_layer_type(lmark m)
 	bool moe = m & M_MOE, fc = m & M_FC;
 	if (m & M_MLA)
 		return moe ? TS_LT_MLA_MOE : fc ? TS_LT_MLA_FC : TS_LT_ATTN_ONLY;
-	if (m & M_GDN)
-		return moe ? TS_LT_GDN_MOE : fc ? TS_LT_GDN_FC : TS_LT_ATTN_ONLY;
+	/* a state-space layer's causal conv is typed as GDN's (both run it):
+	 * its scan says which */
 	if (m & M_SSM)
 		return moe ? TS_LT_SSM_MOE : fc ? TS_LT_SSM_FC : TS_LT_ATTN_ONLY;
+	if (m & M_GDN)
+		return moe ? TS_LT_GDN_MOE : fc ? TS_LT_GDN_FC : TS_LT_ATTN_ONLY;
 	if (m & M_MHA)
 		return moe ? TS_LT_MHA_MOE : fc ? TS_LT_MHA_FC : TS_LT_ATTN_ONLY;
 	return moe ? TS_LT_MOE_ONLY : fc ? TS_LT_FC_ONLY : TS_LT_UNKNOWN;
