@@ -521,11 +521,42 @@ static void track_unit(ts_layers *l, uint32_t row)
 		l->online.arows[l->online.narows++] = (arow_ent){ row, 1, u, 1 };
 }
 
+/* Does attention row `row`, run once in the pass, sit where a layer's
+ * mixer does? By name, a GEMM (its QKV projection) runs between the
+ * layer's input norm and it, with no other work in between, and MLP work
+ * runs after it: a hybrid's one full-attention layer. A helper (a varlen
+ * scheduler, a planner) runs in the pass's head, after the embedding, or
+ * after the last layer's MLP, before the final norm and LM head. */
+static bool mixer_in_place(const ts_layers *l, uint32_t row)
+{
+	const kernel_ent *k = l->staged.kbuf;
+	size_t lo = l->staged.kbuf0, n = l->staged.nkbuf, at = lo;
+	while (at < n && k[at].row != row)
+		at++;
+	if (at == n)
+		return false;
+	bool gemm = false, normed = false;
+	for (size_t i = at; i > lo && !normed; i--) {
+		lmark m = k[i - 1].marks;
+		if (m & (M_ATTN | M_MLP))
+			return false;
+		gemm |= (m & M_GEMM) != 0;
+		normed = (m & M_START) != 0;
+	}
+	if (!gemm || !normed)
+		return false;
+	for (size_t i = at + 1; i < n; i++)
+		if (k[i].marks & M_MLP)
+			return true;
+	return false;
+}
+
 /* Rows of the pass that ran once while other attention repeated, and make
  * up a unit of their own: demoted for the rest of the trace. Returns how
  * many units they made (0: the pass stands as it is). A pass of fewer
  * than three units, or where most units are of once-run kernels (every
- * layer names its attention apart), has no such helper. */
+ * layer names its attention apart), has no such helper; nor has a unit
+ * in a layer's place (mixer_in_place). */
 static uint32_t demote_once_units(ts_layers *l)
 {
 	uint32_t units = l->online.walk.units;
@@ -546,7 +577,7 @@ static uint32_t demote_once_units(ts_layers *l)
 		for (uint32_t j = 0; j < l->online.narows; j++)
 			if (l->online.arows[j].units == 1 && l->online.arows[j].last_unit == a->last_unit)
 				k += l->online.arows[j].kernels;
-		if (k == l->online.unit_kern[a->last_unit])
+		if (k == l->online.unit_kern[a->last_unit] && !mixer_in_place(l, a->row))
 			once[nonce++] = i;
 	}
 	uint32_t nunits = 0;
