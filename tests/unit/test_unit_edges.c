@@ -5,7 +5,8 @@
  * where an eager MoE block's expert loop runs as many kernels as experts
  * got tokens (every MoE layer differs) and the pass ends on a MoE layer;
  * and a hybrid's linear and full attention layers alternating, one to
- * one or two to one, eager or compiled.
+ * one or two to one, eager or compiled; a hybrid's one full-attention
+ * layer at an edge, and a first dense layer with a norm of its own.
  * Each with and without marks (names), at several depths; every layer
  * must start where it was built to. */
 #include <stdio.h>
@@ -288,6 +289,57 @@ int main(void)
 		tail(&P);
 		ok = exact(u, &P, true, why, sizeof why);
 		CHECK(ok, "%u linear attention layers, names: %s", 2 * pairs, why);
+	}
+	/* a hybrid whose one full-attention layer is its last (or its
+	 * first), or the one before its last: no anchor reaches a layer of
+	 * a kind that runs once, so only names say it is a whole layer
+	 * (norm, projection, mixer, MLP work up to the next norm) */
+	for (uint32_t lin = 2; lin <= 12; lin += 5)
+		for (int where = 0; where < 3; where++) {
+			head(&P);
+			if (where == 1) {
+				attention_block(&P, NORM0);
+				dense_mlp(&P);
+			}
+			for (uint32_t i = 0; i < lin; i++) {
+				gdn_layer(&P, i || where == 1 ? ADDNORM : NORM0);
+				if (where == 2 && i + 2 == lin) {
+					attention_block(&P, ADDNORM);
+					dense_mlp(&P);
+				}
+			}
+			if (where == 0) {
+				attention_block(&P, ADDNORM);
+				dense_mlp(&P);
+			}
+			tail(&P);
+			/* two linear layers apart: no anchor repeats a layer */
+			bool ok = exact(u, &P, true, why, sizeof why) ||
+				  (where == 2 && lin == 2 && !strcmp(why, "no layers found"));
+			CHECK(ok, "%u linear layers and one full attention layer %s, names: %s", lin,
+			      where == 0 ? "last" : where == 1 ? "first" : "before the last", why);
+		}
+	/* a first dense layer with its own input norm and a copy after its
+	 * attention (no five kernels in a row of a MoE layer's block): by
+	 * name, a whole layer before the first MoE one */
+	for (uint32_t moe = 4; moe <= 40; moe += 12) {
+		head(&P);
+		P.start[P.layers++] = (uint32_t)P.n;
+		put(&P, NORM0);
+		put(&P, QKV);
+		put(&P, ROPE);
+		put(&P, ATTN);
+		put(&P, HEAD2);
+		put(&P, OPROJ);
+		put(&P, ADDNORM);
+		dense_mlp(&P);
+		for (uint32_t i = 0; i < moe; i++) {
+			attention_block(&P, ADDNORM);
+			fused_moe(&P);
+		}
+		tail(&P);
+		bool ok = exact(u, &P, true, why, sizeof why);
+		CHECK(ok, "a dense layer of its own norm, then %u MoE layers, names: %s", moe, why);
 	}
 	ts_unit_free(u);
 	return unit_failed ? 1 : 0;
