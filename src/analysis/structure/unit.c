@@ -510,7 +510,7 @@ static uint32_t boundary(ts_unit *u, const grid *g, size_t j, uint32_t beta, boo
 	return ts_unit_near_pair(s, r, beta % L, b);
 }
 
-static bool out_room(ts_unit *u, size_t n)
+bool ts_unit_out_room(ts_unit *u, size_t n)
 {
 	if (n <= u->out_cap)
 		return true;
@@ -563,7 +563,7 @@ static bool whole(ts_unit *u, size_t nl, size_t x)
 }
 
 /* Does the piece [from, to) begin at a norm by name (past its cast)? */
-static bool normed_at(const ts_unit *u, size_t from, size_t to)
+bool ts_unit_normed_at(const ts_unit *u, size_t from, size_t to)
 {
 	for (size_t i = from; i < to && i < from + 3; i++) {
 		if (u->mark[i] & TS_UNIT_NORM)
@@ -636,7 +636,7 @@ static bool edge_unit(ts_unit *u, const tpls *kinds, size_t at, int side, bool n
 	 * once in the pass: taken unless names say the walk began at the
 	 * layer's norm, or name the kernel */
 	if (!side && best.keys < bk.n && at > best.keys &&
-	    (!names || (!u->mark[at - 1 - best.keys] && !normed_at(u, at - best.keys, at))) &&
+	    (!names || (!u->mark[at - 1 - best.keys] && !ts_unit_normed_at(u, at - best.keys, at))) &&
 	    u->cnt[u->id[at - 1 - best.keys]] == 1)
 		best.keys++;
 	size_t from = side ? at : at - best.keys;
@@ -684,7 +684,7 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 				from = at - keys;
 				ok = keys > 0;
 			}
-			if (!ok || !out_room(u, nl + 1))
+			if (!ok || !ts_unit_out_room(u, nl + 1))
 				break;
 			if (side) {
 				u->start[nl] = (uint32_t)at;
@@ -725,97 +725,6 @@ static void reach_tail(ts_unit *u, size_t nl, bool names, uint32_t L)
 	}
 	while (names && u->end[nl - 1] > s + 1 && (u->mark[u->end[nl - 1] - 1] & TS_UNIT_META))
 		u->end[nl - 1]--;
-}
-
-/* Does [from, to) hold, by name, a whole layer's work in its order: a GEMM
- * (the mixer's input projection), then the mixer, then MLP work? */
-static bool layer_work(const ts_unit *u, size_t from, size_t to)
-{
-	int stage = 0;   /* 0: want a GEMM, 1: the mixer, 2: MLP work */
-	for (size_t i = from; i < to && stage < 3; i++) {
-		uint8_t m = u->mark[i];
-		if (stage == 0 && (m & TS_UNIT_GEMM))
-			stage = 1;
-		else if (stage == 1 && (m & TS_UNIT_ATTN))
-			stage = 2;
-		else if (stage == 2 && (m & TS_UNIT_MLP))
-			stage = 3;
-	}
-	return stage == 3;
-}
-
-/* A layer by name at a pass's edge that no anchor reached, its kind not
- * the others' (a hybrid's one full-attention layer last, a first-k dense
- * layer whose input norm and output copy differ from the MoE layers'):
- * from a norm to the next one, within two layers' length, holding a
- * layer's work in order (layer_work), with no mixer beyond it on the
- * head's side (the head holds the embedding and metadata only). Before
- * the first layer (side 0) or after the last (1); its bounds, or false. */
-static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t *pfrom,
-		       size_t *pto)
-{
-	size_t lim = 2 * (size_t)L;
-	if (!side) {
-		size_t at = u->start[0];
-		/* the layer after it begins at its input norm: a walked edge
-		 * unit that took a layer's second half leaves no layer before */
-		if (!normed_at(u, at, u->end[0]))
-			return false;
-		for (size_t q = at; q-- > 0 && at - q <= lim;) {
-			if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
-				continue;
-			for (size_t i = 0; i < q; i++)
-				if (u->mark[i] & (TS_UNIT_ATTN | TS_UNIT_MLP))
-					return false;
-			if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
-				q--;
-			*pfrom = q;
-			*pto = at;
-			return true;
-		}
-		return false;
-	}
-	size_t at = u->end[nl - 1];
-	if (at >= u->n || !normed_at(u, at, u->n))
-		return false;
-	for (size_t p = at + 1; p < u->n && p - at <= lim; p++) {
-		if (!(u->mark[p] & TS_UNIT_NORM))
-			continue;
-		if (!layer_work(u, at, p))
-			continue;
-		if (u->mark[p - 1] & TS_UNIT_COPY)
-			p--;
-		*pfrom = at;
-		*pto = p;
-		return true;
-	}
-	return false;
-}
-
-/* Layers named_edge finds at both edges, up to four a side. */
-static bool grow_named(ts_unit *u, size_t *pnl, uint32_t L)
-{
-	size_t nl = *pnl;
-	for (int side = 0; side < 2; side++)
-		for (int rep = 0; rep < 4; rep++) {
-			size_t from, to;
-			if (!named_edge(u, nl, side, L, &from, &to))
-				break;
-			if (!out_room(u, nl + 1))
-				return false;
-			if (side) {
-				u->start[nl] = (uint32_t)from;
-				u->end[nl] = (uint32_t)to;
-			} else {
-				memmove(u->start + 1, u->start, nl * sizeof *u->start);
-				memmove(u->end + 1, u->end, nl * sizeof *u->end);
-				u->start[0] = (uint32_t)from;
-				u->end[0] = (uint32_t)to;
-			}
-			nl++;
-		}
-	*pnl = nl;
-	return true;
 }
 
 /* Does the pass begin (side 0) or end (1) inside a layer? Its head or tail
@@ -866,7 +775,7 @@ static bool place(ts_unit *u, const grid *g, uint32_t beta, bool by_names, bool 
 	memset(u->inref, 0, u->nk);
 	for (uint32_t i = 0; i < r.n; i++)
 		u->inref[r.k[i]] = 1;
-	if (!ts_unit_grow(&u->B, &u->B_cap, v, sizeof *u->B) || !out_room(u, v))
+	if (!ts_unit_grow(&u->B, &u->B_cap, v, sizeof *u->B) || !ts_unit_out_room(u, v))
 		return false;
 	int32_t own[MAX_KINDS];
 	for (size_t k = 0; k < MAX_KINDS; k++)
@@ -982,7 +891,7 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		return false;
 	if (!cut1)
 		reach_tail(u, nl, names, L);
-	if (names && !cut1 && !grow_named(u, &nl, L))
+	if (names && !cut1 && !ts_unit_grow_named(u, &nl, L))
 		return false;
 	/* the edge layers too hold one mixer each (accept checked the ones
 	 * between anchors): a last unit walked over a hybrid's full and

@@ -138,6 +138,14 @@ uint32_t ts_unit_near_pair(slice s, slice r, uint32_t beta, uint32_t b);
  * ref (the durations' one question; as_long also records it). */
 bool ts_unit_as_long(const ts_unit *u, size_t i, size_t ref);
 
+/* unit.c: room for n layers in start and end; does [from, to) begin at a
+ * norm by name (past its cast)? */
+bool ts_unit_out_room(ts_unit *u, size_t n);
+bool ts_unit_normed_at(const ts_unit *u, size_t from, size_t to);
+/* unit_named.c: layers by name at the edges of the nl laid out (L: the
+ * reference's length); false when out of memory. */
+bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L);
+
 /* unit_memo.c: the last search's result for the same pass (keys, marks,
  * u->dur's answers): 1 found, 0 not, -1 no memo. begin / end frame a
  * search that makes the next memo. */

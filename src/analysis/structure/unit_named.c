@@ -1,0 +1,101 @@
+/*
+ * unit_named.c - layers by name at a pass's edges that no anchor reached:
+ * a layer of a kind that runs once (a hybrid's one full-attention layer
+ * first or last), or a first layer whose input norm and kernels differ
+ * from the others' (a first dense layer before MoE ones), read from the
+ * marks alone: a norm, a GEMM, a mixer, MLP work, the next norm.
+ */
+#include "analysis/structure/unit_int.h"
+
+#include <string.h>
+
+/* Does [from, to) hold, by name, a whole layer's work in its order: a GEMM
+ * (the mixer's input projection), then the mixer, then MLP work? */
+static bool layer_work(const ts_unit *u, size_t from, size_t to)
+{
+	int stage = 0;   /* 0: want a GEMM, 1: the mixer, 2: MLP work */
+	for (size_t i = from; i < to && stage < 3; i++) {
+		uint8_t m = u->mark[i];
+		if (stage == 0 && (m & TS_UNIT_GEMM))
+			stage = 1;
+		else if (stage == 1 && (m & TS_UNIT_ATTN))
+			stage = 2;
+		else if (stage == 2 && (m & TS_UNIT_MLP))
+			stage = 3;
+	}
+	return stage == 3;
+}
+
+/* A layer by name at a pass's edge that no anchor reached, its kind not
+ * the others' (a hybrid's one full-attention layer last, a first-k dense
+ * layer whose input norm and output copy differ from the MoE layers'):
+ * from a norm to the next one, within two layers' length, holding a
+ * layer's work in order (layer_work), with no mixer beyond it on the
+ * head's side (the head holds the embedding and metadata only). Before
+ * the first layer (side 0) or after the last (1); its bounds, or false. */
+static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t *pfrom,
+		       size_t *pto)
+{
+	size_t lim = 2 * (size_t)L;
+	if (!side) {
+		size_t at = u->start[0];
+		/* the layer after it begins at its input norm: a walked edge
+		 * unit that took a layer's second half leaves no layer before */
+		if (!ts_unit_normed_at(u, at, u->end[0]))
+			return false;
+		for (size_t q = at; q-- > 0 && at - q <= lim;) {
+			if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
+				continue;
+			for (size_t i = 0; i < q; i++)
+				if (u->mark[i] & (TS_UNIT_ATTN | TS_UNIT_MLP))
+					return false;
+			if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
+				q--;
+			*pfrom = q;
+			*pto = at;
+			return true;
+		}
+		return false;
+	}
+	size_t at = u->end[nl - 1];
+	if (at >= u->n || !ts_unit_normed_at(u, at, u->n))
+		return false;
+	for (size_t p = at + 1; p < u->n && p - at <= lim; p++) {
+		if (!(u->mark[p] & TS_UNIT_NORM))
+			continue;
+		if (!layer_work(u, at, p))
+			continue;
+		if (u->mark[p - 1] & TS_UNIT_COPY)
+			p--;
+		*pfrom = at;
+		*pto = p;
+		return true;
+	}
+	return false;
+}
+
+/* Layers named_edge finds at both edges, up to four a side. */
+bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L)
+{
+	size_t nl = *pnl;
+	for (int side = 0; side < 2; side++)
+		for (int rep = 0; rep < 4; rep++) {
+			size_t from, to;
+			if (!named_edge(u, nl, side, L, &from, &to))
+				break;
+			if (!ts_unit_out_room(u, nl + 1))
+				return false;
+			if (side) {
+				u->start[nl] = (uint32_t)from;
+				u->end[nl] = (uint32_t)to;
+			} else {
+				memmove(u->start + 1, u->start, nl * sizeof *u->start);
+				memmove(u->end + 1, u->end, nl * sizeof *u->end);
+				u->start[0] = (uint32_t)from;
+				u->end[0] = (uint32_t)to;
+			}
+			nl++;
+		}
+	*pnl = nl;
+	return true;
+}
