@@ -370,7 +370,8 @@ PY
 # The GEMM-M stage signal: the HF trace's full pass runs aten::mm on 8944 =
 # 16 x 559 token rows (its flash attention q is [16, 559, 16, 64]), so it is
 # a prefill with no annotation or kernel hint saying so; a threshold above
-# 8944 turns the signal to decode.
+# 8944 turns the signal to decode, and the pass stays prefill by the query
+# blocks of its FlashAttention grid (5: 559 query tokens a row, 128 a block).
 f=$(ls "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json* 2>/dev/null | head -1)
 if [ -n "$f" ]; then
 	"$TS" --format json "$f" >"$tmp/h1.json" 2>/dev/null
@@ -380,10 +381,11 @@ import json, sys
 a, b = (json.load(open(x)) for x in sys.argv[1:3])
 pa = [p for p in a['passes'] if p['complete']][0]
 pb = [p for p in b['passes'] if p['complete']][0]
-ok = ({k: pa['signals'][k] for k in ('annotation', 'kernel_hints', 'gemm_m', 'kv_grid')} == {'annotation': None, 'kernel_hints': None, 'gemm_m': 'prefill', 'kv_grid': None}
-      and pa['stage'] == 'prefill' and pa['gemm_m']['max'] == 8944
-      and pb['signals']['gemm_m'] == 'decode' and pb['stage'] == 'decode')
-print('%s - hf: the GEMM-M signal makes the full pass prefill (M up to 8944); --decode-threshold 10000 makes it decode (got %s %s / %s %s)' %
+ok = ({k: pa['signals'][k] for k in ('annotation', 'kernel_hints', 'gemm_m', 'kv_grid', 'q_grid')} == {'annotation': None, 'kernel_hints': None, 'gemm_m': 'prefill', 'kv_grid': None, 'q_grid': 'prefill'}
+      and pa['stage'] == 'prefill' and pa['gemm_m']['max'] == 8944 and pa['q_grid'] == 5
+      and pb['signals']['gemm_m'] == 'decode' and pb['signals']['q_grid'] == 'prefill'
+      and pb['stage'] == 'prefill')
+print('%s - hf: the GEMM-M signal (M up to 8944) and FlashAttention\'s 5 query blocks make the full pass prefill; --decode-threshold 10000 turns the GEMM-M signal to decode, the query blocks keep the pass prefill (got %s %s / %s %s)' %
       ('ok' if ok else 'not ok', pa['stage'], pa['signals'], pb['stage'], pb['signals']))
 PY
 fi

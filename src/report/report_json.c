@@ -657,6 +657,7 @@ static void put_pass(ts_jw *w, const ts_result *res, const ts_pass *p)
 		ts_jw_null(w);
 	}
 	ts_jw_kopt_int(w, "kv_grid", p->kv_grid > 0, p->kv_grid);
+	ts_jw_kopt_int(w, "q_grid", p->q_grid > 0, p->q_grid);
 	char ev[160];
 	ts_pass_evidence(l, p, ev, sizeof ev);
 	ts_jw_kstr(w, "evidence", ev);

@@ -328,6 +328,9 @@ size_t ts_patterns_nskips(const ts_patterns *p);
  * torch internals, the standard library)? */
 /* Kernels whose launch grid x counts the tokens of the batch. */
 const ts_selectors *ts_patterns_token_grids(const ts_patterns *p);
+/* Attention kernels whose launch grid x counts the query blocks of a
+ * sequence (FlashAttention's forward: blocks of 64 or 128 query tokens). */
+const ts_selectors *ts_patterns_query_grids(const ts_patterns *p);
 /* Kernels only a training step runs (training_kernels:): the backward of
  * a layer, the optimizer. One of them says a trace is training. */
 const ts_selectors *ts_patterns_training(const ts_patterns *p);

@@ -132,6 +132,8 @@ typedef struct {
 	unsigned callsite_skip_count;
 	y_sel *token_grids;
 	unsigned token_grids_count;
+	y_sel *query_grids;
+	unsigned query_grids_count;
 	y_sel *training_kernels;
 	unsigned training_kernels_count;
 	y_context *contexts;
@@ -237,6 +239,7 @@ struct ts_patterns {
 	ts_oprule *oprules;
 	size_t noprules, oprules_cap;
 	ts_selectors token_grids; /* kernels whose grid x counts tokens */
+	ts_selectors query_grids; /* ... query blocks of a sequence */
 	ts_selectors training;    /* kernels only a training step runs */
 	ts_context *contexts;
 	size_t ncontexts, contexts_cap;

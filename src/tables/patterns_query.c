@@ -46,6 +46,11 @@ const ts_selectors *ts_patterns_token_grids(const ts_patterns *p)
 	return &p->token_grids;
 }
 
+const ts_selectors *ts_patterns_query_grids(const ts_patterns *p)
+{
+	return &p->query_grids;
+}
+
 const ts_selectors *ts_patterns_training(const ts_patterns *p)
 {
 	return &p->training;

@@ -9,7 +9,7 @@ static ts_vote_own_in pass(uint32_t layers)
 {
 	return (ts_vote_own_in){ .annotation = TS_PSTAGE_UNKNOWN, .generation = true,
 				 .layers = layers, .gemm_m_min = -1, .gemm_m_max = -1,
-				 .kv_grid = -1, .threshold = 32 };
+				 .kv_grid = -1, .q_grid = -1, .threshold = 32 };
 }
 
 static ts_pstage own(const ts_vote_own_in *in)
@@ -112,6 +112,24 @@ static void own_signals(void)
 	ts_vote_own(&in, &v);
 	CHECK(v.stage == TS_PSTAGE_PREFILL && v.signal[TS_SIG_GRAPH] == TS_PSTAGE_UNKNOWN,
 	      "a whole forward replayed over 4,096 rows: the token count overrules the launch");
+	/* FlashAttention's grid x: query blocks of a sequence */
+	in = pass(13);
+	in.q_grid = 6;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_PREFILL && v.signal[TS_SIG_Q_GRID] == TS_PSTAGE_PREFILL &&
+	      v.votes[TS_PSTAGE_PREFILL] == 2, "6 query blocks a sequence, no shapes: a prompt (2)");
+	in.q_grid = 1;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN,
+	      "one query block: a decode step or a short prompt, no vote");
+	in.q_grid = 6, in.generation = false;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN,
+	      "6 query blocks where nothing says LLM generation (a diffusion transformer): no vote");
+	in.generation = true;
+	in.q_grid = 6, in.annotation = TS_PSTAGE_MIXED;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_MIXED && v.signal[TS_SIG_Q_GRID] == TS_PSTAGE_MIXED,
+	      "query blocks in a batch the annotation calls mixed: mixed");
+
 	in = pass(45);
 	in.replayed_layers = true, in.replayed = 455, in.launched = 19;
 	CHECK(own(&in) == TS_PSTAGE_DECODE,
@@ -133,7 +151,7 @@ static void relative(void)
 	ts_vote vp;
 	ts_vote_own(&pre, &vp);
 	ts_vote_seen(&t, &pre, &vp);
-	ts_vote_known(&t, vp.stage, 14000000, 14);
+	ts_vote_known(&t, vp.stage, 14000000, 14, 0);
 	/* a decode batch of 128: open by itself */
 	ts_vote_own_in dec = pass(14);
 	dec.gemm_large = 56, dec.gemm_m_min = 128, dec.gemm_m_max = 128, dec.kv_grid = 64;
@@ -225,7 +243,27 @@ static void relative(void)
 	ts_vote_relative(&gr, &g2, &vg2);
 	CHECK(vg1.stage == TS_PSTAGE_PREFILL && vg1.by_grid && vg2.stage == TS_PSTAGE_DECODE && vg2.by_grid,
 	      "2x the time a layer, 620x the elementwise blocks: prompt, then decode step");
+	/* a prompt known by its query blocks; a decode step of a small
+	 * model takes 0.42x its time a layer (launches bound both), and
+	 * launches 1/150 of its elementwise blocks */
+	ts_vote_trace kg;
+	memset(&kg, 0, sizeof kg);
+	ts_vote_known(&kg, TS_PSTAGE_PREFILL, 21 * 310000, 21, 1800.0);
+	ts_vote vk;
+	ts_vote_own(&blank, &vk);
+	ts_vote_rel_in k1 = { .gpu_ns = 21 * 130000, .layers = 21, .grid = 12.0, .generation = true,
+			      .threshold = 32 };
+	ts_vote_relative(&kg, &k1, &vk);
+	CHECK(vk.stage == TS_PSTAGE_DECODE && vk.by_grid && vk.duration_ref == TS_PSTAGE_PREFILL &&
+	      vk.duration_ratio < 0.01,
+	      "1/150 of a known prompt's elementwise blocks: decode (its time, 0.42x, says nothing)");
+	k1.grid = 0;
+	ts_vote_own(&blank, &vk);
+	ts_vote_relative(&kg, &k1, &vk);
+	CHECK(vk.stage == TS_PSTAGE_UNKNOWN && !vk.by_grid,
+	      "no grids: 0.42x a known prompt's time a layer says nothing");
 	CHECK(strcmp(ts_signal_name(TS_SIG_KV_GRID), "kv_grid") == 0 &&
+	      strcmp(ts_signal_name(TS_SIG_Q_GRID), "q_grid") == 0 &&
 	      strcmp(ts_signal_name(TS_SIG_GRAPH), "graph") == 0 &&
 	      strcmp(ts_signal_name(TS_SIG_COUNT), "unknown") == 0, "signal names");
 }

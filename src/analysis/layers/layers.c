@@ -175,6 +175,8 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_ENDS;
 	if (p && ts_selectors_any(ts_patterns_token_grids(p), c->category, c->type, name, len))
 		m |= M_TOKENS;
+	if (p && ts_selectors_any(ts_patterns_query_grids(p), c->category, c->type, name, len))
+		m |= M_QBLOCKS;
 	if (p && ts_selectors_any(ts_patterns_training(p), c->category, c->type, name, len))
 		m |= M_TRAIN;
 	return (lmark)(m | M_KNOWN);
@@ -239,7 +241,7 @@ static void start_pass(ts_layers *l, const ts_event *ev)
 	l->pass.cur = (ts_pass){ .first_ts = ev->ts_ns, .last_end = ev->ts_ns,
 			    .batch = -1, .tokens = -1, .annotation = -1,
 			    .gemm_m_min = -1, .gemm_m_max = -1,
-			    .kv_grid = -1, .sampled = -1, .layer_tokens = -1 };
+			    .kv_grid = -1, .q_grid = -1, .sampled = -1, .layer_tokens = -1 };
 	for (int sg = 0; sg < TS_SIG_COUNT; sg++)
 		l->pass.cur.signal[sg] = TS_PSTAGE_UNKNOWN;
 	reset_structure(l);
@@ -416,7 +418,7 @@ static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *la
 		l->stats.type_count[ts_lay_layer_type(layers[i].marks)]++;
 	l->stats.count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	if (own_stage)
-		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers);
+		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers, p->grid);
 }
 
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
@@ -802,7 +804,7 @@ static void start_evidence(ts_layers *l, ts_pass *p)
 static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
 {
 	if (!p->complete)
-		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers);
+		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers, p->grid);
 	stage_kernels(l, p->stage, l->staged.kbuf, l->staged.nkbuf);
 	l->staged.nkbuf = 0;
 	if (p->complete && !p->draft) {
@@ -1042,6 +1044,8 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 	l->pass.last_row = row;
 	if ((m & M_TOKENS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->pass.hints.tokens_max)
 		l->pass.hints.tokens_max = ev->grid[0];
+	if ((m & M_QBLOCKS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > l->pass.hints.qblocks_max)
+		l->pass.hints.qblocks_max = ev->grid[0];
 
 	(void)ts_grow((void **)&l->staged.kbuf, &l->staged.kbuf_cap, l->staged.nkbuf + 1, sizeof *l->staged.kbuf, 1024,
 		      TS_MAX_PASS_KERNELS, false);   /* else staged at once */

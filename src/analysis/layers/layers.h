@@ -64,6 +64,7 @@ typedef struct {
 	ts_pstage signal[TS_SIG_COUNT]; /* each signal's verdict; unknown: none */
 	int64_t gemm_m_min, gemm_m_max; /* -1: no GEMM with shapes */
 	int64_t kv_grid;            /* largest grid x of a token-counting kernel, -1 none */
+	int64_t q_grid;             /* ... of a query-block-counting one, -1 none */
 	uint32_t hints_prefill, hints_decode; /* kernels with a name stage hint */
 	uint32_t replayed, launched;  /* attention kernels a graph replayed and
 				       * an op launched (or, replayed_layers, no

@@ -34,6 +34,7 @@ enum {
 	M_SSM = 1u << 15,       /* a state-space (Mamba) mixer */
 	M_TOPK = 1u << 16,      /* a sort or top-k (sort_topk type) */
 	M_META = 1u << 17,      /* serving bookkeeping (Scheduler-Metadata): no layer's work */
+	M_QBLOCKS = 1u << 18,   /* its grid x counts a sequence's query blocks */
 	M_KNOWN = 1u << 31,     /* computed */
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)
@@ -171,6 +172,7 @@ typedef struct {
 	int64_t step;            /* step of the pass (steps.h), -1 none */
 	int64_t step_ann;        /* the annotation naming it, -1 none */
 	int64_t tokens_max;      /* largest token-counting grid x, -1 none */
+	int64_t qblocks_max;     /* largest query-block grid x, -1 none */
 	bool embed_first;        /* an embedding kernel before the pass's first unit */
 	int64_t embed_at;        /* kernels of the pass before its first embedding, -1 none */
 	int64_t gemm_tokens;     /* its GEMMs' tokens, where enough were recorded; -1 */
@@ -179,7 +181,7 @@ typedef struct {
 	uint32_t grid_n;         /* and how many */
 } pass_hints;
 
-#define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1, \
+#define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1, .qblocks_max = -1, \
 					.embed_at = -1, .gemm_tokens = -1, .sampled = -1 })
 
 /* A kernel waiting for its launch to be read (layers_launch.c): what the

@@ -272,6 +272,8 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "gemm_m=%" PRId64 "..%" PRId64, p->gemm_m_min, p->gemm_m_max);
 	if (p->kv_grid > 0)
 		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
+	if (p->q_grid > 1)
+		append(buf, n, &k, "q_blocks=%" PRId64, p->q_grid);
 	if (p->sampled > 0 && p->layer_tokens > 0)
 		append(buf, n, &k, "sampled=%" PRId64 "_of_%" PRId64, p->sampled, p->layer_tokens);
 	if (p->signal[TS_SIG_GRAPH] != TS_PSTAGE_UNKNOWN || (p->replayed && !p->replayed_layers && !p->launched))
@@ -281,7 +283,8 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "only_in=%" PRIu32 "p/%" PRIu32 "d", p->only_prefill, p->only_decode);
 	if (p->duration_ratio > 0 && p->by_grid)
 		append(buf, n, &k, "grid=x%.2g_%s", p->duration_ratio,
-		       p->duration_ratio > 1 ? "smallest_pass" : "largest_pass");
+		       p->duration_ref != TS_PSTAGE_UNKNOWN ? ts_pstage_name(p->duration_ref)
+		       : p->duration_ratio > 1 ? "smallest_pass" : "largest_pass");
 	else if (p->duration_ratio > 0 && p->duration_ref == TS_PSTAGE_UNKNOWN)
 		append(buf, n, &k, "layer_time=x%.2g_%s", p->duration_ratio,
 		       p->duration_ratio > 1 ? "fastest_pass" : "slowest_pass");

@@ -92,7 +92,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		.hint_decode = (uint32_t)h->hint_decode, .gemm_small = h->gemm_small,
 		.gemm_large = h->gemm_large, .gemm_m_min = p->gemm_m_min,
 		.gemm_m_max = p->gemm_m_max, .layer_tokens = layer_m(h, p->layers),
-		.kv_grid = h->tokens_max, .sampled = h->sampled,
+		.kv_grid = h->tokens_max, .q_grid = h->qblocks_max, .sampled = h->sampled,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
 		.launched = attn ? h->attn_launched : h->launched_between, .replayed_layers = !attn,
 		.threshold = ts_lay_decode_threshold(l) };
@@ -100,6 +100,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	ts_vote_own(&in, &v);
 	put_vote(p, &v);
 	p->kv_grid = h->tokens_max;
+	p->q_grid = h->qblocks_max;
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
 	p->sampled = in.sampled;

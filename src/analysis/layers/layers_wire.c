@@ -124,6 +124,7 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_i64(w, p->gemm_m_min);
 	ts_w_i64(w, p->gemm_m_max);
 	ts_w_i64(w, p->kv_grid);
+	ts_w_i64(w, p->q_grid);
 	ts_w_u32(w, p->hints_prefill);
 	ts_w_u32(w, p->replayed);
 	ts_w_u32(w, p->launched);
@@ -187,6 +188,7 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->gemm_m_min = ts_r_i64(r);
 	p->gemm_m_max = ts_r_i64(r);
 	p->kv_grid = ts_r_i64(r);
+	p->q_grid = ts_r_i64(r);
 	p->hints_prefill = ts_r_u32(r);
 	p->replayed = ts_r_u32(r);
 	p->launched = ts_r_u32(r);

@@ -3,10 +3,12 @@
  */
 #include "analysis/structure/vote.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const signal_names[TS_SIG_COUNT] = {
-	"annotation", "kernel_hints", "gemm_m", "kv_grid", "graph", "only_in", "duration",
+	"annotation", "kernel_hints", "gemm_m", "kv_grid", "q_grid", "graph", "only_in",
+	"duration",
 };
 
 const char *ts_signal_name(ts_signal s)
@@ -20,7 +22,7 @@ const char *ts_signal_name(ts_signal s)
  * leave open. */
 static const int weight[TS_SIG_COUNT] = {
 	[TS_SIG_ANNOTATION] = 8, [TS_SIG_KERNEL_HINTS] = 1, [TS_SIG_GEMM_M] = 2,
-	[TS_SIG_KV_GRID] = 2, [TS_SIG_GRAPH] = 1, [TS_SIG_ONLY_IN] = 1, [TS_SIG_DURATION] = 1,
+	[TS_SIG_KV_GRID] = 2, [TS_SIG_Q_GRID] = 2, [TS_SIG_GRAPH] = 1, [TS_SIG_ONLY_IN] = 1, [TS_SIG_DURATION] = 1,
 };
 
 /* The stage with most votes and its share; a tie or none: unknown. */
@@ -75,6 +77,13 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 		v->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
 	else if (in->kv_grid > TS_TOKENS_PREFILL)
 		v->signal[TS_SIG_KV_GRID] = many;
+	/* FlashAttention's forward runs a block of 64 or 128 of a
+	 * sequence's query tokens a grid x: two blocks or more, a sequence
+	 * ran more query tokens than a decode step's one (a speculative
+	 * verify's few); in LLM generation only (a diffusion transformer's
+	 * steps attend over every image token) */
+	if (in->q_grid > 1 && in->generation)
+		v->signal[TS_SIG_Q_GRID] = many;
 	/* tokens against the sequences the sampler drew for: one token each
 	 * is a decode step whatever the batch (256 sequences, 256 rows);
 	 * four a sequence or more, prompts */
@@ -106,7 +115,7 @@ static bool replayed(const ts_vote_own_in *in)
 /* Does the annotation or a token count say other than s? */
 static bool overruled(const ts_vote *v, ts_pstage s)
 {
-	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_KV_GRID; sg++)
+	for (int sg = TS_SIG_ANNOTATION; sg <= TS_SIG_Q_GRID; sg++)
 		if (sg != TS_SIG_KERNEL_HINTS && v->signal[sg] != TS_PSTAGE_UNKNOWN &&
 		    v->signal[sg] != s)
 			return true;
@@ -171,12 +180,16 @@ void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers, double gri
 	}
 }
 
-void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers)
+void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers, double grid)
 {
 	if (!layers || (s != TS_PSTAGE_PREFILL && s != TS_PSTAGE_DECODE))
 		return;
 	t->known_ns[s] += gpu_ns;
 	t->known_layers[s] += layers;
+	if (grid > 0) {
+		t->known_grid_log[s] += log2(grid);
+		t->known_grids[s]++;
+	}
 }
 
 /* Tokens against the other passes of the trace: a pass four times
@@ -231,20 +244,13 @@ static ts_pstage against_others(const ts_vote_trace *t, const ts_vote_rel_in *in
 	return against(x, (double)t->layer_ns.lo, (double)t->layer_ns.hi, &v->duration_ratio);
 }
 
-/* Time per layer against the passes of known stage: a prefill layer
- * processes many tokens. The nearer on a log scale where both stages are
- * known; with one, at least 4x a decode layer is prefill, at most 2x
- * decode; at most a quarter of a prefill layer is decode, at least half
+/* x against the passes of known stage, d the decode passes' and f the
+ * prefill passes' figure (0: none known): the nearer on a log scale
+ * where both are known; with one, at least 4x decode's is prefill, at
+ * most 2x decode; at most a quarter of prefill's is decode, at least half
  * prefill. */
-static ts_pstage duration_signal(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v)
+static ts_pstage against_known(double x, double d, double f, ts_vote *v)
 {
-	if (!in->layers)
-		return TS_PSTAGE_UNKNOWN;
-	double x = (double)in->gpu_ns / in->layers;
-	double d = t->known_layers[TS_PSTAGE_DECODE]
-		 ? (double)t->known_ns[TS_PSTAGE_DECODE] / (double)t->known_layers[TS_PSTAGE_DECODE] : 0;
-	double f = t->known_layers[TS_PSTAGE_PREFILL]
-		 ? (double)t->known_ns[TS_PSTAGE_PREFILL] / (double)t->known_layers[TS_PSTAGE_PREFILL] : 0;
 	if (d > 0 && f > 0 && x > 0) {
 		double rd = x > d ? x / d : d / x, rf = x > f ? x / f : f / x;
 		v->duration_ref = rd <= rf ? TS_PSTAGE_DECODE : TS_PSTAGE_PREFILL;
@@ -263,7 +269,41 @@ static ts_pstage duration_signal(const ts_vote_trace *t, const ts_vote_rel_in *i
 		return v->duration_ratio <= 0.25 ? TS_PSTAGE_DECODE
 		     : v->duration_ratio >= 0.5 ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
 	}
-	return against_others(t, in, v, x);
+	return TS_PSTAGE_UNKNOWN;
+}
+
+static double known_grid(const ts_vote_trace *t, ts_pstage s)
+{
+	return t->known_grids[s] ? exp2(t->known_grid_log[s] / t->known_grids[s]) : 0;
+}
+
+/* The pass against the passes of known stage: first by the blocks its
+ * elementwise kernels launch (they grow with the tokens; a small model's
+ * layer time does not, its launches bound it), else by its time a layer
+ * (a prefill layer processes many tokens); where no stage is known,
+ * against the other passes (against_others). */
+static ts_pstage duration_signal(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v)
+{
+	if (!in->layers)
+		return TS_PSTAGE_UNKNOWN;
+	double x = (double)in->gpu_ns / in->layers;
+	double d = t->known_layers[TS_PSTAGE_DECODE]
+		 ? (double)t->known_ns[TS_PSTAGE_DECODE] / (double)t->known_layers[TS_PSTAGE_DECODE] : 0;
+	double f = t->known_layers[TS_PSTAGE_PREFILL]
+		 ? (double)t->known_ns[TS_PSTAGE_PREFILL] / (double)t->known_layers[TS_PSTAGE_PREFILL] : 0;
+	if (d <= 0 && f <= 0)
+		return against_others(t, in, v, x);
+	double gd = known_grid(t, TS_PSTAGE_DECODE), gf = known_grid(t, TS_PSTAGE_PREFILL);
+	if (in->grid > 0 && (gd > 0 || gf > 0)) {
+		ts_pstage s = against_known(in->grid, gd, gf, v);
+		if (s != TS_PSTAGE_UNKNOWN) {
+			v->by_grid = true;
+			return s;
+		}
+		v->duration_ref = TS_PSTAGE_UNKNOWN;
+		v->duration_ratio = 0;
+	}
+	return against_known(x, d, f, v);
 }
 
 void ts_vote_relative(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote *v)

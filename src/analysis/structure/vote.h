@@ -33,6 +33,8 @@ typedef enum {
 	TS_SIG_GEMM_M,       /* rows of the GEMM ops (2; relative: 1) */
 	TS_SIG_KV_GRID,      /* grid x of token-counting kernels (KV-cache
 			      * writes) (2; relative: 1) */
+	TS_SIG_Q_GRID,       /* grid x of FlashAttention's forward: query
+			      * blocks of a sequence (2) */
 	TS_SIG_GRAPH,        /* its layers replayed from a CUDA/HIP graph:
 			      * servers capture whole forwards for decode
 			      * steps (1) */
@@ -63,6 +65,7 @@ typedef struct {
 	int64_t layer_tokens;                /* the most rows one ran in every
 					      * layer (the tokens); -1: none */
 	int64_t kv_grid;                     /* largest KV-write grid x; -1: none */
+	int64_t q_grid;                      /* largest query-block grid x; -1: none */
 	int64_t sampled;                     /* rows of the sampler's op: the
 					      * sequences sampled; -1: none */
 	uint32_t replayed, launched;         /* attention kernels a graph replayed
@@ -104,6 +107,8 @@ typedef struct {
 	double grid_lo, grid_hi;     /* their elementwise kernels' mean blocks, 0 none */
 	int64_t known_ns[TS_PSTAGE_COUNT];
 	uint64_t known_layers[TS_PSTAGE_COUNT];
+	double known_grid_log[TS_PSTAGE_COUNT];  /* sum of log2 of their grids */
+	uint32_t known_grids[TS_PSTAGE_COUNT];
 } ts_vote_trace;
 
 /* A pass with layers seen (its tokens count in the ranges). */
@@ -111,8 +116,9 @@ void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v);
 /* A complete pass's GPU time and layers (any stage: the passes' time a
  * layer against each other, where no pass's stage is known). */
 void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers, double grid);
-/* A pass whose own signals gave it stage s. */
-void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers);
+/* A pass whose own signals gave it stage s (grid: its elementwise
+ * kernels' mean blocks, 0 none). */
+void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers, double grid);
 
 /* What a waiting pass adds for the relative signals. */
 typedef struct {
