@@ -179,7 +179,10 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 	 * compiled layer's kernel after a wait is the CPU late inside the
 	 * pass) */
 	bool replayed = !(ev->has & TS_HAS_EXTERNAL_ID) || l->pass.last_replayed;
-	if (by_waits && (replayed || h >= 0) && l->pass.cur.kernels >= 16 &&
+	/* a first kernel that ran again inside the layers is a layer's (the
+	 * capture began inside one): the CPU late before it is no step's end */
+	bool head = h >= 0 && !(l->pass.head_in_layers & (1u << h));
+	if (by_waits && (replayed || head) && l->pass.cur.kernels >= 16 &&
 	    gap > 2 * l->pass.pass_maxgap && gap >= 20000 && !ts_lay_short_pass(l, l->online.walk.nlayers))
 		return true;
 	if (l->pass.cur.kernels < 4)
@@ -190,6 +193,7 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 	 * marks attention, a few dozen kernels) */
 	bool first = l->pass.frontier_at_start == INT64_MIN;
 	if (by_waits && row == l->pass.head_rows[0] && gap > l->pass.pass_maxgap &&
+	    !(l->pass.head_in_layers & 1u) &&
 	    (!first || l->online.walk.units >= 2 || l->pass.cur.kernels >= 64))
 		return true;
 	/* or, where the GPU waits as long inside a pass (an eager model:
