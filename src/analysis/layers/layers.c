@@ -525,8 +525,9 @@ static void track_unit(ts_layers *l, uint32_t row)
 
 /* Does attention row `row`, run once in the pass, sit where a layer's
  * mixer does? By name, a GEMM (its QKV projection) runs between the
- * layer's input norm and it, with no other work in between, and MLP work
- * runs after it: a hybrid's one full-attention layer. A helper (a varlen
+ * layer's input norm and it, with no other mixer or MLP work in between
+ * (a q/k norm may), and MLP work runs after it: a hybrid's one
+ * full-attention layer. A helper (a varlen
  * scheduler, a planner) runs in the pass's head, after the embedding, or
  * after the last layer's MLP, before the final norm and LM head. */
 static bool mixer_in_place(const ts_layers *l, uint32_t row)
@@ -537,15 +538,17 @@ static bool mixer_in_place(const ts_layers *l, uint32_t row)
 		at++;
 	if (at == n)
 		return false;
+	/* back to the norm before the GEMM (a q/k norm runs between the
+	 * projection and the mixer) */
 	bool gemm = false, normed = false;
 	for (size_t i = at; i > lo && !normed; i--) {
 		lmark m = k[i - 1].marks;
 		if (m & (M_ATTN | M_MLP))
 			return false;
 		gemm |= (m & M_GEMM) != 0;
-		normed = (m & M_START) != 0;
+		normed = gemm && (m & M_START);
 	}
-	if (!gemm || !normed)
+	if (!normed)
 		return false;
 	for (size_t i = at + 1; i < n; i++)
 		if (k[i].marks & M_MLP)
