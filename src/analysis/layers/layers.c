@@ -111,6 +111,7 @@ void ts_layers_free(ts_layers *l)
 	free(l->finder.ukey);
 	free(l->finder.umark);
 	free(l->finder.udur);
+	free(l->finder.split);
 	free(l);
 }
 
@@ -414,8 +415,15 @@ static bool anatomy_list(ts_layers *l, size_t *n)
 static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *layers, uint32_t n,
 			     bool own_stage)
 {
-	for (uint32_t i = 0; i < n; i++)
+	uint32_t mixers = 0;
+	for (uint32_t i = 0; i < n; i++) {
 		l->stats.type_count[ts_lay_layer_type(layers[i].marks)]++;
+		mixers += (layers[i].marks & M_ATTN) != 0;
+	}
+	/* half its layers held a mixer (by name or by op): the model's layer
+	 * count, for passes whose structure alone cannot tell it */
+	if (n == p->layers && 2 * mixers >= n)
+		l->finder.mixer_layers = n;
 	l->stats.count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	if (own_stage)
 		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers, p->grid);

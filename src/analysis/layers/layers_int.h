@@ -366,6 +366,10 @@ typedef struct {
 	uint8_t *umark;
 	int64_t *udur;
 	size_t ukey_cap, umark_cap, udur_cap;
+	uint32_t *split;         /* units split into layers: starts, then ends */
+	size_t split_cap;
+	uint32_t mixer_layers;   /* layers of the last complete pass whose every
+				  * layer held a mixer unit (by name or op); 0 none */
 } lay_finder;
 
 /* The layer machine: a coordinator of its parts. */

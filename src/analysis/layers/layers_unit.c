@@ -115,6 +115,72 @@ static bool cut_layer(const kernel_ent *k, const uint32_t *key, const ts_unit_re
 	return true;
 }
 
+/* The next layer start in [lo, e) near target t: the kernel units begin
+ * with (pat: a unit's first kernels, m of them), the longest run of pat
+ * there within half a layer of t (a layer's input norm and projection,
+ * not its post-attention norm and MLP), else the nearest. 0: none. */
+static uint32_t start_near(const uint32_t *key, const uint32_t *pat, uint32_t m, uint32_t lo,
+			   uint32_t e, uint32_t t, uint32_t half)
+{
+	uint32_t best = 0, best_run = 0, best_d = UINT32_MAX;
+	for (uint32_t p = lo; p < e; p++) {
+		if (key[p] != pat[0])
+			continue;
+		uint32_t run = 1;
+		while (run < 3 && run < m && p + run < e && key[p + run] == pat[run])
+			run++;
+		uint32_t d = p > t ? p - t : t - p;
+		bool near = d <= half;
+		bool better = best == 0 ||
+			      (near && (best_d > half || run > best_run || (run == best_run && d < best_d))) ||
+			      (!near && best_d > half && d < best_d);
+		if (better) {
+			best = p;
+			best_run = run;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* A unit found by structure alone (no name, no op marks a mixer) in a
+ * pass of a model whose passes with mixers had k times as many layers (2
+ * to 4): the period was k layers (dense and MoE alternating, a hybrid's
+ * kinds) that nothing without names tells from one. Each unit is split
+ * into k at the kernel the units begin with (the second's: the first may
+ * hold a head kernel), as even as that allows. False (r as it was)
+ * where a unit has no such place or memory runs out. */
+static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r)
+{
+	uint32_t ref = l->finder.mixer_layers;
+	if (!ref || r->n < 2 || ref % r->n || ref / r->n < 2 || ref / r->n > 4)
+		return false;
+	uint32_t k = ref / (uint32_t)r->n;
+	if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * (size_t)ref,
+		     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
+		return false;
+	uint32_t *st = l->finder.split, *en = st + ref, j = 0;
+	const uint32_t *pat = key + r->start[1];
+	uint32_t m = r->end[1] - r->start[1];
+	for (size_t u = 0; u < r->n; u++) {
+		uint32_t s = r->start[u], e = r->end[u], len = e - s, at = s;
+		st[j] = s;
+		for (uint32_t i = 1; i < k; i++) {
+			uint32_t p = start_near(key, pat, m, at + 1, e, s + (uint32_t)((uint64_t)len * i / k),
+						len / (2 * k));
+			if (!p)
+				return false;
+			en[j++] = p;
+			st[j] = at = p;
+		}
+		en[j++] = e;
+	}
+	r->n = ref;
+	r->start = st;
+	r->end = en;
+	return true;
+}
+
 bool ts_lay_structure(ts_layers *l, bool at_edge)
 {
 	size_t n = l->staged.nkbuf - l->staged.kbuf0;
@@ -154,6 +220,8 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	bool named = 2 * typed >= held;
 	if (named && !((attn || unnamed_mixer(k, &r)) && work))
 		return false;
+	if (!named && !attn && !r.by_names)
+		split_units(l, l->finder.ukey, &r);
 	l->online.walk.nlayers = 0;
 	l->online.walk.layers_dropped = 0;
 	l->pass.cur.orphan_kernels = 0;
