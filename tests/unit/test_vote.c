@@ -166,8 +166,29 @@ static void relative(void)
 	CHECK(vd.stage == TS_PSTAGE_DECODE && vd.signal[TS_SIG_GEMM_M] == TS_PSTAGE_DECODE &&
 	      vd.signal[TS_SIG_KV_GRID] == TS_PSTAGE_DECODE,
 	      "128 rows beside a pass of 2,048 (16x): decode, by rows and grid");
-	CHECK(vd.duration_ref == TS_PSTAGE_PREFILL && vd.duration_ratio > 0.2 && vd.duration_ratio < 0.22,
-	      "its time per layer against the prefill's: 0.21x");
+	CHECK(vd.signal[TS_SIG_DURATION] == TS_PSTAGE_UNKNOWN && vd.duration_ratio == 0,
+	      "its tokens spoke: its time per layer against the prefill's is not held");
+	/* a decode batch of 256 beside a prompt of 8,076 tokens, no shapes:
+	 * its time a layer is the prompt's (1.1x), its KV-write grid 1/32 */
+	ts_vote_trace kt;
+	memset(&kt, 0, sizeof kt);
+	ts_vote_own_in kp = pass(18);
+	kp.kv_grid = 8076;
+	ts_vote vkp;
+	ts_vote_own(&kp, &vkp);
+	ts_vote_seen(&kt, &kp, &vkp);
+	ts_vote_known(&kt, vkp.stage, 18 * 860000, 18, 0);
+	ts_vote_own_in kd = pass(18);
+	kd.kv_grid = 256;
+	ts_vote vkd;
+	ts_vote_own(&kd, &vkd);
+	ts_vote_seen(&kt, &kd, &vkd);
+	ts_vote_rel_in rk = { .gpu_ns = 18 * 960000, .layers = 18, .kv_grid = 256, .generation = true,
+			      .threshold = 32 };
+	ts_vote_relative(&kt, &rk, &vkd);
+	CHECK(vkp.stage == TS_PSTAGE_PREFILL && vkd.stage == TS_PSTAGE_DECODE &&
+	      vkd.signal[TS_SIG_DURATION] == TS_PSTAGE_UNKNOWN,
+	      "256 KV writes beside 8,076 (32x): decode, though its time a layer is the prompt's");
 
 	/* a lone pass of 300 tokens: nothing to hold it against */
 	ts_vote_trace one;

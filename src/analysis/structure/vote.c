@@ -313,19 +313,27 @@ void ts_vote_relative(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote 
 	if (in->only_prefill != in->only_decode)
 		v->signal[TS_SIG_ONLY_IN] = in->only_prefill > in->only_decode
 					  ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
-	v->signal[TS_SIG_DURATION] = duration_signal(t, in, v);
+	/* the token counts the pass's own figures left open, against the
+	 * passes around it: as weak as the other relative signals */
+	bool counted = false;
+	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation &&
+	    (v->signal[TS_SIG_GEMM_M] = tokens_relative(&t->gemm, v->gemm_tokens, in->threshold)) !=
+	    TS_PSTAGE_UNKNOWN) {
+		v->votes[v->signal[TS_SIG_GEMM_M]]++;
+		counted = true;
+	}
+	if (v->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && in->generation &&
+	    (v->signal[TS_SIG_KV_GRID] = tokens_relative(&t->kv, in->kv_grid, in->threshold)) !=
+	    TS_PSTAGE_UNKNOWN) {
+		v->votes[v->signal[TS_SIG_KV_GRID]]++;
+		counted = true;
+	}
+	/* its time against theirs only where no count of its tokens spoke:
+	 * a decode batch of 256 takes a prompt's time a layer */
+	if (!counted)
+		v->signal[TS_SIG_DURATION] = duration_signal(t, in, v);
 	for (int sg = TS_SIG_ONLY_IN; sg <= TS_SIG_DURATION; sg++)
 		if (v->signal[sg] != TS_PSTAGE_UNKNOWN)
 			v->votes[v->signal[sg]] += weight[sg];
-	/* the token counts the pass's own figures left open, against the
-	 * passes around it: as weak as the other relative signals */
-	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation &&
-	    (v->signal[TS_SIG_GEMM_M] = tokens_relative(&t->gemm, v->gemm_tokens, in->threshold)) !=
-	    TS_PSTAGE_UNKNOWN)
-		v->votes[v->signal[TS_SIG_GEMM_M]]++;
-	if (v->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && in->generation &&
-	    (v->signal[TS_SIG_KV_GRID] = tokens_relative(&t->kv, in->kv_grid, in->threshold)) !=
-	    TS_PSTAGE_UNKNOWN)
-		v->votes[v->signal[TS_SIG_KV_GRID]]++;
 	tally(v);
 }
