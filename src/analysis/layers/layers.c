@@ -638,9 +638,11 @@ static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
 	if (boundary || ((m & M_START) && !l->online.walk.seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
 		/* a pass's first layer opened at its first kernel: no
 		 * preamble, not even the embedding (a pass has one), so the
-		 * capture began at a later layer's norm */
+		 * capture began at a later layer's norm; or after a GEMM by
+		 * name and no embedding: the end of a layer's projections */
 		if (!l->online.walk.seen_boundary && l->online.walk.nlayers == 0 &&
-		    l->online.walk.seg.kernels == 0)
+		    (l->online.walk.seg.kernels == 0 ||
+		     (l->online.walk.seg.gemms && l->pass.hints.embed_at < 0)))
 			l->pass.cur.cut_start = true;
 		ts_lay_open_at_norm(l);
 		l->online.walk.seen_boundary = true;
