@@ -181,6 +181,60 @@ static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r)
 	return true;
 }
 
+/* Mixer runs (attention kernels in a row, by name or by op) in [s, e). */
+static uint32_t mixer_runs(const kernel_ent *k, uint32_t s, uint32_t e)
+{
+	uint32_t runs = 0;
+	for (uint32_t i = s; i < e; i++)
+		runs += (k[i].marks & M_ATTN) && (i == s || !(k[i - 1].marks & M_ATTN));
+	return runs;
+}
+
+/* Units that each hold k (2 to 4) mixer runs, by op where no name says
+ * it (an eager pass of dense and MoE layers alternating, every kernel
+ * name unknown): k layers each, a layer a mixer. Each is split before
+ * each run after its first, at the kernel the units begin with nearest
+ * that run. False (r as it was) where the units differ in runs, a place
+ * is missing or memory runs out. */
+static bool split_by_mixers(ts_layers *l, const kernel_ent *k, const uint32_t *key,
+			    ts_unit_result *r)
+{
+	if (r->n < 2)
+		return false;
+	uint32_t runs = mixer_runs(k, r->start[1], r->end[1]);
+	for (size_t u = 0; u < r->n; u++)
+		if (mixer_runs(k, r->start[u], r->end[u]) != runs)
+			return false;
+	if (runs < 2 || runs > 4 || r->n > UINT32_MAX / 4)
+		return false;
+	size_t total = r->n * runs;
+	if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * total,
+		     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
+		return false;
+	uint32_t *st = l->finder.split, *en = st + total, j = 0;
+	const uint32_t *pat = key + r->start[1];
+	uint32_t m = r->end[1] - r->start[1];
+	for (size_t u = 0; u < r->n; u++) {
+		uint32_t s = r->start[u], e = r->end[u], at = s, seen = 0;
+		st[j] = s;
+		for (uint32_t i = s; i < e; i++) {
+			if (!(k[i].marks & M_ATTN) || (i > s && (k[i - 1].marks & M_ATTN)) || seen++ == 0)
+				continue;
+			/* the next layer begins between the last run and this one */
+			uint32_t p = start_near(key, pat, m, at + 1, i, i, i - at);
+			if (!p)
+				return false;
+			en[j++] = p;
+			st[j] = at = p;
+		}
+		en[j++] = e;
+	}
+	r->n = total;
+	r->start = st;
+	r->end = en;
+	return true;
+}
+
 bool ts_lay_structure(ts_layers *l, bool at_edge)
 {
 	size_t n = l->staged.nkbuf - l->staged.kbuf0;
@@ -222,6 +276,8 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 		return false;
 	if (!named && !attn && !r.by_names)
 		split_units(l, l->finder.ukey, &r);
+	else if (!named && attn && !r.by_names)
+		split_by_mixers(l, k, l->finder.ukey, &r);
 	l->online.walk.nlayers = 0;
 	l->online.walk.layers_dropped = 0;
 	l->pass.cur.orphan_kernels = 0;
