@@ -893,6 +893,8 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 		reach_tail(u, nl, names, L);
 	if (names && !cut1 && !ts_unit_grow_named(u, &nl, L))
 		return false;
+	if (names)
+		ts_unit_join_halves(u, &nl);
 	/* the edge layers too hold one mixer each (accept checked the ones
 	 * between anchors): a last unit walked over a hybrid's full and
 	 * linear layer is two layers the anchors missed */

@@ -145,6 +145,8 @@ bool ts_unit_normed_at(const ts_unit *u, size_t from, size_t to);
 /* unit_named.c: layers by name at the edges of the nl laid out (L: the
  * reference's length); false when out of memory. */
 bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L);
+/* ... and an edge layer's two halves taken as two layers, joined. */
+void ts_unit_join_halves(ts_unit *u, size_t *pnl);
 
 /* unit_memo.c: the last search's result for the same pass (keys, marks,
  * u->dur's answers): 1 found, 0 not, -1 no memo. begin / end frame a

@@ -99,3 +99,41 @@ bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L)
 	*pnl = nl;
 	return true;
 }
+
+/* What layer i holds by name: bit 0 a mixer, bit 1 MLP work. */
+static unsigned holds_of(const ts_unit *u, size_t i)
+{
+	unsigned h = 0;
+	for (uint32_t p = u->start[i]; p < u->end[i]; p++)
+		h |= ((u->mark[p] & TS_UNIT_ATTN) ? 1u : 0u) | ((u->mark[p] & TS_UNIT_MLP) ? 2u : 0u);
+	return h;
+}
+
+/* An edge layer the walks took in two (an HF eager first dense layer: its
+ * attention half, then its MLP half, each from its unfused norm): where
+ * every other layer holds a mixer and MLP work by name, a first or last
+ * pair of a mixer with no MLP work and MLP work with no mixer, back to
+ * back, is one layer. (A model whose blocks are mixer-only and MLP-only,
+ * Nemotron-H's, has such blocks between its edges too.) */
+void ts_unit_join_halves(ts_unit *u, size_t *pnl)
+{
+	size_t nl = *pnl;
+	if (nl < 4)
+		return;
+	for (int side = 0; side < 2 && nl >= 4; side++) {
+		size_t a = side ? nl - 2 : 0;
+		if (holds_of(u, a) != 1u || holds_of(u, a + 1) != 2u || u->end[a] != u->start[a + 1])
+			continue;
+		bool whole = true;
+		for (size_t i = 0; i < nl && whole; i++)
+			if (i != a && i != a + 1)
+				whole = holds_of(u, i) == 3u;
+		if (!whole)
+			continue;
+		u->end[a] = u->end[a + 1];
+		memmove(u->start + a + 1, u->start + a + 2, (nl - a - 2) * sizeof *u->start);
+		memmove(u->end + a + 1, u->end + a + 2, (nl - a - 2) * sizeof *u->end);
+		nl--;
+	}
+	*pnl = nl;
+}
