@@ -619,6 +619,19 @@ static uint32_t demote_once_units(ts_layers *l)
 	return nunits;
 }
 
+/* Is the open span nothing but the copies a norm takes (HF casts the
+ * hidden states before its unfused norm), or nothing at all? */
+static bool only_copies(const ts_layers *l)
+{
+	uint64_t n = l->online.walk.seg.kernels;
+	if (n > 2 || n > l->online.walk.ngap)
+		return false;
+	for (uint32_t i = l->online.walk.ngap - (uint32_t)n; i < l->online.walk.ngap; i++)
+		if (!(l->online.gap[i].marks & M_COPY))
+			return false;
+	return true;
+}
+
 /* The layer machine proper: one kernel of the pass in progress, by its
  * row, marks and duration; online, or replayed by relayer_pass. */
 static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
@@ -636,13 +649,13 @@ static bool structure_kernel(ts_layers *l, uint32_t row, lmark m, int64_t dur)
 	/* The first start kernel of a pass, before any layer work, also opens
 	 * a layer: what came before it is the pass's preamble. */
 	if (boundary || ((m & M_START) && !l->online.walk.seen_boundary && !(seen & (M_ATTN | M_MLP)))) {
-		/* a pass's first layer opened at its first kernel: no
-		 * preamble, not even the embedding (a pass has one), so the
-		 * capture began at a later layer's norm; or after a GEMM by
-		 * name and no embedding: the end of a layer's projections */
+		/* a pass's first layer opened at its first kernel (past its
+		 * cast): no preamble, not even the embedding (a pass has
+		 * one), so the capture began at a later layer's norm; or
+		 * after a GEMM by name and no embedding: the end of a
+		 * layer's projections */
 		if (!l->online.walk.seen_boundary && l->online.walk.nlayers == 0 &&
-		    (l->online.walk.seg.kernels == 0 ||
-		     (l->online.walk.seg.gemms && l->pass.hints.embed_at < 0)))
+		    (only_copies(l) || (l->online.walk.seg.gemms && l->pass.hints.embed_at < 0)))
 			l->pass.cur.cut_start = true;
 		ts_lay_open_at_norm(l);
 		l->online.walk.seen_boundary = true;
