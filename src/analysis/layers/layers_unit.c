@@ -86,15 +86,22 @@ static bool unnamed_mixer(const kernel_ent *k, const ts_unit_result *r)
  * layer) when by name they hold attention or MLP work, or no GEMM (no LM
  * head); without names, when they are the last layer's first kernels in
  * order, or a single kernel the layers run. A pass of the model's length
- * may end where its LM head was cut: its layers are whole. */
+ * may end where its LM head was cut: its layers are whole. By name, an
+ * LM head runs after the final norm: a GEMM before any norm is the cut
+ * layer's own. */
 static bool cut_layer(const kernel_ent *k, const uint32_t *key, const ts_unit_result *r, size_t n,
 		      bool named)
 {
 	size_t from = r->end[r->n - 1], s = r->start[r->n - 1], len = r->end[r->n - 1] - s;
 	if (named) {
-		bool gemm = false;
+		bool gemm = false, normed = false;
 		for (size_t i = from; i < n; i++) {
 			if (k[i].marks & (M_ATTN | M_MLP))
+				return true;
+			normed |= (k[i].marks & M_START) != 0;
+			/* an LM head runs after the final norm; a GEMM before
+			 * any norm is the cut layer's own (its down projection) */
+			if ((k[i].marks & M_GEMM) && !normed)
 				return true;
 			gemm |= (k[i].marks & M_GEMM) != 0;
 		}
