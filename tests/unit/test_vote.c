@@ -112,6 +112,16 @@ static void own_signals(void)
 	ts_vote_own(&in, &v);
 	CHECK(v.stage == TS_PSTAGE_PREFILL && v.signal[TS_SIG_GRAPH] == TS_PSTAGE_UNKNOWN,
 	      "a whole forward replayed over 4,096 rows: the token count overrules the launch");
+	/* a speculative verify of 2 tokens for 256 sequences on a MoE
+	 * model: every layer's projections on 512 rows, its expert GEMMs on
+	 * 512 x 7, the sampler on all 512 */
+	in = pass(29);
+	in.gemm_large = 116, in.gemm_m_min = 512, in.gemm_m_max = 3584;
+	in.layer_tokens = 512, in.sampled = 512;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_DECODE && v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_DECODE,
+	      "expert GEMMs of 3,584 rows where every layer ran 512, all sampled: decode, no prompt");
+
 	/* FlashAttention's grid x: query blocks of a sequence */
 	in = pass(13);
 	in.q_grid = 6;

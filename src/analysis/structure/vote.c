@@ -68,10 +68,13 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	/* most GEMMs few rows: decode, unless a GEMM of every layer ran many
 	 * (an eager MoE loop's experts each run a share of a prompt) */
 	bool few = in->layer_tokens <= 0 || in->layer_tokens <= in->threshold;
+	/* the most rows every layer ran are the tokens where known: a MoE
+	 * layer's expert GEMMs run each token top-k times */
+	int64_t rows = in->layer_tokens > 0 ? in->layer_tokens : in->gemm_m_max;
 	if (enough && small > large && few && in->generation)
 		v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
 	else if (enough && large > small && in->generation &&
-		 (in->gemm_m_max > TS_TOKENS_PREFILL || in->gemm_m_max >= 4 * in->gemm_m_min))
+		 (rows > TS_TOKENS_PREFILL || rows >= 4 * in->gemm_m_min))
 		v->signal[TS_SIG_GEMM_M] = many;
 	if (in->kv_grid > 0 && in->kv_grid <= in->threshold)
 		v->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
