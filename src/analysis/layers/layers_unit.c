@@ -150,6 +150,24 @@ static uint32_t start_near(const uint32_t *key, const uint32_t *pat, uint32_t m,
 	return best;
 }
 
+/* Room for n layers split from units: starts, then ends; NULL when out
+ * of memory. */
+static uint32_t *split_room(ts_layers *l, size_t n)
+{
+	if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * n,
+		     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
+		return NULL;
+	return l->finder.split;
+}
+
+/* r laid out as the n layers split into st (starts, then ends). */
+static void split_take(ts_unit_result *r, const uint32_t *st, size_t n)
+{
+	r->n = n;
+	r->start = st;
+	r->end = st + n;
+}
+
 /* A unit found by structure alone (no name, no op marks a mixer) in a
  * pass of a model whose passes with mixers had k times as many layers (2
  * to 4): the period was k layers (dense and MoE alternating, a hybrid's
@@ -163,10 +181,10 @@ static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r)
 	if (!ref || r->n < 2 || ref % r->n || ref / r->n < 2 || ref / r->n > 4)
 		return false;
 	uint32_t k = ref / (uint32_t)r->n;
-	if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * (size_t)ref,
-		     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
+	uint32_t *st = split_room(l, ref), j = 0;
+	if (!st)
 		return false;
-	uint32_t *st = l->finder.split, *en = st + ref, j = 0;
+	uint32_t *en = st + ref;
 	const uint32_t *pat = key + r->start[1];
 	uint32_t m = r->end[1] - r->start[1];
 	for (size_t u = 0; u < r->n; u++) {
@@ -182,9 +200,7 @@ static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r)
 		}
 		en[j++] = e;
 	}
-	r->n = ref;
-	r->start = st;
-	r->end = en;
+	split_take(r, st, ref);
 	return true;
 }
 
@@ -215,10 +231,10 @@ static bool split_by_mixers(ts_layers *l, const kernel_ent *k, const uint32_t *k
 	if (runs < 2 || runs > 4 || r->n > UINT32_MAX / 4)
 		return false;
 	size_t total = r->n * runs;
-	if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * total,
-		     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
+	uint32_t *st = split_room(l, total), j = 0;
+	if (!st)
 		return false;
-	uint32_t *st = l->finder.split, *en = st + total, j = 0;
+	uint32_t *en = st + total;
 	const uint32_t *pat = key + r->start[1];
 	uint32_t m = r->end[1] - r->start[1];
 	for (size_t u = 0; u < r->n; u++) {
@@ -236,9 +252,7 @@ static bool split_by_mixers(ts_layers *l, const kernel_ent *k, const uint32_t *k
 		}
 		en[j++] = e;
 	}
-	r->n = total;
-	r->start = st;
-	r->end = en;
+	split_take(r, st, total);
 	return true;
 }
 

@@ -562,6 +562,20 @@ static bool whole(ts_unit *u, size_t nl, size_t x)
 	return tried == 0;
 }
 
+bool ts_unit_put_edge(ts_unit *u, size_t nl, int side, size_t from, size_t to)
+{
+	if (!ts_unit_out_room(u, nl + 1))
+		return false;
+	size_t at = side ? nl : 0;
+	if (!side) {
+		memmove(u->start + 1, u->start, nl * sizeof *u->start);
+		memmove(u->end + 1, u->end, nl * sizeof *u->end);
+	}
+	u->start[at] = (uint32_t)from;
+	u->end[at] = (uint32_t)to;
+	return true;
+}
+
 /* Does the piece [from, to) begin at a norm by name (past its cast)? */
 bool ts_unit_normed_at(const ts_unit *u, size_t from, size_t to)
 {
@@ -684,17 +698,9 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 				from = at - keys;
 				ok = keys > 0;
 			}
-			if (!ok || !ts_unit_out_room(u, nl + 1))
+			if (!ok || !ts_unit_put_edge(u, nl, side, side ? at : from,
+						     side ? at + keys : at))
 				break;
-			if (side) {
-				u->start[nl] = (uint32_t)at;
-				u->end[nl] = (uint32_t)(at + keys);
-			} else {
-				memmove(u->start + 1, u->start, nl * sizeof *u->start);
-				memmove(u->end + 1, u->end, nl * sizeof *u->end);
-				u->start[0] = (uint32_t)from;
-				u->end[0] = (uint32_t)at;
-			}
 			nl++;
 		}
 	}

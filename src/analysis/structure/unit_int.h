@@ -141,6 +141,9 @@ bool ts_unit_as_long(const ts_unit *u, size_t i, size_t ref);
 /* unit.c: room for n layers in start and end; does [from, to) begin at a
  * norm by name (past its cast)? */
 bool ts_unit_out_room(ts_unit *u, size_t n);
+/* A layer [from, to) put before the nl laid out (side 0) or after them
+ * (1); false when out of memory. */
+bool ts_unit_put_edge(ts_unit *u, size_t nl, int side, size_t from, size_t to);
 bool ts_unit_normed_at(const ts_unit *u, size_t from, size_t to);
 /* unit_named.c: layers by name at the edges of the nl laid out (L: the
  * reference's length); false when out of memory. */

@@ -83,17 +83,8 @@ bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L)
 			size_t from, to;
 			if (!named_edge(u, nl, side, L, &from, &to))
 				break;
-			if (!ts_unit_out_room(u, nl + 1))
+			if (!ts_unit_put_edge(u, nl, side, from, to))
 				return false;
-			if (side) {
-				u->start[nl] = (uint32_t)from;
-				u->end[nl] = (uint32_t)to;
-			} else {
-				memmove(u->start + 1, u->start, nl * sizeof *u->start);
-				memmove(u->end + 1, u->end, nl * sizeof *u->end);
-				u->start[0] = (uint32_t)from;
-				u->end[0] = (uint32_t)to;
-			}
 			nl++;
 		}
 	*pnl = nl;
