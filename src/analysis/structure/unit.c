@@ -1034,22 +1034,32 @@ static bool regular(const uint32_t *o, uint32_t v)
 
 /* An anchor's run at an edge, at a spacing no inner pair has, is a kernel
  * of the head or tail that a layer runs too (the LM head on the layers'
- * output-projection GEMM, the final norm on their add+norm): not a layer's. */
-static void stray_ends(const uint32_t **o, uint32_t *v)
+ * output-projection GEMM, the final norm on their add+norm): not a layer's.
+ * Unless the run beside it is the odd one: the edge run and the second
+ * one over, at an inner pair's spacing, make a layer whose kernel ran a
+ * second time inside it (an eager expert loop's GEMM on the tile its
+ * tokens chose): no anchor at all (false). */
+static bool stray_ends(const uint32_t **o, uint32_t *v)
 {
 	if (*v < 5 || !regular(*o, *v))
-		return;
-	bool last = !gap_inside(*o, *v, (*o)[*v - 1] - (*o)[*v - 2]);
-	bool first = !gap_inside(*o, *v, (*o)[1] - (*o)[0]);
+		return true;
+	const uint32_t *p = *o;
+	uint32_t n = *v;
+	bool last = !gap_inside(p, n, p[n - 1] - p[n - 2]);
+	bool first = !gap_inside(p, n, p[1] - p[0]);
+	if ((first && gap_inside(p, n, p[2] - p[0])) || (last && gap_inside(p, n, p[n - 1] - p[n - 3])))
+		return false;
 	*v -= last + first;
 	*o += first;
+	return true;
 }
 
 static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 {
 	uint32_t v = u->cnt[c->key];
 	const uint32_t *o = u->pos + u->off[c->key];
-	stray_ends(&o, &v);
+	if (!stray_ends(&o, &v))
+		return false;
 	if (v <= 4 && c->nblock < 3)
 		return false;    /* few repeats (strays left out): a block of three says so */
 	if (v == 3) {
