@@ -27,7 +27,12 @@ enum {
 	IDX = 50, EXP_UP, EXP_ACT, EXP_MUL, EXP_DOWN, EXP_ADD, RESID,
 	LMHEAD = 60,
 	INPROJ = 70, CONV, GATING, RECUR, GNORM, OUTPROJ,
-	ACT_PIECE = 80
+	ACT_PIECE = 80,
+	/* an HF eager layer: unfused norm and rotary chains, one kernel per
+	 * elementwise op (MUL and ADD shared by every chain), an expert loop */
+	POW = 100, MEAN, RSQRT, MUL, ADD, NEG, CAT, HQ, HK, HV, SDPA, HO, HROUTER, SOFTMAX,
+	HTOPK, HSORT, HSUM, DIV, FILL, SCATTER, CINIT, SSWEEP, GATHER, HUP, HACT, HGATE, HDOWN,
+	IDXADD
 };
 
 typedef struct {
@@ -52,6 +57,15 @@ static void put(pass *p, uint32_t k)
 		m = TS_UNIT_ATTN | TS_UNIT_LINEAR;
 	else if (k == INPROJ || k == OUTPROJ)
 		m = TS_UNIT_GEMM;
+	else if (k == POW)
+		m = TS_UNIT_NORM;
+	else if (k == HQ || k == HK || k == HV || k == HO || k == HROUTER || k == HUP || k == HGATE ||
+		 k == HDOWN)
+		m = TS_UNIT_GEMM;
+	else if (k == SDPA)
+		m = TS_UNIT_ATTN;
+	else if (k == HACT)
+		m = TS_UNIT_MLP;
 	else if (k == ACT || k == ACT_PIECE || k == MOE_UP || k == MOE_ACT || k == MOE_DOWN || k == EXP_ACT ||
 		 k == SH_ACT)
 		m = TS_UNIT_MLP;
@@ -97,11 +111,10 @@ static void fused_moe(pass *p)
 }
 
 /* HF eager MoE: a loop over the experts that got tokens */
-static void eager_moe(pass *p, unsigned long long *seed)
+static void expert_loop(pass *p, uint32_t experts)
 {
 	put(p, ROUTER);
 	put(p, TOPK);
-	uint32_t experts = 2 + (uint32_t)(unit_rand(seed) % 6);
 	for (uint32_t e = 0; e < experts; e++) {
 		put(p, IDX);
 		put(p, EXP_UP);
@@ -111,6 +124,68 @@ static void eager_moe(pass *p, unsigned long long *seed)
 		put(p, EXP_ADD);
 	}
 	put(p, RESID);
+}
+
+/* HF's unfused RMSNorm: pow, mean, add eps, rsqrt, mul, mul by weight */
+static void hf_norm(pass *p)
+{
+	put(p, POW);
+	put(p, MEAN);
+	put(p, ADD);
+	put(p, RSQRT);
+	put(p, MUL);
+	put(p, MUL);
+}
+
+/* an HF eager MoE layer (Mixtral's, Qwen-MoE's): norm, three projections,
+ * rotary on q and k, attention, output projection and residual, norm,
+ * router, softmax, top-k, the routing weights, the expert mask, then the
+ * loop over the experts that got tokens (where, gather, up, act, gate,
+ * mul, down, weight, index_add), and the residual */
+static void hf_moe_layer(pass *p, uint32_t experts)
+{
+	p->start[p->layers++] = (uint32_t)p->n;
+	hf_norm(p);
+	put(p, HQ);
+	put(p, HK);
+	put(p, HV);
+	for (int r = 0; r < 2; r++) {
+		put(p, MUL);
+		put(p, NEG);
+		put(p, CAT);
+		put(p, MUL);
+		put(p, ADD);
+	}
+	put(p, SDPA);
+	put(p, HO);
+	put(p, ADD);
+	hf_norm(p);
+	put(p, HROUTER);
+	put(p, SOFTMAX);
+	put(p, HTOPK);
+	put(p, HSORT);
+	put(p, HSUM);
+	put(p, DIV);
+	put(p, FILL);
+	put(p, SCATTER);
+	for (uint32_t e = 0; e < experts; e++) {
+		put(p, CINIT);
+		put(p, SSWEEP);
+		put(p, GATHER);
+		put(p, HUP);
+		put(p, HACT);
+		put(p, HGATE);
+		put(p, MUL);
+		put(p, HDOWN);
+		put(p, MUL);
+		put(p, IDXADD);
+	}
+	put(p, ADD);
+}
+
+static void eager_moe(pass *p, unsigned long long *seed)
+{
+	expert_loop(p, 2 + (uint32_t)(unit_rand(seed) % 6));
 }
 
 /* a gated-delta-net layer: its conv and recurrence apart, the gating
@@ -168,6 +243,15 @@ static bool exact(ts_unit *u, const pass *p, bool marks, char *why, size_t cap)
 		}
 	snprintf(why, cap, "%zu layers", r.n);
 	return true;
+}
+
+/* Did the finder find as many layers as p was built with (no names)? */
+static bool counted(ts_unit *u, const pass *p, char *why, size_t cap)
+{
+	ts_unit_result r;
+	bool ok = ts_unit_find(u, p->key, NULL, NULL, p->n, &r) && r.n == p->layers;
+	snprintf(why, cap, "%zu layers, built %zu", ok ? r.n : 0, p->layers);
+	return ok;
 }
 
 static pass P;
@@ -341,6 +425,31 @@ int main(void)
 		bool ok = exact(u, &P, true, why, sizeof why);
 		CHECK(ok, "a dense layer of its own norm, then %u MoE layers, names: %s", moe, why);
 	}
+	/* every layer an eager MoE block whose loop ran as often as the
+	 * others' but in one edge layer (a decode step's few tokens reached
+	 * more or fewer experts there): no anchor or edge walk reaches that
+	 * layer, a loop body or more longer or shorter than the others; the
+	 * pass with its loops folded has it. With and without names; without
+	 * names and the odd layer last, the count only: the phase then comes
+	 * from how far the tail repeats a layer's start, and HF runs the same
+	 * norm kernels mid-layer, so a layer may be read from either norm. */
+	for (int marks = 0; marks < 2; marks++)
+		for (uint32_t layers = 4; layers <= 24; layers += 10)
+			for (uint32_t odd = 1; odd <= 8; odd += 2)
+				for (int last = 0; last < 2; last++) {
+					head(&P);
+					for (uint32_t i = 0; i < layers; i++) {
+						bool edge = last ? i + 1 == layers : i == 0;
+						hf_moe_layer(&P, edge ? odd : 4);
+					}
+					hf_norm(&P);
+					put(&P, LMHEAD);
+					put(&P, SAMPLE);
+					bool ok = marks || !last ? exact(u, &P, marks, why, sizeof why)
+							       : counted(u, &P, why, sizeof why);
+					CHECK(ok, "%u eager MoE layers, the %s one's loop %u times, the others' 4, %s: %s",
+					      layers, last ? "last" : "first", odd, marks ? "names" : "no names", why);
+				}
 	ts_unit_free(u);
 	return unit_failed ? 1 : 0;
 }

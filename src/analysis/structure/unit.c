@@ -56,6 +56,7 @@ void ts_unit_free(ts_unit *u)
 	free(u->dp);
 	free(u->map);
 	ts_unit_memo_free(&u->memo);
+	ts_unit_fold_free(u);
 	free(u->dir);
 	free(u);
 }
@@ -1079,8 +1080,6 @@ static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 	return layout(u, &g, names, 0, v, out);
 }
 
-static bool search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result *out);
-
 bool ts_unit_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, const int64_t *dur,
 		  size_t n, ts_unit_result *out)
 {
@@ -1099,13 +1098,14 @@ bool ts_unit_find(ts_unit *u, const uint32_t *key, const uint8_t *mark, const in
 	if (memo >= 0)
 		return memo == 1;
 	ts_unit_memo_begin(u);
-	bool found = search(u, key, names, out);
+	bool found = ts_unit_search(u, key, names, out);
+	found = ts_unit_refold(u, key, found, out);
 	ts_unit_memo_end(u, key, u->mark, n, found, out);
 	return found;
 }
 
 /* The search itself: the layer counts, largest first, and their grids. */
-static bool search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result *out)
+bool ts_unit_search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result *out)
 {
 	if (!index_keys(u, key))
 		return false;

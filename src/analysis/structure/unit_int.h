@@ -51,6 +51,19 @@ typedef struct {
 	unit_asks asks;
 } unit_memo;
 
+/* The pass folded (unit_fold.c): each run of a loop body kept once, and
+ * for each folded kernel its index in the pass; the first search's layers
+ * kept while the folded one runs. */
+typedef struct {
+	uint32_t *key, *map;
+	uint8_t *mark;
+	int64_t *dur;
+	size_t cap;
+	uint32_t *keep;
+	size_t keep_cap;
+	bool active;             /* the search runs on the folded pass */
+} unit_fold;
+
 struct ts_unit {
 	size_t n;                /* the pass */
 	const uint8_t *mark;     /* NULL: no names */
@@ -84,6 +97,7 @@ struct ts_unit {
 	uint8_t *dir;            /* lcs traceback */
 	size_t dir_cap;
 	unit_memo memo;
+	unit_fold fold;
 	unit_asks *asking;       /* the search's questions go here (memo) */
 };
 
@@ -150,6 +164,16 @@ bool ts_unit_normed_at(const ts_unit *u, size_t from, size_t to);
 bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L);
 /* ... and an edge layer's two halves taken as two layers, joined. */
 void ts_unit_join_halves(ts_unit *u, size_t *pnl);
+
+/* unit.c: the search itself, on u->n kernels of key (u->mark, u->dur). */
+bool ts_unit_search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result *out);
+/* unit_fold.c: the search again on the pass with its loops folded, when
+ * the first found no layers or left half a layer or more at an edge; its
+ * layers (in the pass's kernels) when there are more of them. The pass's
+ * own index of kernel i of the pass searched; the folded arrays freed. */
+bool ts_unit_refold(ts_unit *u, const uint32_t *key, bool found, ts_unit_result *out);
+size_t ts_unit_own_index(const ts_unit *u, size_t i);
+void ts_unit_fold_free(ts_unit *u);
 
 /* unit_memo.c: the last search's result for the same pass (keys, marks,
  * u->dur's answers): 1 found, 0 not, -1 no memo. begin / end frame a

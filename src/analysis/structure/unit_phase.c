@@ -99,7 +99,7 @@ static bool as_long(const ts_unit *u, size_t i, size_t ref)
 {
 	bool r = ts_unit_as_long(u, i, ref);
 	if (u->asking)
-		ts_unit_asked(u->asking, i, ref, r);
+		ts_unit_asked(u->asking, ts_unit_own_index(u, i), ts_unit_own_index(u, ref), r);
 	return r;
 }
 
