@@ -256,6 +256,15 @@ static bool split_by_mixers(ts_layers *l, const kernel_ent *k, const uint32_t *k
 	return true;
 }
 
+/* Does the pass run a mixer, by name or op, that is no per-pass helper? */
+static bool mixer_outside(const kernel_ent *k, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((k[i].marks & M_ATTN) && !(k[i].marks & M_ONCE))
+			return true;
+	return false;
+}
+
 bool ts_lay_structure(ts_layers *l, bool at_edge)
 {
 	size_t n = l->staged.nkbuf - l->staged.kbuf0;
@@ -294,6 +303,11 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	 * that happens to match an opaque name or two says nothing */
 	bool named = 2 * typed >= held;
 	if (named && !((attn || unnamed_mixer(k, &r)) && work))
+		return false;
+	/* a unit with no mixer in a pass whose mixer ran (by op) elsewhere
+	 * is a loop inside a layer (an eager MoE block's expert body), the
+	 * layer itself cut or irregular: no layer */
+	if (!named && !attn && mixer_outside(k, n))
 		return false;
 	if (!named && !attn && !r.by_names)
 		split_units(l, l->finder.ukey, &r);
