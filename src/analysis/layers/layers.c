@@ -170,7 +170,10 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_TOPK;
 	if (strcmp(cat, "Scheduler-Metadata") == 0)
 		m |= M_META;
-	if (c->type != TS_TYPE_OTHER)
+	/* typed by its name: a class its op gave (a context rule's "-ByOp"
+	 * category, for a name no rule knows) says nothing of the names */
+	size_t cl = strlen(cat);
+	if (c->type != TS_TYPE_OTHER && !(cl > 5 && strcmp(cat + cl - 5, "-ByOp") == 0))
 		m |= M_TYPED;
 	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
 		m |= M_ENDS;

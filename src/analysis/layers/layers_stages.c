@@ -110,7 +110,10 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->replayed_layers = in.replayed_layers;
 	l->pass.hints.gemm_tokens = v.gemm_tokens;
 	ts_vote_seen(&l->held.vote, &in, &v);
-	p->grid = h->grid_n ? exp2(h->grid_log / h->grid_n) : 0;
+	/* the layers' elementwise work, one kernel a layer at least: a few
+	 * in the tail (a sampler's temperature divide over the vocabulary)
+	 * count sequences, not tokens */
+	p->grid = h->grid_n && h->grid_n >= p->layers ? exp2(h->grid_log / h->grid_n) : 0;
 	if (p->complete && !p->draft)
 		ts_vote_timed(&l->held.vote, p->gpu_ns, p->layers, p->grid);
 }
