@@ -159,8 +159,10 @@ bool ts_unit_refold(ts_unit *u, const uint32_t *key, bool found, ts_unit_result 
 	size_t n0 = found ? out->n : 0;
 	if (!ts_unit_grow(&u->fold.keep, &u->fold.keep_cap, 2 * n0, sizeof *u->fold.keep))
 		return found;
-	memcpy(u->fold.keep, out->start, n0 * sizeof *u->fold.keep);
-	memcpy(u->fold.keep + n0, out->end, n0 * sizeof *u->fold.keep);
+	if (n0) {
+		memcpy(u->fold.keep, out->start, n0 * sizeof *u->fold.keep);
+		memcpy(u->fold.keep + n0, out->end, n0 * sizeof *u->fold.keep);
+	}
 	ts_unit_result r;
 	u->n = nf;
 	u->mark = mark ? u->fold.mark : NULL;
