@@ -61,4 +61,32 @@ for pair in "flash_bwd_dot_do_o_kernel:1" "FmhaBwdKernel:1" "sm90_xmma_dgrad_f16
 	got=$("$TS" --format json "$tmp/b.json" 2>/dev/null | "$PY" -c 'import json,sys; print(int("training step" in (json.load(sys.stdin).get("passes_note") or "")))')
 	check "training: $name says training: $want" "$got" "$want"
 done
+# Backward kernels by name make a training step when they are one kernel
+# in 50 at least: a random name that holds "Bwd" (3 of 300) is no
+# training step, 30 flash_bwd kernels of 300 are, and the note says the
+# evidence is kernel names, not autograd ops.
+for pair in "3:0" "30:1"; do
+	nb=${pair%:*} want=${pair##*:}
+	"$PY" - "$nb" >"$tmp/s.json" <<'PY'
+import json, random, string, sys
+nb, r = int(sys.argv[1]), random.Random(7)
+names = [''.join(r.choice(string.ascii_letters + string.digits) for _ in range(40)) for _ in range(20)]
+ev = []
+for i in range(300):
+    n = names[i % 20]
+    if i % (300 // nb) == 0:
+        n = (n[:10] + 'DBwdP' + n[15:]) if nb < 10 else 'flash_bwd_dot_do_o_kernel'
+    ev.append({'ph': 'X', 'cat': 'kernel', 'name': n, 'pid': 0, 'tid': 7, 'ts': 10 * i, 'dur': 5})
+json.dump({'traceEvents': ev}, sys.stdout)
+PY
+	note=$("$TS" --format json "$tmp/s.json" 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin).get("passes_note") or "")')
+	got=0; case $note in *"training step"*) got=1 ;; esac
+	check "training: $nb of 300 kernels named backward says training: $want" "$got" "$want"
+	if [ "$want" = 1 ]; then
+		case $note in
+		*"30 of 300 kernels are backward"*) ok "training: the note names kernel evidence" ;;
+		*) bad "training: the note names kernel evidence (got '$note')" ;;
+		esac
+	fi
+done
 finish

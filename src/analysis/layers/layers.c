@@ -1070,7 +1070,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 	if ((m & M_EMBED) && l->pass.hints.embed_at < 0)
 		l->pass.hints.embed_at = (int64_t)l->pass.cur.kernels;
 	if (m & M_TRAIN)
-		l->cpu.backward_ops++;
+		l->cpu.backward_kernels++;
 
 	uint32_t units = l->online.walk.units;
 	bool in_span = structure_kernel(l, row, m, ev->dur_ns);
@@ -1189,7 +1189,7 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 		resolve_pending(l, 0);
 	ts_lay_pass_windows(l);
 	ts_lay_grow_srows(l, nrows);
-	if (l->cpu.backward_ops)
+	if (ts_lay_training(l))
 		training_reset(l);
 	add_stages(l);
 }

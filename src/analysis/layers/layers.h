@@ -184,6 +184,9 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
 typedef struct {
 	uint64_t cpu_ops, compute_ops, launches, backward_ops, captures;
 	uint64_t py_events, py_server;   /* py_server: of the first 4096 */
+	uint64_t backward_kernels;       /* by name, where they make a training
+					  * step (1 in 50 kernels); else 0 */
+	uint64_t kernels;
 } ts_cpu_side;
 void ts_layers_cpu_side(const ts_layers *l, ts_cpu_side *out);
 /* python_function events: an API server's modules say a front-end file. */

@@ -274,8 +274,9 @@ typedef struct {
 /* What the CPU side and the kernels say of the trace (layers_steps.c). */
 typedef struct {
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
-	uint64_t backward_ops;   /* autograd backward ops and backward kernels
-				  * (training_kernels:): a training step */
+	uint64_t backward_ops;   /* autograd backward ops (CPU): a training step */
+	uint64_t backward_kernels; /* kernels training_kernels: names (backward,
+				  * optimizer): a training step when enough */
 	uint64_t cpu_ops;        /* CPU ops seen */
 	uint64_t compute_ops;    /* of them ATen ops that compute (mm, conv...) */
 	uint64_t py_events;      /* python_function events */
@@ -401,6 +402,12 @@ void ts_lay_wait_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 			const ts_kref *ref, unsigned slot, lmark m);
 void ts_lay_wait_drain(ts_layers *l);
 void ts_lay_wait_flush(ts_layers *l);
+/* layers_results.c: is the trace a training step? Autograd's backward
+ * ops say so; backward and optimizer kernels by name when they are one
+ * kernel in 50 at least (a training step runs a backward kernel for most
+ * forward ones; an opaque name that happens to hold "Bwd" is one of
+ * thousands). */
+bool ts_lay_training(const ts_layers *l);
 /* layers.c: does a pass of this many layers have fewer than the passes
  * so far most often had (a forward the capture cut)? */
 bool ts_lay_short_pass(const ts_layers *l, uint32_t layers);

@@ -301,9 +301,12 @@ static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, ui
 		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " captures begun): its kernels "
 			 "ran while graphs were recorded, not as forward passes", l->cpu.captures);
 	else if (l->cpu.backward_ops)
-		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops and backward "
-			 "kernels), not inference: no inference pass, layer or stage is reported",
-			 l->cpu.backward_ops);
+		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops), not inference: "
+			 "no inference pass, layer or stage is reported", l->cpu.backward_ops);
+	else if (ts_lay_training(l))
+		snprintf(buf, n, "a training step (%" PRIu64 " of %" PRIu64 " kernels are backward or "
+			 "optimizer kernels by name; no CPU op says so), not inference: no inference "
+			 "pass, layer or stage is reported", l->cpu.backward_kernels, l->cpu.kernels_seen);
 	else if (l->cpu.kernels_seen == 0)
 		snprintf(buf, n, "no timed kernel in the trace (kernel events without ts or dur)");
 	else if (l->online.attn_units == 0 && l->cpu.attn_typed)
@@ -332,7 +335,7 @@ static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, ui
  * said as a finding (a capture, a training step). */
 static void note_cut(const ts_layers *l, char *buf, size_t n)
 {
-	if (l->cpu.captures || l->cpu.backward_ops)
+	if (l->cpu.captures || ts_lay_training(l))
 		return;
 	if (l->cpu.kernels_seen == 0)
 		snprintf(buf, n, "no GPU kernels in the part read (%" PRIu64 " CPU ops, %" PRIu64
@@ -345,10 +348,17 @@ static void note_cut(const ts_layers *l, char *buf, size_t n)
 			 "missing part", l->cpu.kernels_seen);
 }
 
+bool ts_lay_training(const ts_layers *l)
+{
+	return l->cpu.backward_ops ||
+	       (l->cpu.backward_kernels && l->cpu.backward_kernels >= l->cpu.kernels_seen / 50);
+}
+
 void ts_layers_cpu_side(const ts_layers *l, ts_cpu_side *out)
 {
 	*out = (ts_cpu_side){ l->cpu.cpu_ops, l->cpu.compute_ops, l->cpu.launches, l->cpu.backward_ops,
-			      l->cpu.captures, l->cpu.py_events, l->cpu.py_server };
+			      l->cpu.captures, l->cpu.py_events, l->cpu.py_server,
+			      ts_lay_training(l) ? l->cpu.backward_kernels : 0, l->cpu.kernels_seen };
 }
 
 bool ts_layers_note(const ts_layers *l, bool cut, char *buf, size_t n)

@@ -307,6 +307,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, l->cpu.attn_typed);
 	ts_w_u64(w, l->cpu.captures);
 	ts_w_u64(w, l->cpu.backward_ops);
+	ts_w_u64(w, l->cpu.backward_kernels);
 	ts_w_u64(w, ts_steps_dropped(l->steps));
 	ts_w_u64(w, l->cpu.cpu_ops);
 	ts_w_u64(w, l->cpu.compute_ops);
@@ -457,6 +458,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	l->cpu.attn_typed += ts_r_u64(r);
 	l->cpu.captures += ts_r_u64(r);
 	l->cpu.backward_ops += ts_r_u64(r);
+	l->cpu.backward_kernels += ts_r_u64(r);
 	ts_steps_add_dropped(l->steps, ts_r_u64(r));
 	l->cpu.cpu_ops += ts_r_u64(r);
 	l->cpu.compute_ops += ts_r_u64(r);

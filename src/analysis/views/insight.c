@@ -200,7 +200,7 @@ static void trace_opps(const ts_result *res, ts_opportunity *out, size_t *n, siz
 {
 	ts_cpu_side cs;
 	ts_layers_cpu_side(res->layers, &cs);
-	if (cs.captures || !cs.backward_ops)
+	if (cs.captures || !(cs.backward_ops || cs.backward_kernels))
 		return;
 	ts_overlap ov;
 	ts_agg_overlap(res->agg, &ov);
