@@ -764,14 +764,20 @@ static bool relayer_pass(ts_layers *l)
 	return true;
 }
 
+/* Where a pass ends: inside the kernel stream, at its step's end, or at
+ * the trace's end. */
+enum { EDGE_NONE, EDGE_STEP, EDGE_TRACE };
+
 /* The open span at a pass's end: the pass tail (final norm, LM head)
  * when it holds no layer work; a layer cut off by the end of the capture
- * or of its step (at_edge) otherwise. With no marker after the last attention, the last layer
+ * or of its step (edge) otherwise: at a step's end only in a pass with
+ * fewer layers than the passes had (a step ends with its forward whole,
+ * unless the capture ended inside it). With no marker after the last attention, the last layer
  * keeps as many kernels after it as the structural splits left in the
  * others; the rest is the pass tail. */
-static void close_open_span(ts_layers *l, bool at_edge)
+static void close_open_span(ts_layers *l, int edge)
 {
-	bool finished = false;
+	bool at_edge = edge != EDGE_NONE, finished = false;
 	if (ts_lay_structure(l, at_edge)) {
 		l->online.walk.seg = (cur_layer){ 0 };
 		finished = true;
@@ -780,7 +786,8 @@ static void close_open_span(ts_layers *l, bool at_edge)
 		uint32_t keep = (uint32_t)l->online.walk.tail_len, n = l->online.walk.ngap - keep;
 		cur_layer tail;
 		ts_lay_take_tail(l, l->online.gap + keep, n, &tail);
-		if (at_edge && !tail.gemms && ts_lay_short_pass(l, l->online.walk.nlayers))
+		/* the open span is the last layer: the pass has one more */
+		if (at_edge && !tail.gemms && ts_lay_short_pass(l, l->online.walk.nlayers + 1))
 			l->pass.cur.cut_end = true;   /* no LM head: the capture cut it */
 		l->online.walk.seg.marks = l->online.walk.marks_at_gap;
 		for (uint32_t i = 0; i < keep; i++)
@@ -796,9 +803,12 @@ static void close_open_span(ts_layers *l, bool at_edge)
 	 * forward before its LM head (at the next layer's start, or the
 	 * tail's norm) */
 	const cur_layer *s = &l->online.walk.seg;
+	bool layer = ts_lay_is_layer(l, s->marks);
+	/* the open span, a layer, closes as the pass's last */
+	bool shorter = ts_lay_short_pass(l, l->online.walk.nlayers + (layer && !finished));
 	if (at_edge && !finished &&
-	    (ts_lay_is_layer(l, s->marks) ||
-	     (s->kernels && !s->gemms && ts_lay_short_pass(l, l->online.walk.nlayers))))
+	    ((layer && (edge == EDGE_TRACE || shorter)) ||
+	     (s->kernels && !s->gemms && shorter)))
 		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
 }
@@ -925,7 +935,7 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 
 /* at_edge: no more of the pass's kernels come (the trace or its step
  * ended); carry: the next kernel is in the same step as this pass. */
-static void end_pass(ts_layers *l, bool at_edge, bool carry)
+static void end_pass(ts_layers *l, int edge, bool carry)
 {
 	if (!l->pass.in_pass)
 		return;
@@ -940,7 +950,7 @@ static void end_pass(ts_layers *l, bool at_edge, bool carry)
 	uint32_t once = demote_once_units(l);
 	if (once && relayer_pass(l))
 		l->online.once_units += once;
-	close_open_span(l, at_edge);
+	close_open_span(l, edge);
 	ts_pass *p = &l->pass.cur;
 	p->layers = l->online.walk.nlayers;
 	if (p->layers == 0) {
@@ -1040,7 +1050,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 	/* a step's edge ends its pass's kernels as the trace's end does: a
 	 * layer it cut, or no tail after the layers, is a pass cut there */
 	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
-		end_pass(l, step_edge, !step_edge && l->pass.hints.step >= 0);
+		end_pass(l, step_edge ? EDGE_STEP : EDGE_NONE, !step_edge && l->pass.hints.step >= 0);
 	if (!l->pass.in_pass) {
 		l->pass.frontier_at_start = l->pass.kfrontier;
 		start_pass(l, ev);
@@ -1184,7 +1194,7 @@ static void training_reset(ts_layers *l)
 void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	ts_lay_wait_flush(l);
-	end_pass(l, true, false);
+	end_pass(l, EDGE_TRACE, false);
 	while (l->held.npending)
 		resolve_pending(l, 0);
 	ts_lay_pass_windows(l);
