@@ -1136,61 +1136,6 @@ static void add_stages(ts_layers *l)
 		add_stage(l, &l->records.passes[i]);
 }
 
-/* A training step: its forward kernels are no inference pass. Every pass
- * found is undone: its kernels are outside any pass, stage unknown. */
-static void training_reset(ts_layers *l)
-{
-	for (size_t i = 0; i < l->records.npasses; i++) {
-		l->stats.orphan_kernels += l->records.passes[i].kernels;
-		l->stats.orphan_ns = ts_sat_add(l->stats.orphan_ns, l->records.passes[i].gpu_ns);
-	}
-	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		if (s != TS_PSTAGE_UNKNOWN) {   /* dropped records' kernels */
-			l->stats.orphan_kernels += l->stats.stages[s].kernels;
-			l->stats.orphan_ns = ts_sat_add(l->stats.orphan_ns, l->stats.stages[s].gpu_ns);
-		}
-		l->stats.stages[s] = (ts_stage_total){ 0 };
-		for (uint32_t i = 0; l->stats.lstat[s] && i < l->stats.lmax[s]; i++)
-			ts_stat_clear(&l->stats.lstat[s][i].time);
-		if (l->stats.lstat[s])
-			memset(l->stats.lstat[s], 0, l->stats.lmax[s] * sizeof *l->stats.lstat[s]);
-		l->stats.lmax[s] = 0;
-		free(l->listing.samples[s].k);
-		l->listing.samples[s] = (ts_layer_sample){ 0 };
-		if (s == TS_PSTAGE_UNKNOWN)
-			continue;
-		for (uint32_t i = 0; l->staged.srows[s] && i < l->staged.srows_cap; i++) {
-			ts_stat_merge(&l->staged.srows[TS_PSTAGE_UNKNOWN][i], &l->staged.srows[s][i]);
-			ts_stat_clear(&l->staged.srows[s][i]);
-			for (size_t k = (size_t)i * TS_CTX_SLOTS; k < (size_t)(i + 1) * TS_CTX_SLOTS; k++) {
-				ts_ctx_stat *u = &l->staged.sctx[TS_PSTAGE_UNKNOWN][k];
-				u->count += l->staged.sctx[s][k].count;
-				u->ns = ts_sat_add(u->ns, l->staged.sctx[s][k].ns);
-				l->staged.sctx[s][k] = (ts_ctx_stat){ 0 };
-			}
-		}
-		ts_stat_merge(&l->staged.sother[TS_PSTAGE_UNKNOWN], &l->staged.sother[s]);
-		ts_stat_clear(&l->staged.sother[s]);
-		ts_stat_merge(&l->staged.sall[TS_PSTAGE_UNKNOWN], &l->staged.sall[s]);
-		ts_stat_clear(&l->staged.sall[s]);
-	}
-	l->records.npasses = 0;
-	l->records.passes_dropped = 0;
-	l->records.pass_count = 0;
-	memset(l->stats.type_count, 0, sizeof l->stats.type_count);
-	memset(l->stats.count_hist, 0, sizeof l->stats.count_hist);
-	memset(l->stats.all_hist, 0, sizeof l->stats.all_hist);
-	l->check.nodd = 0;
-	l->check.odd_total = 0;
-	l->online.structural = 0;
-	l->online.once_units = 0;
-	l->listing.ndbg_kept = 0;
-	if (l->listing.anatomy) {
-		ts_anatomy_free(l->listing.anatomy);
-		l->listing.anatomy = ts_anatomy_new(ts_patterns_ncategories(l->patterns));
-	}
-}
-
 void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	ts_lay_wait_flush(l);
@@ -1200,6 +1145,6 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 	ts_lay_pass_windows(l);
 	ts_lay_grow_srows(l, nrows);
 	if (ts_lay_training(l))
-		training_reset(l);
+		ts_lay_training_reset(l);
 	add_stages(l);
 }

@@ -408,6 +408,9 @@ void ts_lay_wait_flush(ts_layers *l);
  * forward ones; an opaque name that happens to hold "Bwd" is one of
  * thousands). */
 bool ts_lay_training(const ts_layers *l);
+/* ... and if so, every pass found undone (its kernels outside any pass,
+ * stage unknown): a training step's forward kernels are no inference. */
+void ts_lay_training_reset(ts_layers *l);
 /* layers.c: does a pass of this many layers have fewer than the passes
  * so far most often had (a forward the capture cut)? */
 bool ts_lay_short_pass(const ts_layers *l, uint32_t layers);
