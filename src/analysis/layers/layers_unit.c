@@ -265,6 +265,35 @@ static bool mixer_outside(const kernel_ent *k, size_t n)
 	return false;
 }
 
+/* Units whose every other one holds a mixer by name and the others none,
+ * twice as many as the layers of a complete pass before whose layers
+ * held mixers: an anchor that runs twice a layer (the tensor-parallel
+ * all-reduce after the attention and after the MLP) cut each layer into
+ * its attention half and its MLP half. Each mixer unit and the one after
+ * it are one layer. False (r as it was) where they do not alternate so
+ * or memory runs out. (A hybrid whose mixer-only and MLP-only blocks are
+ * layers, Nemotron-H's, has as many in every pass: no pass before has
+ * half as many.) */
+static bool join_by_mixers(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
+{
+	uint32_t ref = l->finder.mixer_layers;
+	if (!ref || r->n != 2 * (size_t)ref)
+		return false;
+	for (size_t j = 0; j < r->n; j++)
+		if ((mixer_runs(k, r->start[j], r->end[j]) > 0) != (j % 2 == 0) ||
+		    (j % 2 && r->start[j] != r->end[j - 1]))
+			return false;
+	uint32_t *st = split_room(l, ref);
+	if (!st)
+		return false;
+	for (size_t i = 0; i < ref; i++) {
+		st[i] = r->start[2 * i];
+		st[ref + i] = r->end[2 * i + 1];
+	}
+	split_take(r, st, ref);
+	return true;
+}
+
 bool ts_lay_structure(ts_layers *l, bool at_edge)
 {
 	size_t n = l->staged.nkbuf - l->staged.kbuf0;
@@ -313,6 +342,8 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 		split_units(l, l->finder.ukey, &r);
 	else if (!named && attn && !r.by_names)
 		split_by_mixers(l, k, l->finder.ukey, &r);
+	else if (named)
+		join_by_mixers(l, k, &r);
 	l->online.walk.nlayers = 0;
 	l->online.walk.layers_dropped = 0;
 	l->pass.cur.orphan_kernels = 0;
