@@ -150,22 +150,56 @@ static uint32_t start_near(const uint32_t *key, const uint32_t *pat, uint32_t m,
 	return best;
 }
 
-/* Room for n layers split from units: starts, then ends; NULL when out
- * of memory. */
-static uint32_t *split_room(ts_layers *l, size_t n)
+/* Layers written from units, n of them: each unit opened at its start,
+ * cut at the places a new layer begins, closed at its end. */
+typedef struct {
+	uint32_t *st, *en;       /* starts, then ends (the finder's split) */
+	size_t n, j;
+	uint32_t at;             /* the open layer's start */
+	const uint32_t *pat;     /* the kernels the units begin with (the
+				  * second unit's: the first may hold a head
+				  * kernel), m of them */
+	uint32_t m;
+} cuts;
+
+/* Room for n layers; false when out of memory. */
+static bool cuts_room(ts_layers *l, const ts_unit_result *r, const uint32_t *key, size_t n,
+		      cuts *c)
 {
 	if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * n,
 		     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
-		return NULL;
-	return l->finder.split;
+		return false;
+	*c = (cuts){ .st = l->finder.split, .en = l->finder.split + n, .n = n };
+	if (key && r->n > 1) {
+		c->pat = key + r->start[1];
+		c->m = r->end[1] - r->start[1];
+	}
+	return true;
 }
 
-/* r laid out as the n layers split into st (starts, then ends). */
-static void split_take(ts_unit_result *r, const uint32_t *st, size_t n)
+static void cuts_open(cuts *c, uint32_t s)
 {
-	r->n = n;
-	r->start = st;
-	r->end = st + n;
+	c->st[c->j] = c->at = s;
+}
+
+/* The open layer ends at p, where the next begins. */
+static void cuts_at(cuts *c, uint32_t p)
+{
+	c->en[c->j++] = p;
+	c->st[c->j] = c->at = p;
+}
+
+static void cuts_close(cuts *c, uint32_t e)
+{
+	c->en[c->j++] = e;
+}
+
+/* r laid out as the layers written. */
+static void cuts_take(const cuts *c, ts_unit_result *r)
+{
+	r->n = c->n;
+	r->start = c->st;
+	r->end = c->en;
 }
 
 /* A unit found by structure alone (no name, no op marks a mixer) in a
@@ -181,26 +215,22 @@ static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r)
 	if (!ref || r->n < 2 || ref % r->n || ref / r->n < 2 || ref / r->n > 4)
 		return false;
 	uint32_t k = ref / (uint32_t)r->n;
-	uint32_t *st = split_room(l, ref), j = 0;
-	if (!st)
+	cuts c;
+	if (!cuts_room(l, r, key, ref, &c))
 		return false;
-	uint32_t *en = st + ref;
-	const uint32_t *pat = key + r->start[1];
-	uint32_t m = r->end[1] - r->start[1];
 	for (size_t u = 0; u < r->n; u++) {
-		uint32_t s = r->start[u], e = r->end[u], len = e - s, at = s;
-		st[j] = s;
+		uint32_t s = r->start[u], e = r->end[u], len = e - s;
+		cuts_open(&c, s);
 		for (uint32_t i = 1; i < k; i++) {
-			uint32_t p = start_near(key, pat, m, at + 1, e, s + (uint32_t)((uint64_t)len * i / k),
-						len / (2 * k));
+			uint32_t p = start_near(key, c.pat, c.m, c.at + 1, e,
+						s + (uint32_t)((uint64_t)len * i / k), len / (2 * k));
 			if (!p)
 				return false;
-			en[j++] = p;
-			st[j] = at = p;
+			cuts_at(&c, p);
 		}
-		en[j++] = e;
+		cuts_close(&c, e);
 	}
-	split_take(r, st, ref);
+	cuts_take(&c, r);
 	return true;
 }
 
@@ -230,29 +260,24 @@ static bool split_by_mixers(ts_layers *l, const kernel_ent *k, const uint32_t *k
 			return false;
 	if (runs < 2 || runs > 4 || r->n > UINT32_MAX / 4)
 		return false;
-	size_t total = r->n * runs;
-	uint32_t *st = split_room(l, total), j = 0;
-	if (!st)
+	cuts c;
+	if (!cuts_room(l, r, key, r->n * runs, &c))
 		return false;
-	uint32_t *en = st + total;
-	const uint32_t *pat = key + r->start[1];
-	uint32_t m = r->end[1] - r->start[1];
 	for (size_t u = 0; u < r->n; u++) {
-		uint32_t s = r->start[u], e = r->end[u], at = s, seen = 0;
-		st[j] = s;
+		uint32_t s = r->start[u], e = r->end[u], seen = 0;
+		cuts_open(&c, s);
 		for (uint32_t i = s; i < e; i++) {
 			if (!(k[i].marks & M_ATTN) || (i > s && (k[i - 1].marks & M_ATTN)) || seen++ == 0)
 				continue;
 			/* the next layer begins between the last run and this one */
-			uint32_t p = start_near(key, pat, m, at + 1, i, i, i - at);
+			uint32_t p = start_near(key, c.pat, c.m, c.at + 1, i, i, i - c.at);
 			if (!p)
 				return false;
-			en[j++] = p;
-			st[j] = at = p;
+			cuts_at(&c, p);
 		}
-		en[j++] = e;
+		cuts_close(&c, e);
 	}
-	split_take(r, st, total);
+	cuts_take(&c, r);
 	return true;
 }
 
@@ -283,14 +308,14 @@ static bool join_by_mixers(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
 		if ((mixer_runs(k, r->start[j], r->end[j]) > 0) != (j % 2 == 0) ||
 		    (j % 2 && r->start[j] != r->end[j - 1]))
 			return false;
-	uint32_t *st = split_room(l, ref);
-	if (!st)
+	cuts c;
+	if (!cuts_room(l, r, NULL, ref, &c))
 		return false;
 	for (size_t i = 0; i < ref; i++) {
-		st[i] = r->start[2 * i];
-		st[ref + i] = r->end[2 * i + 1];
+		cuts_open(&c, r->start[2 * i]);
+		cuts_close(&c, r->end[2 * i + 1]);
 	}
-	split_take(r, st, ref);
+	cuts_take(&c, r);
 	return true;
 }
 
