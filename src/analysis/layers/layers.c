@@ -787,7 +787,7 @@ static void close_open_span(ts_layers *l, int edge)
 		cur_layer tail;
 		ts_lay_take_tail(l, l->online.gap + keep, n, &tail);
 		/* the open span is the last layer: the pass has one more */
-		if (at_edge && !tail.gemms && ts_lay_short_pass(l, l->online.walk.nlayers + 1))
+		if (at_edge && !tail.gemms && ts_lay_short_at_edge(l, l->online.walk.nlayers + 1))
 			l->pass.cur.cut_end = true;   /* no LM head: the capture cut it */
 		l->online.walk.seg.marks = l->online.walk.marks_at_gap;
 		for (uint32_t i = 0; i < keep; i++)
@@ -805,7 +805,7 @@ static void close_open_span(ts_layers *l, int edge)
 	const cur_layer *s = &l->online.walk.seg;
 	bool layer = ts_lay_is_layer(l, s->marks);
 	/* the open span, a layer, closes as the pass's last */
-	bool shorter = ts_lay_short_pass(l, l->online.walk.nlayers + (layer && !finished));
+	bool shorter = ts_lay_short_at_edge(l, l->online.walk.nlayers + (layer && !finished));
 	if (at_edge && !finished &&
 	    ((layer && (edge == EDGE_TRACE || shorter)) ||
 	     (s->kernels && !s->gemms && shorter)))
@@ -827,6 +827,21 @@ static uint32_t mode_layers(const ts_layers *l)
 bool ts_lay_short_pass(const ts_layers *l, uint32_t layers)
 {
 	return layers > 0 && layers < mode_layers(l);
+}
+
+/* At the trace's or a step's end: fewer layers than the passes most often
+ * had, or a count no pass had before under one that recurred (a draft
+ * model's passes outnumber the target's; a cut target pass matches
+ * neither). */
+bool ts_lay_short_at_edge(const ts_layers *l, uint32_t layers)
+{
+	if (ts_lay_short_pass(l, layers))
+		return true;
+	uint32_t most = 0;
+	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
+		if (l->stats.all_hist[i] >= 2)
+			most = i;
+	return layers > 0 && layers < most && layers < TS_MAX_LAYERS && !l->stats.all_hist[layers];
 }
 
 /* Evidence that a pass began at its start outweighs how its head looks:

@@ -414,6 +414,8 @@ void ts_lay_training_reset(ts_layers *l);
 /* layers.c: does a pass of this many layers have fewer than the passes
  * so far most often had (a forward the capture cut)? */
 bool ts_lay_short_pass(const ts_layers *l, uint32_t layers);
+/* ... or, at an edge, a count none had under one that recurred. */
+bool ts_lay_short_at_edge(const ts_layers *l, uint32_t layers);
 /* layers.c: the machine proper, one kernel with its marks */
 void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
 			const ts_kref *ref, unsigned ctx_slot, lmark m);

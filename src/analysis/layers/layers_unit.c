@@ -410,7 +410,7 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	 * layer, or after one, before the pass's tail (every forward ends with
 	 * its final norm and LM head after its last layer) */
 	l->pass.cur.cut_end = (r.cut_end || r.end[r.n - 1] == n ||
-			       (ts_lay_short_pass(l, (uint32_t)r.n) &&
+			       (ts_lay_short_at_edge(l, (uint32_t)r.n) &&
 				cut_layer(k, l->finder.ukey, &r, n, named))) && at_edge;
 	/* boundaries the structure alone placed: none where names gave the phase */
 	l->online.structural -= l->online.walk.pass_structural;
