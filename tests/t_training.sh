@@ -57,32 +57,37 @@ for pair in "flash_bwd_dot_do_o_kernel:1" "FmhaBwdKernel:1" "sm90_xmma_dgrad_f16
 	    "void at::native::embedding_backward_cuda_kernel<float>:1" \
 	    "k7x4bwdq9zr:0" "kq0dgradz1:0" "kmbackwardx:0"; do
 	name=${pair%:*} want=${pair##*:}
-	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":1,"dur":2}]}' "$name" >"$tmp/b.json"
+	# two names (the word, and it with a suffix): one name is never enough
+	printf '{"traceEvents":[{"ph":"X","cat":"kernel","name":"%s","pid":0,"tid":7,"ts":1,"dur":2},{"ph":"X","cat":"kernel","name":"%s_2","pid":0,"tid":7,"ts":5,"dur":2}]}' "$name" "$name" >"$tmp/b.json"
 	got=$("$TS" --format json "$tmp/b.json" 2>/dev/null | "$PY" -c 'import json,sys; print(int("training step" in (json.load(sys.stdin).get("passes_note") or "")))')
 	check "training: $name says training: $want" "$got" "$want"
 done
 # Backward kernels by name make a training step when they are one kernel
-# in 50 at least: a random name that holds "Bwd" (3 of 300) is no
-# training step, 30 flash_bwd kernels of 300 are, and the note says the
-# evidence is kernel names, not autograd ops.
-for pair in "3:0" "30:1"; do
+# in 50 at least, under two names or more: a random name that holds "Bwd"
+# (3 of 300) is no training step, nor one that holds "BWD" and runs twice
+# a layer (30 of 300, one name); 30 flash_bwd kernels of 300 (two names)
+# are, and the note says the evidence is kernel names, not autograd ops.
+for pair in "3:0" "30:1" "30r:0"; do
 	nb=${pair%:*} want=${pair##*:}
 	"$PY" - "$nb" >"$tmp/s.json" <<'PY'
 import json, random, string, sys
-nb, r = int(sys.argv[1]), random.Random(7)
+rand, nb, r = sys.argv[1].endswith('r'), int(sys.argv[1].rstrip('r')), random.Random(7)
 names = [''.join(r.choice(string.ascii_letters + string.digits) for _ in range(40)) for _ in range(20)]
 ev = []
 for i in range(300):
     n = names[i % 20]
     if i % (300 // nb) == 0:
-        n = (n[:10] + 'DBwdP' + n[15:]) if nb < 10 else 'flash_bwd_dot_do_o_kernel'
+        if nb < 10 or rand:
+            n = names[0][:10] + ('DBwdP' if nb < 10 else 'VBWD0') + names[0][15:]
+        else:
+            n = ('flash_bwd_dot_do_o_kernel', 'flash_bwd_convert_dq_kernel')[(i // 10) % 2]
     ev.append({'ph': 'X', 'cat': 'kernel', 'name': n, 'pid': 0, 'tid': 7, 'ts': 10 * i, 'dur': 5})
 json.dump({'traceEvents': ev}, sys.stdout)
 PY
 	note=$("$TS" --format json "$tmp/s.json" 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin).get("passes_note") or "")')
 	got=0; case $note in *"training step"*) got=1 ;; esac
 	check "training: $nb of 300 kernels named backward says training: $want" "$got" "$want"
-	if [ "$want" = 1 ]; then
+	if [ "$nb" = 30 ]; then
 		case $note in
 		*"30 of 300 kernels are backward"*) ok "training: the note names kernel evidence" ;;
 		*) bad "training: the note names kernel evidence (got '$note')" ;;

@@ -1094,8 +1094,13 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.hints.embed_first = true;
 	if ((m & M_EMBED) && l->pass.hints.embed_at < 0)
 		l->pass.hints.embed_at = (int64_t)l->pass.cur.kernels;
-	if (m & M_TRAIN)
+	if (m & M_TRAIN) {
 		l->cpu.backward_kernels++;
+		if (!l->cpu.backward_row)
+			l->cpu.backward_row = row + 1, l->cpu.backward_names = 1;
+		else if (l->cpu.backward_row != row + 1)
+			l->cpu.backward_names = 2;
+	}
 
 	uint32_t units = l->online.walk.units;
 	bool in_span = structure_kernel(l, row, m, ev->dur_ns);

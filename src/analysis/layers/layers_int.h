@@ -277,6 +277,8 @@ typedef struct {
 	uint64_t backward_ops;   /* autograd backward ops (CPU): a training step */
 	uint64_t backward_kernels; /* kernels training_kernels: names (backward,
 				  * optimizer): a training step when enough */
+	uint32_t backward_row;   /* the first such kernel's name row + 1 */
+	uint32_t backward_names; /* distinct names of them, up to 2 */
 	uint64_t cpu_ops;        /* CPU ops seen */
 	uint64_t compute_ops;    /* of them ATen ops that compute (mm, conv...) */
 	uint64_t py_events;      /* python_function events */
@@ -404,9 +406,9 @@ void ts_lay_wait_drain(ts_layers *l);
 void ts_lay_wait_flush(ts_layers *l);
 /* layers_results.c: is the trace a training step? Autograd's backward
  * ops say so; backward and optimizer kernels by name when they are one
- * kernel in 50 at least (a training step runs a backward kernel for most
- * forward ones; an opaque name that happens to hold "Bwd" is one of
- * thousands). */
+ * kernel in 50 at least and of two names or more (a training step runs a
+ * backward kernel for most forward ones; an opaque name that happens to
+ * hold "Bwd" is one name, of thousands of kernels or of one in 16). */
 bool ts_lay_training(const ts_layers *l);
 /* ... and if so, every pass found undone (its kernels outside any pass,
  * stage unknown): a training step's forward kernels are no inference. */

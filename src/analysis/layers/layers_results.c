@@ -352,7 +352,7 @@ static void note_cut(const ts_layers *l, char *buf, size_t n)
 bool ts_lay_training(const ts_layers *l)
 {
 	return l->cpu.backward_ops ||
-	       (l->cpu.backward_kernels && l->cpu.backward_kernels >= l->cpu.kernels_seen / 50);
+	       (l->cpu.backward_names >= 2 && l->cpu.backward_kernels >= l->cpu.kernels_seen / 50);
 }
 
 /* A training step: its forward kernels are no inference pass. Every pass

@@ -308,6 +308,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, l->cpu.captures);
 	ts_w_u64(w, l->cpu.backward_ops);
 	ts_w_u64(w, l->cpu.backward_kernels);
+	ts_w_u32(w, l->cpu.backward_names);
 	ts_w_u64(w, ts_steps_dropped(l->steps));
 	ts_w_u64(w, l->cpu.cpu_ops);
 	ts_w_u64(w, l->cpu.compute_ops);
@@ -459,6 +460,11 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	l->cpu.captures += ts_r_u64(r);
 	l->cpu.backward_ops += ts_r_u64(r);
 	l->cpu.backward_kernels += ts_r_u64(r);
+	{   /* names are rows of one part: the most distinct any part saw */
+		uint32_t names = ts_r_u32(r);
+		if (names > l->cpu.backward_names)
+			l->cpu.backward_names = names;
+	}
 	ts_steps_add_dropped(l->steps, ts_r_u64(r));
 	l->cpu.cpu_ops += ts_r_u64(r);
 	l->cpu.compute_ops += ts_r_u64(r);
