@@ -336,6 +336,7 @@ static void trim(ts_idle *d, uint32_t *lo, uint32_t *hi)
 	uint64_t k0 = g0 ? g0->kernels : 0, k1 = g1 ? g1->kernels : n;
 	p->stray_kernels += k0 + (n - k1);
 	p->stray_ns = ts_sat_add(p->stray_ns, busy0 + (p->busy_ns - busy1));
+	p->lead_ns = ts_sat_add(p->lead_ns, busy0);
 	p->busy_ns = busy1 - busy0;
 	if (g0) {
 		d->first = g0->start + g0->len;
@@ -424,6 +425,7 @@ void ts_idle_sum(ts_idle_pass *dst, const ts_idle_pass *src)
 	dst->launch_checked += src->launch_checked;
 	dst->stray_kernels += src->stray_kernels;
 	dst->stray_ns = ts_sat_add(dst->stray_ns, src->stray_ns);
+	dst->lead_ns = ts_sat_add(dst->lead_ns, src->lead_ns);
 	dst->comm_ns = ts_sat_add(dst->comm_ns, src->comm_ns);
 	dst->compute_ns = ts_sat_add(dst->compute_ns, src->compute_ns);
 }

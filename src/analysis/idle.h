@@ -60,6 +60,9 @@ typedef struct {
 	uint64_t launch_checked;      /* gaps whose kernel's launch time was known */
 	uint64_t stray_kernels;       /* cut off the pass: see below */
 	int64_t stray_ns;
+	int64_t lead_ns;              /* of stray_ns, the busy time of the
+				       * kernels cut off its start (a step's
+				       * input preparation) */
 	int64_t first_launch_ns;      /* launch of its first kernel and of the
 				       * one that ends it; INT64_MIN unknown */
 	int64_t last_launch_ns;

@@ -321,6 +321,36 @@ static void idle_cause(const ts_steps *st, const ts_idle_pass *d, char *buf, siz
 	}
 }
 
+static const char *token_how(const ts_steps *st)
+{
+	return st->token_from == TS_TOKEN_STEPS ? "step to step"
+	     : st->token_from == TS_TOKEN_WINDOW ? (st->passes > 1 ? "its steps' windows, p50"
+								 : "one step: its window")
+	     : "one step: its pass, no step window";
+}
+
+/* Where a step's window holds more than its pass: the time before the
+ * pass's first kernel (the GPU mostly idle: the CPU preparing the step's
+ * inputs and launching its first kernel) and after its last, per step,
+ * when they are 2% of the step or more. */
+static void put_step_parts(screen *s, const ts_steps *st)
+{
+	if (st->token_from != TS_TOKEN_WINDOW || !st->windows)
+		return;
+	int64_t wall = st->window_p50_ns * st->windows;
+	if ((st->before_ns + st->after_ns) * 50 < wall)
+		return;
+	char b[32], i[32], a[32], text[256];
+	fmt_ms(b, sizeof b, (double)st->before_ns / st->windows);
+	fmt_ms(i, sizeof i, (double)(st->before_ns - st->before_busy_ns) / st->windows);
+	fmt_ms(a, sizeof a, (double)st->after_ns / st->windows);
+	int n = snprintf(text, sizeof text, "of it %s before the pass (GPU idle %s: the CPU "
+			 "preparing inputs)", b, i);
+	if (st->after_ns * 100 >= wall && n > 0 && (size_t)n < sizeof text)
+		snprintf(text + n, sizeof text - (size_t)n, ", %s after it", a);
+	line(s, "   %s", text);
+}
+
 /* Per token, where the batch or the tokens are known: a decode step's
  * time per output token, a prefill's tokens per second. */
 static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
@@ -338,8 +368,7 @@ static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
 			snprintf(tail, sizeof tail, ": %.0f to %.0f tokens/s", st->tokens_per_s,
 				 st->tokens_per_s * (k + 1));
 		line(s, "   per step %s (%s), 1 to %" PRIu32 " tokens a sequence (%" PRIu32
-		     " draft forwards a step, accepted or not)%s", t,
-		     st->steps ? "step to step" : "one step: its wall", k + 1, k, tail);
+		     " draft forwards a step, accepted or not)%s", t, token_how(st), k + 1, k, tail);
 	} else if (stage == TS_PSTAGE_DECODE && st->token_ns > 0) {
 		fmt_ms(t, sizeof t, (double)st->token_ns);
 		char tail[64] = "", how[48];
@@ -351,8 +380,16 @@ static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
 		if (st->steps)
 			snprintf(how, sizeof how, "step to step, p50 of %" PRIu32, st->steps);
 		else
-			snprintf(how, sizeof how, "one step: its wall");
+			snprintf(how, sizeof how, "%s", token_how(st));
 		line(s, "   per output token %s (%s)%s", t, how, tail);
+		put_step_parts(s, st);
+	} else if (stage != TS_PSTAGE_DECODE && st->tokens > 0 && st->tokens_per_s > 0 &&
+		   st->token_from == TS_TOKEN_WINDOW) {
+		fmt_ms(w, sizeof w, (double)st->wall_mean_ns);
+		fmt_ms(t, sizeof t, (double)st->tokens_wall_ns / st->passes);
+		line(s, "   %.0f tokens a pass, %s a step (the pass %s): %.0f tokens/s",
+		     (double)st->tokens / st->passes, t, w, st->tokens_per_s);
+		put_step_parts(s, st);
 	} else if (stage != TS_PSTAGE_DECODE && st->tokens > 0 && st->tokens_per_s > 0) {
 		fmt_ms(w, sizeof w, (double)st->wall_mean_ns);
 		line(s, "   %.0f tokens a pass, %s wall: %.0f tokens/s",

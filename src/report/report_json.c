@@ -611,6 +611,13 @@ static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 	else
 		ts_jw_knull(w, "tokens_per_s");
 	ts_jw_kopt_us(w, "per_output_token_us", st.token_ns > 0, st.token_ns);
+	static const char *const from[] = { "step_to_step", "step_window", "pass_wall" };
+	ts_jw_kstr(w, "per_output_token_from", st.token_ns > 0 ? from[st.token_from] : NULL);
+	ts_jw_kuint(w, "step_windows", st.windows);
+	ts_jw_kopt_us(w, "step_window_p50_us", st.windows > 0, st.window_p50_ns);
+	ts_jw_kopt_us(w, "before_pass_us", st.windows > 0, st.before_ns);
+	ts_jw_kopt_us(w, "before_pass_busy_us", st.windows > 0, st.before_busy_ns);
+	ts_jw_kopt_us(w, "after_pass_us", st.windows > 0, st.after_ns);
 	ts_jw_kuint(w, "sync_calls", st.sync_calls);
 	ts_jw_kus(w, "sync_us", st.sync_ns);
 	ts_jw_kus(w, "sync_window_us", st.sync_window_ns);
@@ -618,8 +625,30 @@ static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 	ts_jw_end_obj(w);
 }
 
-static void put_pass(ts_jw *w, const ts_result *res, const ts_pass *p)
+/* The pass's step accounted in its GPU window (steps.h): the parts add up
+ * to the wall; null without a window. */
+static void put_step(ts_jw *w, const ts_layers *l, size_t i)
 {
+	ts_step_acct a;
+	ts_jw_key(w, "step");
+	if (!ts_step_account(l, i, &a)) {
+		ts_jw_null(w);
+		return;
+	}
+	ts_jw_obj(w);
+	ts_jw_kus(w, "wall_us", a.wall_ns);
+	ts_jw_kus(w, "before_pass_us", a.before_ns);
+	ts_jw_kus(w, "before_pass_busy_us", a.before_busy_ns);
+	ts_jw_kus(w, "pass_us", a.pass_ns);
+	ts_jw_kus(w, "pass_busy_us", a.pass_busy_ns);
+	ts_jw_kus(w, "pass_launch_bound_us", a.pass_launch_ns);
+	ts_jw_kus(w, "after_pass_us", a.after_ns);
+	ts_jw_end_obj(w);
+}
+
+static void put_pass(ts_jw *w, const ts_result *res, size_t i)
+{
+	const ts_pass *p = ts_layers_pass(res->layers, i);
 	const ts_layers *l = res->layers;
 	ts_jw_nl(w, 4);
 	ts_jw_obj(w);
@@ -673,7 +702,9 @@ static void put_pass(ts_jw *w, const ts_result *res, const ts_pass *p)
 	put_window(w, "gpu", p->win_from, p->win_to);
 	put_window(w, "cpu", p->cwin_from, p->cwin_to);
 	put_window(w, "launched", p->idle.first_launch_ns, p->idle.last_launch_ns);
+	put_window(w, "step", p->step_from, p->step_to);
 	ts_jw_end_obj(w);
+	put_step(w, l, i);
 	ts_jw_key(w, "idle");
 	put_idle(w, res, &p->idle);
 	if (p->cut_start || p->cut_end)
@@ -693,7 +724,7 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 		const ts_pass *p = ts_layers_pass(l, i);
 		if (v->staged && p->stage != v->stage)
 			continue;
-		put_pass(w, res, p);
+		put_pass(w, res, i);
 		listed++;
 	}
 	ts_jw_end_rows(w, listed, 2);

@@ -956,6 +956,7 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 		return;
 	l->pass.in_pass = false;
 	l->pass.cur.win_from = l->pass.cur.win_to = INT64_MIN;
+	l->pass.cur.step_from = l->pass.cur.step_to = INT64_MIN;
 	l->pass.cur.cwin_from = l->pass.cur.cwin_to = INT64_MIN;
 	if (ts_steps_cpu_window(l->steps, l->pass.hints.step, &l->pass.cur.cwin_from, &l->pass.cur.cwin_to))
 		ts_idle_window(l->idle, l->pass.cur.cwin_from, l->pass.cur.cwin_to);

@@ -104,6 +104,10 @@ typedef struct {
 				     * none */
 	int64_t cwin_from, cwin_to; /* its step's CPU windows, joined: its
 				     * kernels were launched in them (idle.h) */
+	int64_t step_from, step_to; /* the GPU window of the annotation of its
+				     * step that says most (SGLang's step[...],
+				     * not the execute_ window around it): the
+				     * step's wall; INT64_MIN: none */
 	uint32_t source;            /* 0: read here; n: from the n-th saved
 				     * partial merged (a rank: its own clock) */
 } ts_pass;

@@ -133,8 +133,9 @@ void ts_lay_pass_windows(ts_layers *l)
 		ts_pass *p = &l->records.passes[i];
 		int64_t from = p->idle.start_ns, to = ts_sat_add(from, p->idle.span_ns);
 		if (p->idle.span_ns > 0 && p->annotation >= 0 &&
-		    !ts_steps_gpu_window(l->steps, from, to, &p->win_from, &p->win_to))
-			p->win_from = p->win_to = INT64_MIN;
+		    !ts_steps_gpu_window(l->steps, from, to, &p->win_from, &p->win_to, &p->step_from,
+					 &p->step_to))
+			p->win_from = p->win_to = p->step_from = p->step_to = INT64_MIN;
 	}
 }
 

@@ -38,6 +38,7 @@ static void idle_save(const ts_idle_pass *d, ts_wbuf *w)
 	ts_w_u64(w, d->launch_checked);
 	ts_w_u64(w, d->stray_kernels);
 	ts_w_i64(w, d->stray_ns);
+	ts_w_i64(w, d->lead_ns);
 	ts_w_i64(w, d->comm_ns);
 	ts_w_i64(w, d->compute_ns);
 }
@@ -111,6 +112,7 @@ static void idle_load(ts_idle_pass *d, ts_rbuf *r, const uint32_t *kmap, uint32_
 	d->launch_checked = ts_r_u64(r);
 	d->stray_kernels = ts_r_u64(r);
 	d->stray_ns = ts_r_i64(r);
+	d->lead_ns = ts_r_i64(r);
 	d->comm_ns = ts_r_i64(r);
 	d->compute_ns = ts_r_i64(r);
 }
@@ -163,6 +165,8 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_i64(w, p->win_to);
 	ts_w_i64(w, p->cwin_from);
 	ts_w_i64(w, p->cwin_to);
+	ts_w_i64(w, p->step_from);
+	ts_w_i64(w, p->step_to);
 	ts_w_i64(w, p->idle.first_launch_ns);
 	ts_w_i64(w, p->idle.last_launch_ns);
 }
@@ -237,6 +241,8 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->win_to = ts_r_i64(r);
 	p->cwin_from = ts_r_i64(r);
 	p->cwin_to = ts_r_i64(r);
+	p->step_from = ts_r_i64(r);
+	p->step_to = ts_r_i64(r);
 	p->idle.first_launch_ns = ts_r_i64(r);
 	p->idle.last_launch_ns = ts_r_i64(r);
 	if (!ok)

@@ -507,7 +507,8 @@ bool ts_steps_cpu_window(const ts_steps *s, int64_t step, int64_t *from, int64_t
 	return any;
 }
 
-bool ts_steps_gpu_window(const ts_steps *s, int64_t from, int64_t to, int64_t *wf, int64_t *wt)
+bool ts_steps_gpu_window(const ts_steps *s, int64_t from, int64_t to, int64_t *wf, int64_t *wt,
+			 int64_t *sf, int64_t *st)
 {
 	int64_t best = 0, step = -1;
 	for (size_t i = 0; i < s->nann; i++) {
@@ -520,8 +521,11 @@ bool ts_steps_gpu_window(const ts_steps *s, int64_t from, int64_t to, int64_t *w
 	}
 	if (step < 0)
 		return false;
-	*wf = INT64_MAX;
-	*wt = INT64_MIN;
+	const step_t *sp = find_step(s, step);
+	ptrdiff_t b = sp ? find_ann(s, sp->best) : -1;
+	uint32_t name = b >= 0 ? s->ann[b].says.name : TS_INTERN_NONE;
+	*wf = *sf = INT64_MAX;
+	*wt = *st = INT64_MIN;
 	for (size_t i = 0; i < s->nann; i++) {
 		const ann_t *a = &s->ann[i];
 		if (!a->gpu || a->step != (uint64_t)step || a->end == INT64_MAX)
@@ -530,6 +534,14 @@ bool ts_steps_gpu_window(const ts_steps *s, int64_t from, int64_t to, int64_t *w
 			*wf = a->ts;
 		if (a->end > *wt)
 			*wt = a->end;
+		if (name != TS_INTERN_NONE && a->says.name == name) {
+			*sf = a->ts < *sf ? a->ts : *sf;
+			*st = a->end > *st ? a->end : *st;
+		}
+	}
+	if (*sf >= *st) {
+		*sf = *wf;
+		*st = *wt;
 	}
 	return *wf < *wt;
 }

@@ -93,8 +93,12 @@ int64_t ts_steps_gpu_end(const ts_steps *s, int64_t step);
 bool ts_steps_cpu_window(const ts_steps *s, int64_t step, int64_t *from, int64_t *to);
 
 /* The GPU windows of the step whose windows overlap [from, to] the most,
- * joined. false: none. */
-bool ts_steps_gpu_window(const ts_steps *s, int64_t from, int64_t to, int64_t *wf, int64_t *wt);
+ * joined (*wf, *wt), and of them the windows named as the annotation of
+ * the step that says most (*sf, *st: SGLang's step[DECODE bs=16], not
+ * the execute_ window around it; all of them, joined, when none has its
+ * name). false: none. */
+bool ts_steps_gpu_window(const ts_steps *s, int64_t from, int64_t to, int64_t *wf, int64_t *wt,
+			 int64_t *sf, int64_t *st);
 
 /* The size (tokens, else batch) the CPU step annotation open at ts names,
  * or -1. */

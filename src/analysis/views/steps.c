@@ -53,16 +53,96 @@ static uint32_t step_times(const ts_layers *l, ts_pstage st, bool partials, int6
 	return (uint32_t)n;
 }
 
+static int64_t scale(int64_t v, int64_t num, int64_t den)
+{
+	return den > 0 ? (int64_t)((double)v * (double)num / (double)den + 0.5) : 0;
+}
+
+/* The most a pass's first kernel may start after its launch for its CPU
+ * window to be read on the GPU's clock: later, the GPU was still running
+ * earlier work, or the two clocks disagree (an AMD trace's GPU times can
+ * lag the CPU's by 100 ms and more). */
+#define LAUNCH_LAG_NS 2000000
+
+/* Pass i's step window: its GPU window, else from its CPU window's start
+ * to the later of its end and the pass's last kernel's (the GPU runs what
+ * the step launched after the CPU closed it), where the pass started
+ * within LAUNCH_LAG_NS of its launch. false: none, or the step holds
+ * another pass too (a draft's, a chunk's: their time is not this pass's
+ * to account). */
+static bool step_window(const ts_layers *l, size_t i, int64_t *s0, int64_t *s1)
+{
+	const ts_pass *p = ts_layers_pass(l, i);
+	int64_t p1 = ts_sat_add(p->idle.start_ns, p->idle.span_ns);
+	bool gpu = p->step_from != INT64_MIN && p->step_to > p->step_from;
+	if (gpu) {
+		*s0 = p->step_from;
+		*s1 = p->step_to;
+	} else if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from &&
+		   p->idle.first_launch_ns != INT64_MIN && p->idle.first_launch_ns <= p->idle.start_ns &&
+		   p->idle.start_ns - p->idle.first_launch_ns <= LAUNCH_LAG_NS) {
+		*s0 = p->cwin_from;
+		*s1 = p->cwin_to > p1 ? p->cwin_to : p1;
+	} else {
+		return false;
+	}
+	for (size_t j = i ? i - 1 : i + 1; j <= i + 1 && j < ts_layers_npasses(l); j += 2) {
+		const ts_pass *q = ts_layers_pass(l, j);
+		if (q->source == p->source && (gpu ? q->step_from == p->step_from && q->step_to == p->step_to
+						   : q->cwin_from == p->cwin_from && q->cwin_to == p->cwin_to))
+			return false;
+	}
+	return true;
+}
+
+bool ts_step_account(const ts_layers *l, size_t i, ts_step_acct *a)
+{
+	const ts_pass *p = ts_layers_pass(l, i);
+	int64_t s0, s1;
+	int64_t p0 = p->idle.start_ns, p1 = ts_sat_add(p0, p->idle.span_ns);
+	if (!step_window(l, i, &s0, &s1) || s1 <= s0 || p->idle.span_ns <= 0 || p1 <= s0 || p0 >= s1)
+		return false;
+	int64_t in0 = p0 > s0 ? p0 : s0, in1 = p1 < s1 ? p1 : s1;
+	*a = (ts_step_acct){ .wall_ns = s1 - s0, .before_ns = in0 - s0, .pass_ns = in1 - in0,
+			     .after_ns = s1 - in1 };
+	a->before_busy_ns = p->idle.lead_ns < a->before_ns ? p->idle.lead_ns : a->before_ns;
+	a->pass_busy_ns = scale(p->idle.busy_ns, a->pass_ns, p->idle.span_ns);
+	if (a->pass_busy_ns > a->pass_ns)
+		a->pass_busy_ns = a->pass_ns;
+	a->pass_launch_ns = scale(p->idle.launch_ns, a->pass_ns, p->idle.span_ns);
+	if (a->pass_launch_ns > a->pass_ns - a->pass_busy_ns)
+		a->pass_launch_ns = a->pass_ns - a->pass_busy_ns;
+	return true;
+}
+
+/* The time of a token: the step p50 where steps follow each other, else
+ * the step window's p50 where the profiler drew each step on the GPU, else
+ * the pass wall's. */
+static void token_time(ts_steps *s)
+{
+	if (s->steps) {
+		s->token_ns = s->step_p50_ns;
+		s->token_from = TS_TOKEN_STEPS;
+	} else if (s->windows == s->passes) {
+		s->token_ns = s->window_p50_ns;
+		s->token_from = TS_TOKEN_WINDOW;
+	} else {
+		s->token_ns = s->wall_p50_ns;
+		s->token_from = TS_TOKEN_WALL;
+	}
+}
+
 /* Decode: the batch of every pass summed as its tokens (one a sequence a
- * step); the time of a token is the step p50 (the wall p50 with one step)
- * and tokens/s the mean batch over it. Prefill: the tokens over the summed
- * wall. Unknown (-1) where a pass's count is. */
+ * step); the time of a token as token_time says and tokens/s the mean
+ * batch over it. Prefill: the tokens over the summed wall (of the steps,
+ * where each has a window: a prompt waits for its input preparation
+ * too). Unknown (-1) where a pass's count is. */
 static void per_token(const ts_layers *l, ts_pstage st, ts_steps *s)
 {
 	bool decode = st == TS_PSTAGE_DECODE;
 	int64_t wall = 0, batch = -1;
 	if (decode)
-		s->token_ns = s->steps ? s->step_p50_ns : s->wall_p50_ns;
+		token_time(s);
 	s->tokens = 0;
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
 		const ts_pass *p = ts_layers_pass(l, i);
@@ -75,11 +155,15 @@ static void per_token(const ts_layers *l, ts_pstage st, ts_steps *s)
 		}
 		s->tokens = ts_sat_add(s->tokens, t);
 		batch = batch < 0 || batch == p->batch ? p->batch : 0;
-		wall = ts_sat_add(wall, p->idle.span_ns);
+		ts_step_acct a;
+		bool win = s->windows == s->passes && ts_step_account(l, i, &a);
+		wall = ts_sat_add(wall, win ? a.wall_ns : p->idle.span_ns);
 	}
 	if (!decode) {
 		if (s->tokens > 0 && wall > 0)
 			s->tokens_per_s = (double)s->tokens * 1e9 / (double)wall;
+		s->token_from = s->windows == s->passes ? TS_TOKEN_WINDOW : TS_TOKEN_WALL;
+		s->tokens_wall_ns = wall;
 		return;
 	}
 	s->batch = batch > 0 ? batch : -1;     /* 0: it changed from pass to pass */
@@ -210,9 +294,12 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 	if (!l)
 		return false;
 	size_t np = ts_layers_npasses(l);
-	int64_t *v = malloc((np ? np : 1) * sizeof *v);
-	if (!v)
+	int64_t *v = malloc((np ? np : 1) * sizeof *v), *win = malloc((np ? np : 1) * sizeof *win);
+	if (!v || !win) {
+		free(v);
+		free(win);
 		return false;
+	}
 	for (int round = 0; round < 2 && s->passes == 0; round++) {
 		s->of_partials = round == 1;
 		for (size_t i = 0; i < np; i++) {
@@ -227,8 +314,16 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 			s->launch_ns = ts_sat_add(s->launch_ns, d->launch_ns);
 			s->kernel_ns = ts_sat_add(s->kernel_ns, p->gpu_ns);
 			s->sync_window_ns = ts_sat_add(s->sync_window_ns, window_ns(p, i));
+			ts_step_acct a;
+			if (ts_step_account(l, i, &a)) {
+				win[s->windows++] = a.wall_ns;
+				s->before_ns = ts_sat_add(s->before_ns, a.before_ns);
+				s->before_busy_ns = ts_sat_add(s->before_busy_ns, a.before_busy_ns);
+				s->after_ns = ts_sat_add(s->after_ns, a.after_ns);
+			}
 		}
 	}
+	s->window_p50_ns = median(win, s->windows);
 	if (s->passes) {
 		s->wall_mean_ns /= s->passes;
 		s->wall_p50_ns = median(v, s->passes);
@@ -240,5 +335,6 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 			stage_syncs(l, api, st, s);
 	}
 	free(v);
+	free(win);
 	return s->passes > 0;
 }

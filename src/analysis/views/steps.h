@@ -17,7 +17,11 @@
  *   step         start to start of consecutive passes of one stage: the
  *                pass and what runs between passes (sampling, scheduling,
  *                input preparation); a decode step is the inter-token
- *                latency (ITL / TPOT) of each sequence in its batch.
+ *                latency (ITL / TPOT) of each sequence in its batch. A
+ *                lone step is its window on the GPU where the profiler
+ *                drew one (gpu_user_annotation: the annotation of the step
+ *                that says most, SGLang's step[DECODE bs=16]), its wall:
+ *                the pass and the time before and after it in the step.
  *
  * The passes are those the per-pass rows count: complete ones; when a
  * stage has none, its partial ones (marked so).
@@ -45,6 +49,12 @@ typedef struct {
 	 * step (tokens: the batches summed), its time the step p50 (the wall
 	 * p50 with a single pass), tokens/s the mean batch over it; prefill,
 	 * the tokens over the summed wall (its share of TTFT) */
+	uint32_t windows;            /* passes with a step window of their own */
+	int64_t window_p50_ns;       /* their step walls' median; 0: none */
+	int64_t before_ns, before_busy_ns, after_ns; /* summed over them */
+	enum { TS_TOKEN_STEPS, TS_TOKEN_WINDOW, TS_TOKEN_WALL } token_from; /* the time a token is;
+							 * prefill: the wall its tokens/s is over */
+	int64_t tokens_wall_ns;      /* prefill: that wall, summed */
 	int64_t batch;               /* decode, the same in every pass; -1 */
 	int64_t tokens;              /* summed; -1 unknown */
 	double tokens_per_s;         /* 0: unknown */
@@ -59,6 +69,24 @@ typedef struct {
 	int64_t sync_window_ns;
 	const char *sync_top;        /* NULL: none */
 } ts_steps;
+
+/* Pass i's step accounted in its window: the step's window on the GPU,
+ * else its CPU window to the later of its end and the pass's GPU end.
+ * The time before the pass's first kernel (the kernels cut off its start
+ * running some of it: the step's input preparation), the pass, and after
+ * its last kernel's end; before + pass + after == wall, each busy part no
+ * longer than its part. The part of a pass outside the window is left out
+ * (its busy time in proportion). */
+typedef struct {
+	int64_t wall_ns;
+	int64_t before_ns, before_busy_ns;
+	int64_t pass_ns, pass_busy_ns, pass_launch_ns;
+	int64_t after_ns;
+} ts_step_acct;
+
+/* false: the pass has no step window, shares it with another pass (a
+ * speculative draft's, a prompt's chunk), or lies outside it. */
+bool ts_step_account(const ts_layers *l, size_t i, ts_step_acct *a);
 
 /* The steps of stage st (l may be NULL: none; api NULL: no runtime calls).
  * false when it has no pass. */
