@@ -388,33 +388,5 @@ ok = ({k: pa['signals'][k] for k in ('annotation', 'kernel_hints', 'gemm_m', 'kv
 print('%s - hf: the GEMM-M signal (M up to 8944) and FlashAttention\'s 5 query blocks make the full pass prefill; --decode-threshold 10000 turns the GEMM-M signal to decode, the query blocks keep the pass prefill (got %s %s / %s %s)' %
       ('ok' if ok else 'not ok', pa['stage'], pa['signals'], pb['stage'], pb['signals']))
 PY
-	# PyTorch's memory-efficient forward launches (query blocks, heads,
-	# batch) too: the same pass with its attention kernel named
-	# fmha_cutlassF, or named at random under aten::_efficient_attention
-	# _forward, keeps its query blocks as the q_grid signal.
-	python3 - "$f" "$tmp" <<'PY'
-import gzip, json, sys
-src, tmp = sys.argv[1], sys.argv[2]
-d = json.load(gzip.open(src) if src.endswith('.gz') else open(src))
-for form in ('named', 'byop'):
-    for e in d['traceEvents']:
-        n = e.get('name', '')
-        if e.get('cat') == 'kernel' and ('flash_fwd_kernel' in n or n.startswith('fmha_cutlassF') or n == 'Xq7Tz0pLw3'):
-            e['name'] = 'fmha_cutlassF_bf16_aligned_64x64_rf_sm80' if form == 'named' else 'Xq7Tz0pLw3'
-        elif n == 'aten::_flash_attention_forward' and form == 'byop':
-            e['name'] = 'aten::_efficient_attention_forward'
-    json.dump(d, open('%s/me_%s.json' % (tmp, form), 'w'))
-PY
-	for form in named byop; do
-		"$TS" --format json "$tmp/me_$form.json" >"$tmp/me_$form.out" 2>/dev/null
-		python3 - "$tmp/me_$form.out" "$form" <<'PY'
-import json, sys
-a = json.load(open(sys.argv[1]))
-p = [p for p in a['passes'] if p['complete']][0]
-ok = p['q_grid'] == 5 and p['signals']['q_grid'] == 'prefill' and p['stage'] == 'prefill'
-print('%s - hf: memory-efficient attention (%s) counts its 5 query blocks: a q_grid signal, prefill (got %s %s %s)' %
-      ('ok' if ok else 'not ok', sys.argv[2], p['q_grid'], p['signals']['q_grid'], p['stage']))
-PY
-	done
 fi
 exit 0
