@@ -31,11 +31,13 @@ lines = txt.splitlines()
 i = next(n for n, l in enumerate(lines) if l.startswith('Per pass'))
 assert lines[i].split()[2:6] == ['wall', 'mean', 'p50', 'max'], lines[i]
 assert lines[i + 1].split()[:7] == ['prefill', '689.0', 'us', '689.0', 'us', '689.0', 'us'], lines[i + 1]
-assert '64 tokens a pass' in lines[i + 2] and '92888 tokens/s' in lines[i + 2], lines[i + 2]
-assert lines[i + 4].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 4]
-assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 5], lines[i + 5]
-assert 'CPU waits on the GPU: 15.0 us of its 80.0 us a pass (cudaMemcpy)' in lines[i + 3], lines[i + 3]
-assert 'CPU waits on the GPU: 2.9 us of its 80.0 us a pass (cudaStreamSynchronize)' in lines[i + 6], lines[i + 6]
+want = '64 tokens a pass, 779.0 us a step (the pass 689.0 us): %.0f tokens/s' % t['prefill']['tokens_per_s']
+assert want in lines[i + 2], (lines[i + 2], want)
+assert 'of it 90.0 us before the pass (GPU idle 90.0 us' in lines[i + 3], lines[i + 3]
+assert lines[i + 5].split()[:4] == ['decode', '691.3', 'us', '693.0'], lines[i + 5]
+assert 'per output token 1.10 ms (step to step, p50 of 5), batch 4: 3626 tokens/s' in lines[i + 6], lines[i + 6]
+assert 'CPU waits on the GPU: 15.0 us of its 80.0 us a pass (cudaMemcpy)' in lines[i + 4], lines[i + 4]
+assert 'CPU waits on the GPU: 2.9 us of its 80.0 us a pass (cudaStreamSynchronize)' in lines[i + 7], lines[i + 7]
 # the CPU windows the waits are part of: each pass's (its step's on the
 # CPU, else its launches'), at most the 80 us of its step annotation
 for stage in ('decode', 'prefill'):

@@ -12,7 +12,9 @@ before every ninth kernel, so each wall differs; between steps the GPU
 sits idle for a chosen time. The truth holds, from this construction:
 each stage's wall mean, p50 and max over its passes; the start-to-start
 time of consecutive decode steps (five: the prefill breaks the run) and
-its median; tokens per second. The CPU makes three calls that wait for
+its median; tokens per second (a prefill's over its step: its annotation
+opens 90 us before its first kernel runs, its window the CPU window to
+the pass's GPU end). The CPU makes three calls that wait for
 the GPU: a cudaStreamSynchronize (20 us) inside the second decode step
 (its annotation and its launches), a blocking cudaMemcpy (15 us) inside
 the prefill's, and a
@@ -71,12 +73,16 @@ def main():
                    'batch': 4, 'tokens': 4 * len(dw),
                    'tokens_per_s': 4 / (statistics.median(steps) / 1e6),
                    'per_output_token_us': statistics.median(steps),
+                   'per_output_token_from': 'step_to_step',
+                   'step_windows': len(dw), 'before_pass_us': 90.0 * len(dw),
                    'sync_calls': 1, 'sync_us': 20.0, 'sync_top': 'cudaStreamSynchronize'},
         'prefill': {'passes': 1, 'wall_mean_us': walls['prefill'][0],
                     'wall_p50_us': walls['prefill'][0], 'wall_max_us': walls['prefill'][0],
                     'steps': 0, 'step_p50_us': None, 'tokens': 64,
-                    'tokens_per_s': 64 / (walls['prefill'][0] / 1e6),
+                    'tokens_per_s': 64 / ((walls['prefill'][0] + 90) / 1e6),
                     'per_output_token_us': None,
+                    'step_windows': 1, 'step_window_p50_us': walls['prefill'][0] + 90,
+                    'before_pass_us': 90.0, 'after_pass_us': 0.0,
                     'sync_calls': 1, 'sync_us': 15.0, 'sync_top': 'cudaMemcpy'},
         'api': {'cudaLaunchKernel': (len(PLAN) * len(SEQ), 0.5 * len(PLAN) * len(SEQ), False, None),
                 'cudaStreamSynchronize': (1, 20.0, True, 1),
