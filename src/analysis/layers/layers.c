@@ -837,11 +837,12 @@ bool ts_lay_short_at_edge(const ts_layers *l, uint32_t layers)
 {
 	if (ts_lay_short_pass(l, layers))
 		return true;
-	uint32_t most = 0;
-	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
+	if (!layers || layers >= TS_MAX_LAYERS || l->stats.all_hist[layers])
+		return false;
+	for (uint32_t i = layers + 1; i <= TS_MAX_LAYERS; i++)
 		if (l->stats.all_hist[i] >= 2)
-			most = i;
-	return layers > 0 && layers < most && layers < TS_MAX_LAYERS && !l->stats.all_hist[layers];
+			return true;
+	return false;
 }
 
 /* Evidence that a pass began at its start outweighs how its head looks:
