@@ -70,4 +70,38 @@ line(ok and (st['per_output_token_from'] != 'step_window' or p['step'] is not No
      'no GPU window: a step from the CPU window adds up, or none is claimed', (p['step'], st['per_output_token_from']))
 PY
 [ $? -eq 0 ] || bad "the checks ran to their end"
+
+# With no GPU window, a step is its CPU window to the pass's GPU end, where
+# the pass began within 2 ms of its launch or of the CPU's waits since: the
+# SGLang Qwen3-8B bs32 decode (shared) launched its pass at once, then sat
+# 463 ms in hipMemcpyWithStream while the GPU waited. Its step runs from
+# its first step annotation's start to its last kernel's end, and the
+# time before the pass names that call (all read from the raw trace).
+g=$(ls "$SHARED"/sglang_qwen3-8b_mi300x_decode_bs32_cudagraph.json* 2>/dev/null | head -1)
+if [ -n "$g" ]; then
+	"$TS" --no-progress -f json "$g" >"$tmp/s8.out" 2>/dev/null
+	"$TS" --no-progress "$g" >"$tmp/s8.txt" 2>/dev/null
+	python3 - "$g" "$tmp/s8.out" "$tmp/s8.txt" <<'PY'
+import gzip, json, sys
+src = sys.argv[1]
+raw = json.load(gzip.open(src) if src.endswith('.gz') else open(src))['traceEvents']
+ann = [e for e in raw if e.get('cat') == 'user_annotation']
+kern = [e for e in raw if e.get('cat') == 'kernel']
+call = [e for e in raw if e.get('name') == 'hipMemcpyWithStream' and e.get('dur', 0) > 100000][0]
+wall = max(k['ts'] + k['dur'] for k in kern) - min(a['ts'] for a in ann)
+d = json.load(open(sys.argv[2]))
+p = [p for p in d['passes'] if p['complete']][0]
+s, st = p['step'], d['stages']['decode']['steps']
+txt = open(sys.argv[3]).read()
+ok = (s is not None and abs(s['wall_us'] - wall) <= 0.01
+      and abs(s['before_pass_us'] + s['pass_us'] + s['after_pass_us'] - s['wall_us']) <= 0.01
+      and s['before_pass_sync_top'] == 'hipMemcpyWithStream'
+      and call['dur'] - 100 <= s['before_pass_sync_us'] <= call['dur']
+      and st['per_output_token_from'] == 'step_window' and abs(st['per_output_token_us'] - wall) <= 0.01
+      and 'in hipMemcpyWithStream)' in txt)
+print('%s - step: a step with no GPU window: its CPU window to its last kernel (%.3f us), the 463 ms wait before the pass named (got %s)'
+      % ('ok' if ok else 'not ok', wall, s))
+PY
+	[ $? -eq 0 ] || bad "the CPU-window checks ran to their end"
+fi
 finish

@@ -344,8 +344,16 @@ static void put_step_parts(screen *s, const ts_steps *st)
 	fmt_ms(b, sizeof b, (double)st->before_ns / st->windows);
 	fmt_ms(i, sizeof i, (double)(st->before_ns - st->before_busy_ns) / st->windows);
 	fmt_ms(a, sizeof a, (double)st->after_ns / st->windows);
-	int n = snprintf(text, sizeof text, "of it %s before the pass (GPU idle %s: the CPU "
-			 "preparing inputs)", b, i);
+	/* the CPU in a synchronizing call for most of the idle: that wait, by
+	 * name; else the step's input preparation */
+	int64_t idle = st->before_ns - st->before_busy_ns;
+	char why[128] = "the CPU preparing inputs";
+	if (st->before_sync && 2 * st->before_sync_ns >= idle) {
+		char w[32];
+		fmt_ms(w, sizeof w, (double)st->before_sync_ns / st->windows);
+		snprintf(why, sizeof why, "the CPU %s in %s", w, st->before_sync);
+	}
+	int n = snprintf(text, sizeof text, "of it %s before the pass (GPU idle %s: %s)", b, i, why);
 	if (st->after_ns * 100 >= wall && n > 0 && (size_t)n < sizeof text)
 		snprintf(text + n, sizeof text - (size_t)n, ", %s after it", a);
 	line(s, "   %s", text);

@@ -617,6 +617,7 @@ static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 	ts_jw_kopt_us(w, "step_window_p50_us", st.windows > 0, st.window_p50_ns);
 	ts_jw_kopt_us(w, "before_pass_us", st.windows > 0, st.before_ns);
 	ts_jw_kopt_us(w, "before_pass_busy_us", st.windows > 0, st.before_busy_ns);
+	ts_jw_kopt_us(w, "before_pass_sync_us", st.windows > 0, st.before_sync_ns);
 	ts_jw_kopt_us(w, "after_pass_us", st.windows > 0, st.after_ns);
 	ts_jw_kuint(w, "sync_calls", st.sync_calls);
 	ts_jw_kus(w, "sync_us", st.sync_ns);
@@ -627,11 +628,11 @@ static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 
 /* The pass's step accounted in its GPU window (steps.h): the parts add up
  * to the wall; null without a window. */
-static void put_step(ts_jw *w, const ts_layers *l, size_t i)
+static void put_step(ts_jw *w, const ts_result *res, size_t i)
 {
 	ts_step_acct a;
 	ts_jw_key(w, "step");
-	if (!ts_step_account(l, i, &a)) {
+	if (!ts_step_account(res->layers, res->api, i, &a)) {
 		ts_jw_null(w);
 		return;
 	}
@@ -639,6 +640,8 @@ static void put_step(ts_jw *w, const ts_layers *l, size_t i)
 	ts_jw_kus(w, "wall_us", a.wall_ns);
 	ts_jw_kus(w, "before_pass_us", a.before_ns);
 	ts_jw_kus(w, "before_pass_busy_us", a.before_busy_ns);
+	ts_jw_kus(w, "before_pass_sync_us", a.before_sync_ns);
+	ts_jw_kstr(w, "before_pass_sync_top", a.before_sync);   /* null when none */
 	ts_jw_kus(w, "pass_us", a.pass_ns);
 	ts_jw_kus(w, "pass_busy_us", a.pass_busy_ns);
 	ts_jw_kus(w, "pass_launch_bound_us", a.pass_launch_ns);
@@ -704,7 +707,7 @@ static void put_pass(ts_jw *w, const ts_result *res, size_t i)
 	put_window(w, "launched", p->idle.first_launch_ns, p->idle.last_launch_ns);
 	put_window(w, "step", p->step_from, p->step_to);
 	ts_jw_end_obj(w);
-	put_step(w, l, i);
+	put_step(w, res, i);
 	ts_jw_key(w, "idle");
 	put_idle(w, res, &p->idle);
 	if (p->cut_start || p->cut_end)

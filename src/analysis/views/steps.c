@@ -59,28 +59,58 @@ static int64_t scale(int64_t v, int64_t num, int64_t den)
 }
 
 /* The most a pass's first kernel may start after its launch for its CPU
- * window to be read on the GPU's clock: later, the GPU was still running
- * earlier work, or the two clocks disagree (an AMD trace's GPU times can
- * lag the CPU's by 100 ms and more). */
+ * window to be read on the GPU's clock, unless the CPU sat in a
+ * synchronizing call for the rest (the GPU's queue waited with it): a lag
+ * nothing explains is the GPU still running earlier work, or two clocks
+ * that disagree (an AMD trace's GPU times can lag the CPU's by 100 ms and
+ * more). */
 #define LAUNCH_LAG_NS 2000000
+
+/* The CPU's time in synchronizing calls of trace source within [from, to)
+ * (api NULL: none), and in *top the call with most of it (NULL: none). */
+static int64_t sync_within(const ts_api *api, uint32_t source, int64_t from, int64_t to,
+			   const char **top)
+{
+	*top = NULL;
+	if (!api || to <= from)
+		return 0;
+	size_t n;
+	uint64_t unkept;
+	const ts_api_sync *sy = ts_api_syncs(api, &n, &unkept);
+	int64_t sum = 0, best = 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t a = sy[i].ts_ns > from ? sy[i].ts_ns : from;
+		int64_t e = ts_sat_add(sy[i].ts_ns, sy[i].dur_ns);
+		e = e < to ? e : to;
+		if (sy[i].source != source || e <= a)
+			continue;
+		sum = ts_sat_add(sum, e - a);
+		if (e - a > best) {
+			best = e - a;
+			*top = ts_api_row_at(api, sy[i].row)->name;
+		}
+	}
+	return sum;
+}
 
 /* Pass i's step window: its GPU window, else from its CPU window's start
  * to the later of its end and the pass's last kernel's (the GPU runs what
  * the step launched after the CPU closed it), where the pass started
- * within LAUNCH_LAG_NS of its launch. false: none, or the step holds
- * another pass too (a draft's, a chunk's: their time is not this pass's
- * to account). */
-static bool step_window(const ts_layers *l, size_t i, int64_t *s0, int64_t *s1)
+ * within LAUNCH_LAG_NS of its launch or of the end of the CPU's waits
+ * since. false: none, or the step holds another pass too (a draft's, a
+ * chunk's: their time is not this pass's to account). */
+static bool step_window(const ts_layers *l, const ts_api *api, size_t i, int64_t *s0, int64_t *s1)
 {
 	const ts_pass *p = ts_layers_pass(l, i);
-	int64_t p1 = ts_sat_add(p->idle.start_ns, p->idle.span_ns);
+	int64_t p0 = p->idle.start_ns, p1 = ts_sat_add(p0, p->idle.span_ns), f = p->idle.first_launch_ns;
 	bool gpu = p->step_from != INT64_MIN && p->step_to > p->step_from;
+	const char *top;
 	if (gpu) {
 		*s0 = p->step_from;
 		*s1 = p->step_to;
-	} else if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from &&
-		   p->idle.first_launch_ns != INT64_MIN && p->idle.first_launch_ns <= p->idle.start_ns &&
-		   p->idle.start_ns - p->idle.first_launch_ns <= LAUNCH_LAG_NS) {
+	} else if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from && f != INT64_MIN && f <= p0 &&
+		   (p0 - f <= LAUNCH_LAG_NS ||
+		    p0 - f - sync_within(api, p->source, f, p0, &top) <= LAUNCH_LAG_NS)) {
 		*s0 = p->cwin_from;
 		*s1 = p->cwin_to > p1 ? p->cwin_to : p1;
 	} else {
@@ -95,17 +125,19 @@ static bool step_window(const ts_layers *l, size_t i, int64_t *s0, int64_t *s1)
 	return true;
 }
 
-bool ts_step_account(const ts_layers *l, size_t i, ts_step_acct *a)
+bool ts_step_account(const ts_layers *l, const ts_api *api, size_t i, ts_step_acct *a)
 {
 	const ts_pass *p = ts_layers_pass(l, i);
 	int64_t s0, s1;
 	int64_t p0 = p->idle.start_ns, p1 = ts_sat_add(p0, p->idle.span_ns);
-	if (!step_window(l, i, &s0, &s1) || s1 <= s0 || p->idle.span_ns <= 0 || p1 <= s0 || p0 >= s1)
+	if (!step_window(l, api, i, &s0, &s1) || s1 <= s0 || p->idle.span_ns <= 0 || p1 <= s0 ||
+	    p0 >= s1)
 		return false;
 	int64_t in0 = p0 > s0 ? p0 : s0, in1 = p1 < s1 ? p1 : s1;
 	*a = (ts_step_acct){ .wall_ns = s1 - s0, .before_ns = in0 - s0, .pass_ns = in1 - in0,
 			     .after_ns = s1 - in1 };
 	a->before_busy_ns = p->idle.lead_ns < a->before_ns ? p->idle.lead_ns : a->before_ns;
+	a->before_sync_ns = sync_within(api, p->source, s0, in0, &a->before_sync);
 	a->pass_busy_ns = scale(p->idle.busy_ns, a->pass_ns, p->idle.span_ns);
 	if (a->pass_busy_ns > a->pass_ns)
 		a->pass_busy_ns = a->pass_ns;
@@ -137,7 +169,7 @@ static void token_time(ts_steps *s)
  * batch over it. Prefill: the tokens over the summed wall (of the steps,
  * where each has a window: a prompt waits for its input preparation
  * too). Unknown (-1) where a pass's count is. */
-static void per_token(const ts_layers *l, ts_pstage st, ts_steps *s)
+static void per_token(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *s)
 {
 	bool decode = st == TS_PSTAGE_DECODE;
 	int64_t wall = 0, batch = -1;
@@ -156,7 +188,7 @@ static void per_token(const ts_layers *l, ts_pstage st, ts_steps *s)
 		s->tokens = ts_sat_add(s->tokens, t);
 		batch = batch < 0 || batch == p->batch ? p->batch : 0;
 		ts_step_acct a;
-		bool win = s->windows == s->passes && ts_step_account(l, i, &a);
+		bool win = s->windows == s->passes && ts_step_account(l, api, i, &a);
 		wall = ts_sat_add(wall, win ? a.wall_ns : p->idle.span_ns);
 	}
 	if (!decode) {
@@ -295,6 +327,7 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 		return false;
 	size_t np = ts_layers_npasses(l);
 	int64_t *v = malloc((np ? np : 1) * sizeof *v), *win = malloc((np ? np : 1) * sizeof *win);
+	int64_t top_sync = 0;
 	if (!v || !win) {
 		free(v);
 		free(win);
@@ -315,10 +348,15 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 			s->kernel_ns = ts_sat_add(s->kernel_ns, p->gpu_ns);
 			s->sync_window_ns = ts_sat_add(s->sync_window_ns, window_ns(p, i));
 			ts_step_acct a;
-			if (ts_step_account(l, i, &a)) {
+			if (ts_step_account(l, api, i, &a)) {
 				win[s->windows++] = a.wall_ns;
 				s->before_ns = ts_sat_add(s->before_ns, a.before_ns);
 				s->before_busy_ns = ts_sat_add(s->before_busy_ns, a.before_busy_ns);
+				s->before_sync_ns = ts_sat_add(s->before_sync_ns, a.before_sync_ns);
+				if (a.before_sync && a.before_sync_ns > top_sync) {
+					top_sync = a.before_sync_ns;
+					s->before_sync = a.before_sync;
+				}
 				s->after_ns = ts_sat_add(s->after_ns, a.after_ns);
 			}
 		}
@@ -330,7 +368,7 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 		s->wall_max_ns = v[s->passes - 1];
 		s->steps = step_times(l, st, s->of_partials, v, &s->step_p50_ns);
 		if (!s->of_partials)     /* a pass cut by the window is no step */
-			per_token(l, st, s);
+			per_token(l, api, st, s);
 		if (api)
 			stage_syncs(l, api, st, s);
 	}

@@ -52,6 +52,8 @@ typedef struct {
 	uint32_t windows;            /* passes with a step window of their own */
 	int64_t window_p50_ns;       /* their step walls' median; 0: none */
 	int64_t before_ns, before_busy_ns, after_ns; /* summed over them */
+	int64_t before_sync_ns;      /* of before, the CPU in synchronizing calls */
+	const char *before_sync;     /* the call with most of one pass's; NULL none */
 	enum { TS_TOKEN_STEPS, TS_TOKEN_WINDOW, TS_TOKEN_WALL } token_from; /* the time a token is;
 							 * prefill: the wall its tokens/s is over */
 	int64_t tokens_wall_ns;      /* prefill: that wall, summed */
@@ -82,11 +84,13 @@ typedef struct {
 	int64_t before_ns, before_busy_ns;
 	int64_t pass_ns, pass_busy_ns, pass_launch_ns;
 	int64_t after_ns;
+	int64_t before_sync_ns;      /* of before, the CPU in synchronizing calls */
+	const char *before_sync;     /* the call with most of it; NULL none */
 } ts_step_acct;
 
 /* false: the pass has no step window, shares it with another pass (a
  * speculative draft's, a prompt's chunk), or lies outside it. */
-bool ts_step_account(const ts_layers *l, size_t i, ts_step_acct *a);
+bool ts_step_account(const ts_layers *l, const ts_api *api, size_t i, ts_step_acct *a);
 
 /* The steps of stage st (l may be NULL: none; api NULL: no runtime calls).
  * false when it has no pass. */
