@@ -327,7 +327,7 @@ if wrong:
     open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:5]))
     sys.exit(1)
 PY
-	python3 - "$tmp/r.json" <<'PY' && ok "$name: no opportunity larger than its stage (GPU time, or the passes' span for idle), none from a window of partial passes" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
+	python3 - "$tmp/r.json" <<'PY' && ok "$name: no opportunity larger than its stage (GPU time, the passes' span for idle, the idle before the passes in their steps for step idle), none from a window of partial passes" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
 import json, sys
 r = json.load(open(sys.argv[1]))
 wrong = []
@@ -348,6 +348,14 @@ for o in r.get('opportunities') or []:
             wrong.append('%s from a stage with no complete pass' % o['kind'])
         if o['at_stake_us'] > st['idle']['span_us'] + 0.01:
             wrong.append('%s %.1f us over a %.1f us span' % (o['kind'], o['at_stake_us'], st['idle']['span_us']))
+    elif o['kind'] == 'step_idle':
+        # the GPU idle before the passes in their step windows: no more
+        # than the time before them there
+        before = sum(p['step']['before_pass_us'] - p['step']['before_pass_busy_us']
+                     for p in r['passes'] if p['stage'] == o['stage'] and p['complete'] and p.get('step'))
+        if o['at_stake_us'] > before + 0.01:
+            wrong.append('%s %.1f us over the %.1f us idle before the passes in their steps'
+                         % (o['kind'], o['at_stake_us'], before))
     elif o['at_stake_us'] > st['gpu_time_us'] + 0.01:
         wrong.append('%s %.1f us over %.1f us of GPU time' % (o['kind'], o['at_stake_us'], st['gpu_time_us']))
 if wrong:

@@ -57,6 +57,12 @@ for v, extra in (('orig', 0.0), ('early', 1000.0)):
          and near(st['tokens_per_s'], 16 * 1e6 / (t['wall_us'] + extra), 0.05),
          '%s: per output token and tokens/s from the step, not the pass' % v,
          (st['per_output_token_us'], st['per_output_token_from'], st['tokens_per_s']))
+    opp = [o for o in d['opportunities'] if o['kind'] == 'step_idle']
+    idle = s['before_pass_us'] - s['before_pass_busy_us'] if s else -1
+    line(opp and near(opp[0]['at_stake_us'], idle, 0.002) and d['opportunities'][0]['kind'] == 'step_idle'
+         and 'preparing the step' in opp[0]['text'],
+         '%s: the step\'s GPU idle before its pass is the largest opportunity (%.3f us)' % (v, idle),
+         [(o['kind'], o['at_stake_us']) for o in d['opportunities'][:3]])
     txt = open('%s/%s.txt' % (tmp, v)).read()
     want = 'per output token %.2f ms (one step: its window)' % ((t['wall_us'] + extra) / 1000)
     line(want in txt and 'before the pass (GPU idle' in txt, '%s: the first screen says so' % v,
@@ -98,8 +104,9 @@ ok = (s is not None and abs(s['wall_us'] - wall) <= 0.01
       and s['before_pass_sync_top'] == 'hipMemcpyWithStream'
       and call['dur'] - 100 <= s['before_pass_sync_us'] <= call['dur']
       and st['per_output_token_from'] == 'step_window' and abs(st['per_output_token_us'] - wall) <= 0.01
-      and 'in hipMemcpyWithStream)' in txt)
-print('%s - step: a step with no GPU window: its CPU window to its last kernel (%.3f us), the 463 ms wait before the pass named (got %s)'
+      and 'in hipMemcpyWithStream)' in txt
+      and d['opportunities'][0]['kind'] == 'step_idle' and 'hipMemcpyWithStream' in d['opportunities'][0]['text'])
+print('%s - step: a step with no GPU window: its CPU window to its last kernel (%.3f us), the 463 ms wait before the pass named, and first among the opportunities (got %s)'
       % ('ok' if ok else 'not ok', wall, s))
 PY
 	[ $? -eq 0 ] || bad "the CPU-window checks ran to their end"

@@ -14,9 +14,11 @@
 #include "analysis/intern.h"
 #include "analysis/layers/layers.h"
 #include "analysis/views/kview.h"
+#include "analysis/views/steps.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
 	"roofline", "idle", "launch_bound", "slow_layer", "comm_exposed", "gpu_idle", "spread",
+	"step_idle",
 };
 
 const char *ts_opp_kind_name(ts_opp_kind k)
@@ -251,6 +253,30 @@ static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 	}
 }
 
+/* The GPU idle in the stage's step windows before their passes, with its
+ * cause: the CPU in a synchronizing call for most of it (by name), else
+ * the step's input preparation on the CPU. */
+static void step_opp(const ts_result *res, int s, int64_t stage_ns, ts_opportunity *out,
+		     size_t *n, size_t max)
+{
+	ts_steps st;
+	if (!ts_steps_of(res->layers, res->api, (ts_pstage)s, &st) || !st.windows || st.of_partials)
+		return;
+	int64_t idle = st.before_ns - st.before_busy_ns, wall = st.window_p50_ns * (int64_t)st.windows;
+	if (idle <= 0 || idle * 100 < wall)
+		return;   /* under 1% of the steps: no fix is worth it */
+	ts_opportunity o = { TS_OPP_STEP_IDLE, s, idle, 0, 0, NULL, "" };
+	o.pct_of_stage = stage_ns ? 100.0 * (double)idle / (double)stage_ns : 0;
+	char why[128] = "the CPU preparing the step's inputs";
+	if (st.before_sync && 2 * st.before_sync_ns >= idle)
+		snprintf(why, sizeof why, "the CPU %.1f ms in %s", ms(st.before_sync_ns), st.before_sync);
+	snprintf(o.text, sizeof o.text,
+		 "the GPU idle %.1f ms in its step%s before the pass began (%s): %.0f%% of "
+		 "the step's %.1f ms", ms(idle), st.windows > 1 ? "s" : "", why,
+		 100.0 * (double)idle / (double)wall, ms(st.window_p50_ns));
+	offer(out, n, max, &o);
+}
+
 size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max)
 {
 	size_t n = 0;
@@ -288,6 +314,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			offer(out, &n, max, &o);
 		}
 		if (t->complete_passes) {
+			step_opp(res, s, stage_ns, out, &n, max);
 			comm_opp(s, d->comm_ns, ts_idle_hidden(d), stage_ns, out, &n, max);
 			spread_opps(res, s, stage_ns, out, &n, max);
 		}

@@ -12,7 +12,11 @@
  *     profiler's as much as the model's), with the gaps where the GPU
  *     waited for the CPU to launch (launch-bound) as its cause, not a
  *     second opportunity;
- *   - a layer index slower than the stage's typical layer.
+ *   - a layer index slower than the stage's typical layer;
+ *   - the GPU idle in a step's window before its pass (the CPU preparing
+ *     the step's inputs, or sitting in a synchronizing call, named): time
+ *     every token of the step waits, outside the pass's own idle; offered
+ *     at 1% of the steps' time or more.
  * Kernels outside any pass are bookkeeping (busy.outside_passes), not an
  * opportunity.
  * The reporters render them; nothing here prints.
@@ -37,6 +41,7 @@ typedef enum {
 	TS_OPP_COMM,           /* collectives with no computation beside them */
 	TS_OPP_GPU_IDLE,       /* no pass: the GPU idle in the kernel span */
 	TS_OPP_SPREAD,         /* a kernel whose slow calls run far above its median */
+	TS_OPP_STEP_IDLE,      /* a step's GPU idle before its pass (steps.h) */
 	TS_OPP_COUNT
 } ts_opp_kind;
 

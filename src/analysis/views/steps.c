@@ -137,7 +137,14 @@ bool ts_step_account(const ts_layers *l, const ts_api *api, size_t i, ts_step_ac
 	*a = (ts_step_acct){ .wall_ns = s1 - s0, .before_ns = in0 - s0, .pass_ns = in1 - in0,
 			     .after_ns = s1 - in1 };
 	a->before_busy_ns = p->idle.lead_ns < a->before_ns ? p->idle.lead_ns : a->before_ns;
-	a->before_sync_ns = sync_within(api, p->source, s0, in0, &a->before_sync);
+	/* the step's own waits: in its CPU window too (a wait of the next
+	 * step's CPU while this one's GPU window opens is not its cause) */
+	int64_t w0 = s0, w1 = in0;
+	if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from) {
+		w0 = w0 > p->cwin_from ? w0 : p->cwin_from;
+		w1 = w1 < p->cwin_to ? w1 : p->cwin_to;
+	}
+	a->before_sync_ns = sync_within(api, p->source, w0, w1, &a->before_sync);
 	a->pass_busy_ns = scale(p->idle.busy_ns, a->pass_ns, p->idle.span_ns);
 	if (a->pass_busy_ns > a->pass_ns)
 		a->pass_busy_ns = a->pass_ns;
