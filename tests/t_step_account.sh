@@ -111,4 +111,30 @@ print('%s - step: a step with no GPU window: its CPU window to its last kernel (
 PY
 	[ $? -eq 0 ] || bad "the CPU-window checks ran to their end"
 fi
+
+# Every shared trace: each pass's step, where it has one, adds up to its
+# wall, its parts within it, no busy or wait longer than its part.
+for t in "$SHARED"/*.json*; do
+	whole_run "$t" || continue
+	"$TS" --no-progress -f json "$t" >"$tmp/all.out" 2>/dev/null
+	[ -s "$tmp/all.out" ] || continue
+	python3 - "$tmp/all.out" "$(basename "$t")" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad, n = [], 0
+for p in d.get('passes') or []:
+    s = p.get('step')
+    if not s:
+        continue
+    n += 1
+    parts = s['before_pass_us'] + s['pass_us'] + s['after_pass_us']
+    if (abs(parts - s['wall_us']) > 0.01 or min(s['before_pass_us'], s['pass_us'], s['after_pass_us']) < 0
+            or s['before_pass_busy_us'] > s['before_pass_us'] + 0.001
+            or s['before_pass_sync_us'] > s['before_pass_us'] + 0.001
+            or s['pass_busy_us'] + s['pass_launch_bound_us'] > s['pass_us'] + 0.001):
+        bad.append((p['index'], s))
+print('%s - step: %s: %d steps add up to their walls, each part within it%s'
+      % ('not ok' if bad else 'ok', sys.argv[2], n, ' (got %s)' % bad[:2] if bad else ''))
+PY
+done
 finish
