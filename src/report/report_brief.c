@@ -329,26 +329,39 @@ static const char *token_how(const ts_steps *st)
 	     : "one step: its pass, no step window";
 }
 
+/* Is the time around the stage's passes in their steps said (2% of the
+ * steps or more, where a step is its window)? */
+static bool step_parts_shown(const ts_steps *st)
+{
+	return st->token_from == TS_TOKEN_WINDOW && st->windows &&
+	       (st->before_ns + st->after_ns) * 50 >= st->window_p50_ns * (int64_t)st->windows;
+}
+
+/* ... and does it name the CPU's synchronizing call that filled most of
+ * the GPU's idle before the pass? */
+static bool step_names_wait(const ts_steps *st)
+{
+	return step_parts_shown(st) && st->before_sync &&
+	       2 * st->before_sync_ns >= st->before_ns - st->before_busy_ns;
+}
+
 /* Where a step's window holds more than its pass: the time before the
  * pass's first kernel (the GPU mostly idle: the CPU preparing the step's
  * inputs and launching its first kernel) and after its last, per step,
  * when they are 2% of the step or more. */
 static void put_step_parts(screen *s, const ts_steps *st)
 {
-	if (st->token_from != TS_TOKEN_WINDOW || !st->windows)
+	if (!step_parts_shown(st))
 		return;
 	int64_t wall = st->window_p50_ns * st->windows;
-	if ((st->before_ns + st->after_ns) * 50 < wall)
-		return;
 	char b[32], i[32], a[32], text[256];
 	fmt_ms(b, sizeof b, (double)st->before_ns / st->windows);
 	fmt_ms(i, sizeof i, (double)(st->before_ns - st->before_busy_ns) / st->windows);
 	fmt_ms(a, sizeof a, (double)st->after_ns / st->windows);
 	/* the CPU in a synchronizing call for most of the idle: that wait, by
 	 * name; else the step's input preparation */
-	int64_t idle = st->before_ns - st->before_busy_ns;
 	char why[128] = "the CPU preparing inputs";
-	if (st->before_sync && 2 * st->before_sync_ns >= idle) {
+	if (step_names_wait(st)) {
 		char w[32];
 		fmt_ms(w, sizeof w, (double)st->before_sync_ns / st->windows);
 		snprintf(why, sizeof why, "the CPU %s in %s", w, st->before_sync);
@@ -415,6 +428,9 @@ static void put_syncs(screen *s, const ts_steps *st)
 {
 	int64_t wall = st->busy_ns + st->idle_ns;
 	if (!st->sync_calls || st->idle_ns * 50 < wall)
+		return;
+	/* the step's line named most of these waits already */
+	if (step_names_wait(st) && 2 * st->before_sync_ns >= st->sync_ns)
 		return;
 	char t[32], w[32], text[256];
 	fmt_ms(t, sizeof t, (double)st->sync_ns / st->passes);
