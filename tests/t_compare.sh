@@ -27,7 +27,7 @@ check "--verify-ops is refused in compare" "$?" 2
 # --- A against itself: every row equal ---
 "$TS" compare -f json --names x,y "$tmp/moe.json" "$tmp/moe.json" > "$tmp/aa.json" 2> "$tmp/err"
 check "compare A A exits 0" "$?" 0
-python3 - "$tmp/aa.json" <<'PY' && ok "compare A A: ratio 1, gap 0, similar in every op and layer row; labels from --names" || bad "compare A A rows"
+python3 - "$tmp/aa.json" <<'PY' && ok "compare A A: ratio 1, gap 0, similar in every op, layer and latency row; labels from --names" || bad "compare A A rows"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d['mode'] == 'compare' and d['schema'] == 1
@@ -37,6 +37,8 @@ for r in d['ops']:
     assert r['a_count'] == r['b_count'] and r['a_total_us'] == r['b_total_us'], r
     assert r['gap_us'] == 0 and r['status'] == 'similar' and r['fused'] is None, r
     assert r['ratio'] in (1, None), r
+assert d['latency'] and all(x['step_gap_us'] == 0 and x['a'] == x['b'] and x['status'] == 'similar'
+                           and not any(x['gap_by_cause_us'].values()) for x in d['latency']), d['latency']
 for L in d['layers']:
     assert L['gap_us'] == 0 and L['ratio'] == 1 and L['status'] == 'similar', L
 for al in d['alignment']:
@@ -218,6 +220,36 @@ fm = [p for p in al['pairs'] if any('fmha' in k['name'] for k in p['a'])][0]
 assert len(fm['a']) == 1 and sorted(k['category'] for k in fm['b']) == ['Attention-Paged-Compute', 'Attention-Paged-Reduce'], fm
 ex = [p for p in al['pairs'] if p['a'] and p['a'][0]['category'] == 'MoE-GEMM']
 assert len(ex) == 2 and all(p['kind'] == 'same' and p['b'][0]['category'] == 'MoE-GEMM' for p in ex), ex
+PY
+# --- latency first: the step each side's requests wait for, by cause ---
+"$TS" compare -q "$A" "$B" > "$tmp/q.txt"
+python3 - "$tmp" "$A" "$B" <<'PY' && ok "Qwen3-30B-A3B pair: compare leads with the decode step (each side its step[DECODE] GPU window in the raw trace), per token, and the difference by cause adding up to the gap; B A mirrors it" || bad "latency of the pair"
+import gzip, json, sys
+t, fa, fb = sys.argv[1:4]
+def window(f):
+    ev = json.load(gzip.open(f))['traceEvents']
+    w = [e for e in ev if e.get('cat') == 'gpu_user_annotation' and e['name'].startswith('step[DECODE')]
+    assert len(w) == 1, len(w)
+    return float(w[0]['dur'])
+d = json.load(open(t + '/q.json'))
+r = json.load(open(t + '/qr.json'))
+L = [x for x in d['latency'] if x['stage'] == 'decode'][0]
+R = [x for x in r['latency'] if x['stage'] == 'decode'][0]
+for side, f in (('a', fa), ('b', fb)):
+    s = L[side]
+    w = window(f)
+    assert s['steps'] == 1 and s['step_from'] == 'window', s
+    assert abs(s['step_mean_us'] - w) < 0.01 and abs(s['per_output_token_us'] - w) < 0.01, (s, w)
+    assert abs(sum(s['by_cause_us'].values()) - s['step_mean_us']) < 0.01, s
+    assert abs(s['tokens_per_s'] - 16e6 / w) < 0.1, s
+assert abs(sum(L['gap_by_cause_us'].values()) - L['step_gap_us']) < 0.01, L
+assert abs(L['step_gap_us'] - (window(fb) - window(fa))) < 0.02 and L['status'] == 'slower'
+assert L['a']['by_cause_us']['before_pass_cpu'] > 1000, L['a']   # B300: 1.5 ms of input preparation
+assert R['a'] == L['b'] and R['b'] == L['a'] and R['status'] == 'faster'
+assert all(abs(R['gap_by_cause_us'][k] + v) < 0.002 for k, v in L['gap_by_cause_us'].items())
+txt = open(t + '/q.txt').read().splitlines()
+at = lambda w: next(i for i, x in enumerate(txt) if x.lstrip().startswith(w))
+assert at('decode step') < at('per output token') < at('the decode step by cause') < at('kernel time'), txt[:20]
 PY
 "$TS" compare -q --fail-if-slower 10 "$A" "$B" > /dev/null 2> "$tmp/err"
 check "MI300X more than 10% slower than B300: exit 5" "$?" 5

@@ -330,6 +330,62 @@ static void put_cmp_align(ts_jw *w, const ts_compare *c)
 	ts_jw_end_rows(w, listed, 2);
 }
 
+/* One side's steps of a stage: the mean step, its parts, per token. */
+static void put_latency_side(ts_jw *w, const ts_cmp_latency *l, int s)
+{
+	const ts_step_split *x = &l->split[s];
+	const ts_steps *p = &l->steps[s];
+	ts_jw_obj(w);
+	ts_jw_kuint(w, "steps", x->steps);
+	ts_jw_kstr(w, "step_from", x->from == TS_TOKEN_STEPS ? "steps" : x->from == TS_TOKEN_WINDOW
+				   ? "window" : "wall");
+	ts_jw_kus_f(w, "step_mean_us", x->step_ns);
+	ts_jw_kopt_us(w, "per_output_token_us", p->token_ns > 0, p->token_ns);
+	ts_jw_key(w, "tokens_per_s");
+	if (p->tokens_per_s > 0)
+		ts_jw_num(w, "%.1f", p->tokens_per_s);
+	else
+		ts_jw_null(w);
+	ts_jw_key(w, "by_cause_us");
+	ts_jw_obj(w);
+	for (int k = 0; k < TS_CAUSE_COUNT; k++)
+		ts_jw_kus_f(w, ts_cause_key((ts_cause)k), x->part_ns[k]);
+	ts_jw_end_obj(w);
+	ts_jw_end_obj(w);
+}
+
+/* "latency": per stage both sides have steps of, A and B and the
+ * difference of the mean step by cause (docs/compare.md). */
+static void put_cmp_latency(ts_jw *w, const ts_compare *c)
+{
+	ts_jw_member(w, 2, "latency");
+	ts_jw_arr(w);
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		const ts_cmp_latency *l = &c->latency[st];
+		if (!l->has)
+			continue;
+		ts_jw_nl(w, 4);
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "stage", ts_pstage_name((ts_pstage)st));
+		ts_jw_key(w, "a");
+		put_latency_side(w, l, 0);
+		ts_jw_key(w, "b");
+		put_latency_side(w, l, 1);
+		put_ratio(w, "step_ratio", l->ratio);
+		ts_jw_kus_f(w, "step_gap_us", l->gap_ns);
+		ts_jw_kstr(w, "status", ts_cmp_status_name(l->status));
+		put_ratio(w, "per_output_token_ratio", l->token_ratio);
+		ts_jw_key(w, "gap_by_cause_us");
+		ts_jw_obj(w);
+		for (int k = 0; k < TS_CAUSE_COUNT; k++)
+			ts_jw_kus_f(w, ts_cause_key((ts_cause)k),
+				    l->split[1].part_ns[k] - l->split[0].part_ns[k]);
+		ts_jw_end_obj(w);
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_arr(w);
+}
+
 int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts *o)
 {
 	(void)o;
@@ -366,6 +422,7 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 	}
 	put_cmp_side(&w, c, 0);
 	put_cmp_side(&w, c, 1);
+	put_cmp_latency(&w, c);
 	ts_jw_member(&w, 2, "total");
 	ts_jw_obj(&w);
 	ts_jw_kus(&w, "a_us", c->kernel_ns[0]);

@@ -80,6 +80,61 @@ static void put_cmp_line(FILE *out, const char *label, const char *a, const char
 	fprintf(out, "  %-16s %-34s %-34s %s\n", label, a, b, tail ? tail : "");
 }
 
+static const char *step_word(int from)
+{
+	return from == TS_TOKEN_STEPS ? "start to start" : from == TS_TOKEN_WINDOW ? "its window"
+										  : "its pass wall";
+}
+
+/* Each stage's step, per token, and the step's difference by cause: what
+ * a request waits for, before the kernels that make it up. */
+static void put_cmp_latency(FILE *out, const ts_compare *c)
+{
+	char a[160], b[160], t[160], x[48];
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		const ts_cmp_latency *l = &c->latency[st];
+		if (!l->has)
+			continue;
+		const char *name = ts_pstage_name((ts_pstage)st);
+		char label[64];
+		snprintf(label, sizeof label, "%s step", name);
+		for (int s = 0; s < 2; s++)
+			snprintf(s ? b : a, sizeof a, "%.3f ms (%" PRIu32 " step%s: %s)",
+				 l->split[s].step_ns / 1e6, l->split[s].steps,
+				 l->split[s].steps == 1 ? "" : "s", step_word(l->split[s].from));
+		fmt_ratio(x, sizeof x, l->ratio);
+		snprintf(t, sizeof t, "%s, %+.3f ms, %s", x, l->gap_ns / 1e6,
+			 ts_cmp_status_name(l->status));
+		put_cmp_line(out, label, a, b, t);
+		if (st == TS_PSTAGE_DECODE && l->token_ratio > 0) {
+			for (int s = 0; s < 2; s++) {
+				const ts_steps *p = &l->steps[s];
+				int k = snprintf(s ? b : a, sizeof a, "%.3f ms", (double)p->token_ns / 1e6);
+				if (p->tokens_per_s > 0)
+					snprintf((s ? b : a) + k, sizeof a - (size_t)k, ", %.0f tokens/s",
+						 p->tokens_per_s);
+			}
+			fmt_ratio(t, sizeof t, l->token_ratio);
+			put_cmp_line(out, "per output token", a, b, t);
+		} else if (st == TS_PSTAGE_PREFILL && l->steps[0].tokens_per_s > 0 &&
+			   l->steps[1].tokens_per_s > 0) {
+			snprintf(a, sizeof a, "%.0f tokens/s", l->steps[0].tokens_per_s);
+			snprintf(b, sizeof b, "%.0f tokens/s", l->steps[1].tokens_per_s);
+			fmt_ratio(t, sizeof t, l->steps[0].tokens_per_s / l->steps[1].tokens_per_s);
+			put_cmp_line(out, "prompt tokens", a, b, t);
+		}
+		snprintf(label, sizeof label, "the %s step by cause (mean)", name);
+		fprintf(out, "  %-36s %12s %12s %12s\n", label, "A", "B", "B - A");
+		for (int k = 0; k < TS_CAUSE_COUNT; k++) {
+			double pa = l->split[0].part_ns[k], pb = l->split[1].part_ns[k];
+			if (pa == 0 && pb == 0)
+				continue;
+			fprintf(out, "    %-34s %9.3f ms %9.3f ms %+9.3f ms\n", ts_cause_name((ts_cause)k),
+				pa / 1e6, pb / 1e6, (pb - pa) / 1e6);
+		}
+	}
+}
+
 /* What compare's text rows need beyond the table's cells: the compare
  * (its op groups in the table's order: row i is c->ops[i]) and how kernel
  * names show. */
@@ -483,6 +538,7 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 	put_cmp_line(out, "platform, GPU", a, b, NULL);
 	put_cmp_line(out, "model family", c->r[0]->model.family ? c->r[0]->model.family->name : "unknown",
 		     c->r[1]->model.family ? c->r[1]->model.family->name : "unknown", NULL);
+	put_cmp_latency(out, c);
 	snprintf(a, sizeof a, "%" PRIu64 " launches", c->kernels[0]);
 	snprintf(b, sizeof b, "%" PRIu64 " launches", c->kernels[1]);
 	put_cmp_line(out, "kernels", a, b, NULL);

@@ -688,6 +688,31 @@ static bool align_stage(ts_compare *c, ts_cmp_align *al)
 
 /* --------------------------------------------------------------- public */
 
+/* Each stage both sides have steps of (the view's stage alone). */
+static void build_latency(ts_compare *c)
+{
+	for (int st = 0; st < TS_PSTAGE_COUNT; st++) {
+		ts_cmp_latency *x = &c->latency[st];
+		if (c->o.staged && (ts_pstage)st != c->o.stage)
+			continue;
+		bool both = true;
+		for (int s = 0; s < 2 && both; s++)
+			both = ts_steps_of(c->r[s]->layers, c->r[s]->api, (ts_pstage)st, &x->steps[s]) &&
+			       !x->steps[s].of_partials &&
+			       ts_step_split_of(c->r[s]->layers, c->r[s]->api, (ts_pstage)st, &x->split[s]);
+		if (!both) {
+			memset(x, 0, sizeof *x);
+			continue;
+		}
+		x->has = true;
+		x->gap_ns = x->split[1].step_ns - x->split[0].step_ns;
+		x->ratio = x->split[0].step_ns > 0 ? x->split[1].step_ns / x->split[0].step_ns : -1;
+		x->status = status_of(&c->o, x->split[0].step_ns, x->split[1].step_ns);
+		x->token_ratio = x->steps[0].token_ns > 0 && x->steps[1].token_ns > 0
+			? (double)x->steps[1].token_ns / (double)x->steps[0].token_ns : -1;
+	}
+}
+
 ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 			   const char *name_a, const char *name_b,
 			   const ts_cmp_opts *o)
@@ -735,6 +760,7 @@ ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 	c->gap = c->cmp_total[1] - c->cmp_total[0];
 	c->ratio = c->cmp_total[0] > 0 ? c->cmp_total[1] / c->cmp_total[0] : -1;
 	c->status = status_of(&c->o, c->cmp_total[0], c->cmp_total[1]);
+	build_latency(c);
 	ok = ok && build_ops(c, pl) && build_layers(c);
 	if (ok)
 		models_alike(c);

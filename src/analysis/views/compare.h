@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "analysis/views/result.h"
+#include "analysis/views/steps.h"
 
 typedef enum { TS_CMP_SIMILAR, TS_CMP_SLOWER, TS_CMP_FASTER } ts_cmp_status;
 
@@ -108,6 +109,20 @@ typedef struct {
 	bool truncated;          /* a sample was longer than TS_CMP_ALIGN_MAX */
 } ts_cmp_align;
 
+/* The latency of a stage both sides run: its steps and per token (the
+ * figures the first screen prints), and the mean step by cause on each
+ * side, the difference of the means split by cause (the parts add up to
+ * the difference of the mean steps). */
+typedef struct {
+	bool has;
+	ts_steps steps[2];
+	ts_step_split split[2];
+	double gap_ns;           /* mean step, B - A */
+	double ratio;            /* B / A of the mean step; -1 none */
+	double token_ratio;      /* decode: B / A per token; -1 unknown */
+	ts_cmp_status status;    /* of the mean step, by the thresholds */
+} ts_cmp_latency;
+
 typedef struct {
 	const ts_result *r[2];
 	const char *name[2];
@@ -140,6 +155,7 @@ typedef struct {
 	 * complete passes of different depths in a stage both run; why: "A
 	 * dense, B MoE; A 28 layers per pass, B 48" ("" when alike) */
 	char models_differ[160];
+	ts_cmp_latency latency[TS_PSTAGE_COUNT];
 } ts_compare;
 
 /* NULL when out of memory. a and b stay borrowed, as do the names. */

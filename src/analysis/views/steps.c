@@ -383,3 +383,121 @@ bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *
 	free(win);
 	return s->passes > 0;
 }
+
+static const struct { const char *key, *name; } causes[TS_CAUSE_COUNT] = {
+	[TS_CAUSE_KERNELS] = { "pass_kernels", "kernels running in the pass" },
+	[TS_CAUSE_LAUNCH] = { "pass_launch_bound", "pass idle: waiting for launches" },
+	[TS_CAUSE_PASS_IDLE] = { "pass_other_idle", "pass idle: other" },
+	[TS_CAUSE_BEFORE_KERNELS] = { "before_pass_kernels", "before the pass: kernels" },
+	[TS_CAUSE_BEFORE_SYNC] = { "before_pass_sync", "before the pass: CPU in a sync" },
+	[TS_CAUSE_BEFORE_CPU] = { "before_pass_cpu", "before the pass: CPU preparing" },
+	[TS_CAUSE_AFTER] = { "after_pass", "after the pass, in its step" },
+	[TS_CAUSE_BETWEEN] = { "between_passes", "pass end to the next pass" },
+};
+
+const char *ts_cause_name(ts_cause c)
+{
+	return c < TS_CAUSE_COUNT ? causes[c].name : "?";
+}
+
+const char *ts_cause_key(ts_cause c)
+{
+	return c < TS_CAUSE_COUNT ? causes[c].key : "?";
+}
+
+/* The pass's own parts, its busy and idle scaled to len of its wall. */
+static void split_pass(const ts_idle_pass *d, int64_t len, double *part)
+{
+	int64_t busy = scale(d->busy_ns, len, d->span_ns), launch = scale(d->launch_ns, len, d->span_ns);
+	busy = busy < len ? busy : len;
+	launch = launch < len - busy ? launch : len - busy;
+	part[TS_CAUSE_KERNELS] += (double)busy;
+	part[TS_CAUSE_LAUNCH] += (double)launch;
+	part[TS_CAUSE_PASS_IDLE] += (double)(len - busy - launch);
+}
+
+/* Start to start, as step_times measures it: each pass's parts and the
+ * time from its end to the next pass's start. */
+static uint32_t split_steps(const ts_layers *l, ts_pstage st, ts_step_split *o)
+{
+	uint32_t n = 0;
+	const ts_pass *prev = NULL;
+	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+		const ts_pass *p = ts_layers_pass(l, i);
+		if (p->draft)
+			continue;
+		if (!counted(p, st, false)) {
+			prev = NULL;
+			continue;
+		}
+		if (prev && p->source == prev->source && p->idle.start_ns > prev->idle.start_ns) {
+			int64_t step = p->idle.start_ns - prev->idle.start_ns;
+			int64_t own = prev->idle.span_ns < step ? prev->idle.span_ns : step;
+			split_pass(&prev->idle, own, o->part_ns);
+			o->part_ns[TS_CAUSE_BETWEEN] += (double)(step - own);
+			o->step_ns += (double)step;
+			n++;
+		}
+		prev = p;
+	}
+	return n;
+}
+
+/* In each pass's step window (every counted pass has one). */
+static uint32_t split_windows(const ts_layers *l, const ts_api *api, ts_pstage st,
+			      ts_step_split *o)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+		const ts_pass *p = ts_layers_pass(l, i);
+		ts_step_acct a;
+		if (!counted(p, st, false))
+			continue;
+		if (!ts_step_account(l, api, i, &a))
+			return 0;
+		int64_t idle = a.before_ns - a.before_busy_ns;
+		int64_t sync = a.before_sync_ns < idle ? a.before_sync_ns : idle;
+		o->part_ns[TS_CAUSE_KERNELS] += (double)a.pass_busy_ns;
+		o->part_ns[TS_CAUSE_LAUNCH] += (double)a.pass_launch_ns;
+		o->part_ns[TS_CAUSE_PASS_IDLE] += (double)(a.pass_ns - a.pass_busy_ns - a.pass_launch_ns);
+		o->part_ns[TS_CAUSE_BEFORE_KERNELS] += (double)a.before_busy_ns;
+		o->part_ns[TS_CAUSE_BEFORE_SYNC] += (double)sync;
+		o->part_ns[TS_CAUSE_BEFORE_CPU] += (double)(idle - sync);
+		o->part_ns[TS_CAUSE_AFTER] += (double)a.after_ns;
+		o->step_ns += (double)a.wall_ns;
+		n++;
+	}
+	return n;
+}
+
+bool ts_step_split_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_step_split *o)
+{
+	memset(o, 0, sizeof *o);
+	if (!l)
+		return false;
+	o->from = TS_TOKEN_STEPS;
+	o->steps = split_steps(l, st, o);
+	if (!o->steps) {
+		memset(o, 0, sizeof *o);
+		o->from = TS_TOKEN_WINDOW;
+		o->steps = split_windows(l, api, st, o);
+	}
+	if (!o->steps) {
+		memset(o, 0, sizeof *o);
+		o->from = TS_TOKEN_WALL;
+		for (size_t i = 0; i < ts_layers_npasses(l); i++) {
+			const ts_pass *p = ts_layers_pass(l, i);
+			if (!counted(p, st, false) || p->idle.span_ns <= 0)
+				continue;
+			split_pass(&p->idle, p->idle.span_ns, o->part_ns);
+			o->step_ns += (double)p->idle.span_ns;
+			o->steps++;
+		}
+	}
+	if (!o->steps)
+		return false;
+	o->step_ns /= o->steps;
+	for (int c = 0; c < TS_CAUSE_COUNT; c++)
+		o->part_ns[c] /= o->steps;
+	return true;
+}

@@ -92,6 +92,35 @@ typedef struct {
  * speculative draft's, a prompt's chunk), or lies outside it. */
 bool ts_step_account(const ts_layers *l, const ts_api *api, size_t i, ts_step_acct *a);
 
+/* A stage's step by cause, mean over its steps: where steps follow each
+ * other (start to start), the pass and the time between passes; else in
+ * each pass's step window (the time before its pass split into kernels
+ * that ran then, the CPU in synchronizing calls and the rest of the CPU's
+ * input preparation); else the pass wall alone. The parts add up to the
+ * mean step. */
+typedef enum {
+	TS_CAUSE_KERNELS,        /* the pass: at least one kernel running */
+	TS_CAUSE_LAUNCH,         /* the pass: GPU idle waiting for a launch */
+	TS_CAUSE_PASS_IDLE,      /* the pass: the rest of its idle */
+	TS_CAUSE_BEFORE_KERNELS, /* before the pass: kernels of the step ran */
+	TS_CAUSE_BEFORE_SYNC,    /* before: GPU idle, the CPU in a sync call */
+	TS_CAUSE_BEFORE_CPU,     /* before: GPU idle, the CPU preparing inputs */
+	TS_CAUSE_AFTER,          /* after the pass's last kernel, in its step */
+	TS_CAUSE_BETWEEN,        /* step to step: from the pass's end to the next */
+	TS_CAUSE_COUNT
+} ts_cause;
+
+typedef struct {
+	uint32_t steps;              /* steps the means are over; 0: none */
+	int from;                    /* TS_TOKEN_*: what a step is */
+	double step_ns;              /* the mean step */
+	double part_ns[TS_CAUSE_COUNT];
+} ts_step_split;
+
+const char *ts_cause_name(ts_cause c);   /* "pass idle: waiting for launches" (34 at most) */
+const char *ts_cause_key(ts_cause c);    /* "pass_launch_bound" */
+bool ts_step_split_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_step_split *out);
+
 /* The steps of stage st (l may be NULL: none; api NULL: no runtime calls).
  * false when it has no pass. */
 bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *out);
