@@ -174,7 +174,7 @@ assert x['stray_kernels'] == t['stray_unannotated'] and x['stray_us'] == 2.0, x
 for k in ('span_us', 'busy_us', 'idle_us', 'gaps'):
     assert x[k] == t[k], (k, x[k], t[k])
 PY
-python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: the typical layer: 163 us, by type and kernel by kernel in its real order (repeats included), adding up" || bad "fixture anatomy"
+python3 - "$tmp/idle.out" "$tmp/truth.json" <<'PY' && ok "fixture: the typical layer: 163 us of kernel time, by type and kernel by kernel in its real order (repeats included), adding up; its wall (204.25 us, launch gaps inside) apart from it" || bad "fixture anatomy"
 import json, sys
 d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
 a = [x for x in d['layer_anatomy'] if x['stage'] == 'decode']
@@ -197,11 +197,15 @@ most = [k['name'] for k in ks if k['calls_per_layer'] >= 0.5]
 assert most == t['layer_order'], most
 assert abs(sum(k['mean_us'] for k in a['kernels']) - a['mean_us']) < 1e-6
 assert abs(sum(x['mean_us'] for x in a['by_category']) - a['mean_us']) < 1e-6
+w = t['layer_walls_us']
+assert abs(a['wall_mean_us'] - sum(w) / len(w)) < 0.01, (a['wall_mean_us'], w)
+mid = sorted(w)[(len(w) - 1) // 2]
+assert abs(a['wall_p50_us'] - mid) <= 0.02 * mid, (a['wall_p50_us'], w)
 PY
 
 "$TS" --no-progress --brief -w 80 "$tmp/idle.json" > "$tmp/brief" 2> "$tmp/err"
 if [ "$(wc -l < "$tmp/brief")" -le 25 ] && awk 'length($0) > 80 { exit 1 }' "$tmp/brief" &&
-	grep -q '^Largest opportunities' "$tmp/brief" && grep -q '^Typical decode layer 163.0 us' "$tmp/brief"; then
+	grep -q '^Largest opportunities' "$tmp/brief" && grep -q '^Typical decode layer 204.2 us wall, 9 kernels, 163.0 us kernel time$' "$tmp/brief"; then
 	ok "fixture: --brief is one screen (at most 25 lines of 80 columns) with the layer and the opportunities"
 else
 	bad "fixture: --brief: $(cat "$tmp/brief")"
@@ -225,7 +229,7 @@ else
 	bad "first screen widths: pipe '$(head -1 "$tmp/pipe")', -w 80 '$(head -1 "$tmp/w80")'"
 fi
 "$TS" --no-progress --show-layers -w 100 "$tmp/idle.json" > "$tmp/layers" 2> "$tmp/err"
-grep -q '^Typical decode layer (mean over 4 layers of 1 complete passes): 163.000 us' "$tmp/layers" &&
+grep -q '^Typical decode layer (mean over 4 layers of 1 complete passes): kernel time 163.000 us, .*; wall 204.250 us' "$tmp/layers" &&
 	ok "--show-layers prints the typical layer" || bad "--show-layers: $(grep -i typical "$tmp/layers")"
 
 shared="$here/../../shared/traces"

@@ -539,8 +539,25 @@ static void put_anatomy(screen *s)
 		if (r.has_flops)
 			snprintf(rate, sizeof rate, r.tflops >= 10 ? ", %.0f TFLOP/s" : ", %.2g TFLOP/s",
 				 r.tflops);
-		line(s, "Typical %s layer %s (p50 %s), %.0f kernels%s", ts_pstage_name((ts_pstage)st),
-		     mean, p50, (double)tot->count / (double)nl, rate);
+		const ts_stat *wall = ts_anatomy_layer_wall(a, st);
+		if (wall->count) {
+			char wm[32], wp[32];
+			fmt_ms(wm, sizeof wm, (double)wall->total / (double)wall->count);
+			fmt_ms(wp, sizeof wp, (double)ts_stat_quantile(wall, 0.5));
+			/* the p50 goes where the line would not fit */
+			char tail[128];
+			snprintf(tail, sizeof tail, "%.0f kernels, %s kernel time%s",
+				 (double)tot->count / (double)nl, mean, rate);
+			const char *stn = ts_pstage_name((ts_pstage)st);
+			if (snprintf(NULL, 0, "Typical %s layer %s wall (p50 %s), %s", stn, wm, wp, tail) <=
+			    s->width)
+				line(s, "Typical %s layer %s wall (p50 %s), %s", stn, wm, wp, tail);
+			else
+				line(s, "Typical %s layer %s wall, %s", stn, wm, tail);
+		} else {
+			line(s, "Typical %s layer kernel time %s (p50 %s), %.0f kernels%s",
+			     ts_pstage_name((ts_pstage)st), mean, p50, (double)tot->count / (double)nl, rate);
+		}
 		tshare sh[TS_TYPE_COUNT];
 		int n = 0;
 		for (int t = 0; t < TS_TYPE_COUNT; t++) {

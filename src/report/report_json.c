@@ -278,6 +278,10 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 	ts_jw_knum(w, "kernels_per_layer", "%.2f", (double)tot->count / L);
 	ts_jw_kus_f(w, "mean_us", (double)tot->ns / L);
 	ts_jw_kus(w, "p50_us", ts_stat_quantile(lt, 0.5));
+	const ts_stat *wall = ts_anatomy_layer_wall(a, s);
+	ts_jw_kopt_us(w, "wall_mean_us", wall->count > 0,
+		      wall->count ? wall->total / (int64_t)wall->count : 0);
+	ts_jw_kopt_us(w, "wall_p50_us", wall->count > 0, ts_stat_quantile(wall, 0.5));
 	put_rates(w, res, tot);
 	ts_jw_member(w, 5, "by_type");
 	ts_jw_arr(w);

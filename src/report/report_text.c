@@ -404,11 +404,17 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 		double L = (double)nl;
 		char m[32], p[32];
 		fprintf(out, "\nTypical %s layer (mean over %" PRIu64 " layers of %" PRIu32
-			     " complete passes): %s us, p50 %s us, %.1f kernels\n",
+			     " complete passes): kernel time %s us, p50 %s us, %.1f kernels",
 			ts_pstage_name((ts_pstage)s), nl, ts_anatomy_passes(a, s),
 			ts_text_us(m, sizeof m, (int64_t)((double)tot->ns / L)),
 			ts_text_us(p, sizeof p, ts_stat_quantile(ts_anatomy_layer_time(a, s), 0.5)),
 			(double)tot->count / L);
+		const ts_stat *wall = ts_anatomy_layer_wall(a, s);
+		if (wall->count)
+			fprintf(out, "; wall %s us, p50 %s us",
+				ts_text_us(m, sizeof m, wall->total / (int64_t)wall->count),
+				ts_text_us(p, sizeof p, ts_stat_quantile(wall, 0.5)));
+		fputc('\n', out);
 		fprintf(out, " %-13s %10s %10s %6s %8s %8s %7s\n", "Type", "Mean (us)", "p50 (us)",
 			"Share", "TFLOP/s", "TB/s", "% peak");
 		for (int t = 0; t < TS_TYPE_COUNT; t++) {

@@ -98,8 +98,10 @@ def main():
     t = step_ts
     cpu = step_ts - 50       # the CPU launch clock: ahead of the GPU
     busy = 0.0
+    starts = []
     for i, (name, dur, _) in enumerate(seq):
         t += gaps[i]
+        starts.append(t)
         if late[i]:
             launch = t - 1.0     # launched after the previous kernel ended
         else:
@@ -137,6 +139,11 @@ def main():
         'layers': NLAYERS, 'layer_mean_us': sum(d for _, d, _ in LAYER),
         'layer_kernels': len(LAYER), 'layer_by_type_us': per_type,
         'layer_order': [n for n, _, _ in LAYER],
+        # a layer's wall: its first kernel's start to the next layer's, the
+        # last to its last kernel's end (kernels 1 .. 9 are layer 0)
+        'layer_walls_us': [(starts[1 + 9 * (i + 1)] if i + 1 < NLAYERS
+                            else starts[9 * NLAYERS] + seq[9 * NLAYERS][1]) - starts[1 + 9 * i]
+                           for i in range(NLAYERS)],
     }
     json.dump(truth, open(truth_path, 'w'), indent=1)
 

@@ -29,6 +29,7 @@ typedef struct {
 	uint32_t passes, skipped;
 	ts_anat_sum total;
 	ts_stat layer_time;
+	ts_stat layer_wall;      /* a layer's first kernel's start to the next layer's */
 	ts_anat_type type[TS_TYPE_COUNT];
 	ts_anat_sum *cat;        /* ncat + 1: [0] is Other */
 	ts_anat_row *rows;       /* rows_cap */
@@ -47,6 +48,7 @@ struct ts_anatomy {
 	/* scratch of one pass: per layer, per type time and position */
 	int64_t (*lt)[TS_TYPE_COUNT];
 	int64_t *ltotal;
+	int64_t *lfirst, *lend;  /* a layer's earliest kernel start, latest end */
 	uint32_t *lpos;
 	size_t scratch_layers;   /* room of lt, ltotal, lpos, in layers */
 	/* per kernel row (rows_cap): the last layer it was seen in (a running
@@ -79,6 +81,7 @@ void ts_anatomy_free(ts_anatomy *a)
 	for (int s = 0; s < TS_ANAT_STAGES; s++) {
 		stage_anat *st = &a->st[s];
 		ts_stat_clear(&st->layer_time);
+		ts_stat_clear(&st->layer_wall);
 		for (int t = 0; t < TS_TYPE_COUNT; t++)
 			ts_stat_clear(&st->type[t].per_layer);
 		free(st->cat);
@@ -90,6 +93,8 @@ void ts_anatomy_free(ts_anatomy *a)
 	free(a->seen_n);
 	free(a->lt);
 	free(a->ltotal);
+	free(a->lfirst);
+	free(a->lend);
 	free(a->lpos);
 	free(a);
 }
@@ -171,8 +176,25 @@ static bool grow_scratch(ts_anatomy *a, uint32_t nlayers)
 {
 	ts_grow_part parts[] = { { (void **)&a->lt, sizeof *a->lt },
 				 { (void **)&a->ltotal, sizeof *a->ltotal },
-				 { (void **)&a->lpos, sizeof *a->lpos } };
-	return ts_grow_each(parts, 3, &a->scratch_layers, nlayers, 64, SIZE_MAX, false);
+				 { (void **)&a->lpos, sizeof *a->lpos },
+				 { (void **)&a->lfirst, sizeof *a->lfirst },
+				 { (void **)&a->lend, sizeof *a->lend } };
+	return ts_grow_each(parts, 5, &a->scratch_layers, nlayers, 64, SIZE_MAX, false);
+}
+
+/* Layer i's wall: from its first kernel's start to the next layer's (the
+ * last layer: to its last kernel's end), so the layers' walls add up to
+ * their span, idle between them included; a layer with no kernel, or
+ * whose next one starts before it, gives none. */
+static void layer_wall(ts_anatomy *a, stage_anat *st, uint32_t i, uint32_t nlayers)
+{
+	int64_t from = a->lfirst[i], to = a->lend[i];
+	if (from == INT64_MAX)
+		return;
+	if (i + 1 < nlayers && a->lfirst[i + 1] != INT64_MAX)
+		to = a->lfirst[i + 1];
+	if (to > from)
+		ts_stat_add(&st->layer_wall, to - from);
 }
 
 void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
@@ -188,10 +210,17 @@ void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
 	memset(a->lt, 0, nlayers * sizeof *a->lt);
 	memset(a->ltotal, 0, nlayers * sizeof *a->ltotal);
 	memset(a->lpos, 0, nlayers * sizeof *a->lpos);
+	for (uint32_t i = 0; i < nlayers; i++) {
+		a->lfirst[i] = INT64_MAX;
+		a->lend[i] = INT64_MIN;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const ts_anat_kernel *e = &k[i];
 		if (e->layer >= nlayers)
 			continue;
+		int64_t end = ts_sat_add(e->ts, e->dur > 0 ? e->dur : 0);
+		a->lfirst[e->layer] = e->ts < a->lfirst[e->layer] ? e->ts : a->lfirst[e->layer];
+		a->lend[e->layer] = end > a->lend[e->layer] ? end : a->lend[e->layer];
 		unsigned t = e->type < TS_TYPE_COUNT ? e->type : TS_TYPE_OTHER;
 		a->lt[e->layer][t] += e->dur;
 		a->ltotal[e->layer] += e->dur;
@@ -217,6 +246,7 @@ void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
 	a->layer_seq += nlayers;
 	for (uint32_t i = 0; i < nlayers; i++) {
 		ts_stat_add(&st->layer_time, a->ltotal[i]);
+		layer_wall(a, st, i, nlayers);
 		for (int t = 0; t < TS_TYPE_COUNT; t++)
 			ts_stat_add(&st->type[t].per_layer, a->lt[i][t]);
 	}
@@ -253,6 +283,11 @@ const ts_anat_sum *ts_anatomy_total(const ts_anatomy *a, int s)
 const ts_stat *ts_anatomy_layer_time(const ts_anatomy *a, int s)
 {
 	return &a->st[s].layer_time;
+}
+
+const ts_stat *ts_anatomy_layer_wall(const ts_anatomy *a, int s)
+{
+	return &a->st[s].layer_wall;
 }
 
 const ts_anat_type *ts_anatomy_type(const ts_anatomy *a, int s, int type)
@@ -428,6 +463,7 @@ void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
 		ts_w_u32(w, st->skipped);
 		sum_save(&st->total, w);
 		ts_stat_save(&st->layer_time, w);
+		ts_stat_save(&st->layer_wall, w);
 		for (int t = 0; t < TS_TYPE_COUNT; t++) {
 			sum_save(&st->type[t].sum, w);
 			ts_stat_save(&st->type[t].per_layer, w);
@@ -507,6 +543,8 @@ ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
 		st->skipped += ts_r_u32(r);
 		sum_load(&st->total, r, wlmap, nwl);
 		ts_status rs = ts_stat_load(&st->layer_time, r);
+		if (rs == TS_OK)
+			rs = ts_stat_load(&st->layer_wall, r);
 		for (int t = 0; t < TS_TYPE_COUNT && rs == TS_OK; t++) {
 			sum_load(&st->type[t].sum, r, wlmap, nwl);
 			rs = ts_stat_load(&st->type[t].per_layer, r);

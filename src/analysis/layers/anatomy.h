@@ -31,7 +31,7 @@
 typedef struct {
 	uint32_t layer;          /* index within its pass */
 	uint32_t row;            /* kernel row; TS_INTERN_NONE past the name cap */
-	int64_t dur;
+	int64_t ts, dur;         /* trace ns */
 	uint64_t flops, bytes;   /* of its op call, on the call's first kernel only */
 	uint32_t wl;             /* workload row of the op, TS_INTERN_NONE none */
 	bool has_flops, has_bytes; /* its call has them (every kernel of it) */
@@ -84,7 +84,10 @@ uint64_t ts_anatomy_layers(const ts_anatomy *a, int s);   /* layers summed */
 uint32_t ts_anatomy_passes(const ts_anatomy *a, int s);
 uint32_t ts_anatomy_skipped(const ts_anatomy *a, int s);
 const ts_anat_sum *ts_anatomy_total(const ts_anatomy *a, int s);
-const ts_stat *ts_anatomy_layer_time(const ts_anatomy *a, int s);
+const ts_stat *ts_anatomy_layer_time(const ts_anatomy *a, int s);   /* kernel time a layer */
+/* A layer's wall: its first kernel's start to the next layer's (the last:
+ * to its end); kernels on several streams at once make kernel time exceed it. */
+const ts_stat *ts_anatomy_layer_wall(const ts_anatomy *a, int s);
 const ts_anat_type *ts_anatomy_type(const ts_anatomy *a, int s, int type);
 /* category -1 (Other) .. ncategories-1 */
 const ts_anat_sum *ts_anatomy_category(const ts_anatomy *a, int s, int category);

@@ -404,7 +404,7 @@ static bool anatomy_list(ts_layers *l, size_t *n)
 		if (d->layer >= l->online.walk.nlayers)
 			continue;
 		l->listing.anat_tmp[k++] = (ts_anat_kernel){
-			.layer = d->layer, .row = d->row, .dur = d->dur, .wl = d->ref.wl,
+			.layer = d->layer, .row = d->row, .ts = d->ts, .dur = d->dur, .wl = d->ref.wl,
 			.category = (int16_t)d->cls.category, .type = (uint8_t)d->cls.type };
 	}
 	place_costs(l);

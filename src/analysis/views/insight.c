@@ -329,7 +329,8 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			o.at_stake_ns = (lo[i].mean_ns - typical) * (int64_t)ls->time.count;
 			o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
 			snprintf(o.text, sizeof o.text,
-				 "layer %" PRIu32 " (%s) takes %.2fx the typical layer: %.1f vs %.1f us",
+				 "layer %" PRIu32 " (%s): its kernels take %.2fx the typical layer's: "
+				 "%.1f vs %.1f us of kernel time",
 				 lo[i].index, ts_ltype_name(lo[i].type), lo[i].ratio,
 				 (double)lo[i].mean_ns / 1e3, (double)typical / 1e3);
 			offer(out, &n, max, &o);
