@@ -16,17 +16,19 @@
 #include <zlib.h>
 
 #include "analysis/satmath.h"
+#include "analysis/views/module.h"
 
 static const unsigned char magic[8] = { 0x89, 'T', 'S', 'P', 'A', 'R', 'T', '\n' };
 #define ENDIAN_MARK 0x01020304u
 #define HEADER_BYTES (8 + 4 + 4 + 8)
 
 enum { SEC_META = 1, SEC_AGG, SEC_ATTRIB, SEC_LAYERS, SEC_RANKS, SEC_CAPTURES, SEC_REPLAYS,
-       SEC_COMM, SEC_API, SEC_COUNT };
+       SEC_COMM, SEC_API, SEC_MODULES, SEC_COUNT };
 static const char *const sec_names[SEC_COUNT] = {
 	[SEC_META] = "meta", [SEC_AGG] = "aggregates", [SEC_ATTRIB] = "attribution",
 	[SEC_LAYERS] = "layers", [SEC_RANKS] = "ranks", [SEC_CAPTURES] = "captures",
 	[SEC_REPLAYS] = "replays", [SEC_COMM] = "collectives", [SEC_API] = "runtime calls",
+	[SEC_MODULES] = "modules",
 };
 
 /* ------------------------------------------------------------ writing */
@@ -151,6 +153,9 @@ ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, si
 		ts_w_u64(w, 0);
 		ts_w_u64(w, 0);
 	}
+	end_section(w, s);
+	s = begin_section(w, SEC_MODULES);
+	ts_modules_save(res, w);
 	end_section(w, s);
 	if (w->nomem)
 		return TS_ERR_NOMEM;
@@ -441,6 +446,8 @@ static ts_status merge_section(void *ctx, uint32_t tag, ts_rbuf *r)
 		return res->comm ? ts_comm_load(res->comm, r) : TS_OK;
 	case SEC_API:
 		return res->api ? ts_api_load(res->api, r) : TS_OK;
+	case SEC_MODULES:
+		return ts_modules_load(res, r);
 	}
 	return TS_OK;
 }

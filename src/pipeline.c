@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/views/module.h"
 #include "analysis/comm.h"
 
 #include "tables/gpu.h"
@@ -125,6 +126,7 @@ static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts
 		ts_comm_kernel(res->comm, ev,
 			       ts_patterns_category(res->patterns, (size_t)cls->category)->name);
 	ts_layers_kernel(res->layers, ev, row, cls, &ref, slot);
+	ts_modules_kernel(res, &(ts_kernel_rec){ ev, row, cls ? cls : &ts_other_class, &ref });
 }
 
 /* Kernels the replay matcher lets go, in order. */
@@ -181,6 +183,7 @@ static ts_status on_event(void *ud, const ts_event *ev)
 	ts_status st = ts_agg_event(res->agg, ev);
 	if (st != TS_OK || !res->layers || !res->attrib)
 		return st;
+	ts_modules_event(res, ev);
 	switch (ev->cat) {
 	case TS_CAT_KERNEL:
 		if (res->agg->last_class)
@@ -374,7 +377,7 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 	if (res->attrib && res->record)
 		ts_attrib_record(res->attrib, res->record);
 	return res->agg && res->layers && res->attrib && res->ctx && res->comm && res->api &&
-	       (!run || !o->captures || res->replay);
+	       (!run || !o->captures || res->replay) && ts_modules_make(res);
 }
 
 void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
@@ -487,6 +490,7 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	}
 	res->pstats = *ts_parser_get_stats(p);
 	ts_result_settle(res, o);
+	ts_modules_finish(res);
 	res->seconds = now() - t0;
 	free(buf);
 	ts_parser_free(p);

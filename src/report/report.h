@@ -112,6 +112,12 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 /* JSON documents are written through one writer (jsonw.h). */
 typedef struct ts_jw ts_jw;
 
+/* The replayed steps (report_whatif.c): JSON "whatif", the text report's
+ * section, and the first screen's words under stage s (false: none). */
+void ts_report_whatif_json(ts_jw *w, const ts_result *res, const ts_report_opts *o);
+void ts_report_whatif_text(FILE *out, const ts_result *res, const ts_report_opts *o);
+bool ts_report_whatif_brief(const ts_result *res, int s, char *buf, size_t n);
+
 /* The members every JSON document of ours starts with: schema, mode (when
  * not NULL), tool, version, stage_filter; the top-level object left open
  * (report_json.c). */

@@ -20,6 +20,7 @@
 #include "input/reader.h"
 #include "analysis/views/note.h"
 #include "analysis/views/steps.h"
+#include "analysis/views/whatif.h"
 #include "analysis/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
@@ -349,19 +350,35 @@ static bool step_names_wait(const ts_steps *st)
  * pass's first kernel (the GPU mostly idle: the CPU preparing the step's
  * inputs and launching its first kernel) and after its last, per step,
  * when they are 2% of the step or more. */
-static void put_step_parts(screen *s, const ts_steps *st)
+/* The replay's time a stage's steps waited with queued kernels and no
+ * cause in the trace, a step (0: none, or no replay). */
+static int64_t unexplained_wait(const ts_result *res, ts_pstage stage)
+{
+	const ts_whatif *w = ts_result_module(res, &ts_whatif_module);
+	const ts_wi_stage *x = w ? ts_whatif_stage(w, stage) : NULL;
+	return x && x->steps ? x->cause_ns[TS_CP_WAIT] / (int64_t)x->steps : 0;
+}
+
+static void put_step_parts(screen *s, ts_pstage stage, const ts_steps *st)
 {
 	if (!step_parts_shown(st))
 		return;
 	int64_t wall = st->window_p50_ns * st->windows;
-	char b[32], i[32], a[32], text[256];
+	char b[32], i[32], a[32], text[400];
 	fmt_ms(b, sizeof b, (double)st->before_ns / st->windows);
 	fmt_ms(i, sizeof i, (double)(st->before_ns - st->before_busy_ns) / st->windows);
 	fmt_ms(a, sizeof a, (double)st->after_ns / st->windows);
 	/* the CPU in a synchronizing call for most of the idle: that wait, by
 	 * name; else the step's input preparation */
-	char why[128] = "the CPU preparing inputs";
-	if (step_names_wait(st)) {
+	char why[160] = "the CPU preparing inputs";
+	int64_t idle = (st->before_ns - st->before_busy_ns) / st->windows;
+	if (2 * unexplained_wait(s->res, stage) >= idle && idle > 0) {
+		/* kernels were queued: the CPU's wait was for a GPU held by
+		 * something the trace does not show */
+		snprintf(why, sizeof why, "kernels queued, held by a wait the trace does not show%s%s",
+			 step_names_wait(st) ? "; the CPU in " : "",
+			 step_names_wait(st) ? st->before_sync : "");
+	} else if (step_names_wait(st)) {
 		char w[32];
 		fmt_ms(w, sizeof w, (double)st->before_sync_ns / st->windows);
 		snprintf(why, sizeof why, "the CPU %s in %s", w, st->before_sync);
@@ -369,7 +386,7 @@ static void put_step_parts(screen *s, const ts_steps *st)
 	int n = snprintf(text, sizeof text, "of it %s before the pass (GPU idle %s: %s)", b, i, why);
 	if (st->after_ns * 100 >= wall && n > 0 && (size_t)n < sizeof text)
 		snprintf(text + n, sizeof text - (size_t)n, ", %s after it", a);
-	line(s, "   %s", text);
+	wrap2(s, "   ", text, 5);
 }
 
 /* Per token, where the batch or the tokens are known: a decode step's
@@ -403,14 +420,14 @@ static void put_per_token(screen *s, ts_pstage stage, const ts_steps *st)
 		else
 			snprintf(how, sizeof how, "%s", token_how(st));
 		line(s, "   per output token %s (%s)%s", t, how, tail);
-		put_step_parts(s, st);
+		put_step_parts(s, stage, st);
 	} else if (stage != TS_PSTAGE_DECODE && st->tokens > 0 && st->tokens_per_s > 0 &&
 		   st->token_from == TS_TOKEN_WINDOW) {
 		fmt_ms(w, sizeof w, (double)st->wall_mean_ns);
 		fmt_ms(t, sizeof t, (double)st->tokens_wall_ns / st->passes);
 		line(s, "   %.0f tokens a pass, %s a step (the pass %s): %.0f tokens/s",
 		     (double)st->tokens / st->passes, t, w, st->tokens_per_s);
-		put_step_parts(s, st);
+		put_step_parts(s, stage, st);
 	} else if (stage != TS_PSTAGE_DECODE && st->tokens > 0 && st->tokens_per_s > 0) {
 		fmt_ms(w, sizeof w, (double)st->wall_mean_ns);
 		line(s, "   %.0f tokens a pass, %s wall: %.0f tokens/s",
@@ -476,6 +493,9 @@ static void put_pass_times(screen *s)
 		     wall > 0 ? 100.0 * (double)st.idle_ns / wall : 0.0, why);
 		put_per_token(s, (ts_pstage)stage, &st);
 		put_syncs(s, &st);
+		char wi[400];
+		if (ts_report_whatif_brief(res, stage, wi, sizeof wi))
+			wrap2(s, "   ", wi, 5);
 	}
 	if (shown && !o->filter_stage)
 		put_between(s, ts_layers_between(res->layers));

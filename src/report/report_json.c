@@ -1144,6 +1144,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_layers(&w, res, o, &v);
 		put_anatomy(&w, res, &v);
 		put_insight(&w, res);
+		ts_report_whatif_json(&w, res, o);
 	}
 	if (res->attrib)
 		put_attribution(&w, res, &v);

@@ -1059,6 +1059,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	if (res->layers) {
 		put_passes(out, res, &v, o);
+		ts_report_whatif_text(out, res, o);
 		if (o->show_layers) {
 			put_layer_anatomy(out, res, &v, o);
 			put_layer_table(out, res, o);

@@ -15,6 +15,7 @@
 #include "analysis/layers/layers.h"
 #include "analysis/views/kview.h"
 #include "analysis/views/steps.h"
+#include "analysis/views/whatif.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
 	"roofline", "idle", "launch_bound", "slow_layer", "comm_exposed", "gpu_idle", "spread",
@@ -267,8 +268,14 @@ static void step_opp(const ts_result *res, int s, int64_t stage_ns, ts_opportuni
 		return;   /* under 1% of the steps: no fix is worth it */
 	ts_opportunity o = { TS_OPP_STEP_IDLE, s, idle, 0, 0, NULL, "" };
 	o.pct_of_stage = stage_ns ? 100.0 * (double)idle / (double)stage_ns : 0;
-	char why[128] = "the CPU preparing the step's inputs";
-	if (st.before_sync && 2 * st.before_sync_ns >= idle)
+	char why[160] = "the CPU preparing the step's inputs";
+	const ts_whatif *w = ts_result_module(res, &ts_whatif_module);
+	const ts_wi_stage *x = w ? ts_whatif_stage(w, (ts_pstage)s) : NULL;
+	bool held = x && x->steps && 2 * (x->cause_ns[TS_CP_WAIT] / (int64_t)x->steps) * st.windows >= idle;
+	if (held)
+		snprintf(why, sizeof why, "kernels queued, held by a wait the trace does not show%s%s",
+			 st.before_sync ? "; the CPU in " : "", st.before_sync ? st.before_sync : "");
+	else if (st.before_sync && 2 * st.before_sync_ns >= idle)
 		snprintf(why, sizeof why, "the CPU %.1f ms in %s", ms(st.before_sync_ns), st.before_sync);
 	snprintf(o.text, sizeof o.text,
 		 "the GPU idle %.1f ms in its step%s before the pass began (%s): %.0f%% of "

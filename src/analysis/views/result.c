@@ -4,6 +4,7 @@
  * and the reporters (see result.h).
  */
 #include "analysis/views/result.h"
+#include "analysis/views/module.h"
 #include "analysis/views/roofline.h"
 
 const ts_devprop *ts_result_devprop(const ts_result *res)
@@ -41,6 +42,11 @@ void ts_result_free(ts_result *res)
 	res->merged_captures = NULL;
 	res->attrib = NULL;
 	res->layers = NULL;
+	for (size_t i = 0; ts_modules[i]; i++) {
+		if (res->mods[i])
+			ts_modules[i]->free(res->mods[i]);
+		res->mods[i] = NULL;
+	}
 }
 
 void ts_result_warnings(const ts_result *res, ts_warns *w)
@@ -59,6 +65,9 @@ void ts_result_warnings(const ts_result *res, ts_warns *w)
 	}
 	if (res->replay)
 		ts_replay_warnings(res->replay, w);
+	for (size_t i = 0; ts_modules[i]; i++)
+		if (res->mods[i] && ts_modules[i]->warnings)
+			ts_modules[i]->warnings(res->mods[i], w);
 	ts_meta_warnings(&res->meta, w);
 	ts_warns_close(w);
 }

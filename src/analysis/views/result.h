@@ -27,6 +27,8 @@
 #include "analysis/attrib/replay.h"
 #include "input/status.h"
 
+#define TS_MODULES_MAX 8          /* analyses on the one interface (module.h) */
+
 typedef struct {
 	const char *path;           /* as given ("-" for stdin); borrowed */
 	ts_error err;               /* err.status: TS_OK or what ended the run;
@@ -62,6 +64,7 @@ typedef struct {
 	const char *framework;      /* SGLang, vLLM, ... from Python frames and
 				     * step annotations; NULL unknown */
 	uint32_t framework_hits[8];
+	void *mods[TS_MODULES_MAX]; /* each module's state, in ts_modules order */
 } ts_result;
 
 void ts_result_free(ts_result *res);

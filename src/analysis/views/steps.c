@@ -125,6 +125,14 @@ static bool step_window(const ts_layers *l, const ts_api *api, size_t i, int64_t
 	return true;
 }
 
+bool ts_step_window(const ts_layers *l, const ts_api *api, size_t i, int64_t *s0, int64_t *s1)
+{
+	const ts_pass *p = ts_layers_pass(l, i);
+	int64_t p0 = p->idle.start_ns, p1 = ts_sat_add(p0, p->idle.span_ns);
+	return step_window(l, api, i, s0, s1) && *s1 > *s0 && p->idle.span_ns > 0 && p1 > *s0 &&
+	       p0 < *s1;
+}
+
 bool ts_step_account(const ts_layers *l, const ts_api *api, size_t i, ts_step_acct *a)
 {
 	const ts_pass *p = ts_layers_pass(l, i);

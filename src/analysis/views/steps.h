@@ -88,6 +88,10 @@ typedef struct {
 	const char *before_sync;     /* the call with most of it; NULL none */
 } ts_step_acct;
 
+/* Pass i's step window in *s0, *s1 (trace ns), as ts_step_account takes
+ * it; false where it has none. */
+bool ts_step_window(const ts_layers *l, const ts_api *api, size_t i, int64_t *s0, int64_t *s1);
+
 /* false: the pass has no step window, shares it with another pass (a
  * speculative draft's, a prompt's chunk), or lies outside it. */
 bool ts_step_account(const ts_layers *l, const ts_api *api, size_t i, ts_step_acct *a);
