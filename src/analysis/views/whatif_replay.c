@@ -318,7 +318,7 @@ static int64_t replay(step *s, mode m, int type, bool held, int64_t *pend, uint6
 		int64_t t = max2(max2(r, p), d);
 		if (o->bind == B_NONE && (held || t == INT64_MIN))
 			t = max2(t, o->ts);
-		else if (o->bind == B_WAIT && held)
+		else if (o->bind == B_WAIT && held && max2(r, p) != INT64_MIN)
 			t = max2(t, max2(r, p) + o->hold);
 		if (t == INT64_MIN)
 			t = s->s0;
