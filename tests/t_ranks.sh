@@ -262,4 +262,22 @@ case "$TS" in
 	;;
 esac
 
+# A training job with no layers (tests/ranks/mkwaits.py): every rank's
+# kernel time the same, one rank's GEMMs slower, the others waiting for it
+# in each all-reduce: the straggler is named by the collective waits.
+python3 "$here/ranks/mkwaits.py" "$tmp/wjob" "$tmp/wtruth.json"
+"$TS" --no-progress -f json "$tmp/wjob" > "$tmp/w.json" 2> "$tmp/err"
+"$TS" --no-progress "$tmp/wjob" > "$tmp/w.txt" 2> "$tmp/err"
+python3 - "$tmp/w.json" "$tmp/wtruth.json" "$tmp/w.txt" <<'PY' && ok "8 ranks, no layers, equal kernel time: rank 5 named the straggler by the collective waits (0 us against the others' 2000 us, as constructed)" || bad "straggler by waits: $(grep straggler "$tmp/w.txt")"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2])); txt = open(sys.argv[3]).read()
+s = d['skew']['straggler']
+assert s['rank'] == t['straggler'] and s['by'] == 'collective_waits', s
+assert abs(s['wait_us'] - t['wait_us'][str(t['straggler'])]) < 0.01, s
+assert abs(s['others_wait_median_us'] - t['others_wait_us']) < 0.01, s
+w = {r['rank']: r['wait_us'] for r in d['ranks']}
+assert all(abs(w[int(r)] - v) < 0.01 for r, v in t['wait_us'].items()), (w, t['wait_us'])
+assert 'straggler: rank 5, by the collective waits' in txt
+PY
+
 exit $fail

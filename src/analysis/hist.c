@@ -78,6 +78,24 @@ int64_t ts_hist_quantile(const ts_hist *h, double q)
 	return 0; /* unreachable while count matches the pages */
 }
 
+int64_t ts_hist_excess(const ts_hist *h, int64_t from, int64_t base, uint64_t *n)
+{
+	int64_t sum = 0;
+	*n = 0;
+	for (int p = 0; p < TS_HIST_PAGES; p++) {
+		if (!h->page[p])
+			continue;
+		for (int i = 0; i < TS_HIST_SUB; i++) {
+			int64_t v = representative(p, i);
+			if (!h->page[p][i] || v < from)
+				continue;
+			*n += h->page[p][i];
+			sum += (int64_t)h->page[p][i] * (v > base ? v - base : 0);
+		}
+	}
+	return sum;
+}
+
 size_t ts_hist_bytes(const ts_hist *h)
 {
 	size_t n = 0;

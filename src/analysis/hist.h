@@ -64,6 +64,10 @@ void ts_hist_clear(ts_hist *h); /* frees pages; the histogram is empty again */
  */
 int64_t ts_hist_quantile(const ts_hist *h, double q);
 
+/* Of the values at or above from (by their buckets' representatives), how
+ * many (*n) and their sum beyond base: within 1% of the exact figure. */
+int64_t ts_hist_excess(const ts_hist *h, int64_t from, int64_t base, uint64_t *n);
+
 /* Saved partials: the count, the mask of pages in use, each page.
  * ts_hist_load adds the saved counters to h (TS_ERR_PARTIAL with r->err
  * set when they do not add up, or TS_ERR_NOMEM). */

@@ -168,6 +168,8 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m);
 /* What makes the traces look like more or less than one job (world sizes
  * differ, ranks missing, different GPUs): one line each, at most max. */
 size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max);
+/* The straggler as one sentence, with its evidence (no trailing period). */
+void ts_report_straggler(const ts_multi *m, char *buf, size_t n);
 /* How a job's ranks were numbered, as every format says it. */
 const char *ts_report_job_numbering(const ts_multi *m);
 void ts_report_ranks_json(ts_jw *w, const ts_multi *m);

@@ -789,7 +789,6 @@ static int job_section(FILE *out, const ts_result *res, const ts_report_opts *o,
 		       const ts_table_sink *sink)
 {
 	const ts_multi *m = o->ranks;
-	const ts_skew *k = m->skew;
 	fprintf(out, "<h2>Job</h2>\n<p>%zu traces, one per rank (ranks %s).</p>\n", m->n,
 		ts_report_job_numbering(m));
 	char notes[4][160];
@@ -803,14 +802,11 @@ static int job_section(FILE *out, const ts_result *res, const ts_report_opts *o,
 		}
 		fputs("</ul>\n", out);
 	}
-	if (k->straggler >= 0)
-		fprintf(out, "<p><b>Straggler:</b> rank %" PRId64 " is the slowest at %" PRIu32 " of %"
-			PRIu32 " layer positions where the ranks differ, %.1f%% over the median on "
-			"average.</p>\n", m->ranks[k->straggler].rank, k->straggler_slowest,
-			k->straggler_positions, 100.0 * k->straggler_over_median);
-	else
-		fputs("<p><b>Straggler:</b> none (no rank is the slowest at two thirds of the layer "
-		      "positions where the ranks differ).</p>\n", out);
+	char st[400];
+	ts_report_straggler(m, st, sizeof st);
+	fputs("<p><b>Straggler:</b> ", out);
+	escs(out, st);
+	fputs(".</p>\n", out);
 	chart_ranks(out, m);
 	static const char *const job_tables[] = { "ranks", "skew" };
 	for (size_t i = 0; i < 2; i++)

@@ -212,14 +212,28 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m)
 		}
 		free(w);
 	}
-	if (k->straggler >= 0)
-		fprintf(out, "\nstraggler: rank %" PRId64 " is the slowest at %" PRIu32 " of %" PRIu32
-			" layer positions where the ranks differ, %.1f%% over the median on average\n",
-			m->ranks[k->straggler].rank, k->straggler_slowest, k->straggler_positions,
-			100.0 * k->straggler_over_median);
-	else
-		fprintf(out, "\nstraggler: none (no rank is the slowest at two thirds of the layer positions where the ranks differ)\n");
+	char st[400];
+	ts_report_straggler(m, st, sizeof st);
+	fprintf(out, "\nstraggler: %s\n", st);
 	return ferror(out) ? -1 : 0;
+}
+
+void ts_report_straggler(const ts_multi *m, char *buf, size_t n)
+{
+	const ts_skew *k = m->skew;
+	if (k->straggler >= 0 && k->straggler_by_waits)
+		snprintf(buf, n, "rank %" PRId64 ", by the collective waits: it waits %.3f ms in its "
+			 "collectives, the other ranks %.3f ms (median): they wait for it",
+			 m->ranks[k->straggler].rank, ms(k->straggler_wait_ns), ms(k->others_wait_ns));
+	else if (k->straggler >= 0)
+		snprintf(buf, n, "rank %" PRId64 " is the slowest at %" PRIu32 " of %" PRIu32
+			 " layer positions where the ranks differ, %.1f%% over the median on average",
+			 m->ranks[k->straggler].rank, k->straggler_slowest, k->straggler_positions,
+			 100.0 * k->straggler_over_median);
+	else
+		snprintf(buf, n, "none (no rank is the slowest at two thirds of the layer positions "
+			 "where the ranks differ, nor waits in its collectives a quarter or less of "
+			 "what the others wait)");
 }
 
 static void json_spread(ts_jw *w, const char *k, const ts_multi *m, const ts_spread *s)
@@ -344,9 +358,12 @@ static void json_skew(ts_jw *w, const ts_multi *m)
 	if (k->straggler >= 0) {
 		ts_jw_obj(w);
 		ts_jw_kint(w, "rank", m->ranks[k->straggler].rank);
+		ts_jw_kstr(w, "by", k->straggler_by_waits ? "collective_waits" : "layer_positions");
 		ts_jw_kuint(w, "slowest_at", k->straggler_slowest);
 		ts_jw_kuint(w, "positions", k->straggler_positions);
 		ts_jw_knum(w, "over_median_pct", "%.2f", 100.0 * k->straggler_over_median);
+		ts_jw_kopt_us(w, "wait_us", k->straggler_by_waits, k->straggler_wait_ns);
+		ts_jw_kopt_us(w, "others_wait_median_us", k->straggler_by_waits, k->others_wait_ns);
 		ts_jw_end_obj(w);
 	} else {
 		ts_jw_null(w);

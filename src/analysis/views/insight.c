@@ -19,7 +19,7 @@
 
 static const char *const opp_names[TS_OPP_COUNT] = {
 	"roofline", "idle", "launch_bound", "slow_layer", "comm_exposed", "gpu_idle", "spread",
-	"step_idle",
+	"step_idle", "peer_wait",
 };
 
 const char *ts_opp_kind_name(ts_opp_kind k)
@@ -152,7 +152,7 @@ static size_t cap_overlaps(const ts_result *res, ts_opportunity *out, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		ts_opportunity o = out[i];
 		if ((o.kind == TS_OPP_ROOFLINE || o.kind == TS_OPP_LAYER || o.kind == TS_OPP_COMM ||
-		     o.kind == TS_OPP_SPREAD) &&
+		     o.kind == TS_OPP_SPREAD || o.kind == TS_OPP_PEER) &&
 		    o.stage >= 0 && o.stage < TS_PSTAGE_COUNT) {
 			int64_t *l = &left[o.stage];
 			if (*l <= 0)
@@ -180,19 +180,58 @@ static size_t cap_overlaps(const ts_result *res, ts_opportunity *out, size_t n)
 	return k;
 }
 
+/* A collective kernel row of a stage whose calls took TS_WI_PEER_X times
+ * its median or more: the rank waited there for a slower one. The time
+ * they took beyond the median (0: none, not a collective), their count and
+ * the median. */
+static int64_t peer_excess(const ts_result *res, uint32_t r, const ts_stat *x, uint64_t *calls,
+			   int64_t *med)
+{
+	const ts_kclass *c = ts_agg_class(res->agg, r);
+	*calls = 0;
+	*med = 0;
+	if (!c || c->type != TS_TYPE_COMMUNICATION || x->count < 4)
+		return 0;
+	*med = ts_stat_quantile(x, 0.5);
+	if (*med <= 0 || x->max < TS_WI_PEER_X * *med)
+		return 0;
+	return ts_hist_excess(&x->hist, TS_WI_PEER_X * *med, *med, calls);
+}
+
+/* The stage's time in collectives waiting on a peer, summed over its rows. */
+static int64_t stage_peer_wait(const ts_result *res, int s)
+{
+	const ts_stat *other, *all;
+	const ts_stat *rows = ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &all);
+	uint32_t nrows = ts_intern_count(res->agg->names);
+	int64_t sum = 0, med;
+	uint64_t calls;
+	for (uint32_t r = 0; rows && r < nrows; r++)
+		sum = ts_sat_add(sum, peer_excess(res, r, &rows[r], &calls, &med));
+	return sum;
+}
+
 /* Communication that ran with no computation beside it: of comm_ns,
- * hidden_ns ran under computation. */
-static void comm_opp(int s, int64_t comm_ns, int64_t hidden_ns, int64_t whole_ns,
+ * hidden_ns ran under computation; of the rest, peer_ns was waiting on a
+ * peer (an opportunity of its own, not the link's). */
+static void comm_opp(int s, int64_t comm_ns, int64_t hidden_ns, int64_t peer_ns, int64_t whole_ns,
 		     ts_opportunity *out, size_t *n, size_t max)
 {
 	int64_t exposed = comm_ns - hidden_ns;
 	if (comm_ns <= 0 || exposed <= 0)
 		return;
-	ts_opportunity o = { TS_OPP_COMM, s, exposed, 0, 0, NULL, "" };
-	o.pct_of_stage = whole_ns ? 100.0 * (double)exposed / (double)whole_ns : 0;
-	snprintf(o.text, sizeof o.text, "communication exposed: %.1f of %.1f ms of collectives ran "
-		 "with no computation beside them (%.0f%% hidden under computation)",
-		 ms(exposed), ms(comm_ns), 100.0 * (double)hidden_ns / (double)comm_ns);
+	peer_ns = peer_ns < exposed ? peer_ns : exposed;
+	ts_opportunity o = { TS_OPP_COMM, s, exposed - peer_ns, 0, 0, NULL, "" };
+	if (o.at_stake_ns <= 0)
+		return;
+	o.pct_of_stage = whole_ns ? 100.0 * (double)o.at_stake_ns / (double)whole_ns : 0;
+	int k = snprintf(o.text, sizeof o.text, "communication exposed: %.1f of %.1f ms of "
+			 "collectives ran with no computation beside them (%.0f%% hidden under "
+			 "computation)", ms(exposed), ms(comm_ns),
+			 100.0 * (double)hidden_ns / (double)comm_ns);
+	if (peer_ns > 0 && k > 0 && (size_t)k < sizeof o.text)
+		snprintf(o.text + k, sizeof o.text - (size_t)k, "; %.1f ms of it waiting on a peer, "
+			 "apart", ms(peer_ns));
 	offer(out, n, max, &o);
 }
 
@@ -207,7 +246,8 @@ static void trace_opps(const ts_result *res, ts_opportunity *out, size_t *n, siz
 		return;
 	ts_overlap ov;
 	ts_agg_overlap(res->agg, &ov);
-	comm_opp(TS_PSTAGE_UNKNOWN, ov.comm_ns, ov.comm_hidden_ns, res->agg->all.total, out, n, max);
+	comm_opp(TS_PSTAGE_UNKNOWN, ov.comm_ns, ov.comm_hidden_ns, 0, res->agg->all.total, out, n,
+		 max);
 	const ts_agg *a = res->agg;
 	int64_t span = a->has_kspan ? a->k_last - a->k_first : 0, idle = span - ov.all_ns;
 	if (a->ndev != 1 || span <= 0 || idle <= 0)
@@ -233,7 +273,23 @@ static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 	uint32_t nrows = ts_intern_count(res->agg->names);
 	for (uint32_t r = 0; rows && r < nrows; r++) {
 		const ts_stat *x = &rows[r];
-		if (x->count < 8)
+		uint64_t calls;
+		int64_t med, peer = peer_excess(res, r, x, &calls, &med);
+		if (peer > 0 && peer * 100 >= stage_ns) {
+			char name[TS_SHORT_MAX + 1];
+			kernel_label(res, r, name, sizeof name);
+			ts_opportunity o = { TS_OPP_PEER, s, peer, 0, 0, NULL, "" };
+			o.pct_of_stage = 100.0 * (double)peer / (double)stage_ns;
+			snprintf(o.text, sizeof o.text, "waiting on a peer: %" PRIu64 " of %" PRIu64
+				 " calls of %s took %dx its median (%.1f us) or more, up to %.1f us: "
+				 "%.2f ms beyond the median, the rank waiting for a slower one (a "
+				 "straggler, or uneven work before the collective), not the link",
+				 calls, x->count, name, TS_WI_PEER_X, (double)med / 1e3,
+				 (double)x->max / 1e3, ms(peer));
+			offer(out, n, max, &o);
+			continue;
+		}
+		if (peer > 0 || x->count < 8)
 			continue;
 		int64_t p50 = ts_stat_quantile(x, 0.5);
 		int64_t excess = x->total - (int64_t)x->count * p50;
@@ -322,7 +378,8 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 		}
 		if (t->complete_passes) {
 			step_opp(res, s, stage_ns, out, &n, max);
-			comm_opp(s, d->comm_ns, ts_idle_hidden(d), stage_ns, out, &n, max);
+			comm_opp(s, d->comm_ns, ts_idle_hidden(d), stage_peer_wait(res, s), stage_ns, out,
+				 &n, max);
 			spread_opps(res, s, stage_ns, out, &n, max);
 		}
 		ts_layer_outlier lo[4];

@@ -338,6 +338,36 @@ static void straggler(ts_skew *k, const ts_rank_summary *r, size_t n)
 	free(slowest);
 }
 
+/* No rank slowest at the layer positions (no layers: a training step; or
+ * ranks alike there): the rank the others wait for in their collectives,
+ * as ts_skew says. */
+static void straggler_by_waits(ts_skew *k, size_t n, int64_t *tmp)
+{
+	if (k->straggler >= 0 || n < 2)
+		return;
+	size_t who = 0;
+	for (size_t i = 1; i < n; i++)
+		if (k->wait[i].wait_ns < k->wait[who].wait_ns)
+			who = i;
+	size_t m = 0;
+	int64_t comm = 0;
+	for (size_t i = 0; i < n; i++)
+		if (i != who && k->wait[i].comm_ns > 0) {
+			tmp[m++] = k->wait[i].wait_ns;
+			comm = ts_sat_add(comm, k->wait[i].comm_ns);
+		}
+	if (!m)
+		return;
+	ts_sort_i64(tmp, m);
+	int64_t med = m % 2 ? tmp[m / 2] : tmp[m / 2 - 1] + (tmp[m / 2] - tmp[m / 2 - 1]) / 2;
+	if (med <= 0 || 4 * k->wait[who].wait_ns > med || 20 * med * (int64_t)m < comm)
+		return;
+	k->straggler = (long)who;
+	k->straggler_by_waits = true;
+	k->straggler_wait_ns = k->wait[who].wait_ns;
+	k->others_wait_ns = med;
+}
+
 ts_skew *ts_skew_new(const ts_rank_summary *r, size_t n)
 {
 	ts_skew *k = calloc(1, sizeof *k);
@@ -376,6 +406,7 @@ ts_skew *ts_skew_new(const ts_rank_summary *r, size_t n)
 	}
 	waits(k, r, n);
 	straggler(k, r, n);
+	straggler_by_waits(k, n, tmp);
 	free(v);
 	free(tmp);
 	free(has);

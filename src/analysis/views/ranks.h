@@ -102,6 +102,12 @@ typedef struct {
 	long straggler;
 	uint32_t straggler_slowest, straggler_positions;
 	double straggler_over_median;            /* its mean excess, 0.12: 12% */
+	/* else, by the collective waits: with two ranks or more, the rank that
+	 * waits least, where its wait is at most a quarter of the others'
+	 * median and that median at least a twentieth of their collective
+	 * time (the rank the others wait for) */
+	bool straggler_by_waits;
+	int64_t straggler_wait_ns, others_wait_ns; /* its wait, the others' median */
 } ts_skew;
 
 /* NULL when out of memory. */
