@@ -703,17 +703,28 @@ static void put_opportunities(screen *s)
 			op[n++] = all[i];
 	if (!n)
 		return;
-	line(s, "Largest opportunities (time at stake)");
+	bool saves = false;
+	for (size_t i = 0; i < n; i++)
+		saves |= op[i].saves_ns >= 0;
+	line(s, "%s", saves ? "Largest opportunities (what each saves the steps, replayed; else "
+			      "time at stake)" : "Largest opportunities (time at stake)");
 	for (size_t i = 0; i < n; i++) {
-		char head[64], t[32];
-		fmt_ms(t, sizeof t, (double)op[i].at_stake_ns);
+		char head[64], t[32], text[480];
+		fmt_ms(t, sizeof t, (double)(op[i].saves_ns >= 0 ? op[i].saves_ns : op[i].at_stake_ns));
+		snprintf(text, sizeof text, "%s", op[i].text);
+		if (op[i].saves_ns >= 0 && op[i].saves_ns * 10 < op[i].at_stake_ns * 9) {
+			char a[32];
+			fmt_ms(a, sizeof a, (double)op[i].at_stake_ns);
+			size_t k = strlen(text);
+			snprintf(text + k, sizeof text - k, " (%s at stake)", a);
+		}
 		bool any_pass = res->layers && ts_layers_npasses(res->layers) > 0;
 		if (!any_pass)
 			snprintf(head, sizeof head, " %zu. %s  ", i + 1, t);
 		else
 			snprintf(head, sizeof head, " %zu. %s  %s: ", i + 1, t,
 				 ts_pstage_name((ts_pstage)op[i].stage));
-		wrap2(s, head, op[i].text, 6);
+		wrap2(s, head, text, 6);
 	}
 }
 

@@ -437,6 +437,7 @@ static void put_insight(ts_jw *w, const ts_result *res)
 		ts_jw_kstr(w, "kind", ts_opp_kind_name(op[i].kind));
 		ts_jw_kstr(w, "stage", ts_pstage_name((ts_pstage)op[i].stage));
 		ts_jw_kus(w, "at_stake_us", op[i].at_stake_ns);
+		ts_jw_kopt_us(w, "saves_us", op[i].saves_ns >= 0, op[i].saves_ns);
 		ts_jw_knum(w, "pct_of_stage", "%.2f", op[i].pct_of_stage);
 		/* roofline: measured against this share of the peak, and whence */
 		ts_jw_key(w, "ceiling_pct");

@@ -503,12 +503,12 @@ static int t_memory(const ts_result *res, const ts_kview *v, const ts_table_sink
 
 /* Collectives by kind, message size and group (comm.h), then per kind the
  * calls past the rows kept, unsized. All stages: none under --stage. */
-/* The largest opportunities (insight.h), by time at stake, as JSON
- * opportunities has them. */
+/* The largest opportunities (insight.h), as JSON opportunities has them:
+ * by what the replay says each saves, else by time at stake. */
 static int t_opportunities(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
 {
-	static const char *const cols[] = { "kind", "stage", "at_stake_us", "pct_of_stage",
-					    "ceiling_pct", "text" };
+	static const char *const cols[] = { "kind", "stage", "at_stake_us", "saves_us",
+					    "pct_of_stage", "ceiling_pct", "text" };
 	int rc = BEGIN(k, "opportunities", cols);
 	ts_opportunity op[TS_INSIGHT_MAX];
 	size_t n = ts_insight_opportunities(res, op, TS_INSIGHT_MAX);
@@ -519,7 +519,8 @@ static int t_opportunities(const ts_result *res, const ts_kview *v, const ts_tab
 		ts_cell row[] = {
 			c_cstr(ts_opp_kind_name(op[i].kind)),
 			c_cstr(any_pass ? ts_pstage_name((ts_pstage)op[i].stage) : NULL),
-			c_us(op[i].at_stake_ns), c_num(op[i].pct_of_stage, 2),
+			c_us(op[i].at_stake_ns), op[i].saves_ns >= 0 ? c_us(op[i].saves_ns) : c_null(),
+			c_num(op[i].pct_of_stage, 2),
 			c_opt_num(op[i].kind == TS_OPP_ROOFLINE, op[i].ceiling_pct, 1),
 			c_cstr(op[i].text),
 		};

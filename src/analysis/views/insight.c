@@ -99,7 +99,7 @@ static void roofline_opps(const ts_result *res, int s, int64_t stage_ns,
 		if (r.pct_of_peak >= target)
 			continue;
 		int64_t t = r.bound == TS_BOUND_COMPUTE ? w->flops_ns : w->bytes_ns;
-		ts_opportunity o = { TS_OPP_ROOFLINE, s, 0, 0, 0, NULL, "" };
+		ts_opportunity o = { TS_OPP_ROOFLINE, s, 0, 0, 0, NULL, "", 0, -1 };
 		o.at_stake_ns = (int64_t)((double)t * (1.0 - r.pct_of_peak / target));
 		o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
 		o.ceiling_pct = target;
@@ -221,7 +221,7 @@ static void comm_opp(int s, int64_t comm_ns, int64_t hidden_ns, int64_t peer_ns,
 	if (comm_ns <= 0 || exposed <= 0)
 		return;
 	peer_ns = peer_ns < exposed ? peer_ns : exposed;
-	ts_opportunity o = { TS_OPP_COMM, s, exposed - peer_ns, 0, 0, NULL, "" };
+	ts_opportunity o = { TS_OPP_COMM, s, exposed - peer_ns, 0, 0, NULL, "", 0, -1 };
 	if (o.at_stake_ns <= 0)
 		return;
 	o.pct_of_stage = whole_ns ? 100.0 * (double)o.at_stake_ns / (double)whole_ns : 0;
@@ -252,7 +252,7 @@ static void trace_opps(const ts_result *res, ts_opportunity *out, size_t *n, siz
 	int64_t span = a->has_kspan ? a->k_last - a->k_first : 0, idle = span - ov.all_ns;
 	if (a->ndev != 1 || span <= 0 || idle <= 0)
 		return;
-	ts_opportunity o = { TS_OPP_GPU_IDLE, TS_PSTAGE_UNKNOWN, idle, 0, 0, NULL, "" };
+	ts_opportunity o = { TS_OPP_GPU_IDLE, TS_PSTAGE_UNKNOWN, idle, 0, 0, NULL, "", 0, -1 };
 	o.pct_of_stage = 100.0 * (double)idle / (double)span;
 	snprintf(o.text, sizeof o.text, "the GPU is idle %.1f%% of its kernel span: %.1f of %.1f ms "
 		 "with no kernel or copy running", o.pct_of_stage, ms(idle), ms(span));
@@ -278,7 +278,7 @@ static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 		if (peer > 0 && peer * 100 >= stage_ns) {
 			char name[TS_SHORT_MAX + 1];
 			kernel_label(res, r, name, sizeof name);
-			ts_opportunity o = { TS_OPP_PEER, s, peer, 0, 0, NULL, "" };
+			ts_opportunity o = { TS_OPP_PEER, s, peer, 0, 0, NULL, "", 0, -1 };
 			o.pct_of_stage = 100.0 * (double)peer / (double)stage_ns;
 			snprintf(o.text, sizeof o.text, "waiting on a peer: %" PRIu64 " of %" PRIu64
 				 " calls of %s took %dx its median (%.1f us) or more, up to %.1f us: "
@@ -300,7 +300,8 @@ static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 		const ts_kclass *c = ts_agg_class(res->agg, r);
 		const char *cat = ts_kclass_category(res->patterns, c);
 		bool moe = cat && strncmp(cat, "MoE", 3) == 0 && c->type == TS_TYPE_MOE;
-		ts_opportunity o = { TS_OPP_SPREAD, s, excess, 0, 0, NULL, "" };
+		ts_opportunity o = { TS_OPP_SPREAD, s, excess, 0, 0, NULL, "", 0, -1 };
+		o.ktype = (int16_t)(c ? c->type : TS_TYPE_OTHER);
 		o.pct_of_stage = 100.0 * (double)excess / (double)stage_ns;
 		snprintf(o.text, sizeof o.text, "%s: its calls spread, p50 %.1f us, max %.1f us (%.1fx) "
 			 "over %" PRIu64 " calls; %.2f ms above its median%s", name, (double)p50 / 1e3,
@@ -322,7 +323,7 @@ static void step_opp(const ts_result *res, int s, int64_t stage_ns, ts_opportuni
 	int64_t idle = st.before_ns - st.before_busy_ns, wall = st.window_p50_ns * (int64_t)st.windows;
 	if (idle <= 0 || idle * 100 < wall)
 		return;   /* under 1% of the steps: no fix is worth it */
-	ts_opportunity o = { TS_OPP_STEP_IDLE, s, idle, 0, 0, NULL, "" };
+	ts_opportunity o = { TS_OPP_STEP_IDLE, s, idle, 0, 0, NULL, "", 0, -1 };
 	o.pct_of_stage = stage_ns ? 100.0 * (double)idle / (double)stage_ns : 0;
 	char why[160] = "the CPU preparing the step's inputs";
 	const ts_whatif *w = ts_result_module(res, &ts_whatif_module);
@@ -338,6 +339,52 @@ static void step_opp(const ts_result *res, int s, int64_t stage_ns, ts_opportuni
 		 "the step's %.1f ms", ms(idle), st.windows > 1 ? "s" : "", why,
 		 100.0 * (double)idle / (double)wall, ms(st.window_p50_ns));
 	offer(out, n, max, &o);
+}
+
+/* What the replay says each fix saves its stage's steps: the time at
+ * stake times what a fix of its kind of time saves a step a ns of it
+ * (ts_wi_effect); then largest first, by that where known. */
+static void replayed_savings(const ts_result *res, ts_opportunity *out, size_t n)
+{
+	const ts_whatif *w = ts_result_module(res, &ts_whatif_module);
+	for (size_t i = 0; i < n; i++) {
+		ts_opportunity *o = &out[i];
+		const ts_wi_stage *x = w && o->stage >= 0 && o->stage < TS_PSTAGE_COUNT
+			? ts_whatif_stage(w, (ts_pstage)o->stage) : NULL;
+		int what = TS_WI_ALL;
+		switch (o->kind) {
+		case TS_OPP_IDLE:
+		case TS_OPP_LAUNCH:
+			what = TS_WI_IDLE;
+			break;
+		case TS_OPP_STEP_IDLE:
+			what = TS_WI_BEFORE;
+			break;
+		case TS_OPP_PEER:
+			what = TS_WI_PEERS;
+			break;
+		case TS_OPP_COMM:
+			what = TS_TYPE_COMMUNICATION;
+			break;
+		case TS_OPP_SPREAD:
+			what = o->ktype;
+			break;
+		default:
+			break;
+		}
+		double e = o->kind == TS_OPP_GPU_IDLE || !x ? -1 : ts_wi_effect(x, what);
+		o->saves_ns = e < 0 ? -1 : (int64_t)((double)o->at_stake_ns * e + 0.5);
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0; j--) {
+			int64_t a = out[j - 1].saves_ns >= 0 ? out[j - 1].saves_ns : out[j - 1].at_stake_ns;
+			int64_t b = out[j].saves_ns >= 0 ? out[j].saves_ns : out[j].at_stake_ns;
+			if (a >= b)
+				break;
+			ts_opportunity t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
 }
 
 size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max)
@@ -363,7 +410,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			kernel_label(res, d->largest_before, before, sizeof before);
 			kernel_label(res, d->largest_after, after, sizeof after);
 			bool launch = d->launch_ns > 0 && 2 * d->launch_ns >= d->idle_ns;
-			ts_opportunity o = { launch ? TS_OPP_LAUNCH : TS_OPP_IDLE, s, d->idle_ns, 0, 0, NULL, "" };
+			ts_opportunity o = { launch ? TS_OPP_LAUNCH : TS_OPP_IDLE, s, d->idle_ns, 0, 0, NULL, "", 0, -1 };
 			o.pct_of_stage = d->span_ns ? 100.0 * (double)d->idle_ns / (double)d->span_ns : 0;
 			char cause[96] = "";
 			if (d->launch_ns > 0)
@@ -389,7 +436,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			if (lo[i].ratio <= 1.0)
 				continue;
 			const ts_layer_stat *ls = ts_layers_stat(res->layers, (ts_pstage)s, lo[i].index);
-			ts_opportunity o = { TS_OPP_LAYER, s, 0, 0, 0, NULL, "" };
+			ts_opportunity o = { TS_OPP_LAYER, s, 0, 0, 0, NULL, "", 0, -1 };
 			o.at_stake_ns = (lo[i].mean_ns - typical) * (int64_t)ls->time.count;
 			o.pct_of_stage = stage_ns ? 100.0 * (double)o.at_stake_ns / (double)stage_ns : 0;
 			snprintf(o.text, sizeof o.text,
@@ -400,5 +447,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			offer(out, &n, max, &o);
 		}
 	}
-	return cap_overlaps(res, out, n);
+	n = cap_overlaps(res, out, n);
+	replayed_savings(res, out, n);
+	return n;
 }

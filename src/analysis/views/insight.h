@@ -58,9 +58,16 @@ typedef struct {
 	const char *ceiling_source;  /* where that share comes from (the device's
 				      * attainable: source), or NULL: the default */
 	char text[360];            /* one line, without the stage's own words */
+	int16_t ktype;             /* spread: its kernel's type */
+	/* what the replay of its stage's steps says the fix saves them
+	 * (whatif.h: ts_wi_effect of its kind of time times the time at
+	 * stake); -1 unknown: no trusted replay */
+	int64_t saves_ns;
 } ts_opportunity;
 
-/* Opportunities by time at stake (desc); returns how many (<= max). */
+/* Opportunities, largest first: by what each saves the steps where the
+ * replay of its stage says (saves_ns), else by time at stake; returns how
+ * many (<= max). */
 size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max);
 
 /* The roofline of a sum of kernels (a type or row of the layer anatomy). */

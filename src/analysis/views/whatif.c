@@ -230,6 +230,10 @@ static void wi_save(const void *m, ts_wbuf *b)
 		ts_w_u64(b, x->ops_reproduced);
 		ts_w_i64(b, x->wall_ns);
 		ts_w_i64(b, x->drift_ns);
+		for (int k = 0; k < TS_TYPE_COUNT; k++)
+			ts_w_i64(b, x->type_ns[k]);
+		ts_w_i64(b, x->prep_ns);
+		ts_w_i64(b, x->peer_ns);
 		for (int k = 0; k < TS_CP_COUNT; k++)
 			ts_w_i64(b, x->cause_ns[k]);
 		for (int k = 0; k < TS_WI_COUNT; k++) {
@@ -262,6 +266,10 @@ static ts_status wi_load(void *m, ts_rbuf *r)
 		x->ops_reproduced = add64(x->ops_reproduced, ts_r_u64(r));
 		x->wall_ns = ts_sat_add(x->wall_ns, ts_r_i64(r));
 		x->drift_ns = ts_sat_add(x->drift_ns, ts_r_i64(r));
+		for (int k = 0; k < TS_TYPE_COUNT; k++)
+			x->type_ns[k] = ts_sat_add(x->type_ns[k], ts_r_i64(r));
+		x->prep_ns = ts_sat_add(x->prep_ns, ts_r_i64(r));
+		x->peer_ns = ts_sat_add(x->peer_ns, ts_r_i64(r));
 		for (int k = 0; k < TS_CP_COUNT; k++)
 			x->cause_ns[k] = ts_sat_add(x->cause_ns[k], ts_r_i64(r));
 		for (int k = 0; k < TS_WI_COUNT; k++) {
@@ -310,6 +318,42 @@ bool ts_wi_trusted(const ts_wi_stage *s)
 {
 	return s && s->steps && ts_wi_fidelity(s) >= TS_WI_FIDELITY_MIN &&
 	       (double)s->drift_ns <= TS_WI_DRIFT_MAX * (double)s->wall_ns;
+}
+
+static double ratio(double saved, double of)
+{
+	if (of <= 0)
+		return -1;
+	double r = saved / of;
+	return r < 0 ? 0 : r > 1 ? 1 : r;
+}
+
+double ts_wi_effect(const ts_wi_stage *s, int what)
+{
+	if (!ts_wi_trusted(s))
+		return -1;
+	if (what >= 0 && what < TS_TYPE_COUNT)
+		return ratio((double)s->saving_ns[what], (double)s->type_ns[what] / 2);
+	if (what == TS_WI_ALL) {
+		double saved = 0, of = 0;
+		for (int t = 0; t < TS_TYPE_COUNT; t++) {
+			saved += (double)s->saving_ns[t];
+			of += (double)s->type_ns[t] / 2;
+		}
+		return ratio(saved, of);
+	}
+	if (what == TS_WI_IDLE) {
+		int64_t saved = s->saving_ns[TS_WI_LAUNCH] - s->saving_ns[TS_WI_PREP];
+		const int64_t *c = s->cause_ns;
+		return ratio((double)(saved > 0 ? saved : 0),
+			     (double)(c[TS_CP_SWITCH] + c[TS_CP_STREAM] + c[TS_CP_LAUNCH] + c[TS_CP_SYNC] +
+				      c[TS_CP_WAIT]));
+	}
+	if (what == TS_WI_BEFORE)
+		return ratio((double)s->saving_ns[TS_WI_PREP], (double)s->prep_ns);
+	if (what == TS_WI_PEERS)
+		return ratio((double)s->saving_ns[TS_WI_PEER], (double)s->peer_ns);
+	return -1;
 }
 
 size_t ts_wi_ranked(const ts_wi_stage *s, int *out, size_t max)

@@ -101,7 +101,22 @@ typedef struct {
 	int64_t cause_ns[TS_CP_COUNT];
 	int64_t saving_ns[TS_WI_COUNT];
 	uint32_t tried[TS_WI_COUNT]; /* steps the change applied to */
+	/* what the changes act on, in the replayed steps: each type's kernel
+	 * time, the GPU idle before the passes, the collectives' time beyond
+	 * their median where they waited on a peer */
+	int64_t type_ns[TS_TYPE_COUNT];
+	int64_t prep_ns, peer_ns;
 } ts_wi_stage;
+
+/* What the replay says a fix of one kind of time saves the step, for each
+ * ns of that time (0 to 1; -1 unknown: no trusted replay, none of it):
+ * a kernel type's (what twice as fast saves, over half its time), every
+ * kernel's (TS_WI_ALL: the types weighed by their time), the idle inside
+ * the passes (TS_WI_IDLE: launches on time, beyond the time before the
+ * passes, over the idle on the path), the GPU idle before the passes
+ * (TS_WI_BEFORE), a wait on a peer (TS_WI_PEERS). */
+enum { TS_WI_ALL = -1, TS_WI_IDLE = -2, TS_WI_BEFORE = -3, TS_WI_PEERS = -4 };
+double ts_wi_effect(const ts_wi_stage *s, int what);
 
 typedef struct ts_whatif ts_whatif;
 

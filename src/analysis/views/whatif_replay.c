@@ -454,6 +454,13 @@ bool wi_replay_step(const wi_ctx *c, int64_t s0, int64_t s1, int64_t prep, wi_sc
 	if (copies)
 		project(&s, M_COPIES, 0, TS_WI_COPIES, base, sc->pend, acc);
 	account(&s, sc->pmax, acc->cause_ns);
+	for (size_t k = 0; k < s.n; k++) {
+		if (s.o[k].type < TS_TYPE_COUNT)
+			acc->type_ns[s.o[k].type] += s.o[k].dur;
+		if (s.o[k].med)
+			acc->peer_ns += s.o[k].dur - s.o[k].med;
+	}
+	acc->prep_ns += prep;
 	acc->steps++;
 	acc->ops += s.n;
 	acc->ops_reproduced += ok;
