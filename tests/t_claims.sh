@@ -327,11 +327,13 @@ if wrong:
     open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:5]))
     sys.exit(1)
 PY
-	python3 - "$tmp/r.json" <<'PY' && ok "$name: no opportunity larger than its stage (GPU time, the passes' span for idle, the idle before the passes in their steps for step idle), none from a window of partial passes" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
+	python3 - "$tmp/r.json" <<'PY' && ok "$name: no opportunity larger than its stage (GPU time, the passes' span for idle, the idle before the passes in their steps for step idle), none from a window of partial passes, none saving more than its time at stake" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
 import json, sys
 r = json.load(open(sys.argv[1]))
 wrong = []
 for o in r.get('opportunities') or []:
+    if o.get('saves_us') is not None and not 0 <= o['saves_us'] <= o['at_stake_us'] + 0.01:
+        wrong.append('%s saves %.1f us of %.1f us at stake' % (o['kind'], o['saves_us'], o['at_stake_us']))
     st = (r.get('stages') or {}).get(o['stage'] or '')
     if o['stage'] in (None, 'unknown') and o['kind'] in ('gpu_idle', 'comm_exposed') and not r.get('passes'):
         # a training step's: the GPU's idle time in the kernel span, the
