@@ -223,7 +223,7 @@ assert len(ex) == 2 and all(p['kind'] == 'same' and p['b'][0]['category'] == 'Mo
 PY
 # --- latency first: the step each side's requests wait for, by cause ---
 "$TS" compare -q "$A" "$B" > "$tmp/q.txt"
-python3 - "$tmp" "$A" "$B" <<'PY' && ok "Qwen3-30B-A3B pair: compare leads with the decode step (each side its step[DECODE] GPU window in the raw trace), per token, and the difference by cause adding up to the gap; B A mirrors it" || bad "latency of the pair"
+python3 - "$tmp" "$A" "$B" <<'PY' && ok "Qwen3-30B-A3B pair: compare leads with the decode step (each side its step[DECODE] GPU window in the raw trace), per token, and the difference by cause adding up to the gap, the replayed step's too (kernels by type); B A mirrors it" || bad "latency of the pair"
 import gzip, json, sys
 t, fa, fb = sys.argv[1:4]
 def window(f):
@@ -246,6 +246,13 @@ assert abs(sum(L['gap_by_cause_us'].values()) - L['step_gap_us']) < 0.01, L
 assert abs(L['step_gap_us'] - (window(fb) - window(fa))) < 0.02 and L['status'] == 'slower'
 assert L['a']['by_cause_us']['before_pass_cpu'] > 1000, L['a']   # B300: 1.5 ms of input preparation
 assert R['a'] == L['b'] and R['b'] == L['a'] and R['status'] == 'faster'
+# each side's step replayed, along what each start waited for: adds up to
+# the same window, and the differences to the gap
+rc = L['replayed_by_cause_us']
+for side, f in (('a', fa), ('b', fb)):
+    assert abs(sum(v[side + '_us'] for v in rc.values()) - window(f)) < 0.01, (side, rc)
+assert abs(sum(v['gap_us'] for v in rc.values()) - L['step_gap_us']) < 0.02, rc
+assert rc['moe']['gap_us'] > 1000 and rc['launch']['a_us'] > 1000, rc
 assert all(abs(R['gap_by_cause_us'][k] + v) < 0.002 for k, v in L['gap_by_cause_us'].items())
 txt = open(t + '/q.txt').read().splitlines()
 at = lambda w: next(i for i, x in enumerate(txt) if x.lstrip().startswith(w))

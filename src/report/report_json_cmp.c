@@ -354,6 +354,32 @@ static void put_latency_side(ts_jw *w, const ts_cmp_latency *l, int s)
 	ts_jw_end_obj(w);
 }
 
+/* Both sides' steps replayed (whatif.h), the mean step along what each
+ * start waited for: {cause: {a_us, b_us, gap_us}}; null where a side has
+ * no replayed step. */
+static void put_replayed(ts_jw *w, const ts_cmp_latency *l)
+{
+	ts_jw_key(w, "replayed_by_cause_us");
+	if (!l->wi[0] || !l->wi[1]) {
+		ts_jw_null(w);
+		return;
+	}
+	ts_jw_obj(w);
+	for (int k = 0; k < TS_CP_COUNT; k++) {
+		double a = (double)l->wi[0]->cause_ns[k] / l->wi[0]->steps;
+		double b = (double)l->wi[1]->cause_ns[k] / l->wi[1]->steps;
+		if (a == 0 && b == 0)
+			continue;
+		ts_jw_key(w, ts_cp_key(k));
+		ts_jw_obj(w);
+		ts_jw_kus_f(w, "a_us", a);
+		ts_jw_kus_f(w, "b_us", b);
+		ts_jw_kus_f(w, "gap_us", b - a);
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_obj(w);
+}
+
 /* "latency": per stage both sides have steps of, A and B and the
  * difference of the mean step by cause (docs/compare.md). */
 static void put_cmp_latency(ts_jw *w, const ts_compare *c)
@@ -381,6 +407,7 @@ static void put_cmp_latency(ts_jw *w, const ts_compare *c)
 			ts_jw_kus_f(w, ts_cause_key((ts_cause)k),
 				    l->split[1].part_ns[k] - l->split[0].part_ns[k]);
 		ts_jw_end_obj(w);
+		put_replayed(w, l);
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);

@@ -86,6 +86,29 @@ static const char *step_word(int from)
 										  : "its pass wall";
 }
 
+/* Both sides' steps replayed: the mean step along what each start
+ * waited for, kernels by type, A, B and B - A (each side's adds up to its
+ * replayed steps' mean, which may be fewer steps than the table above). */
+static void put_cmp_replayed(FILE *out, const ts_cmp_latency *l, const char *stage)
+{
+	if (!l->wi[0] || !l->wi[1])
+		return;
+	char label[64];
+	snprintf(label, sizeof label, "replayed, along each start's wait");
+	fprintf(out, "  %-36s %12s %12s %12s\n", label, "A", "B", "B - A");
+	double n[2] = { (double)l->wi[0]->steps, (double)l->wi[1]->steps };
+	for (int k = 0; k < TS_CP_COUNT; k++) {
+		double a = (double)l->wi[0]->cause_ns[k] / n[0], b = (double)l->wi[1]->cause_ns[k] / n[1];
+		if (a < 500 && b < 500)     /* under half a us a step on both sides */
+			continue;
+		char what[64];
+		snprintf(what, sizeof what, k < TS_TYPE_COUNT ? "%s kernels" : "%s", ts_cp_name(k));
+		fprintf(out, "    %-34.34s %9.3f ms %9.3f ms %+9.3f ms\n", what, a / 1e6, b / 1e6,
+			(b - a) / 1e6);
+	}
+	(void)stage;
+}
+
 /* Each stage's step, per token, and the step's difference by cause: what
  * a request waits for, before the kernels that make it up. */
 static void put_cmp_latency(FILE *out, const ts_compare *c)
@@ -132,6 +155,7 @@ static void put_cmp_latency(FILE *out, const ts_compare *c)
 			fprintf(out, "    %-34s %9.3f ms %9.3f ms %+9.3f ms\n", ts_cause_name((ts_cause)k),
 				pa / 1e6, pb / 1e6, (pb - pa) / 1e6);
 		}
+		put_cmp_replayed(out, l, name);
 	}
 }
 

@@ -708,6 +708,11 @@ static void build_latency(ts_compare *c)
 		x->gap_ns = x->split[1].step_ns - x->split[0].step_ns;
 		x->ratio = x->split[0].step_ns > 0 ? x->split[1].step_ns / x->split[0].step_ns : -1;
 		x->status = status_of(&c->o, x->split[0].step_ns, x->split[1].step_ns);
+		for (int s = 0; s < 2; s++) {
+			const ts_whatif *w = ts_result_module(c->r[s], &ts_whatif_module);
+			const ts_wi_stage *ws = w ? ts_whatif_stage(w, (ts_pstage)st) : NULL;
+			x->wi[s] = ws && ws->steps ? ws : NULL;
+		}
 		x->token_ratio = x->steps[0].token_ns > 0 && x->steps[1].token_ns > 0
 			? (double)x->steps[1].token_ns / (double)x->steps[0].token_ns : -1;
 	}

@@ -26,6 +26,7 @@
 
 #include "analysis/views/result.h"
 #include "analysis/views/steps.h"
+#include "analysis/views/whatif.h"
 
 typedef enum { TS_CMP_SIMILAR, TS_CMP_SLOWER, TS_CMP_FASTER } ts_cmp_status;
 
@@ -121,6 +122,9 @@ typedef struct {
 	double ratio;            /* B / A of the mean step; -1 none */
 	double token_ratio;      /* decode: B / A per token; -1 unknown */
 	ts_cmp_status status;    /* of the mean step, by the thresholds */
+	/* each side's steps replayed (whatif.h), NULL where none was: the
+	 * step by what each start waited for, kernels by type */
+	const ts_wi_stage *wi[2];
 } ts_cmp_latency;
 
 typedef struct {

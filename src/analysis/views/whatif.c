@@ -23,9 +23,9 @@ static const char *const cp_names[TS_CP_COUNT - TS_TYPE_COUNT][2] = {
 	[TS_CP_PEER - TS_TYPE_COUNT] = { "peer_wait", "a collective waiting on a peer" },
 	[TS_CP_SWITCH - TS_TYPE_COUNT] = { "switch", "the switch between queued kernels" },
 	[TS_CP_STREAM - TS_TYPE_COUNT] = { "other_stream", "waiting on another stream" },
-	[TS_CP_LAUNCH - TS_TYPE_COUNT] = { "launch", "the GPU waiting for the CPU's launch" },
-	[TS_CP_SYNC - TS_TYPE_COUNT] = { "sync", "the GPU idle, the CPU in a sync call" },
-	[TS_CP_WAIT - TS_TYPE_COUNT] = { "unexplained", "a queued kernel late, no cause in the trace" },
+	[TS_CP_LAUNCH - TS_TYPE_COUNT] = { "launch", "waiting for the CPU's launch" },
+	[TS_CP_SYNC - TS_TYPE_COUNT] = { "sync", "idle, the CPU in a sync call" },
+	[TS_CP_WAIT - TS_TYPE_COUNT] = { "unexplained", "queued, late with no cause shown" },
 	[TS_CP_BEFORE - TS_TYPE_COUNT] = { "before_first", "before the step's first kernel" },
 	[TS_CP_AFTER - TS_TYPE_COUNT] = { "after_last", "after the step's last kernel" },
 };

@@ -86,7 +86,7 @@ enum {
 	TS_WI_COUNT
 };
 
-const char *ts_cp_name(int cause);      /* "waiting for the CPU's launch" */
+const char *ts_cp_name(int cause);      /* "waiting for the CPU's launch" (34 at most) */
 const char *ts_cp_key(int cause);       /* "launch" ("kernel:gemm" for types) */
 const char *ts_wi_name(int change);     /* "the CPU launches every kernel on time" */
 const char *ts_wi_key(int change);      /* "launch_on_time" ("half:gemm") */
