@@ -94,6 +94,9 @@ static void put_stage(ts_jw *w, const ts_wi_stage *x, int s)
 		char key[64];
 		if (r[i] < TS_TYPE_COUNT)
 			snprintf(key, sizeof key, "half:%s", ts_ktype_name((ts_ktype)r[i]));
+		else if (r[i] < TS_WI_LAUNCH)
+			snprintf(key, sizeof key, "ceiling:%s",
+				 ts_ktype_name((ts_ktype)(r[i] - TS_WI_CEIL)));
 		else
 			snprintf(key, sizeof key, "%s", ts_wi_key(r[i]));
 		ts_jw_kstr(w, "change", key);
@@ -125,6 +128,9 @@ static void change_words(int k, char *buf, size_t n)
 {
 	if (k < TS_TYPE_COUNT)
 		snprintf(buf, n, "%s kernels twice as fast", ts_ktype_name((ts_ktype)k));
+	else if (k < TS_WI_LAUNCH)
+		snprintf(buf, n, "%s kernels at their roofline ceiling",
+			 ts_ktype_name((ts_ktype)(k - TS_WI_CEIL)));
 	else
 		snprintf(buf, n, "%s", ts_wi_name(k));
 }
@@ -133,16 +139,18 @@ static void change_words(int k, char *buf, size_t n)
 /* The first screen's words for a change. */
 static void change_short(int k, char *buf, size_t n)
 {
-	static const char *const w[TS_WI_COUNT - TS_TYPE_COUNT] = {
-		[TS_WI_LAUNCH - TS_TYPE_COUNT] = "launches on time",
-		[TS_WI_PREP - TS_TYPE_COUNT] = "inputs prepared during the last step",
-		[TS_WI_PEER - TS_TYPE_COUNT] = "no peer waits",
-		[TS_WI_COPIES - TS_TYPE_COUNT] = "copies hidden",
+	static const char *const w[TS_WI_COUNT - TS_WI_LAUNCH] = {
+		[TS_WI_LAUNCH - TS_WI_LAUNCH] = "launches on time",
+		[TS_WI_PREP - TS_WI_LAUNCH] = "inputs prepared during the last step",
+		[TS_WI_PEER - TS_WI_LAUNCH] = "no peer waits",
+		[TS_WI_COPIES - TS_WI_LAUNCH] = "copies hidden",
 	};
 	if (k < TS_TYPE_COUNT)
 		snprintf(buf, n, "%s kernels 2x faster", ts_ktype_name((ts_ktype)k));
+	else if (k < TS_WI_LAUNCH)
+		snprintf(buf, n, "%s at its roofline ceiling", ts_ktype_name((ts_ktype)(k - TS_WI_CEIL)));
 	else
-		snprintf(buf, n, "%s", w[k - TS_TYPE_COUNT]);
+		snprintf(buf, n, "%s", w[k - TS_WI_LAUNCH]);
 }
 
 bool ts_report_whatif_brief(const ts_result *res, int s, char *buf, size_t n)

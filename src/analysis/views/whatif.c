@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "analysis/satmath.h"
+#include "analysis/views/insight.h"
 #include "analysis/views/steps.h"
 #include "analysis/views/whatif_int.h"
 
@@ -30,11 +31,11 @@ static const char *const cp_names[TS_CP_COUNT - TS_TYPE_COUNT][2] = {
 	[TS_CP_AFTER - TS_TYPE_COUNT] = { "after_last", "after the step's last kernel" },
 };
 
-static const char *const wi_names[TS_WI_COUNT - TS_TYPE_COUNT][2] = {
-	[TS_WI_LAUNCH - TS_TYPE_COUNT] = { "launch_on_time", "the CPU launches every kernel on time" },
-	[TS_WI_PREP - TS_TYPE_COUNT] = { "inputs_overlapped", "the step's inputs prepared during the last" },
-	[TS_WI_PEER - TS_TYPE_COUNT] = { "no_peer_wait", "no collective waits on a peer" },
-	[TS_WI_COPIES - TS_TYPE_COUNT] = { "copies_hidden", "copies and fills off the GPU's path" },
+static const char *const wi_names[TS_WI_COUNT - TS_WI_LAUNCH][2] = {
+	[TS_WI_LAUNCH - TS_WI_LAUNCH] = { "launch_on_time", "the CPU launches every kernel on time" },
+	[TS_WI_PREP - TS_WI_LAUNCH] = { "inputs_overlapped", "the step's inputs prepared during the last" },
+	[TS_WI_PEER - TS_WI_LAUNCH] = { "no_peer_wait", "no collective waits on a peer" },
+	[TS_WI_COPIES - TS_WI_LAUNCH] = { "copies_hidden", "copies and fills off the GPU's path" },
 };
 
 const char *ts_cp_name(int c)
@@ -51,12 +52,12 @@ const char *ts_cp_key(int c)
 
 const char *ts_wi_name(int w)
 {
-	return w < TS_TYPE_COUNT || w >= TS_WI_COUNT ? "?" : wi_names[w - TS_TYPE_COUNT][1];
+	return w < TS_WI_LAUNCH || w >= TS_WI_COUNT ? "?" : wi_names[w - TS_WI_LAUNCH][1];
 }
 
 const char *ts_wi_key(int w)
 {
-	return w < TS_TYPE_COUNT || w >= TS_WI_COUNT ? "?" : wi_names[w - TS_TYPE_COUNT][0];
+	return w < TS_WI_LAUNCH || w >= TS_WI_COUNT ? "?" : wi_names[w - TS_WI_LAUNCH][0];
 }
 
 static void *wi_make(const ts_patterns *p)
@@ -181,6 +182,25 @@ static void step_of(const ts_result *res, size_t i, int64_t *s0, int64_t *s1, in
 	}
 }
 
+/* For each kernel type of stage st, what its kernels' time becomes at its
+ * roofline ceiling: achieved over attainable, where the stage's typical
+ * layer has the type's FLOPs or bytes and runs below it; else 1. */
+static void ceilings(const ts_result *res, ts_pstage st, double *ceil)
+{
+	const ts_anatomy *a = ts_layers_anatomy(res->layers);
+	for (int t = 0; t < TS_TYPE_COUNT; t++) {
+		ceil[t] = 1;
+		if (!a || !res->gpu || !ts_anatomy_layers(a, st))
+			continue;
+		ts_roofline r;
+		ts_insight_roofline(res, &ts_anatomy_type(a, st, t)->sum, &r);
+		double target = 100.0 * (r.bound == TS_BOUND_COMPUTE ? res->gpu->attain_compute
+								     : res->gpu->attain_memory);
+		if (r.pct_of_peak > 0 && target > 0 && r.pct_of_peak < target)
+			ceil[t] = r.pct_of_peak / target;
+	}
+}
+
 static void wi_finish(void *m, const ts_result *res)
 {
 	ts_whatif *w = m;
@@ -209,6 +229,7 @@ static void wi_finish(void *m, const ts_result *res)
 		const ts_stat *other, *all;
 		c.rows = ts_layers_stage_rows(res->layers, p->stage, &other, &all);
 		c.nrows = nrows;
+		ceilings(res, p->stage, c.ceil);
 		wi_replay_step(&c, s0, s1, prep, &sc, st);
 	}
 	wi_scratch_free(&sc);

@@ -77,9 +77,13 @@ enum {
 	TS_CP_COUNT
 };
 
-/* One change at a time: kernels of a type twice as fast first. */
+/* One change at a time: kernels of a type twice as fast first, then a
+ * type at its roofline ceiling (the attainable share of its bound's peak,
+ * where the stage's typical layer has that type's FLOPs or bytes and runs
+ * below it: its kernels' time scaled by achieved over ceiling). */
 enum {
-	TS_WI_LAUNCH = TS_TYPE_COUNT, /* every kernel launched on time (the step one graph) */
+	TS_WI_CEIL = TS_TYPE_COUNT,   /* + type */
+	TS_WI_LAUNCH = 2 * TS_TYPE_COUNT, /* every kernel launched on time (the step one graph) */
 	TS_WI_PREP,                   /* the input preparation before the pass overlapped */
 	TS_WI_PEER,                   /* no wait on a peer: each such collective at its median */
 	TS_WI_COPIES,                 /* copies and fills off the GPU's path */
@@ -89,7 +93,7 @@ enum {
 const char *ts_cp_name(int cause);      /* "waiting for the CPU's launch" (34 at most) */
 const char *ts_cp_key(int cause);       /* "launch" ("kernel:gemm" for types) */
 const char *ts_wi_name(int change);     /* "the CPU launches every kernel on time" */
-const char *ts_wi_key(int change);      /* "launch_on_time" ("half:gemm") */
+const char *ts_wi_key(int change);      /* "launch_on_time" (not for types) */
 
 typedef struct {
 	uint32_t steps;              /* replayed */

@@ -36,6 +36,7 @@ typedef struct {
 	int64_t sw_typ;          /* and its median */
 	const ts_stat *rows;     /* the stage's kernel rows (medians); NULL none */
 	uint32_t nrows;
+	double ceil[TS_TYPE_COUNT]; /* a type's time at its roofline ceiling, a share; 1 none */
 } wi_ctx;
 
 /* Replay the step [s0, s1) (prep: the GPU idle before its pass, the

@@ -41,7 +41,7 @@ struct wi_op {
 };
 
 /* One change to replay with. */
-typedef enum { M_AS_IS, M_HALF, M_LAUNCH, M_PREP, M_PEER, M_COPIES } mode;
+typedef enum { M_AS_IS, M_HALF, M_CEIL, M_LAUNCH, M_PREP, M_PEER, M_COPIES } mode;
 
 typedef struct {
 	wi_op *o;
@@ -49,6 +49,7 @@ typedef struct {
 	wi_sync *sync;
 	size_t nsync;
 	int64_t s0, s1, prep;
+	const double *ceil;      /* wi_ctx's */
 } step;
 
 static int64_t max2(int64_t a, int64_t b)
@@ -267,10 +268,12 @@ static int64_t shift_at(const step *s, size_t done, int64_t t)
 	return 0;
 }
 
-static int64_t dur_in(const wi_op *o, mode m, int type)
+static int64_t dur_in(const step *s, const wi_op *o, mode m, int type)
 {
 	if (m == M_HALF && o->type == type)
 		return o->dur / 2;
+	if (m == M_CEIL && o->type == type)
+		return (int64_t)((double)o->dur * s->ceil[type] + 0.5);
 	if (m == M_PEER && o->med)
 		return o->med;
 	if (m == M_COPIES && o->type == TS_TL_COPY)
@@ -322,7 +325,7 @@ static int64_t replay(step *s, mode m, int type, bool held, int64_t *pend, uint6
 			t = max2(t, max2(r, p) + o->hold);
 		if (t == INT64_MIN)
 			t = s->s0;
-		pend[k] = t + dur_in(o, m, type);
+		pend[k] = t + dur_in(s, o, m, type);
 		if (ok && explained(s, o))
 			(*ok)++;
 		last = max2(last, pend[k]);
@@ -430,7 +433,7 @@ static void project(step *s, mode m, int type, int which, int64_t base, int64_t 
 bool wi_replay_step(const wi_ctx *c, int64_t s0, int64_t s1, int64_t prep, wi_scratch *sc,
 		    ts_wi_stage *acc)
 {
-	step s = { .s0 = s0, .s1 = s1, .prep = prep };
+	step s = { .s0 = s0, .s1 = s1, .prep = prep, .ceil = c->ceil };
 	if (!gather(c, &s, sc) || !gather_syncs(c, &s, sc))
 		return false;
 	uint64_t ok = 0;
@@ -443,9 +446,12 @@ bool wi_replay_step(const wi_ctx *c, int64_t s0, int64_t s1, int64_t prep, wi_sc
 		peer |= s.o[k].med != 0;
 		copies |= s.o[k].type == TS_TL_COPY;
 	}
-	for (int t = 0; t < TS_TYPE_COUNT; t++)
+	for (int t = 0; t < TS_TYPE_COUNT; t++) {
 		if (type_seen[t])
 			project(&s, M_HALF, t, t, base, sc->pend, acc);
+		if (type_seen[t] && c->ceil[t] < 1)
+			project(&s, M_CEIL, t, TS_WI_CEIL + t, base, sc->pend, acc);
+	}
 	project(&s, M_LAUNCH, 0, TS_WI_LAUNCH, base, sc->pend, acc);
 	if (prep > 0)
 		project(&s, M_PREP, 0, TS_WI_PREP, base, sc->pend, acc);
