@@ -10,7 +10,7 @@
  * up to TS_TL_MAX_OPS operations and TS_TL_MAX_CALLS calls; past them each
  * is counted, and the earliest start of one not kept says up to when the
  * records are whole (ts_timeline_whole_until): a step that ends before it
- * has all its records here. Memory: at most about 3.5 MB, whatever the
+ * has all its records here. Memory: at most about 2 MB, whatever the
  * trace's length.
  */
 #ifndef TS_TIMELINE_H
@@ -22,8 +22,8 @@
 
 #include "input/event.h"
 
-#define TS_TL_MAX_OPS (1u << 16)
-#define TS_TL_MAX_CALLS (1u << 16)
+#define TS_TL_MAX_OPS (1u << 15)
+#define TS_TL_MAX_CALLS (1u << 15)
 #define TS_TL_COPY 255           /* the type of a copy or fill */
 
 typedef struct {

@@ -221,6 +221,10 @@ static void wi_finish(void *m, const ts_result *res)
 		ts_wi_stage *st = &w->st[p->stage];
 		st->steps_listed++;
 		int64_t s0, s1, prep;
+		if (ts_sat_add(p->idle.start_ns, p->idle.span_ns) > whole) {
+			st->steps_not_whole++;     /* its pass already past the records */
+			continue;
+		}
 		step_of(res, i, &s0, &s1, &prep);
 		if (s1 > whole) {
 			st->steps_not_whole++;
@@ -313,8 +317,8 @@ static void wi_warnings(const void *m, ts_warns *ws)
 	}
 	if (not_whole)
 		ts_warn(ws, "the replay of steps covers %" PRIu32 " of %" PRIu32 " steps: the others "
-			"lie past the first %u GPU operations and launches it keeps",
-			listed - not_whole, listed, TS_TL_MAX_OPS);
+			"lie past the first %u GPU operations and %u launch calls it keeps",
+			listed - not_whole, listed, TS_TL_MAX_OPS, TS_TL_MAX_CALLS);
 }
 
 const ts_module ts_whatif_module = {
