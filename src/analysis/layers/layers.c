@@ -775,6 +775,25 @@ enum { EDGE_NONE, EDGE_STEP, EDGE_TRACE };
  * unless the capture ended inside it). With no marker after the last attention, the last layer
  * keeps as many kernels after it as the structural splits left in the
  * others; the rest is the pass tail. */
+/* The trace ends inside the pass's step: the GPU window the profiler drew
+ * for the step runs on past the last kernel the trace holds, by more than
+ * a twentieth of the pass so far and WINDOW_ON_NS (a step's window closes
+ * with its GPU work: the capture cut the pass, whatever its layers look
+ * like). */
+#define WINDOW_ON_NS 50000
+
+static bool window_runs_on(const ts_layers *l)
+{
+	const ts_pass *p = &l->pass.cur;
+	int64_t wf, wt, sf, st;
+	if (l->pass.kfrontier == INT64_MIN || p->last_end <= p->first_ts ||
+	    !ts_steps_gpu_window(l->steps, p->first_ts, p->last_end, &wf, &wt, &sf, &st))
+		return false;
+	int64_t span = p->last_end - p->first_ts;
+	int64_t margin = span / 20 > WINDOW_ON_NS ? span / 20 : WINDOW_ON_NS;
+	return st > ts_sat_add(l->pass.kfrontier, margin);
+}
+
 static void close_open_span(ts_layers *l, int edge)
 {
 	bool at_edge = edge != EDGE_NONE, finished = false;
@@ -809,6 +828,8 @@ static void close_open_span(ts_layers *l, int edge)
 	if (at_edge && !finished &&
 	    ((layer && (edge == EDGE_TRACE || shorter)) ||
 	     (s->kernels && !s->gemms && shorter)))
+		l->pass.cur.cut_end = true;
+	if (edge == EDGE_TRACE && window_runs_on(l))
 		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
 }
