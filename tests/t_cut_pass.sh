@@ -6,7 +6,9 @@
 # as they were. Where the profiler drew the step's GPU window, the window
 # running on past the trace's last kernel says so whatever the layers look
 # like (the SGLang B300 and MI300X decodes: one pass, no history of layer
-# counts); the others by their layers. The uncut traces keep every pass.
+# counts); where a launch of the step on the CPU never reached the GPU,
+# that says so (the vLLM MI300X mixed batch, piecewise graphs); the others
+# by their layers. The uncut traces keep every pass.
 T=cut
 . "$(dirname "$0")/lib.sh"
 need_shared
@@ -22,7 +24,8 @@ for f in ('sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz',
           'sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz',
           'vllm_gptoss120b_b200_tp8_eager_prefill.json.gz',
           'vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json.gz',
-          'hf_qwen1.5-0.5b-chat_h100.json.gz'):
+          'hf_qwen1.5-0.5b-chat_h100.json.gz',
+          'vllm_mi300x_mixed_prefilldecode_piecewise_graph.json.gz'):
     path = os.path.join(shared, f)
     if not os.path.exists(path):
         print('ok - cut: %s # SKIP not in the shared traces' % f)

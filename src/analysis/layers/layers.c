@@ -775,25 +775,6 @@ enum { EDGE_NONE, EDGE_STEP, EDGE_TRACE };
  * unless the capture ended inside it). With no marker after the last attention, the last layer
  * keeps as many kernels after it as the structural splits left in the
  * others; the rest is the pass tail. */
-/* The trace ends inside the pass's step: the GPU window the profiler drew
- * for the step runs on past the last kernel the trace holds, by more than
- * a twentieth of the pass so far and WINDOW_ON_NS (a step's window closes
- * with its GPU work: the capture cut the pass, whatever its layers look
- * like). */
-#define WINDOW_ON_NS 50000
-
-static bool window_runs_on(const ts_layers *l)
-{
-	const ts_pass *p = &l->pass.cur;
-	int64_t wf, wt, sf, st;
-	if (l->pass.kfrontier == INT64_MIN || p->last_end <= p->first_ts ||
-	    !ts_steps_gpu_window(l->steps, p->first_ts, p->last_end, &wf, &wt, &sf, &st))
-		return false;
-	int64_t span = p->last_end - p->first_ts;
-	int64_t margin = span / 20 > WINDOW_ON_NS ? span / 20 : WINDOW_ON_NS;
-	return st > ts_sat_add(l->pass.kfrontier, margin);
-}
-
 static void close_open_span(ts_layers *l, int edge)
 {
 	bool at_edge = edge != EDGE_NONE, finished = false;
@@ -829,7 +810,7 @@ static void close_open_span(ts_layers *l, int edge)
 	    ((layer && (edge == EDGE_TRACE || shorter)) ||
 	     (s->kernels && !s->gemms && shorter)))
 		l->pass.cur.cut_end = true;
-	if (edge == EDGE_TRACE && window_runs_on(l))
+	if (edge == EDGE_TRACE && ts_lay_cut_in_step(l))
 		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
 }
@@ -1075,6 +1056,8 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 	ts_steps_hold(l->steps, l->pass.in_pass ? l->pass.cur.first_ts : ev->ts_ns, l->pass.hints.step_ann,
 		      ev->ts_ns);
 	l->cpu.kernels_seen++;
+	if ((ev->has & TS_HAS_CORRELATION) && ev->correlation > l->cpu.kernel_corr)
+		l->cpu.kernel_corr = ev->correlation;
 	int64_t kend = ts_sat_add(ev->ts_ns, ev->dur_ns);
 	l->cpu.attn_typed += c->type == TS_TYPE_ATTENTION;
 	/* Layer work: a layer, MLP work, or attention with a GEMM after it (a

@@ -287,6 +287,10 @@ typedef struct {
 	unsigned generation;     /* TS_GEN_* evidence seen so far */
 	uint64_t attn_typed;     /* kernels typed attention (a softmax too) */
 	uint64_t kernels_seen;
+	/* the latest correlation of a kernel, and of a kernel or graph launch
+	 * call with its time (a launch past every kernel's: its kernels never
+	 * came); 0 none */
+	int64_t kernel_corr, launch_corr, launch_ts;
 } lay_cpu;
 
 /* Passes held: until their step ends (a draft's forward), or for the
@@ -436,6 +440,11 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 		      int64_t *an, int64_t *step, bool *step_edge);
 void ts_lay_head_row(ts_layers *l, uint32_t row);
 void ts_lay_pass_windows(ts_layers *l);
+/* At the trace's end, the open pass was cut inside its step: the step's
+ * GPU window runs on past the trace's last kernel, or a kernel or graph
+ * launch of its step on the CPU never came to the GPU (layers_steps.c). */
+bool ts_lay_cut_in_step(const ts_layers *l);
+
 /* Add the time from the last pass's end to this one's start (layers.h). */
 void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d);
 long ts_lay_decode_threshold(const ts_layers *l);

@@ -68,12 +68,53 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 		ts_lay_wait_drain(l);   /* kernels that waited for this launch */
 	if (ts_has(ev->name, ev->name_len, "LaunchKernel") ||
 	    ts_has(ev->name, ev->name_len, "GraphLaunch") ||
-	    ts_has(ev->name, ev->name_len, "ModuleLaunch"))
+	    ts_has(ev->name, ev->name_len, "ModuleLaunch")) {
 		l->cpu.launches++;
+		if ((ev->has & TS_HAS_CORRELATION) && (ev->has & TS_HAS_TS) &&
+		    ev->correlation > l->cpu.launch_corr) {
+			l->cpu.launch_corr = ev->correlation;
+			l->cpu.launch_ts = ev->ts_ns;
+		}
+	}
 	if (ev->name_len > 12 && ev->name_len < 64 &&
 		   ts_has(ev->name, ev->name_len, "StreamBeginCapture")) {
 		l->cpu.captures++;
 	}
+}
+
+/* The trace ends inside the pass's step: the GPU window the profiler drew
+ * for the step runs on past the last kernel the trace holds, by more than
+ * a twentieth of the pass so far and WINDOW_ON_NS (a step's window closes
+ * with its GPU work). */
+#define WINDOW_ON_NS 50000
+
+static bool window_runs_on(const ts_layers *l)
+{
+	const ts_pass *p = &l->pass.cur;
+	int64_t wf, wt, sf, st;
+	if (l->pass.kfrontier == INT64_MIN || p->last_end <= p->first_ts ||
+	    !ts_steps_gpu_window(l->steps, p->first_ts, p->last_end, &wf, &wt, &sf, &st))
+		return false;
+	int64_t span = p->last_end - p->first_ts;
+	int64_t margin = span / 20 > WINDOW_ON_NS ? span / 20 : WINDOW_ON_NS;
+	return st > ts_sat_add(l->pass.kfrontier, margin);
+}
+
+/* The latest kernel or graph launch call came after every kernel's (its
+ * kernels never reached the trace) and inside the pass's step on the CPU
+ * (a CPU running a step ahead launches the next step's; a graph capture's
+ * launches run nothing). */
+static bool launch_lost(const ts_layers *l)
+{
+	if (l->cpu.captures || l->cpu.launch_corr <= l->cpu.kernel_corr || l->pass.hints.step < 0)
+		return false;
+	int64_t ann = ts_steps_at(l->steps, l->cpu.launch_ts, false);
+	return ann >= 0 && ts_steps_step(l->steps, ann) == l->pass.hints.step;
+}
+
+bool ts_lay_cut_in_step(const ts_layers *l)
+{
+	return window_runs_on(l) || launch_lost(l);
 }
 
 void ts_layers_annotation(ts_layers *l, const ts_event *ev)
