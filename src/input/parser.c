@@ -982,6 +982,14 @@ static int close_container(ts_parser *p)
 		}
 		if (ev->ph == 'M')
 			ev->cat = TS_CAT_METADATA;
+		/* shapes are a CPU op's: read before its "cat" said otherwise,
+		 * they go, so key order changes nothing */
+		if ((ev->has & TS_HAS_CAT) && ev->cat != TS_CAT_CPU_OP) {
+			ev->has &= ~TS_HAS_DIMS;
+			ev->noperands = 0;
+			ev->ntypes = 0;
+			ev->nconcrete = 0;
+		}
 		ev->end_offset = p->fed + p->close_at;
 		p->stats.events++;
 		ts_status st = p->fn(p->ud, ev);
