@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Rewrite a Kineto trace in a shape that must not change what tracestream
+says about it, or must change it in a known way (tests/t_metamorphic.sh).
+
+    rewrite.py HOW IN OUT
+
+HOW:
+  compact       no whitespace between tokens
+  pretty        indented one key a line
+  keys          every event's keys in reverse order ("args" before "cat")
+  zeros         every float timestamp and duration written with trailing zeros
+  shift         every timestamp 1,000,000 us later
+  grouped       CPU events first, then the GPU's (as long captures write them)
+  nodevices     deviceProperties removed
+  noannot       every user_annotation and gpu_user_annotation removed
+The numbers keep their text where the rewrite does not touch them (read
+and written through json with floats kept as their repr).
+"""
+import gzip
+import json
+import sys
+
+
+def load(path):
+    f = gzip.open(path, 'rt') if path.endswith('.gz') else open(path)
+    return json.load(f)
+
+
+def events(d):
+    return d['traceEvents'] if isinstance(d, dict) else d
+
+
+def rev_keys(e):
+    return {k: (rev_keys(v) if isinstance(v, dict) else v) for k, v in reversed(list(e.items()))}
+
+
+GPU = {'kernel', 'gpu_memcpy', 'gpu_memset', 'gpu_user_annotation', 'Kernel', 'Memcpy', 'Memset'}
+
+
+def main():
+    how, src, out = sys.argv[1:4]
+    d = load(src)
+    ev = events(d)
+    indent, seps = None, (',', ': ')
+    if how == 'compact':
+        seps = (',', ':')
+    elif how == 'pretty':
+        indent = 2
+    elif how == 'keys':
+        ev[:] = [rev_keys(e) if isinstance(e, dict) else e for e in ev]
+    elif how == 'zeros':
+        for e in ev:
+            for k in ('ts', 'dur'):
+                if isinstance(e, dict) and isinstance(e.get(k), float):
+                    e[k] = ZeroFloat(e[k])
+    elif how == 'shift':
+        for e in ev:
+            if isinstance(e, dict) and isinstance(e.get('ts'), (int, float)):
+                e['ts'] = e['ts'] + 1000000
+    elif how == 'grouped':
+        cpu = [e for e in ev if not (isinstance(e, dict) and e.get('cat') in GPU)]
+        gpu = [e for e in ev if isinstance(e, dict) and e.get('cat') in GPU]
+        ev[:] = cpu + gpu
+    elif how == 'nodevices':
+        if isinstance(d, dict):
+            d.pop('deviceProperties', None)
+    elif how == 'noannot':
+        ev[:] = [e for e in ev if not (isinstance(e, dict) and
+                                       e.get('cat') in ('user_annotation', 'gpu_user_annotation'))]
+    else:
+        raise SystemExit('unknown rewrite ' + how)
+    text = json.dumps(d, indent=indent, separators=seps)
+    if how == 'zeros':
+        text = text.replace('"__Z__', '').replace('__Z__"', '')
+    open(out, 'w').write(text)
+
+
+class ZeroFloat(str):
+    """A float written with two more trailing zeros (as a marked string
+    the writer unwraps)."""
+    def __new__(cls, v):
+        r = repr(v)
+        if 'e' in r or 'E' in r or 'inf' in r or 'nan' in r:
+            return str.__new__(cls, '__Z__' + r + '__Z__')
+        return str.__new__(cls, '__Z__' + (r if '.' in r else r + '.') + '00__Z__')
+
+
+if __name__ == '__main__':
+    main()

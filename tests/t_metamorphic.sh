@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Same trace, same answers (issue 57): every shared trace with passes,
+# rewritten as its writer might have written it (tests/metamorphic/
+# rewrite.py), says the same: compact, pretty, every event's keys
+# reversed, timestamps with trailing zeros: the whole JSON report but the
+# input's own bytes; timestamps shifted, CPU events grouped before the
+# GPU's: the same passes, layers, stages, kernels, kernel time, per-token
+# time and replayed step; deviceProperties dropped, every annotation
+# dropped: the same passes and layers. The rewrites of
+# ../shared/traces/metamorphic/ that hold give their originals' answers.
+# (Cut passes: tests/t_cut_pass.sh.)
+T=metamorphic
+. "$(dirname "$0")/lib.sh"
+need_shared
+python3 - "$SHARED" "$TS" "$tmp" "$here/metamorphic/rewrite.py" <<'PY'
+import json, os, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+shared, ts, tmp, rw = sys.argv[1:5]
+
+def run(path):
+    r = subprocess.run([ts, '--no-progress', '-T', '1', '-f', 'json', path], capture_output=True, text=True)
+    return json.loads(r.stdout) if r.stdout.strip() else None
+
+def strip(d):
+    d = json.loads(json.dumps(d))
+    for k in ('path', 'input_bytes', 'bytes', 'compressed'):
+        d['trace'].pop(k, None)
+    d.pop('patterns', None)
+    return d
+
+def facts(d, level):
+    ps = [(p['stage'], p['layers'], p['complete']) for p in d['passes']]
+    if level == 'layers':
+        return [(l, c) for _, l, c in ps]
+    st = {s: (v.get('steps') or {}).get('per_output_token_us') for s, v in (d.get('stages') or {}).items()}
+    wi = [(w['stage'], w['steps'], w['step_mean_us']) for w in d.get('whatif', [])]
+    return ps, d['trace'].get('kernels'), d['trace'].get('kernel_time_us'), st, wi, d['model'].get('family')
+
+traces = [f for f in sorted(os.listdir(shared)) if f.endswith(('.json', '.json.gz'))]
+base = {f: run(os.path.join(shared, f)) for f in traces}
+traces = [f for f in traces if base[f] and base[f]['passes']]
+jobs = [(f, how) for f in traces for how in ('compact', 'pretty', 'keys', 'zeros', 'shift', 'grouped',
+                                              'nodevices', 'noannot')]
+level = {'compact': 'all', 'pretty': 'all', 'keys': 'all', 'zeros': 'all', 'shift': 'facts',
+         'grouped': 'facts', 'nodevices': 'layers', 'noannot': 'layers'}
+
+def one(job):
+    f, how = job
+    out = os.path.join(tmp, '%s.%s.json' % (f, how))
+    subprocess.run([sys.executable, rw, how, os.path.join(shared, f), out], check=True)
+    got = run(out)
+    os.unlink(out)
+    want = base[f]
+    if got is None:
+        return job, False, 'no report'
+    if level[how] == 'all':
+        a, b = strip(want), strip(got)
+        if a != b:
+            diff = [k for k in a if a.get(k) != b.get(k)]
+            return job, False, 'differs in %s' % diff[:4]
+        return job, True, ''
+    a, b = facts(want, level[how]), facts(got, level[how])
+    return job, a == b, '' if a == b else '%s -> %s' % (str(a)[:160], str(b)[:160])
+
+with ThreadPoolExecutor(max_workers=2) as ex:
+    results = list(ex.map(one, jobs))
+for how in level:
+    bad = [(f, why) for (f, h), ok, why in results if h == how and not ok]
+    n = sum(1 for (f, h), ok, why in results if h == how)
+    print('%s - metamorphic: %s on %d traces: %s%s' % ('not ok' if bad else 'ok', how, n,
+          {'all': 'the same report', 'facts': 'the same passes, stages, kernels, per token, replay',
+           'layers': 'the same passes and layers'}[level[how]],
+          '' if not bad else ' (%s)' % '; '.join('%s: %s' % x for x in bad[:3])))
+# the shared rewrites that must give their originals' answers
+m = os.path.join(shared, 'metamorphic')
+for f, orig, lv in (('gb10-decode__4_no-annotations.json.gz',
+                     'vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json.gz', 'layers'),
+                    ('gptoss120b-b200__1c_one-event-keys-reversed.json.gz',
+                     'vllm_gptoss120b_b200_tp8_eager_prefill.json.gz', 'all')):
+    p = os.path.join(m, f)
+    if not os.path.exists(p):
+        print('ok - metamorphic: %s # SKIP not there' % f)
+        continue
+    got, want = run(p), base.get(orig) or run(os.path.join(shared, orig))
+    ok = strip(got) == strip(want) if lv == 'all' else facts(got, lv) == facts(want, lv)
+    print('%s - metamorphic: %s gives its original\'s %s' % ('ok' if ok else 'not ok', f,
+          'report' if lv == 'all' else 'passes and layers'))
+PY
+finish
