@@ -39,8 +39,13 @@ def facts(d, level):
 traces = [f for f in sorted(os.listdir(shared)) if f.endswith(('.json', '.json.gz'))]
 base = {f: run(os.path.join(shared, f)) for f in traces}
 traces = [f for f in traces if base[f] and base[f]['passes']]
-jobs = [(f, how) for f in traces for how in ('compact', 'pretty', 'keys', 'zeros', 'shift', 'grouped',
-                                              'nodevices', 'noannot')]
+hows = ('compact', 'pretty', 'keys', 'zeros', 'shift', 'grouped', 'nodevices', 'noannot')
+if '/san/' in ts:
+    # under the sanitizers the paths matter, not the matrix: the rewrites
+    # that move keys and events, on the smaller traces
+    traces = sorted(traces, key=lambda f: os.path.getsize(os.path.join(shared, f)))[:4]
+    hows = ('keys', 'grouped', 'noannot')
+jobs = [(f, how) for f in traces for how in hows]
 level = {'compact': 'all', 'pretty': 'all', 'keys': 'all', 'zeros': 'all', 'shift': 'facts',
          'grouped': 'facts', 'nodevices': 'layers', 'noannot': 'layers'}
 
@@ -64,7 +69,7 @@ def one(job):
 
 with ThreadPoolExecutor(max_workers=2) as ex:
     results = list(ex.map(one, jobs))
-for how in level:
+for how in hows:
     bad = [(f, why) for (f, h), ok, why in results if h == how and not ok]
     n = sum(1 for (f, h), ok, why in results if h == how)
     print('%s - metamorphic: %s on %d traces: %s%s' % ('not ok' if bad else 'ok', how, n,
