@@ -76,6 +76,23 @@ for how in hows:
           {'all': 'the same report', 'facts': 'the same passes, stages, kernels, per token, replay',
            'layers': 'the same passes and layers'}[level[how]],
           '' if not bad else ' (%s)' % '; '.join('%s: %s' % x for x in bad[:3])))
+# two processes merged into one file (as users merge ranks to view them):
+# told apart, with the pids, never read silently as one
+pair = [os.path.join(shared, f) for f in ('sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz',
+                                          'sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz')]
+if all(os.path.exists(p) for p in pair):
+    import gzip
+    docs = [json.load(gzip.open(p)) for p in pair]
+    docs[0]['traceEvents'] += docs[1]['traceEvents']
+    out = os.path.join(tmp, 'merged.json')
+    json.dump(docs[0], open(out, 'w'))
+    got = run(out)
+    w = [x for x in got['warnings'] if 'processes' in x]
+    ok = len(w) == 1 and 'pids 267, 278' in w[0] and 'on 2 GPUs' in w[0]
+    one = [x for x in base[os.path.basename(pair[0])]['warnings'] if 'processes' in x]
+    print('%s - metamorphic: two SGLang decode traces merged into one file: two processes told apart '
+          '(pids, GPUs), none in either alone%s' % ('ok' if ok and not one else 'not ok',
+                                                    '' if ok and not one else ' (%s)' % (w or one)))
 # the shared rewrites that must give their originals' answers
 m = os.path.join(shared, 'metamorphic')
 for f, orig, lv in (('gb10-decode__4_no-annotations.json.gz',

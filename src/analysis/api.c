@@ -4,6 +4,8 @@
  */
 #include "analysis/api.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,12 @@ struct ts_api {
 	uint32_t merged;              /* saved partials merged in */
 	uint32_t last_row;            /* the last call's row (most calls repeat it) */
 	size_t last_len;
+	/* the processes that called the runtime in this trace (not saved: a
+	 * merge of ranks is many processes by design) */
+	int64_t pid[TS_API_PIDS];
+	uint64_t pid_calls[TS_API_PIDS];
+	uint32_t npid;
+	bool more_pids;
 };
 
 bool ts_api_is_sync(const char *s, size_t n)
@@ -98,10 +106,29 @@ static ts_status add(ts_api *a, uint32_t row, const char *s, size_t n, int64_t t
 	return TS_OK;
 }
 
+/* The process of a runtime call, counted (the first TS_API_PIDS). */
+static void count_pid(ts_api *a, const ts_event *ev)
+{
+	if (!(ev->has & TS_HAS_PID))
+		return;
+	uint32_t i = 0;
+	while (i < a->npid && a->pid[i] != ev->pid)
+		i++;
+	if (i == a->npid) {
+		if (a->npid == TS_API_PIDS) {
+			a->more_pids = true;
+			return;
+		}
+		a->pid[a->npid++] = ev->pid;
+	}
+	a->pid_calls[i]++;
+}
+
 ts_status ts_api_call(ts_api *a, const ts_event *ev)
 {
 	if (!a || !(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->name_len == 0)
 		return TS_OK;
+	count_pid(a, ev);
 	ts_status st = TS_OK;
 	uint32_t row = a->last_row;
 	if (row == OTHER || ev->name_len != a->last_len ||
@@ -221,4 +248,24 @@ ts_status ts_api_load(ts_api *a, ts_rbuf *r)
 	}
 	a->sync_unkept += ts_r_u64(r);
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
+
+void ts_api_warnings(const ts_api *a, int devices, ts_warns *w)
+{
+	uint32_t n = 0;
+	char list[160] = "";
+	size_t k = 0;
+	for (uint32_t i = 0; a && i < a->npid; i++) {
+		if (a->pid_calls[i] < TS_API_PID_MIN)
+			continue;
+		n++;
+		if (k < sizeof list)
+			k += (size_t)snprintf(list + k, sizeof list - k, "%s%" PRId64, k ? ", " : "", a->pid[i]);
+	}
+	if (n < 2)
+		return;
+	ts_warn(w, "this file holds the runtime calls of %" PRIu32 "%s processes (pids %s) on %d "
+		"GPU%s: tracestream reads one process a file, so its passes and layers mix them; "
+		"split the file by process and give the parts as ranks", n,
+		a->more_pids ? " or more" : "", list, devices, devices == 1 ? "" : "s");
 }

@@ -51,6 +51,14 @@ void ts_api_free(ts_api *a);
 /* A runtime or driver call with a timestamp and a duration. */
 ts_status ts_api_call(ts_api *a, const ts_event *ev);
 
+/* Processes: Kineto writes one a file; a file holding the runtime calls
+ * of two or more (TS_API_PID_MIN calls each: users merge ranks into one
+ * file to view them together) gets a warning, devices the GPUs its
+ * kernels ran on. */
+#define TS_API_PIDS 8
+#define TS_API_PID_MIN 16
+void ts_api_warnings(const ts_api *a, int devices, ts_warns *w);
+
 /* Whether a call of this name makes the CPU wait for the GPU. */
 bool ts_api_is_sync(const char *name, size_t len);
 

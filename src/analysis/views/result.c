@@ -65,6 +65,7 @@ void ts_result_warnings(const ts_result *res, ts_warns *w)
 	}
 	if (res->replay)
 		ts_replay_warnings(res->replay, w);
+	ts_api_warnings(res->api, res->agg->ndev, w);
 	for (size_t i = 0; ts_modules[i]; i++)
 		if (res->mods[i] && ts_modules[i]->warnings)
 			ts_modules[i]->warnings(res->mods[i], w);
