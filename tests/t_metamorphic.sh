@@ -6,7 +6,8 @@
 # input's own bytes; timestamps shifted, CPU events grouped before the
 # GPU's: the same passes, layers, stages, kernels, kernel time, per-token
 # time and replayed step; deviceProperties dropped, every annotation
-# dropped: the same passes and layers. The rewrites of
+# dropped, the CPU side dropped (a GPU-only capture), events sorted by
+# time: the same passes and layers. The rewrites of
 # ../shared/traces/metamorphic/ that hold give their originals' answers.
 # (Cut passes: tests/t_cut_pass.sh.)
 T=metamorphic
@@ -39,7 +40,8 @@ def facts(d, level):
 traces = [f for f in sorted(os.listdir(shared)) if f.endswith(('.json', '.json.gz'))]
 base = {f: run(os.path.join(shared, f)) for f in traces}
 traces = [f for f in traces if base[f] and base[f]['passes']]
-hows = ('compact', 'pretty', 'keys', 'zeros', 'shift', 'grouped', 'nodevices', 'noannot')
+hows = ('compact', 'pretty', 'keys', 'zeros', 'shift', 'grouped', 'nodevices', 'noannot', 'gpuonly',
+        'sorted')
 if '/san/' in ts:
     # under the sanitizers the paths matter, not the matrix: the rewrites
     # that move keys and events, on the smaller traces
@@ -47,7 +49,8 @@ if '/san/' in ts:
     hows = ('keys', 'grouped', 'noannot')
 jobs = [(f, how) for f in traces for how in hows]
 level = {'compact': 'all', 'pretty': 'all', 'keys': 'all', 'zeros': 'all', 'shift': 'facts',
-         'grouped': 'facts', 'nodevices': 'layers', 'noannot': 'layers'}
+         'grouped': 'facts', 'nodevices': 'layers', 'noannot': 'layers', 'gpuonly': 'layers',
+         'sorted': 'layers'}
 
 def one(job):
     f, how = job

@@ -13,6 +13,8 @@ HOW:
   grouped       CPU events first, then the GPU's (as long captures write them)
   nodevices     deviceProperties removed
   noannot       every user_annotation and gpu_user_annotation removed
+  gpuonly       the CPU side removed (a GPU-only capture)
+  sorted        the events stably sorted by ts (as some tools re-save)
 The numbers keep their text where the rewrite does not touch them (read
 and written through json with floats kept as their repr).
 """
@@ -67,6 +69,11 @@ def main():
     elif how == 'noannot':
         ev[:] = [e for e in ev if not (isinstance(e, dict) and
                                        e.get('cat') in ('user_annotation', 'gpu_user_annotation'))]
+    elif how == 'gpuonly':
+        ev[:] = [e for e in ev if isinstance(e, dict) and (e.get('cat') in GPU or e.get('ph') == 'M')]
+    elif how == 'sorted':
+        ev.sort(key=lambda e: e['ts'] if isinstance(e, dict) and isinstance(e.get('ts'), (int, float))
+                else float('-inf'))
     else:
         raise SystemExit('unknown rewrite ' + how)
     text = json.dumps(d, indent=indent, separators=seps)
