@@ -186,4 +186,26 @@ else
     gzip -dc "$shared" > "$tmp/shared.json"
     check_trace "input forms (shared sglang_qwen3-8b decode)" "$tmp/shared.json" shared
 fi
+# Bytes that are no JSON a trace starts with are named for what they are
+# (issue 58): compressed with another tool, archived, UTF-16, a byte
+# order mark, a TOML file; each refused as not a trace (exit 1) at byte 1.
+printf '\x28\xb5\x2f\xfd\x04\x00' > "$tmp/zstd.json.gz"
+printf '\xfd7zXZ\x00\x00\x04' > "$tmp/xz.json.gz"
+printf 'BZh91AY&SY' > "$tmp/bz2.json.gz"
+printf 'PK\x03\x04\x14\x00' > "$tmp/zip.json.gz"
+printf '\xef\xbb\xbf{"traceEvents": []}' > "$tmp/bom.json"
+python3 -c 'import sys; open(sys.argv[1], "wb").write("{\"traceEvents\": []}".encode("utf-16-le"))' "$tmp/u16.json"
+printf '[build-system]\nrequires = ["setuptools"]\n' > "$tmp/py.toml"
+for x in "zstd.json.gz:zstd-compressed" "xz.json.gz:xz-compressed" "bz2.json.gz:bzip2-compressed" \
+	 "zip.json.gz:a zip archive" "bom.json:a UTF-8 byte order mark" "u16.json:UTF-16 text" \
+	 "py.toml:text that begins like a TOML or INI section"; do
+	f=${x%%:*} what=${x#*:}
+	"$TS" --no-progress "$tmp/$f" > /dev/null 2> "$tmp/err"
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q "$f: byte 1: not a trace: $what" "$tmp/err"; then
+		echo "ok - input forms: $f: refused as $what, at byte 1, exit 1"
+	else
+		echo "not ok - input forms: $f: rc $rc, $(cat "$tmp/err")"
+	fi
+done
 exit 0

@@ -907,9 +907,13 @@ static int open_container(ts_parser *p, bool is_map)
 		p->stats.events++;
 	}
 	if (p->depth == 0) {
-		if (r != R_TOP)
-			return ts_prs_cancel(p, TS_ERR_NOT_TRACE,
-				      "not a trace: the JSON value is an array, not an object with a traceEvents array");
+		if (r != R_TOP) {
+			const char *kind = ts_prs_head_kind(p);
+			char m[200];
+			snprintf(m, sizeof m, "not a trace: %s", kind ? kind
+				 : "the JSON value is an array, not an object with a traceEvents array");
+			return ts_prs_cancel(p, TS_ERR_NOT_TRACE, m);
+		}
 		p->top_seen = true;
 	}
 	if (cur_role(p) == R_TOP && p->cur_key == K_TRACE_EVENTS && r != R_EVENTS)

@@ -71,6 +71,8 @@ struct ts_parser {
 	uintptr_t lent_lo, lent_hi;   /* bytes whose strings may be borrowed */
 	ts_parser_stats stats;
 	uint64_t fed;              /* bytes fed before the current span */
+	unsigned char head[8];     /* the input's first bytes, to say what they are */
+	size_t nhead;
 	uint64_t cancel_off;       /* where a cancelling callback points, or 0 */
 	ts_lexguard lx;            /* lexical position at the end of the span */
 	bool cutting;              /* dropping the rest of an over-long string */
@@ -86,6 +88,11 @@ extern const yajl_callbacks ts_prs_callbacks;
 
 /* Stop the parse with st and msg (returns 0, yajl's "cancel"). */
 int ts_prs_cancel(ts_parser *p, ts_status st, const char *msg);
+
+/* What the input's first bytes are where they are no JSON a trace could
+ * start with (zstd, xz, bzip2, zip data; UTF-16 text; a UTF-8 byte order
+ * mark; a TOML or INI section), or NULL (parser_feed.c). */
+const char *ts_prs_head_kind(const ts_parser *p);
 /* A number longer than TS_NUMBER_MAX starting at byte offset start. */
 int ts_prs_number_too_long(ts_parser *p, uint64_t start);
 /* The event under construction emptied, its name buffers in place. */
