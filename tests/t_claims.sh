@@ -398,4 +398,25 @@ if 'no attention kernel' in note and 'attention' in types:
     sys.exit(1)
 PY
 done
+# A count the first screen gives is the trace's own (issue 58): "N
+# captures begun" is the trace's StreamBeginCapture calls, counted here
+# from the raw events, not the calls and the capture annotations together.
+python3 - "$SHARED" "$TS" <<'PY'
+import gzip, json, os, re, subprocess, sys
+shared, ts = sys.argv[1:3]
+for f in sorted(os.listdir(shared)):
+    if not f.endswith(('.json', '.json.gz')):
+        continue
+    p = os.path.join(shared, f)
+    out = subprocess.run([ts, '--no-progress', '--brief', p], capture_output=True, text=True).stdout
+    m = re.search(r'\((\d+) captures? begun', out)
+    if not m:
+        continue
+    d = json.load(gzip.open(p) if p.endswith('.gz') else open(p))
+    raw = sum(1 for e in (d['traceEvents'] if isinstance(d, dict) else d)
+              if isinstance(e, dict) and 'StreamBeginCapture' in str(e.get('name', '')))
+    ok = int(m.group(1)) == raw
+    print('%s - claims: %s: "%s captures begun" is its %d StreamBeginCapture calls'
+          % ('ok' if ok else 'not ok', f, m.group(1), raw))
+PY
 finish

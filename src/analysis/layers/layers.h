@@ -186,7 +186,8 @@ const ts_layers_opts *ts_layers_options(const ts_layers *l);
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
 /* What the CPU side of a trace held (note.h). */
 typedef struct {
-	uint64_t cpu_ops, compute_ops, launches, backward_ops, captures;
+	uint64_t cpu_ops, compute_ops, launches, backward_ops;
+	uint64_t captures;               /* capture calls begun; else capture annotations */
 	uint64_t py_events, py_server;   /* py_server: of the first 4096 */
 	uint64_t backward_kernels;       /* by name, where they make a training
 					  * step (1 in 50 kernels); else 0 */

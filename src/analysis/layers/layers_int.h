@@ -274,6 +274,7 @@ typedef struct {
 /* What the CPU side and the kernels say of the trace (layers_steps.c). */
 typedef struct {
 	uint64_t captures;       /* graph captures begun (runtime calls, annotations) */
+	uint64_t capture_calls;  /* of them, StreamBeginCapture runtime calls */
 	uint64_t backward_ops;   /* autograd backward ops (CPU): a training step */
 	uint64_t backward_kernels; /* kernels training_kernels: names (backward,
 				  * optimizer): a training step when enough */

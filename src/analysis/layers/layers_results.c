@@ -298,9 +298,13 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 static void note_whole(const ts_layers *l, uint64_t partial, uint64_t layers, uint64_t cut_start,
 		       uint64_t cut_end, char *buf, size_t n)
 {
-	if (l->cpu.captures)
-		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " captures begun): its kernels "
-			 "ran while graphs were recorded, not as forward passes", l->cpu.captures);
+	if (l->cpu.captures && l->cpu.capture_calls)
+		snprintf(buf, n, "a CUDA/HIP graph capture (%" PRIu64 " capture%s begun): its kernels "
+			 "ran while graphs were recorded, not as forward passes", l->cpu.capture_calls,
+			 l->cpu.capture_calls == 1 ? "" : "s");
+	else if (l->cpu.captures)
+		snprintf(buf, n, "a CUDA/HIP graph capture (a capture step annotation, no capture call "
+			 "recorded): its kernels ran while graphs were recorded, not as forward passes");
 	else if (l->cpu.backward_ops)
 		snprintf(buf, n, "a training step (%" PRIu64 " autograd backward ops), not inference: "
 			 "no inference pass, layer or stage is reported", l->cpu.backward_ops);
@@ -413,7 +417,7 @@ void ts_lay_training_reset(ts_layers *l)
 void ts_layers_cpu_side(const ts_layers *l, ts_cpu_side *out)
 {
 	*out = (ts_cpu_side){ l->cpu.cpu_ops, l->cpu.compute_ops, l->cpu.launches, l->cpu.backward_ops,
-			      l->cpu.captures, l->cpu.py_events, l->cpu.py_server,
+			      l->cpu.capture_calls ? l->cpu.capture_calls : l->cpu.captures, l->cpu.py_events, l->cpu.py_server,
 			      ts_lay_training(l) ? l->cpu.backward_kernels : 0, l->cpu.kernels_seen };
 }
 

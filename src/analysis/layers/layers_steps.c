@@ -79,6 +79,7 @@ void ts_layers_cpu_event(ts_layers *l, const ts_event *ev)
 	if (ev->name_len > 12 && ev->name_len < 64 &&
 		   ts_has(ev->name, ev->name_len, "StreamBeginCapture")) {
 		l->cpu.captures++;
+		l->cpu.capture_calls++;
 	}
 }
 

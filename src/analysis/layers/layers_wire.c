@@ -312,6 +312,7 @@ void ts_layers_save(const ts_layers *l, ts_wbuf *w)
 	ts_w_u64(w, l->cpu.kernels_seen);
 	ts_w_u64(w, l->cpu.attn_typed);
 	ts_w_u64(w, l->cpu.captures);
+	ts_w_u64(w, l->cpu.capture_calls);
 	ts_w_u64(w, l->cpu.backward_ops);
 	ts_w_u64(w, l->cpu.backward_kernels);
 	ts_w_u32(w, l->cpu.backward_names);
@@ -464,6 +465,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 	l->cpu.kernels_seen += ts_r_u64(r);
 	l->cpu.attn_typed += ts_r_u64(r);
 	l->cpu.captures += ts_r_u64(r);
+	l->cpu.capture_calls += ts_r_u64(r);
 	l->cpu.backward_ops += ts_r_u64(r);
 	l->cpu.backward_kernels += ts_r_u64(r);
 	{   /* names are rows of one part: the most distinct any part saw */
