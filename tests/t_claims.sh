@@ -400,7 +400,8 @@ PY
 done
 # A count the first screen gives is the trace's own (issue 58): "N
 # captures begun" is the trace's StreamBeginCapture calls, counted here
-# from the raw events, not the calls and the capture annotations together.
+# from the raw events, not the calls and the capture annotations together;
+# no GPU is busy more than its kernel span (several GPUs: a share of each).
 python3 - "$SHARED" "$TS" <<'PY'
 import gzip, json, os, re, subprocess, sys
 shared, ts = sys.argv[1:3]
@@ -409,6 +410,10 @@ for f in sorted(os.listdir(shared)):
         continue
     p = os.path.join(shared, f)
     out = subprocess.run([ts, '--no-progress', '--brief', p], capture_output=True, text=True).stdout
+    full = subprocess.run([ts, '--no-progress', p], capture_output=True, text=True).stdout
+    b = re.search(r'GPU busy .*?\(([0-9.]+)% of', full)
+    if b and float(b.group(1)) > 100.05:
+        print('not ok - claims: %s: GPU busy %s%% of a span (busy is each device\'s own)' % (f, b.group(1)))
     m = re.search(r'\((\d+) captures? begun', out)
     if not m:
         continue

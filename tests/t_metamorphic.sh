@@ -91,10 +91,12 @@ if all(os.path.exists(p) for p in pair):
     json.dump(docs[0], open(out, 'w'))
     got = run(out)
     w = [x for x in got['warnings'] if 'processes' in x]
-    ok = len(w) == 1 and 'pids 267, 278' in w[0] and 'on 2 GPUs' in w[0]
+    txt = subprocess.run([ts, '--no-progress', out], capture_output=True, text=True).stdout
+    ok = len(w) == 1 and 'pids 267, 278' in w[0] and 'on 2 GPUs' in w[0] and \
+        'summed over 2 GPUs' in txt
     one = [x for x in base[os.path.basename(pair[0])]['warnings'] if 'processes' in x]
     print('%s - metamorphic: two SGLang decode traces merged into one file: two processes told apart '
-          '(pids, GPUs), none in either alone%s' % ('ok' if ok and not one else 'not ok',
+          '(pids, GPUs; busy summed over 2 GPUs, no share of one span), none in either alone%s' % ('ok' if ok and not one else 'not ok',
                                                     '' if ok and not one else ' (%s)' % (w or one)))
 # the shared rewrites that must give their originals' answers
 m = os.path.join(shared, 'metamorphic')

@@ -151,6 +151,15 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 		 * means nothing; RANKS gives each rank's busy time */
 		fprintf(out, "  GPU busy  %s us summed over %zu ranks (each rank's span is on its own "
 			     "clock: see RANKS)\n", ts_text_us(b1, sizeof b1, busy), o->ranks->n);
+	else if (a->ndev > 1)
+		/* busy is each device's own: summed over several it is no share
+		 * of one span */
+		fprintf(out, "  GPU busy  %s us summed over %d GPUs (%.1f%% of %d x the kernel span %s "
+			     "us; trace span %s us)\n",
+			ts_text_us(b1, sizeof b1, busy), a->ndev,
+			kspan ? 100.0 * (double)busy / ((double)kspan * a->ndev) : 0.0, a->ndev,
+			ts_text_us(b2, sizeof b2, kspan),
+			ts_text_us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
 	else
 		fprintf(out, "  GPU busy  %s us (%.1f%% of the kernel span %s us; trace span %s us)\n",
 			ts_text_us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
