@@ -424,4 +424,29 @@ for f in sorted(os.listdir(shared)):
     print('%s - claims: %s: "%s captures begun" is its %d StreamBeginCapture calls'
           % ('ok' if ok else 'not ok', f, m.group(1), raw))
 PY
+# Device facts are checked against each other (issue 58): a numSms that
+# is another field's value (an RTP-LLM trace's is its
+# sharedMemPerMultiprocessor) is named in a warning, never printed as SMs;
+# multiProcessorCount stands in where the trace has it.
+python3 - "$SHARED" "$TS" "$tmp" <<'PY'
+import gzip, json, os, subprocess, sys
+shared, ts, tmp = sys.argv[1:4]
+src = os.path.join(shared, 'sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz')
+if os.path.exists(src):
+    for mpc in (True, False):
+        d = json.load(gzip.open(src))
+        dev = d['deviceProperties'][0]
+        dev['numSms'] = dev['sharedMemPerMultiprocessor']
+        if mpc:
+            dev['multiProcessorCount'] = 148
+        f = os.path.join(tmp, 'sms.json')
+        json.dump(d, open(f, 'w'))
+        r = subprocess.run([ts, '--no-progress', '--brief', f], capture_output=True, text=True)
+        want = '(148 SMs)' if mpc else 'B300 SXM6 AC, rank'
+        ok = want in r.stdout and str(dev['numSms']) not in r.stdout and \
+            'numSms %d is no GPU' % dev['numSms'] in r.stderr
+        print('%s - claims: a numSms of %d %s' % ('ok' if ok else 'not ok', dev['numSms'],
+              'gives way to multiProcessorCount 148, with a warning' if mpc
+              else 'is set aside with a warning, no SM count printed'))
+PY
 finish

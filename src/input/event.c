@@ -5,6 +5,7 @@
  */
 #include "input/event.h"
 
+#include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -142,4 +143,16 @@ void ts_meta_warnings(const ts_meta *m, ts_warns *w)
 	if (m->devprops_dropped)
 		ts_warn(w, "%d deviceProperties entries past the first %d were ignored",
 			m->devprops_dropped, TS_MAX_DEVPROPS);
+	for (int i = 0; i < m->ndev && i < TS_MAX_DEVPROPS; i++) {
+		const ts_devprop *d = &m->dev[i];
+		if (!d->bad_sms)
+			continue;
+		if (d->has & TS_DEV_HAS_SMS)
+			ts_warn(w, "deviceProperties of device %" PRId64 ": numSms %" PRId64 " is no GPU's "
+				"SM count (its multiProcessorCount is %" PRId64 ", which is used)",
+				d->id, d->bad_sms, d->mp_count);
+		else
+			ts_warn(w, "deviceProperties of device %" PRId64 ": numSms %" PRId64 " is no GPU's "
+				"SM count; set aside", d->id, d->bad_sms);
+	}
 }

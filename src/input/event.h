@@ -129,6 +129,8 @@ typedef struct {
 	int64_t id;
 	char name[TS_DEVNAME_MAX];
 	int64_t sm_count, memory_bytes, warp_size;
+	int64_t mp_count;       /* multiProcessorCount, where given */
+	int64_t bad_sms;        /* a numSms no GPU has, set aside (0: none) */
 	uint32_t has;           /* TS_DEV_HAS_* bits */
 } ts_devprop;
 
@@ -138,6 +140,7 @@ enum {
 	TS_DEV_HAS_NAME = 1u << 1,
 	TS_DEV_HAS_SMS = 1u << 2,
 	TS_DEV_HAS_MEM = 1u << 3,
+	TS_DEV_HAS_MPC = 1u << 5,
 	TS_DEV_HAS_WARP = 1u << 4,
 };
 

@@ -134,6 +134,8 @@ static key devprop_key(const char *s, size_t len)
 		return K_DEV_MEM;
 	if (KEY_IS("warpSize"))
 		return K_DEV_WARP;
+	if (KEY_IS("multiProcessorCount"))
+		return K_DEV_MPC;
 	return K_OTHER;
 }
 
@@ -341,6 +343,10 @@ static int devprop_value(ts_parser *p, const char *s, size_t len, bool is_str, b
 	case K_DEV_WARP:
 		d->warp_size = v;
 		d->has |= TS_DEV_HAS_WARP;
+		break;
+	case K_DEV_MPC:
+		d->mp_count = v;
+		d->has |= TS_DEV_HAS_MPC;
 		break;
 	default:
 		break;
@@ -967,9 +973,31 @@ static int open_container(ts_parser *p, bool is_map)
 	return 1;
 }
 
+/* A device's SM count no GPU has (a writer put another field's value
+ * there: an RTP-LLM trace's numSms is its sharedMemPerMultiprocessor) is
+ * set aside for the warning; its multiProcessorCount, where plausible,
+ * stands in. */
+#define TS_SMS_MAX 1024
+
+static void check_devprop(ts_devprop *d)
+{
+	bool mpc = (d->has & TS_DEV_HAS_MPC) && d->mp_count > 0 && d->mp_count <= TS_SMS_MAX;
+	if ((d->has & TS_DEV_HAS_SMS) && (d->sm_count <= 0 || d->sm_count > TS_SMS_MAX)) {
+		d->bad_sms = d->sm_count ? d->sm_count : -1;
+		d->has &= ~TS_DEV_HAS_SMS;
+		d->sm_count = 0;
+	}
+	if (!(d->has & TS_DEV_HAS_SMS) && mpc) {
+		d->sm_count = d->mp_count;
+		d->has |= TS_DEV_HAS_SMS;
+	}
+}
+
 static int close_container(ts_parser *p)
 {
 	role r = cur_role(p);
+	if (r == R_DEVPROP && p->meta->ndev > 0)
+		check_devprop(&p->meta->dev[p->meta->ndev - 1]);
 	p->depth--;
 	p->cur = role_at_depth(p);
 	p->cur_key = K_OTHER;
