@@ -34,7 +34,8 @@ static const char usage_text[] =
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT     text (default), json, html (one self-contained page\n"
-	"                       with charts), csv (one table: --table) or xlsx (an\n"
+	"                       with charts), csv (one table: --table, else the\n"
+	"                       kernels; compare's ops) or xlsx (an\n"
 	"                       Excel workbook of every table; with -o)\n"
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
@@ -215,18 +216,18 @@ static double parse_double(const char *opt, const char *s, double lo, double hi)
 }
 
 
-/* csv writes one table, and --table goes with csv (any command). */
-static void check_csv_table(const options *o)
+/* csv writes one table (the kernels, compare's ops, without --table), and
+ * --table goes with csv (any command). */
+static void check_csv_table(options *o, const char *first)
 {
 	if (o->format == FMT_CSV && !o->table)
-		ts_usage_error("%s", "--format csv writes one table: name it with --table "
-			    "(or write them all with --csv-dir DIR)");
+		o->table = first;
 	if (o->table && o->format != FMT_CSV)
 		ts_usage_error("%s", "--table goes with --format csv");
 }
 
 /* The output format's own needs: csv one --table, xlsx a file. */
-static void check_formats(const options *o)
+static void check_formats(options *o)
 {
 	if (o->table && !ts_report_table_known(o->table) && strcmp(o->table, "launches") != 0)
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
@@ -237,7 +238,7 @@ static void check_formats(const options *o)
 			    "(the passes and layers are in the JSON report's passes and layer_table)");
 	if (o->debug_pass >= 0 && !o->debug)
 		ts_usage_error("%s", "--pass N chooses the pass --debug-layers lists: give --debug-layers too");
-	check_csv_table(o);
+	check_csv_table(o, "kernels");
 	if (o->format == FMT_XLSX && (!o->output || strcmp(o->output, "-") == 0) &&
 	    isatty(STDOUT_FILENO))
 		ts_usage_error("%s", "--format xlsx writes a binary workbook: name the file with -o FILE");
@@ -522,13 +523,13 @@ static void check_compare(options *o)
 		ts_usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
 			    "text, json, html or csv (--table ops, layers, alignment or "
 			    "collectives)");
+	check_csv_table(o, "ops");
 	bool known = !o->table;
 	for (size_t i = 0; o->table && ts_report_compare_tables[i]; i++)
 		known |= strcmp(o->table, ts_report_compare_tables[i]) == 0;
 	if (!known)
 		ts_usage_error("compare: --table '%s': compare's tables are ops, layers, "
 			    "alignment and collectives", o->table);
-	check_csv_table(o);
 }
 
 /* TRACE (ops TRACE), or several: the ranks of one job. */

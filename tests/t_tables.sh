@@ -194,9 +194,11 @@ rc=$?
 rc=$?
 [ $rc -eq 2 ] && grep -q "out.txt/kernels.csv: cannot write" "$tmp/err" &&
 	ok "--csv-dir that is a file: exit 2, which file and why" || bad "--csv-dir on a file: rc $rc: $(cat "$tmp/err")"
-"$TS" --no-progress -f csv "$s" > /dev/null 2> "$tmp/err"
-[ $? -eq 2 ] && grep -q -- "--format csv writes one table" "$tmp/err" && ok "--format csv without --table is a usage error" ||
-	bad "csv without --table: $(cat "$tmp/err")"
+"$TS" --no-progress -f csv "$s" > "$tmp/default.csv" 2> "$tmp/err"
+rc=$?
+"$TS" --no-progress -f csv --table kernels "$s" > "$tmp/kernels.csv" 2> /dev/null
+[ $rc -eq 0 ] && cmp -s "$tmp/default.csv" "$tmp/kernels.csv" && ok "--format csv without --table writes the kernels table" ||
+	bad "csv without --table: rc $rc $(cat "$tmp/err")"
 "$TS" --no-progress -f csv --table nope "$s" > /dev/null 2> "$tmp/err"
 [ $? -eq 2 ] && grep -q "'nope' is not kernels" "$tmp/err" && ok "an unknown --table is a usage error naming the tables" ||
 	bad "--table nope: $(cat "$tmp/err")"
