@@ -86,6 +86,29 @@ static void wrap2(screen *s, const char *head, const char *text, int ind)
 	line(s, "%*s%s", ind, "", rest);
 }
 
+/* head and text on as many lines as the width needs (a verdict is never
+ * cut: each line breaks at a space, the next indented ind). */
+static void wrap_all(screen *s, const char *head, const char *text, int ind)
+{
+	char buf[1024];
+	snprintf(buf, sizeof buf, "%s%s", head, text);
+	const char *at = buf;
+	size_t w = (size_t)s->width, lead = 0;
+	while (strlen(at) + lead > w && w > (size_t)ind + 20) {
+		size_t cut = w - lead;
+		while (cut > 10 && at[cut] != ' ')
+			cut--;
+		if (at[cut] != ' ')
+			cut = w - lead;
+		line(s, "%*s%.*s", (int)lead, "", (int)cut, at);
+		at += cut;
+		while (*at == ' ')
+			at++;
+		lead = (size_t)ind;
+	}
+	line(s, "%*s%s", (int)lead, "", at);
+}
+
 /* Milliseconds with three significant-ish digits. */
 static void fmt_ms(char *buf, size_t n, double ns)
 {
@@ -235,20 +258,24 @@ static void put_what(screen *s)
 		char *q;
 		while ((q = strstr(passes, " partial")) != NULL)
 			memmove(q, q + 8, strlen(q + 8) + 1);
-		line(s, "  %s; partial passes %s; %s, %s", note, passes, kn, kt);
+		char all[1024];
+		snprintf(all, sizeof all, "%s; partial passes %s; %s, %s", note, passes, kn, kt);
+		wrap_all(s, "  ", all, 4);
 	} else if (k) {
 		char lay[48] = "";
 		if (per)
 			snprintf(lay, sizeof lay, " of %" PRIu32 " layers", per);
 		line(s, "  passes %s%s%s; %s, %s", passes, lay, drafts, kn, kt);
 		if (!ts_layers_generation(res->layers))
-			line(s, "  not LLM generation by what it holds: no step annotation, token "
-				"embedding, KV-cache write, stage-named attention or serving framework; "
-				"its repeating passes have no stage");
+			wrap_all(s, "  ", "not LLM generation by what it holds: no step annotation, "
+				 "token embedding, KV-cache write, stage-named attention or serving "
+				 "framework; its repeating passes have no stage", 4);
 	} else {
 		if (v->staged)
 			snprintf(note, sizeof note, "no %s pass", ts_pstage_name(o->stage));
-		line(s, "  %s, %s; %s", kn, kt, note);
+		char all[1024];
+		snprintf(all, sizeof all, "%s, %s; %s", kn, kt, note);
+		wrap_all(s, "  ", all, 4);
 	}
 }
 
