@@ -40,7 +40,7 @@ cat = {}
 for k in r['kernels']:
     cat[k['name']] = k['category']
 want = {'ln_fwd_kernel': 'Norm-Layer', 'compute_attn_ws': 'Attention-Flash', 'rotary_kernel': 'RoPE',
-        'notify_dispatch': 'Comm-AllToAll', 'dispatch': 'Comm-AllToAll', 'combine': 'Comm-AllToAll',
+        'notify_dispatch': 'Comm-Notify', 'dispatch': 'Comm-AllToAll', 'combine': 'Comm-AllToAll',
         'm_grouped_fp8_gemm_contiguous_kernel': 'MoE-GEMM', 'fp8_gemm_kernel': 'GEMM-FP8'}
 got = {}
 for name, c in cat.items():
