@@ -64,7 +64,7 @@ f=$here/data/sample_trace.json.gz
 "$TS" --no-progress -f json "$f" > "$tmp/one.json" 2>/dev/null
 "$TS" --no-progress -f json "$f" "$f" "$f" "$f" > "$tmp/four.json" 2>/dev/null
 rc=$?
-python3 - "$tmp/one.json" "$tmp/four.json" <<'PY' && [ $rc -eq 0 ] && ok "four copies of $(basename "$f"): four rank rows numbered 0-3 (their own ranks repeat), each with the single run's kernel time, busy time, passes and layers; no spread, no straggler" || bad "four copies (rc $rc)"
+python3 - "$tmp/one.json" "$tmp/four.json" <<'PY' && [ $rc -eq 0 ] && ok "four copies of $(basename "$f"): four rank rows numbered 0-3 (their own ranks repeat), each with the single run's kernel time, busy time, passes and layers; no spread, no straggler; a note names the duplicate" || bad "four copies (rc $rc)"
 import json, sys
 one = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
 t = one['trace']
@@ -75,6 +75,9 @@ for r in d['ranks']:
 assert round(sum(r['kernel_time_us'] for r in d['ranks']), 3) == round(4 * t['kernel_time_us'], 3)
 k = d['skew']['kernel_time']
 assert k['min_us'] == k['max_us'] == t['kernel_time_us'] and d['skew']['straggler'] is None, k
+# the same file four times is named so, not taken for four ranks of a job
+notes = ' '.join(d['skew']['notes'])
+assert 'ranks 0 and 1 are the same trace' in notes and 'of the job' not in notes.replace('a job of', ''), notes
 PY
 
 # errors of one rank: the others are reported, the exit code is the worst

@@ -65,6 +65,25 @@ static int by_width(const void *pa, const void *pb)
 }
 
 /* What makes the traces look like more or less than one job. */
+/* Two ranks that are one trace: the same own rank (or none), kernels,
+ * kernel time, busy time and span to the nanosecond (no two GPUs of a job
+ * time alike). The first such pair in *a, *b. */
+static bool duplicate(const ts_multi *m, size_t *a, size_t *b)
+{
+	for (size_t i = 0; i < m->n; i++)
+		for (size_t j = i + 1; j < m->n; j++) {
+			const ts_rank_summary *x = &m->ranks[i], *y = &m->ranks[j];
+			if (x->kernels && x->trace_rank == y->trace_rank && x->kernels == y->kernels &&
+			    x->kernel_ns == y->kernel_ns &&
+			    x->busy_ns == y->busy_ns && x->span_ns == y->span_ns) {
+				*a = i;
+				*b = j;
+				return true;
+			}
+		}
+	return false;
+}
+
 size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max)
 {
 	size_t n = 0;
@@ -86,10 +105,18 @@ size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max)
 	}
 	if (worlds_differ && n < max)
 		snprintf(notes[n++], 160, "the traces give different world sizes: more than one job?");
+	else if (world >= 0 && (size_t)world < m->n && n < max)
+		snprintf(notes[n++], 160, "%zu traces for a job of %" PRId64 " rank%s: a rank given "
+			 "more than once, or not one job", m->n, world, world == 1 ? "" : "s");
 	else if (world >= 0 && (size_t)world != m->n && n < max)
 		snprintf(notes[n++], 160, "%zu of the job's %" PRId64 " ranks are given", m->n, world);
 	if (gpus_differ && n < max)
 		snprintf(notes[n++], 160, "the ranks ran on different GPUs");
+	size_t a, b;
+	if (n < max && duplicate(m, &a, &b))
+		snprintf(notes[n++], 160, "ranks %" PRId64 " and %" PRId64 " are the same trace (the "
+			 "same kernels and times, to the nanosecond): one file given twice?",
+			 m->ranks[a].rank, m->ranks[b].rank);
 	return n;
 }
 
