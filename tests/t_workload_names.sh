@@ -26,7 +26,7 @@ for t in truth:
 PY
 "$TS" --no-progress --model dense --verify-ops "$tmp/seq.json" > "$tmp/cov" 2>&1
 if grep -Eq '✓ rmsnorm +optional +3 calls +3 definitions' "$tmp/cov" &&
-	grep -Eq '✓ rope +optional +1 calls' "$tmp/cov" && grep -Eq '✓ gqa +required +2 calls' "$tmp/cov"; then
+	grep -Eq '✓ rope +optional +1 calls' "$tmp/cov" && grep -Eq '✓ gqa +required +3 calls' "$tmp/cov"; then
 	ok "--verify-ops counts the unfused norms and RoPE as rmsnorm and rope"
 else
 	bad "--verify-ops: $(sed -n '/OPERATOR COVERAGE/,/^$/p' "$tmp/cov")"

@@ -97,6 +97,7 @@ def main():
     want('rmsnorm_h16', B, 1, 10, 2)
     want('gqa_ragged_prefill_causal_h4_kv2_d16', B, 1, 10)
     want('gqa_ragged_decode_h4_kv2_d16', B, 1, 2)
+    want('attn_bidir_h4_kv4_d16', B, 1, 10)
     # 1. QKV projection: T = 10
     op('aten::linear', [[2, 5, 64], [192, 64], [192]], [B, B, B], dur=6,
        nested=[lambda: op('aten::addmm', [[192], [10, 64], [64, 192], [], []], [B, B, B, S, S],
@@ -138,6 +139,13 @@ def main():
        [[2, 4, 1, 16], [2, 2, 6, 16], [2, 2, 6, 16], [], [], [], [], []],
        [B, B, B, '', S, S, S, S], ['', '', '', '', 'False', '0.', 'False', ''], kernel=3.5,
        wl=('gqa_ragged_decode_h4_kv2_d16', B))
+    # 9. SDPA, not causal (an encoder's, a diffusion transformer's): every
+    # token attends to every other, no prefill; as many KV heads as query
+    # heads
+    op('aten::_scaled_dot_product_efficient_attention',
+       [[2, 4, 5, 16], [2, 4, 5, 16], [2, 4, 5, 16], [], [], [], [], []],
+       [B, B, B, '', S, S, S, S], ['', '', '', '', 'False', '0.', 'False', ''], kernel=4.5,
+       wl=('attn_bidir_h4_kv4_d16', B))
     # as Kineto writes them: CPU ops first, then the GPU's kernels
     events.sort(key=lambda e: e['cat'] == 'kernel')
     doc = {'traceEvents': events, 'deviceProperties': [{'id': 0, 'name': 'NVIDIA H100 80GB HBM3'}]}
