@@ -383,7 +383,7 @@ static int64_t unexplained_wait(const ts_result *res, ts_pstage stage)
 {
 	const ts_whatif *w = ts_result_module(res, &ts_whatif_module);
 	const ts_wi_stage *x = w ? ts_whatif_stage(w, stage) : NULL;
-	return x && x->steps ? x->cause_ns[TS_CP_WAIT] / (int64_t)x->steps : 0;
+	return ts_wi_wait_ns(x);
 }
 
 static void put_step_parts(screen *s, ts_pstage stage, const ts_steps *st)

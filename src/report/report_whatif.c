@@ -39,7 +39,7 @@ static const char *ts_report_whatif_why_not(const ts_wi_stage *s, char *buf, siz
 	if (!s->steps)
 		return "no step whose records were kept";
 	char wait[32];
-	ms(wait, sizeof wait, (double)s->cause_ns[TS_CP_WAIT] / (double)s->steps);
+	ms(wait, sizeof wait, (double)ts_wi_wait_ns(s));
 	if (f < TS_WI_FIDELITY_MIN) {
 		snprintf(buf, n, "the replay explains %.0f%% of kernel starts (under %.0f%%); queued "
 			 "kernels waited %s a step with no cause in the trace", 100.0 * f,

@@ -328,7 +328,7 @@ static void step_opp(const ts_result *res, int s, int64_t stage_ns, ts_opportuni
 	char why[160] = "the CPU preparing the step's inputs";
 	const ts_whatif *w = ts_result_module(res, &ts_whatif_module);
 	const ts_wi_stage *x = w ? ts_whatif_stage(w, (ts_pstage)s) : NULL;
-	bool held = x && x->steps && 2 * (x->cause_ns[TS_CP_WAIT] / (int64_t)x->steps) * st.windows >= idle;
+	bool held = 2 * ts_wi_wait_ns(x) * st.windows >= idle && idle > 0;
 	if (held)
 		snprintf(why, sizeof why, "kernels queued, held by a wait the trace does not show%s%s",
 			 st.before_sync ? "; the CPU in " : "", st.before_sync ? st.before_sync : "");

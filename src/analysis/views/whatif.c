@@ -94,12 +94,6 @@ static void wi_kernel(void *m, const ts_kernel_rec *k)
 	ts_timeline_op(w->tl, k->ev, k->row, k->cls->type, k->cls->type == TS_TYPE_COMMUNICATION);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* The typical latency from a launch call's start to its operation's
  * start: the median over operations that began while their call ran or
  * within TS_WI_LAUNCH_TOL_NS after it returned. */
@@ -115,7 +109,7 @@ static int64_t launch_lag(const ts_timeline *tl)
 		if (c && o[i].ts >= c->ts && o[i].ts - c->ts <= c->dur + TS_WI_LAUNCH_TOL_NS)
 			v[m++] = o[i].ts - c->ts;
 	}
-	qsort(v, m, sizeof *v, cmp_i64);
+	ts_sort_i64(v, m);
 	int64_t lag = m ? v[m / 2] : 0;
 	free(v);
 	return lag;
@@ -145,7 +139,7 @@ static int64_t switch_of(const ts_timeline *tl, int64_t *typ)
 			v[m++] = g;
 		last[o[i].stream] = ts_sat_add(o[i].ts, o[i].dur);
 	}
-	qsort(v, m, sizeof *v, cmp_i64);
+	ts_sort_i64(v, m);
 	int64_t sw = m ? v[m * 95 / 100] : 0;
 	*typ = m ? v[m / 2] : 0;
 	free(v);
@@ -273,22 +267,17 @@ static uint32_t add32(uint32_t a, uint32_t b)
 	return a > UINT32_MAX - b ? UINT32_MAX : a + b;
 }
 
-static uint64_t add64(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static ts_status wi_load(void *m, ts_rbuf *r)
 {
 	ts_whatif *w = m;
-	w->dropped = add64(w->dropped, ts_r_u64(r));
+	w->dropped = ts_sat_addu(w->dropped, ts_r_u64(r));
 	for (int s = 0; s < TS_PSTAGE_COUNT && !r->err; s++) {
 		ts_wi_stage *x = &w->st[s];
 		x->steps = add32(x->steps, ts_r_u32(r));
 		x->steps_listed = add32(x->steps_listed, ts_r_u32(r));
 		x->steps_not_whole = add32(x->steps_not_whole, ts_r_u32(r));
-		x->ops = add64(x->ops, ts_r_u64(r));
-		x->ops_reproduced = add64(x->ops_reproduced, ts_r_u64(r));
+		x->ops = ts_sat_addu(x->ops, ts_r_u64(r));
+		x->ops_reproduced = ts_sat_addu(x->ops_reproduced, ts_r_u64(r));
 		x->wall_ns = ts_sat_add(x->wall_ns, ts_r_i64(r));
 		x->drift_ns = ts_sat_add(x->drift_ns, ts_r_i64(r));
 		for (int k = 0; k < TS_TYPE_COUNT; k++)
@@ -332,6 +321,11 @@ const ts_module ts_whatif_module = {
 const ts_wi_stage *ts_whatif_stage(const ts_whatif *w, ts_pstage s)
 {
 	return w && s < TS_PSTAGE_COUNT ? &w->st[s] : NULL;
+}
+
+int64_t ts_wi_wait_ns(const ts_wi_stage *s)
+{
+	return s && s->steps ? s->cause_ns[TS_CP_WAIT] / (int64_t)s->steps : 0;
 }
 
 double ts_wi_fidelity(const ts_wi_stage *s)

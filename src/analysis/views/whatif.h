@@ -130,6 +130,9 @@ extern const ts_module ts_whatif_module;
  * whether projections are given (fidelity and drift within bounds). */
 const ts_wi_stage *ts_whatif_stage(const ts_whatif *w, ts_pstage s);
 double ts_wi_fidelity(const ts_wi_stage *s);
+/* The time a step's queued kernels waited with no cause in the trace, on
+ * its path (mean a step; 0: none, or no replayed step). */
+int64_t ts_wi_wait_ns(const ts_wi_stage *s);
 bool ts_wi_trusted(const ts_wi_stage *s);
 
 /* The changes of stage s by saving, largest first, those that save
