@@ -19,6 +19,9 @@ move between copies, and copy c only formats those:
   args: External id, correlation, Python id, Python parent id, Ev Idx
                           v + c * id_shift      (integers >= 0 only)
 
+As Kineto writes a longer capture, the CPU's side of every copy (ops,
+Python frames, annotations) comes first, then the rest of every copy
+(runtime calls with the GPU's operations), each in the trace's own order.
 Metadata ("M") and events without ts are written once, after the copies.
 Memory stays at the loaded trace plus one copy's text; output goes out a
 copy at a time.
@@ -37,6 +40,7 @@ import sys
 from decimal import Decimal
 
 ID_KEYS = ('External id', 'correlation', 'Python id', 'Python parent id', 'Ev Idx')
+CPU_SIDE = ('cpu_op', 'python_function', 'user_annotation', 'cpu_instant_event', 'Operator')
 _dumps = json.JSONEncoder(separators=(',', ':')).encode
 
 
@@ -158,7 +162,9 @@ def prepare(doc):
         tail = ']' + ''.join(',' + p for p in parts) + '}'
     else:
         head, tail = '[', ']'
-    return [template(e) for e in timed], shift_ts, shift_id, head, once_text, tail, len(once)
+    cpu = [template(e) for e in timed if e.get('cat') in CPU_SIDE]
+    rest = [template(e) for e in timed if e.get('cat') not in CPU_SIDE]
+    return (cpu, rest), shift_ts, shift_id, head, once_text, tail, len(once)
 
 
 def copy_text(templates, c, shift_ts, shift_id):
@@ -185,7 +191,8 @@ def main():
     args = sys.argv[1:]
     if len(args) == 2 and args[0] == '--info':
         doc, raw = load(args[1])
-        templates, shift_ts, shift_id, head, once_text, tail, n_once = prepare(doc)
+        parts, shift_ts, shift_id, head, once_text, tail, n_once = prepare(doc)
+        templates = parts[0] + parts[1]
         one = copy_text(templates, 0, shift_ts, shift_id)
         print(json.dumps({'raw_bytes': raw, 'copy_bytes': len(one),
                           'fixed_bytes': len(head) + len(once_text) + len(tail) + 1,
@@ -199,15 +206,20 @@ def main():
     if k < 1:
         sys.exit('repeat_stream: K must be >= 1')
     doc, _ = load(path)
-    templates, shift_ts, shift_id, head, once_text, tail, _ = prepare(doc)
+    parts, shift_ts, shift_id, head, once_text, tail, _ = prepare(doc)
     del doc
     out = sys.stdout.buffer
     # ensure_ascii (json's default) makes every piece ASCII
     out.write(head.encode('ascii'))
-    for c in range(k):
-        if c:
-            out.write(b',')
-        out.write(copy_text(templates, c, shift_ts, shift_id).encode('ascii'))
+    first = True
+    for templates in parts:
+        if not templates:
+            continue
+        for c in range(k):
+            if not first:
+                out.write(b',')
+            first = False
+            out.write(copy_text(templates, c, shift_ts, shift_id).encode('ascii'))
     out.write((once_text + tail + '\n').encode('ascii'))
     out.flush()
 

@@ -296,7 +296,7 @@ static ts_pipeline_opts pipeline_opts(const options *o, const ts_patterns *patte
 	ts_pipeline_opts po = { .read_size = o->read_size, .no_mmap = o->no_mmap, .limits = o->limits,
 				.threads = parse_threads(o, 1),
 				.piece_size = o->piece_size,
-				.join_mem = o->join_mem,
+				.join_mem = o->join_mem, .sort_mem = o->sort_mem,
 				.patterns = patterns, .model = o->model, .gpu = o->gpu,
 				.layers = { .split_half_layers = o->split_half_layers,
 					    .model = o->model, .expect_layers = o->expect_layers,

@@ -79,6 +79,9 @@ static const char usage_text[] =
 	"                       Python frame, about 4 to 10 bytes per frame kept\n"
 	"                       between the launches and the latest frame;\n"
 	"                       entries past it are counted\n"
+	"      --sort-mem SIZE      memory for sorting a trace whose events are out of\n"
+	"                       time order (default 32M); past it, sorted runs go\n"
+	"                       to a temporary file in $TMPDIR\n"
 	"      --capture FILE|DIR   graph-capture traces of the same run (repeatable;\n"
 	"                       a directory: its *.json, *.json.gz; or a partial\n"
 	"                       saved with --capture): replayed graph kernels get\n"
@@ -200,7 +203,7 @@ static void parse_layer_list(const char *arg, char *flags)
 enum {
 	OPT_PROGRESS = 256, OPT_NO_PROGRESS, OPT_READ_SIZE, OPT_NO_MMAP, OPT_PIECE_SIZE, OPT_MAX_KERNELS,
 	OPT_FULL_NAMES, OPT_EVENT, OPT_SPLIT_HALF, OPT_EXPECT_LAYERS,
-	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_PASS, OPT_STAGE, OPT_JOIN_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE, OPT_CAPTURE_B,
+	OPT_SHOW_LAYERS, OPT_BRIEF, OPT_DEBUG_LAYERS, OPT_PASS, OPT_STAGE, OPT_JOIN_MEM, OPT_SORT_MEM, OPT_DEVICE, OPT_DECODE_THRESHOLD, OPT_VERIFY_OPS, OPT_SAVE_STATE, OPT_CAPTURE, OPT_CAPTURE_B,
 	OPT_NAMES, OPT_THRESHOLD_US, OPT_THRESHOLD_PCT, OPT_FAIL_IF_SLOWER, OPT_TABLE, OPT_CSV_DIR,
 };
 
@@ -270,6 +273,7 @@ static const struct option longs[] = {
 	{ "pass", required_argument, NULL, OPT_PASS },
 	{ "stage", required_argument, NULL, OPT_STAGE },
 	{ "join-mem", required_argument, NULL, OPT_JOIN_MEM },
+	{ "sort-mem", required_argument, NULL, OPT_SORT_MEM },
 	{ "decode-threshold", required_argument, NULL, OPT_DECODE_THRESHOLD },
 	{ "verify-ops", no_argument, NULL, OPT_VERIFY_OPS },
 	{ "names", required_argument, NULL, OPT_NAMES },
@@ -439,6 +443,9 @@ static void run_option(options *o, int c, char **argv)
 		break;
 	case OPT_JOIN_MEM:
 		o->join_mem = parse_bytes("--join-mem", optarg, 16);
+		break;
+	case OPT_SORT_MEM:
+		o->sort_mem = parse_bytes("--sort-mem", optarg, 1u << 20);
 		break;
 	case OPT_DEVICE:
 		o->gpu = optarg;

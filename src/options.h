@@ -51,6 +51,7 @@ typedef struct {
 	long expect_layers;
 	int stage;                     /* --stage: ts_pstage + 1, 0 all */
 	size_t join_mem;               /* --join-mem */
+	size_t sort_mem;               /* --sort-mem */
 	long decode_threshold;         /* --decode-threshold */
 	const char *event_cat;         /* patterns explain --event */
 	char **args;                   /* positional arguments */

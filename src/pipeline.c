@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "analysis/views/module.h"
@@ -177,7 +178,7 @@ static ts_status on_runtime(ts_result *res, const ts_event *ev)
 	return TS_OK;
 }
 
-static ts_status on_event(void *ud, const ts_event *ev)
+static ts_status analyse_event(void *ud, const ts_event *ev)
 {
 	ts_result *res = ud;
 	ts_status st = ts_agg_event(res->agg, ev);
@@ -220,6 +221,22 @@ static ts_status on_event(void *ud, const ts_event *ev)
 		break;
 	}
 	return TS_OK;
+}
+
+/* Each event as the parser gives it: kept for sorting in a sorted run;
+ * else watched, and analysed unless the watch stops the read so that it
+ * can begin again sorted (order.h). */
+static ts_status on_event(void *ud, const ts_event *ev)
+{
+	ts_result *res = ud;
+	if (res->sorter)
+		return ts_sorter_add(res->sorter, ev);
+	if (!res->order_out && ts_order_watch_event(&res->order, ev)) {
+		res->order_out = true;
+		if (res->order_resort)
+			return TS_ERR_FULL;   /* stops the parse: read it again, sorted */
+	}
+	return analyse_event(res, ev);
 }
 
 static void on_staged(void *ctx, int stage, const ts_kref *ref, int64_t dur)
@@ -429,9 +446,47 @@ size_t ts_framework_count(void)
 	return sizeof framework_names / sizeof *framework_names;
 }
 
-ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
-			  ts_result *res)
+/* Memory the sorter keeps events in before it writes runs to a file. */
+#define SORT_MEM ((size_t)32 << 20)
+
+/* Whether the input can be read a second time, sorted: a regular file
+ * (not a pipe), not a capture trace being recorded. */
+static bool can_sort(const char *path, const ts_pipeline_opts *o)
 {
+	struct stat st;
+	return !o->record && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A sorted run's events, in order, to the analysis. False where the
+ * sorter failed (its temporary file could not be written or read): the
+ * caller reads the input again as it came, saying why. */
+static bool emit_sorted(ts_result *res)
+{
+	ts_sorter *so = res->sorter;
+	res->sorter = NULL;       /* the analysis reads them now */
+	ts_status st = *ts_sorter_error(so) ? TS_ERR_IO : ts_sorter_emit(so, analyse_event, res);
+	if (*ts_sorter_error(so)) {
+		snprintf(res->sort_failed, sizeof res->sort_failed, "%s", ts_sorter_error(so));
+		ts_sorter_free(so);
+		return false;
+	}
+	if (st != TS_OK && res->err.status == TS_OK)
+		set_error(res, st, ts_strerror(st), 0, false);
+	res->order_sorted = true;
+	res->sorted_events = ts_sorter_events(so);
+	res->sort_runs = ts_sorter_runs(so);
+	res->sort_file_bytes = ts_sorter_file_bytes(so);
+	ts_sorter_free(so);
+	return true;
+}
+
+/* How a read takes the events: watched (and read again sorted where
+ * they are out of order), sorted first, or as they came. */
+enum { READ_WATCH, READ_SORTED, READ_AS_WRITTEN };
+
+static ts_status run_once(const char *path, const ts_pipeline_opts *o, ts_result *res, int how)
+{
+	bool sorted = how == READ_SORTED;
 	memset(res, 0, sizeof *res);
 	res->path = path;
 	res->input_size = -1;
@@ -467,9 +522,21 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 
 	if (o->record)
 		ts_capmap_begin_file(o->record, path);
-	pump(r, p, buf, o, res);
+	res->order_resort = how == READ_WATCH && can_sort(path, o);
+	if (sorted && !(res->sorter = ts_sorter_new(o->sort_mem ? o->sort_mem : SORT_MEM, NULL)))
+		set_error(res, TS_ERR_NOMEM, "out of memory", 0, false);
+	else
+		pump(r, p, buf, o, res);
 	if (o->progress)
 		ts_progress_clear(o->progress);
+	if (!sorted && !res->order_out && res->err.status == TS_OK && ts_order_watch_end(&res->order))
+		res->order_out = true;
+	if ((res->order_out && res->order_resort) || (sorted && res->sorter && !emit_sorted(res))) {
+		free(buf);
+		ts_parser_free(p);
+		ts_reader_free(r);
+		return TS_OK;         /* the caller reads it again */
+	}
 
 	if (res->replay)
 		drain(res, true);
@@ -498,3 +565,27 @@ ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o,
 	return res->err.status;
 }
 
+
+ts_status ts_pipeline_run(const char *path, const ts_pipeline_opts *o, ts_result *res)
+{
+	ts_status st = run_once(path, o, res, READ_WATCH);
+	if (!(res->order_out && res->order_resort))
+		return st;
+	ts_order_watch seen = res->order;
+	double first = res->seconds;
+	ts_result_free(res);
+	st = run_once(path, o, res, READ_SORTED);
+	if (*res->sort_failed) {
+		/* no room to sort: as it came, the reason said */
+		char why[sizeof res->sort_failed];
+		memcpy(why, res->sort_failed, sizeof why);
+		first += res->seconds;
+		ts_result_free(res);
+		st = run_once(path, o, res, READ_AS_WRITTEN);
+		memcpy(res->sort_failed, why, sizeof why);
+	}
+	res->order = seen;
+	res->order_out = true;
+	res->seconds += first;
+	return st;
+}

@@ -31,6 +31,7 @@ typedef struct {
 	const char *model;      /* --model NAME, or NULL to detect */
 	ts_layers_opts layers;
 	size_t join_mem;        /* --join-mem (0: default) */
+	size_t sort_mem;        /* --sort-mem (0: default): events held to sort */
 	const char *gpu;        /* --device NAME (checked by the caller), or NULL */
 	/* --capture: graphs captured, read-only; replays in this trace are
 	 * matched to them (NULL: none, and nothing changes) */

@@ -22,6 +22,14 @@ import copy, json, sys
 src, out, p, k, name, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
 d = json.load(open(src))
 ev = d['traceEvents']
+# correlation ids count launches: ten apart, so that the added launches
+# take the ids after the one they follow (as a profiler numbers them)
+for e in ev:
+    a = e.get('args') or {}
+    if isinstance(a.get('correlation'), int):
+        a['correlation'] *= 10
+    if e.get('cat') == 'ac2g' and isinstance(e.get('id'), int):
+        e['id'] *= 10
 ks = sorted((e for e in ev if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
 per = len(ks) // 3
 after = ks[p * per + k]
@@ -31,7 +39,7 @@ shift = n * (dur + 1.0)
 for e in ks:
     if e['ts'] > after['ts']:
         e['ts'] = round(e['ts'] + shift, 3)
-corr = 900000
+corr = after['args']['correlation'] + 1
 launch = next(e for e in ev if e.get('cat') == 'cuda_runtime'
               and e['args'].get('correlation') == after['args']['correlation'])
 add = []

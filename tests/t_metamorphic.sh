@@ -6,9 +6,12 @@
 # input's own bytes; timestamps shifted, CPU events grouped before the
 # GPU's: the same passes, layers, stages, kernels, kernel time, per-token
 # time and replayed step; deviceProperties dropped, every annotation
-# dropped, the CPU side dropped (a GPU-only capture), events sorted by
-# time: the same passes and layers. The rewrites of
-# ../shared/traces/metamorphic/ that hold give their originals' answers.
+# dropped, the CPU side dropped (a GPU-only capture): the same passes and
+# layers; events sorted by time, or reversed: sorted back first, the same
+# facts as grouped (and said; from a pipe, said not sorted; through a
+# temporary file, the same report); the events twice, the copy later:
+# twice the passes and kernels. The rewrites of
+# ../shared/traces/metamorphic/ give their originals' answers.
 # (Cut passes: tests/t_cut_pass.sh.)
 T=metamorphic
 . "$(dirname "$0")/lib.sh"
@@ -29,10 +32,19 @@ def strip(d):
     d.pop('patterns', None)
     return d
 
+def unsorted(d):
+    """The report but the input's bytes and the words on its order."""
+    d = strip(d)
+    d['trace'].pop('event_order', None)
+    d['warnings'] = [w for w in d.get('warnings', []) if 'time order' not in w]
+    return d
+
 def facts(d, level):
     ps = [(p['stage'], p['layers'], p['complete']) for p in d['passes']]
     if level == 'layers':
         return [(l, c) for _, l, c in ps]
+    if level == 'twice':
+        return ps, d['trace'].get('kernels')
     st = {s: (v.get('steps') or {}).get('per_output_token_us') for s, v in (d.get('stages') or {}).items()}
     wi = [(w['stage'], w['steps'], w['step_mean_us']) for w in d.get('whatif', [])]
     return ps, d['trace'].get('kernels'), d['trace'].get('kernel_time_us'), st, wi, d['model'].get('family')
@@ -41,16 +53,16 @@ traces = [f for f in sorted(os.listdir(shared)) if f.endswith(('.json', '.json.g
 base = {f: run(os.path.join(shared, f)) for f in traces}
 traces = [f for f in traces if base[f] and base[f]['passes']]
 hows = ('compact', 'pretty', 'keys', 'zeros', 'shift', 'grouped', 'nodevices', 'noannot', 'gpuonly',
-        'sorted')
+        'sorted', 'reversed', 'twice')
 if '/san/' in ts:
     # under the sanitizers the paths matter, not the matrix: the rewrites
     # that move keys and events, on the smaller traces
     traces = sorted(traces, key=lambda f: os.path.getsize(os.path.join(shared, f)))[:4]
-    hows = ('keys', 'grouped', 'noannot')
+    hows = ('keys', 'grouped', 'noannot', 'reversed')
 jobs = [(f, how) for f in traces for how in hows]
 level = {'compact': 'all', 'pretty': 'all', 'keys': 'all', 'zeros': 'all', 'shift': 'facts',
          'grouped': 'facts', 'nodevices': 'layers', 'noannot': 'layers', 'gpuonly': 'layers',
-         'sorted': 'layers'}
+         'sorted': 'facts', 'reversed': 'facts', 'twice': 'twice'}
 
 def one(job):
     f, how = job
@@ -61,6 +73,14 @@ def one(job):
     want = base[f]
     if got is None:
         return job, False, 'no report'
+    if how == 'reversed' and got['trace'].get('event_order') != 'sorted':
+        return job, False, 'event order %s, not sorted' % got['trace'].get('event_order')
+    if level[how] == 'twice':
+        if not any(p['complete'] for p in want['passes']):
+            return job, True, ''   # a fragment's kernels join across the copies
+        a, b = facts(want, 'twice'), facts(got, 'twice')
+        return job, b == (a[0] + a[0], 2 * a[1]), '' if b == (a[0] + a[0], 2 * a[1]) else '%s -> %s' % (
+            str(a)[:120], str(b)[:160])
     if level[how] == 'all':
         a, b = strip(want), strip(got)
         if a != b:
@@ -77,7 +97,7 @@ for how in hows:
     n = sum(1 for (f, h), ok, why in results if h == how)
     print('%s - metamorphic: %s on %d traces: %s%s' % ('not ok' if bad else 'ok', how, n,
           {'all': 'the same report', 'facts': 'the same passes, stages, kernels, per token, replay',
-           'layers': 'the same passes and layers'}[level[how]],
+           'layers': 'the same passes and layers', 'twice': 'twice the passes and kernels'}[level[how]],
           '' if not bad else ' (%s)' % '; '.join('%s: %s' % x for x in bad[:3])))
 # two processes merged into one file (as users merge ranks to view them):
 # told apart, with the pids, never read silently as one
@@ -103,14 +123,38 @@ m = os.path.join(shared, 'metamorphic')
 for f, orig, lv in (('gb10-decode__4_no-annotations.json.gz',
                      'vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json.gz', 'layers'),
                     ('gptoss120b-b200__1c_one-event-keys-reversed.json.gz',
-                     'vllm_gptoss120b_b200_tp8_eager_prefill.json.gz', 'all')):
+                     'vllm_gptoss120b_b200_tp8_eager_prefill.json.gz', 'all'),
+                    ('qwen3-30b-b300__2c_reversed.json.gz',
+                     'sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz', 'order'),
+                    ('hf-qwen-h100__2a_sorted-by-ts.json.gz', 'hf_qwen1.5-0.5b-chat_h100.json.gz', 'order')):
     p = os.path.join(m, f)
     if not os.path.exists(p):
         print('ok - metamorphic: %s # SKIP not there' % f)
         continue
     got, want = run(p), base.get(orig) or run(os.path.join(shared, orig))
-    ok = strip(got) == strip(want) if lv == 'all' else facts(got, lv) == facts(want, lv)
+    ok = strip(got) == strip(want) if lv == 'all' else unsorted(got) == unsorted(want) if lv == 'order' \
+        else facts(got, lv) == facts(want, lv)
     print('%s - metamorphic: %s gives its original\'s %s' % ('ok' if ok else 'not ok', f,
-          'report' if lv == 'all' else 'passes and layers'))
+          {'all': 'report', 'order': 'report (sorted first)', 'layers': 'passes and layers'}[lv]))
+# out of order through a pipe: read once, said so; a sorter that spills
+# to a temporary file gives the report it gives in memory
+hf = os.path.join(shared, 'hf_qwen1.5-0.5b-chat_h100.json.gz')
+if os.path.exists(hf):
+    rev = os.path.join(tmp, 'reversed.json')
+    subprocess.run([sys.executable, rw, 'reversed', hf, rev], check=True)
+    r = subprocess.run([ts, '--no-progress', '-f', 'json', '-'], stdin=open(rev), capture_output=True, text=True)
+    piped = json.loads(r.stdout)
+    said = [w for w in piped['warnings'] if 'time order' in w and 'as they came' in w]
+    print('%s - metamorphic: reversed through a pipe: read as it came, and said so%s' % (
+        'ok' if piped['trace']['event_order'] == 'out_of_order' and said else 'not ok',
+        '' if said else ' (%s)' % piped['trace']['event_order']))
+    r = subprocess.run([ts, '--no-progress', '-T', '1', '-f', 'json', '--sort-mem', '1M', rev],
+                       capture_output=True, text=True)
+    small = json.loads(r.stdout)
+    temp = [w for w in small['warnings'] if 'temporary file' in w]
+    same = unsorted(small) == unsorted(run(rev))
+    print('%s - metamorphic: reversed, sorted through a temporary file (--sort-mem 1M): the report '
+          'sorted in memory gives%s' % ('ok' if same and temp else 'not ok',
+                                        '' if same and temp else ' (%s)' % ('no temporary file' if not temp else 'differs')))
 PY
 finish

@@ -3,6 +3,7 @@
  * with their times (api.h).
  */
 #include "analysis/api.h"
+#include "analysis/stat.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -253,17 +254,18 @@ ts_status ts_api_load(ts_api *a, ts_rbuf *r)
 void ts_api_warnings(const ts_api *a, int devices, ts_warns *w)
 {
 	uint32_t n = 0;
-	char list[160] = "";
-	size_t k = 0;
-	for (uint32_t i = 0; a && i < a->npid; i++) {
-		if (a->pid_calls[i] < TS_API_PID_MIN)
-			continue;
-		n++;
-		if (k < sizeof list)
-			k += (size_t)snprintf(list + k, sizeof list - k, "%s%" PRId64, k ? ", " : "", a->pid[i]);
-	}
+	int64_t pids[TS_API_PIDS];
+	for (uint32_t i = 0; a && i < a->npid; i++)
+		if (a->pid_calls[i] >= TS_API_PID_MIN)
+			pids[n++] = a->pid[i];
 	if (n < 2)
 		return;
+	/* by number: the same list whatever order the file wrote them in */
+	ts_sort_i64(pids, n);
+	char list[160] = "";
+	size_t k = 0;
+	for (uint32_t i = 0; i < n && k < sizeof list; i++)
+		k += (size_t)snprintf(list + k, sizeof list - k, "%s%" PRId64, k ? ", " : "", pids[i]);
 	ts_warn(w, "this file holds the runtime calls of %" PRIu32 "%s processes (pids %s) on %d "
 		"GPU%s: tracestream reads one process a file, so its passes and layers mix them; "
 		"split the file by process and give the parts as ranks", n,

@@ -104,6 +104,9 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	ts_jw_opt_int(w, m->has & TS_META_HAS_BASE_TIME, m->base_time_ns);
 	ts_jw_member(w, 4, "events");
 	ts_jw_uint(w, a->events);
+	/* as the writer ordered them, sorted first, or out of order (a pipe) */
+	ts_jw_member(w, 4, "event_order");
+	ts_jw_str(w, !res->order_out ? "as_written" : res->order_sorted ? "sorted" : "out_of_order");
 	ts_jw_member(w, 4, "kernels");
 	ts_jw_uint(w, a->kernels);
 	ts_jw_member(w, 4, "distinct_kernels");

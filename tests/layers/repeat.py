@@ -3,6 +3,10 @@
 
     repeat.py TRACE[.gz] K > OUT.json
 
+As Kineto writes a longer capture: the CPU's side of every copy first (ops,
+Python frames, annotations), then the rest of every copy (runtime calls
+with the GPU's operations), each in the trace's own order.
+
 Copy k (0-based) of every timed event has its ts shifted by k times the
 trace's span plus a gap, and its ids (External id, correlation, Python id,
 Python parent id, flow id) shifted past every id of the copy before, so the
@@ -45,8 +49,10 @@ def main():
                 if isinstance(v, int) and v > max_id:
                     max_id = v
     shift_id = max_id + 1
-    out = []
+    copies = []
     for c in range(k):
+        out = []
+        copies.append(out)
         for e in timed:
             e2 = dict(e)
             e2['ts'] = e['ts'] + c * shift_ts
@@ -59,6 +65,9 @@ def main():
                         a[key] += c * shift_id
                 e2['args'] = a
             out.append(e2)
+    cpu = ('cpu_op', 'python_function', 'user_annotation', 'cpu_instant_event', 'Operator')
+    out = ([e for c in copies for e in c if e.get('cat') in cpu] +
+           [e for c in copies for e in c if e.get('cat') not in cpu])
     if isinstance(doc, dict):
         doc = dict(doc)
         doc['traceEvents'] = out + once

@@ -15,6 +15,10 @@ HOW:
   noannot       every user_annotation and gpu_user_annotation removed
   gpuonly       the CPU side removed (a GPU-only capture)
   sorted        the events stably sorted by ts (as some tools re-save)
+  reversed      the events in reverse order
+  twice         the events, then all of them again 1 s after the last
+                ends, their ids (correlation, External id, flow id) moved
+                past the first copy's (a capture of two runs in one file)
 The numbers keep their text where the rewrite does not touch them (read
 and written through json with floats kept as their repr).
 """
@@ -74,12 +78,45 @@ def main():
     elif how == 'sorted':
         ev.sort(key=lambda e: e['ts'] if isinstance(e, dict) and isinstance(e.get('ts'), (int, float))
                 else float('-inf'))
+    elif how == 'reversed':
+        ev.reverse()
+    elif how == 'twice':
+        ev.extend(again(ev))
     else:
         raise SystemExit('unknown rewrite ' + how)
     text = json.dumps(d, indent=indent, separators=seps)
     if how == 'zeros':
         text = text.replace('"__Z__', '').replace('__Z__"', '')
     open(out, 'w').write(text)
+
+
+def again(ev):
+    """A copy of the events 1 s after the last one ends, ids moved past
+    the first copy's."""
+    ends = [e['ts'] + (e.get('dur') or 0) for e in ev
+            if isinstance(e, dict) and isinstance(e.get('ts'), (int, float))
+            and isinstance(e.get('dur') or 0, (int, float))]
+    shift = (max(ends) - min(ends) + 1000000) if ends else 0
+    ids = ('correlation', 'External id', 'Python id', 'Python parent id', 'Ev Idx')
+    top = 1 + max([abs(e['args'][k]) for e in ev if isinstance(e, dict) and isinstance(e.get('args'), dict)
+                   for k in ids if isinstance(e['args'].get(k), int)] +
+                  [abs(e['id']) for e in ev if isinstance(e, dict) and isinstance(e.get('id'), int)] + [0])
+    out = []
+    for e in ev:
+        if not isinstance(e, dict) or e.get('ph') == 'M':
+            continue
+        c = json.loads(json.dumps(e))
+        if isinstance(c.get('ts'), (int, float)):
+            c['ts'] = c['ts'] + shift
+        if isinstance(c.get('id'), int):
+            c['id'] += top
+        a = c.get('args')
+        if isinstance(a, dict):
+            for k in ids:
+                if isinstance(a.get(k), int) and a[k] >= 0:
+                    a[k] += top
+        out.append(c)
+    return out
 
 
 class ZeroFloat(str):

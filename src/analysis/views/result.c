@@ -4,6 +4,10 @@
  * and the reporters (see result.h).
  */
 #include "analysis/views/result.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 #include "analysis/views/module.h"
 #include "analysis/views/roofline.h"
 
@@ -40,6 +44,8 @@ void ts_result_free(ts_result *res)
 	res->replay = NULL;
 	ts_capmap_free(res->merged_captures);
 	res->merged_captures = NULL;
+	ts_sorter_free(res->sorter);
+	res->sorter = NULL;
 	res->attrib = NULL;
 	res->layers = NULL;
 	for (size_t i = 0; ts_modules[i]; i++) {
@@ -47,6 +53,43 @@ void ts_result_free(ts_result *res)
 			ts_modules[i]->free(res->mods[i]);
 		res->mods[i] = NULL;
 	}
+}
+
+/* Events out of the order the analysis reads (input/order.h): what the
+ * watch saw, and what was done. */
+static void order_warning(const ts_result *res, ts_warns *w)
+{
+	const ts_order_watch *o = &res->order;
+	if (!res->order_out)
+		return;
+	char why[260];
+	/* the read stops at the 64th: the counts are those seen by then */
+	int n = snprintf(why, sizeof why, "%s", o->late >= 64 || o->back >= 64 || o->cpu_back >= 64 ?
+			 "at least " : "");
+	if (o->late)
+		n += snprintf(why + n, sizeof why - (size_t)n, "%" PRIu64 " CPU events after the GPU's first operation",
+			      o->late);
+	if (o->back && n < (int)sizeof why)
+		n += snprintf(why + n, sizeof why - (size_t)n, "%s%" PRIu64 " GPU operations earlier than the one "
+			      "before on their stream", o->late ? ", " : "", o->back);
+	if (o->cpu_back && n < (int)sizeof why)
+		snprintf(why + n, sizeof why - (size_t)n, "%s%" PRIu64 " CPU events earlier than the one before "
+			 "on their thread", o->late || o->back ? ", " : "", o->cpu_back);
+	char how[80] = "";
+	if (res->sort_runs)
+		snprintf(how, sizeof how, ", through a temporary file of %.1f MB",
+			 (double)res->sort_file_bytes / 1e6);
+	if (res->order_sorted)
+		ts_warn(w, "the trace's events are out of time order (%s): they were sorted first (%" PRIu64
+			" events%s), as the analysis reads them", why, res->sorted_events, how);
+	else if (*res->sort_failed)
+		ts_warn(w, "the trace's events are out of time order (%s) and could not be sorted (%s): "
+			"they were analysed as they came, and passes, layers and steps may be wrong; "
+			"--sort-mem or TMPDIR gives the sorter room", why, res->sort_failed);
+	else
+		ts_warn(w, "the trace's events are out of time order (%s): they were analysed as they "
+			"came (a pipe, or a --capture trace, is read once), and passes, layers and steps may "
+			"be wrong: given as a file, tracestream sorts them first", why);
 }
 
 void ts_result_warnings(const ts_result *res, ts_warns *w)
@@ -70,5 +113,6 @@ void ts_result_warnings(const ts_result *res, ts_warns *w)
 		if (res->mods[i] && ts_modules[i]->warnings)
 			ts_modules[i]->warnings(res->mods[i], w);
 	ts_meta_warnings(&res->meta, w);
+	order_warning(res, w);
 	ts_warns_close(w);
 }

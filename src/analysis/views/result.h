@@ -21,6 +21,7 @@
 #include "tables/gpu.h"
 #include "analysis/layers/layers.h"
 #include "analysis/layers/model.h"
+#include "input/order.h"
 #include "input/parser.h"
 #include "analysis/api.h"
 #include "analysis/comm.h"
@@ -65,6 +66,16 @@ typedef struct {
 				     * step annotations; NULL unknown */
 	uint32_t framework_hits[8];
 	void *mods[TS_MODULES_MAX]; /* each module's state, in ts_modules order */
+	/* the events' order (input/order.h): what the watch saw; out of the
+	 * order the analysis reads, and then sorted first (a file) or read
+	 * as they came (a pipe: it cannot be read twice) */
+	ts_order_watch order;
+	bool order_out, order_sorted;
+	uint64_t sorted_events, sort_runs, sort_file_bytes;
+	ts_sorter *sorter;          /* while a sorted run reads */
+	char sort_failed[320];      /* why the sorter could not (then: as they came) */
+	bool order_resort;          /* events out of order stop the read, to
+				     * begin again sorted (a file, no capture) */
 } ts_result;
 
 void ts_result_free(ts_result *res);
