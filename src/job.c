@@ -760,6 +760,89 @@ static int run_launches(const options *o, ts_pipeline_opts *po)
 }
 
 /* The report of one trace (or its ops). */
+/* "267 on GPU 0" (GPUs 0,1), after sep, into b; the bytes it took. */
+static size_t say_process(char *b, size_t cap, const char *sep, int64_t pid, uint32_t devs)
+{
+	size_t k = (size_t)snprintf(b, cap, "%s%" PRId64 " on GPU%s ", sep, pid,
+				    __builtin_popcount(devs) > 1 ? "s" : "");
+	bool first = true;
+	for (int d = 0; d < TS_API_DEVICES && k < cap; d++)
+		if (devs & (1u << d)) {
+			k += (size_t)snprintf(b + k, cap - k, "%s%d", first ? "" : ",", d);
+			first = false;
+		}
+	return k < cap ? k : cap - 1;
+}
+
+/* One file holding several processes' traces (users merge ranks into one
+ * file to view them): each process analysed as its own rank, as a folder
+ * of rank files would be. */
+static int run_processes(const options *o, const ts_pipeline_opts *po, const ts_api_procs *pr)
+{
+	size_t n = (size_t)pr->n;
+	/* by pid: the same ranks whatever order the file wrote them in */
+	ts_api_procs by = *pr;
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && by.pid[j] < by.pid[j - 1]; j--) {
+			int64_t t = by.pid[j];
+			uint32_t dv = by.devices[j];
+			by.pid[j] = by.pid[j - 1], by.devices[j] = by.devices[j - 1];
+			by.pid[j - 1] = t, by.devices[j - 1] = dv;
+		}
+	pr = &by;
+	char *paths[TS_API_PIDS], *labels[TS_API_PIDS];
+	ts_api_pick picks[TS_API_PIDS];
+	char said[256] = "";
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		paths[i] = (char *)o->path;
+		picks[i] = (ts_api_pick){ pr->pid[i], pr->devices[i] };
+		int len = snprintf(NULL, 0, "%s (pid %" PRId64 ")", o->path, pr->pid[i]);
+		labels[i] = malloc((size_t)len + 1);
+		if (!labels[i]) {
+			while (i-- > 0)
+				free(labels[i]);
+			fprintf(stderr, "tracestream: out of memory\n");
+			return TS_EXIT_USAGE_IO;
+		}
+		snprintf(labels[i], (size_t)len + 1, "%s (pid %" PRId64 ")", o->path, pr->pid[i]);
+		if (k < sizeof said)
+			k += say_process(said + k, sizeof said - k, i ? ", " : "", pr->pid[i], pr->devices[i]);
+	}
+	ts_pipeline_opts pr_opts = *po;
+	pr_opts.progress = NULL;
+	int jobs = rank_jobs(o, ts_cores());
+	pr_opts.threads = parse_threads(o, jobs < (int)n ? jobs : (int)n);
+	ts_multi m;
+	ts_error err;
+	ts_status st = ts_multi_run_procs(paths, picks, labels, n, &pr_opts, jobs, o->path, &m, &err);
+	int code;
+	if (st != TS_OK) {
+		fprintf(stderr, "tracestream: %s\n", err.msg);
+		code = TS_EXIT_USAGE_IO;
+	} else {
+		code = report_job(o, &m);
+		if (!o->quiet)
+			fprintf(stderr, "tracestream: note: %s holds %zu processes (pids %s): each was read as "
+				"its own rank\n", o->path, n, said);
+		print_rank_errors(&m);
+		code = ranks_exit(&m, code);
+	}
+	ts_multi_free(&m);
+	for (size_t i = 0; i < n; i++)
+		free(labels[i]);
+	return code;
+}
+
+/* Whether a file's result holds several processes that can be read
+ * apart (a file read again: not stdin, not a capture being recorded). */
+static bool processes_apart(const options *o, const ts_pipeline_opts *po, const ts_result *res,
+			    ts_api_procs *pr)
+{
+	return strcmp(o->path, "-") != 0 && !po->record && res->api &&
+	       res->err.status == TS_OK && ts_api_processes(res->api, pr);
+}
+
 static int run_one(const options *o_, ts_pipeline_opts *pop, const ts_patterns *patterns)
 {
 	options o = *o_;
@@ -783,6 +866,11 @@ static int run_one(const options *o_, ts_pipeline_opts *pop, const ts_patterns *
 		print_error(&res, NULL);
 		ts_result_free(&res);
 		return ts_exit_code(st);
+	}
+	ts_api_procs procs;
+	if (processes_apart(&o, &po, &res, &procs)) {
+		ts_result_free(&res);
+		return run_processes(&o, &po, &procs);
 	}
 
 	ts_report_opts ro = { .top = o.top, .width = text_width(&o),

@@ -135,6 +135,8 @@ typedef struct {
 	char *const *paths;
 	size_t n;
 	const ts_pipeline_opts *po;
+	const ts_api_pick *picks;  /* the processes of one file, or NULL */
+	char *const *labels;
 	slot *slots;
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
@@ -145,7 +147,12 @@ static void analyse(pool *p, size_t i)
 {
 	slot *s = &p->slots[i];
 	ts_result res;
-	ts_pipeline_run(p->paths[i], p->po, &res);
+	ts_pipeline_opts one = *p->po;
+	if (p->picks) {
+		one.only = &p->picks[i];
+		one.label = p->labels[i];
+	}
+	ts_pipeline_run(p->paths[i], &one, &res);
 	ts_rank_summary sum;
 	ts_status st = ts_rank_summarize(&res, (int64_t)i, &sum);
 	if (st == TS_OK && res.agg && res.layers && res.attrib) {
@@ -187,6 +194,13 @@ static ts_status append_rank(ts_partial_ranks *pr, const ts_rank_summary *s)
 ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,
 		       const char *label, ts_multi *m, ts_error *err)
 {
+	return ts_multi_run_procs(paths, NULL, NULL, n, po, jobs, label, m, err);
+}
+
+ts_status ts_multi_run_procs(char *const *paths, const ts_api_pick *picks, char *const *labels,
+			     size_t n, const ts_pipeline_opts *po, int jobs, const char *label,
+			     ts_multi *m, ts_error *err)
+{
 	memset(m, 0, sizeof *m);
 	ts_error_set(err, TS_ERR_NOMEM, "out of memory");
 	ts_pipeline_opts one = *po;
@@ -197,7 +211,7 @@ ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po,
 		free(slots);
 		return TS_ERR_NOMEM;
 	}
-	pool p = { .paths = paths, .n = n, .po = &one, .slots = slots };
+	pool p = { .paths = paths, .n = n, .po = &one, .picks = picks, .labels = labels, .slots = slots };
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.ready, NULL);
 	if (jobs < 1)
@@ -231,7 +245,8 @@ ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po,
 			st = ts_partial_merge(&m->job, s->bytes.p, s->bytes.n, &pr, 0, &e);
 			if (st != TS_OK)
 				ts_error_set(err, st, "%s: its analysis could not join the job's "
-					     "(byte %" PRIu64 " of its saved state: %s)", paths[i],
+					     "(byte %" PRIu64 " of its saved state: %s)",
+					     labels ? labels[i] : paths[i],
 					     e.byte, e.msg);
 		}
 		if (s->has_alone)

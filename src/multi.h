@@ -41,6 +41,12 @@ bool ts_multi_any_dir(char *const *args, size_t nargs);
 ts_status ts_multi_run(char *const *paths, size_t n, const ts_pipeline_opts *po, int jobs,
 		       const char *label, ts_multi *m, ts_error *err);
 
+/* The same, each path read as one process of it (picks[i], shown as
+ * labels[i]: one file holding several processes, api.h). */
+ts_status ts_multi_run_procs(char *const *paths, const ts_api_pick *picks, char *const *labels,
+			     size_t n, const ts_pipeline_opts *po, int jobs, const char *label,
+			     ts_multi *m, ts_error *err);
+
 /* Number the ranks and measure their skew (after filling m->ranks). */
 ts_status ts_multi_finish(ts_multi *m);
 void ts_multi_free(ts_multi *m);

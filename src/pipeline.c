@@ -187,11 +187,13 @@ static ts_status analyse_event(void *ud, const ts_event *ev)
 	ts_modules_event(res, ev);
 	switch (ev->cat) {
 	case TS_CAT_KERNEL:
+		ts_api_gpu_op(res->api, ev);
 		if (res->agg->last_class)
 			on_kernel(res, ev);
 		break;
 	case TS_CAT_GPU_MEMCPY:
 	case TS_CAT_GPU_MEMSET:
+		ts_api_gpu_op(res->api, ev);
 		ts_attrib_memop(res->attrib, ev);
 		break;
 	case TS_CAT_CPU_OP:
@@ -229,6 +231,8 @@ static ts_status analyse_event(void *ud, const ts_event *ev)
 static ts_status on_event(void *ud, const ts_event *ev)
 {
 	ts_result *res = ud;
+	if (res->only && !ts_api_picks(res->only, ev))
+		return TS_OK;         /* another process's */
 	if (res->sorter)
 		return ts_sorter_add(res->sorter, ev);
 	if (!res->order_out && ts_order_watch_event(&res->order, ev)) {
@@ -400,7 +404,12 @@ static bool make_objects(ts_result *res, const ts_pipeline_opts *o, bool run)
 void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
 {
 	framework_decide(res);
-	res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
+	/* one process of a merged file: the file's metadata may be another
+	 * process's, so its own calls and kernels speak first */
+	static const ts_meta none;
+	res->platform = ts_platform_decide(res->only ? &none : &res->meta, res->agg, &res->platform_source);
+	if (res->only && res->platform == TS_PLATFORM_UNKNOWN)
+		res->platform = ts_platform_decide(&res->meta, res->agg, &res->platform_source);
 	/* The caller has checked a forced family name against the tables. */
 	ts_model_choose(o->patterns, res->agg, o->model, &res->model);
 	ts_model_check(&res->model, o->patterns, res->agg, res->layers);
@@ -488,7 +497,8 @@ static ts_status run_once(const char *path, const ts_pipeline_opts *o, ts_result
 {
 	bool sorted = how == READ_SORTED;
 	memset(res, 0, sizeof *res);
-	res->path = path;
+	res->path = o->label ? o->label : path;
+	res->only = o->only;
 	res->input_size = -1;
 	res->platform_source = "none";
 	double t0 = now();

@@ -38,6 +38,10 @@ typedef struct {
 	const ts_capmap *captures;
 	/* reading a capture trace: record its graphs here (NULL: not one) */
 	ts_capmap *record;
+	/* one process of a file holding several (its CPU events and the
+	 * devices its launches ran on: api.h), shown as label; NULL: all */
+	const ts_api_pick *only;
+	const char *label;
 } ts_pipeline_opts;
 
 

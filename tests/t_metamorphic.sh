@@ -10,7 +10,7 @@
 # layers; events sorted by time, or reversed: sorted back first, the same
 # facts as grouped (and said; from a pipe, said not sorted; through a
 # temporary file, the same report); the events twice, the copy later:
-# twice the passes and kernels. The rewrites of
+# twice the passes and kernels; two processes in one file: two ranks. The rewrites of
 # ../shared/traces/metamorphic/ give their originals' answers.
 # (Cut passes: tests/t_cut_pass.sh.)
 T=metamorphic
@@ -100,7 +100,9 @@ for how in hows:
            'layers': 'the same passes and layers', 'twice': 'twice the passes and kernels'}[level[how]],
           '' if not bad else ' (%s)' % '; '.join('%s: %s' % x for x in bad[:3])))
 # two processes merged into one file (as users merge ranks to view them):
-# told apart, with the pids, never read silently as one
+# given as a file, each read as its own rank (its pid, its GPU, its pass);
+# through a pipe (read once), told apart in a warning, never read silently
+# as one
 pair = [os.path.join(shared, f) for f in ('sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz',
                                           'sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz')]
 if all(os.path.exists(p) for p in pair):
@@ -109,15 +111,32 @@ if all(os.path.exists(p) for p in pair):
     docs[0]['traceEvents'] += docs[1]['traceEvents']
     out = os.path.join(tmp, 'merged.json')
     json.dump(docs[0], open(out, 'w'))
-    got = run(out)
-    w = [x for x in got['warnings'] if 'processes' in x]
-    txt = subprocess.run([ts, '--no-progress', out], capture_output=True, text=True).stdout
-    ok = len(w) == 1 and 'pids 267, 278' in w[0] and 'on 2 GPUs' in w[0] and \
-        'summed over 2 GPUs' in txt
+    r = subprocess.run([ts, '--no-progress', '-f', 'json', out], capture_output=True, text=True)
+    got = json.loads(r.stdout)
+    alone = [run(p) for p in pair]
+    ranks = [(x['path'].rsplit(' ', 2)[-1], x.get('gpu'), x.get('passes'), x.get('layers_per_pass'))
+             for x in got.get('ranks', [])]
+    spans = [x['span_us'] for x in got.get('ranks', [])]
+    kernels = [(x['kernels'], x['busy_us']) for x in got.get('ranks', [])]
+    want_kernels = [(a['trace']['kernels'], a['trace']['busy_time_us']) for a in alone]
+    want = [('267)', 'NVIDIA B300 SXM6 AC', 1, 48), ('278)', None, 1, 48)]
+    said = 'holds 2 processes (pids 267 on GPU 0, 278 on GPU 5)' in r.stderr
+    ok = ranks == want and said and [len(a['passes']) for a in alone] == [1, 1] and kernels == want_kernels and \
+        all(s < 1e6 for s in spans)
+    print('%s - metamorphic: two SGLang decode traces merged into one file: each process read as its '
+          'own rank (pid, GPU, 1 decode pass of 48 layers each, its kernels and busy time alone, its '
+          'own clock), and said%s' % (
+              'ok' if ok else 'not ok', '' if ok else ' (%s, kernels %s of %s, spans %s, said %s)' % (
+              ranks, kernels, want_kernels, spans, said)))
+    r = subprocess.run([ts, '--no-progress', '-f', 'json', '-'], stdin=open(out), capture_output=True, text=True)
+    piped = json.loads(r.stdout)
+    w = [x for x in piped['warnings'] if 'processes' in x]
+    txt = subprocess.run([ts, '--no-progress', '-'], stdin=open(out), capture_output=True, text=True).stdout
+    ok = len(w) == 1 and 'pids 267, 278' in w[0] and 'on 2 GPUs' in w[0] and 'summed over 2 GPUs' in txt
     one = [x for x in base[os.path.basename(pair[0])]['warnings'] if 'processes' in x]
-    print('%s - metamorphic: two SGLang decode traces merged into one file: two processes told apart '
-          '(pids, GPUs; busy summed over 2 GPUs, no share of one span), none in either alone%s' % ('ok' if ok and not one else 'not ok',
-                                                    '' if ok and not one else ' (%s)' % (w or one)))
+    print('%s - metamorphic: the same through a pipe (read once): the two processes told apart '
+          '(pids, GPUs; busy summed over 2 GPUs, no share of one span), none in either alone%s' % (
+              'ok' if ok and not one else 'not ok', '' if ok and not one else ' (%s)' % (w or one)))
 # the shared rewrites that must give their originals' answers
 m = os.path.join(shared, 'metamorphic')
 for f, orig, lv in (('gb10-decode__4_no-annotations.json.gz',

@@ -17,6 +17,16 @@
 
 #define OTHER TS_API_ROWS             /* the row of names past the table */
 
+#define JOIN_SLOTS 4096
+
+/* A call (who: its process's index) or a GPU operation (who: its device)
+ * waiting in the join table for the other of its correlation. */
+typedef struct {
+	int64_t corr;
+	int32_t who;
+	bool gpu;
+} join_ent;
+
 struct ts_api {
 	ts_intern *names;
 	ts_api_row rows[TS_API_ROWS + 1];
@@ -32,6 +42,11 @@ struct ts_api {
 	uint64_t pid_calls[TS_API_PIDS];
 	uint32_t npid;
 	bool more_pids;
+	/* which devices each process's launches ran on: calls and GPU
+	 * operations meet by correlation in a small table (a call and its
+	 * kernels lie close in the file), each meeting counted */
+	join_ent join[JOIN_SLOTS];
+	uint64_t ran[TS_API_PIDS][TS_API_DEVICES];
 };
 
 bool ts_api_is_sync(const char *s, size_t n)
@@ -54,6 +69,8 @@ ts_api *ts_api_new(void)
 	}
 	a->rows[OTHER].name = "(other)";
 	a->last_row = OTHER;
+	for (size_t i = 0; i < JOIN_SLOTS; i++)
+		a->join[i].corr = -1;
 	return a;
 }
 
@@ -107,29 +124,104 @@ static ts_status add(ts_api *a, uint32_t row, const char *s, size_t n, int64_t t
 	return TS_OK;
 }
 
-/* The process of a runtime call, counted (the first TS_API_PIDS). */
-static void count_pid(ts_api *a, const ts_event *ev)
+/* A call and a GPU operation of one correlation: the process's launch
+ * ran on the device. who: the process's index for a call, the device
+ * for an operation. */
+static void meet(ts_api *a, int64_t corr, int32_t who, bool gpu)
+{
+	if (corr < 0)
+		return;
+	join_ent *j = &a->join[(uint64_t)corr % JOIN_SLOTS];
+	if (j->corr == corr && j->gpu != gpu && j->who >= 0) {
+		int32_t pidx = gpu ? j->who : who, dev = gpu ? who : j->who;
+		a->ran[pidx][dev]++;
+		if (gpu)
+			return;        /* the call stays: its graph's other kernels */
+	}
+	if (j->corr == corr && !gpu && j->gpu)
+		return;
+	*j = (join_ent){ corr, who, gpu };
+}
+
+/* The process of a runtime call, counted (the first TS_API_PIDS); its
+ * index, or -1. */
+static int32_t count_pid(ts_api *a, const ts_event *ev)
 {
 	if (!(ev->has & TS_HAS_PID))
-		return;
+		return -1;
 	uint32_t i = 0;
 	while (i < a->npid && a->pid[i] != ev->pid)
 		i++;
 	if (i == a->npid) {
 		if (a->npid == TS_API_PIDS) {
 			a->more_pids = true;
-			return;
+			return -1;
 		}
 		a->pid[a->npid++] = ev->pid;
 	}
 	a->pid_calls[i]++;
+	return (int32_t)i;
+}
+
+void ts_api_gpu_op(ts_api *a, const ts_event *ev)
+{
+	int64_t dev = (ev->has & TS_HAS_DEVICE) ? ev->device : (ev->has & TS_HAS_PID) ? ev->pid : -1;
+	if (a && (ev->has & TS_HAS_CORRELATION) && dev >= 0 && dev < TS_API_DEVICES)
+		meet(a, ev->correlation, (int32_t)dev, true);
+}
+
+bool ts_api_picks(const ts_api_pick *k, const ts_event *ev)
+{
+	bool gpu = ev->cat == TS_CAT_KERNEL || ev->cat == TS_CAT_GPU_MEMCPY || ev->cat == TS_CAT_GPU_MEMSET ||
+		   ev->cat == TS_CAT_GPU_USER_ANNOTATION || (ev->cat == TS_CAT_FLOW && ev->ph == 'f');
+	if (gpu) {
+		int64_t dev = (ev->has & TS_HAS_DEVICE) ? ev->device : (ev->has & TS_HAS_PID) ? ev->pid : -1;
+		return dev >= 0 && dev < TS_API_DEVICES && (k->devices & (1u << dev));
+	}
+	if (!(ev->has & TS_HAS_PID))
+		return ev->cat == TS_CAT_METADATA;   /* a span of which process? */
+	if (ev->pid == k->pid)
+		return true;
+	/* metadata naming one of its devices' rows */
+	return ev->cat == TS_CAT_METADATA && ev->pid >= 0 && ev->pid < TS_API_DEVICES &&
+	       (k->devices & (1u << ev->pid));
+}
+
+bool ts_api_processes(const ts_api *a, ts_api_procs *out)
+{
+	memset(out, 0, sizeof *out);
+	for (uint32_t i = 0; a && i < a->npid; i++) {
+		if (a->pid_calls[i] < TS_API_PID_MIN)
+			continue;
+		int k = out->n++;
+		out->pid[k] = a->pid[i];
+		uint64_t all = 0;
+		for (int d = 0; d < TS_API_DEVICES; d++)
+			all += a->ran[i][d];
+		/* its devices: those it ran most on, and every one holding a
+		 * tenth of its launches */
+		for (int d = 0; d < TS_API_DEVICES; d++)
+			if (a->ran[i][d] && a->ran[i][d] * 10 >= all)
+				out->devices[k] |= 1u << d;
+	}
+	if (out->n < 2 || (a && a->more_pids))
+		return false;
+	uint32_t seen = 0;
+	for (int k = 0; k < out->n; k++) {
+		if (!out->devices[k] || (seen & out->devices[k]))
+			return false;   /* no device of its own, or one shared */
+		seen |= out->devices[k];
+	}
+	return true;
 }
 
 ts_status ts_api_call(ts_api *a, const ts_event *ev)
 {
 	if (!a || !(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR) || ev->name_len == 0)
 		return TS_OK;
-	count_pid(a, ev);
+	int32_t who = count_pid(a, ev);
+	if (who >= 0 && (ev->has & TS_HAS_CORRELATION))
+		meet(a, ev->correlation, who, false);
 	ts_status st = TS_OK;
 	uint32_t row = a->last_row;
 	if (row == OTHER || ev->name_len != a->last_len ||
@@ -267,7 +359,8 @@ void ts_api_warnings(const ts_api *a, int devices, ts_warns *w)
 	for (uint32_t i = 0; i < n && k < sizeof list; i++)
 		k += (size_t)snprintf(list + k, sizeof list - k, "%s%" PRId64, k ? ", " : "", pids[i]);
 	ts_warn(w, "this file holds the runtime calls of %" PRIu32 "%s processes (pids %s) on %d "
-		"GPU%s: tracestream reads one process a file, so its passes and layers mix them; "
-		"split the file by process and give the parts as ranks", n,
+		"GPU%s, read here as one: their passes and layers mix. Given as a file in which "
+		"each process ran on GPUs of its own, tracestream reads each as its own rank; "
+		"else split the file by process and give the parts as ranks", n,
 		a->more_pids ? " or more" : "", list, devices, devices == 1 ? "" : "s");
 }

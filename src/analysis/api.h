@@ -57,7 +57,32 @@ ts_status ts_api_call(ts_api *a, const ts_event *ev);
  * kernels ran on. */
 #define TS_API_PIDS 8
 #define TS_API_PID_MIN 16
+#define TS_API_DEVICES 32
 void ts_api_warnings(const ts_api *a, int devices, ts_warns *w);
+
+/* A GPU operation: joined by correlation to the call that launched it,
+ * it says which process's launches ran on its device. */
+void ts_api_gpu_op(ts_api *a, const ts_event *ev);
+
+/* The processes of the file (TS_API_PID_MIN calls each) and the devices
+ * each one's launches ran on (bit d: device d). True where they part
+ * cleanly: two or more, each with a device of its own, none shared. */
+typedef struct {
+	int n;
+	int64_t pid[TS_API_PIDS];
+	uint32_t devices[TS_API_PIDS];
+} ts_api_procs;
+bool ts_api_processes(const ts_api *a, ts_api_procs *out);
+
+/* One process of such a file: its pid and its devices. Whether an event
+ * is its own: a GPU operation, GPU annotation or flow end on one of its
+ * devices, or metadata of one of them; anything else of its pid (of no
+ * pid: only metadata: a profiler span with a string pid is any one's). */
+typedef struct {
+	int64_t pid;
+	uint32_t devices;
+} ts_api_pick;
+bool ts_api_picks(const ts_api_pick *k, const ts_event *ev);
 
 /* Whether a call of this name makes the CPU wait for the GPU. */
 bool ts_api_is_sync(const char *name, size_t len);

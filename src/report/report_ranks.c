@@ -142,6 +142,15 @@ static void rank_label(const ts_multi *m, size_t i, char *buf, size_t n)
 {
 	const char *me = ts_path_label(m->ranks[i].path, true);
 	size_t len = strlen(me), pre = len, suf = len;
+	/* the processes of one file ("FILE (pid N)"): the pid tells them apart */
+	const char *pid = strstr(me, " (pid ");
+	bool one_file = pid && me[len - 1] == ')' && m->n > 1;
+	for (size_t j = 0; j < m->n && one_file; j++)
+		one_file = strncmp(ts_path_label(m->ranks[j].path, true), me, (size_t)(pid - me) + 6) == 0;
+	if (one_file) {
+		snprintf(buf, n, "%.*s", (int)(me + len - 1 - (pid + 2)), pid + 2);
+		return;
+	}
 	for (size_t j = 0; j < m->n; j++) {
 		const char *o = ts_path_label(m->ranks[j].path, true);
 		size_t ol = strlen(o), k = 0;

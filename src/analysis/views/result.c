@@ -22,7 +22,13 @@ const ts_devprop *ts_result_devprop(const ts_result *res)
 			if ((m->dev[i].has & TS_DEV_HAS_ID) && m->dev[i].id == d->id)
 				return &m->dev[i];
 	}
-	/* AMD traces number devices by node (device 5) but list one entry. */
+	/* AMD traces number devices by node (device 5) but list one entry;
+	 * not one whose name is the other vendor's (a file merged from two
+	 * processes keeps the first one's properties) */
+	const char *name = m->dev[0].name;
+	bool nvidia = strstr(name, "NVIDIA") != NULL, amd = strstr(name, "AMD") || strstr(name, "Instinct");
+	if ((nvidia && res->platform == TS_PLATFORM_AMD) || (amd && res->platform == TS_PLATFORM_NVIDIA))
+		return NULL;
 	return &m->dev[0];
 }
 

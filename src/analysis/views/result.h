@@ -74,6 +74,7 @@ typedef struct {
 	uint64_t sorted_events, sort_runs, sort_file_bytes;
 	ts_sorter *sorter;          /* while a sorted run reads */
 	char sort_failed[320];      /* why the sorter could not (then: as they came) */
+	const ts_api_pick *only;    /* one process of the file (api.h), or NULL */
 	bool order_resort;          /* events out of order stop the read, to
 				     * begin again sorted (a file, no capture) */
 } ts_result;
