@@ -208,10 +208,12 @@ B=$SHARED/sglang_qwen3-30b-a3b_mi300x_decode_bs16.trace.json.gz
 if [ -f "$A" ] && [ -f "$B" ]; then
 	"$TS" --no-progress -w 200 "$A" "$B" > "$tmp/two.txt" 2>/dev/null
 	"$TS" --no-progress -f json "$A" "$B" > "$tmp/two.json" 2>/dev/null
-	python3 - "$tmp/two.txt" "$tmp/two.json" <<'PY' && ok "two GPUs on two clocks: each GPU named with its rank, no span across clocks, the median of 2 ranks is their mean" || bad "a job over two GPUs"
+	python3 - "$tmp/two.txt" "$tmp/two.json" <<'PY' && ok "two GPUs on two clocks: not one job, said first; each GPU named with its rank, no span across clocks, the median of 2 ranks is their mean" || bad "a job over two GPUs"
 import json, sys
 txt = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
-assert 'NVIDIA B300 SXM6 AC (rank 0), AMD Instinct MI300X (rank 1)' in txt.splitlines()[1], txt.splitlines()[1]
+# two GPU kinds: not one run's ranks, said first; the GPUs on the next line
+assert txt.splitlines()[1].startswith('NOT ONE JOB: 2 traces of other runs (2 GPU kinds)'), txt.splitlines()[1]
+assert 'NVIDIA B300 SXM6 AC (rank 0), AMD Instinct MI300X (rank 1)' in txt.splitlines()[2], txt.splitlines()[2]
 assert 'kernel span' not in txt and 'summed over 2 ranks' in txt, [l for l in txt.splitlines() if 'GPU busy' in l]
 assert d['trace']['span_us'] is None and d['trace']['gpu_span_us'] is None, d['trace']
 k = d['skew']['kernel_time']
@@ -283,5 +285,24 @@ w = {r['rank']: r['wait_us'] for r in d['ranks']}
 assert all(abs(w[int(r)] - v) < 0.01 for r, v in t['wait_us'].items()), (w, t['wait_us'])
 assert 'straggler: rank 5, by the collective waits' in txt
 PY
+# A folder is said for what it is before any figure (issue 58): a job's
+# ranks (the eight above) are one job; the shared traces, different GPUs
+# and models, are "NOT ONE JOB" on the second line, and in JSON why.
+"$TS" --no-progress "$tmp/wjob" 2>/dev/null | sed -n 2p > "$tmp/l2"
+if grep -q "NOT ONE JOB" "$tmp/l2"; then bad "a job's ranks called not one job: $(cat "$tmp/l2")"; else ok "8 ranks of one job: no 'not one job' line"; fi
+# (the whole folder: the release build's; sanitizers read it 5-10x slower)
+case "$TS" in */san/*) san=1 ;; *) san=0 ;; esac
+if [ -d "$SHARED" ] && [ $san = 0 ]; then
+	"$TS" --no-progress "$SHARED" 2>/dev/null | sed -n 2p > "$tmp/l2"
+	"$TS" --no-progress -f json "$SHARED" 2>/dev/null > "$tmp/s.json"
+	python3 - "$tmp/l2" "$tmp/s.json" <<'PY' && ok "the shared folder: 'NOT ONE JOB' before any figure, its GPU kinds counted, and why in JSON" || bad "shared folder: $(cat "$tmp/l2")"
+import json, re, sys
+l2 = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+m = re.match(r'NOT ONE JOB: (\d+) traces of other runs \((\d+) GPU kinds', l2)
+gpus = {r['gpu'] for r in d['ranks'] if r.get('gpu')}
+assert m and int(m.group(1)) == len(d['ranks']) and int(m.group(2)) == len(gpus), (l2, gpus)
+assert d['skew']['not_one_job'].startswith('%d GPU kinds' % len(gpus)), d['skew']['not_one_job']
+PY
+fi
 
 exit $fail

@@ -168,6 +168,10 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m);
 /* What makes the traces look like more or less than one job (world sizes
  * differ, ranks missing, different GPUs): one line each, at most max. */
 size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max);
+/* Whether the traces are plainly not the ranks of one run: they ran on
+ * different GPUs, or their complete passes have different layer counts;
+ * why in buf ("4 GPU kinds, 3 layer counts a pass"). */
+bool ts_report_job_unrelated(const ts_multi *m, char *buf, size_t n);
 /* The straggler as one sentence, with its evidence (no trailing period). */
 void ts_report_straggler(const ts_multi *m, char *buf, size_t n);
 /* How a job's ranks were numbered, as every format says it. */

@@ -799,6 +799,11 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 	line(&s, "tracestream %s: %s", TS_VERSION, ts_path_label(res->path, true));
 	if (res->partial)
 		line(&s, "PARTIAL REPORT: %s", res->err.msg);
+	/* a folder of unrelated traces is said to be one before any figure */
+	char why[96];
+	if (o->ranks && ts_report_job_unrelated(o->ranks, why, sizeof why))
+		line(&s, "NOT ONE JOB: %zu traces of other runs (%s): RANKS has each one's own "
+		     "figures; the totals below add them up", o->ranks->n, why);
 	for (size_t i = 0; i < sizeof sections / sizeof *sections; i++)
 		sections[i](&s);
 	return s.lines;
