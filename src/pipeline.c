@@ -413,6 +413,8 @@ void ts_result_settle(ts_result *res, const ts_pipeline_opts *o)
 	/* The caller has checked a forced family name against the tables. */
 	ts_model_choose(o->patterns, res->agg, o->model, &res->model);
 	ts_model_check(&res->model, o->patterns, res->agg, res->layers);
+	ts_model_attention(&res->model, res->attrib,
+			   (res->meta.has & TS_META_HAS_WORLD) ? res->meta.world_size : 1);
 	res->gpu = NULL;
 	res->gpu_how = NULL;
 	if (o->patterns && o->gpu) {

@@ -449,4 +449,50 @@ if os.path.exists(src):
               'gives way to multiProcessorCount 148, with a warning' if mpc
               else 'is set aside with a warning, no SM count printed'))
 PY
+# Attention is named by its heads where shapes recorded them, never by a
+# guess (issue 58): no layer type says MHA (an attention layer is Attn);
+# a workload named gqa_ has fewer KV heads than query heads, mha_ as many,
+# mqa_ one; the model's attention kind is its heads' (a rank of several
+# sees its share: one KV head there may be GQA's; the shared traces,
+# and the H200 captures of tests/data against their truth: 16 query / 4
+# KV heads, GQA).
+python3 - "$SHARED" "$TS" "$here/data" <<'PY'
+import json, os, re, subprocess, sys
+shared, ts, data = sys.argv[1:4]
+paths = [os.path.join(shared, f) for f in sorted(os.listdir(shared)) if f.endswith(('.json', '.json.gz'))]
+paths += [os.path.join(data, f) for f in sorted(os.listdir(data)) if f.startswith('torch_') and f.endswith('.json.gz')]
+bad = []
+checked = 0
+for p in paths:
+    r = json.loads(subprocess.run([ts, '--no-progress', '-f', 'json', p], capture_output=True, text=True).stdout or '{}')
+    if not r:
+        continue
+    name = os.path.basename(p)
+    types = (r.get('layers') or {}).get('types') or {}
+    if any(t.startswith('MHA') for t in types):
+        bad.append('%s: layer types %s' % (name, sorted(types)))
+    for w in r.get('workloads') or []:
+        m = re.match(r'(gqa|mha|mqa)_.*_h(\d+)_kv(\d+)_', w['name'])
+        if not m:
+            continue
+        checked += 1
+        h, kv = int(m.group(2)), int(m.group(3))
+        want = 'mha' if h == kv else 'mqa' if kv == 1 else 'gqa'
+        if m.group(1) != want:
+            bad.append('%s: %s is %s' % (name, w['name'], want))
+    a = r['model'].get('attention')
+    if a:
+        want = 'MHA' if a['heads'] == a['kv_heads'] else 'GQA' if a['kv_heads'] > 1 else \
+            'GQA or MQA' if a['per_rank'] else 'MQA'
+        if a['kind'] != want or a['kind'] not in (r['model'].get('described') or ''):
+            bad.append('%s: model attention %s' % (name, a))
+    t = p[:-len('.json.gz')] + '.truth.json'
+    if name.startswith('torch_') and os.path.exists(t) and 'eager' in name:
+        tr = json.load(open(t))
+        if not a or (a['heads'], a['kv_heads']) != (tr['heads'], tr['kv_heads']):
+            bad.append('%s: attention %s, truth %s/%s' % (name, a, tr['heads'], tr['kv_heads']))
+print('%s - claims: attention named by its heads (%d workloads; no MHA layer type; the H200 eager '
+      'captures GQA 16/4 as their truth)%s' % ('ok' if not bad and checked else 'not ok', checked,
+                                              '' if not bad else ': ' + '; '.join(bad[:4])))
+PY
 finish

@@ -68,8 +68,8 @@ dt = {t['type']: (t['count'], t['total_us']) for t in d['types']}
 line(dt.get('moe') == want_moe and dt.get('gemm') == want_gemm,
      '--stage decode splits the same way (got %s, %s)' % (dt.get('moe'), dt.get('gemm')))
 P = r['passes']
-line(len(P) == 1 and P[0]['layers'] == 2 and r['layers']['types'] == {'MHA+MoE': 2},
-     'one pass of 2 MHA+MoE layers (got %s %s)' % ([p['layers'] for p in P], r['layers']['types']))
+line(len(P) == 1 and P[0]['layers'] == 2 and r['layers']['types'] == {'Attn+MoE': 2},
+     'one pass of 2 Attn+MoE layers (got %s %s)' % ([p['layers'] for p in P], r['layers']['types']))
 PY
 done
 

@@ -4,7 +4,7 @@
 # FA3 / vLLM custom-op names that no model family's rule was written for.
 # For N = 1, 7, 80, 126 layers, tensor parallel 1 and 4, eager and graph
 # replayed (no External id on the GEMMs), with no step annotation at all:
-# every pass is found and complete, has N layers of type MHA+FC (MHA+MoE),
+# every pass is found and complete, has N layers of type Attn+FC (Attn+MoE),
 # and the prefill pass (1049 tokens) and the batch-1 decodes are told apart
 # by grids and GEMM shapes only (grids only when graph replayed). MoE, whose
 # expert GEMMs have a plain GEMM name: their time counts as type moe. No
@@ -149,7 +149,7 @@ def check(d):
         line(not warn, 'no layer-count warning', 'none', short(warn, 200))
     mlp = 'MoE' if t['moe'] else 'FC'
     lin = t.get('linear_layers', 0)
-    want = {k: v * P for k, v in (('MHA+' + mlp, N - lin), ('GDN+' + mlp, lin)) if v}
+    want = {k: v * P for k, v in (('Attn+' + mlp, N - lin), ('GDN+' + mlp, lin)) if v}
     line(L.get('odd_total') == 0, 'self-check: no odd layer', 0, short(L.get('odd')))
     if t.get('hybrid'):
         want_orph = sum(t['orphans_per_pass'])
@@ -199,7 +199,7 @@ la, lb = a['layers'], b['layers']
 print('%s - self-check: no odd layer in the unchanged trace (got %s, %r)' %
       ('ok' if la['odd_total'] == 0 and la['odd'] == [] and 'far off' not in ea else 'not ok',
        la['odd'], ea[:200]))
-want = [(1, 4, 'MHA+FC')]
+want = [(1, 4, 'Attn+FC')]
 got = [(x['pass'], x['layer'], x['type']) for x in lb['odd']]
 ok = (lb['odd_total'] == 1 and got == want and lb['odd'][0]['us'] > 2.5 * lb['odd'][0]['typical_us']
       and lb['per_pass'] == 7 and 'far off' in eb and 'layer 4 of pass 1' in eb

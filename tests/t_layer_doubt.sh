@@ -94,7 +94,7 @@ doubt "$tmp/g.json" "a generic decoder: 21 layers checked, none in doubt" \
 edit "$tmp/hook.json" 1 $((2 + 4 * 11 + 9)) 'debug_hook_check_finite_kernel' 3
 doubt "$tmp/hook.json" "three kernels more in one layer: that layer is in doubt (14 kernels against 11)" \
 	'{"layers_checked": 21, "layers_differing": 1, "attention_outside_layers": 0,
-	  "first_differing": {"pass": 1, "layer": 4, "type": "MHA+FC", "kernels": 14, "typical_kernels": 11}}'
+	  "first_differing": {"pass": 1, "layer": 4, "type": "Attn+FC", "kernels": 14, "typical_kernels": 11}}'
 
 # the LM head is the pass's 81st kernel (2 + 77 + final norm + LM head)
 ATTN=$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(next(e['name'] for e in d['traceEvents'] if e.get('cat')=='kernel' and 'flash::enable_sm90_or_later' in e['name']))" "$tmp/g.json")

@@ -38,7 +38,7 @@ line(r['layers']['orphan_kernels'] == t['orphans_per_pass'] * t['passes'],
 line([p['stage'] for p in P] == t['stages'], 'pass stages follow their annotations')
 mlp = 'MoE' if 'dual' in what else 'FC'
 want_types = ({'Attn-only': t['layers'] * t['passes'], mlp + '-only': t['layers'] * t['passes']} if split
-              else {'MHA+' + mlp: t['layers'] * t['passes']})
+              else {'Attn+' + mlp: t['layers'] * t['passes']})
 line(r['layers']['types'] == want_types, 'layer types %s (got %s)' % (want_types, r['layers']['types']))
 line('layer count other than' not in err, 'no layer-count warning with --expect-layers %d' % t['layers'])
 PY

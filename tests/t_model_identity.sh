@@ -61,7 +61,7 @@ m = r['model']
 assert m['family'] is None and m['unlike']['family'] == 'qwen3-next', m
 assert m['described'] == 'a dense hybrid: 48 linear-attention (GDN) + 16 attention layers', m
 assert m['moe'] is False, m
-assert r['layers']['types'] == {'GDN+FC': 480, 'MHA+FC': 160}, r['layers']['types']
+assert r['layers']['types'] == {'GDN+FC': 480, 'Attn+FC': 160}, r['layers']['types']
 assert not any(c['type'] == 'moe' for c in r['categories']), 'a MoE category'
 assert 'a dense hybrid' in txt and 'qwen3-next' not in txt.split('\n')[1], txt[:300]
 PY

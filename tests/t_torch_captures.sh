@@ -42,7 +42,16 @@ for stem in torch_dense_eager_h200 torch_dense_compile_h200 torch_dense_graph_h2
 	*moe*) want='a MoE model: 8 attention layers' ;;
 	*) want='a dense model: 8 attention layers' ;;
 	esac
-	check "$stem: the model as described" "$desc" "$want"
+	check "$stem: the model as described" "${desc%%; attention *}" "$want"
+	# its attention by the heads the shapes recorded, as the truth has them
+	# (compiled graphs record none: nothing said)
+	heads=$(json_get "$tmp/r.json" "(lambda a: '%s %d/%d' % (a['kind'], a['heads'], a['kv_heads']) if a else '-')(d['model']['attention'])")
+	truth=$(json_get "$data/$stem.truth.json" "'%s %d/%d' % ('MHA' if d['heads'] == d['kv_heads'] else 'GQA', d['heads'], d['kv_heads'])")
+	case $heads in
+	-) case $stem in *compile*) ok "$stem: no attention shapes recorded, no kind said" ;;
+	   *) bad "$stem: no attention kind from the recorded shapes" ;; esac ;;
+	*) check "$stem: the attention's kind and heads from its shapes" "$heads" "$truth" ;;
+	esac
 done
 # Structure first: with every kernel name a random string, these keep
 # their passes and their layer counts, with no annotation and no name to

@@ -81,7 +81,7 @@ n, r = w['rmsnorm_h1024'], w['rope_h16_d64']
 assert n['calls'] == o['rmsnorm']['calls'] and abs(n['total_us'] - o['rmsnorm']['us']) < 0.002, (n, o)
 assert r['calls'] == o['rope']['calls'] and abs(r['total_us'] - o['rope']['us']) < 0.002, (r, o)
 assert n['tokens']['p50'] == 8944 and r['tokens']['p50'] == 8944, (n, r)
-assert w['gqa_ragged_prefill_causal_h16_kv16_d64']['calls'] == 24, sorted(w)
+assert w['mha_ragged_prefill_causal_h16_kv16_d64']['calls'] == 24, sorted(w)
 PY
 	"$TS" --no-progress --verify-ops "$hf" 2>/dev/null | grep -Eq '✓ rmsnorm +optional +49 calls' &&
 		ok "HF Qwen1.5-0.5B: --verify-ops finds rmsnorm and rope" || bad "HF --verify-ops"

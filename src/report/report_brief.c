@@ -190,7 +190,7 @@ static void put_what(screen *s)
 		snprintf(rank, sizeof rank, ", rank %" PRId64 "/%" PRId64, m->rank, m->world_size);
 	/* the family where one fits what ran, else what ran */
 	const ts_model *mo = &res->model;
-	char famb[224];
+	char famb[320];
 	const char *fam = famb;
 	if (mo->family)
 		fam = mo->family->name;

@@ -169,6 +169,18 @@ static void put_model(ts_jw *w, const ts_result *res)
 	ts_jw_end_arr(w);
 	ts_jw_kstr(w, "described", m->described[0] ? m->described : NULL);
 	ts_jw_kbool(w, "moe", m->moe);
+	/* from the attention ops' recorded shapes; null where none had them */
+	ts_jw_key(w, "attention");
+	if (m->attn_kind) {
+		ts_jw_obj(w);
+		ts_jw_kstr(w, "kind", m->attn_kind);
+		ts_jw_kint(w, "heads", m->attn_heads);
+		ts_jw_kint(w, "kv_heads", m->attn_kv);
+		ts_jw_kbool(w, "per_rank", m->attn_per_rank);
+		ts_jw_end_obj(w);
+	} else {
+		ts_jw_null(w);
+	}
 	ts_jw_key(w, "tie");
 	ts_jw_arr(w);
 	if (m->tie) {

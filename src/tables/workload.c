@@ -220,6 +220,31 @@ bool ts_wcond_compile(const char *src, ts_wcond *c, ts_error *err)
 	return true;
 }
 
+/* {heads(Q, KV)} at src[at], n bytes inside the braces: two parts, the
+ * query heads' expression and the KV heads'. */
+static bool heads_part(ts_wtmpl *t, const char *src, size_t at, size_t n, ts_error *err)
+{
+	const char *in = src + at + 6, *end = src + at + n;
+	const char *comma = memchr(in, ',', (size_t)(end - in));
+	if (!comma || end[-1] != ')')
+		return fail(err, at, "heads(Q, KV) takes two expressions: the query heads, the KV heads");
+	if (t->n + 2 > TS_WTMPL_PARTS)
+		return fail(err, at, "a workload name has at most 16 parts");
+	ts_wpart *q = &t->p[t->n], *kv = &t->p[t->n + 1];
+	*q = (ts_wpart){ .fn = TS_WP_HEADS };
+	*kv = (ts_wpart){ .fn = TS_WP_HEADS_KV };
+	if (!ts_wexpr_compile(in, (size_t)(comma - in), &q->e, err)) {
+		err->byte += (size_t)(in - src);
+		return false;
+	}
+	if (!ts_wexpr_compile(comma + 1, (size_t)(end - 1 - (comma + 1)), &kv->e, err)) {
+		err->byte += (size_t)(comma + 1 - src);
+		return false;
+	}
+	t->n += 2;
+	return true;
+}
+
 bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, ts_error *err)
 {
 	memset(t, 0, sizeof *t);
@@ -235,11 +260,17 @@ bool ts_wtmpl_compile(const char *src, ts_wtmpl *t, ts_error *err)
 			if (!close)
 				return fail(err, i, "'{' without a closing '}'");
 			size_t n = (size_t)(close - (src + i + 1));
+			p->lit = NULL;
+			if (n > 6 && memcmp(src + i + 1, "heads(", 6) == 0) {
+				if (!heads_part(t, src, i + 1, n, err))
+					return false;
+				i += n + 2;
+				continue;
+			}
 			if (!ts_wexpr_compile(src + i + 1, n, &p->e, err)) {
 				err->byte += i + 1;
 				return false;
 			}
-			p->lit = NULL;
 			i += n + 2;
 		} else {
 			size_t n = 0;
@@ -509,7 +540,18 @@ bool ts_wtmpl_eval(const ts_wtmpl *t, const ts_event *ev, const ts_wctx *cx, cha
 		if (!ts_wexpr_eval(&p->e, ev, cx, &v))
 			return false;
 		char num[24];
-		int k = snprintf(num, sizeof num, "%lld", (long long)v);
+		int k;
+		if (p->fn == TS_WP_HEADS) {
+			/* the attention's kind from its heads: as many KV heads as
+			 * query heads is MHA, one is MQA, a few GQA */
+			int64_t kv;
+			if (i + 1 >= t->n || !ts_wexpr_eval(&t->p[i + 1].e, ev, cx, &kv) || kv < 1 || kv > v)
+				return false;
+			k = snprintf(num, sizeof num, "%s", kv == v ? "mha" : kv == 1 ? "mqa" : "gqa");
+			i++;
+		} else {
+			k = snprintf(num, sizeof num, "%lld", (long long)v);
+		}
 		if (k < 0 || n + (size_t)k >= cap)
 			return false;
 		memcpy(out + n, num, (size_t)k);

@@ -72,8 +72,13 @@ typedef struct {
 typedef struct {
 	const char *lit;         /* literal text (not NUL-terminated), or NULL */
 	uint16_t len;
+	/* TS_WP_HEADS: {heads(Q, KV)}, e the query heads and the next part's
+	 * e the KV heads, written mha (as many), mqa (one KV head) or gqa */
+	uint8_t fn;
 	ts_wexpr e;              /* when lit is NULL */
 } ts_wpart;
+
+enum { TS_WP_VALUE, TS_WP_HEADS, TS_WP_HEADS_KV };
 
 typedef struct {
 	ts_wpart p[TS_WTMPL_PARTS];

@@ -31,7 +31,7 @@ const char *ts_pstage_name(ts_pstage s)
 }
 
 static const char *const ltype_names[TS_LT_COUNT] = {
-	"MHA+MoE", "MHA+FC", "MLA+MoE", "MLA+FC", "GDN+MoE", "GDN+FC",
+	"Attn+MoE", "Attn+FC", "MLA+MoE", "MLA+FC", "GDN+MoE", "GDN+FC",
 	"SSM+MoE", "SSM+FC", "Attn-only", "MoE-only", "FC-only", "unknown",
 };
 

@@ -4,6 +4,7 @@
  * only where its detect rules and the structure agree (see model.h).
  */
 #include "analysis/layers/model.h"
+#include "analysis/attrib/attrib.h"
 
 #include "analysis/layers/layers.h"
 
@@ -215,6 +216,51 @@ void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
 	snprintf(m->unlike_why, sizeof m->unlike_why, "%s", why);
 	m->family = NULL;
 	m->source = "unlike";
+}
+
+/* Query and KV heads from an attention workload's name (..._h32_kv8_...). */
+static bool heads_of(const char *s, size_t n, long *h, long *kv)
+{
+	for (size_t i = 0; i + 2 < n; i++) {
+		if (s[i] != '_' || s[i + 1] != 'h' || s[i + 2] < '0' || s[i + 2] > '9')
+			continue;
+		char buf[64];
+		size_t k = n - i < sizeof buf - 1 ? n - i : sizeof buf - 1;
+		memcpy(buf, s + i, k);
+		buf[k] = '\0';
+		if (sscanf(buf, "_h%ld_kv%ld", h, kv) == 2 && *h > 0 && *kv > 0)
+			return true;
+	}
+	return false;
+}
+
+void ts_model_attention(ts_model *m, const struct ts_attrib *at, int64_t world)
+{
+	m->attn_kind = NULL;
+	size_t n = at ? ts_attrib_nworkloads(at) : 0;
+	int64_t best = 0;
+	for (size_t i = 0; i < n; i++) {
+		const ts_wl_row *w = ts_attrib_workload(at, 0, i);
+		const ts_oprule *r = ts_attrib_workload_rule(at, i);
+		size_t len;
+		const char *dt, *name = ts_attrib_workload_name(at, i, &len, &dt);
+		long h, kv;
+		if (!w || !r || !r->kind || strcmp(r->kind, "gqa") != 0 || w->ns <= best ||
+		    !name || !heads_of(name, len, &h, &kv) || kv > h)
+			continue;
+		best = w->ns;
+		m->attn_heads = h;
+		m->attn_kv = kv;
+		/* a rank of a sharded model (tensor parallel) sees its share of
+		 * the heads: one KV head there is an MQA model's, or a GQA
+		 * model's with as many ranks as KV heads */
+		m->attn_kind = kv == h ? "MHA" : kv > 1 ? "GQA" : world > 1 ? "GQA or MQA" : "MQA";
+	}
+	m->attn_per_rank = world > 1;
+	size_t k = strlen(m->described);
+	if (m->attn_kind && k && k < sizeof m->described)
+		snprintf(m->described + k, sizeof m->described - k, "; attention %s, %ld query / %ld KV heads%s",
+			 m->attn_kind, m->attn_heads, m->attn_kv, m->attn_per_rank ? " a rank" : "");
 }
 
 long ts_model_expected_layers(const ts_layers *l, const ts_model *m, char *why, size_t n)

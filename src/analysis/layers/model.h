@@ -33,8 +33,13 @@ typedef struct {
 	const ts_family *unlike;   /* source "unlike": detected, but unlike what ran */
 	char unlike_why[200];
 	long unlike_score;
-	char described[200];       /* what ran: "a dense hybrid: ..."; "" no layers */
+	char described[240];       /* what ran: "a dense hybrid: ..."; "" no layers */
 	bool moe;                  /* MoE ran */
+	/* the attention's heads, where its ops' shapes gave them (the
+	 * workload of most time): kind "GQA", "MQA" or "MHA"; NULL unknown */
+	const char *attn_kind;
+	long attn_heads, attn_kv;
+	bool attn_per_rank;        /* of one rank of several (tensor parallel) */
 } ts_model;
 
 /* forced: a family name given by the user, or NULL. TS_ERR_USAGE when the
@@ -47,6 +52,13 @@ ts_status ts_model_choose(const ts_patterns *p, const ts_agg *a,
 struct ts_layers;
 void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
 		    const struct ts_layers *l);
+
+/* The attention's kind from its recorded shapes (the attention workload
+ * with most time: query heads against KV heads), said in m->described;
+ * nothing where no attention op had shapes. world: the trace's world size
+ * (its ranks hold shares of the heads), 1 or less alone. */
+struct ts_attrib;
+void ts_model_attention(ts_model *m, const struct ts_attrib *at, int64_t world);
 
 /* "type moe", "category Norm-QK", "match 'regex'": for reports. */
 void ts_selector_describe(const ts_patterns *p, const ts_selector *s, char *buf,
