@@ -69,6 +69,15 @@ static void framework_of(ts_result *res, const ts_event *ev)
 		int fw = framework_marks[i].fw;
 		if (++res->framework_hits[fw] >= FRAMEWORK_SURE)
 			res->framework = framework_names[fw];
+		/* a diffusion framework's passes are denoising steps: where its
+		 * frames outnumber the LLM frameworks' (the passes end after
+		 * the CPU side is read, as Kineto writes it) */
+		if (res->layers) {
+			uint32_t llm = 0;
+			for (int k = 0; k < 5; k++)
+				llm += res->framework_hits[k];
+			ts_layers_diffusion_seen(res->layers, res->framework_hits[5] + res->framework_hits[6] > llm);
+		}
 		/* a serving framework runs LLM generation (HF transformers runs
 		 * encoders too: its generate loop says so; xDiT and diffusers
 		 * run diffusion, no generation) */

@@ -21,7 +21,45 @@ assert [(p['stage'], p['layers'], p['complete']) for p in ps] == [('unknown', 12
 assert r['layers']['generation_evidence'] == [], r['layers']['generation_evidence']
 assert r['stages']['prefill']['passes'] == 0 and r['stages']['decode']['passes'] == 0
 assert 'not LLM generation' in txt and 'prefill' not in txt.split('Per pass')[0], txt[:400]
+assert r['layers']['diffusion'], r['layers']
 assert r['trace']['framework'] == 'diffusers', r['trace']['framework']
+PY
+
+# what looks like generation in a diffusion framework's passes (a token
+# embedding each step, as a text encoder runs) does not make them prefill:
+# diffusers runs them, denoising steps with no stage, and says so
+python3 - "$tmp/dit.json" "$tmp/emb.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = d['traceEvents']
+op = next(e for e in ev if e.get('cat') == 'cpu_op')
+ks = sorted((e for e in ev if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
+add = []
+for i, s in enumerate(e for e in ev if e.get('cat') == 'user_annotation' and e['name'].startswith('ProfilerStep')):
+    first = next(k for k in ks if k['ts'] >= s['ts'])
+    x = 10 ** 7 + i
+    add += [{'ph': 'X', 'cat': 'cpu_op', 'name': 'aten::embedding', 'pid': op['pid'], 'tid': op['tid'],
+             'ts': s['ts'] + 1, 'dur': 2, 'args': {'External id': x, 'Input Dims': [[2, 77], [49408, 768]]}},
+            {'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': op['pid'], 'tid': op['tid'],
+             'ts': s['ts'] + 1.5, 'dur': 1, 'args': {'External id': x, 'correlation': x}},
+            {'ph': 'X', 'cat': 'kernel', 'pid': first['pid'], 'tid': first['tid'], 'ts': first['ts'] - 3, 'dur': 2,
+             'name': 'void at::native::(anonymous namespace)::indexSelectLargeIndex<c10::BFloat16, long, unsigned int, 2, 2, -2, true>(at::cuda::detail::TensorInfo<c10::BFloat16, unsigned int>)',
+             'args': {'correlation': x, 'External id': x, 'device': 0, 'stream': first['args'].get('stream', 7),
+                      'grid': [154, 1, 1], 'block': [128, 1, 1]}}]
+cpu = [e for e in ev if e.get('cat') != 'kernel'] + [a for a in add if a['cat'] != 'kernel']
+d['traceEvents'] = cpu + sorted(ks + [a for a in add if a['cat'] == 'kernel'], key=lambda e: e['ts'])
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" -q -f json "$tmp/emb.json" >"$tmp/emb.out" 2>"$tmp/err"
+"$TS" -q --brief -w 200 "$tmp/emb.json" >"$tmp/emb.txt" 2>&1
+python3 - "$tmp/emb.out" "$tmp/emb.txt" <<'PY' && ok "a diffusion transformer with a token embedding each step: diffusers' denoising steps, 5 passes of 12 layers, no stage, said so" || bad "dit with embedding: $(head -5 "$tmp/emb.txt")"
+import json, sys
+r = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read()
+ps = r['passes']
+assert [(p['stage'], p['layers'], p['complete']) for p in ps] == [('unknown', 12, True)] * 5, ps
+assert r['layers']['diffusion'] and r['stages']['prefill']['passes'] == 0, r['layers']
+head = txt.split('Per pass')[0]
+assert 'diffusion, not LLM generation: diffusers runs the passes' in head and 'prefill' not in head, head
 PY
 
 # the same passes with a token embedding are generation: the GEMM token rows vote

@@ -266,10 +266,18 @@ static void put_what(screen *s)
 		if (per)
 			snprintf(lay, sizeof lay, " of %" PRIu32 " layers", per);
 		line(s, "  passes %s%s%s; %s, %s", passes, lay, drafts, kn, kt);
-		if (!ts_layers_generation(res->layers))
+		if (ts_layers_diffusion(res->layers)) {
+			char dif[200];
+			snprintf(dif, sizeof dif, "diffusion, not LLM generation: %s runs the passes, each "
+				 "a denoising step through the transformer's blocks; no tokens are "
+				 "generated, so the passes have no stage",
+				 res->framework ? res->framework : "a diffusion framework");
+			wrap_all(s, "  ", dif, 4);
+		} else if (!ts_layers_generation(res->layers)) {
 			wrap_all(s, "  ", "not LLM generation by what it holds: no step annotation, "
 				 "token embedding, KV-cache write, stage-named attention or serving "
 				 "framework; its repeating passes have no stage", 4);
+		}
 	} else {
 		if (v->staged)
 			snprintf(note, sizeof note, "no %s pass", ts_pstage_name(o->stage));

@@ -546,6 +546,8 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 		if (g & (1u << i))
 			ts_jw_str(w, gen[i]);
 	ts_jw_end_arr(w);
+	/* a diffusion framework ran the passes: denoising steps, no stage */
+	ts_jw_kbool(w, "diffusion", ts_layers_diffusion(l));
 	ts_jw_kuint(w, "orphan_kernels", orphans);
 	ts_jw_kus(w, "orphan_us", orphan_ns);
 	const ts_odd_layer *odd;

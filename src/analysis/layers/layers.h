@@ -211,12 +211,22 @@ enum {
 	TS_GEN_KV_CACHE = 1u << 2,
 	TS_GEN_STAGE_KERNEL = 1u << 3,
 	TS_GEN_FRAMEWORK = 1u << 4,
+	/* not evidence: a diffusion framework's modules ran the passes
+	 * (diffusers, xDiT): denoising steps, whatever else looks like
+	 * generation (a text encoder's embedding, a prefill-named kernel) */
+	TS_GEN_DIFFUSION = 1u << 5,
 };
 /* A serving framework's module paths were seen (the pipeline's call). */
 void ts_layers_framework_seen(ts_layers *l);
+/* Whether a diffusion framework's (diffusers/, xfuser/) are the most
+ * named, as the frames read so far say. */
+void ts_layers_diffusion_seen(ts_layers *l, bool most);
 /* The evidence seen (TS_GEN_* bits); 0: the trace does not look like LLM
- * generation, and every pass's stage is unknown. */
+ * generation (or a diffusion framework ran it), and every pass's stage is
+ * unknown. */
 unsigned ts_layers_generation(const ts_layers *l);
+/* Whether a diffusion framework ran the passes. */
+bool ts_layers_diffusion(const ts_layers *l);
 
 /* CPU-side user annotations (step windows); other events are ignored. */
 void ts_layers_annotation(ts_layers *l, const ts_event *ev);

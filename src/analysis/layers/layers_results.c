@@ -134,9 +134,22 @@ void ts_layers_framework_seen(ts_layers *l)
 	l->cpu.generation |= TS_GEN_FRAMEWORK;
 }
 
+void ts_layers_diffusion_seen(ts_layers *l, bool most)
+{
+	if (most)
+		l->cpu.generation |= TS_GEN_DIFFUSION;
+	else
+		l->cpu.generation &= ~(unsigned)TS_GEN_DIFFUSION;
+}
+
 unsigned ts_layers_generation(const ts_layers *l)
 {
-	return l->cpu.generation;
+	return (l->cpu.generation & TS_GEN_DIFFUSION) ? 0 : l->cpu.generation;
+}
+
+bool ts_layers_diffusion(const ts_layers *l)
+{
+	return (l->cpu.generation & TS_GEN_DIFFUSION) != 0;
 }
 
 uint32_t ts_layers_kinds(const ts_layers *l, uint32_t *kinds)

@@ -87,7 +87,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	const pass_hints *h = &l->pass.hints;
 	bool attn = h->attn_replayed || h->attn_launched;
 	ts_vote_own_in in = {
-		.annotation = annotation_of(l, p), .generation = l->cpu.generation != 0,
+		.annotation = annotation_of(l, p), .generation = ts_layers_generation(l) != 0,
 		.layers = p->layers, .hint_prefill = (uint32_t)h->hint_prefill,
 		.hint_decode = (uint32_t)h->hint_decode, .gemm_small = h->gemm_small,
 		.gemm_large = h->gemm_large, .gemm_m_min = p->gemm_m_min,
@@ -149,7 +149,7 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 {
 	ts_vote_rel_in in = { .gpu_ns = p->gpu_ns, .layers = p->layers, .kv_grid = p->kv_grid,
 			      .grid = p->grid,
-			      .generation = l->cpu.generation != 0,
+			      .generation = ts_layers_generation(l) != 0,
 			      .threshold = ts_lay_decode_threshold(l) };
 	only_in(l, pp, &in);
 	ts_vote v;
