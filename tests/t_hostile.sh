@@ -238,4 +238,32 @@ then
 else
 	bad "--capture with more graphs than kept: rc $rc: $(head -c 600 "$tmp/h.err")"
 fi
+# Raw control bytes inside strings (PyTorch issue 130622: a writer that
+# does not escape them; yajl refuses them): read as '?', counted, the first
+# one's byte named, the report complete, on one thread or four; one outside
+# any string is still malformed JSON, at its byte.
+python3 - "$tmp" "$TS" <<'PY' && ok "raw control bytes inside strings: read on as '?', counted with the first's byte, the report complete (1 and 4 threads alike); outside a string: malformed JSON at its byte" || bad "raw control bytes"
+import json, subprocess, sys
+tmp, ts = sys.argv[1:3]
+ev = [{'ph': 'X', 'cat': 'cpu_op', 'name': 'aten::op_%d' % (i % 50) if i % 997 else 'aten::mm\x01bad\x1f%d' % i,
+       'pid': 1, 'tid': 1, 'ts': 10 * i, 'dur': 5, 'args': {'External id': i + 1}} for i in range(40000)]
+ev += [{'ph': 'X', 'cat': 'kernel', 'name': 'gemm_%d' % (i % 7), 'pid': 0, 'tid': 7, 'ts': 400000 + 10 * i,
+        'dur': 5, 'args': {'correlation': i, 'device': 0, 'stream': 7}} for i in range(20000)]
+txt = json.dumps({'traceEvents': ev}).replace('\\u0001', '\x01').replace('\\u001f', '\x1f')
+path = tmp + '/ctrl.json'
+open(path, 'w').write(txt)
+first = txt.index('\x01') + 1
+n = txt.count('\x01') + txt.count('\x1f')
+for t in ('1', '4'):
+    r = subprocess.run([ts, '--no-progress', '-T', t, '-f', 'json', path], capture_output=True, text=True)
+    d = json.loads(r.stdout)
+    w = [x for x in d['warnings'] if 'raw control byte' in x]
+    assert r.returncode == 0 and not d['trace']['partial'] and d['trace']['kernels'] == 20000, (t, r.returncode, d['trace'])
+    assert d['trace']['events'] == 60000 and len(w) == 1, (t, d['trace']['events'], w)
+    assert w[0].startswith('%d raw control bytes inside strings (the first at byte %d)' % (n, first)), w
+bad = '{"traceEvents": [\x01{"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 1}]}'
+open(tmp + '/ctrl_out.json', 'w').write(bad)
+r = subprocess.run([ts, '--no-progress', tmp + '/ctrl_out.json'], capture_output=True, text=True)
+assert r.returncode == 1 and 'byte %d' % (bad.index('\x01') + 1) in r.stderr, (r.returncode, r.stderr[:300])
+PY
 exit $fail

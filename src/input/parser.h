@@ -58,6 +58,10 @@ typedef struct {
 	uint64_t bad_times;      /* ts or dur out of range: the event is untimed */
 	uint64_t bad_time_byte;  /* where the first one was (1-based, about) */
 	uint64_t long_names;     /* names longer than TS_NAME_MAX */
+	/* raw control bytes (below 0x20, not tab, newline or return) inside
+	 * strings, read as '?' (a writer that did not escape them), and
+	 * where the first was (1-based) */
+	uint64_t raw_ctrl, raw_ctrl_byte;
 } ts_parser_stats;
 
 const ts_parser_stats *ts_parser_get_stats(const ts_parser *p);

@@ -6,6 +6,7 @@
  * parser.c's.
  */
 #include "input/parser_int.h"
+#include "input/grow.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,6 +43,7 @@ void ts_parser_free(ts_parser *p)
 	if (p->h)
 		yajl_free(p->h);
 	free(p->held);
+	free(p->fix);
 	free(p->name);
 	free(p->kname);
 	free(p);
@@ -158,11 +160,86 @@ static ts_status after_span(ts_parser *p)
 	return TS_OK;
 }
 
+/* A byte JSON allows nowhere raw but between tokens (tab, newline, return). */
+static bool raw_ctrl(char c)
+{
+	return (unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+}
+
+#define LOW7 0x7f7f7f7f7f7f7f7full
+#define HIGH 0x8080808080808080ull
+
+/* The high bit of each byte of w that is zero (exact: no carry crosses a
+ * byte). */
+static inline uint64_t zero_bytes(uint64_t w)
+{
+	return ~(((w & LOW7) + LOW7) | w) & HIGH;
+}
+
+/* Whether n bytes hold a raw control byte: eight at a time, each word's
+ * bytes below 0x20 less its tabs, newlines and returns found at once. */
+static bool has_raw_ctrl(const char *b, size_t n)
+{
+	size_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, b + i, 8);
+		uint64_t low = ~(((w & LOW7) + 0x6060606060606060ull) | w) & HIGH;
+		if (low && (low & ~(zero_bytes(w ^ 0x0a0a0a0a0a0a0a0aull) |
+				    zero_bytes(w ^ 0x0909090909090909ull) |
+				    zero_bytes(w ^ 0x0d0d0d0d0d0d0d0dull))))
+			return true;
+	}
+	for (; i < n; i++)
+		if (raw_ctrl(b[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Real writers put raw control bytes in names (PyTorch issue 130622);
+ * yajl refuses them, and the rest of the trace would be lost. A span
+ * holding one inside a string (as the guard, from where the span begins,
+ * says) goes to yajl as a copy with each such byte read as '?', counted;
+ * one outside strings stays, for yajl to refuse: that is malformed JSON.
+ * The offsets of everything are kept (one byte for one).
+ */
+static const char *repair_ctrl(ts_parser *p, const char *b, size_t n)
+{
+	if (!has_raw_ctrl(b, n))
+		return b;
+	ts_lexguard g = p->lx;
+	char *out = NULL;
+	size_t at = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (!raw_ctrl(b[j]))
+			continue;
+		ts_lexguard_scan(&g, b + at, j - at, p->fed + at);
+		at = j;
+		if (g.where != TS_LX_STR || g.esc != 0)
+			continue;            /* outside a string, or in an escape: yajl says */
+		if (!out) {
+			if (!ts_grow((void **)&p->fix, &p->fix_cap, n, 1, 1u << 16, SIZE_MAX / 2, false))
+				return b;    /* no memory to repair: yajl says */
+			out = p->fix;
+			memcpy(out, b, n);
+		}
+		out[j] = '?';
+		if (!p->stats.raw_ctrl++)
+			p->stats.raw_ctrl_byte = p->fed + j + 1;
+		ts_lexguard_scan(&g, "?", 1, p->fed + j);
+		at = j + 1;
+	}
+	return out ? out : b;
+}
+
 /* Give yajl n bytes; with scan, follow them with the guard from the last
  * event close in them (a known point outside any token) or from their
  * start. */
 static ts_status feed_yajl(ts_parser *p, const char *b, size_t n, bool scan)
 {
+	if (scan)
+		b = repair_ctrl(p, b, n);
 	p->closed = false;
 	yajl_status ys = yajl_parse(p->h, (const unsigned char *)b, n);
 	if (ys != yajl_status_ok)
@@ -343,6 +420,9 @@ void ts_parser_skip(ts_parser *p, uint64_t n, const ts_parser_stats *s, uint64_t
 	if (!p->stats.bad_time_byte)
 		p->stats.bad_time_byte = s->bad_time_byte;
 	p->stats.long_names += s->long_names;
+	if (!p->stats.raw_ctrl)
+		p->stats.raw_ctrl_byte = s->raw_ctrl_byte;
+	p->stats.raw_ctrl += s->raw_ctrl;
 }
 
 uint64_t ts_parser_offset(const ts_parser *p)
@@ -376,6 +456,12 @@ void ts_parser_warnings(const ts_parser_stats *ps, ts_warns *w)
 			"are left untimed", ps->bad_times, ps->bad_time_byte);
 	if (ps->bad_items)
 		ts_warn(w, "%" PRIu64 " traceEvents items were not objects", ps->bad_items);
+	if (ps->raw_ctrl)
+		ts_warn(w, "%" PRIu64 " raw control byte%s inside strings (the first at byte %" PRIu64
+			") %s read as '?': the trace's writer did not escape %s (JSON wants \\u00XX), "
+			"and the names holding %s show '?'", ps->raw_ctrl, ps->raw_ctrl == 1 ? "" : "s",
+			ps->raw_ctrl_byte, ps->raw_ctrl == 1 ? "was" : "were",
+			ps->raw_ctrl == 1 ? "it" : "them", ps->raw_ctrl == 1 ? "it" : "them");
 }
 
 void ts_parser_lend(ts_parser *p, const char *buf, size_t len)

@@ -81,6 +81,8 @@ struct ts_parser {
 	size_t close_at;           /* span bytes yajl had taken at that close */
 	char *held;                /* HOLD_BUF bytes gathered for yajl, or NULL */
 	size_t nheld;
+	char *fix;                 /* a span with its raw control bytes read as '?' */
+	size_t fix_cap;
 	ts_error e;                /* why we stopped, and at which byte */
 };
 
