@@ -89,6 +89,8 @@ static void meta_save(const ts_result *res, ts_wbuf *w)
 	ts_w_u64(w, p->bad_times);
 	ts_w_u64(w, p->bad_time_byte);
 	ts_w_u64(w, p->long_names);
+	ts_w_u64(w, p->raw_ctrl);
+	ts_w_u64(w, p->raw_ctrl_byte);
 	ts_w_str(w, res->framework ? res->framework : "", res->framework ? strlen(res->framework) : 0);
 	size_t nf = ts_framework_count();
 	ts_w_u64(w, nf);
@@ -263,6 +265,10 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 		p->bad_time_byte = btb;
 	p->bad_times += bt;
 	p->long_names += ts_r_u64(r);
+	uint64_t rc = ts_r_u64(r), rcb = ts_r_u64(r);
+	if (rc && !p->raw_ctrl)
+		p->raw_ctrl_byte = rcb;
+	p->raw_ctrl = ts_sat_addu(p->raw_ctrl, rc);
 	const char *fw = ts_r_str(r, &n);
 	const char *known = ts_framework_named(fw, n);
 	if (known && !res->framework)
