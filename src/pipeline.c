@@ -120,8 +120,14 @@ static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts
 		size_t oplen = 0;
 		const char *opname = op == TS_INTERN_NONE ? NULL
 				   : ts_attrib_op_name(res->attrib, op, &oplen);
+		/* the op's call site: its most frequent Python frame */
+		const char *cs[TS_ATTRIB_CALLSITES] = { NULL };
+		size_t cslen[TS_ATTRIB_CALLSITES] = { 0 };
+		uint64_t csw[TS_ATTRIB_CALLSITES];
+		if (op == TS_INTERN_NONE || !ts_attrib_op_callsites(res->attrib, op, cs, cslen, csw))
+			cs[0] = NULL;
 		int ci = ts_ctx_kernel(res->ctx, row, cls, ev->name, ev->name_len,
-				       op, opname, oplen);
+				       op, opname, oplen, cs[0], cslen[0]);
 		const ts_kclass *in = ci < 0 ? NULL
 			: ts_agg_context(res->agg, row,
 					 ts_patterns_context(res->patterns, (size_t)ci)->category,

@@ -495,4 +495,26 @@ print('%s - claims: attention named by its heads (%d workloads; no MHA layer typ
       'captures GQA 16/4 as their truth)%s' % ('ok' if not bad and checked else 'not ok', checked,
                                               '' if not bad else ': ' + '; '.join(bad[:4])))
 PY
+# A kernel typed by what its launch says where its name cannot (issue
+# 58): the GB10 decode's cunn_SoftMaxForward, launched by aten::_softmax
+# from vLLM's topk_topp_sampler.py, is sampling; the switch transformer's
+# softmax kernels, launched from its attention module, stay attention.
+python3 - "$SHARED" "$TS" <<'PY'
+import json, os, subprocess, sys
+shared, ts = sys.argv[1:3]
+def kernels(f):
+    p = os.path.join(shared, f)
+    if not os.path.exists(p):
+        return None
+    d = json.loads(subprocess.run([ts, '--no-progress', '-f', 'json', p], capture_output=True, text=True).stdout)
+    return [(k['name'], k['category'], k['count']) for k in d['kernels'] if 'oftMax' in k['name'] or 'softmax_warp' in k['name']]
+g = kernels('vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json.gz')
+s = kernels('switchtransformers_toy-moe_a100_train.json')
+if g is None or s is None:
+    print('skip - claims: the GB10 or switch transformer trace is not here')
+else:
+    ok = g and all(c == 'Sampling' for _, c, _ in g) and s and all(c == 'Attention-Softmax' for _, c, _ in s)
+    print('%s - claims: a softmax by its call site: the sampler\'s is sampling (GB10), attention\'s stays attention%s'
+          % ('ok' if ok else 'not ok', '' if ok else ' (%s; %s)' % (g, s)))
+PY
 finish

@@ -23,6 +23,7 @@ struct ts_ctx {
 	const ts_patterns *p;
 	size_t n;                /* rules (at most TS_MAX_CONTEXTS) */
 	uint32_t op_rules;       /* rules that look at the op */
+	bool callsite_rules;     /* some look at its call site too */
 	uint32_t open;           /* positional windows open now */
 	row_bits *rows;
 	size_t rows_cap;
@@ -44,6 +45,8 @@ ts_ctx *ts_ctx_new(const ts_patterns *p)
 	for (size_t i = 0; i < c->n; i++)
 		if (ts_patterns_context(p, i)->op_re)
 			c->op_rules |= 1u << i;
+	for (size_t i = 0; i < c->n; i++)
+		c->callsite_rules |= ts_patterns_context(p, i)->callsite_re != NULL;
 	return c;
 }
 
@@ -85,34 +88,44 @@ static row_bits row_of(ts_ctx *c, uint32_t row, const ts_kclass *cls,
 	return c->rows[row];
 }
 
-static uint32_t op_match(const ts_ctx *c, const char *op, size_t oplen)
+static uint32_t op_match(const ts_ctx *c, const char *op, size_t oplen, const char *cs, size_t cslen)
 {
 	uint32_t m = 0;
 	size_t ov[2];
-	for (size_t i = 0; i < c->n; i++)
-		if ((c->op_rules >> i & 1u) &&
-		    ts_regex_match(ts_patterns_context(c->p, i)->op_re, op, oplen, ov, 1) > 0)
+	for (size_t i = 0; i < c->n; i++) {
+		const ts_context *r = ts_patterns_context(c->p, i);
+		if ((c->op_rules >> i & 1u) && ts_regex_match(r->op_re, op, oplen, ov, 1) > 0 &&
+		    (!r->callsite_re || (cs && ts_regex_match(r->callsite_re, cs, cslen, ov, 1) > 0)))
 			m |= 1u << i;
+	}
 	return m;
 }
 
-static uint32_t op_of(ts_ctx *c, uint32_t op_row, const char *op, size_t oplen)
+/* The op rules an op row matches, with its call site (known once for the
+ * row: the CPU side is read before the kernels, as Kineto writes it). */
+static uint32_t op_of(ts_ctx *c, uint32_t op_row, const char *op, size_t oplen, const char *cs,
+		      size_t cslen)
 {
 	if (!op)
 		return 0;
 	if (op_row == TS_INTERN_NONE)
-		return op_match(c, op, oplen);
+		return op_match(c, op, oplen, cs, cslen);
 	if (!ts_grow((void **)&c->ops, &c->ops_cap, (size_t)op_row + 1, sizeof *c->ops, 64,
 		     SIZE_MAX, true))
-		return op_match(c, op, oplen);
-	if (!(c->ops[op_row] & OP_KNOWN))
-		c->ops[op_row] = op_match(c, op, oplen) | OP_KNOWN;
-	return c->ops[op_row] & ~OP_KNOWN;
+		return op_match(c, op, oplen, cs, cslen);
+	if (c->ops[op_row] & OP_KNOWN)
+		return c->ops[op_row] & ~OP_KNOWN;
+	uint32_t m = op_match(c, op, oplen, cs, cslen);
+	/* an op whose call site is not known yet (its kernel came before its
+	 * launch) is looked at again */
+	if (cs || !c->callsite_rules)
+		c->ops[op_row] = m | OP_KNOWN;
+	return m;
 }
 
 int ts_ctx_kernel(ts_ctx *c, uint32_t row, const ts_kclass *cls,
 		  const char *name, size_t len, uint32_t op_row,
-		  const char *op, size_t oplen)
+		  const char *op, size_t oplen, const char *cs, size_t cslen)
 {
 	if (!c->n)
 		return -1;
@@ -122,7 +135,7 @@ int ts_ctx_kernel(ts_ctx *c, uint32_t row, const ts_kclass *cls,
 	c->open &= ~b.until;
 	int found = -1;
 	if (b.kernels) {
-		uint32_t ops = (b.kernels & c->op_rules) ? op_of(c, op_row, op, oplen) : 0;
+		uint32_t ops = (b.kernels & c->op_rules) ? op_of(c, op_row, op, oplen, cs, cslen) : 0;
 		uint32_t hit = b.kernels & ((ops & c->op_rules) | (c->open & ~c->op_rules));
 		if (hit)
 			found = __builtin_ctz(hit);

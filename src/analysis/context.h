@@ -28,11 +28,11 @@ ts_ctx *ts_ctx_new(const ts_patterns *p);
 void ts_ctx_free(ts_ctx *c);
 
 /* One kernel, in stream order: row (TS_INTERN_NONE past the name cap), its
- * class and name, and the op that launched it (op_row TS_INTERN_NONE and
- * op NULL when none is known). Returns the index of the context rule it
- * runs in, or -1. */
+ * class and name, the op that launched it (op_row TS_INTERN_NONE and op
+ * NULL when none is known) and the op's call site (cs NULL: none known).
+ * Returns the index of the context rule it runs in, or -1. */
 int ts_ctx_kernel(ts_ctx *c, uint32_t row, const ts_kclass *cls,
 		  const char *name, size_t len, uint32_t op_row,
-		  const char *op, size_t oplen);
+		  const char *op, size_t oplen, const char *cs, size_t cslen);
 
 #endif

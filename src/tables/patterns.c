@@ -664,6 +664,16 @@ static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 			c.op_re = ts_pat_compile(p, y->op, file, path, 3);
 			ok &= c.op_re != NULL;
 		}
+		if (y->callsite && !y->op) {
+			ts_pat_error_at(p, file, path, 2, 0,
+				 "callsite: narrows op: (the call site of the launching op); a context "
+				 "with callsite: needs op:");
+			ok = false;
+		} else if (y->callsite) {
+			path[2].key = "callsite";
+			c.callsite_re = ts_pat_compile(p, y->callsite, file, path, 3);
+			ok &= c.callsite_re != NULL;
+		}
 		path[2].key = "after";
 		ok &= convert_sels_at(p, file, path, 3, y->after, y->after_count, false, &c.after);
 		path[2].key = "until";

@@ -190,6 +190,9 @@ typedef struct {
 	ts_selectors kernels;
 	const char *op;             /* regex on the launching op; NULL: positional */
 	ts_regex *op_re;
+	/* with op: a regex on the op's call site (its most frequent Python
+	 * frame, "file.py(line): function"); NULL: any */
+	ts_regex *callsite_re;
 	ts_selectors after, until;
 	int category;
 	const char *file;

@@ -70,6 +70,7 @@ typedef struct {
 
 typedef struct {
 	char *name, *op, *category, *description;
+	char *callsite;
 	y_sel *kernels;
 	unsigned kernels_count;
 	y_sel *after;

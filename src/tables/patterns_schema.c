@@ -121,6 +121,7 @@ static const cyaml_schema_field_t context_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", REQ, y_context, name, 1, CYAML_UNLIMITED),
 	SEL_SEQ("kernels", y_context, kernels),
 	CYAML_FIELD_STRING_PTR("op", OPT, y_context, op, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("callsite", OPT, y_context, callsite, 1, CYAML_UNLIMITED),
 	SEL_SEQ("after", y_context, after),
 	SEL_SEQ("until", y_context, until),
 	CYAML_FIELD_STRING_PTR("category", REQ, y_context, category, 1, CYAML_UNLIMITED),
