@@ -114,33 +114,29 @@ static okey key_of(const ts_event *ev, uint64_t seq)
 	okey k = { .seq = seq };
 	if (ev->cat == TS_CAT_METADATA || !(ev->has & TS_HAS_TS))
 		return k;
-	int64_t kind, corr = -1;
-	bool has_corr;
+	int64_t kind;
 	switch (ev->cat) {
 	case TS_CAT_GPU_USER_ANNOTATION:
-		k = (okey){ ev->ts_ns, neg_dur(ev), 0, seq, 4 };
-		return k;
+		return (okey){ ev->ts_ns, neg_dur(ev), 0, seq, 4 };
 	case TS_CAT_CUDA_RUNTIME:
 	case TS_CAT_CUDA_DRIVER:
 		kind = 0;
-		has_corr = ev->has & TS_HAS_CORRELATION;
-		corr = ev->correlation;
 		break;
 	case TS_CAT_FLOW:
 		kind = 1;
-		has_corr = ev->has & TS_HAS_ID;
-		corr = ev->id;
 		break;
 	case TS_CAT_KERNEL:
 	case TS_CAT_GPU_MEMCPY:
 	case TS_CAT_GPU_MEMSET:
 		kind = 2;
-		has_corr = ev->has & TS_HAS_CORRELATION;
-		corr = ev->correlation;
 		break;
 	default:
 		return (okey){ ev->ts_ns, neg_dur(ev), 0, seq, 1 };
 	}
+	/* a flow carries its launch's correlation as its id */
+	bool flow = ev->cat == TS_CAT_FLOW;
+	bool has_corr = ev->has & (flow ? TS_HAS_ID : TS_HAS_CORRELATION);
+	int64_t corr = flow ? ev->id : ev->correlation;
 	if (has_corr)
 		return (okey){ corr, kind, ev->ts_ns, seq, 2 };
 	return (okey){ ev->ts_ns, kind, 0, seq, 3 };
@@ -303,16 +299,38 @@ static ts_status spill(ts_sorter *s)
 	sort_index(s->idx, s->tmp, s->nidx, s->desc);
 	run *r = &s->runs[s->nruns];
 	*r = (run){ .pos = s->file_end };
-	for (size_t i = 0; i < s->nidx; i++) {
+	/* the records go out through one buffer, not three writes each */
+	enum { OUT = 256 * 1024 };
+	unsigned char *out = malloc(OUT);
+	size_t nout = 0;
+	ts_status st = out ? TS_OK : TS_ERR_NOMEM;
+	for (size_t i = 0; i < s->nidx && st == TS_OK; i++) {
 		const ient *e = &s->idx[i];
-		ts_status st = write_all(s, &e->len, sizeof e->len);
-		if (st == TS_OK)
-			st = write_all(s, &e->k.seq, sizeof e->k.seq);
-		if (st == TS_OK)
-			st = write_all(s, s->buf + e->off, e->len);
+		size_t need = sizeof e->len + sizeof e->k.seq + e->len;
+		if (nout + need > OUT) {
+			st = write_all(s, out, nout);
+			nout = 0;
+		}
 		if (st != TS_OK)
-			return st;
+			break;
+		if (need > OUT) {         /* a record longer than the buffer */
+			st = write_all(s, &e->len, sizeof e->len);
+			if (st == TS_OK)
+				st = write_all(s, &e->k.seq, sizeof e->k.seq);
+			if (st == TS_OK)
+				st = write_all(s, s->buf + e->off, e->len);
+			continue;
+		}
+		memcpy(out + nout, &e->len, sizeof e->len);
+		memcpy(out + nout + sizeof e->len, &e->k.seq, sizeof e->k.seq);
+		memcpy(out + nout + sizeof e->len + sizeof e->k.seq, s->buf + e->off, e->len);
+		nout += need;
 	}
+	if (st == TS_OK && nout)
+		st = write_all(s, out, nout);
+	free(out);
+	if (st != TS_OK)
+		return st;
 	r->end = s->file_end;
 	s->nruns++;
 	s->nbuf = s->nidx = 0;
