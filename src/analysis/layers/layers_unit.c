@@ -319,6 +319,81 @@ static bool join_by_mixers(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
 	return true;
 }
 
+/* Does unit j hold MLP work (an activation, a MoE kernel) by name? */
+static bool unit_mlp(const kernel_ent *k, const ts_unit_result *r, size_t j)
+{
+	for (uint32_t i = r->start[j]; i < r->end[j]; i++)
+		if (k[i].marks & M_MLP)
+			return true;
+	return false;
+}
+
+/* What unit j holds by name: a mixer (1), MLP work (2). */
+static unsigned unit_holds(const kernel_ent *k, const ts_unit_result *r, size_t j)
+{
+	return (mixer_runs(k, r->start[j], r->end[j]) ? 1u : 0u) | (unit_mlp(k, r, j) ? 2u : 0u);
+}
+
+/* Is unit j, with neither a mixer nor MLP work, a piece of a layer: every
+ * kernel in it known by name or op, or shorter than half the unit after
+ * it? (A layer whose kernels nothing names shows neither either.) */
+static bool unit_piece(const kernel_ent *k, const ts_unit_result *r, size_t j)
+{
+	uint32_t len = r->end[j] - r->start[j];
+	if (j + 1 < r->n && 2 * len < r->end[j + 1] - r->start[j + 1])
+		return true;
+	for (uint32_t i = r->start[j]; i < r->end[j]; i++)
+		if (!(k[i].marks & (M_TYPED | M_COPY | M_START)))
+			return false;
+	return true;
+}
+
+/* The last unit of the layer that begins at unit j: a piece with neither
+ * a mixer nor MLP work (an input norm and a projection the anchor cut
+ * off) joins the mixer unit after it, and a mixer unit with no MLP work
+ * the MLP-only unit after it (a layer the anchor cut after its
+ * attention). */
+static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size_t j)
+{
+	unsigned have = unit_holds(k, r, j);
+	if (have == 0 && j + 1 < r->n && r->start[j + 1] == r->end[j] && (unit_holds(k, r, j + 1) & 1) &&
+	    unit_piece(k, r, j))
+		have = unit_holds(k, r, ++j);
+	if (have == 1 && j + 1 < r->n && r->start[j + 1] == r->end[j] && unit_holds(k, r, j + 1) == 2)
+		j++;
+	return j;
+}
+
+/* Layers one anchor cut in parts (layer_units_end), where at least as
+ * many units hold both a mixer and MLP work as parts are joined: a
+ * hybrid's attention layers among Mamba layers, each with its MLP, whose
+ * anchor (a GEMM kernel) runs twice in them. A hybrid whose layers are
+ * mixer-only and MLP-only (Nemotron-H) has no unit with both: kept. False
+ * (r as it was) where nothing joins or memory runs out. */
+static bool join_parts(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
+{
+	size_t full = 0, joined = 0;
+	for (size_t j = 0; j < r->n; j++)
+		full += unit_holds(k, r, j) == 3;
+	for (size_t j = 0; j < r->n; j++) {
+		size_t e = layer_units_end(k, r, j);
+		joined += e - j;
+		j = e;
+	}
+	if (!joined || full < 2 || full < joined)
+		return false;
+	cuts c;
+	if (!cuts_room(l, r, NULL, r->n - joined, &c))
+		return false;
+	for (size_t j = 0; j < r->n; j++) {
+		cuts_open(&c, r->start[j]);
+		j = layer_units_end(k, r, j);
+		cuts_close(&c, r->end[j]);
+	}
+	cuts_take(&c, r);
+	return true;
+}
+
 bool ts_lay_structure(ts_layers *l, bool at_edge)
 {
 	size_t n = l->staged.nkbuf - l->staged.kbuf0;
@@ -363,12 +438,16 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	 * layer itself cut or irregular: no layer */
 	if (!named && !attn && mixer_outside(k, n))
 		return false;
+	bool halves = false;
 	if (!named && !attn && !r.by_names)
 		split_units(l, l->finder.ukey, &r);
 	else if (!named && attn && !r.by_names)
 		split_by_mixers(l, k, l->finder.ukey, &r);
 	else if (named)
-		join_by_mixers(l, k, &r);
+		halves = join_by_mixers(l, k, &r);
+	/* a layer the anchor cut in parts, mixers known by name or op */
+	if (attn && !halves)
+		join_parts(l, k, &r);
 	l->online.walk.nlayers = 0;
 	l->online.walk.layers_dropped = 0;
 	l->pass.cur.orphan_kernels = 0;
