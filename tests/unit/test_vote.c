@@ -9,7 +9,8 @@ static ts_vote_own_in pass(uint32_t layers)
 {
 	return (ts_vote_own_in){ .annotation = TS_PSTAGE_UNKNOWN, .generation = true,
 				 .layers = layers, .gemm_m_min = -1, .gemm_m_max = -1,
-				 .kv_grid = -1, .q_grid = -1, .threshold = 32 };
+				 .kv_grid = -1, .q_grid = -1, .sampled = -1, .layer_tokens = -1,
+				 .layer_rows = -1, .threshold = 32 };
 }
 
 static ts_pstage own(const ts_vote_own_in *in)
@@ -61,10 +62,29 @@ static void own_signals(void)
 	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256, in.layer_tokens = 256;
 	in.sampled = 256;
 	CHECK(own(&in) == TS_PSTAGE_DECODE, "256 rows, 256 sequences sampled: one token each, decode");
-	in.sampled = 15, in.layer_tokens = in.gemm_m_max = 960;
+	in.sampled = 15, in.layer_tokens = in.layer_rows = in.gemm_m_max = 960;
 	CHECK(own(&in) == TS_PSTAGE_PREFILL, "960 rows, 15 sequences sampled: prompts");
-	in.sampled = 128, in.layer_tokens = in.gemm_m_max = 256;
+	in.sampled = 128, in.layer_tokens = in.layer_rows = in.gemm_m_max = 256;
 	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "256 rows, 128 sequences (two tokens each): open");
+
+	/* two prompts of 16 tokens: few rows, under the decode threshold */
+	in = pass(18);
+	in.gemm_small = 72, in.gemm_m_min = 2, in.gemm_m_max = 32;
+	in.layer_tokens = in.layer_rows = 32, in.sampled = 2;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_PREFILL && v.rows == 32 && v.gemm_tokens == 32,
+	      "32 rows in every layer, 2 sequences sampled: prompts, however few the rows");
+	/* a hybrid's decode step: its per-head batched GEMMs run 16 heads x 2
+	 * sequences as rows in every layer, its projections 2 */
+	in.layer_tokens = 2048, in.layer_rows = 2, in.gemm_m_max = 2048;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_DECODE && v.rows == 2,
+	      "2 rows in most of every layer's GEMMs, 2 sequences: decode beside per-head GEMMs");
+	/* a MoE decode step: its experts each run one of 2 rows */
+	in.layer_tokens = 2, in.layer_rows = 1, in.gemm_m_max = 2;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_DECODE && v.rows == 2,
+	      "every layer's projections on 2 rows, its experts on 1, 2 sequences: decode");
 
 	in = pass(32);
 	in.gemm_large = 64, in.gemm_m_min = 256, in.gemm_m_max = 256;

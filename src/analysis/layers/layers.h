@@ -73,7 +73,7 @@ typedef struct {
 				       * between them) */
 	bool replayed_layers;
 	int64_t sampled;            /* rows of the sampler's op, -1 none */
-	int64_t layer_tokens;       /* the most rows a GEMM op of every layer ran, -1 none */
+	int64_t layer_tokens;       /* the rows most GEMM ops of every layer ran, -1 none */
 	uint32_t only_prefill, only_decode;   /* kernels seen only in passes of one stage */
 	double duration_ratio;      /* time per layer / that of the reference stage, 0 none */
 	ts_pstage duration_ref;     /* the reference stage */

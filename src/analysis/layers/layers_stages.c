@@ -73,25 +73,40 @@ static ts_pstage annotation_of(ts_layers *l, ts_pass *p)
 
 /* The most rows a GEMM op of every layer ran (once a layer at least:
  * the projections run the pass's tokens; an eager MoE loop's experts each
- * a share, other counts each layer), -1 none. */
-static int64_t layer_m(const pass_hints *h, uint32_t layers)
+ * a share, other counts each layer), -1 none; and in *common, of the rows
+ * run in every layer, the ones most GEMMs ran (the projections' tokens
+ * beside a hybrid's per-head batched GEMMs, whose rows are heads). */
+static int64_t layer_m(const pass_hints *h, uint32_t layers, int64_t *common)
 {
-	for (size_t i = 0; i < TS_LAY_TOP_M; i++)
-		if (h->top_m[i].n && layers && h->top_m[i].n >= layers)
-			return h->top_m[i].m;
-	return -1;
+	int64_t most = -1;
+	uint32_t best = 0;
+	*common = -1;
+	for (size_t i = 0; i < TS_LAY_TOP_M; i++) {
+		if (!h->top_m[i].n || !layers || h->top_m[i].n < layers)
+			continue;
+		if (most < 0)
+			most = h->top_m[i].m;
+		if (h->top_m[i].n > best) {
+			best = h->top_m[i].n;
+			*common = h->top_m[i].m;
+		}
+	}
+	return most;
 }
 
 void ts_lay_vote(ts_layers *l, ts_pass *p)
 {
 	const pass_hints *h = &l->pass.hints;
 	bool attn = h->attn_replayed || h->attn_launched;
+	int64_t common;
+	int64_t tokens = layer_m(h, p->layers, &common);
 	ts_vote_own_in in = {
 		.annotation = annotation_of(l, p), .generation = ts_layers_generation(l) != 0,
 		.layers = p->layers, .hint_prefill = (uint32_t)h->hint_prefill,
 		.hint_decode = (uint32_t)h->hint_decode, .gemm_small = h->gemm_small,
 		.gemm_large = h->gemm_large, .gemm_m_min = p->gemm_m_min,
-		.gemm_m_max = p->gemm_m_max, .layer_tokens = layer_m(h, p->layers),
+		.gemm_m_max = p->gemm_m_max, .layer_tokens = tokens,
+		.layer_rows = common,
 		.kv_grid = h->tokens_max, .q_grid = h->qblocks_max, .sampled = h->sampled,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
 		.launched = attn ? h->attn_launched : h->launched_between, .replayed_layers = !attn,
@@ -104,7 +119,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
 	p->sampled = in.sampled;
-	p->layer_tokens = in.layer_tokens;
+	p->layer_tokens = v.rows;
 	p->replayed = in.replayed;
 	p->launched = in.launched;
 	p->replayed_layers = in.replayed_layers;

@@ -71,7 +71,22 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	/* the most rows every layer ran are the tokens where known: a MoE
 	 * layer's expert GEMMs run each token top-k times */
 	int64_t rows = in->layer_tokens > 0 ? in->layer_tokens : in->gemm_m_max;
-	if (enough && small > large && few && in->generation)
+	/* tokens against the sequences the sampler drew for: one token each
+	 * is a decode step whatever the batch (256 sequences, 256 rows);
+	 * four a sequence or more, prompts, however few (two prompts of 16
+	 * tokens); between, the GEMMs' rows against the threshold. The rows
+	 * are the most every layer ran where they are the sequences (a MoE
+	 * decode step's experts run fewer), else the ones most of the
+	 * layers' GEMMs ran (a hybrid's per-head batched GEMMs run heads as
+	 * rows beside them). */
+	int64_t lr = in->layer_tokens > 0 && in->layer_tokens == in->sampled ? in->layer_tokens
+										: in->layer_rows;
+	bool by_rows = in->generation && in->sampled > 0 && lr > 0 &&
+		       (lr == in->sampled || lr >= 4 * in->sampled);
+	v->rows = lr > 0 ? lr : -1;
+	if (by_rows)
+		v->signal[TS_SIG_GEMM_M] = lr == in->sampled ? TS_PSTAGE_DECODE : many;
+	else if (enough && small > large && few && in->generation)
 		v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
 	else if (enough && large > small && in->generation &&
 		 (rows > TS_TOKENS_PREFILL || rows >= 4 * in->gemm_m_min))
@@ -87,17 +102,7 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	 * steps attend over every image token) */
 	if (in->q_grid > 1 && in->generation)
 		v->signal[TS_SIG_Q_GRID] = many;
-	/* tokens against the sequences the sampler drew for: one token each
-	 * is a decode step whatever the batch (256 sequences, 256 rows);
-	 * four a sequence or more, prompts */
-	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation && in->sampled > 0 &&
-	    in->layer_tokens > 0) {
-		if (in->layer_tokens == in->sampled)
-			v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
-		else if (in->layer_tokens >= 4 * in->sampled)
-			v->signal[TS_SIG_GEMM_M] = many;
-	}
-	v->gemm_tokens = !enough ? -1 : small > large && few ? in->gemm_m_min
+	v->gemm_tokens = !enough ? -1 : by_rows ? lr : small > large && few ? in->gemm_m_min
 		       : small > large ? in->layer_tokens : large > small ? in->gemm_m_max : -1;
 }
 

@@ -64,6 +64,8 @@ typedef struct {
 	int64_t gemm_m_min, gemm_m_max;      /* their rows; -1: none */
 	int64_t layer_tokens;                /* the most rows one ran in every
 					      * layer (the tokens); -1: none */
+	int64_t layer_rows;                  /* of the rows run in every layer,
+					      * the ones most GEMMs ran; -1: none */
 	int64_t kv_grid;                     /* largest KV-write grid x; -1: none */
 	int64_t q_grid;                      /* largest query-block grid x; -1: none */
 	int64_t sampled;                     /* rows of the sampler's op: the
@@ -89,6 +91,8 @@ typedef struct {
 	double duration_ratio;           /* time per layer / the reference stage's, 0 none */
 	ts_pstage duration_ref;
 	bool by_grid;                    /* the ratio is of kernel grids, not time */
+	int64_t rows;                    /* the layers' rows held against the
+					  * sequences sampled; -1: none */
 } ts_vote;
 
 /* The pass's own signals, votes and stage. */
