@@ -290,35 +290,6 @@ static bool mixer_outside(const kernel_ent *k, size_t n)
 	return false;
 }
 
-/* Units whose every other one holds a mixer by name and the others none,
- * twice as many as the layers of a complete pass before whose layers
- * held mixers: an anchor that runs twice a layer (the tensor-parallel
- * all-reduce after the attention and after the MLP) cut each layer into
- * its attention half and its MLP half. Each mixer unit and the one after
- * it are one layer. False (r as it was) where they do not alternate so
- * or memory runs out. (A hybrid whose mixer-only and MLP-only blocks are
- * layers, Nemotron-H's, has as many in every pass: no pass before has
- * half as many.) */
-static bool join_by_mixers(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
-{
-	uint32_t ref = l->finder.mixer_layers;
-	if (!ref || r->n != 2 * (size_t)ref)
-		return false;
-	for (size_t j = 0; j < r->n; j++)
-		if ((mixer_runs(k, r->start[j], r->end[j]) > 0) != (j % 2 == 0) ||
-		    (j % 2 && r->start[j] != r->end[j - 1]))
-			return false;
-	cuts c;
-	if (!cuts_room(l, r, NULL, ref, &c))
-		return false;
-	for (size_t i = 0; i < ref; i++) {
-		cuts_open(&c, r->start[2 * i]);
-		cuts_close(&c, r->end[2 * i + 1]);
-	}
-	cuts_take(&c, r);
-	return true;
-}
-
 /* Does unit j hold MLP work (an activation, a MoE kernel) by name? */
 static bool unit_mlp(const kernel_ent *k, const ts_unit_result *r, size_t j)
 {
@@ -332,6 +303,42 @@ static bool unit_mlp(const kernel_ent *k, const ts_unit_result *r, size_t j)
 static unsigned unit_holds(const kernel_ent *k, const ts_unit_result *r, size_t j)
 {
 	return (mixer_runs(k, r->start[j], r->end[j]) ? 1u : 0u) | (unit_mlp(k, r, j) ? 2u : 0u);
+}
+
+/* Units whose every other one holds a mixer by name and the others none:
+ * an anchor that runs twice a layer (the tensor-parallel all-reduce after
+ * the attention and after the MLP) cut each layer into its attention half
+ * and its MLP half. So where they are twice as many as the layers of a
+ * complete pass before whose layers held mixers, or, with no pass before,
+ * where every unit of the pass is a half (a mixer and no MLP work, then
+ * MLP work and no mixer, to its end). Each mixer unit and the one after it
+ * are one layer. False (r as it was) where they do not alternate so or
+ * memory runs out. (A hybrid whose mixer-only and MLP-only blocks are
+ * layers, Nemotron-H's, has as many in every pass, and two mixers in a
+ * row where an attention block follows a Mamba block.) */
+static bool join_by_mixers(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
+{
+	uint32_t ref = l->finder.mixer_layers;
+	bool twice = ref && r->n == 2 * (size_t)ref;
+	bool halves = r->n >= 4 && r->n % 2 == 0;
+	for (size_t j = 0; j < r->n && (twice || halves); j++) {
+		if ((mixer_runs(k, r->start[j], r->end[j]) > 0) != (j % 2 == 0) ||
+		    (j % 2 && r->start[j] != r->end[j - 1]))
+			return false;
+		halves = halves && unit_holds(k, r, j) == (j % 2 ? 2u : 1u);
+	}
+	if (!twice && !halves)
+		return false;
+	size_t n = r->n / 2;
+	cuts c;
+	if (!cuts_room(l, r, NULL, n, &c))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		cuts_open(&c, r->start[2 * i]);
+		cuts_close(&c, r->end[2 * i + 1]);
+	}
+	cuts_take(&c, r);
+	return true;
 }
 
 /* Is unit j, with neither a mixer nor MLP work, a piece of a layer: every
