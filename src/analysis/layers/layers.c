@@ -812,6 +812,14 @@ static void close_open_span(ts_layers *l, int edge)
 		l->pass.cur.cut_end = true;
 	if (edge == EDGE_TRACE && ts_lay_cut_in_step(l))
 		l->pass.cur.cut_end = true;
+	/* the trace ended inside a pass of fewer layers than the passes most
+	 * often had, a count none before recurred with (a draft model's
+	 * does): the capture cut it, whatever its last kernels look like (a
+	 * layer's own GEMMs are no LM head) */
+	uint32_t n = l->online.walk.nlayers + layer;   /* the open span closes as one */
+	if (edge == EDGE_TRACE && ts_lay_short_pass(l, n) && n <= TS_MAX_LAYERS &&
+	    l->stats.all_hist[n] < 2)
+		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
 }
 
