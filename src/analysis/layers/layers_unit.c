@@ -347,7 +347,9 @@ static bool join_by_mixers(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
 static bool unit_piece(const kernel_ent *k, const ts_unit_result *r, size_t j)
 {
 	uint32_t len = r->end[j] - r->start[j];
-	if (j + 1 < r->n && 2 * len < r->end[j + 1] - r->start[j + 1])
+	/* against the unit after it, or for the last, the one before */
+	size_t o = j + 1 < r->n ? j + 1 : j ? j - 1 : j;
+	if (o != j && 2 * len < r->end[o] - r->start[o])
 		return true;
 	for (uint32_t i = r->start[j]; i < r->end[j]; i++)
 		if (!(k[i].marks & (M_TYPED | M_COPY | M_START)))
@@ -399,6 +401,19 @@ static bool join_parts(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
 	}
 	cuts_take(&c, r);
 	return true;
+}
+
+/* A last unit with neither a mixer nor MLP work, a piece (unit_piece),
+ * where most units hold both: the pass's tail (its final norm and LM
+ * head, alike a layer's input norm and first projection) laid out as a
+ * layer. It is no layer: the pass ends before it. */
+static void drop_tail_piece(const kernel_ent *k, ts_unit_result *r)
+{
+	size_t full = 0, j = r->n - 1;
+	for (size_t u = 0; u < r->n; u++)
+		full += unit_holds(k, r, u) == 3;
+	if (r->n >= 3 && 2 * full > r->n && unit_holds(k, r, j) == 0 && unit_piece(k, r, j))
+		r->n--;
 }
 
 bool ts_lay_structure(ts_layers *l, bool at_edge)
@@ -455,6 +470,8 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	/* a layer the anchor cut in parts, mixers known by name or op */
 	if (attn && !halves)
 		join_parts(l, k, &r);
+	if (attn)
+		drop_tail_piece(k, &r);
 	l->online.walk.nlayers = 0;
 	l->online.walk.layers_dropped = 0;
 	l->pass.cur.orphan_kernels = 0;
