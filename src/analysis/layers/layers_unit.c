@@ -359,44 +359,65 @@ static bool unit_piece(const kernel_ent *k, const ts_unit_result *r, size_t j)
 
 /* The last unit of the layer that begins at unit j: a piece with neither
  * a mixer nor MLP work (an input norm and a projection the anchor cut
- * off) joins the mixer unit after it, and a mixer unit with no MLP work
- * the MLP-only unit after it (a layer the anchor cut after its
- * attention). */
-static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size_t j)
+ * off) joins the mixer unit after it, and with halves, a mixer unit with
+ * no MLP work the MLP-only unit after it (a layer the anchor cut after
+ * its attention). */
+static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size_t j, bool halves)
 {
 	unsigned have = unit_holds(k, r, j);
 	if (have == 0 && j + 1 < r->n && r->start[j + 1] == r->end[j] && (unit_holds(k, r, j + 1) & 1) &&
 	    unit_piece(k, r, j))
 		have = unit_holds(k, r, ++j);
-	if (have == 1 && j + 1 < r->n && r->start[j + 1] == r->end[j] && unit_holds(k, r, j + 1) == 2)
+	if (halves && have == 1 && j + 1 < r->n && r->start[j + 1] == r->end[j] &&
+	    unit_holds(k, r, j + 1) == 2)
 		j++;
 	return j;
 }
 
-/* Layers one anchor cut in parts (layer_units_end), where at least as
- * many units hold both a mixer and MLP work as parts are joined: a
- * hybrid's attention layers among Mamba layers, each with its MLP, whose
- * anchor (a GEMM kernel) runs twice in them. A hybrid whose layers are
- * mixer-only and MLP-only (Nemotron-H) has no unit with both: kept. False
- * (r as it was) where nothing joins or memory runs out. */
+/* May a mixer-only unit and the MLP-only unit after it be one layer? Where
+ * at least as many units hold both as such pairs (a hybrid's attention
+ * layers among Mamba layers, each with its MLP, whose anchor, a GEMM
+ * kernel, runs twice in them), or where so joined every layer that holds
+ * work holds both (an MLA layer cut at its two projections and its MLP).
+ * A hybrid whose layers are mixer-only and MLP-only (Nemotron-H) has no
+ * unit with both, and mixer-only blocks side by side: kept. */
+static bool halves_join(const kernel_ent *k, const ts_unit_result *r)
+{
+	size_t full = 0, pairs = 0, parts = 0, whole = 0;
+	for (size_t j = 0; j < r->n; j++) {
+		unsigned have = unit_holds(k, r, j);
+		full += have == 3;
+		pairs += have == 1 && j + 1 < r->n && unit_holds(k, r, j + 1) == 2;
+	}
+	for (size_t j = 0; j < r->n; j++) {
+		size_t e = layer_units_end(k, r, j, true);
+		unsigned have = 0;
+		for (size_t u = j; u <= e; u++)
+			have |= unit_holds(k, r, u);
+		parts += have != 0;
+		whole += have == 3;
+		j = e;
+	}
+	return (full >= 2 && full >= pairs) || (parts >= 2 && whole == parts);
+}
+
+/* Layers one anchor cut in parts (layer_units_end). False (r as it was)
+ * where nothing joins or memory runs out. */
 static bool join_parts(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
 {
-	size_t full = 0, joined = 0;
-	for (size_t j = 0; j < r->n; j++)
-		full += unit_holds(k, r, j) == 3;
+	bool halves = halves_join(k, r);
+	size_t joined = 0;
 	for (size_t j = 0; j < r->n; j++) {
-		size_t e = layer_units_end(k, r, j);
+		size_t e = layer_units_end(k, r, j, halves);
 		joined += e - j;
 		j = e;
 	}
-	if (!joined || full < 2 || full < joined)
-		return false;
 	cuts c;
-	if (!cuts_room(l, r, NULL, r->n - joined, &c))
+	if (!joined || !cuts_room(l, r, NULL, r->n - joined, &c))
 		return false;
 	for (size_t j = 0; j < r->n; j++) {
 		cuts_open(&c, r->start[j]);
-		j = layer_units_end(k, r, j);
+		j = layer_units_end(k, r, j, halves);
 		cuts_close(&c, r->end[j]);
 	}
 	cuts_take(&c, r);
