@@ -201,11 +201,13 @@ static ts_capmap *read_captures(const options *o, const char *flag, const char *
 	char **paths = NULL;
 	size_t n = 0;
 	ts_error err;
+	size_t unread;
 	*bad = false;
-	if (!ts_multi_paths((char *const *)list, nlist, &paths, &n, &err)) {
+	if (!ts_multi_paths((char *const *)list, nlist, &paths, &n, &unread, &err)) {
 		fprintf(stderr, "tracestream: %s: %s\n", flag, err.msg);
 		return NULL;
 	}
+	*bad = unread > 0;
 	ts_capmap *map = ts_capmap_new();
 	if (!map) {
 		fprintf(stderr, "tracestream: %s: out of memory\n", flag);
@@ -535,9 +537,9 @@ static int ranks_exit(const ts_multi *m, int code)
 static int run_multi(const options *o, const ts_pipeline_opts *po)
 {
 	char **paths;
-	size_t n;
+	size_t n, unread;
 	ts_error err;
-	if (!ts_multi_paths(o->args, (size_t)o->nargs, &paths, &n, &err)) {
+	if (!ts_multi_paths(o->args, (size_t)o->nargs, &paths, &n, &unread, &err)) {
 		fprintf(stderr, "tracestream: %s\n", err.msg);
 		return TS_EXIT_USAGE_IO;
 	}
@@ -554,7 +556,10 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 	int at_once = (size_t)jobs < n ? jobs : (int)n;
 	pr.threads = parse_threads(o, at_once);
 	char label[64];
-	snprintf(label, sizeof label, "%zu traces", n);
+	if (unread)
+		snprintf(label, sizeof label, "%zu traces (%zu more named so, not read)", n, unread);
+	else
+		snprintf(label, sizeof label, "%zu traces", n);
 	ts_multi m;
 	ts_status st = ts_multi_run(paths, n, &pr, jobs, label, &m, &err);
 	int code = TS_EXIT_OK;
@@ -565,6 +570,10 @@ static int run_multi(const options *o, const ts_pipeline_opts *po)
 		code = report_job(o, &m);
 		print_rank_errors(&m);
 		code = ranks_exit(&m, code);
+		/* an entry named as a rank that could not be read: the job
+		 * lacks it, as it lacks an unreadable file */
+		if (unread)
+			code = TS_EXIT_USAGE_IO;
 	}
 	ts_multi_free(&m);
 	ts_multi_paths_free(paths, n);

@@ -4,6 +4,7 @@
 #include "multi.h"
 
 #include "input/grow.h"
+#include "input/reader.h"
 #include "partial.h"
 
 #include <dirent.h>
@@ -58,10 +59,12 @@ static bool push(char ***v, size_t *n, size_t *cap, const char *s)
 	return true;
 }
 
-bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n, ts_error *err)
+bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n, size_t *unread,
+		    ts_error *err)
 {
 	char **v = NULL;
 	size_t nv = 0, cap = 0;
+	*unread = 0;
 	bool stdin_seen = false;
 	for (size_t i = 0; i < nargs; i++) {
 		if (strcmp(args[i], "-") == 0) {
@@ -88,9 +91,14 @@ bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n, t
 				continue;
 			char p[4096];
 			int len = snprintf(p, sizeof p, "%s/%s", args[i], e->d_name);
-			struct stat sb;
-			if (len < 0 || (size_t)len >= sizeof p || stat(p, &sb) != 0 || !S_ISREG(sb.st_mode))
+			if (len < 0 || (size_t)len >= sizeof p)
 				continue;
+			const char *what = ts_path_not_regular(p);
+			if (what) {
+				fprintf(stderr, "tracestream: %s: not read: %s, no trace file\n", p, what);
+				(*unread)++;
+				continue;
+			}
 			if (!push(&v, &nv, &cap, p)) {
 				closedir(d);
 				goto nomem;

@@ -20,11 +20,15 @@
 /*
  * Expand the arguments: files and "-" as given, a directory into its trace
  * files (*.json, *.json.gz, *.pt.trace.json[.gz], ...; sorted by name).
- * *paths (free with ts_multi_paths_free) holds *n paths. false with the
- * problem in *err: an unreadable directory (TS_ERR_IO), one without traces
- * or "-" twice (TS_ERR_USAGE), out of memory (TS_ERR_NOMEM).
+ * *paths (free with ts_multi_paths_free) holds *n paths. An entry named
+ * as a trace that is no regular file (a FIFO, a dangling symbolic link, a
+ * link loop) is not read: a line on stderr names it and what it is, and
+ * *unread counts it. false with the problem in *err: an unreadable
+ * directory (TS_ERR_IO), one without traces or "-" twice (TS_ERR_USAGE),
+ * out of memory (TS_ERR_NOMEM).
  */
-bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n, ts_error *err);
+bool ts_multi_paths(char *const *args, size_t nargs, char ***paths, size_t *n, size_t *unread,
+		    ts_error *err);
 void ts_multi_paths_free(char **paths, size_t n);
 
 /* Whether any argument names a directory (it makes a run over ranks). */

@@ -305,4 +305,26 @@ assert d['skew']['not_one_job'].startswith('%d GPU kinds' % len(gpus)), d['skew'
 PY
 fi
 
+# A rank folder whose *.json entries are a FIFO, a dangling link and a link
+# loop: each named on stderr, the job says how many were not read, exit 2
+# (as for an unreadable file); never a hang on the FIFO.
+sp="$tmp/special"
+mkdir -p "$sp"
+cp "$here/data/sample_trace.json.gz" "$sp/rank0.json.gz"
+mkfifo "$sp/rank1.json" && ln -s /nonexistent "$sp/rank2.json" && ln -s rank3.json "$sp/rank3.json"
+timeout 60 "$TS" --no-progress "$sp" > "$tmp/sp.out" 2> "$tmp/sp.err"
+rc=$?
+check "a FIFO, a dangling link and a loop named as ranks: exit 2" "$rc" 2
+n=$(grep -c -E 'rank[123]\.json: not read: (a FIFO|a symbolic link to nothing|a symbolic link loop)' "$tmp/sp.err")
+check "each entry not read named with what it is" "$n" 3
+grep -q '^tracestream [0-9.]*: 1 traces (3 more named so, not read)' "$tmp/sp.out" &&
+	ok "the report says 3 named ranks were not read" || bad "the report's first line: $(head -1 "$tmp/sp.out")"
+# the same in a --patterns folder: an error of the tables (exit 3)
+pd="$tmp/special_patterns"
+mkdir -p "$pd" && mkfifo "$pd/k.yaml" && ln -s nothing "$pd/m.yaml"
+timeout 60 "$TS" -p "$pd" patterns check > /dev/null 2> "$tmp/pd.err"
+rc=$?
+n=$(grep -c -E '(k|m)\.yaml: (a FIFO \(named pipe\)|a symbolic link to nothing), no pattern file' "$tmp/pd.err")
+check "a FIFO and a dangling link named as pattern files: exit 3, each named" "$rc/$n" 3/2
+
 exit $fail

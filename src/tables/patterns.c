@@ -1003,7 +1003,7 @@ static void load_dirs(ts_patterns *p)
 	size_t first_kernel_file = p->nfiles;
 	for (size_t d = 0; d < p->ndirs; d++) {
 		char *names[MAX_FILES];
-		size_t n = ts_pat_list_yaml(p->dirs[d], names, MAX_FILES);
+		size_t n = ts_pat_list_yaml(p, p->dirs[d], names, MAX_FILES);
 		for (size_t i = 0; i < n; i++) {
 			loaded_file *f = new_file(p, names[i], false);
 			if (f)
@@ -1033,7 +1033,7 @@ static void load_dirs(ts_patterns *p)
 		char models[PATH_MAX];
 		snprintf(models, sizeof models, "%s/models", p->dirs[d]);
 		char *names[MAX_FILES];
-		size_t n = ts_pat_list_yaml(models, names, MAX_FILES);
+		size_t n = ts_pat_list_yaml(p, models, names, MAX_FILES);
 		for (size_t i = 0; i < n; i++) {
 			loaded_file *f = new_file(p, names[i], true);
 			if (!f)

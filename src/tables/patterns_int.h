@@ -285,8 +285,10 @@ void ts_pat_error_at(ts_patterns *p, const char *file, const ts_ypath *path, int
 void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema);
 void ts_pat_cyaml_log(cyaml_log_t level, void *ctx, const char *fmt, va_list args)
 	__attribute__((format(printf, 3, 0)));
-/* The *.yaml and *.yml files of dir, sorted, strdup'ed; at most max. */
-size_t ts_pat_list_yaml(const char *dir, char **out, size_t max);
+/* The *.yaml and *.yml files of dir, sorted, strdup'ed; at most max. An
+ * entry so named that is no regular file (a FIFO, a dangling link) is an
+ * error of the tables, naming it. */
+size_t ts_pat_list_yaml(ts_patterns *p, const char *dir, char **out, size_t max);
 bool ts_pat_is_dir(const char *path);
 
 /* patterns.c: a whole number within [lo, hi]; the line of each of the n

@@ -5,6 +5,7 @@
  * FILE:LINE:COLUMN; the *.yaml files of a directory (patterns_int.h).
  */
 #include "tables/patterns_int.h"
+#include "input/reader.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -419,7 +420,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The *.yaml files of dir, sorted; at most max. */
-size_t ts_pat_list_yaml(const char *dir, char **out, size_t max)
+size_t ts_pat_list_yaml(ts_patterns *p, const char *dir, char **out, size_t max)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -434,9 +435,11 @@ size_t ts_pat_list_yaml(const char *dir, char **out, size_t max)
 			continue;
 		char path[PATH_MAX];
 		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		struct stat sb;
-		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		const char *what = ts_path_not_regular(path);
+		if (what) {   /* named as a table, no file to read */
+			ts_pat_fail(p, path, 0, 0, "%s, no pattern file", what);
 			continue;
+		}
 		out[n] = strdup(path);
 		if (out[n])
 			n++;
