@@ -194,8 +194,8 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 	uint64_t eb = ts_r_u64(r);
 	bool ec = ts_r_u8(r);
 	res->gzip |= ts_r_u8(r);
-	res->input_bytes += ts_r_u64(r);
-	res->json_bytes += ts_r_u64(r);
+	res->input_bytes = ts_sat_addu(res->input_bytes, ts_r_u64(r));
+	res->json_bytes = ts_sat_addu(res->json_bytes, ts_r_u64(r));
 	int64_t size = ts_r_i64(r);
 	res->input_size = res->input_size < 0 || size < 0 ? -1 : res->input_size + size;
 	res->seconds += ts_r_f64(r);
@@ -257,14 +257,14 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 		m->has &= ~(uint32_t)TS_META_HAS_RANK;
 	m->saw_trace_events |= ts_r_u8(r);
 	ts_parser_stats *p = &res->pstats;
-	p->events += ts_r_u64(r);
-	p->bad_items += ts_r_u64(r);
-	p->bad_numbers += ts_r_u64(r);
+	p->events = ts_sat_addu(p->events, ts_r_u64(r));
+	p->bad_items = ts_sat_addu(p->bad_items, ts_r_u64(r));
+	p->bad_numbers = ts_sat_addu(p->bad_numbers, ts_r_u64(r));
 	uint64_t bt = ts_r_u64(r), btb = ts_r_u64(r);
 	if (bt && !p->bad_times)
 		p->bad_time_byte = btb;
 	p->bad_times += bt;
-	p->long_names += ts_r_u64(r);
+	p->long_names = ts_sat_addu(p->long_names, ts_r_u64(r));
 	uint64_t rc = ts_r_u64(r), rcb = ts_r_u64(r);
 	if (rc && !p->raw_ctrl)
 		p->raw_ctrl_byte = rcb;

@@ -595,7 +595,7 @@ static void load_totals(ts_agg *a, ts_rbuf *r)
 				ts_busy_add_totals(d->split[k], split[k], 0);
 		ts_busy_add_totals(d->busy, busy, late);
 	}
-	a->dev_overflow += ts_r_u64(r);
+	a->dev_overflow = ts_sat_addu(a->dev_overflow, ts_r_u64(r));
 	bool has_span = ts_r_u8(r);
 	int64_t first = ts_r_i64(r), last = ts_r_i64(r);
 	bool has_kspan = ts_r_u8(r);
@@ -622,10 +622,10 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, ui
 	*slots = NULL;
 	*nmap = 0;
 	for (int c = 0; c < TS_CAT_COUNT; c++)
-		a->counts[c] += ts_r_u64(r);
-	a->events += ts_r_u64(r);
-	a->kernels += ts_r_u64(r);
-	a->untimed_kernels += ts_r_u64(r);
+		a->counts[c] = ts_sat_addu(a->counts[c], ts_r_u64(r));
+	a->events = ts_sat_addu(a->events, ts_r_u64(r));
+	a->kernels = ts_sat_addu(a->kernels, ts_r_u64(r));
+	a->untimed_kernels = ts_sat_addu(a->untimed_kernels, ts_r_u64(r));
 	ts_status st = ts_stat_load(&a->other, r);
 	if (st == TS_OK)
 		st = ts_stat_load(&a->all, r);
@@ -658,12 +658,12 @@ ts_status ts_agg_load(ts_agg *a, ts_rbuf *r, uint32_t **map, uint8_t **slots, ui
 		if (!load_ctx(a, r, id, sl + i * TS_CTX_SLOTS))
 			return TS_ERR_PARTIAL;
 	}
-	a->ctx_conflicts += ts_r_u64(r);
+	a->ctx_conflicts = ts_sat_addu(a->ctx_conflicts, ts_r_u64(r));
 	load_totals(a, r);
 	ts_r_add_int(r, &a->nvidia_names);
 	ts_r_add_int(r, &a->amd_names);
-	a->nvidia_runtime += ts_r_u64(r);
-	a->amd_runtime += ts_r_u64(r);
+	a->nvidia_runtime = ts_sat_addu(a->nvidia_runtime, ts_r_u64(r));
+	a->amd_runtime = ts_sat_addu(a->amd_runtime, ts_r_u64(r));
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 

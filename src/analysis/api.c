@@ -339,7 +339,7 @@ ts_status ts_api_load(ts_api *a, ts_rbuf *r)
 			return st;
 		keep_sync(a, (ts_api_sync){ ts, dur, row, source });
 	}
-	a->sync_unkept += ts_r_u64(r);
+	a->sync_unkept = ts_sat_addu(a->sync_unkept, ts_r_u64(r));
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 

@@ -238,7 +238,7 @@ ts_status ts_comm_load(ts_comm *c, ts_rbuf *r)
 		merge_row(c, &s);
 	}
 	for (int k = 0; k < TS_COMM_KINDS && !r->err; k++) {
-		c->unkept[k] += ts_r_u64(r);
+		c->unkept[k] = ts_sat_addu(c->unkept[k], ts_r_u64(r));
 		c->unkept_ns[k] = ts_sat_add(c->unkept_ns[k], ts_r_i64(r));
 	}
 	return r->err ? TS_ERR_PARTIAL : TS_OK;

@@ -3,6 +3,7 @@
  * durations, mergeable, for percentiles (see hist.h).
  */
 #include "analysis/hist.h"
+#include "analysis/satmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,9 +38,9 @@ ts_status ts_hist_merge(ts_hist *dst, const ts_hist *src)
 		if (!d)
 			return TS_ERR_NOMEM;
 		for (int i = 0; i < TS_HIST_SUB; i++)
-			d[i] += src->page[p][i];
+			d[i] = ts_sat_addu(d[i], src->page[p][i]);
 	}
-	dst->count += src->count;
+	dst->count = ts_sat_addu(dst->count, src->count);
 	return TS_OK;
 }
 
@@ -133,11 +134,11 @@ ts_status ts_hist_load(ts_hist *h, ts_rbuf *r)
 			h->used |= 1ull << p;
 		}
 		for (int i = 0; i < TS_HIST_SUB; i++)
-			h->page[p][i] += v[i];
+			h->page[p][i] = ts_sat_addu(h->page[p][i], v[i]);
 	}
 	if (!r->err && sum != count)
 		ts_r_fail(r, "a histogram whose buckets do not add up to its count");
-	h->count += count;
+	h->count = ts_sat_addu(h->count, count);
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 

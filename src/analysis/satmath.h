@@ -24,4 +24,9 @@ static inline uint64_t ts_sat_addu(uint64_t a, uint64_t b)
 	return a + b < a ? UINT64_MAX : a + b;
 }
 
+static inline uint32_t ts_sat_addu32(uint32_t a, uint32_t b)
+{
+	return a + b < a ? UINT32_MAX : a + b;
+}
+
 #endif

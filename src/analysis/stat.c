@@ -46,7 +46,7 @@ ts_status ts_stat_merge(ts_stat *dst, const ts_stat *src)
 	double d = src->mean - dst->mean;
 	dst->mean += d * nb / (na + nb);
 	dst->m2 += src->m2 + d * d * na * nb / (na + nb);
-	dst->count += src->count;
+	dst->count = ts_sat_addu(dst->count, src->count);
 	dst->total = ts_sat_add(dst->total, src->total);
 	return TS_OK;
 }

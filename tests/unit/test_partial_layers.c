@@ -99,6 +99,35 @@ static int round_trip(const char *path, const ts_patterns *pats, ts_result *res,
 	return 0;
 }
 
+/* Counts from saved partials add saturating: an aggregate whose events
+ * and kernels say 2^63, loaded twice, holds UINT64_MAX of each, never 0
+ * (robustness finding F4: merged partials printed "0 kernels"). The saved
+ * aggregate begins with its category counts, then events and kernels. */
+static void counts_saturate(const ts_result *res, const ts_patterns *pats)
+{
+	ts_wbuf w = { 0 };
+	ts_agg_save(res->agg, &w);
+	size_t at = (size_t)TS_CAT_COUNT * 8;
+	int bad = w.nomem || w.n < at + 16;
+	for (int i = 0; i < 16 && !bad; i++)    /* events, kernels: 2^63 little-endian */
+		w.p[at + (size_t)i] = (uint8_t)(i % 8 == 7 ? 0x80 : 0);
+	ts_limits lim = ts_limits_default();
+	ts_agg *a = ts_agg_new(&lim, pats);
+	for (int k = 0; k < 2 && a && !bad; k++) {
+		uint32_t *map, nmap;
+		uint8_t *slots;
+		ts_rbuf r = { .p = w.p, .n = w.n };
+		bad += ts_agg_load(a, &r, &map, &slots, &nmap) != TS_OK;
+		free(map);
+		free(slots);
+	}
+	CHECK(!bad && a && a->events == UINT64_MAX && a->kernels == UINT64_MAX,
+	      "events and kernels of 2^63 in two partials add to UINT64_MAX, not 0 (%" PRIu64 ")",
+	      a ? a->kernels : 0);
+	ts_agg_free(a);
+	ts_wbuf_free(&w);
+}
+
 int main(void)
 {
 	ts_patterns_source src = { .builtin_dir = TS_SOURCE_PATTERNS };
@@ -128,6 +157,7 @@ int main(void)
 	if (round_trip("tests/data/sample_trace.json.gz", pats, &res, &agg, &att, &lay))
 		return 1;
 	ops_twice(res.attrib, att);
+	counts_saturate(&res, pats);
 	int bad = 0;
 
 	const ts_layers *one = res.layers;

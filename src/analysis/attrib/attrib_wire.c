@@ -54,8 +54,8 @@ static void oprow_save(const ts_attrib *a, const ts_op_row *r, ts_wbuf *w)
 
 static void oprow_load(ts_attrib *a, ts_op_row *r, ts_rbuf *r_)
 {
-	r->calls += ts_r_u64(r_);
-	r->kernels += ts_r_u64(r_);
+	r->calls = ts_sat_addu(r->calls, ts_r_u64(r_));
+	r->kernels = ts_sat_addu(r->kernels, ts_r_u64(r_));
 	r->ns = ts_sat_add(r->ns, ts_r_i64(r_));
 	for (int i = 0; i < TS_ATTRIB_OP_CATS && !r_->err; i++) {
 		uint64_t count = ts_r_u64(r_);
@@ -76,13 +76,13 @@ static void oprow_load(ts_attrib *a, ts_op_row *r, ts_rbuf *r_)
 		}
 		if (!r->cats[k].count)
 			r->cats[k].category = cat;
-		r->cats[k].count += count;
+		r->cats[k].count = ts_sat_addu(r->cats[k].count, count);
 		r->cats[k].ns = ts_sat_add(r->cats[k].ns, ns);
 	}
 	r->other_cat_ns = ts_sat_add(r->other_cat_ns, ts_r_i64(r_));
-	r->graph_kernels += ts_r_u64(r_);
+	r->graph_kernels = ts_sat_addu(r->graph_kernels, ts_r_u64(r_));
 	r->graph_ns = ts_sat_add(r->graph_ns, ts_r_i64(r_));
-	r->memops += ts_r_u64(r_);
+	r->memops = ts_sat_addu(r->memops, ts_r_u64(r_));
 	r->mem_ns = ts_sat_add(r->mem_ns, ts_r_i64(r_));
 	r->mem_bytes = ts_sat_add(r->mem_bytes, ts_r_i64(r_));
 }
@@ -117,8 +117,8 @@ static void wlrow_save(const ts_wl_row *x, ts_wbuf *w)
 
 static ts_status wlrow_load(ts_wl_row *x, ts_rbuf *r)
 {
-	x->calls += ts_r_u64(r);
-	x->kernels += ts_r_u64(r);
+	x->calls = ts_sat_addu(x->calls, ts_r_u64(r));
+	x->kernels = ts_sat_addu(x->kernels, ts_r_u64(r));
 	x->ns = ts_sat_add(x->ns, ts_r_i64(r));
 	int64_t mn = ts_r_i64(r), mx = ts_r_i64(r);
 	if (mn >= 0 && (x->m_min < 0 || mn < x->m_min))
@@ -156,11 +156,11 @@ static ts_status wlrow_load(ts_wl_row *x, ts_rbuf *r)
 	x->bytes = ts_att_sat_add(x->bytes, ts_r_u64(r));
 	x->flops_ns = ts_sat_add(x->flops_ns, ts_r_i64(r));
 	x->bytes_ns = ts_sat_add(x->bytes_ns, ts_r_i64(r));
-	x->flops_calls += ts_r_u64(r);
-	x->bytes_calls += ts_r_u64(r);
-	x->cost_calls += ts_r_u64(r);
-	x->placed_calls += ts_r_u64(r);
-	x->unfit_kernels += ts_r_u64(r);
+	x->flops_calls = ts_sat_addu(x->flops_calls, ts_r_u64(r));
+	x->bytes_calls = ts_sat_addu(x->bytes_calls, ts_r_u64(r));
+	x->cost_calls = ts_sat_addu(x->cost_calls, ts_r_u64(r));
+	x->placed_calls = ts_sat_addu(x->placed_calls, ts_r_u64(r));
+	x->unfit_kernels = ts_sat_addu(x->unfit_kernels, ts_r_u64(r));
 	x->unfit_ns = ts_sat_add(x->unfit_ns, ts_r_i64(r));
 	uint32_t hmin = ts_r_u32(r), hmax = ts_r_u32(r);
 	if (hmin && hmin <= UINT16_MAX && (!x->heads_min || hmin < x->heads_min))
@@ -336,18 +336,18 @@ ts_status ts_attrib_load(ts_attrib *a, ts_rbuf *r, const uint32_t *kmap, uint32_
 	*nop = *nwl = 0;
 	ts_attrib_totals *t = &a->t;
 	for (int b = 0; b < TS_ATTR_COUNT; b++) {
-		t->kernels[b] += ts_r_u64(r);
+		t->kernels[b] = ts_sat_addu(t->kernels[b], ts_r_u64(r));
 		t->ns[b] = ts_sat_add(t->ns[b], ts_r_i64(r));
 	}
-	t->ops_indexed += ts_r_u64(r);
-	t->ops_dropped += ts_r_u64(r);
-	t->lookahead_overflow += ts_r_u64(r);
-	t->op_names_dropped += ts_r_u64(r);
-	t->ops_with_shapes += ts_r_u64(r);
-	t->workload_calls += ts_r_u64(r);
-	t->sequence_calls += ts_r_u64(r);
-	t->workloads_dropped += ts_r_u64(r);
-	t->index_bytes += ts_r_u64(r);
+	t->ops_indexed = ts_sat_addu(t->ops_indexed, ts_r_u64(r));
+	t->ops_dropped = ts_sat_addu(t->ops_dropped, ts_r_u64(r));
+	t->lookahead_overflow = ts_sat_addu(t->lookahead_overflow, ts_r_u64(r));
+	t->op_names_dropped = ts_sat_addu(t->op_names_dropped, ts_r_u64(r));
+	t->ops_with_shapes = ts_sat_addu(t->ops_with_shapes, ts_r_u64(r));
+	t->workload_calls = ts_sat_addu(t->workload_calls, ts_r_u64(r));
+	t->sequence_calls = ts_sat_addu(t->sequence_calls, ts_r_u64(r));
+	t->workloads_dropped = ts_sat_addu(t->workloads_dropped, ts_r_u64(r));
+	t->index_bytes = ts_sat_addu(t->index_bytes, ts_r_u64(r));
 	ts_callsite_totals ct;
 	ct.frames = ts_r_u64(r);
 	ct.kept = ts_r_u64(r);

@@ -535,12 +535,12 @@ ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
 			  const uint32_t *kmap, uint32_t nk, const uint32_t *wlmap, uint32_t nwl)
 {
 	uint64_t seq_base = a->seq;
-	a->seq += ts_r_u64(r);
+	a->seq = ts_sat_addu(a->seq, ts_r_u64(r));
 	for (int s = 0; s < TS_ANAT_STAGES && !r->err; s++) {
 		stage_anat *st = &a->st[s];
-		st->layers += ts_r_u64(r);
-		st->passes += ts_r_u32(r);
-		st->skipped += ts_r_u32(r);
+		st->layers = ts_sat_addu(st->layers, ts_r_u64(r));
+		st->passes = ts_sat_addu32(st->passes, ts_r_u32(r));
+		st->skipped = ts_sat_addu32(st->skipped, ts_r_u32(r));
 		sum_load(&st->total, r, wlmap, nwl);
 		ts_status rs = ts_stat_load(&st->layer_time, r);
 		if (rs == TS_OK)

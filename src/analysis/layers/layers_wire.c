@@ -65,10 +65,10 @@ static void doubt_save(const ts_layer_doubt *d, ts_wbuf *w)
  * where this run has none (its pass renumbered after this run's). */
 static void doubt_load(ts_layer_doubt *d, ts_rbuf *r, uint32_t base)
 {
-	d->attn_outside += ts_r_u64(r);
-	d->attn_passes += ts_r_u32(r);
+	d->attn_outside = ts_sat_addu(d->attn_outside, ts_r_u64(r));
+	d->attn_passes = ts_sat_addu32(d->attn_passes, ts_r_u32(r));
 	uint64_t differ = ts_r_u64(r);
-	d->checked += ts_r_u64(r);
+	d->checked = ts_sat_addu(d->checked, ts_r_u64(r));
 	ts_odd_layer f;
 	f.pass = ts_r_u32(r) + base;
 	f.layer = ts_r_u32(r);
@@ -354,11 +354,11 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 			    const uint8_t *kslots, uint32_t nk, const uint32_t *opmap, uint32_t nop)
 {
 	ts_stage_total *t = &l->stats.stages[s];
-	t->passes += ts_r_u32(r);
-	t->complete_passes += ts_r_u32(r);
-	t->drafts += ts_r_u32(r);
-	t->layers += ts_r_u64(r);
-	t->kernels += ts_r_u64(r);
+	t->passes = ts_sat_addu32(t->passes, ts_r_u32(r));
+	t->complete_passes = ts_sat_addu32(t->complete_passes, ts_r_u32(r));
+	t->drafts = ts_sat_addu32(t->drafts, ts_r_u32(r));
+	t->layers = ts_sat_addu(t->layers, ts_r_u64(r));
+	t->kernels = ts_sat_addu(t->kernels, ts_r_u64(r));
 	t->gpu_ns = ts_sat_add(t->gpu_ns, ts_r_i64(r));
 	ts_idle_pass idle;
 	idle_load(&idle, r, kmap, nk, opmap, nop);
@@ -376,9 +376,9 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 		ts_status st = ts_stat_load(&ls->time, r);
 		if (st != TS_OK)
 			return st;
-		ls->kernels += ts_r_u64(r);
+		ls->kernels = ts_sat_addu(ls->kernels, ts_r_u64(r));
 		for (int k = 0; k < TS_LT_COUNT; k++)
-			ls->type_count[k] += ts_r_u64(r);
+			ls->type_count[k] = ts_sat_addu(ls->type_count[k], ts_r_u64(r));
 	}
 	if ((uint32_t)lmax > l->stats.lmax[s])
 		l->stats.lmax[s] = (uint32_t)lmax;
@@ -411,7 +411,7 @@ static ts_status stage_load(ts_layers *l, int s, ts_rbuf *r, const uint32_t *kma
 	ts_status st = ts_stat_load(&l->staged.sother[s], r);
 	if (st != TS_OK)
 		return st;
-	l->staged.sall[s].count += ts_r_u64(r);
+	l->staged.sall[s].count = ts_sat_addu(l->staged.sall[s].count, ts_r_u64(r));
 	l->staged.sall[s].total = ts_sat_add(l->staged.sall[s].total, ts_r_i64(r));
 	return TS_OK;
 }
@@ -422,7 +422,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 {
 	uint32_t base = l->records.pass_count, source = ++l->records.merged;
 	l->records.pass_count += (uint32_t)ts_r_u64(r);
-	l->records.passes_dropped += ts_r_u64(r);
+	l->records.passes_dropped = ts_sat_addu(l->records.passes_dropped, ts_r_u64(r));
 	uint64_t np = ts_r_count(r, 100);
 	for (uint64_t i = 0; i < np && !r->err; i++) {
 		ts_pass p;
@@ -446,7 +446,7 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 			return st;
 	}
 	for (int k = 0; k < TS_LT_COUNT; k++)
-		l->stats.type_count[k] += ts_r_u64(r);
+		l->stats.type_count[k] = ts_sat_addu(l->stats.type_count[k], ts_r_u64(r));
 	uint64_t nh = ts_r_count(r, 8);
 	for (uint64_t k = 0; k < nh && !r->err; k++) {
 		uint32_t i = ts_r_u32(r), v = ts_r_u32(r);
@@ -455,39 +455,39 @@ ts_status ts_layers_load(ts_layers *l, ts_rbuf *r, const uint32_t *kmap, const u
 		else
 			l->stats.count_hist[i] += v;
 	}
-	l->stats.orphan_kernels += ts_r_u64(r);
+	l->stats.orphan_kernels = ts_sat_addu(l->stats.orphan_kernels, ts_r_u64(r));
 	l->stats.orphan_ns = ts_sat_add(l->stats.orphan_ns, ts_r_i64(r));
-	l->staged.stage_overflow += ts_r_u64(r);
-	l->online.structural += ts_r_u64(r);
+	l->staged.stage_overflow = ts_sat_addu(l->staged.stage_overflow, ts_r_u64(r));
+	l->online.structural = ts_sat_addu(l->online.structural, ts_r_u64(r));
 	l->cpu.generation |= ts_r_u32(r);
 	doubt_load(&l->check.doubt, r, base);
-	l->online.attn_units += ts_r_u64(r);
-	l->cpu.kernels_seen += ts_r_u64(r);
-	l->cpu.attn_typed += ts_r_u64(r);
-	l->cpu.captures += ts_r_u64(r);
-	l->cpu.capture_calls += ts_r_u64(r);
-	l->cpu.backward_ops += ts_r_u64(r);
-	l->cpu.backward_kernels += ts_r_u64(r);
+	l->online.attn_units = ts_sat_addu(l->online.attn_units, ts_r_u64(r));
+	l->cpu.kernels_seen = ts_sat_addu(l->cpu.kernels_seen, ts_r_u64(r));
+	l->cpu.attn_typed = ts_sat_addu(l->cpu.attn_typed, ts_r_u64(r));
+	l->cpu.captures = ts_sat_addu(l->cpu.captures, ts_r_u64(r));
+	l->cpu.capture_calls = ts_sat_addu(l->cpu.capture_calls, ts_r_u64(r));
+	l->cpu.backward_ops = ts_sat_addu(l->cpu.backward_ops, ts_r_u64(r));
+	l->cpu.backward_kernels = ts_sat_addu(l->cpu.backward_kernels, ts_r_u64(r));
 	{   /* names are rows of one part: the most distinct any part saw */
 		uint32_t names = ts_r_u32(r);
 		if (names > l->cpu.backward_names)
 			l->cpu.backward_names = names;
 	}
 	ts_steps_add_dropped(l->steps, ts_r_u64(r));
-	l->cpu.cpu_ops += ts_r_u64(r);
-	l->cpu.compute_ops += ts_r_u64(r);
-	l->cpu.launches += ts_r_u64(r);
-	l->cpu.py_events += ts_r_u64(r);
-	l->cpu.py_server += ts_r_u64(r);
+	l->cpu.cpu_ops = ts_sat_addu(l->cpu.cpu_ops, ts_r_u64(r));
+	l->cpu.compute_ops = ts_sat_addu(l->cpu.compute_ops, ts_r_u64(r));
+	l->cpu.launches = ts_sat_addu(l->cpu.launches, ts_r_u64(r));
+	l->cpu.py_events = ts_sat_addu(l->cpu.py_events, ts_r_u64(r));
+	l->cpu.py_server = ts_sat_addu(l->cpu.py_server, ts_r_u64(r));
 	ts_between *b = &l->stats.between;
-	b->gaps += ts_r_u64(r);
+	b->gaps = ts_sat_addu(b->gaps, ts_r_u64(r));
 	b->ns = ts_sat_add(b->ns, ts_r_i64(r));
 	int64_t largest = ts_r_i64(r);
 	if (largest > b->largest_ns)
 		b->largest_ns = largest;
 	b->wait_ns = ts_sat_add(b->wait_ns, ts_r_i64(r));
-	b->late += ts_r_u64(r);
-	b->checked += ts_r_u64(r);
+	b->late = ts_sat_addu(b->late, ts_r_u64(r));
+	b->checked = ts_sat_addu(b->checked, ts_r_u64(r));
 	b->late_ns = ts_sat_add(b->late_ns, ts_r_i64(r));
 	if (ts_r_u8(r) && !r->err) {
 		if (!l->listing.anatomy) {
