@@ -170,9 +170,9 @@ static bool take_partial_captures(ts_capmap *map, const char *flag, const char *
 	char what[PATH_MAX + 64];
 	snprintf(what, sizeof what, "%s: %s", flag, path);
 	ts_status st = ts_partial_read_file(path, &p, &n, &err);
-	if (st != TS_OK) {
-		ts_error_print(stderr, what, false, false, &err);
-		*fatal = true;
+	if (st != TS_OK) {   /* a bad header is a bad partial, as below */
+		ts_error_print(stderr, what, false, st == TS_ERR_PARTIAL, &err);
+		*fatal = st != TS_ERR_PARTIAL;
 		return false;
 	}
 	st = ts_partial_captures(map, patterns, p, n, &present, &err);
@@ -599,9 +599,9 @@ static int run_merge(const options *o, const ts_pipeline_opts *po)
 		size_t n;
 		ts_error err = { 0 };
 		ts_status st = ts_partial_read_file(path, &p, &n, &err);
-		if (st != TS_OK) {
-			ts_error_print(stderr, path, false, false, &err);
-			code = TS_EXIT_USAGE_IO;
+		if (st != TS_OK) {   /* a bad header: a bad partial (exit 1) */
+			ts_error_print(stderr, path, false, st == TS_ERR_PARTIAL, &err);
+			code = st == TS_ERR_PARTIAL ? TS_EXIT_TRACE : TS_EXIT_USAGE_IO;
 			break;
 		}
 		st = ts_partial_merge(&m.job, p, n, &pr, 0, &err);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "analysis/satmath.h"
@@ -354,12 +355,16 @@ typedef ts_status (*section_fn)(void *ctx, uint32_t tag, ts_rbuf *r);
  * in order, to fn; stop at the first problem, with what and where in err
  * and *err_at.
  */
-static ts_status walk(const unsigned char *p, size_t n, unsigned flags, section_fn fn, void *ctx,
-		      ts_error *err)
+/* The header's checks, from its first bytes (p, n of them: at least 16
+ * to judge the version) and the file's size: the magic, the byte order,
+ * the version, then the length against size. TS_OK with the whole file's
+ * bytes in *total. */
+static ts_status header_check(const unsigned char *p, size_t n, uint64_t size, uint64_t *total,
+			      ts_error *err)
 {
 	if (n < sizeof magic || memcmp(p, magic, sizeof magic) != 0)
 		return fail(err, 0, "%s", "not a tracestream partial (no magic number)");
-	if (n < HEADER_BYTES + 4)
+	if (n < 16)
 		return fail(err, n, "%s", "cut short: the header is not whole");
 	uint32_t version = (uint32_t)le(p + 8, 4), mark = (uint32_t)le(p + 12, 4);
 	if (mark != ENDIAN_MARK)
@@ -371,13 +376,27 @@ static ts_status walk(const unsigned char *p, size_t n, unsigned flags, section_
 			 TS_PARTIAL_VERSION);
 		return fail(err, 8, "%s", v);
 	}
+	if (n < HEADER_BYTES || size < HEADER_BYTES + 4)
+		return fail(err, n, "%s", "cut short: the header is not whole");
 	uint64_t payload = le(p + 16, 8);
-	if (payload > n - HEADER_BYTES - 4 || payload + HEADER_BYTES + 4 != n) {
-		char v[120];
-		snprintf(v, sizeof v, "cut short or extended: the header says %llu bytes, the file has %zu",
-			 (unsigned long long)(payload + HEADER_BYTES + 4), n);
-		return fail(err, n, "%s", v);
+	if (payload != size - HEADER_BYTES - 4) {
+		char v[160];
+		snprintf(v, sizeof v, "cut short or extended: the header says a payload of %llu bytes, "
+			 "the file has %llu bytes (%llu of payload)", (unsigned long long)payload,
+			 (unsigned long long)size, (unsigned long long)(size - HEADER_BYTES - 4));
+		return fail(err, size, "%s", v);
 	}
+	*total = size;
+	return TS_OK;
+}
+
+static ts_status walk(const unsigned char *p, size_t n, unsigned flags, section_fn fn, void *ctx,
+		      ts_error *err)
+{
+	uint64_t total;
+	ts_status hs = header_check(p, n, n, &total, err);
+	if (hs != TS_OK)
+		return hs;
 	uint32_t want = (uint32_t)le(p + n - 4, 4);
 	if (!(flags & TS_PARTIAL_NO_CHECKSUM) && (uint32_t)crc32(0, p, (uInt)(n - 4)) != want)
 		return fail(err, n - 4, "%s", "checksum mismatch: the file is corrupt");
@@ -522,32 +541,60 @@ void ts_partial_ranks_free(ts_partial_ranks *ranks)
 	*ranks = (ts_partial_ranks){ 0 };
 }
 
+/* Up to want bytes of f into buf: how many came (fewer: the end, or an
+ * error, ferror says which). */
+static size_t read_upto(FILE *f, unsigned char *buf, size_t want)
+{
+	size_t len = 0, got;
+	while (len < want && (got = fread(buf + len, 1, want - len, f)) > 0)
+		len += got;
+	return len;
+}
+
 ts_status ts_partial_read_file(const char *path, unsigned char **p, size_t *n, ts_error *err)
 {
 	*p = NULL;
 	*n = 0;
 	FILE *f = fopen(path, "rb");
-	if (!f) {
+	if (!f)
 		return ts_error_set(err, TS_ERR_IO, "cannot open: %s", strerror(errno));
+	struct stat sb;
+	bool known = fstat(fileno(f), &sb) == 0;
+	if (known && S_ISDIR(sb.st_mode)) {
+		fclose(f);
+		return ts_error_set(err, TS_ERR_IO, "is a directory, not a saved partial");
 	}
-	size_t cap = 0, len = 0, got;
+	/* the header first: nothing past it is read before it holds, and then
+	 * no more than the length it gives (a file's size must be it) */
+	unsigned char head[HEADER_BYTES];
+	size_t hn = read_upto(f, head, sizeof head);
+	uint64_t size = known && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size
+		      : hn == sizeof head ? HEADER_BYTES + 4 + le(head + 16, 8) : hn;
+	if (size < hn)   /* a stream's length wrapped: the header's own number is named */
+		size = UINT64_MAX;
+	uint64_t total;
+	ts_status st = ferror(f) ? ts_error_set(err, TS_ERR_IO, "read error: %s", strerror(errno))
+				 : header_check(head, hn, size, &total, err);
 	unsigned char *buf = NULL;
-	bool room = ts_grow((void **)&buf, &cap, 1, 1, 1 << 16, SIZE_MAX, false);
-	while (room && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += got;
-		room = ts_grow((void **)&buf, &cap, len + 1, 1, 1 << 16, SIZE_MAX, false);
+	if (st == TS_OK && (total > SIZE_MAX - 1 || !(buf = malloc((size_t)total + 1))))
+		st = ts_error_set(err, TS_ERR_NOMEM, "out of memory (the header says %llu bytes)",
+				  (unsigned long long)total);
+	if (st == TS_OK) {
+		memcpy(buf, head, hn);
+		/* one byte past the length tells a stream that runs on */
+		size_t len = hn + read_upto(f, buf + hn, (size_t)total + 1 - hn);
+		if (ferror(f))
+			st = ts_error_set(err, TS_ERR_IO, "read error: %s", strerror(errno));
+		else if (len != total)
+			st = fail(err, len, "cut short or extended: the header says %llu bytes, %s",
+				  (unsigned long long)total, len < total ? "the file ends before" : "more follow");
+		else {
+			*p = buf;
+			*n = len;
+			buf = NULL;
+		}
 	}
-	bool bad = ferror(f);
+	free(buf);
 	fclose(f);
-	if (!room) {
-		free(buf);
-		return ts_error_set(err, TS_ERR_NOMEM, "out of memory");
-	}
-	if (bad) {
-		free(buf);
-		return ts_error_set(err, TS_ERR_IO, "read error");
-	}
-	*p = buf;
-	*n = len;
-	return TS_OK;
+	return st;
 }

@@ -92,4 +92,29 @@ check "$f" "sample_trace.json.gz: byte 0: bad saved partial: not a tracestream p
 "$TS" --no-progress merge "$tmp/nope.tsp" > /dev/null 2> "$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "nope.tsp: cannot open" "$tmp/err" && ok "a missing partial: exit 2" || bad "missing: rc $rc"
+# The header is checked before anything past it is read, and no more than
+# its length is read: a bounded read whatever follows (finding F3).
+python3 - "$TS" "$tmp/a.tsp" "$tmp" <<'PY' && ok "merge reads a partial's header first: /dev/zero, a 1.5 GB hole after a valid header, a length of 2^64-1 and a folder refused in a few MB, each named" || bad "bounded merge"
+import os, resource, struct, subprocess, sys
+ts, part, tmp = sys.argv[1:4]
+head = open(part, 'rb').read(24)
+def run(args, want_rc, want):
+    p = subprocess.run([ts, '--no-progress', 'merge'] + args, capture_output=True, text=True, timeout=60)
+    assert p.returncode == want_rc and want in p.stderr, (args, p.returncode, p.stderr)
+run(['/dev/zero'], 1, 'no magic number')
+hole = os.path.join(tmp, 'hole.tsp')
+with open(hole, 'wb') as f:
+    f.write(head)
+    f.truncate(1500 << 20)
+run([hole], 1, 'the header says a payload of')
+huge = os.path.join(tmp, 'huge.tsp')
+with open(huge, 'wb') as f:
+    f.write(head[:16] + struct.pack('<Q', (1 << 64) - 1) + b'\0' * 4)
+run([huge], 1, 'a payload of 18446744073709551615 bytes')
+run([tmp], 2, 'is a directory')
+os.remove(hole)
+peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+assert peak_kb < 200 * 1024, peak_kb
+PY
+
 exit $fail
