@@ -386,6 +386,17 @@ static bool report_option(options *o, int c)
 	}
 }
 
+/* Help or version on stdout, then the exit: 0, or 2 with the reason
+ * where stdout could not take it (a full disk, /dev/full). */
+static void print_and_exit(const char *text)
+{
+	fputs(text, stdout);
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		exit(TS_EXIT_OK);
+	fprintf(stderr, "tracestream: <stdout>: write error: %s\n", strerror(errno));
+	exit(TS_EXIT_USAGE_IO);
+}
+
 /* The options of the run (what is read and how, the tables, the model,
  * the joins) and the program's own (-v, -q, -h, -V); a usage error for an
  * unknown one. */
@@ -460,11 +471,11 @@ static void run_option(options *o, int c, char **argv)
 		o->quiet = 1;
 		break;
 	case 'h':
-		fputs(usage_text, stdout);
-		exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
+		print_and_exit(usage_text);
+		break;
 	case 'V':
-		printf("tracestream %s\n", TS_VERSION);
-		exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
+		print_and_exit("tracestream " TS_VERSION "\n");
+		break;
 	case ':':
 		ts_usage_error("option '%s' needs a value", argv[optind - 1]);
 		break;
@@ -578,10 +589,8 @@ void ts_options_parse(int argc, char **argv, options *o)
 	o->args = argv + optind;
 	o->nargs = argc - optind;
 	const char *cmd = o->nargs > 0 ? o->args[0] : "";
-	if (strcmp(cmd, "help") == 0) {
-		fputs(usage_text, stdout);
-		exit(fflush(stdout) || ferror(stdout) ? TS_EXIT_USAGE_IO : TS_EXIT_OK);
-	}
+	if (strcmp(cmd, "help") == 0)
+		print_and_exit(usage_text);
 	if (strcmp(cmd, "patterns") == 0) {
 		o->mode = MODE_PATTERNS;   /* its arguments are checked by the command */
 		return;

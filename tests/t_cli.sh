@@ -278,4 +278,13 @@ fi
 
 # --- -v reports throughput and peak memory ---
 expect "-v prints peak RSS" 0 "peak RSS [0-9.]+ MB" -- "$TS" -v "$tiny"
+
+# help and version to a stdout that cannot take them: exit 2 with the reason
+if [ -w /dev/full ]; then
+	"$TS" --help > /dev/full 2> "$tmp/full.err"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q '<stdout>: write error' "$tmp/full.err" &&
+		ok "--help to a full disk: exit 2, 'write error' said" || bad "--help > /dev/full: rc $rc: $(cat "$tmp/full.err")"
+fi
+
 exit 0
