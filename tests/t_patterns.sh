@@ -49,6 +49,20 @@ rules:
     match: foo
     category: [GEMM-CUTLASS]
 Y
+bad_case second-document k.yaml "second-document/k.yaml:4:1: a second YAML document: a pattern file holds one (libcyaml would load the first alone)" <<'Y'
+# one document a file: a second one's rules would never load
+rules:
+  - {name: a, match: 'x', category: GEMM-CUTLASS}
+---
+rules:
+  - {name: b, match: 'y', category: GEMM-CUTLASS}
+Y
+bad_case escaped-nul k.yaml "escaped-nul/k.yaml:3:14: an escaped NUL (\\0): a name or pattern would be cut there" <<'Y'
+rules:
+  - name: a
+    match: "a\0b"
+    category: GEMM-CUTLASS
+Y
 bad_case bad-regex k.yaml "bad-regex/k.yaml:3:17: invalid regex 'foo(': missing closing parenthesis (at offset 4)" <<'Y'
 rules:
   - name: a

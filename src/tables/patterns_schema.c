@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <sys/stat.h>
 
@@ -394,6 +395,73 @@ static void report_cyaml(ts_patterns *p, const char *file, cyaml_err_t err)
 	ts_pat_fail(p, file, pl, pc, "%s", what);
 }
 
+/* Does a backslash escape a NUL at s[i] ("\\0", "\\x00", "\\u0000",
+ * "\\U00000000")? Its length past the backslash, or 0. */
+static size_t nul_escape(const char *s, size_t i, size_t n)
+{
+	static const char *const forms[] = { "0", "x00", "u0000", "U00000000" };
+	for (size_t k = sizeof forms / sizeof *forms; k-- > 0;) {
+		size_t len = strlen(forms[k]);
+		if (i + 1 + len <= n && memcmp(s + i + 1, forms[k], len) == 0)
+			return len;
+	}
+	return 0;
+}
+
+/* What libcyaml would pass over without a word: a NUL (raw, or escaped
+ * in a double-quoted scalar: the C string is cut there, and "a\0b"
+ * matches every name holding an a) and a second document after "---"
+ * (libcyaml loads the first only: its rules would never load). Each an
+ * error at its LINE:COLUMN; false when one was found. */
+static bool yaml_text_ok(ts_patterns *p, const char *file, const char *s, size_t n)
+{
+	int line = 1, col = 1;
+	bool content = false, ok = true, bol = true;
+	for (size_t i = 0; i < n && ok; i++) {
+		if (bol) {
+			size_t e = i;
+			while (e < n && s[e] != '\n')
+				e++;
+			bool sep = e - i >= 3 && memcmp(s + i, "---", 3) == 0 &&
+				   (e - i == 3 || s[i + 3] == ' ' || s[i + 3] == '\t' || s[i + 3] == '\r');
+			if (sep && content) {
+				ts_pat_fail(p, file, line, 1, "a second YAML document: a pattern file holds "
+					    "one (libcyaml would load the first alone)");
+				ok = false;
+				break;
+			}
+			size_t f = i;
+			while (f < e && (s[f] == ' ' || s[f] == '\t' || s[f] == '\r'))
+				f++;
+			content |= !sep && f < e && s[f] != '#' && s[f] != '%';
+			bol = false;
+		}
+		if (s[i] == '\0') {
+			ts_pat_fail(p, file, line, col, "a NUL byte: YAML text holds none");
+			ok = false;
+		} else if (s[i] == '\\') {
+			size_t len = nul_escape(s, i, n);
+			if (len) {
+				ts_pat_fail(p, file, line, col, "an escaped NUL (\\%.*s): a name or pattern "
+					    "would be cut there", (int)len, s + i + 1);
+				ok = false;
+			}
+			if (i + 1 < n && s[i + 1] != '\n') {
+				i++;   /* the escaped character */
+				col++;
+			}
+		}
+		if (i < n && s[i] == '\n') {
+			line++;
+			col = 1;
+			bol = true;
+		} else {
+			col++;
+		}
+	}
+	return ok;
+}
+
 void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema)
 {
 	void *doc = NULL;
@@ -403,8 +471,27 @@ void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value
 			    "ones are a few KB)", (long long)st.st_size, TS_PATTERN_FILE_MAX >> 20);
 		return NULL;
 	}
+	/* the text first (within the cap), then libcyaml on the same bytes */
+	FILE *f = fopen(file, "rb");
+	char *text = f ? malloc((size_t)TS_PATTERN_FILE_MAX + 1) : NULL;
+	size_t n = text ? fread(text, 1, (size_t)TS_PATTERN_FILE_MAX + 1, f) : 0;
+	bool read_ok = f && text && !ferror(f) && n <= (size_t)TS_PATTERN_FILE_MAX;
+	if (f)
+		fclose(f);
+	if (!read_ok) {
+		ts_pat_fail(p, file, 0, 0, "%s", !f ? strerror(errno) : !text ? "out of memory"
+					       : "cannot read it whole");
+		free(text);
+		return NULL;
+	}
+	if (!yaml_text_ok(p, file, text, n)) {
+		free(text);
+		return NULL;
+	}
 	p->cyaml_log[0] = '\0';
-	cyaml_err_t err = cyaml_load_file(file, &p->cyaml, schema, (cyaml_data_t **)&doc, NULL);
+	cyaml_err_t err = cyaml_load_data((const uint8_t *)text, n, &p->cyaml, schema,
+					  (cyaml_data_t **)&doc, NULL);
+	free(text);
 	if (err != CYAML_OK) {
 		report_cyaml(p, file, err);
 		return NULL;
