@@ -208,4 +208,24 @@ for x in "zstd.json.gz:zstd-compressed" "xz.json.gz:xz-compressed" "bz2.json.gz:
 		echo "not ok - input forms: $f: rc $rc, $(cat "$tmp/err")"
 	fi
 done
+
+# Kernels as begin/end pairs (Chrome's ph B/E) or instants are no complete
+# events: not counted as kernels or launches, said in one warning; the
+# complete kernel beside them is read (robustness finding F8).
+python3 - "$TS" <<'PY' && echo "ok - input forms: 50 kernel B/E pairs and an instant are not read as 101 kernels; the one complete kernel is, and a warning says why" || echo "not ok - input forms: B/E kernels"
+import json, subprocess, sys
+ev = [{"ph": "X", "cat": "kernel", "name": "gemm_x", "pid": 0, "tid": 7, "ts": 1, "dur": 5,
+       "args": {"device": 0, "stream": 7, "correlation": 1}}]
+for i in range(50):
+    for ph, t in (("B", 10 + 10 * i), ("E", 15 + 10 * i)):
+        ev.append({"ph": ph, "cat": "kernel", "name": "k%d" % i, "pid": 0, "tid": 7, "ts": t,
+                   "args": {"device": 0, "stream": 7}})
+ev.append({"ph": "i", "cat": "kernel", "name": "mark", "pid": 0, "tid": 7, "ts": 900, "s": "t"})
+p = subprocess.run([sys.argv[1], '--no-progress', '-f', 'json', '-'], input=json.dumps({"traceEvents": ev}),
+                   capture_output=True, text=True, timeout=60)
+d = json.loads(p.stdout)
+assert d['trace']['kernels'] == 1, d['trace']['kernels']
+assert '101 kernel, copy or set events in begin/end or instant form' in p.stderr, p.stderr
+PY
+
 exit 0

@@ -62,6 +62,10 @@ typedef struct {
 	 * strings, read as '?' (a writer that did not escape them), and
 	 * where the first was (1-based) */
 	uint64_t raw_ctrl, raw_ctrl_byte;
+	/* GPU events (kernels, copies, sets) in begin/end or instant form (ph
+	 * B, E, b, e, i, I: not the complete events Kineto writes), read as
+	 * other events, and where the first was */
+	uint64_t gpu_phase, gpu_phase_byte;
 } ts_parser_stats;
 
 const ts_parser_stats *ts_parser_get_stats(const ts_parser *p);

@@ -423,6 +423,9 @@ void ts_parser_skip(ts_parser *p, uint64_t n, const ts_parser_stats *s, uint64_t
 	if (!p->stats.raw_ctrl)
 		p->stats.raw_ctrl_byte = s->raw_ctrl_byte;
 	p->stats.raw_ctrl += s->raw_ctrl;
+	if (!p->stats.gpu_phase)
+		p->stats.gpu_phase_byte = s->gpu_phase_byte;
+	p->stats.gpu_phase += s->gpu_phase;
 }
 
 uint64_t ts_parser_offset(const ts_parser *p)
@@ -456,6 +459,12 @@ void ts_parser_warnings(const ts_parser_stats *ps, ts_warns *w)
 			"are left untimed", ps->bad_times, ps->bad_time_byte);
 	if (ps->bad_items)
 		ts_warn(w, "%" PRIu64 " traceEvents items were not objects", ps->bad_items);
+	if (ps->gpu_phase)
+		ts_warn(w, "%" PRIu64 " kernel, copy or set event%s in begin/end or instant form (ph B, "
+			"E, b, e, i; the first near byte %" PRIu64 ") %s not read: tracestream reads GPU "
+			"work as complete events (ph X) with a ts and dur, as Kineto writes it",
+			ps->gpu_phase, ps->gpu_phase == 1 ? "" : "s", ps->gpu_phase_byte,
+			ps->gpu_phase == 1 ? "was" : "were");
 	if (ps->raw_ctrl)
 		ts_warn(w, "%" PRIu64 " raw control byte%s inside strings (the first at byte %" PRIu64
 			") %s read as '?': the trace's writer did not escape %s (JSON wants \\u00XX), "
