@@ -63,7 +63,8 @@ static bool regex_limits(const ts_patterns *p)
 }
 
 /* --csv-dir DIR: every table (of a trace, or of compare c) as
- * DIR/NAME.csv, DIR made when missing. */
+ * DIR/NAME.csv, DIR made when missing; all of them or none: each is
+ * written beside its name, and they are put in place once all are. */
 static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro,
 		    const ts_compare *c)
 {
@@ -72,23 +73,44 @@ static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts 
 		return false;
 	}
 	const char *const *names = c ? ts_report_compare_tables : ts_report_tables;
-	for (size_t i = 0; names[i]; i++) {
+	size_t nnames = 0, held = 0;
+	while (names[nnames])
+		nnames++;
+	ts_outfile *of = calloc(nnames ? nnames : 1, sizeof *of);
+	if (!of) {
+		fprintf(stderr, "tracestream: %s: out of memory\n", dir);
+		return false;
+	}
+	bool good = true;
+	for (size_t i = 0; names[i] && good; i++) {
 		if (!c && !ts_report_table_applies(res, ro, names[i]))
 			continue;
 		char path[PATH_MAX];
 		if (snprintf(path, sizeof path, "%s/%s.csv", dir, names[i]) >= (int)sizeof path) {
 			fprintf(stderr, "tracestream: %s: path too long\n", dir);
-			return false;
+			good = false;
+			break;
 		}
-		ts_outfile of;
-		if (!ts_outfile_open(&of, path) ||
-		    !ts_outfile_close(&of, (c ? ts_report_compare_csv(of.f, c, names[i])
-					      : ts_report_csv(of.f, res, ro, names[i])) == 0)) {
-			ts_outfile_perror(&of, NULL);
-			return false;
+		ts_outfile *o = &of[held];
+		if (!ts_outfile_open(o, path) ||
+		    !ts_outfile_close_held(o, (c ? ts_report_compare_csv(o->f, c, names[i])
+						  : ts_report_csv(o->f, res, ro, names[i])) == 0)) {
+			ts_outfile_perror(o, NULL);
+			good = false;
+			break;
+		}
+		held++;
+	}
+	for (size_t i = 0; i < held; i++) {
+		if (!good) {
+			ts_outfile_discard(&of[i]);
+		} else if (!ts_outfile_commit(&of[i])) {
+			ts_outfile_perror(&of[i], NULL);
+			good = false;
 		}
 	}
-	return true;
+	free(of);
+	return good;
 }
 
 static bool write_csv_dir(const char *dir, const ts_result *res, const ts_report_opts *ro)

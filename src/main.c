@@ -21,6 +21,9 @@ int main(int argc, char **argv)
 	/* A reader that stops early (| head) ends the run quietly, as it ends
 	 * cat or jq: SIGPIPE's default, whatever the parent left us. */
 	signal(SIGPIPE, SIG_DFL);
+	/* A file past ulimit -f is a write error to report, its temporary
+	 * file removed, not a kill that leaves it behind. */
+	signal(SIGXFSZ, SIG_IGN);
 	/* One malloc arena for every thread: the parse threads allocate a few
 	 * buffers a piece, and an arena each would reserve 64 MB of address
 	 * space apiece (ulimit -v counts it). */

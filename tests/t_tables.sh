@@ -186,6 +186,25 @@ if [ $rc -eq 2 ] && [ "$(cat "$tmp/keep.json")" = old ] && grep -q "keep.json: c
 else
 	bad "failing -o: rc $rc, file $(head -c 40 "$tmp/keep.json"), err $(cat "$tmp/err"), $(ls -A "$tmp")"
 fi
+# --csv-dir: all the tables or none. Past the file size limit (the
+# signal left at its default: tracestream takes it as a write error), the
+# tables of the run before stay as they were, and no new or temporary file
+# is left (robustness finding F11).
+mkdir -p "$tmp/csvset"
+"$TS" --no-progress -q --csv-dir "$tmp/csvset" "$s" > /dev/null 2>&1
+before=$(cd "$tmp/csvset" && ls -A | sort | tr '\n' ' ')
+sum_before=$(cat "$tmp/csvset"/*.csv | cksum)
+printf 'x\n' > "$tmp/csvset/api.csv"
+( ulimit -f 4; "$TS" --no-progress -q --csv-dir "$tmp/csvset" "$s" ) > /dev/null 2> "$tmp/err"
+rc=$?
+after=$(cd "$tmp/csvset" && ls -A | sort | tr '\n' ' ')
+if [ $rc -eq 2 ] && [ "$before" = "$after" ] && [ "$(cat "$tmp/csvset/api.csv")" = x ] &&
+	grep -q "csv: cannot write: File too large" "$tmp/err"; then
+	ok "--csv-dir past the file size limit: exit 2 naming the table; no table replaced, no temporary file left ($(echo "$before" | wc -w) tables)"
+else
+	bad "--csv-dir all or none: rc $rc, before '$before', after '$after', err $(cat "$tmp/err")"
+fi
+[ -n "$sum_before" ] || bad "csv set"
 "$TS" --no-progress -q -o "$tmp/out.txt/x" "$s" > /dev/null 2> "$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -q "out.txt/x: cannot write: Not a directory" "$tmp/err" &&

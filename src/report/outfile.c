@@ -268,6 +268,53 @@ static bool finish_rename(ts_outfile *o, bool ok, int e)
 	return good ? true : fail(o, "cannot write", e);
 }
 
+bool ts_outfile_close_held(ts_outfile *o, bool ok)
+{
+	if (o->dest || !o->tmp)
+		return ts_outfile_close(o, ok);   /* written in place: nothing held */
+	int e = errno;
+	bool good = ok && fflush(o->f) == 0 && !ferror(o->f);
+	if (!good)
+		e = errno ? errno : e ? e : EIO;
+	if (fclose(o->f) != 0 && good) {
+		good = false;
+		e = errno;
+	}
+	o->f = NULL;
+	if (good)
+		return true;
+	ts_outfile_discard(o);
+	return fail(o, "cannot write", e);
+}
+
+bool ts_outfile_commit(ts_outfile *o)
+{
+	bool good = true;
+	if (o->tmp && o->final && rename(o->tmp, o->final) != 0) {
+		int e = errno;
+		unlink(o->tmp);
+		good = fail(o, "cannot write", e);
+	}
+	free(o->tmp);
+	o->tmp = NULL;
+	free(o->final);
+	o->final = NULL;
+	return good;
+}
+
+void ts_outfile_discard(ts_outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	free(o->final);
+	o->final = NULL;
+}
+
 bool ts_outfile_close(ts_outfile *o, bool ok)
 {
 	int e = errno;

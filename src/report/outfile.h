@@ -60,6 +60,14 @@ bool ts_outfile_open_named(ts_outfile *o, const char *path);
  * writer's errno when ok was false). */
 bool ts_outfile_close(ts_outfile *o, bool ok);
 
+/* For a set of files that appear all or none (the tables of --csv-dir):
+ * close_held finishes the temporary file without putting it in place
+ * (false, the file removed, on a failure; a target written in place is
+ * simply closed); commit then puts it in place, discard removes it. */
+bool ts_outfile_close_held(ts_outfile *o, bool ok);
+bool ts_outfile_commit(ts_outfile *o);
+void ts_outfile_discard(ts_outfile *o);
+
 /* The failure's one line on stderr; ctx (an option's name) or NULL. */
 void ts_outfile_perror(const ts_outfile *o, const char *ctx);
 
