@@ -206,6 +206,10 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 		ts_r_fail(r, "a status out of range");
 		return;
 	}
+	if (partial && st == TS_OK) {   /* a report is partial for what stopped its read */
+		ts_r_fail(r, "a partial report whose status says nothing stopped its read");
+		return;
+	}
 	res->partial |= partial;
 	if (st != TS_OK && res->err.status == TS_OK) {
 		res->err.status = (ts_status)st;

@@ -117,4 +117,22 @@ peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 assert peak_kb < 200 * 1024, peak_kb
 PY
 
+# A partial whose report is marked partial but whose status says nothing
+# stopped its read holds together no longer: refused (finding F6).
+python3 - "$TS" "$tmp/a.tsp" "$tmp/flag.tsp" <<'PY' && ok "a partial flag with an ok status: refused, exit 1, named" || bad "partial flag without a reason"
+import struct, subprocess, sys, zlib
+ts, src, dst = sys.argv[1:4]
+b = bytearray(open(src, 'rb').read())
+at = 24 + 12                                  # the meta section's bytes
+n = struct.unpack_from('<I', b, at)[0]        # its trace path
+pos = at + 4 + n
+assert struct.unpack_from('<I', b, pos)[0] == 0 and b[pos + 4] == 0
+b[pos + 4] = 1
+struct.pack_into('<I', b, len(b) - 4, zlib.crc32(bytes(b[:-4])) & 0xffffffff)
+open(dst, 'wb').write(b)
+p = subprocess.run([ts, '--no-progress', 'merge', dst], capture_output=True, text=True, timeout=60)
+assert p.returncode == 1 and 'status says nothing stopped its read' in p.stderr, (p.returncode, p.stderr)
+assert 'PARTIAL REPORT' not in p.stdout, p.stdout[:200]
+PY
+
 exit $fail
