@@ -15,6 +15,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <xlsxwriter.h>
 
 #include "analysis/layers/layers.h"
@@ -220,6 +224,27 @@ static void summary(xlsx *x, const ts_result *res)
 	sheet_end(x);
 }
 
+/* libxlsxwriter prints its own errors on stderr, naming the temporary
+ * file it writes ("[ERROR] workbook_close(): ... '.r.xlsx.7N7Vc3'"); the
+ * writer's one line names the report's own file and why: the library's
+ * lines are held back while it closes the workbook. */
+static lxw_error close_workbook(lxw_workbook *wb)
+{
+	fflush(stderr);
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	bool quiet = saved >= 0 && null >= 0 && dup2(null, STDERR_FILENO) >= 0;
+	lxw_error e = workbook_close(wb);
+	if (quiet) {
+		fflush(stderr);
+		dup2(saved, STDERR_FILENO);
+	}
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return e;
+}
+
 int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts *o)
 {
 	xlsx x = { .text = malloc(XLSX_CELL_MAX * 3 + 4) };
@@ -256,7 +281,7 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 			x.sheet = NULL;
 		}
 	}
-	lxw_error e = workbook_close(x.wb);
+	lxw_error e = close_workbook(x.wb);
 	free(x.text);
 	return rc == 0 && !x.err && e == LXW_NO_ERROR ? 0 : -1;
 }
