@@ -287,4 +287,12 @@ if [ -w /dev/full ]; then
 		ok "--help to a full disk: exit 2, 'write error' said" || bad "--help > /dev/full: rc $rc: $(cat "$tmp/full.err")"
 fi
 
+
+# ways writers break JSON, named where the read stops
+for case in 'NaN|"ts": NaN|NaN is no JSON number' 'Infinity|"dur": -Infinity|-Infinity is no JSON number' 'escape|"name": "a\qb"|an escape "\\q" JSON has not'; do
+	label=${case%%|*}; rest=${case#*|}; body=${rest%%|*}; re=${rest#*|}
+	printf '{"traceEvents": [{"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":2,"args":{"device":0,"stream":7}}, {"ph":"X","cat":"cpu_op","pid":0,"tid":1,"ts":5,"dur":1, %s}]}' "$body" > "$tmp/nj.json"
+	expect "$label: the read stops at its byte and says what the writer put there" 1 "$re" -- "$TS" --no-progress -q "$tmp/nj.json"
+done
+
 exit 0

@@ -98,6 +98,34 @@ static uint64_t token_start(const ts_parser *p, const char *chunk, size_t used)
  * the byte at which yajl stopped (for a lexical error, the first byte of
  * the bad token), or for a cut-short input the last byte.
  */
+/* What a writer put where yajl stopped, when it is a known way of
+ * breaking JSON: NaN and Infinity (Python's json writes them unless told
+ * not to), or an escape JSON has not ("\\q"); NULL otherwise. at is the
+ * error's offset within chunk. */
+static const char *nonjson_kind(const char *chunk, size_t len, size_t at, char *buf, size_t n)
+{
+	static const char *const words[] = { "NaN", "-Infinity", "Infinity", "nan", "-inf", "inf" };
+	for (size_t i = 0; i < 2 * (sizeof words / sizeof *words); i++) {
+		const char *word = words[i / 2];
+		size_t w = strlen(word), from = at - (i % 2);   /* the offset, or the byte before */
+		if (from <= at && from + w <= len && memcmp(chunk + from, word, w) == 0) {
+			snprintf(buf, n, "%s is no JSON number (a writer's non-standard value; "
+				 "Python's json.dump writes it unless allow_nan=False)", word);
+			return buf;
+		}
+	}
+	/* an escape: the backslash just before where yajl stopped */
+	for (size_t k = at < len ? at + 1 : len; k-- > 0 && k + 2 > at;)
+		if (chunk[k] == '\\' && k + 1 < len) {
+			unsigned char c = (unsigned char)chunk[k + 1];
+			snprintf(buf, n, c >= 0x20 && c < 0x7f ? "an escape \"\\%c\" JSON has not "
+				 "(only \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)"
+				 : "an escape of byte 0x%02x JSON has not", c);
+			return buf;
+		}
+	return NULL;
+}
+
 static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 			      size_t len, bool at_end)
 {
@@ -138,6 +166,14 @@ static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 		size_t n = strlen(p->e.msg);
 		while (n > 0 && (p->e.msg[n - 1] == '\n' || p->e.msg[n - 1] == ' '))
 			p->e.msg[--n] = '\0';
+		char why[200];
+		if (n > 0 && p->e.msg[n - 1] == '.')
+			p->e.msg[--n] = '\0';
+		const char *bad = chunk && p->e.byte >= p->fed && p->e.byte - p->fed <= len
+				? nonjson_kind(chunk, len, (size_t)(p->e.byte - p->fed), why, sizeof why)
+				: NULL;
+		if (bad)
+			snprintf(p->e.msg + n, sizeof p->e.msg - n, ": %s", bad);
 		p->e.status = TS_ERR_JSON;
 	}
 	if (msg)
