@@ -235,6 +235,11 @@ typedef struct {
 	uint32_t last_row;       /* the kernel before this one */
 	bool last_replayed;      /* and it was graph-replayed (no op) */
 	int64_t last_corr;       /* and its correlation, -1 none */
+	bool alone;              /* it had no op and a correlation of its own
+				  * so far: a graph's first kernel, or one
+				  * launched alone whose CPU side the capture
+				  * lost (the next kernel says which) */
+	lmark alone_marks;       /* and what it meant to the machine */
 	bool pass_named;
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */

@@ -224,6 +224,17 @@ void ts_lay_take_evidence(ts_layers *l, const ts_event *ev, const ts_kclass *c, 
 	 * (a piecewise graph's eager attention), not before or after it */
 	bool op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
 	bool replayed = lay_no_op(ev) && ev->correlation == l->pass.last_corr;
+	/* the kernel before, no op's and alone under its correlation: launched
+	 * by itself, its CPU side outside the capture (a piecewise graph's
+	 * eager attention when the profile began after its launch), as an op's
+	 * launch counts */
+	if (l->pass.alone && !replayed) {
+		if (h->layer_replayed)
+			h->launched_since++;
+		h->attn_launched += (l->pass.alone_marks & M_ATTN) != 0;
+	}
+	l->pass.alone = lay_no_op(ev) && !replayed;
+	l->pass.alone_marks = m;
 	if (replayed) {
 		h->layer_replayed++;
 		h->launched_between += h->launched_since;
