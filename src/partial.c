@@ -354,11 +354,6 @@ static uint64_t le(const unsigned char *p, int bytes)
 /* What a section reader gets: the section's tag and bytes. */
 typedef ts_status (*section_fn)(void *ctx, uint32_t tag, ts_rbuf *r);
 
-/*
- * Check a partial's header, length and checksum, then hand each section,
- * in order, to fn; stop at the first problem, with what and where in err
- * and *err_at.
- */
 /* The header's checks, from its first bytes (p, n of them: at least 16
  * to judge the version) and the file's size: the magic, the byte order,
  * the version, then the length against size. TS_OK with the whole file's
@@ -394,6 +389,11 @@ static ts_status header_check(const unsigned char *p, size_t n, uint64_t size, u
 	return TS_OK;
 }
 
+/*
+ * Check a partial's header, length and checksum, then hand each section,
+ * in order, to fn; stop at the first problem, with what and where in err
+ * and *err_at.
+ */
 static ts_status walk(const unsigned char *p, size_t n, unsigned flags, section_fn fn, void *ctx,
 		      ts_error *err)
 {

@@ -1016,9 +1016,9 @@ static int close_container(ts_parser *p)
 			ev->cat = TS_CAT_METADATA;
 		/* a kernel's begin and end as two events (Chrome's B/E), or an
 		 * instant: no launch, no duration; never counted as kernels */
-		if ((ev->has & TS_HAS_CAT) && ev->ph && strchr("BEbeiI", ev->ph) &&
+		if ((ev->has & TS_HAS_CAT) &&
 		    (ev->cat == TS_CAT_KERNEL || ev->cat == TS_CAT_GPU_MEMCPY ||
-		     ev->cat == TS_CAT_GPU_MEMSET)) {
+		     ev->cat == TS_CAT_GPU_MEMSET) && ev->ph && strchr("BEbeiI", ev->ph)) {
 			if (!p->stats.gpu_phase++)
 				p->stats.gpu_phase_byte = p->fed + p->close_at;
 			ev->cat = TS_CAT_OTHER;

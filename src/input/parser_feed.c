@@ -93,24 +93,24 @@ static uint64_t token_start(const ts_parser *p, const char *chunk, size_t used)
 	return k == 0 && open ? before : p->fed + k + 1;
 }
 
-/*
- * Offsets are 1-based byte positions in the JSON text (as cmp(1) counts):
- * the byte at which yajl stopped (for a lexical error, the first byte of
- * the bad token), or for a cut-short input the last byte.
- */
 /* What a writer put where yajl stopped, when it is a known way of
  * breaking JSON: NaN and Infinity (Python's json writes them unless told
  * not to), or an escape JSON has not ("\\q"); NULL otherwise. at is the
  * error's offset within chunk. */
+static bool word_at(const char *s, size_t len, size_t at, const char *w)
+{
+	size_t n = strlen(w);
+	return at + n <= len && memcmp(s + at, w, n) == 0;
+}
+
 static const char *nonjson_kind(const char *chunk, size_t len, size_t at, char *buf, size_t n)
 {
 	static const char *const words[] = { "NaN", "-Infinity", "Infinity", "nan", "-inf", "inf" };
-	for (size_t i = 0; i < 2 * (sizeof words / sizeof *words); i++) {
-		const char *word = words[i / 2];
-		size_t w = strlen(word), from = at - (i % 2);   /* the offset, or the byte before */
-		if (from <= at && from + w <= len && memcmp(chunk + from, word, w) == 0) {
+	for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+		/* yajl's offset is the token's first byte, or the one after it */
+		if (word_at(chunk, len, at, words[i]) || (at && word_at(chunk, len, at - 1, words[i]))) {
 			snprintf(buf, n, "%s is no JSON number (a writer's non-standard value; "
-				 "Python's json.dump writes it unless allow_nan=False)", word);
+				 "Python's json.dump writes it unless allow_nan=False)", words[i]);
 			return buf;
 		}
 	}
@@ -126,6 +126,11 @@ static const char *nonjson_kind(const char *chunk, size_t len, size_t at, char *
 	return NULL;
 }
 
+/*
+ * Offsets are 1-based byte positions in the JSON text (as cmp(1) counts):
+ * the byte at which yajl stopped (for a lexical error, the first byte of
+ * the bad token), or for a cut-short input the last byte.
+ */
 static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 			      size_t len, bool at_end)
 {

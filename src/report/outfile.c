@@ -249,7 +249,9 @@ static bool finish_copy(ts_outfile *o, bool ok, int e)
 }
 
 /* The temporary file renamed over the final name. */
-static bool finish_rename(ts_outfile *o, bool ok, int e)
+/* The temporary file finished, not yet in place: flushed and closed (or
+ * removed, false, with the reason). */
+static bool finish_held(ts_outfile *o, bool ok, int e)
 {
 	bool good = ok && (!o->f || (fflush(o->f) == 0 && !ferror(o->f)));
 	if (!good)
@@ -259,32 +261,22 @@ static bool finish_rename(ts_outfile *o, bool ok, int e)
 		e = errno;
 	}
 	o->f = NULL;
-	if (good && rename(o->tmp, o->final) != 0) {
-		good = false;
-		e = errno;
-	}
-	if (!good)
-		unlink(o->tmp);
-	return good ? true : fail(o, "cannot write", e);
+	if (good)
+		return true;
+	ts_outfile_discard(o);
+	return fail(o, "cannot write", e);
+}
+
+static bool finish_rename(ts_outfile *o, bool ok, int e)
+{
+	return finish_held(o, ok, e) && ts_outfile_commit(o);
 }
 
 bool ts_outfile_close_held(ts_outfile *o, bool ok)
 {
 	if (o->dest || !o->tmp)
 		return ts_outfile_close(o, ok);   /* written in place: nothing held */
-	int e = errno;
-	bool good = ok && fflush(o->f) == 0 && !ferror(o->f);
-	if (!good)
-		e = errno ? errno : e ? e : EIO;
-	if (fclose(o->f) != 0 && good) {
-		good = false;
-		e = errno;
-	}
-	o->f = NULL;
-	if (good)
-		return true;
-	ts_outfile_discard(o);
-	return fail(o, "cannot write", e);
+	return finish_held(o, ok, errno);
 }
 
 bool ts_outfile_commit(ts_outfile *o)

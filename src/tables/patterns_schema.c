@@ -416,8 +416,8 @@ static size_t nul_escape(const char *s, size_t i, size_t n)
 static bool yaml_text_ok(ts_patterns *p, const char *file, const char *s, size_t n)
 {
 	int line = 1, col = 1;
-	bool content = false, ok = true, bol = true;
-	for (size_t i = 0; i < n && ok; i++) {
+	bool content = false, bol = true;
+	for (size_t i = 0; i < n; i++) {
 		if (bol) {
 			size_t e = i;
 			while (e < n && s[e] != '\n')
@@ -427,8 +427,7 @@ static bool yaml_text_ok(ts_patterns *p, const char *file, const char *s, size_t
 			if (sep && content) {
 				ts_pat_fail(p, file, line, 1, "a second YAML document: a pattern file holds "
 					    "one (libcyaml would load the first alone)");
-				ok = false;
-				break;
+				return false;
 			}
 			size_t f = i;
 			while (f < e && (s[f] == ' ' || s[f] == '\t' || s[f] == '\r'))
@@ -438,20 +437,21 @@ static bool yaml_text_ok(ts_patterns *p, const char *file, const char *s, size_t
 		}
 		if (s[i] == '\0') {
 			ts_pat_fail(p, file, line, col, "a NUL byte: YAML text holds none");
-			ok = false;
-		} else if (s[i] == '\\') {
+			return false;
+		}
+		if (s[i] == '\\') {
 			size_t len = nul_escape(s, i, n);
 			if (len) {
 				ts_pat_fail(p, file, line, col, "an escaped NUL (\\%.*s): a name or pattern "
 					    "would be cut there", (int)len, s + i + 1);
-				ok = false;
+				return false;
 			}
 			if (i + 1 < n && s[i + 1] != '\n') {
 				i++;   /* the escaped character */
 				col++;
 			}
 		}
-		if (i < n && s[i] == '\n') {
+		if (s[i] == '\n') {
 			line++;
 			col = 1;
 			bol = true;
@@ -459,31 +459,49 @@ static bool yaml_text_ok(ts_patterns *p, const char *file, const char *s, size_t
 			col++;
 		}
 	}
-	return ok;
+	return true;
+}
+
+/* The text of file (within the cap), NUL-free or not, in *n bytes; NULL
+ * with the error added. */
+static char *read_text(ts_patterns *p, const char *file, size_t *n)
+{
+	FILE *f = fopen(file, "rb");
+	struct stat st;
+	if (!f || fstat(fileno(f), &st) != 0) {
+		ts_pat_fail(p, file, 0, 0, "%s", strerror(errno));
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	if (st.st_size > TS_PATTERN_FILE_MAX) {
+		ts_pat_fail(p, file, 0, 0, "%lld bytes: a pattern table is at most %d MB (the built-in "
+			    "ones are a few KB)", (long long)st.st_size, TS_PATTERN_FILE_MAX >> 20);
+		fclose(f);
+		return NULL;
+	}
+	/* one byte more than its size: a file that grew is not read in part */
+	size_t want = (size_t)st.st_size + 1;
+	char *text = malloc(want);
+	*n = text ? fread(text, 1, want, f) : 0;
+	bool whole = text && !ferror(f) && *n < want;
+	fclose(f);
+	if (!whole) {
+		ts_pat_fail(p, file, 0, 0, "%s", !text ? "out of memory" : "cannot read it whole");
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 void *ts_pat_load_doc(ts_patterns *p, const char *file, const cyaml_schema_value_t *schema)
 {
 	void *doc = NULL;
-	struct stat st;
-	if (stat(file, &st) == 0 && st.st_size > TS_PATTERN_FILE_MAX) {
-		ts_pat_fail(p, file, 0, 0, "%lld bytes: a pattern table is at most %d MB (the built-in "
-			    "ones are a few KB)", (long long)st.st_size, TS_PATTERN_FILE_MAX >> 20);
+	/* the text first, then libcyaml on the same bytes */
+	size_t n;
+	char *text = read_text(p, file, &n);
+	if (!text)
 		return NULL;
-	}
-	/* the text first (within the cap), then libcyaml on the same bytes */
-	FILE *f = fopen(file, "rb");
-	char *text = f ? malloc((size_t)TS_PATTERN_FILE_MAX + 1) : NULL;
-	size_t n = text ? fread(text, 1, (size_t)TS_PATTERN_FILE_MAX + 1, f) : 0;
-	bool read_ok = f && text && !ferror(f) && n <= (size_t)TS_PATTERN_FILE_MAX;
-	if (f)
-		fclose(f);
-	if (!read_ok) {
-		ts_pat_fail(p, file, 0, 0, "%s", !f ? strerror(errno) : !text ? "out of memory"
-					       : "cannot read it whole");
-		free(text);
-		return NULL;
-	}
 	if (!yaml_text_ok(p, file, text, n)) {
 		free(text);
 		return NULL;
