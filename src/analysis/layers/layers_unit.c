@@ -305,6 +305,15 @@ static unsigned unit_holds(const kernel_ent *k, const ts_unit_result *r, size_t 
 	return (mixer_runs(k, r->start[j], r->end[j]) ? 1u : 0u) | (unit_mlp(k, r, j) ? 2u : 0u);
 }
 
+/* Units holding both a mixer and MLP work: whole layers by name. */
+static size_t units_whole(const kernel_ent *k, const ts_unit_result *r)
+{
+	size_t n = 0;
+	for (size_t j = 0; j < r->n; j++)
+		n += unit_holds(k, r, j) == 3;
+	return n;
+}
+
 /* Units whose every other one holds a mixer by name and the others none:
  * an anchor that runs twice a layer (the tensor-parallel all-reduce after
  * the attention and after the MLP) cut each layer into its attention half
@@ -383,12 +392,9 @@ static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size
  * unit with both, and mixer-only blocks side by side: kept. */
 static bool halves_join(const kernel_ent *k, const ts_unit_result *r)
 {
-	size_t full = 0, pairs = 0, parts = 0, whole = 0;
-	for (size_t j = 0; j < r->n; j++) {
-		unsigned have = unit_holds(k, r, j);
-		full += have == 3;
-		pairs += have == 1 && j + 1 < r->n && unit_holds(k, r, j + 1) == 2;
-	}
+	size_t full = units_whole(k, r), pairs = 0, parts = 0, whole = 0;
+	for (size_t j = 0; j + 1 < r->n; j++)
+		pairs += unit_holds(k, r, j) == 1 && unit_holds(k, r, j + 1) == 2;
 	for (size_t j = 0; j < r->n; j++) {
 		size_t e = layer_units_end(k, r, j, true);
 		unsigned have = 0;
@@ -430,10 +436,8 @@ static bool join_parts(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
  * layer. It is no layer: the pass ends before it. */
 static void drop_tail_piece(const kernel_ent *k, ts_unit_result *r)
 {
-	size_t full = 0, j = r->n - 1;
-	for (size_t u = 0; u < r->n; u++)
-		full += unit_holds(k, r, u) == 3;
-	if (r->n >= 3 && 2 * full > r->n && unit_holds(k, r, j) == 0 && unit_piece(k, r, j))
+	size_t j = r->n - 1;
+	if (r->n >= 3 && 2 * units_whole(k, r) > r->n && unit_holds(k, r, j) == 0 && unit_piece(k, r, j))
 		r->n--;
 }
 
