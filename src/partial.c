@@ -268,7 +268,7 @@ static void meta_merge(ts_result *res, ts_rbuf *r)
 	uint64_t bt = ts_r_u64(r), btb = ts_r_u64(r);
 	if (bt && !p->bad_times)
 		p->bad_time_byte = btb;
-	p->bad_times += bt;
+	p->bad_times = ts_sat_addu(p->bad_times, bt);
 	p->long_names = ts_sat_addu(p->long_names, ts_r_u64(r));
 	uint64_t rc = ts_r_u64(r), rcb = ts_r_u64(r);
 	if (rc && !p->raw_ctrl)
