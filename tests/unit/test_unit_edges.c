@@ -142,7 +142,7 @@ static void hf_norm(pass *p)
  * router, softmax, top-k, the routing weights, the expert mask, then the
  * loop over the experts that got tokens (where, gather, up, act, gate,
  * mul, down, weight, index_add), and the residual */
-static void hf_moe_layer(pass *p, uint32_t experts)
+static void hf_attention(pass *p)
 {
 	p->start[p->layers++] = (uint32_t)p->n;
 	hf_norm(p);
@@ -160,6 +160,24 @@ static void hf_moe_layer(pass *p, uint32_t experts)
 	put(p, HO);
 	put(p, ADD);
 	hf_norm(p);
+}
+
+/* an HF eager dense layer: the attention half, then up, act, gate, mul,
+ * down and the residual */
+static void hf_dense_layer(pass *p)
+{
+	hf_attention(p);
+	put(p, HUP);
+	put(p, HACT);
+	put(p, HGATE);
+	put(p, MUL);
+	put(p, HDOWN);
+	put(p, ADD);
+}
+
+static void hf_moe_layer(pass *p, uint32_t experts)
+{
+	hf_attention(p);
 	put(p, HROUTER);
 	put(p, SOFTMAX);
 	put(p, HTOPK);
@@ -450,6 +468,27 @@ int main(void)
 					CHECK(ok, "%u eager MoE layers, the %s one's loop %u times, the others' 4, %s: %s",
 					      layers, last ? "last" : "first", odd, marks ? "names" : "no names", why);
 				}
+	/* HF eager dense and MoE layers alternating, in a prefill whose
+	 * tokens reach every expert: each MoE layer's loop makes it four to
+	 * six times the dense layer's length, one expert fewer in one of
+	 * them. The two kinds share the attention half, mixer and all, so
+	 * the pair is two layers however little of the MoE layer the dense
+	 * one is (by name; without names a period of two layers looks like
+	 * one of two halves). */
+	for (uint32_t pairs = 3; pairs <= 12; pairs += pairs < 4 ? 1 : 4)
+		for (uint32_t experts = 8; experts <= 16; experts += 8) {
+			head(&P);
+			for (uint32_t i = 0; i < pairs; i++) {
+				hf_dense_layer(&P);
+				hf_moe_layer(&P, i + 1 == pairs ? experts - 1 : experts);
+			}
+			hf_norm(&P);
+			put(&P, LMHEAD);
+			put(&P, SAMPLE);
+			bool ok = exact(u, &P, true, why, sizeof why);
+			CHECK(ok, "%u HF dense and %u MoE layers alternating, %u experts a loop, names: %s",
+			      pairs, pairs, experts, why);
+		}
 	ts_unit_free(u);
 	return unit_failed ? 1 : 0;
 }

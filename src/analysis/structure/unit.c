@@ -227,34 +227,57 @@ static bool holds(const ts_unit *u, slice s, uint8_t m)
 
 static bool shares(ts_unit *u, slice a, slice b, bool names)
 {
-	uint32_t shorter = a.n < b.n ? a.n : b.n, run = ts_unit_common_run(u, a, b);
-	if (run < 5 || 2 * run < shorter || ts_unit_likeness(u, a, b) < THETA_SHARED)
+	uint32_t shorter = a.n < b.n ? a.n : b.n, ia = 0;
+	uint32_t run = ts_unit_run_at(u, a, b, &ia, NULL);
+	if (run < 5 || 2 * run < shorter)
 		return false;
 	/* by name, each is a whole layer, its MLP work in it (an activation,
 	 * the experts): an attention half, which has none, and an MLP half
 	 * share an unfused norm (HF eager: eight kernels in a row) */
-	return !names || (holds(u, a, TS_UNIT_MLP) && holds(u, b, TS_UNIT_MLP));
+	if (names && !(holds(u, a, TS_UNIT_MLP) && holds(u, b, TS_UNIT_MLP)))
+		return false;
+	/* the mixer itself in the run: two whole layers, however long the
+	 * one's expert loop (an eager MoE prefill runs a GEMM pair for every
+	 * expert that got tokens: five times the dense layer's length) */
+	slice run_a = { a.k + ia, run, a.at + ia };
+	if (names && holds(u, run_a, TS_UNIT_ATTN))
+		return true;
+	return ts_unit_likeness(u, a, b) >= THETA_SHARED;
 }
 
 /* One layer that runs the anchor twice (an attention layer whose output
  * projection is the MLP's GEMM) is two short segments in a row, neither
  * like the reference, the two together as long as it and more alike. */
-static bool split_layer(ts_unit *u, const grid *g, size_t lo, size_t hi)
+static bool split_pair(ts_unit *u, slice a, slice b, slice r)
 {
-	slice r = seg_of(u, g->o, g->ref);
 	uint32_t tol = r.n / 4 > 2 ? r.n / 4 : 2;
+	uint32_t n = a.n + b.n, d = n > r.n ? n - r.n : r.n - n;
+	if (d > tol)
+		return false;
+	slice both = { a.k, n, a.at };
+	double l = ts_unit_likeness(u, both, r);
+	return l > ts_unit_likeness(u, a, r) && l > ts_unit_likeness(u, b, r);
+}
+
+/* Against the reference, or, where the two pieces are as common as it
+ * (each once in a short pass: the reference may be a piece), against
+ * any third kind at least as common. */
+static bool split_layer(ts_unit *u, const grid *g, const uint32_t *cnt, size_t lo, size_t hi)
+{
 	for (size_t j = lo; j + 1 < hi; j++) {
 		uint32_t ka = u->kind[j], kb = u->kind[j + 1];
-		if (g->kinds[ka] == g->ref || g->kinds[kb] == g->ref)
+		if (ka == kb)
 			continue;
 		slice a = seg_of(u, g->o, j), b = seg_of(u, g->o, j + 1);
-		uint32_t n = a.n + b.n, d = n > r.n ? n - r.n : r.n - n;
-		if (d > tol)
-			continue;
-		slice both = { a.k, n, a.at };
-		double l = ts_unit_likeness(u, both, r);
-		if (l > ts_unit_likeness(u, a, r) && l > ts_unit_likeness(u, b, r))
-			return true;
+		uint32_t most = cnt[ka] > cnt[kb] ? cnt[ka] : cnt[kb];
+		bool tied = cnt[u->kind[g->ref]] <= most;
+		for (uint32_t k = 0; k < g->nkinds; k++) {
+			bool is_ref = g->kinds[k] == g->ref;
+			if (k == ka || k == kb || (!is_ref && (!tied || cnt[k] < most)))
+				continue;
+			if (split_pair(u, a, b, seg_of(u, g->o, g->kinds[k])))
+				return true;
+		}
 	}
 	return false;
 }
@@ -326,7 +349,7 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	g->worst = 1.0;
 	if (g->nkinds == 1)
 		return true;
-	if (split_layer(u, g, lo, hi))
+	if (split_layer(u, g, cnt, lo, hi))
 		return false;
 	if (alternate && g->nkinds > 2)
 		alternate = !near_runs(u, g, lo, hi);
