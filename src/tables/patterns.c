@@ -615,14 +615,16 @@ static bool add_selector_list(ts_patterns *p, const char *file, const char *key,
 	return true;
 }
 
-/* token_grids:, query_grids:, training_kernels: and contexts: of a kernel
- * table. */
+/* token_grids:, query_grids:, row_grids:, training_kernels: and contexts:
+ * of a kernel table. */
 static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 {
 	if (!add_selector_list(p, file, "token_grids", k->token_grids, k->token_grids_count,
 			       &p->token_grids) ||
 	    !add_selector_list(p, file, "query_grids", k->query_grids, k->query_grids_count,
 			       &p->query_grids) ||
+	    !add_selector_list(p, file, "row_grids", k->row_grids, k->row_grids_count,
+			       &p->row_grids) ||
 	    !add_selector_list(p, file, "training_kernels", k->training_kernels,
 			       k->training_kernels_count, &p->training))
 		return;

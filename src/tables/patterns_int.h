@@ -135,6 +135,8 @@ typedef struct {
 	unsigned token_grids_count;
 	y_sel *query_grids;
 	unsigned query_grids_count;
+	y_sel *row_grids;
+	unsigned row_grids_count;
 	y_sel *training_kernels;
 	unsigned training_kernels_count;
 	y_context *contexts;
@@ -241,6 +243,7 @@ struct ts_patterns {
 	size_t noprules, oprules_cap;
 	ts_selectors token_grids; /* kernels whose grid x counts tokens */
 	ts_selectors query_grids; /* ... query blocks of a sequence */
+	ts_selectors row_grids;   /* ... rows: a block a row */
 	ts_selectors training;    /* kernels only a training step runs */
 	ts_context *contexts;
 	size_t ncontexts, contexts_cap;

@@ -51,6 +51,11 @@ const ts_selectors *ts_patterns_query_grids(const ts_patterns *p)
 	return &p->query_grids;
 }
 
+const ts_selectors *ts_patterns_row_grids(const ts_patterns *p)
+{
+	return &p->row_grids;
+}
+
 const ts_selectors *ts_patterns_training(const ts_patterns *p)
 {
 	return &p->training;

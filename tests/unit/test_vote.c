@@ -10,7 +10,7 @@ static ts_vote_own_in pass(uint32_t layers)
 	return (ts_vote_own_in){ .annotation = TS_PSTAGE_UNKNOWN, .generation = true,
 				 .layers = layers, .gemm_m_min = -1, .gemm_m_max = -1,
 				 .kv_grid = -1, .q_grid = -1, .sampled = -1, .layer_tokens = -1,
-				 .layer_rows = -1, .threshold = 32 };
+				 .layer_rows = -1, .sampled_grid = -1, .threshold = 32 };
 }
 
 static ts_pstage own(const ts_vote_own_in *in)
@@ -141,6 +141,28 @@ static void own_signals(void)
 	ts_vote_own(&in, &v);
 	CHECK(v.stage == TS_PSTAGE_DECODE && v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_DECODE,
 	      "expert GEMMs of 3,584 rows where every layer ran 512, all sampled: decode, no prompt");
+
+	/* no shapes: the KV-cache writes' tokens against the sequences the
+	 * sampler's softmax counts (a block a row) */
+	in = pass(4);
+	in.kv_grid = 64, in.sampled_grid = 64;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_DECODE && v.signal[TS_SIG_KV_GRID] == TS_PSTAGE_DECODE &&
+	      v.rows == 64 && v.seqs == 64,
+	      "64 tokens written, 64 sequences sampled, no shapes: decode, past the threshold");
+	in.kv_grid = 200, in.sampled_grid = 2;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_PREFILL && v.rows == 200 && v.seqs == 2,
+	      "200 tokens written, 2 sequences sampled: prompts");
+	in.kv_grid = 8, in.sampled_grid = 2;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "8 tokens written for 2 sequences: prompts, under the threshold");
+	in.kv_grid = 256, in.sampled_grid = 256, in.gemm_m_max = 512, in.gemm_m_min = 1;
+	ts_vote_own(&in, &v);
+	CHECK(v.signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && v.seqs == -1,
+	      "a GEMM of 512 rows beside 256 tokens written: the write grid is capped, no count");
+	in = pass(4);
+	in.kv_grid = 100, in.sampled_grid = 50;
+	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "100 tokens for 50 sequences: two each, nothing said");
 
 	/* FlashAttention's grid x: query blocks of a sequence */
 	in = pass(13);

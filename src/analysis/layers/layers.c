@@ -181,6 +181,8 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_TOKENS;
 	if (p && ts_selectors_any(ts_patterns_query_grids(p), c->category, c->type, name, len))
 		m |= M_QBLOCKS;
+	if (p && ts_selectors_any(ts_patterns_row_grids(p), c->category, c->type, name, len))
+		m |= M_ROWS;
 	if (p && ts_selectors_any(ts_patterns_training(p), c->category, c->type, name, len))
 		m |= M_TRAIN;
 	return (lmark)(m | M_KNOWN);

@@ -35,6 +35,7 @@ enum {
 	M_TOPK = 1u << 16,      /* a sort or top-k (sort_topk type) */
 	M_META = 1u << 17,      /* serving bookkeeping (Scheduler-Metadata): no layer's work */
 	M_QBLOCKS = 1u << 18,   /* its grid x counts a sequence's query blocks */
+	M_ROWS = 1u << 19,      /* its grid x counts rows (row_grids:) */
 	M_KNOWN = 1u << 31,     /* computed */
 };
 #define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)
@@ -177,12 +178,16 @@ typedef struct {
 	int64_t embed_at;        /* kernels of the pass before its first embedding, -1 none */
 	int64_t gemm_tokens;     /* its GEMMs' tokens, where enough were recorded; -1 */
 	int64_t sampled;         /* rows of its sampler's op (its sequences), -1 none */
+	int64_t rows_after;      /* grid x of the last row-counting kernel with no
+				  * layer work after it (the sampler's softmax:
+				  * its sequences), -1 none */
 	double grid_log;         /* sum of log2(blocks) of its elementwise kernels */
 	uint32_t grid_n;         /* and how many */
 } pass_hints;
 
 #define PASS_HINTS_START ((pass_hints){ .step = -1, .step_ann = -1, .tokens_max = -1, .qblocks_max = -1, \
-					.embed_at = -1, .gemm_tokens = -1, .sampled = -1 })
+					.embed_at = -1, .gemm_tokens = -1, .sampled = -1, \
+					.rows_after = -1 })
 
 /* A kernel waiting for its launch to be read (layers_launch.c): what the
  * machine reads of its event, its class and what it was linked to. */

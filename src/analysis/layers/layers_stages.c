@@ -108,6 +108,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		.gemm_m_max = p->gemm_m_max, .layer_tokens = tokens,
 		.layer_rows = common,
 		.kv_grid = h->tokens_max, .q_grid = h->qblocks_max, .sampled = h->sampled,
+		.sampled_grid = h->rows_after,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
 		.launched = attn ? h->attn_launched : h->launched_between, .replayed_layers = !attn,
 		.threshold = ts_lay_decode_threshold(l) };
@@ -118,7 +119,7 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->q_grid = h->qblocks_max;
 	p->hints_prefill = in.hint_prefill;
 	p->hints_decode = in.hint_decode;
-	p->sampled = in.sampled;
+	p->sampled = v.seqs;
 	p->layer_tokens = v.rows;
 	p->replayed = in.replayed;
 	p->launched = in.launched;
@@ -209,9 +210,15 @@ void ts_lay_take_evidence(ts_layers *l, const ts_event *ev, const ts_kclass *c, 
 		h->grid_log += log2(b);
 		h->grid_n++;
 	}
-	/* the sampler's rows: one a sequence */
+	/* the sampler's rows: one a sequence; by its op's shapes, else by
+	 * the grid of a row kernel no layer's work follows (a softmax over
+	 * the logits; a layer's, a router's, has norms and attention after) */
 	if ((m & M_SAMPLE) && op_m > h->sampled)
 		h->sampled = op_m;
+	if ((m & M_ROWS) && (ev->has & TS_HAS_GRID) && ev->grid[0] > 0)
+		h->rows_after = ev->grid[0];
+	else if (m & (M_ATTN | M_START))
+		h->rows_after = -1;
 	if (c->stage == TS_STAGE_PREFILL)
 		h->hint_prefill++;
 	else if (c->stage == TS_STAGE_DECODE)

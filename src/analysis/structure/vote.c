@@ -84,6 +84,7 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	bool by_rows = in->generation && in->sampled > 0 && lr > 0 &&
 		       (lr == in->sampled || lr >= 4 * in->sampled);
 	v->rows = lr > 0 ? lr : -1;
+	v->seqs = in->sampled;
 	if (by_rows)
 		v->signal[TS_SIG_GEMM_M] = lr == in->sampled ? TS_PSTAGE_DECODE : many;
 	else if (enough && small > large && few && in->generation)
@@ -91,7 +92,18 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	else if (enough && large > small && in->generation &&
 		 (rows > TS_TOKENS_PREFILL || rows >= 4 * in->gemm_m_min))
 		v->signal[TS_SIG_GEMM_M] = many;
-	if (in->kv_grid > 0 && in->kv_grid <= in->threshold)
+	/* no rows recorded: the tokens the KV-cache writes count against the
+	 * sequences, by the sampler's op or the grid of its softmax over the
+	 * logits (a block a sequence), the same way; not where a GEMM ran
+	 * more rows than the writes count (a grid capped: no count) */
+	int64_t seqs = in->sampled > 0 ? in->sampled : in->sampled_grid, kv = in->kv_grid;
+	bool by_kv = !by_rows && in->generation && seqs > 0 && kv > 0 && in->gemm_m_max <= kv &&
+		     (kv == seqs || kv >= 4 * seqs);
+	if (by_kv) {
+		v->signal[TS_SIG_KV_GRID] = kv == seqs ? TS_PSTAGE_DECODE : many;
+		v->rows = kv;
+		v->seqs = seqs;
+	} else if (in->kv_grid > 0 && in->kv_grid <= in->threshold)
 		v->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
 	else if (in->kv_grid > TS_TOKENS_PREFILL)
 		v->signal[TS_SIG_KV_GRID] = many;

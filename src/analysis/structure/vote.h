@@ -70,6 +70,9 @@ typedef struct {
 	int64_t q_grid;                      /* largest query-block grid x; -1: none */
 	int64_t sampled;                     /* rows of the sampler's op: the
 					      * sequences sampled; -1: none */
+	int64_t sampled_grid;                /* the same by the grid of the
+					      * sampler's row kernel (its softmax
+					      * over the logits); -1: none */
 	uint32_t replayed, launched;         /* attention kernels a graph replayed
 					      * (no op) and an op launched; where no
 					      * kernel is known to be attention, the
@@ -91,8 +94,10 @@ typedef struct {
 	double duration_ratio;           /* time per layer / the reference stage's, 0 none */
 	ts_pstage duration_ref;
 	bool by_grid;                    /* the ratio is of kernel grids, not time */
-	int64_t rows;                    /* the layers' rows held against the
+	int64_t rows;                    /* the layers' rows (or the KV-cache
+					  * writes' tokens) held against the
 					  * sequences sampled; -1: none */
+	int64_t seqs;                    /* those sequences; -1: none */
 } ts_vote;
 
 /* The pass's own signals, votes and stage. */
