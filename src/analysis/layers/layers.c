@@ -817,10 +817,12 @@ static void close_open_span(ts_layers *l, int edge)
 	/* the trace ended inside a pass of fewer layers than the passes most
 	 * often had, a count none before recurred with (a draft model's
 	 * does): the capture cut it, whatever its last kernels look like (a
-	 * layer's own GEMMs are no LM head) */
+	 * layer's own GEMMs are no LM head); or of more, a count no pass had
+	 * beside one that recurred: one model's forward has its layers, and
+	 * a cut one's remains are no more (an expert loop read as layers) */
 	uint32_t n = l->online.walk.nlayers + layer;   /* the open span closes as one */
-	if (edge == EDGE_TRACE && ts_lay_short_pass(l, n) && n <= TS_MAX_LAYERS &&
-	    l->stats.all_hist[n] < 2)
+	if (edge == EDGE_TRACE && n <= TS_MAX_LAYERS &&
+	    ((ts_lay_short_pass(l, n) && l->stats.all_hist[n] < 2) || ts_lay_long_pass(l, n)))
 		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
 }
@@ -839,6 +841,15 @@ static uint32_t mode_layers(const ts_layers *l)
 bool ts_lay_short_pass(const ts_layers *l, uint32_t layers)
 {
 	return layers > 0 && layers < mode_layers(l);
+}
+
+/* More layers than the passes most often had, where that count recurred
+ * and no pass had this one. */
+bool ts_lay_long_pass(const ts_layers *l, uint32_t layers)
+{
+	uint32_t mode = mode_layers(l);
+	return mode && layers > mode && layers <= TS_MAX_LAYERS && l->stats.all_hist[mode] >= 2 &&
+	       !l->stats.all_hist[layers];
 }
 
 /* At the trace's or a step's end: fewer layers than the passes most often

@@ -431,6 +431,7 @@ void ts_lay_training_reset(ts_layers *l);
 /* layers.c: does a pass of this many layers have fewer than the passes
  * so far most often had (a forward the capture cut)? */
 bool ts_lay_short_pass(const ts_layers *l, uint32_t layers);
+bool ts_lay_long_pass(const ts_layers *l, uint32_t layers);
 /* ... or, at an edge, a count none had under one that recurred. */
 bool ts_lay_short_at_edge(const ts_layers *l, uint32_t layers);
 /* layers.c: the machine proper, one kernel with its marks */
