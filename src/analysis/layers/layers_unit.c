@@ -366,12 +366,29 @@ static bool unit_piece(const kernel_ent *k, const ts_unit_result *r, size_t j)
 	return true;
 }
 
+/* The longest unit holding both a mixer and MLP work, where most units
+ * do (0 else): what one whole layer may run. */
+static uint32_t longest_whole(const kernel_ent *k, const ts_unit_result *r)
+{
+	uint32_t most = 0;
+	if (2 * units_whole(k, r) <= r->n)
+		return 0;
+	for (size_t j = 0; j < r->n; j++)
+		if (unit_holds(k, r, j) == 3 && r->end[j] - r->start[j] > most)
+			most = r->end[j] - r->start[j];
+	return most;
+}
+
 /* The last unit of the layer that begins at unit j: a piece with neither
  * a mixer nor MLP work (an input norm and a projection the anchor cut
  * off) joins the mixer unit after it, and with halves, a mixer unit with
  * no MLP work the MLP-only unit after it (a layer the anchor cut after
- * its attention). */
-static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size_t j, bool halves)
+ * its attention). Where most units are whole (longest: the longest of
+ * them), a short MLP-only unit after a whole one is the rest of its MLP
+ * (the anchor ran again inside an eager expert loop), where the two are
+ * no longer than a whole layer. */
+static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size_t j, bool halves,
+			      uint32_t longest)
 {
 	unsigned have = unit_holds(k, r, j);
 	if (have == 0 && j + 1 < r->n && r->start[j + 1] == r->end[j] && (unit_holds(k, r, j + 1) & 1) &&
@@ -380,6 +397,12 @@ static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size
 	if (halves && have == 1 && j + 1 < r->n && r->start[j + 1] == r->end[j] &&
 	    unit_holds(k, r, j + 1) == 2)
 		j++;
+	else if (longest && have == 3 && j + 1 < r->n && r->start[j + 1] == r->end[j] &&
+		 unit_holds(k, r, j + 1) == 2) {
+		uint32_t a = r->end[j] - r->start[j], b = r->end[j + 1] - r->start[j + 1];
+		if (2 * b < a && a + b <= longest)
+			j++;
+	}
 	return j;
 }
 
@@ -396,7 +419,7 @@ static bool halves_join(const kernel_ent *k, const ts_unit_result *r)
 	for (size_t j = 0; j + 1 < r->n; j++)
 		pairs += unit_holds(k, r, j) == 1 && unit_holds(k, r, j + 1) == 2;
 	for (size_t j = 0; j < r->n; j++) {
-		size_t e = layer_units_end(k, r, j, true);
+		size_t e = layer_units_end(k, r, j, true, 0);
 		unsigned have = 0;
 		for (size_t u = j; u <= e; u++)
 			have |= unit_holds(k, r, u);
@@ -412,9 +435,10 @@ static bool halves_join(const kernel_ent *k, const ts_unit_result *r)
 static bool join_parts(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
 {
 	bool halves = halves_join(k, r);
+	uint32_t longest = longest_whole(k, r);
 	size_t joined = 0;
 	for (size_t j = 0; j < r->n; j++) {
-		size_t e = layer_units_end(k, r, j, halves);
+		size_t e = layer_units_end(k, r, j, halves, longest);
 		joined += e - j;
 		j = e;
 	}
@@ -423,7 +447,7 @@ static bool join_parts(ts_layers *l, const kernel_ent *k, ts_unit_result *r)
 		return false;
 	for (size_t j = 0; j < r->n; j++) {
 		cuts_open(&c, r->start[j]);
-		j = layer_units_end(k, r, j, halves);
+		j = layer_units_end(k, r, j, halves, longest);
 		cuts_close(&c, r->end[j]);
 	}
 	cuts_take(&c, r);
