@@ -60,6 +60,16 @@ static void tally(ts_vote *v)
  * around say which (relative). Many tokens are prefill, or mixed where
  * the annotation says the batch is mixed.
  */
+/* Tokens against the sequences they ran for: one each is a decode step
+ * (whatever the batch), four or more prompts (many); between, or either
+ * unknown, nothing. */
+static ts_pstage per_sequence(int64_t tokens, int64_t seqs, ts_pstage many)
+{
+	if (tokens <= 0 || seqs <= 0)
+		return TS_PSTAGE_UNKNOWN;
+	return tokens == seqs ? TS_PSTAGE_DECODE : tokens >= 4 * seqs ? many : TS_PSTAGE_UNKNOWN;
+}
+
 static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 {
 	ts_pstage many = in->annotation == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED : TS_PSTAGE_PREFILL;
@@ -81,12 +91,11 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	 * rows beside them). */
 	int64_t lr = in->layer_tokens > 0 && in->layer_tokens == in->sampled ? in->layer_tokens
 										: in->layer_rows;
-	bool by_rows = in->generation && in->sampled > 0 && lr > 0 &&
-		       (lr == in->sampled || lr >= 4 * in->sampled);
+	ts_pstage by_rows = in->generation ? per_sequence(lr, in->sampled, many) : TS_PSTAGE_UNKNOWN;
 	v->rows = lr > 0 ? lr : -1;
 	v->seqs = in->sampled;
-	if (by_rows)
-		v->signal[TS_SIG_GEMM_M] = lr == in->sampled ? TS_PSTAGE_DECODE : many;
+	if (by_rows != TS_PSTAGE_UNKNOWN)
+		v->signal[TS_SIG_GEMM_M] = by_rows;
 	else if (enough && small > large && few && in->generation)
 		v->signal[TS_SIG_GEMM_M] = TS_PSTAGE_DECODE;
 	else if (enough && large > small && in->generation &&
@@ -97,10 +106,10 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	 * logits (a block a sequence), the same way; not where a GEMM ran
 	 * more rows than the writes count (a grid capped: no count) */
 	int64_t seqs = in->sampled > 0 ? in->sampled : in->sampled_grid, kv = in->kv_grid;
-	bool by_kv = !by_rows && in->generation && seqs > 0 && kv > 0 && in->gemm_m_max <= kv &&
-		     (kv == seqs || kv >= 4 * seqs);
-	if (by_kv) {
-		v->signal[TS_SIG_KV_GRID] = kv == seqs ? TS_PSTAGE_DECODE : many;
+	ts_pstage by_kv = by_rows == TS_PSTAGE_UNKNOWN && in->generation && in->gemm_m_max <= kv
+			? per_sequence(kv, seqs, many) : TS_PSTAGE_UNKNOWN;
+	if (by_kv != TS_PSTAGE_UNKNOWN) {
+		v->signal[TS_SIG_KV_GRID] = by_kv;
 		v->rows = kv;
 		v->seqs = seqs;
 	} else if (in->kv_grid > 0 && in->kv_grid <= in->threshold)
@@ -114,7 +123,8 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	 * steps attend over every image token) */
 	if (in->q_grid > 1 && in->generation)
 		v->signal[TS_SIG_Q_GRID] = many;
-	v->gemm_tokens = !enough ? -1 : by_rows ? lr : small > large && few ? in->gemm_m_min
+	v->gemm_tokens = !enough ? -1 : by_rows != TS_PSTAGE_UNKNOWN ? lr
+		       : small > large && few ? in->gemm_m_min
 		       : small > large ? in->layer_tokens : large > small ? in->gemm_m_max : -1;
 }
 
