@@ -202,30 +202,100 @@ static void cuts_take(const cuts *c, ts_unit_result *r)
 	r->end = c->en;
 }
 
+/* Where the units begin o kernels before their layers (the phase of the
+ * unit found a kernel earlier: a MoE layer's closing add ends one unit
+ * and begins the next), the kernel o into the second unit is the one
+ * each of its k layers begins with: the first o (at most 8, less than a
+ * layer) up to which every unit runs it within half a layer of each
+ * even place. 0 where the first kernel does, or none does. */
+static uint32_t split_phase(const uint32_t *key, const ts_unit_result *r, uint32_t k)
+{
+	uint32_t len1 = r->end[1] - r->start[1];
+	for (uint32_t o = 0; o <= 8 && o < len1 / (2 * k); o++) {
+		uint32_t want = key[r->start[1] + o];
+		bool all = true;
+		for (size_t u = 1; all && u < r->n; u++) {
+			uint32_t s = r->start[u], len = r->end[u] - s;
+			for (uint32_t i = 1; all && i < k; i++) {
+				uint32_t t = s + o + (uint32_t)((uint64_t)len * i / k), half = len / (2 * k);
+				bool seen = false;
+				for (uint32_t p = t > half ? t - half : s; !seen && p <= t + half && p < r->end[u]; p++)
+					seen = key[p] == want;
+				all = seen;
+			}
+		}
+		if (all)
+			return o;
+	}
+	return 0;
+}
+
+/* The units moved o kernels later: each begins where its first layer
+ * does (the first unit at its first run of that kernel: it may hold a
+ * head kernel), the last ends o later where the tail repeats the units'
+ * first kernels (the closing kernels of its last layer). */
+static void shift_units(const uint32_t *key, uint32_t *st, uint32_t *en, size_t units, size_t n,
+			uint32_t o)
+{
+	const uint32_t *pat = key + st[1];
+	uint32_t s0 = st[0];
+	while (s0 < en[0] && key[s0] != pat[o])
+		s0++;
+	if (s0 < en[0])
+		st[0] = s0;
+	for (size_t u = 1; u < units; u++) {
+		st[u] += o;
+		en[u - 1] = st[u];
+	}
+	uint32_t e = en[units - 1], j = 0;
+	while (j < o && e + j < n && key[e + j] == pat[j])
+		j++;
+	if (j == o)
+		en[units - 1] = e + o;
+}
+
 /* A unit found by structure alone (no name, no op marks a mixer) in a
  * pass of a model whose passes with mixers had k times as many layers (2
  * to 4): the period was k layers (dense and MoE alternating, a hybrid's
  * kinds) that nothing without names tells from one. Each unit is split
- * into k at the kernel the units begin with (the second's: the first may
- * hold a head kernel), as even as that allows. False (r as it was)
- * where a unit has no such place or memory runs out. */
-static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r)
+ * into k at the kernel the units' layers begin with (the second unit's
+ * first, or the kernel its phase puts before it: split_phase), as even
+ * as that allows. False (r as it was) where a unit has no such place or
+ * memory runs out. */
+static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r, size_t n)
 {
 	uint32_t ref = l->finder.mixer_layers;
 	if (!ref || r->n < 2 || ref % r->n || ref / r->n < 2 || ref / r->n > 4)
 		return false;
 	uint32_t k = ref / (uint32_t)r->n;
+	ts_unit_result was = *r;
+	uint32_t o = split_phase(key, r, k);
 	cuts c;
 	if (!cuts_room(l, r, key, ref, &c))
 		return false;
+	if (o) {
+		/* the unit's boundaries live in the finder: keep a copy */
+		if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * ref + 2 * r->n,
+			     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
+			return false;
+		uint32_t *st = l->finder.split + 2 * ref, *en = st + r->n;
+		memcpy(st, r->start, r->n * sizeof *st);
+		memcpy(en, r->end, r->n * sizeof *en);
+		shift_units(key, st, en, r->n, n, o);
+		r->start = st;
+		r->end = en;
+		cuts_room(l, r, key, ref, &c);
+	}
 	for (size_t u = 0; u < r->n; u++) {
 		uint32_t s = r->start[u], e = r->end[u], len = e - s;
 		cuts_open(&c, s);
 		for (uint32_t i = 1; i < k; i++) {
 			uint32_t p = start_near(key, c.pat, c.m, c.at + 1, e,
 						s + (uint32_t)((uint64_t)len * i / k), len / (2 * k));
-			if (!p)
+			if (!p) {
+				*r = was;
 				return false;
+			}
 			cuts_at(&c, p);
 		}
 		cuts_close(&c, e);
@@ -511,7 +581,7 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 		return false;
 	bool halves = false;
 	if (!named && !attn && !r.by_names)
-		split_units(l, l->finder.ukey, &r);
+		split_units(l, l->finder.ukey, &r, n);
 	else if (!named && attn && !r.by_names)
 		split_by_mixers(l, k, l->finder.ukey, &r);
 	else if (named)
