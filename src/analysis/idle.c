@@ -42,6 +42,7 @@ struct ts_idle {
 	int64_t first, frontier;
 	int64_t comm_front, comp_front; /* the frontiers of each kind alone */
 	int64_t first_corr;      /* the first kernel's correlation, -1 none */
+	int64_t min_launch;      /* the lowest runtime call's correlation read, INT64_MAX none */
 	int64_t win_from, win_to; /* the step's GPU window (ts_idle_window) */
 	uint32_t frontier_row;
 	int64_t frontier_corr;   /* the correlation of the kernel that ends last */
@@ -69,6 +70,7 @@ ts_idle *ts_idle_new(void)
 		ts_idle_free(d);
 		return NULL;
 	}
+	d->min_launch = INT64_MAX;
 	ts_idle_begin(d);
 	return d;
 }
@@ -93,6 +95,8 @@ void ts_idle_runtime(ts_idle *d, const ts_event *ev)
 {
 	if (!(ev->has & TS_HAS_CORRELATION) || !(ev->has & TS_HAS_TS) || ev->correlation < 0)
 		return;
+	if (ev->correlation < d->min_launch)
+		d->min_launch = ev->correlation;
 	launch_gen *g = d->gen[0];
 	if (g->used >= LAUNCH_SLOTS / 2) {
 		d->gen[0] = d->gen[1];
@@ -113,6 +117,11 @@ void ts_idle_runtime(ts_idle *d, const ts_event *ev)
 			return;
 		}
 	}
+}
+
+bool ts_idle_before_capture(const ts_idle *d, int64_t corr)
+{
+	return corr >= 0 && corr < d->min_launch && d->min_launch != INT64_MAX;
 }
 
 bool ts_idle_launch(const ts_idle *d, int64_t corr, int64_t *ts)

@@ -89,6 +89,9 @@ void ts_idle_runtime(ts_idle *d, const ts_event *ev);
 /* The launch time of correlation corr, when its runtime call was among the
  * recent ones seen. */
 bool ts_idle_launch(const ts_idle *d, int64_t corr, int64_t *ts);
+/* Whether correlation corr comes before every runtime call read so far:
+ * (ids rise with each call) a kernel launched before the capture began. */
+bool ts_idle_before_capture(const ts_idle *d, int64_t corr);
 
 void ts_idle_begin(ts_idle *d);
 /* What a kernel is to the pass's edges: attention or MLP work of a layer

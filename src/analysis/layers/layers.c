@@ -827,47 +827,6 @@ static void close_open_span(ts_layers *l, int edge)
 	ts_lay_close_span(l);
 }
 
-/* The layer count the passes so far most often had (ties: the larger),
- * 0 before any. */
-static uint32_t mode_layers(const ts_layers *l)
-{
-	uint32_t mode = 0;
-	for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
-		if (l->stats.all_hist[i] >= l->stats.all_hist[mode] && l->stats.all_hist[i])
-			mode = i;
-	return mode;
-}
-
-bool ts_lay_short_pass(const ts_layers *l, uint32_t layers)
-{
-	return layers > 0 && layers < mode_layers(l);
-}
-
-/* More layers than the passes most often had, where that count recurred
- * and no pass had this one. */
-bool ts_lay_long_pass(const ts_layers *l, uint32_t layers)
-{
-	uint32_t mode = mode_layers(l);
-	return mode && layers > mode && layers <= TS_MAX_LAYERS && l->stats.all_hist[mode] >= 2 &&
-	       !l->stats.all_hist[layers];
-}
-
-/* At the trace's or a step's end: fewer layers than the passes most often
- * had, or a count no pass had before under one that recurred (a draft
- * model's passes outnumber the target's; a cut target pass matches
- * neither). */
-bool ts_lay_short_at_edge(const ts_layers *l, uint32_t layers)
-{
-	if (ts_lay_short_pass(l, layers))
-		return true;
-	if (!layers || layers >= TS_MAX_LAYERS || l->stats.all_hist[layers])
-		return false;
-	for (uint32_t i = layers + 1; i <= TS_MAX_LAYERS; i++)
-		if (l->stats.all_hist[i] >= 2)
-			return true;
-	return false;
-}
-
 /* Evidence that a pass began at its start outweighs how its head looks:
  * it opened with its embedding, or it is the first pass of a step
  * annotation, or it is a later pass with at least as many layers as the
@@ -877,7 +836,7 @@ static void start_evidence(ts_layers *l, ts_pass *p)
 {
 	if (!p->cut_start)
 		return;
-	uint32_t mode = mode_layers(l);
+	uint32_t mode = ts_lay_mode_layers(l);
 	if (l->pass.hints.embed_first || (l->pass.hints.step >= 0 && l->pass.hints.step != l->pass.last_step) ||
 	    (l->records.pass_count > 0 && l->stats.all_hist[mode] && p->layers >= mode))
 		p->cut_start = false;
@@ -1013,6 +972,8 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 	l->stats.all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	ts_lay_add_between(l, &p->idle);
 	p->complete = !p->cut_start && !p->cut_end;
+	if (p->complete)
+		l->stats.whole_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	p->index = l->records.pass_count++;
 	if (l->opts.launch)
 		label_kernels(l, p);
@@ -1102,6 +1063,8 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.nhead_rows = 1;
 		l->pass.head_in_layers = 0;
 		l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
+		l->pass.before_capture = (ev->has & TS_HAS_CORRELATION) &&
+					 ts_idle_before_capture(l->idle, ev->correlation);
 		l->pass.hints.step = step;
 		l->pass.hints.step_ann = an;
 	} else if (l->pass.cur.kernels < 8) {

@@ -2,7 +2,8 @@
  * layers_check.c - the self-check of a complete pass's layout: layers far
  * off the typical layer of their type (layers.odd), and what puts the
  * layout in doubt (layers.doubt): layers of one type whose kernel counts
- * differ, attention that ran in no layer, time between layers in none.
+ * differ, attention that ran in no layer, time between layers in none;
+ * and a pass's layer count held against the passes' before it.
  */
 #include "analysis/layers/layers_int.h"
 #include "analysis/satmath.h"
@@ -241,4 +242,49 @@ void ts_layers_warnings(const ts_layers *l, const ts_model *m, const ts_agg *a, 
 	if (ts_layers_passes_dropped(l))
 		ts_warn(w, "%" PRIu64 " passes past the first %d are in the stage totals but not in "
 			"passes[]", ts_layers_passes_dropped(l), TS_MAX_PASSES);
+}
+
+/* The layer count the passes so far most often had (ties: the larger),
+ * 0 before any: the complete passes', where one closed (a capture's cut
+ * first pass, or one that took in the cut pass before it, is no
+ * measure of the model). */
+uint32_t ts_lay_mode_layers(const ts_layers *l)
+{
+	const uint32_t *h = l->stats.whole_hist;
+	uint32_t mode = 0;
+	for (uint32_t pass = 0; pass < 2 && !mode; pass++, h = l->stats.all_hist)
+		for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
+			if (h[i] && h[i] >= h[mode])
+				mode = i;
+	return mode;
+}
+
+bool ts_lay_short_pass(const ts_layers *l, uint32_t layers)
+{
+	return layers > 0 && layers < ts_lay_mode_layers(l);
+}
+
+/* More layers than the passes most often had, where that count recurred
+ * and no pass had this one. */
+bool ts_lay_long_pass(const ts_layers *l, uint32_t layers)
+{
+	uint32_t mode = ts_lay_mode_layers(l);
+	return mode && layers > mode && layers <= TS_MAX_LAYERS && l->stats.all_hist[mode] >= 2 &&
+	       !l->stats.all_hist[layers];
+}
+
+/* At the trace's or a step's end: fewer layers than the passes most often
+ * had, or a count no pass had before under one that recurred (a draft
+ * model's passes outnumber the target's; a cut target pass matches
+ * neither). */
+bool ts_lay_short_at_edge(const ts_layers *l, uint32_t layers)
+{
+	if (ts_lay_short_pass(l, layers))
+		return true;
+	if (!layers || layers >= TS_MAX_LAYERS || l->stats.all_hist[layers])
+		return false;
+	for (uint32_t i = layers + 1; i <= TS_MAX_LAYERS; i++)
+		if (l->stats.all_hist[i] >= 2)
+			return true;
+	return false;
 }

@@ -246,6 +246,7 @@ typedef struct {
 				  * lost (the next kernel says which) */
 	lmark alone_marks;       /* and what it meant to the machine */
 	bool pass_named;
+	bool before_capture;     /* every kernel so far launched before the capture */
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
@@ -330,6 +331,7 @@ typedef struct {
 	uint64_t type_count[TS_LT_COUNT];
 	uint32_t count_hist[TS_MAX_LAYERS + 1];  /* layers per complete pass */
 	uint32_t all_hist[TS_MAX_LAYERS + 1];    /* layers per pass, complete or not */
+	uint32_t whole_hist[TS_MAX_LAYERS + 1];  /* ... per complete pass as it closed */
 	uint64_t orphan_kernels;                 /* outside any pass */
 	int64_t orphan_ns;
 	ts_between between;                      /* time between passes */
@@ -428,8 +430,11 @@ bool ts_lay_training(const ts_layers *l);
 /* ... and if so, every pass found undone (its kernels outside any pass,
  * stage unknown): a training step's forward kernels are no inference. */
 void ts_lay_training_reset(ts_layers *l);
-/* layers.c: does a pass of this many layers have fewer than the passes
- * so far most often had (a forward the capture cut)? */
+/* layers_check.c: the layer count the complete passes so far most often
+ * had (ties: the larger; every pass's, before one is complete), 0 before
+ * any; does a pass of this many layers have fewer (a forward the capture
+ * cut), or more where that count recurred and none had this one? */
+uint32_t ts_lay_mode_layers(const ts_layers *l);
 bool ts_lay_short_pass(const ts_layers *l, uint32_t layers);
 bool ts_lay_long_pass(const ts_layers *l, uint32_t layers);
 /* ... or, at an edge, a count none had under one that recurred. */

@@ -416,6 +416,7 @@ void ts_lay_training_reset(ts_layers *l)
 	memset(l->stats.type_count, 0, sizeof l->stats.type_count);
 	memset(l->stats.count_hist, 0, sizeof l->stats.count_hist);
 	memset(l->stats.all_hist, 0, sizeof l->stats.all_hist);
+	memset(l->stats.whole_hist, 0, sizeof l->stats.whole_hist);
 	l->check.nodd = 0;
 	l->check.odd_total = 0;
 	l->online.structural = 0;

@@ -286,6 +286,37 @@ static bool graph_edge(ts_layers *l, const ts_event *ev)
 	return whole;
 }
 
+/* How many of the open pass's kernels so far are row. */
+static size_t runs_in_pass(const ts_layers *l, uint32_t row)
+{
+	size_t n = 0;
+	for (size_t i = l->staged.kbuf0; i < l->staged.nkbuf; i++)
+		n += l->staged.kbuf[i].row == row;
+	return n;
+}
+
+/* The capture began while the CPU was between two steps, or inside one:
+ * a pass whose kernels were all launched before it (their runtime calls
+ * are not in the trace) ends at the first kernel the capture saw
+ * launched where the GPU had run all the earlier step's work (the
+ * remainder of a forward the capture cut, or its tail alone) and the
+ * next had not begun: the GPU waited for that launch longer than
+ * anywhere in the pass (twice as long, 5 us at least), after a kernel
+ * that ran once in it (the sampling that ends a forward), and the kernel
+ * is none the pass ran (the next one's head). Where the CPU was inside a
+ * step, its queued kernels run on into the launched ones, a layer's
+ * kernels on both sides, with or without a wait. */
+static bool capture_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t gap)
+{
+	if (!l->pass.before_capture || !(ev->has & TS_HAS_CORRELATION) || ev->correlation < 0 ||
+	    ts_idle_before_capture(l->idle, ev->correlation))
+		return false;
+	l->pass.before_capture = false;
+	return l->pass.cur.kernels >= 4 && gap > 2 * l->pass.pass_maxgap && gap >= 5000 &&
+	       l->pass.last_row != TS_INTERN_NONE && runs_in_pass(l, l->pass.last_row) == 1 &&
+	       row != TS_INTERN_NONE && runs_in_pass(l, row) == 0;
+}
+
 /* Whether the kernel ends the open pass: its step annotation changed or
  * its step's GPU window is over, an embedding after layer work, the first
  * kernel after sampling, or the pass's first kernel again (repeat_edge).
@@ -319,7 +350,8 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 			   l->pass.cur.kernels >= (uint64_t)l->pass.hints.embed_at + EMBED_AGAIN;
 	bool in_graph = lay_no_op(ev) && ev->correlation == l->pass.graph_corr;
 	bool graph = graph_edge(l, ev);
-	if (l->pass.in_pass && (step_edge || graph || ((m & M_EMBED) && (has_work || embed_again)) ||
+	bool capture = l->pass.in_pass && capture_edge(l, ev, row, gap);
+	if (l->pass.in_pass && (step_edge || graph || capture || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
 			   (step < 0 && !ts_steps_any(l->steps) && repeat_edge(l, ev, row, gap, in_graph))))
 		edge = true;
