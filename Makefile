@@ -3,7 +3,8 @@
 #   make test       install missing Debian packages, build with -Werror,
 #                   run unit, golden, CLI and shared-trace tests, then the
 #                   same under AddressSanitizer + UBSan (build/san)
-#   make sample     run tracestream on the bundled sample trace
+#   make sample     run tracestream on the bundled sample trace: its first
+#                   screen, the full report in build/sample-report.txt
 #   make bench      benchmarks (bench/run.sh; figures in bench/RESULTS.md)
 #   make test-slurm scripts/slurm-ranks.sh on a single-node Slurm here
 #   make fuzz       libFuzzer (clang) on each tests/fuzz target for
@@ -18,6 +19,8 @@
 #   make indep      the second-hand generator's sweep (tests/indep/gen):
 #                   INDEP_SEEDS (default 200) seeds, both name modes, the
 #                   rate per class
+#   make V=1        print each compiler command in full (default: a line
+#                   a file, "CC src/x.c")
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -37,6 +40,20 @@ OPT      := -O2 -g
 endif
 
 BUILD    := build/$(VARIANT)
+
+# a short line a step ("CC src/x.c"); V=1 prints the commands themselves,
+# BRIEF=1 nothing but warnings and errors (make test: a line a build)
+ifeq ($(V),1)
+Q        :=
+say      :=
+else ifeq ($(BRIEF),1)
+Q        := @
+say      :=
+else
+Q        := @
+say       = printf '  %-4s %s\n' '$(1)' '$(2)';
+endif
+MAKEFLAGS += --no-print-directory
 WARN     := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 ifeq ($(WERROR),1)
 WARN     += -Werror
@@ -70,22 +87,22 @@ endif
 all: $(BIN)
 
 $(BIN): $(OBJS)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(Q)$(call say,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/unit
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+	$(Q)$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 # fuzz targets as plain programs that replay a corpus (any compiler)
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/common.c tests/fuzz/replay.c tests/fuzz/fuzz.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.c,$^) $(LIB_OBJS) $(LDLIBS)
+	$(Q)$(call say,CC,$<)$(CC) $(CPPFLAGS) -Itests/fuzz $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $(filter %.c,$^) $(LIB_OBJS) $(LDLIBS)
 
 $(BUILD) $(BUILD)/unit:
-	mkdir -p $@
+	@mkdir -p $@
 
 unit: $(UNIT_BINS) $(REPLAY_BINS)
 
@@ -118,10 +135,13 @@ TS_LONG ?= 0
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 test:
 	@sh scripts/deps.sh --test
-	$(MAKE) -j$(NPROC) WERROR=1 all unit
-	$(MAKE) -j$(NPROC) WERROR=1 SAN=1 all unit
-	$(MAKE) -j$(NPROC) WERROR=1 TSAN=1 all
-	TS_LONG=$(TS_LONG) bash tests/run.sh
+	@echo "build: release, -Werror (build/release; make V=1 shows the commands)"
+	@$(MAKE) -j$(NPROC) BRIEF=1 WERROR=1 all unit
+	@echo "build: AddressSanitizer + UBSan (build/san)"
+	@$(MAKE) -j$(NPROC) BRIEF=1 WERROR=1 SAN=1 all unit
+	@echo "build: ThreadSanitizer (build/tsan)"
+	@$(MAKE) -j$(NPROC) BRIEF=1 WERROR=1 TSAN=1 all
+	@TS_LONG=$(TS_LONG) bash tests/run.sh
 
 # make test with the long sizes and sweeps (t_hostile's full sizes)
 test-long:
@@ -150,9 +170,20 @@ zoo: all
 indep: all
 	python3 tests/indep/sweep.py ./tracestream 0 $(INDEP_SEEDS) --classes
 
+# the first screen last, where it stays in view; the full report and the
+# page beside it in build/
+SAMPLE := tests/data/sample_trace.json.gz
 sample: deps
-	$(MAKE) all
-	./tracestream tests/data/sample_trace.json.gz
+	@$(MAKE) -s all
+	@mkdir -p build
+	@./tracestream --no-progress -o build/sample-report.txt $(SAMPLE)
+	@./tracestream --no-progress -f html -o build/sample-report.html $(SAMPLE)
+	@echo
+	@./tracestream --no-progress --brief $(SAMPLE)
+	@echo
+	@echo "The full report ($$(wc -l < build/sample-report.txt) lines: every table): build/sample-report.txt"
+	@echo "As a page (charts, every table): build/sample-report.html"
+	@echo "Your own trace: ./tracestream TRACE.json.gz (docs/usage.md; ./tracestream --help)"
 
 bench: all
 	bash bench/run.sh

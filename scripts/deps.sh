@@ -11,6 +11,8 @@
 #                               and parallel (GNU parallel: scripts/parallel-ranks.sh);
 #                               those tests skip with a message without them,
 #                               so failing to install these is not an error
+#   sh scripts/deps.sh --check  only say what building needs and is missing
+#                               (exit 1), installing nothing (pip's build)
 set -eu
 
 pkgs="make gcc libc6-dev libyajl-dev zlib1g-dev libcyaml-dev libyaml-dev libpcre2-dev libxlsxwriter-dev python3 gzip"
@@ -24,10 +26,14 @@ if [ "${1:-}" = "--test" ]; then
 	done
 	if [ -n "$missing_x" ]; then
 		if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
-			echo "deps: installing for the tests:$missing_x" >&2
-			(export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
-				apt-get install -y -qq $missing_x) >/dev/null 2>&1 ||
+			echo "deps: installing for the tests:$missing_x (apt-get, quietly: a minute or more)" >&2
+			t0=$(date +%s)
+			if (export DEBIAN_FRONTEND=noninteractive; apt-get update -qq &&
+				apt-get install -y -qq $missing_x) >/dev/null 2>&1; then
+				echo "deps: installed in $(($(date +%s) - t0)) s" >&2
+			else
 				echo "deps: could not install$missing_x; the tests that use them will skip" >&2
+			fi
 		else
 			echo "deps: optional for the tests:$missing_x (sudo apt-get install -y$missing_x)" >&2
 		fi
@@ -42,6 +48,12 @@ done
 
 [ -z "$missing" ] && exit 0
 
+if [ "${1:-}" = "--check" ]; then
+	echo "missing Debian packages:$missing" >&2
+	echo "run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+
 if ! command -v apt-get >/dev/null 2>&1; then
 	echo "deps: missing packages:$missing (not a Debian system: install their equivalents)" >&2
 	exit 1
@@ -51,7 +63,16 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: run: sudo apt-get update && sudo apt-get install -y$missing" >&2
 	exit 1
 fi
-echo "deps: installing:$missing" >&2
+echo "deps: installing:$missing (apt-get)" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq $missing
+t0=$(date +%s)
+# apt's own lines go to a log; its errors come back with it
+log=$(mktemp)
+if ! { apt-get update -qq && apt-get install -y -qq $missing; } >"$log" 2>&1; then
+	cat "$log" >&2
+	rm -f "$log"
+	echo "deps: apt-get failed installing:$missing" >&2
+	exit 1
+fi
+rm -f "$log"
+echo "deps: installed in $(($(date +%s) - t0)) s" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test: unit binaries and tests/t_*.sh scripts, against the
-# release build and the AddressSanitizer + UBSan build (and t_threads
-# under ThreadSanitizer), as one pool of jobs, TEST_JOBS at a time
+# release build and the AddressSanitizer + UBSan build (but the scripts
+# marked "# sanitizers: release only"; and t_threads under
+# ThreadSanitizer), as one pool of jobs, TEST_JOBS at a time
 # (default: 2), the longest first (by the last run's times, kept in
 # build/test-times, else tests/expected-times, else the order below). Each
 # check prints "ok - ...", "not ok - ..." or "skip - ..."; the results are
@@ -43,6 +44,10 @@ jobs_list() {
 			[ -x "$t" ] && echo "$v $(basename "$t") $t"
 		done
 		for t in tests/t_*.sh; do
+			# a test whose C paths others run under the sanitizers
+			# (a sweep of the same report over more inputs) says so
+			# in a line "# sanitizers: release only (why)"
+			[ $v = san ] && grep -q '^# sanitizers: release only' "$t" && continue
 			echo "$v $(basename "$t" .sh) bash $t"
 		done
 	done

@@ -8,6 +8,7 @@
 # that ran after it read as they did, and the remainder of the pass the
 # GPU was running is one pass of its own, partial, never merged into the
 # next.
+# sanitizers: release only (cut copies of traces t_shared_traces and t_cut_pass run under the sanitizers)
 T=cutstart
 . "$(dirname "$0")/lib.sh"
 need_shared

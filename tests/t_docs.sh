@@ -4,6 +4,7 @@
 # groff renders without a warning; --help prints no printf escapes; every
 # relative link of README.md and docs/*.md names a file that exists;
 # `make install` puts the manual page where man finds it.
+# sanitizers: release only (reads the documentation against --help and the tables)
 . "$(dirname "$0")/lib.sh"
 "$TS" --help >"$tmp/help" 2>&1
 missing=""

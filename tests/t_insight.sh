@@ -6,6 +6,7 @@
 # there, every shared trace's anatomy must add up to its mean layer time,
 # every pass's busy + idle must equal its span, and the first screen must
 # fit 25 lines of 80 columns.
+# sanitizers: release only (the insight figures over the shared traces: t_shared_traces and t_outputs run their paths under the sanitizers)
 T=insight
 . "$(dirname "$0")/lib.sh"
 

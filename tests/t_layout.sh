@@ -13,6 +13,7 @@
 # 15 .c files, a function over 120 lines (its body, from the opening brace
 # in column 0 to the closing one), or an error passed as a char buffer and
 # its length (errlen) instead of a ts_error.
+# sanitizers: release only (reads the sources' includes)
 set -u
 cd "$(dirname "$0")/.."
 python3 - <<'PY'

@@ -14,6 +14,7 @@
 # ../shared/traces/metamorphic/ give their originals' answers. (Traces
 # over 20 MB of JSON: make test-long.)
 # (Cut passes: tests/t_cut_pass.sh.)
+# sanitizers: release only (rewrites of the shared traces: their parse paths run under the sanitizers in t_input_forms, t_readsizes and t_robust)
 T=metamorphic
 . "$(dirname "$0")/lib.sh"
 need_shared

@@ -14,10 +14,11 @@
 T=threads
 . "$(dirname "$0")/lib.sh"
 
-# under ThreadSanitizer (make tsan; a run five to ten times slower) fewer
-# piece sizes and places: every path still runs, each race is seen
+# under ThreadSanitizer (make tsan; a run five to ten times slower) and
+# AddressSanitizer (two to three) fewer piece sizes and places: every
+# path still runs, each race and each bad access is seen
 tsan=0
-case "$TS" in */tsan/*) tsan=1 ;; esac
+case "$TS" in */tsan/* | */san/*) tsan=1 ;; esac
 
 # same LABEL ARGS...: -T 1 against -T 2 and -T 3 at the piece sizes of
 # $PIECES (stdin is read from $tmp/in when the input is -)
