@@ -8,6 +8,7 @@
 # anywhere; and with pandas (Debian python3-pandas) the tables are
 # DataFrames with the same rows. Each Python found (python3, and the
 # system's /usr/bin/python3 when it is another) is tried.
+# sanitizers: release only (the notebook package reads the JSON report that t_outputs makes under the sanitizers)
 T=python
 . "$(dirname "$0")/lib.sh"
 
@@ -179,27 +180,43 @@ for real in $tried; do
 	rm -rf "$tmp/venv"
 	"$real" -m venv "$tmp/venv" >"$tmp/pip.log" 2>&1 || continue
 	"$tmp/venv/bin/python" -m pip uninstall -q -y setuptools wheel >/dev/null 2>&1
-	# from a copy: nothing may be left beside the sources
-	rm -rf "$tmp/pkg" && cp -r "$pkg" "$tmp/pkg"
+	# from a copy of what a clone holds (the package and the engine's
+	# sources, nothing built): first editable (-e: the sources imported,
+	# the clone's engine built in place), then the wheel (the engine
+	# inside it), run with the clone gone; nothing left beside python/
+	rm -rf "$tmp/repo" && mkdir -p "$tmp/repo" &&
+		cp -r "$pkg" Makefile src patterns scripts "$tmp/repo/" && rm -rf "$tmp/repo/python/build"
+	PIP_NO_INDEX=1 "$tmp/venv/bin/pip" install -q --no-index -e "$tmp/repo/python" >"$tmp/pip.log" 2>&1 &&
+		(cd "$tmp" && env -u TRACESTREAM "$tmp/venv/bin/python" -c '
+import tracestream, sys
+assert tracestream.__file__.startswith(sys.argv[1]), tracestream.__file__
+assert tracestream.find_binary() == sys.argv[2], tracestream.find_binary()' "$tmp/repo/python" "$tmp/repo/tracestream") &&
+		ok "pip install -e ./python offline: the sources themselves are imported, the clone's engine built in place" ||
+		bad "editable install: $(tail -3 "$tmp/pip.log")"
+	"$tmp/venv/bin/pip" uninstall -q -y tracestream >/dev/null 2>&1
 	PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-		"$tmp/venv/bin/pip" install -q --no-index "$tmp/pkg" >"$tmp/pip.log" 2>&1 ||
+		"$tmp/venv/bin/pip" install -q --no-index "$tmp/repo/python" >"$tmp/pip.log" 2>&1 ||
 		{ bad "pip install ./python offline ($(basename "$real")): $(tail -3 "$tmp/pip.log")"; installed=1; break; }
-	(cd "$tmp" && TRACESTREAM="$TS" "$tmp/venv/bin/python" -c '
+	[ -z "$(cd "$tmp/repo/python" && ls -d build *.egg-info 2>/dev/null)" ] &&
+		ok "the build leaves nothing beside the sources" || bad "the build left files in python/"
+	# the install alone: no $TRACESTREAM, no binary on PATH, the clone gone
+	rm -rf "$tmp/repo"
+	(cd "$tmp" && env -u TRACESTREAM -u TRACESTREAM_PATTERNS PATH="$tmp/venv/bin:/usr/bin:/bin" \
+		"$tmp/venv/bin/python" -c '
 import importlib.util, tracestream, sys
 assert importlib.util.find_spec("setuptools") is None, "setuptools in the venv"
+b = tracestream.find_binary()
+assert "site-packages" in tracestream.__file__ and "site-packages" in b, (tracestream.__file__, b)
 r = tracestream.analyze(sys.argv[1])
-assert r.raw["trace"]["kernels"] > 0 and "site-packages" in tracestream.__file__' "$sample") &&
-		ok "pip install ./python in a fresh venv without setuptools, no index ($(basename "$real")): a package that runs from anywhere" ||
-		bad "the package pip installed ($(basename "$real")) failed"
-	[ -z "$(cd "$tmp/pkg" && ls -d build *.egg-info 2>/dev/null)" ] &&
-		ok "the build leaves nothing beside the sources" || bad "the build left files in python/"
-	"$tmp/venv/bin/pip" uninstall -q -y tracestream >/dev/null 2>&1
-	PIP_NO_INDEX=1 "$tmp/venv/bin/pip" install -q --no-index -e "$tmp/pkg" >"$tmp/pip.log" 2>&1 &&
-		(cd "$tmp" && "$tmp/venv/bin/python" -c '
-import tracestream, sys
-assert tracestream.__file__.startswith(sys.argv[1]), tracestream.__file__' "$tmp/pkg") &&
-		ok "pip install -e ./python offline: the sources themselves are imported" ||
-		bad "editable install: $(tail -3 "$tmp/pip.log")"
+assert r.raw["trace"]["kernels"] > 0
+assert r.first_screen.startswith("tracestream "), r.first_screen[:200]
+assert "Per pass" in r.first_screen and "Top kernels" in r.first_screen, r.first_screen
+page = r._repr_html_()
+assert page.startswith("<iframe srcdoc=") and "&lt;html" in page, page[:200]' "$sample" &&
+		env -u TRACESTREAM PATH="$tmp/venv/bin:/usr/bin:/bin" "$tmp/venv/bin/python" -m tracestream --version | grep -q "^tracestream " &&
+		env -u TRACESTREAM PATH="$tmp/venv/bin:/usr/bin:/bin" tracestream --brief "$sample" | grep -q "^Per pass") &&
+		ok "pip install ./python in a fresh venv without setuptools, no index ($(basename "$real")): the engine built and installed with it; analyze(), .first_screen, the notebook page, python -m tracestream and the tracestream command work from anywhere with nothing else" ||
+		bad "the package pip installed ($(basename "$real")) failed: $(tail -3 "$tmp/pip.log")"
 	"$real" - "$pkg" <<'PY' && ok "the backend's own pyproject reader (Python < 3.11) gives tomllib's metadata" || bad "backend pyproject reader"
 import builtins, sys
 sys.path.insert(0, sys.argv[1] + '/_build')

@@ -1,10 +1,14 @@
 """tracestream in a notebook: the command's JSON report as tables.
 
-This package drives the built ``tracestream`` binary (it does not parse
-traces itself): the binary is where the speed and the fixed memory are, and
-it stays the one implementation the tests check. It is found, in order, as
-the ``binary`` argument, ``$TRACESTREAM``, ``tracestream`` on ``PATH``, or
-the binary of the repository this package sits in.
+This package drives the ``tracestream`` engine, the C binary (it does not
+parse traces itself): the binary is where the speed and the fixed memory
+are, and it stays the one implementation the tests check. ``pip install
+./python`` builds it from the repository's sources and installs it inside
+the package, with its pattern tables. It is found, in order, as the
+``binary`` argument, ``$TRACESTREAM``, the engine installed with the
+package, ``tracestream`` on ``PATH``, or the binary of the repository this
+package sits in. ``python -m tracestream`` (and the ``tracestream``
+command pip installs) runs it.
 
     r = analyze("trace.json.gz", stage="decode")
     r.kernels, r.types, r.categories, r.passes, r.layers, r.ops,
@@ -14,8 +18,11 @@ the binary of the repository this package sits in.
     for chunk in r.launches(chunksize=100_000):   # a row per kernel launch,
         ...                                       # streamed, a chunk at a time
 
-Tables are pandas DataFrames when pandas imports, lists of dicts otherwise;
-``.raw`` is the JSON document as the command wrote it. Nested objects of a
+Tables are pandas DataFrames when pandas imports, lists of dicts otherwise
+(once, a warning says so: Debian's python3-pandas is seen from a venv made
+with --system-site-packages); ``.raw`` is the JSON document as the command
+wrote it; ``.first_screen`` the report's first screen as text. In Jupyter
+a report shows itself as the HTML page (``-f html``). Nested objects of a
 row are flattened with ``_`` (``idle.busy_us`` is ``idle_busy_us``).
 """
 
@@ -31,6 +38,9 @@ import tempfile
 
 __all__ = ["analyze", "compare", "launches", "Report", "CompareReport", "TracestreamError",
            "find_binary"]
+
+# the engine pip built and installed with the package, and its tables
+_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_engine")
 __version__ = "0.2.0"
 
 try:  # pandas is optional: tables are lists of dicts without it
@@ -52,15 +62,38 @@ class TracestreamError(Exception):
         self.report = report
 
 
+def _script(path):
+    """Is path a script (the ``tracestream`` command pip installs runs this
+    package), not the engine itself?"""
+    try:
+        with open(path, "rb") as f:
+            return f.read(2) == b"#!"
+    except OSError:
+        return True
+
+
 def find_binary(binary=None):
     """The tracestream executable to run."""
-    for cand in (binary, os.environ.get("TRACESTREAM"), shutil.which("tracestream"),
+    on_path = shutil.which("tracestream")
+    for cand in (binary, os.environ.get("TRACESTREAM"), os.path.join(_ENGINE, "tracestream"),
+                 on_path if on_path and not _script(on_path) else None,
                  os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                               "tracestream")):
         if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
             return os.path.abspath(cand)
-    raise TracestreamError(2, "the tracestream binary was not found: build it (make), put it on "
-                              "PATH, set $TRACESTREAM or pass binary=")
+    raise TracestreamError(2, "the tracestream binary was not found: pip install ./python "
+                              "builds it into the package; or build it (make), put it on PATH, "
+                              "set $TRACESTREAM or pass binary=")
+
+
+def engine_env(binary):
+    """The environment to run binary in: the engine installed with the
+    package reads the pattern tables installed beside it."""
+    env = dict(os.environ)
+    tables = os.path.join(_ENGINE, "patterns")
+    if os.path.dirname(os.path.abspath(binary)) == _ENGINE and os.path.isdir(tables):
+        env.setdefault("TRACESTREAM_PATTERNS", tables)
+    return env
 
 
 def _args(options):
@@ -122,7 +155,8 @@ def _run(cmd, progress):
     try:
         show = progress if progress is not None else _in_notebook()
         cmd = cmd + ["-o", out, "--progress" if show else "--no-progress"]
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             env=engine_env(cmd[0]))
         err, bar, pending = [], _Progress() if show else None, b""
         while True:
             chunk = p.stderr.read1(4096) if hasattr(p.stderr, "read1") else p.stderr.read(4096)
@@ -168,11 +202,38 @@ def _flat(row, prefix=""):
     return out
 
 
+_told_no_pandas = False
+
+
 def _table(rows):
+    global _told_no_pandas
     rows = [_flat(r) if isinstance(r, dict) else r for r in (rows or [])]
     if _pd is not None:
         return _pd.DataFrame(rows)
+    if not _told_no_pandas:
+        _told_no_pandas = True
+        import warnings
+        warnings.warn("tracestream: tables are lists of dicts; with pandas they are DataFrames "
+                      "(pip install pandas, or Debian's python3-pandas, seen from a venv made "
+                      "with --system-site-packages)", stacklevel=4)
     return rows
+
+
+def _text(cmd):
+    """The command's stdout (a report in another format), or raise."""
+    p = subprocess.run(cmd + ["--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=engine_env(cmd[0]))
+    if p.returncode != 0 and not p.stdout:
+        raise TracestreamError(p.returncode, p.stderr.decode("utf-8", "replace"))
+    return p.stdout.decode("utf-8", "replace")
+
+
+def _frame(page):
+    """An HTML page as a notebook cell shows it: in a frame of its own (its
+    styles and scripts kept to it)."""
+    import html
+    return ('<iframe srcdoc="%s" style="width:100%%;height:900px;border:1px solid #ddd">'
+            '</iframe>' % html.escape(page, quote=True))
 
 
 class Report:
@@ -190,6 +251,7 @@ class Report:
     def __init__(self, doc, source=None):
         self.raw = doc
         self._source = source        # (binary, path, options) of analyze()
+        self._first = self._page = None
         trace = doc.get("trace", {})
         self.partial = bool(trace.get("partial"))
         self.error = trace.get("error")
@@ -213,6 +275,26 @@ class Report:
     @property
     def tables(self):
         return {name: getattr(self, name) for name in self.TABLES}
+
+    def _again(self, fmt_args):
+        """The same trace and options, reported again in another form."""
+        if not self._source:
+            raise ValueError("a report of analyze(path) only")
+        binary, paths, options = self._source
+        return _text([find_binary(binary)] + fmt_args + _args(options) + paths)
+
+    @property
+    def first_screen(self):
+        """The report's first screen, as ``tracestream --brief`` prints it."""
+        if self._first is None:
+            self._first = self._again(["--brief"])
+        return self._first
+
+    def _repr_html_(self):
+        """In Jupyter: the report's page (first screen, charts, tables)."""
+        if self._page is None:
+            self._page = self._again(["--format", "html"])
+        return _frame(self._page)
 
     def launches(self, chunksize=100_000):
         """The trace's kernel launches, a row each (start_us, dur_us, stream,
@@ -258,8 +340,10 @@ class CompareReport:
 
     TABLES = ("ops", "layers", "layer_counts", "alignment", "collectives")
 
-    def __init__(self, doc):
+    def __init__(self, doc, source=None):
         self.raw = doc
+        self._source = source        # (binary, a, b, options) of compare()
+        self._page = None
         self.a, self.b, self.total = doc.get("a"), doc.get("b"), doc.get("total")
         self.ops = _table(doc.get("ops"))
         self.layers = _table(doc.get("layers"))
@@ -276,6 +360,14 @@ class CompareReport:
     @property
     def tables(self):
         return {name: getattr(self, name) for name in self.TABLES}
+
+    def _repr_html_(self):
+        """In Jupyter: the compare page."""
+        if self._page is None and self._source:
+            binary, a, b, options = self._source
+            self._page = _text([find_binary(binary), "compare", "--format", "html"] +
+                               _args(options) + [a, b])
+        return _frame(self._page) if self._page else None
 
     def __repr__(self):
         t = self.total or {}
@@ -317,7 +409,7 @@ def launches(path, chunksize=100_000, binary=None, **options):
     cmd = [find_binary(binary), "--format", "csv", "--table", "launches", "--no-progress"] + \
         _args(options) + [os.fspath(path)]
     with tempfile.TemporaryFile() as err:
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, env=engine_env(cmd[0]))
         try:
             rows = csv.DictReader(io.TextIOWrapper(p.stdout, encoding="utf-8", newline=""))
             chunk = []
@@ -345,7 +437,8 @@ def compare(a, b, binary=None, progress=None, **options):
     cmd = [find_binary(binary), "compare", "--format", "json"] + _args(options) + \
         [os.fspath(a), os.fspath(b)]
     rc, doc, err = _run(cmd, progress)
-    report = CompareReport(doc) if doc is not None else None
+    report = CompareReport(doc, (binary, os.fspath(a), os.fspath(b), options)) \
+        if doc is not None else None
     if rc != 0:
         raise TracestreamError(rc, err, report)
     return report
