@@ -521,6 +521,7 @@ static bool write_report(const options *o, const ts_result *res, const ts_report
 		 : o->format == FMT_CSV  ? ts_report_csv(of.f, res, ro, o->table)
 		 : o->format == FMT_XLSX ? ts_report_xlsx(of.tmp, res, ro)
 		 : o->format == FMT_HTML ? ts_report_html(of.f, res, ro)
+		 : o->format == FMT_MD   ? ts_report_md(of.f, res, ro)
 					 : ts_report_text(of.f, res, ro);
 	if (!ts_outfile_close(&of, wr == 0)) {
 		ts_outfile_perror(&of, NULL);

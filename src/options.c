@@ -34,7 +34,9 @@ static const char usage_text[] =
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT     text (default), json, html (one self-contained page\n"
-	"                       with charts), csv (one table: --table, else the\n"
+	"                       with charts), md (the first screen and its figures\n"
+	"                       in Markdown, each with its JSON field: for agents),\n"
+	"                       csv (one table: --table, else the\n"
 	"                       kernels; compare's ops) or xlsx (an\n"
 	"                       Excel workbook of every table; with -o)\n"
 	"  -o, --output FILE    write the report to FILE (whole or not at all)\n"
@@ -308,8 +310,10 @@ static bool report_option(options *o, int c)
 			o->format = FMT_XLSX;
 		else if (strcmp(optarg, "html") == 0)
 			o->format = FMT_HTML;
+		else if (strcmp(optarg, "md") == 0 || strcmp(optarg, "markdown") == 0)
+			o->format = FMT_MD;
 		else
-			ts_usage_error("--format: '%s' is not text, json, html, csv or xlsx", optarg);
+			ts_usage_error("--format: '%s' is not text, json, html, md, csv or xlsx", optarg);
 		return true;
 	case 'o':
 		o->output = optarg;
@@ -537,10 +541,10 @@ static void check_compare(options *o)
 	if (o->verify_ops || o->debug || o->show_layers || o->save_state)
 		ts_usage_error("%s", "compare: --verify-ops, --debug-layers, --show-layers and "
 			    "--save-state apply to one trace; run them on each");
-	if (o->format == FMT_XLSX)
-		ts_usage_error("%s", "compare: --format xlsx applies to one trace; compare writes "
+	if (o->format == FMT_XLSX || o->format == FMT_MD)
+		ts_usage_error("compare: --format %s applies to one trace; compare writes "
 			    "text, json, html or csv (--table ops, layers, alignment or "
-			    "collectives)");
+			    "collectives)", o->format == FMT_MD ? "md" : "xlsx");
 	check_csv_table(o, "ops");
 	bool known = !o->table;
 	for (size_t i = 0; o->table && ts_report_compare_tables[i]; i++)

@@ -10,7 +10,7 @@
 #include "analysis/agg.h"
 #include "analysis/layers/layers.h"
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML } out_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML, FMT_MD } out_format;
 
 /* What the command runs: one of them. */
 typedef enum {

@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 python3 - <<'PY'
 import glob, os, re
 rank = {'input': 0, 'tables': 1, 'analysis': 2, 'analysis/attrib': 2.1, 'analysis/structure': 2.15, 'analysis/layers': 2.2,
-        'analysis/views': 2.3, 'report': 3, '': 4}
+        'analysis/views': 2.3, 'report': 3, 'report/compare': 3.1, '': 4}
 up, bare = [], []
 files = sorted(glob.glob('src/*.[ch]') + glob.glob('src/*/*.[ch]') + glob.glob('src/*/*/*.[ch]'))
 floors = sorted(set(os.path.dirname(os.path.relpath(f, 'src')) for f in files) - set(rank))
@@ -34,7 +34,7 @@ for f in files:
             up.append('%s -> %s' % (f, inc))
 print('%s - every project include names its folder (%d files)%s' %
       ('not ok' if bare else 'ok', len(files), ': ' + '; '.join(bare[:5]) if bare else ''))
-print('%s - no include points up the pipeline (input < tables < analysis: aggregators < attrib < structure < layers < views; < report < command)%s' %
+print('%s - no include points up the pipeline (input < tables < analysis: aggregators < attrib < structure < layers < views; < report < report/compare < command)%s' %
       ('not ok' if up else 'ok', ': ' + '; '.join(up[:5]) if up else ''))
 print('%s - every folder of src/ has its place in that order%s' %
       ('not ok' if floors else 'ok', ': ' + ', '.join(floors) if floors else ''))
