@@ -68,7 +68,9 @@ LDLIBS   := -lyajl -lz -lcyaml -lyaml -lpcre2-8 -lxlsxwriter -lm -pthread
 ALL_LDFLAGS := $(filter -fsanitize=%,$(OPT)) $(LDFLAGS)
 
 SRCS     := $(wildcard $(SRCDIRS:%=%/*.c))
-OBJS     := $(SRCS:src/%.c=$(BUILD)/%.o)
+# docs/report.schema.json built in as a C string (tracestream schema)
+GEN_OBJS := $(BUILD)/gen/report_schema.o
+OBJS     := $(SRCS:src/%.c=$(BUILD)/%.o) $(GEN_OBJS)
 LIB_OBJS := $(filter-out $(BUILD)/main.o,$(OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
@@ -93,6 +95,15 @@ $(BUILD)/%.o: src/%.c | $(BUILD)
 	@mkdir -p $(dir $@)
 	$(Q)$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+$(BUILD)/gen/report_schema.c: docs/report.schema.json
+	@mkdir -p $(dir $@)
+	$(Q)$(call say,GEN,$<){ echo '/* written by the Makefile from docs/report.schema.json */'; \
+	  echo 'const char ts_report_schema[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; echo ';'; } > $@
+
+$(BUILD)/gen/%.o: $(BUILD)/gen/%.c
+	$(Q)$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(BUILD)/unit
 	$(Q)$(call say,CC,$<)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
@@ -114,6 +125,10 @@ FUZZ_OPT := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 FUZZ_OBJS := $(LIB_OBJS:$(BUILD)/%.o=$(FUZZ_DIR)/obj/%.o)
 
 $(FUZZ_DIR)/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(FUZZ_OPT) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
+
+$(FUZZ_DIR)/obj/gen/%.o: $(BUILD)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(FUZZ_OPT) -fsanitize=fuzzer-no-link $(WARN) -c -o $@ $<
 

@@ -675,6 +675,21 @@ static bool known_names(const options *o, const ts_patterns *patterns)
 	return true;
 }
 
+int ts_job_schema(const options *o)
+{
+	ts_outfile of;
+	if (!ts_outfile_open(&of, o->output)) {
+		ts_outfile_perror(&of, NULL);
+		return TS_EXIT_USAGE_IO;
+	}
+	bool ok = fputs(ts_report_schema, of.f) >= 0;
+	if (!ts_outfile_close(&of, ok)) {
+		ts_outfile_perror(&of, NULL);
+		return TS_EXIT_USAGE_IO;
+	}
+	return 0;
+}
+
 int ts_job_run(const options *o)
 {
 	bool reads_stdin = strcmp(o->path, "-") == 0 || (o->path_b && strcmp(o->path_b, "-") == 0);

@@ -12,5 +12,7 @@
 
 /* The analysis the options ask for (o->path set). */
 int ts_job_run(const options *o);
+/* tracestream schema: the JSON Schema of the JSON report, to stdout or -o. */
+int ts_job_schema(const options *o);
 
 #endif

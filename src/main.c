@@ -30,5 +30,7 @@ int main(int argc, char **argv)
 	mallopt(M_ARENA_MAX, 1);
 	if (o.mode == MODE_PATTERNS)
 		return ts_patterns_cmd(&o);
+	if (o.mode == MODE_SCHEMA)
+		return ts_job_schema(&o);
 	return ts_job_run(&o);
 }

@@ -26,6 +26,7 @@ static const char usage_text[] =
 	"       tracestream compare [options] A B\n"
 	"       tracestream annotate [options] TRACE -o OUT | TRACE... -o DIR\n"
 	"       tracestream patterns list|check [DIR...]|explain 'KERNEL NAME'...\n"
+	"       tracestream schema [-o FILE]\n"
 	"       tracestream help   (this text)\n"
 	"Summarise a PyTorch profiler (Kineto) trace: where the GPU time went.\n"
 	"TRACE is a .json or gzip'ed .json file, or - for standard input; several\n"
@@ -115,6 +116,8 @@ static const char usage_text[] =
 	"  patterns check [DIR...]  validate the built-in tables plus each DIR\n"
 	"  patterns explain NAME... which rule classifies each kernel name, and how\n"
 	"                       (--event gpu_memcpy|gpu_memset for memory operations)\n"
+	"  schema               the JSON Schema of the JSON report (-f json; its\n"
+	"                       \"schema\" member is the version it describes)\n"
 	"  -j, --jobs N         ranks analysed at a time (default: the cores;\n"
 	"                       at most 4 a core)\n"
 	"  -T, --threads N      threads that parse one trace (default: the cores,\n"
@@ -597,6 +600,12 @@ void ts_options_parse(int argc, char **argv, options *o)
 		print_and_exit(usage_text);
 	if (strcmp(cmd, "patterns") == 0) {
 		o->mode = MODE_PATTERNS;   /* its arguments are checked by the command */
+		return;
+	}
+	if (strcmp(cmd, "schema") == 0) {
+		o->mode = MODE_SCHEMA;
+		if (o->nargs > 1)
+			ts_usage_error("%s", "schema takes no argument: tracestream schema [-o FILE]");
 		return;
 	}
 	if (strcmp(cmd, "ops") == 0) {

@@ -21,6 +21,7 @@ typedef enum {
 	MODE_ANNOTATE,                 /* tracestream annotate TRACE... -o OUT */
 	MODE_COMPARE,                  /* tracestream compare A B */
 	MODE_PATTERNS,                 /* tracestream patterns list|check|explain */
+	MODE_SCHEMA,                   /* tracestream schema */
 } run_mode;
 
 /* Options are read-only once parsed. */

@@ -31,7 +31,7 @@ grep -Eq '^tracestream [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out" && ok "--version prin
 expect "no TRACE is a usage error (exit 2, hint)" 2 "^hint: tracestream --help" -- "$TS"
 expect "unknown option: exit 2" 2 "unknown option '--bogus'" -- "$TS" --bogus "$tiny"
 expect "option without its value: exit 2" 2 "needs a value" -- "$TS" "$tiny" --top
-expect "bad --format value: exit 2" 2 "--format: 'xml' is not text, json, html, csv or xlsx" -- "$TS" --format xml "$tiny"
+expect "bad --format value: exit 2" 2 "--format: 'xml' is not text, json, html, md, csv or xlsx" -- "$TS" --format xml "$tiny"
 expect "non-numeric --top: exit 2" 2 "--top: '12abc' is not a number" -- "$TS" --top 12abc "$tiny"
 expect "two traces are the ranks of one job: exit 0" 0 "" -- "$TS" "$tiny" "$tiny"
 expect "-j 0: exit 2" 2 "--jobs: '0'" -- "$TS" -j 0 "$tiny" "$tiny"

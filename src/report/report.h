@@ -151,6 +151,10 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o);
  * gap waterfall, the tables. */
 int ts_report_compare_html(FILE *out, const ts_compare *c, const ts_report_opts *o);
 
+/* The JSON Schema of the JSON report: docs/report.schema.json, built in
+ * (the Makefile writes it as a C string). */
+extern const char ts_report_schema[];
+
 /* The report for an agent (report_md.c): the first screen, then its
  * figures in Markdown tables, each with its unit and JSON field. */
 int ts_report_md(FILE *out, const ts_result *res, const ts_report_opts *o);
