@@ -196,9 +196,23 @@ printf 'PK\x03\x04\x14\x00' > "$tmp/zip.json.gz"
 printf '\xef\xbb\xbf{"traceEvents": []}' > "$tmp/bom.json"
 python3 -c 'import sys; open(sys.argv[1], "wb").write("{\"traceEvents\": []}".encode("utf-16-le"))' "$tmp/u16.json"
 printf '[build-system]\nrequires = ["setuptools"]\n' > "$tmp/py.toml"
+# and whole traces so compressed: their bytes hold what the threaded
+# parse takes for a cut between items a few bytes in
+python3 - "$tmp" <<'PY'
+import bz2, gzip, lzma, sys, zipfile
+t = gzip.open('tests/data/sample_trace.json.gz').read()
+open(sys.argv[1] + '/real-bz2.json.gz', 'wb').write(bz2.compress(t))
+open(sys.argv[1] + '/tiny-bz2.json.gz', 'wb').write(bz2.compress(b'{"traceEvents":[]}\n'))
+open(sys.argv[1] + '/real-xz.json.gz', 'wb').write(lzma.compress(t))
+with zipfile.ZipFile(sys.argv[1] + '/real-zip.json.gz', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('trace.json', t)
+open(sys.argv[1] + '/real-u16.json', 'wb').write(t.decode().encode('utf-16'))
+PY
 for x in "zstd.json.gz:zstd-compressed" "xz.json.gz:xz-compressed" "bz2.json.gz:bzip2-compressed" \
 	 "zip.json.gz:a zip archive" "bom.json:a UTF-8 byte order mark" "u16.json:UTF-16 text" \
-	 "py.toml:text that begins like a TOML or INI section"; do
+	 "py.toml:text that begins like a TOML or INI section" \
+	 "real-bz2.json.gz:bzip2-compressed" "real-xz.json.gz:xz-compressed" \
+	 "real-zip.json.gz:a zip archive" "real-u16.json:UTF-16 text" "tiny-bz2.json.gz:bzip2-compressed"; do
 	f=${x%%:*} what=${x#*:}
 	"$TS" --no-progress "$tmp/$f" > /dev/null 2> "$tmp/err"
 	rc=$?

@@ -42,6 +42,10 @@ void ts_parser_free(ts_parser *p);
 
 /* TS_OK, or TS_ERR_JSON / TS_ERR_NOT_TRACE / a status from the callback. */
 ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len);
+/* The input's first bytes, before any is fed, where the caller feeds
+ * them in small spans (the threaded parse's prologue): what a bad input
+ * is (gzip, zstd, UTF-16, ...) is told from them. */
+void ts_parser_head(ts_parser *p, const char *buf, size_t len);
 
 /* End of input: TS_ERR_TRUNCATED when the JSON is incomplete. */
 ts_status ts_parser_finish(ts_parser *p);

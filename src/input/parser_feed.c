@@ -351,6 +351,14 @@ const char *ts_prs_head_kind(const ts_parser *p)
 	return NULL;
 }
 
+void ts_parser_head(ts_parser *p, const char *buf, size_t len)
+{
+	if (p->fed != 0 || p->nhead != 0 || len == 0)
+		return;
+	p->nhead = len < sizeof p->head ? len : sizeof p->head;
+	memcpy(p->head, buf, p->nhead);
+}
+
 ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 {
 	if (p->e.status != TS_OK)

@@ -431,6 +431,11 @@ static bool prologue(pp *x, piece *s, ts_status *st)
 {
 	size_t fed = 0, from = 0;
 	for (;;) {
+		/* the first cut may come a few bytes in: the parser sees the
+		 * head whole, to tell a compressed or UTF-16 input by its
+		 * first bytes */
+		if (fed == 0 && s->start == 0)
+			ts_parser_head(x->p, s->buf + CONTEXT, s->len);
 		size_t cut = find_cut(s->buf + CONTEXT, from, s->len);
 		if (cut != SIZE_MAX) {
 			*st = ts_parser_feed(x->p, s->buf + CONTEXT + fed, cut - fed);
