@@ -65,7 +65,17 @@ enum {
 	TS_HAS_KERNEL = 1u << 17,     /* a runtime launch's args "kernel" (HIP) */
 	TS_HAS_COLLECTIVE = 1u << 18, /* a CPU op's args "Collective name" (in kname) */
 	TS_HAS_MSG = 1u << 19,        /* a collective's "In msg nelems" / "Out msg nelems" */
+	TS_HAS_MEM = 1u << 20,        /* an allocator's [memory] args (ts_event.mem) */
 };
+
+/* The caching allocator's state after one allocation or free (a
+ * "[memory]" instant of profile_memory=True): -1 where not given. */
+typedef struct {
+	int64_t allocated, reserved;  /* "Total Allocated", "Total Reserved" */
+	int64_t bytes;                /* "Bytes": + allocated, - freed */
+	int64_t device;               /* "Device Id" (-1: the CPU) */
+	int64_t device_type;          /* "Device Type" (1: CUDA/HIP, 0: CPU) */
+} ts_mem_args;
 
 #define TS_MAX_OPERANDS 8      /* Input Dims entries kept */
 #define TS_MAX_CONCRETE 16     /* Concrete Inputs entries kept */
@@ -96,6 +106,7 @@ typedef struct {
 	int32_t group_size;
 	uint8_t elem_size;       /* bytes of its dtype, 0 unknown */
 	int32_t grid[3], block[3];
+	ts_mem_args mem;         /* TS_HAS_MEM */
 	/* cpu_op shapes (record_shapes): operands past TS_MAX_OPERANDS are
 	 * counted in noperands but not kept; an operand of rank past
 	 * TS_MAX_RANK, or with a dimension that is not a whole number, has

@@ -31,7 +31,7 @@ _Static_assert(NUMS_LEN == 10 * sizeof(int64_t),
 
 size_t ts_evrec_most(const ts_event *e)
 {
-	return sizeof(rec_head) + NUMS_LEN + 24 + 21 + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
+	return sizeof(rec_head) + NUMS_LEN + 24 + 21 + sizeof(ts_mem_args) + e->name_len + e->kname_len + 1 + TS_MAX_OPERANDS +
 	       TS_MAX_OPERANDS * TS_MAX_RANK * 8 + 1 + TS_MAX_OPERANDS * (1 + TS_DTYPE_MAX) +
 	       2 + TS_MAX_CONCRETE * 8;
 }
@@ -63,6 +63,8 @@ unsigned char *ts_evrec_put(unsigned char *w, const ts_event *e)
 		PUT(e->group_size);
 		PUT(e->elem_size);
 	}
+	if (e->has & TS_HAS_MEM)
+		PUT(e->mem);
 	memcpy(w, e->name, h.name_len);
 	w += h.name_len;
 	if (h.kname_len) {
@@ -121,6 +123,9 @@ const unsigned char *ts_evrec_get(const unsigned char *r, ts_event *ev)
 		GET(ev->group_size);
 		GET(ev->elem_size);
 	}
+	ev->mem = (ts_mem_args){ -1, -1, 0, -1, -1 };
+	if (ev->has & TS_HAS_MEM)
+		GET(ev->mem);
 	ev->name = (const char *)r;
 	ev->name_len = h.name_len;
 	r += h.name_len;

@@ -80,6 +80,8 @@ static key args_key(const char *s, size_t len)
 			return K_BYTES;
 		if (KEY_IS("dtype"))
 			return K_MSG_DTYPE;
+		if (KEY_IS("Bytes"))
+			return K_MEM_BYTES;
 		break;
 	case 6:
 		if (KEY_IS("device"))
@@ -88,6 +90,10 @@ static key args_key(const char *s, size_t len)
 			return K_STREAM;
 		if (KEY_IS("kernel"))
 			return K_KERNEL;
+		break;
+	case 9:
+		if (KEY_IS("Device Id"))
+			return K_MEM_DEVICE;
 		break;
 	case 10:
 		if (KEY_IS("Input Dims"))
@@ -103,6 +109,8 @@ static key args_key(const char *s, size_t len)
 		/* "external id" in PyTorch 1.8 / 1.9 */
 		if (KEY_IS("External id") || KEY_IS("external id"))
 			return K_EXTERNAL_ID;
+		if (KEY_IS("Device Type"))
+			return K_MEM_DEVTYPE;
 		break;
 	case 13:
 		if (KEY_IS("In msg nelems"))
@@ -111,8 +119,12 @@ static key args_key(const char *s, size_t len)
 	case 14:
 		if (KEY_IS("Out msg nelems"))
 			return K_OUT_NELEMS;
+		if (KEY_IS("Total Reserved"))
+			return K_MEM_RESERVED;
 		break;
 	case 15:
+		if (KEY_IS("Total Allocated"))
+			return K_MEM_ALLOC;
 		if (KEY_IS("Concrete Inputs"))
 			return K_CONCRETE;
 		if (KEY_IS("Collective name"))
@@ -591,6 +603,17 @@ static int int_value(ts_parser *p, const char *s, size_t len, bool is_num)
 		if (v > 0 && v <= INT32_MAX)
 			ev->group_size = (int32_t)v;
 		return 1;
+	case K_MEM_ALLOC:
+	case K_MEM_RESERVED:
+	case K_MEM_BYTES:
+	case K_MEM_DEVICE:
+	case K_MEM_DEVTYPE:
+		*(p->cur_key == K_MEM_ALLOC ? &ev->mem.allocated
+		  : p->cur_key == K_MEM_RESERVED ? &ev->mem.reserved
+		  : p->cur_key == K_MEM_BYTES ? &ev->mem.bytes
+		  : p->cur_key == K_MEM_DEVICE ? &ev->mem.device : &ev->mem.device_type) = v;
+		ev->has |= TS_HAS_MEM;
+		return 1;
 	default:
 		break;
 	}
@@ -814,6 +837,11 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 		case K_IN_NELEMS:
 		case K_OUT_NELEMS:
 		case K_GROUP_SIZE:
+		case K_MEM_ALLOC:
+		case K_MEM_RESERVED:
+		case K_MEM_BYTES:
+		case K_MEM_DEVICE:
+		case K_MEM_DEVTYPE:
 			p->act = A_ARG_NUM;
 			break;
 		case K_MSG_DTYPE:
@@ -854,6 +882,7 @@ void ts_prs_reset_event(ts_parser *p)
 	ev->in_nelems = ev->out_nelems = -1;
 	ev->group_size = 0;
 	ev->elem_size = 0;
+	ev->mem = (ts_mem_args){ -1, -1, 0, -1, -1 };
 }
 
 /* The role of a container opening inside the current one. */

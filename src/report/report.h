@@ -115,6 +115,10 @@ typedef struct ts_jw ts_jw;
 /* The replayed steps (report_whatif.c): JSON "whatif", the text report's
  * section, and the first screen's words under stage s (false: none). */
 void ts_report_whatif_json(ts_jw *w, const ts_result *res, const ts_report_opts *o);
+/* Device memory (report_memory.c): the JSON member "device_memory" (null
+ * without allocator events), and the first screen's line (false: none). */
+void ts_report_memory_json(ts_jw *w, const ts_result *res);
+bool ts_report_memory_brief(const ts_result *res, char *buf, size_t n);
 void ts_report_whatif_text(FILE *out, const ts_result *res, const ts_report_opts *o);
 bool ts_report_whatif_brief(const ts_result *res, int s, char *buf, size_t n);
 

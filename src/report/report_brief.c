@@ -786,9 +786,18 @@ static void put_overlap(screen *s)
 }
 
 /* The first screen, section by section, in this order. */
+/* Device memory, where the trace has the allocator's events. */
+static void put_memory(screen *s)
+{
+	char buf[512];
+	if (ts_report_memory_brief(s->res, buf, sizeof buf))
+		wrap2(s, "  ", buf, 4);
+}
+
 static void (*const sections[])(screen *s) = {
 	put_what,            /* the trace, GPU, model, passes and layers found */
 	put_overlap,         /* computation, communication, copies: what hid what */
+	put_memory,          /* device memory: peaks, cache, growth a pass */
 	put_replays,         /* --capture: how much graph replay got its ops back */
 	put_pass_times,      /* time per pass by stage, busy and idle */
 	put_anatomy,         /* the typical layer of each stage taken apart */

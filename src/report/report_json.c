@@ -1174,6 +1174,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 		ts_report_json_table(&w, res, o, "memory", "memory");
 		ts_report_json_table(&w, res, o, "collectives", "collectives");
 	}
+	ts_report_memory_json(&w, res);
 	ts_report_json_table(&w, res, o, "api", "api");
 	ts_breakdown_free(&b);
 	put_warnings(&w, res);

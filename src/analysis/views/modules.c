@@ -6,11 +6,13 @@
 
 #include <string.h>
 
+#include "analysis/views/memory.h"
 #include "analysis/views/whatif.h"
 
 /* One line a module. */
 const ts_module *const ts_modules[] = {
 	&ts_whatif_module,
+	&ts_memory_module,
 	NULL,
 };
 

@@ -1,0 +1,381 @@
+/*
+ * memory.c - device memory over the step (memory.h): the allocator's
+ * events per device, and each pass's peak and growth.
+ */
+#include "analysis/views/memory.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/layers/layers.h"
+#include "input/grow.h"
+
+/* One event, or neighbours merged: their span, peaks, first and last. */
+typedef struct {
+	int64_t t0, t1;
+	int64_t max_alloc, max_res;
+	int64_t first_alloc, last_alloc;
+	int64_t before;              /* allocated before its first event */
+	uint8_t dev;
+} rec;
+
+struct ts_memory {
+	ts_mem_device dev[TS_MEM_DEVICES];
+	size_t ndev;
+	uint64_t cpu_events, other_devices;
+	rec *recs;
+	size_t nrec, cap;
+	bool merged;                 /* a record spans several events */
+	ts_mem_pass *passes;
+	size_t npasses;
+	ts_mem_stage st[TS_PSTAGE_COUNT];
+};
+
+static void *mem_make(const ts_patterns *p)
+{
+	(void)p;
+	return calloc(1, sizeof(ts_memory));
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const rec *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+}
+
+/* Room for more: neighbours of a device merged in pairs. */
+static void compact(ts_memory *m)
+{
+	qsort(m->recs, m->nrec, sizeof *m->recs, by_time);
+	size_t out = 0;
+	for (size_t i = 0; i < m->nrec; i++) {
+		rec r = m->recs[i];
+		if (i + 1 < m->nrec && m->recs[i + 1].dev == r.dev) {
+			const rec *n = &m->recs[++i];
+			r.t1 = n->t1 > r.t1 ? n->t1 : r.t1;
+			r.max_alloc = n->max_alloc > r.max_alloc ? n->max_alloc : r.max_alloc;
+			r.max_res = n->max_res > r.max_res ? n->max_res : r.max_res;
+			r.last_alloc = n->last_alloc;
+		}
+		m->recs[out++] = r;
+	}
+	m->nrec = out;
+	m->merged = true;
+}
+
+static ts_mem_device *device_of(ts_memory *m, int64_t id)
+{
+	for (size_t i = 0; i < m->ndev; i++)
+		if (m->dev[i].device == id)
+			return &m->dev[i];
+	if (m->ndev == TS_MEM_DEVICES)
+		return NULL;
+	ts_mem_device *d = &m->dev[m->ndev++];
+	*d = (ts_mem_device){ .device = id, .peak_allocated = INT64_MIN, .peak_reserved = -1,
+			      .reserved_at_peak_allocated = -1, .allocated_at_peak_reserved = -1,
+			      .last_reserved = -1, .first_ns = INT64_MAX, .last_ns = INT64_MIN };
+	return d;
+}
+
+static void count(ts_mem_device *d, const ts_mem_args *a, int64_t t)
+{
+	d->events++;
+	if (a->bytes > 0) {
+		d->allocs++;
+		d->bytes_allocated += a->bytes;
+	} else if (a->bytes < 0) {
+		d->frees++;
+		d->bytes_freed -= a->bytes;
+	}
+	if (a->allocated > d->peak_allocated) {
+		d->peak_allocated = a->allocated;
+		d->peak_allocated_ns = t;
+		d->reserved_at_peak_allocated = a->reserved;
+	}
+	if (a->reserved > d->peak_reserved) {
+		d->peak_reserved = a->reserved;
+		d->peak_reserved_ns = t;
+		d->allocated_at_peak_reserved = a->allocated;
+	}
+	if (t < d->first_ns) {
+		d->first_ns = t;
+		d->first_allocated = a->allocated;
+	}
+	if (t >= d->last_ns) {
+		d->last_ns = t;
+		d->last_allocated = a->allocated;
+		d->last_reserved = a->reserved;
+	}
+}
+
+static void mem_event(void *mp, const ts_event *ev)
+{
+	ts_memory *m = mp;
+	if (!(ev->has & TS_HAS_MEM) || !(ev->has & TS_HAS_TS) || ev->name_len != 8 ||
+	    memcmp(ev->name, "[memory]", 8) != 0)
+		return;
+	if (ev->mem.device_type == 0 || ev->mem.device < 0) {
+		m->cpu_events++;
+		return;
+	}
+	ts_mem_device *d = device_of(m, ev->mem.device);
+	if (!d) {
+		m->other_devices++;
+		return;
+	}
+	ts_mem_args a = ev->mem;
+	if (a.allocated < 0 || d->relative) {
+		/* no totals: the allocated bytes since the capture began */
+		d->relative = true;
+		d->sum += a.bytes;
+		a.allocated = d->sum;
+		a.reserved = -1;
+	}
+	count(d, &a, ev->ts_ns);
+	if (m->nrec == TS_MEM_RECORDS)
+		compact(m);
+	if (!ts_grow((void **)&m->recs, &m->cap, m->nrec + 1, sizeof *m->recs, 1024,
+		     TS_MEM_RECORDS, false))
+		return;
+	m->recs[m->nrec++] = (rec){ ev->ts_ns, ev->ts_ns, a.allocated, a.reserved, a.allocated,
+				    a.allocated, a.allocated - a.bytes, (uint8_t)(d - m->dev) };
+}
+
+/* The pass's window: its step on the CPU, else its launches, else its
+ * GPU span. */
+static const char *window(const ts_pass *p, int64_t *from, int64_t *to)
+{
+	if (p->cwin_from != INT64_MIN && p->cwin_to > p->cwin_from) {
+		*from = p->cwin_from, *to = p->cwin_to;
+		return "step";
+	}
+	if (p->idle.first_launch_ns != INT64_MIN && p->idle.last_launch_ns >= p->idle.first_launch_ns) {
+		*from = p->idle.first_launch_ns, *to = p->idle.last_launch_ns;
+		return "launches";
+	}
+	*from = p->first_ts, *to = p->last_end;
+	return "gpu";
+}
+
+/* Device dv's records [lo, hi) (sorted): the pass's figures. */
+static void pass_figures(const rec *r, size_t lo, size_t hi, ts_mem_pass *x)
+{
+	size_t i = lo;
+	while (i < hi && r[i].t1 < x->from_ns)
+		i++;
+	/* allocated as the window opens: after the event before it, else
+	 * before its first (that event's total less its own bytes) */
+	int64_t before = i > lo ? r[i - 1].last_alloc
+		       : i < hi && r[i].t0 <= x->to_ns ? r[i].before : INT64_MIN;
+	int64_t end = before;
+	x->peak_allocated = INT64_MIN;
+	x->peak_reserved = -1;
+	for (; i < hi && r[i].t0 <= x->to_ns; i++) {
+		x->events++;
+		if (r[i].max_alloc > x->peak_allocated)
+			x->peak_allocated = r[i].max_alloc;
+		if (r[i].max_res > x->peak_reserved)
+			x->peak_reserved = r[i].max_res;
+		end = r[i].last_alloc;
+	}
+	x->growth = before == INT64_MIN ? INT64_MIN : end - before;
+}
+
+static void mem_finish(void *mp, const ts_result *res)
+{
+	ts_memory *m = mp;
+	if (m->ndev == 0 || !res->layers)
+		return;
+	qsort(m->recs, m->nrec, sizeof *m->recs, by_time);
+	size_t main = 0;
+	for (size_t i = 1; i < m->ndev; i++)
+		if (m->dev[i].events > m->dev[main].events)
+			main = i;
+	size_t lo = 0, hi;
+	while (lo < m->nrec && m->recs[lo].dev != main)
+		lo++;
+	for (hi = lo; hi < m->nrec && m->recs[hi].dev == main; hi++)
+		;
+	size_t n = ts_layers_npasses(res->layers);
+	if (!n || !(m->passes = calloc(n, sizeof *m->passes)))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const ts_pass *p = ts_layers_pass(res->layers, i);
+		ts_mem_pass *x = &m->passes[m->npasses++];
+		*x = (ts_mem_pass){ .pass = (uint32_t)i, .device = m->dev[main].device };
+		x->window = window(p, &x->from_ns, &x->to_ns);
+		pass_figures(m->recs, lo, hi, x);
+		if (!p->complete || p->draft || !x->events || p->stage >= TS_PSTAGE_COUNT)
+			continue;
+		ts_mem_stage *s = &m->st[p->stage];
+		if (s->passes++ == 0)
+			s->peak_allocated = s->peak_reserved = INT64_MIN;
+		if (x->peak_allocated > s->peak_allocated)
+			s->peak_allocated = x->peak_allocated;
+		if (x->peak_reserved > s->peak_reserved)
+			s->peak_reserved = x->peak_reserved;
+		if (x->growth != INT64_MIN) {
+			s->grown++;
+			s->growth_sum += x->growth;
+		}
+	}
+}
+
+/* A partial keeps the devices and the stages (a pass's figures are of
+ * its own run), field by field. */
+static void put_device(ts_wbuf *w, const ts_mem_device *d)
+{
+	const int64_t f[] = { d->device, (int64_t)d->events, (int64_t)d->allocs, (int64_t)d->frees,
+			      d->bytes_allocated, d->bytes_freed, d->peak_allocated,
+			      d->peak_allocated_ns, d->peak_reserved, d->peak_reserved_ns,
+			      d->allocated_at_peak_reserved, d->first_ns, d->first_allocated,
+			      d->last_ns, d->last_allocated, d->last_reserved };
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		ts_w_i64(w, f[i]);
+	ts_w_i64(w, d->reserved_at_peak_allocated);
+	ts_w_u8(w, d->relative);
+	ts_w_i64(w, d->sum);
+}
+
+static ts_mem_device get_device(ts_rbuf *r)
+{
+	int64_t f[16];
+	for (size_t i = 0; i < 16; i++)
+		f[i] = ts_r_i64(r);
+	ts_mem_device d = { .device = f[0], .events = (uint64_t)f[1], .allocs = (uint64_t)f[2],
+			    .frees = (uint64_t)f[3], .bytes_allocated = f[4], .bytes_freed = f[5],
+			    .peak_allocated = f[6], .peak_allocated_ns = f[7], .peak_reserved = f[8],
+			    .peak_reserved_ns = f[9], .allocated_at_peak_reserved = f[10],
+			    .first_ns = f[11], .first_allocated = f[12], .last_ns = f[13],
+			    .last_allocated = f[14], .last_reserved = f[15] };
+	d.reserved_at_peak_allocated = ts_r_i64(r);
+	d.relative = ts_r_u8(r) != 0;
+	d.sum = ts_r_i64(r);
+	return d;
+}
+
+static void mem_save(const void *mp, ts_wbuf *w)
+{
+	const ts_memory *m = mp;
+	ts_w_u64(w, m->cpu_events);
+	ts_w_u64(w, m->other_devices);
+	ts_w_u8(w, m->merged);
+	ts_w_u64(w, m->ndev);
+	for (size_t i = 0; i < m->ndev; i++)
+		put_device(w, &m->dev[i]);
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_mem_stage *x = &m->st[s];
+		ts_w_u32(w, x->passes);
+		ts_w_i64(w, x->peak_allocated);
+		ts_w_i64(w, x->peak_reserved);
+		ts_w_u32(w, x->grown);
+		ts_w_i64(w, x->growth_sum);
+	}
+}
+
+static ts_status mem_load(void *mp, ts_rbuf *r)
+{
+	ts_memory *m = mp;
+	m->cpu_events += ts_r_u64(r);
+	m->other_devices += ts_r_u64(r);
+	m->merged |= ts_r_u8(r) != 0;
+	uint64_t n = ts_r_count(r, 18 * sizeof(int64_t));
+	for (uint64_t i = 0; i < n && !r->err; i++) {
+		ts_mem_device d = get_device(r);
+		if (m->ndev < TS_MEM_DEVICES)
+			m->dev[m->ndev++] = d;    /* a rank's device: its own row */
+		else
+			m->other_devices += d.events;
+	}
+	for (int s = 0; s < TS_PSTAGE_COUNT && !r->err; s++) {
+		ts_mem_stage x = { .passes = ts_r_u32(r) };
+		x.peak_allocated = ts_r_i64(r);
+		x.peak_reserved = ts_r_i64(r);
+		x.grown = ts_r_u32(r);
+		x.growth_sum = ts_r_i64(r);
+		ts_mem_stage *y = &m->st[s];
+		if (!x.passes)
+			continue;
+		if (!y->passes)
+			y->peak_allocated = y->peak_reserved = INT64_MIN;
+		y->passes += x.passes;
+		y->grown += x.grown;
+		y->growth_sum += x.growth_sum;
+		if (x.peak_allocated > y->peak_allocated)
+			y->peak_allocated = x.peak_allocated;
+		if (x.peak_reserved > y->peak_reserved)
+			y->peak_reserved = x.peak_reserved;
+	}
+	return r->err ? TS_ERR_PARTIAL : TS_OK;
+}
+
+static void mem_warnings(const void *mp, ts_warns *w)
+{
+	const ts_memory *m = mp;
+	if (m->merged)
+		ts_warn(w, "device memory: more than %u allocator events; neighbours were merged, so "
+			"a pass's memory peak and growth are to a merged record at its edges", TS_MEM_RECORDS);
+	if (m->other_devices)
+		ts_warn(w, "device memory: %" PRIu64 " allocator events of devices past the first %d "
+			"are not counted", m->other_devices, TS_MEM_DEVICES);
+}
+
+static void mem_free(void *mp)
+{
+	ts_memory *m = mp;
+	if (!m)
+		return;
+	free(m->recs);
+	free(m->passes);
+	free(m);
+}
+
+const ts_module ts_memory_module = {
+	.name = "memory",
+	.cats = 1u << TS_CAT_OTHER,
+	.make = mem_make, .event = mem_event, .finish = mem_finish,
+	.save = mem_save, .load = mem_load, .warnings = mem_warnings, .free = mem_free,
+};
+
+const ts_memory *ts_memory_of(const ts_result *res)
+{
+	return ts_result_module(res, &ts_memory_module);
+}
+
+size_t ts_memory_ndevices(const ts_memory *m)
+{
+	return m ? m->ndev : 0;
+}
+
+const ts_mem_device *ts_memory_device(const ts_memory *m, size_t i)
+{
+	return m && i < m->ndev ? &m->dev[i] : NULL;
+}
+
+size_t ts_memory_npasses(const ts_memory *m)
+{
+	return m ? m->npasses : 0;
+}
+
+const ts_mem_pass *ts_memory_pass(const ts_memory *m, size_t i)
+{
+	return m && i < m->npasses ? &m->passes[i] : NULL;
+}
+
+const ts_mem_stage *ts_memory_stage(const ts_memory *m, int stage)
+{
+	return m && stage >= 0 && stage < TS_PSTAGE_COUNT ? &m->st[stage] : NULL;
+}
+
+uint64_t ts_memory_cpu_events(const ts_memory *m)
+{
+	return m ? m->cpu_events : 0;
+}
+
+bool ts_memory_exact(const ts_memory *m)
+{
+	return m && !m->merged;
+}

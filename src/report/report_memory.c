@@ -1,0 +1,148 @@
+/*
+ * report_memory.c - device memory over the step (analysis/views/memory.h)
+ * as the JSON member "device_memory" (null where the trace has no
+ * allocator events) and the first screen's line. Sizes are bytes in JSON,
+ * GiB / MiB in text; times are the trace's microseconds.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "analysis/views/memory.h"
+#include "report/jsonw.h"
+#include "report/report.h"
+
+/* A size for people: GiB past one, else MiB, else bytes. */
+static void bytes_text(char *buf, size_t n, int64_t b)
+{
+	int64_t a = b < 0 ? -b : b;
+	if (a >= (1LL << 30))
+		snprintf(buf, n, "%.2f GiB", (double)b / (1LL << 30));
+	else if (a >= (1LL << 20))
+		snprintf(buf, n, "%.1f MiB", (double)b / (1LL << 20));
+	else
+		snprintf(buf, n, "%" PRId64 " B", b);
+}
+
+static void put_device(ts_jw *w, const ts_mem_device *d)
+{
+	bool res = !d->relative;   /* totals known: the reserve too */
+	ts_jw_obj(w);
+	ts_jw_kint(w, "device", d->device);
+	/* true: the events carry no totals; allocated counts from the
+	 * capture's start */
+	ts_jw_kbool(w, "relative", d->relative);
+	ts_jw_kuint(w, "events", d->events);
+	ts_jw_kuint(w, "allocs", d->allocs);
+	ts_jw_kuint(w, "frees", d->frees);
+	ts_jw_kint(w, "bytes_allocated", d->bytes_allocated);
+	ts_jw_kint(w, "bytes_freed", d->bytes_freed);
+	ts_jw_kint(w, "peak_allocated_bytes", d->peak_allocated);
+	ts_jw_kus(w, "peak_allocated_at_us", d->peak_allocated_ns);
+	/* the reserve then: what the allocator held beyond it is its cache
+	 * and fragmentation at the peak */
+	ts_jw_kopt_int(w, "reserved_at_peak_allocated_bytes", res, d->reserved_at_peak_allocated);
+	ts_jw_kopt_int(w, "cached_at_peak_allocated_bytes", res,
+		       d->reserved_at_peak_allocated - d->peak_allocated);
+	ts_jw_kopt_int(w, "peak_reserved_bytes", res, d->peak_reserved);
+	if (res)
+		ts_jw_kus(w, "peak_reserved_at_us", d->peak_reserved_ns);
+	else
+		ts_jw_knull(w, "peak_reserved_at_us");
+	ts_jw_kopt_int(w, "allocated_at_peak_reserved_bytes", res, d->allocated_at_peak_reserved);
+	ts_jw_kus(w, "first_at_us", d->first_ns);
+	ts_jw_kint(w, "first_allocated_bytes", d->first_allocated);
+	ts_jw_kus(w, "last_at_us", d->last_ns);
+	ts_jw_kint(w, "last_allocated_bytes", d->last_allocated);
+	ts_jw_kopt_int(w, "last_reserved_bytes", res, d->last_reserved);
+	ts_jw_kint(w, "growth_bytes", d->last_allocated - d->first_allocated);
+	ts_jw_end_obj(w);
+}
+
+static void put_pass(ts_jw *w, const ts_mem_pass *x)
+{
+	ts_jw_obj(w);
+	ts_jw_kuint(w, "pass", x->pass);
+	ts_jw_kint(w, "device", x->device);
+	ts_jw_kstr(w, "window", x->window);
+	ts_jw_kus(w, "start_us", x->from_ns);
+	ts_jw_kus(w, "end_us", x->to_ns);
+	ts_jw_kuint(w, "events", x->events);
+	ts_jw_kopt_int(w, "peak_allocated_bytes", x->events > 0, x->peak_allocated);
+	ts_jw_kopt_int(w, "peak_reserved_bytes", x->events > 0 && x->peak_reserved >= 0, x->peak_reserved);
+	ts_jw_kopt_int(w, "growth_bytes", x->growth != INT64_MIN, x->growth);
+	ts_jw_end_obj(w);
+}
+
+void ts_report_memory_json(ts_jw *w, const ts_result *res)
+{
+	const ts_memory *m = ts_memory_of(res);
+	ts_jw_member(w, 1, "device_memory");
+	if (ts_memory_ndevices(m) == 0) {
+		ts_jw_null(w);
+		return;
+	}
+	ts_jw_obj(w);
+	ts_jw_kbool(w, "exact", ts_memory_exact(m));
+	ts_jw_kuint(w, "cpu_events", ts_memory_cpu_events(m));
+	ts_jw_key(w, "devices");
+	ts_jw_arr(w);
+	for (size_t i = 0; i < ts_memory_ndevices(m); i++)
+		put_device(w, ts_memory_device(m, i));
+	ts_jw_end_arr(w);
+	ts_jw_key(w, "stages");
+	ts_jw_obj(w);
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		const ts_mem_stage *x = ts_memory_stage(m, s);
+		if (!x->passes)
+			continue;
+		ts_jw_key(w, ts_pstage_name((ts_pstage)s));
+		ts_jw_obj(w);
+		ts_jw_kuint(w, "passes", x->passes);
+		ts_jw_kint(w, "peak_allocated_bytes", x->peak_allocated);
+		ts_jw_kopt_int(w, "peak_reserved_bytes", x->peak_reserved >= 0, x->peak_reserved);
+		ts_jw_kopt_int(w, "growth_per_pass_bytes", x->grown > 0,
+			       x->grown ? x->growth_sum / (int64_t)x->grown : 0);
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_obj(w);
+	ts_jw_key(w, "passes");
+	ts_jw_arr(w);
+	for (size_t i = 0; i < ts_memory_npasses(m); i++)
+		put_pass(w, ts_memory_pass(m, i));
+	ts_jw_end_arr(w);
+	ts_jw_end_obj(w);
+}
+
+bool ts_report_memory_brief(const ts_result *res, char *buf, size_t n)
+{
+	const ts_memory *m = ts_memory_of(res);
+	size_t nd = ts_memory_ndevices(m);
+	if (nd == 0)
+		return false;
+	const ts_mem_device *d = ts_memory_device(m, 0);
+	for (size_t i = 1; i < nd; i++)
+		if (ts_memory_device(m, i)->peak_allocated > d->peak_allocated)
+			d = ts_memory_device(m, i);
+	char pa[32], rs[32], cache[32], pr[32];
+	bytes_text(pa, sizeof pa, d->peak_allocated);
+	bytes_text(rs, sizeof rs, d->reserved_at_peak_allocated);
+	bytes_text(cache, sizeof cache, d->reserved_at_peak_allocated - d->peak_allocated);
+	bytes_text(pr, sizeof pr, d->peak_reserved);
+	int k = d->relative
+		? snprintf(buf, n, "memory: GPU %" PRId64 " peak %s allocated above the capture's start "
+			   "(its events carry no totals)", d->device, pa)
+		: snprintf(buf, n, "memory: GPU %" PRId64 " peak %s allocated, %s reserved then (%s "
+			   "cached or fragmented); reserved peak %s", d->device, pa, rs, cache, pr);
+	for (int s = 0; s < TS_PSTAGE_COUNT && k > 0 && (size_t)k < n; s++) {
+		const ts_mem_stage *x = ts_memory_stage(m, s);
+		if (!x->grown)
+			continue;
+		char g[32];
+		bytes_text(g, sizeof g, x->growth_sum / (int64_t)x->grown);
+		k += snprintf(buf + k, n - (size_t)k, "; %s %s%s a pass", ts_pstage_name((ts_pstage)s),
+			      x->growth_sum >= 0 ? "+" : "", g);
+	}
+	if (nd > 1 && k > 0 && (size_t)k < n)
+		snprintf(buf + k, n - (size_t)k, "; %zu devices", nd);
+	return true;
+}

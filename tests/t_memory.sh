@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Device memory over the step (issue 60): on every shared trace and
+# capture recorded with profile_memory=True, the report's figures equal an independent
+# count of the allocator's "[memory]" events (a Python oracle): per GPU
+# the peak allocated and reserved (with totals) or the peak of the bytes'
+# running sum (PyTorch 1.8: no totals), the allocations, frees and
+# bytes; per pass, its window as the JSON's passes[] give it (the step's
+# CPU window, else its launches, else its GPU span), the events in it and
+# their peak. A trace without the events prints no memory line and has
+# "device_memory": null.
+T=memory
+. "$(dirname "$0")/lib.sh"
+need_shared
+for t in "$SHARED"/*.json* tests/data/torch_*_h200.json.gz; do
+	f=$(basename "$t")
+	"$TS" --no-progress -f json "$t" >"$tmp/r.json" 2>/dev/null
+	"$TS" --no-progress --brief "$t" >"$tmp/brief.txt" 2>/dev/null
+	if out=$(python3 - "$t" "$tmp/r.json" "$tmp/brief.txt" <<'PY' 2>&1
+import gzip, json, sys
+path, rep, brief = sys.argv[1:4]
+d = json.load(gzip.open(path) if path.endswith('.gz') else open(path))
+r = json.load(open(rep))
+dm = r['device_memory']
+ns = lambda us: round(us * 1000)
+ev = [e for e in d['traceEvents'] if e.get('name') == '[memory]' and 'ts' in e]
+gpu = [e for e in ev if e['args'].get('Device Type') != 0 and e['args'].get('Device Id', -1) >= 0]
+if not gpu:
+    assert dm is None, 'device_memory without GPU allocator events'
+    assert not any('memory: GPU' in l for l in open(brief)), 'a memory line without events'
+    print('no GPU allocator events: device_memory null, no memory line')
+    sys.exit(0)
+gpu.sort(key=lambda e: e['ts'])
+devs = sorted(set(e['args']['Device Id'] for e in gpu))
+assert dm and [x['device'] for x in dm['devices']] == devs, (devs, dm and dm['devices'])
+assert dm['cpu_events'] == len(ev) - len(gpu), (dm['cpu_events'], len(ev) - len(gpu))
+state = {}
+for dv in devs:
+    mine = [e for e in gpu if e['args']['Device Id'] == dv]
+    x = [y for y in dm['devices'] if y['device'] == dv][0]
+    totals = all('Total Allocated' in e['args'] for e in mine)
+    s, alloc = 0, []
+    for e in mine:
+        s += e['args']['Bytes']
+        alloc.append(e['args']['Total Allocated'] if totals else s)
+    state[dv] = [(ns(e['ts']), a, e['args'].get('Total Reserved') if totals else None, e['args']['Bytes'])
+                 for e, a in zip(mine, alloc)]
+    assert x['relative'] == (not totals)
+    assert x['events'] == len(mine)
+    assert x['allocs'] == sum(1 for e in mine if e['args']['Bytes'] > 0)
+    assert x['frees'] == sum(1 for e in mine if e['args']['Bytes'] < 0)
+    assert x['bytes_allocated'] == sum(e['args']['Bytes'] for e in mine if e['args']['Bytes'] > 0)
+    assert x['peak_allocated_bytes'] == max(alloc), (x['peak_allocated_bytes'], max(alloc))
+    if totals:
+        assert x['peak_reserved_bytes'] == max(e['args']['Total Reserved'] for e in mine)
+    else:
+        assert x['peak_reserved_bytes'] is None
+main = max(devs, key=lambda dv: len(state[dv]))
+passes = r['passes']
+assert len(dm['passes']) == len(passes)
+checked = 0
+for p, m in zip(passes, dm['passes']):
+    w = p['step_window']
+    if w and w.get('cpu'):
+        kind, a, b = 'step', w['cpu']['start_us'], w['cpu']['end_us']
+    elif w and w.get('launched'):
+        kind, a, b = 'launches', w['launched']['start_us'], w['launched']['end_us']
+    else:
+        kind, a, b = 'gpu', p['span']['start_us'], p['span']['end_us']
+    assert m['window'] == kind and ns(m['start_us']) == ns(a) and ns(m['end_us']) == ns(b), (m, kind, a, b)
+    inside = [s for s in state[main] if ns(a) <= s[0] <= ns(b)]
+    assert m['events'] == len(inside), (m['events'], len(inside))
+    assert m['peak_allocated_bytes'] == (max(s[1] for s in inside) if inside else None), m
+    checked += 1
+has_line = any(l.strip().startswith('memory: GPU') for l in open(brief))
+assert has_line, 'no memory line on the first screen'
+print('%d GPU(s), %d events, %d passes: peaks, counts and each pass\'s window, events and peak equal the oracle\'s' % (len(devs), len(gpu), checked))
+PY
+	); then
+		ok "$f: $out"
+	else
+		bad "$f: $(echo "$out" | tail -3)"
+	fi
+done
+"$TS" --no-progress -f json tests/data/sample_trace.json.gz >"$tmp/s.json"
+"$TS" --no-progress --brief tests/data/sample_trace.json.gz >"$tmp/s.txt"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["device_memory"] is None' "$tmp/s.json" &&
+	! grep -q "memory: GPU" "$tmp/s.txt" &&
+	ok "a trace without allocator events: device_memory null, no memory line" ||
+	bad "a trace without allocator events shows memory"
+# saved and merged: each partial's GPU its own row, the stages added
+t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
+if [ -f "$t" ]; then
+	"$TS" --no-progress --save-state "$tmp/p.part" -f json "$t" >"$tmp/one.json" 2>/dev/null
+	"$TS" merge --no-progress -f json "$tmp/p.part" "$tmp/p.part" >"$tmp/two.json" 2>/dev/null
+	python3 - "$tmp/one.json" "$tmp/two.json" <<'PY' && ok "saved and merged: a device row per partial, the stage's passes added, its peaks kept" || bad "memory after merge"
+import json, sys
+a = json.load(open(sys.argv[1]))['device_memory']
+b = json.load(open(sys.argv[2]))['device_memory']
+assert b['devices'] == a['devices'] * 2, b['devices']
+for s, x in a['stages'].items():
+    y = b['stages'][s]
+    assert y['passes'] == 2 * x['passes'] and y['peak_allocated_bytes'] == x['peak_allocated_bytes'], (x, y)
+PY
+fi
+finish
