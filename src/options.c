@@ -44,9 +44,10 @@ static const char usage_text[] =
 	"      --table NAME     the table --format csv writes: kernels, types,\n"
 	"                       categories, unclassified, ops, workloads, layers,\n"
 	"                       passes, stages, memory, collectives, api,\n"
-	"                       opportunities, gaps, replays\n"
-	"                       (--capture), ranks or skew (several traces), or\n"
-	"                       launches (a row per kernel, streamed as read)\n"
+	"                       opportunities, gaps, replays (--capture),\n"
+	"                       device_memory, memory_passes (profile_memory),\n"
+	"                       ranks or skew (several traces), or launches (a\n"
+	"                       row per kernel, streamed as read)\n"
 	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
 	"  -n, --top N          kernel rows in the text report (default 20, 0 = all)\n"
 	"  -w, --width N        shorten kernel names to fit N columns\n"
@@ -240,7 +241,8 @@ static void check_formats(options *o)
 	if (o->table && !ts_report_table_known(o->table) && strcmp(o->table, "launches") != 0)
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
 			    "ops, workloads, layers, passes, stages, memory, collectives, api, "
-			    "opportunities, gaps, replays, ranks, skew or launches", o->table);
+			    "opportunities, gaps, replays, device_memory, memory_passes, ranks, skew or "
+			    "launches", o->table);
 	if (o->debug && o->format != FMT_TEXT)
 		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "
 			    "(the passes and layers are in the JSON report's passes and layer_table)");

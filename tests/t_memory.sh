@@ -87,6 +87,29 @@ python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["device_memory"
 	! grep -q "memory: GPU" "$tmp/s.txt" &&
 	ok "a trace without allocator events: device_memory null, no memory line" ||
 	bad "a trace without allocator events shows memory"
+# the tables: CSV rows as the JSON has them
+t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
+if [ -f "$t" ]; then
+	"$TS" --no-progress -f json --csv-dir "$tmp/csv" "$t" >"$tmp/j.json" 2>/dev/null
+	python3 - "$tmp/j.json" "$tmp/csv" <<'PY' && ok "the device_memory and memory_passes tables (CSV, and so the workbook and page) hold the JSON's rows" || bad "memory tables differ from the JSON"
+import csv, json, os, sys
+dm = json.load(open(sys.argv[1]))['device_memory']
+for name, rows in (('device_memory', dm['devices']), ('memory_passes', dm['passes'])):
+    got = list(csv.DictReader(open(os.path.join(sys.argv[2], name + '.csv'), newline='')))
+    assert len(got) == len(rows), (name, len(got), len(rows))
+    for g, r in zip(got, rows):
+        for k, v in g.items():
+            want = r[k]
+            if want is None:
+                assert v == '', (name, k, v)
+            elif isinstance(want, bool):
+                assert v == str(want).lower(), (name, k, v)
+            elif isinstance(want, (int, float)):
+                assert float(v) == float(want), (name, k, v, want)
+            else:
+                assert v == want, (name, k, v, want)
+PY
+fi
 # saved and merged: each partial's GPU its own row, the stages added
 t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
 if [ -f "$t" ]; then

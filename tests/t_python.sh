@@ -185,7 +185,8 @@ for real in $tried; do
 	# the clone's engine built in place), then the wheel (the engine
 	# inside it), run with the clone gone; nothing left beside python/
 	rm -rf "$tmp/repo" && mkdir -p "$tmp/repo" &&
-		cp -r "$pkg" Makefile src patterns scripts "$tmp/repo/" && rm -rf "$tmp/repo/python/build"
+		cp -r "$pkg" Makefile src patterns scripts "$tmp/repo/" && rm -rf "$tmp/repo/python/build" &&
+		mkdir -p "$tmp/repo/docs" && cp docs/report.schema.json "$tmp/repo/docs/"
 	PIP_NO_INDEX=1 "$tmp/venv/bin/pip" install -q --no-index -e "$tmp/repo/python" >"$tmp/pip.log" 2>&1 &&
 		(cd "$tmp" && env -u TRACESTREAM "$tmp/venv/bin/python" -c '
 import tracestream, sys

@@ -28,7 +28,7 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKAGE = 'tracestream'
 # what building the engine needs from the repository (an sdist's engine/)
-ENGINE_PARTS = ('Makefile', 'src', 'patterns', 'scripts/deps.sh')
+ENGINE_PARTS = ('Makefile', 'src', 'patterns', 'scripts/deps.sh', 'docs/report.schema.json')
 
 
 def _engine_root():

@@ -239,14 +239,15 @@ def _frame(page):
 class Report:
     """A single trace's (or a job's) report. Tables: kernels, types,
     categories, unclassified, passes, layers (per layer index and stage),
-    ops, workloads, stages, memory, collectives, api (runtime and driver
-    calls, as nsys' cuda_api_sum), opportunities; for several ranks ranks
-    and skew. ``raw`` is the JSON document; ``partial`` and ``error`` say
+    ops, workloads, stages, memory (copies), collectives, api (runtime and
+    driver calls, as nsys' cuda_api_sum), opportunities; device_memory and
+    memory_passes (the allocator's events, profile_memory=True); for
+    several ranks ranks and skew. ``raw`` is the JSON document; ``partial`` and ``error`` say
     whether the trace was read whole."""
 
     TABLES = ("kernels", "types", "categories", "unclassified", "passes", "layers",
               "ops", "workloads", "stages", "memory", "collectives", "api", "opportunities",
-              "ranks", "skew")
+              "ranks", "skew", "device_memory", "memory_passes")
 
     def __init__(self, doc, source=None):
         self.raw = doc
@@ -271,6 +272,9 @@ class Report:
         self.opportunities = _table(doc.get("opportunities"))
         self.ranks = _table(doc.get("ranks"))
         self.skew = _table(_skew_rows(doc.get("skew")))
+        dm = doc.get("device_memory") or {}
+        self.device_memory = _table(dm.get("devices"))      # profile_memory=True
+        self.memory_passes = _table(dm.get("passes"))
 
     @property
     def tables(self):

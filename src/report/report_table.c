@@ -17,13 +17,14 @@
 #include "report/report.h"
 #include "analysis/satmath.h"
 #include "analysis/views/insight.h"
+#include "analysis/views/memory.h"
 #include "analysis/views/roofline.h"
 #include "analysis/views/steps.h"
 
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",
 	"layers", "passes", "stages", "memory", "collectives", "api", "opportunities", "gaps",
-	"replays", "ranks", "skew", NULL,
+	"replays", "ranks", "skew", "device_memory", "memory_passes", NULL,
 };
 
 /* ------------------------------------------------------------- cells */
@@ -501,6 +502,52 @@ static int t_memory(const ts_result *res, const ts_kview *v, const ts_table_sink
 	return rc;
 }
 
+/* Device memory (memory.h), a row per GPU: its peaks, the reserve at
+ * the peak allocated, its allocations and growth, as JSON device_memory
+ * has them (relative: no totals in the events, no reserve). */
+static int t_device_memory(const ts_result *res, const ts_table_sink *k)
+{
+	static const char *const cols[] = {
+		"device", "relative", "events", "allocs", "frees", "bytes_allocated", "bytes_freed",
+		"peak_allocated_bytes", "peak_allocated_at_us", "reserved_at_peak_allocated_bytes",
+		"peak_reserved_bytes", "first_allocated_bytes", "last_allocated_bytes", "growth_bytes",
+	};
+	const ts_memory *m = ts_memory_of(res);
+	int rc = BEGIN(k, "device_memory", cols);
+	for (size_t i = 0; i < ts_memory_ndevices(m) && rc == 0; i++) {
+		const ts_mem_device *d = ts_memory_device(m, i);
+		bool tot = !d->relative;
+		ts_cell row[] = { c_int(d->device), c_bool(d->relative), c_uint(d->events),
+				  c_uint(d->allocs), c_uint(d->frees), c_int(d->bytes_allocated),
+				  c_int(d->bytes_freed), c_int(d->peak_allocated), c_us(d->peak_allocated_ns),
+				  c_opt_int(tot, d->reserved_at_peak_allocated),
+				  c_opt_int(tot, d->peak_reserved), c_int(d->first_allocated),
+				  c_int(d->last_allocated), c_int(d->last_allocated - d->first_allocated) };
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
+/* Each pass's device memory (memory.h): its window, events, peak, growth. */
+static int t_memory_passes(const ts_result *res, const ts_table_sink *k)
+{
+	static const char *const cols[] = { "pass", "device", "window", "start_us", "end_us",
+					    "events", "peak_allocated_bytes", "peak_reserved_bytes",
+					    "growth_bytes" };
+	const ts_memory *m = ts_memory_of(res);
+	int rc = BEGIN(k, "memory_passes", cols);
+	for (size_t i = 0; i < ts_memory_npasses(m) && rc == 0; i++) {
+		const ts_mem_pass *x = ts_memory_pass(m, i);
+		ts_cell row[] = { c_uint(x->pass), c_int(x->device), c_cstr(x->window),
+				  c_us(x->from_ns), c_us(x->to_ns), c_uint(x->events),
+				  c_opt_int(x->events > 0, x->peak_allocated),
+				  c_opt_int(x->events > 0 && x->peak_reserved >= 0, x->peak_reserved),
+				  c_opt_int(x->growth != INT64_MIN, x->growth) };
+		rc = ROW(k, row);
+	}
+	return rc;
+}
+
 /* Collectives by kind, message size and group (comm.h), then per kind the
  * calls past the rows kept, unsized. All stages: none under --stage. */
 /* The largest opportunities (insight.h), as JSON opportunities has them:
@@ -729,6 +776,10 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 		rc = t_ranks(o->ranks, sink);
 	else if (strcmp(name, "skew") == 0)
 		rc = t_skew(o->ranks, sink);
+	else if (strcmp(name, "device_memory") == 0)
+		rc = t_device_memory(res, sink);
+	else if (strcmp(name, "memory_passes") == 0)
+		rc = t_memory_passes(res, sink);
 	else
 		return -2;
 	return rc || sink->end(sink->ctx) ? -1 : 0;
@@ -740,6 +791,8 @@ bool ts_report_table_applies(const ts_result *res, const ts_report_opts *o, cons
 		return res->replay != NULL;
 	if (strcmp(name, "ranks") == 0 || strcmp(name, "skew") == 0)
 		return o->ranks != NULL;
+	if (strcmp(name, "device_memory") == 0 || strcmp(name, "memory_passes") == 0)
+		return ts_memory_ndevices(ts_memory_of(res)) > 0;
 	return true;
 }
 
