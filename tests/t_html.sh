@@ -247,4 +247,29 @@ PY
 		bad "compare page: $(grep CONSOLE "$tmp/wc/console" | head -3)"
 	fi
 fi
+# every chart's text lies inside its chart, as the browser lays it out,
+# with room for fonts wider than this machine's (the labels measured at
+# 15% over their size): a copy of each page measures its labels (getBBox)
+# and writes what sticks out into the DOM it dumps (the compare page's
+# left labels were cut on a user's machine: "ommunication...")
+extent() { # label page.html
+	local w="$tmp/ext-$1"
+	mkdir -p "$w"
+	sed 's|</body>|<style>svg.chart .lab{font-size:12.65px}</style><script>(function(){var bad=[];document.querySelectorAll("svg.chart").forEach(function(svg){var vb=svg.viewBox.baseVal;svg.querySelectorAll("text").forEach(function(t){if(t.closest("[transform]"))return;var b=t.getBBox();if(b.width>0\&\&(b.x<-0.5\|\|b.x+b.width>vb.width+0.5))bad.push(svg.id+": "+t.textContent+" at "+b.x.toFixed(1)+".."+(b.x+b.width).toFixed(1));});});document.body.setAttribute("data-outside",JSON.stringify(bad));})();</script></body>|' "$2" > "$w/m.html"
+	load "$w" "$w/m.html" || return 1
+	python3 - "$w/dom" <<'PY'
+import html, json, re, sys
+m = re.search(r'data-outside="([^"]*)"', open(sys.argv[1]).read())
+assert m, 'no measure'
+bad = json.loads(html.unescape(m.group(1)))
+assert not bad, bad[:3]
+PY
+}
+if [ -e "$tmp/c.html" ]; then
+	extent compare "$tmp/c.html" && ok "the compare page's chart labels lie whole inside their charts in Chromium" ||
+		bad "the compare page's chart labels stick out of their charts: $(grep -o 'data-outside="[^"]*' "$tmp/ext-compare/dom" | head -c 300)"
+fi
+"$TS" --no-progress -q -f html -o "$tmp/x.html" "$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz" 2>/dev/null &&
+	{ extent single "$tmp/x.html" && ok "a report page's chart labels lie whole inside their charts in Chromium" ||
+		bad "a report page's chart labels stick out: $(grep -o 'data-outside="[^"]*' "$tmp/ext-single/dom" | head -c 300)"; }
 exit $fail

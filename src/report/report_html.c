@@ -102,7 +102,11 @@ static void escs(FILE *out, const char *s)
 #define CW 760                   /* chart width */
 #define MAX_PASSES 200           /* passes drawn in the timeline */
 #define MAX_ROWS 300             /* rows of a table on the page */
-#define LEFT 190                 /* room for labels */
+#define LEFT 210                 /* room for labels */
+/* the characters of a label that fit left of LEFT at 11px with room for
+ * fonts wider than most (7.5px a character): a longer one is cut with
+ * "..." rather than past the chart's left edge */
+#define LEFT_CHARS ((LEFT - 12) * 2 / 15)
 #define ROOF_LABELS 8            /* roofline points named on the chart */
 
 static void chart_open(FILE *out, const char *id, int h, const char *title, const char *what)
@@ -185,7 +189,7 @@ static void hbars(FILE *out, const char *id, const char *title, const char *what
 		double w = max > 0 ? span * b[i].us / max : 0;
 		int y = 10 + (int)i * 22;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"lab\">", LEFT - 6, y + 14);
-		label(out, b[i].name, b[i].len, 26);
+		label(out, b[i].name, b[i].len, LEFT_CHARS);
 		fprintf(out, "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\" "
 			     "fill=\"%s\"><title>", cls, LEFT, y + 2, w < 0.5 && b[i].us > 0 ? 0.5 : w,
 			b[i].color);
@@ -913,7 +917,7 @@ static void chart_cmp_ops(FILE *out, const ts_compare *c)
 		const ts_cmp_op *r = &c->ops[pick[i]];
 		int y = 10 + (int)i * 30;
 		fprintf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"lab\">", LEFT - 6, y + 15);
-		label(out, r->name, strlen(r->name), 28);
+		label(out, r->name, strlen(r->name), LEFT_CHARS);
 		fputs("</text>", out);
 		for (int s = 0; s < 2; s++) {
 			double w = max > 0 ? span * r->cmp[s] / max : 0;

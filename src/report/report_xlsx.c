@@ -185,8 +185,40 @@ static void fact_n(xlsx *x, const char *k, double v)
 	x->row++;
 }
 
-/* The summary sheet: one fact per row. */
-static void summary(xlsx *x, const ts_result *res)
+/* The first screen, a line a row (item "first_screen"): every figure it
+ * gives, in its words (whole lines, as on a pipe). */
+static void first_screen(xlsx *x, const ts_result *res, const ts_report_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	if (!mem)
+		return;
+	ts_report_opts bo = *o;
+	bo.width = 0;
+	ts_kview v = ts_report_view(res, &bo);
+	ts_breakdown b;
+	if (ts_kview_breakdown(res, &v, &b) == 0) {
+		ts_report_brief(mem, res, &bo, &v, &b);
+		ts_breakdown_free(&b);
+	}
+	if (fclose(mem) != 0) {
+		free(buf);
+		return;
+	}
+	for (const char *l = buf; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		text_at(x, x->row, 0, "first_screen", 12, NULL);
+		text_at(x, x->row, 1, l, n, NULL);
+		x->row++;
+		l += n + (nl != NULL);
+	}
+	free(buf);
+}
+
+/* The summary sheet: one fact per row, then the first screen. */
+static void summary(xlsx *x, const ts_result *res, const ts_report_opts *o)
 {
 	static const char *const cols[] = { "item", "value" };
 	x->sheet = "summary";
@@ -203,6 +235,7 @@ static void summary(xlsx *x, const ts_result *res)
 	fact_s(x, "roofline_device", res->gpu ? res->gpu->name : NULL);
 	fact_s(x, "framework", res->framework);
 	fact_s(x, "model_family", res->model.family ? res->model.family->name : NULL);
+	fact_s(x, "model", res->model.described[0] ? res->model.described : NULL);
 	fact_n(x, "kernels", (double)res->agg->all.count);
 	fact_n(x, "kernel_time_us", (double)res->agg->all.total / 1e3);
 	for (int s = 0; res->layers && s < TS_PSTAGE_COUNT; s++) {
@@ -221,6 +254,7 @@ static void summary(xlsx *x, const ts_result *res)
 	ts_result_warnings(res, &w);
 	for (size_t i = 0; i < w.n; i++)
 		fact_s(x, "warning", w.line[i]);
+	first_screen(x, res, o);
 	sheet_end(x);
 }
 
@@ -257,7 +291,7 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 	x.head = workbook_add_format(x.wb);
 	format_set_bold(x.head);
 	ts_table_sink sink = { &x, x_begin, x_row, x_end };
-	summary(&x, res);
+	summary(&x, res, o);
 	int rc = 0;
 	for (size_t i = 0; ts_report_tables[i] && rc == 0; i++) {
 		const char *t = ts_report_tables[i];
