@@ -151,11 +151,11 @@ NPROC := $(shell nproc 2>/dev/null || echo 2)
 test:
 	@sh scripts/deps.sh --test
 	@echo "build: release, -Werror (build/release; make V=1 shows the commands)"
-	@$(MAKE) -j$(NPROC) BRIEF=1 WERROR=1 all unit
+	@$(MAKE) -s -j$(NPROC) BRIEF=1 WERROR=1 all unit
 	@echo "build: AddressSanitizer + UBSan (build/san)"
-	@$(MAKE) -j$(NPROC) BRIEF=1 WERROR=1 SAN=1 all unit
+	@$(MAKE) -s -j$(NPROC) BRIEF=1 WERROR=1 SAN=1 all unit
 	@echo "build: ThreadSanitizer (build/tsan)"
-	@$(MAKE) -j$(NPROC) BRIEF=1 WERROR=1 TSAN=1 all
+	@$(MAKE) -s -j$(NPROC) BRIEF=1 WERROR=1 TSAN=1 all
 	@TS_LONG=$(TS_LONG) bash tests/run.sh
 
 # make test with the long sizes and sweeps (t_hostile's full sizes)

@@ -110,6 +110,24 @@ for name, rows in (('device_memory', dm['devices']), ('memory_passes', dm['passe
                 assert v == want, (name, k, v, want)
 PY
 fi
+# the page: a chart of the allocated bytes over the trace, whose highest
+# point is the device's peak; none without the events
+t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
+if [ -f "$t" ]; then
+	"$TS" --no-progress -f html -o "$tmp/m.html" "$t" 2>/dev/null
+	"$TS" --no-progress -f html -o "$tmp/s.html" tests/data/sample_trace.json.gz 2>/dev/null
+	python3 - "$tmp/m.html" "$tmp/s.html" "$tmp/j.json" <<'PY' && ok "the page draws device memory over the trace, its top at the peak; no chart without the events" || bad "memory chart"
+import json, re, sys
+m = open(sys.argv[1]).read()
+pts = re.search(r'<svg id="chart-memory".*?<polyline class="mem"[^>]*points="([^"]*)"', m, re.S)
+assert pts, 'no memory chart'
+ys = [float(p.split(',')[1]) for p in pts.group(1).split()]
+assert len(ys) >= 2 and abs(min(ys) - 20.0) < 0.06, (len(ys), min(ys))   # the peak at the top
+peak = json.load(open(sys.argv[3]))['device_memory']['devices'][0]['peak_allocated_bytes']
+assert re.search(r'>%.2f GiB<' % (peak / 2**30), m), 'the axis is not the peak'
+assert 'chart-memory' not in open(sys.argv[2]).read()
+PY
+fi
 # saved and merged: each partial's GPU its own row, the stages added
 t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
 if [ -f "$t" ]; then

@@ -23,6 +23,7 @@
 
 #include "analysis/layers/layers.h"
 #include "input/reader.h"
+#include "analysis/views/memory.h"
 #include "report/report.h"
 #include "analysis/views/roofline.h"
 #include "report/version.h"
@@ -234,6 +235,38 @@ static void chart_stages(FILE *out, const ts_result *res)
 	hbars(out, "chart-stages", "Kernel time by stage",
 	      "Kernel time of the forward passes of each stage; unknown is time outside any pass.",
 	      b, n, "bar stage", NULL, 0);
+}
+
+/* Device memory over the trace (the allocator's events): the allocated
+ * bytes of the GPU with the most events, a point per stretch (its peak),
+ * in GiB against ms from its first event. Only where the events exist. */
+#define MEM_POINTS 300
+static void chart_memory(FILE *out, const ts_result *res)
+{
+	const ts_memory *m = ts_memory_of(res);
+	int64_t t[MEM_POINTS], a[MEM_POINTS];
+	size_t n = ts_memory_series(m, t, a, MEM_POINTS);
+	if (n < 2)
+		return;
+	int64_t hi = 1;
+	for (size_t i = 0; i < n; i++)
+		hi = a[i] > hi ? a[i] : hi;
+	double span = (double)(t[n - 1] - t[0]), plot = 160, w = CW - 90;
+	int h = 210;
+	chart_open(out, "chart-memory", h, "Device memory over the trace",
+		   "Allocated bytes on the GPU, each point the peak of its stretch of the trace (the "
+		   "allocator's events of profile_memory=True); the axis from 0.");
+	double gib = (double)hi / (1 << 30);
+	fprintf(out, "<text x=\"56\" y=\"24\" text-anchor=\"end\" class=\"val\">%.2f GiB</text>"
+		     "<text x=\"56\" y=\"%d\" text-anchor=\"end\" class=\"val\">0</text>"
+		     "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" class=\"val\">%.1f ms</text>\n",
+		gib, 20 + (int)plot, CW - 20, h - 12, span / 1e6);
+	fputs("<polyline class=\"mem\" fill=\"none\" stroke=\"#0072B2\" stroke-width=\"1.5\" points=\"", out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%.1f,%.1f", i ? " " : "", 60 + (span > 0 ? w * (double)(t[i] - t[0]) / span : 0),
+			20 + plot - plot * (double)a[i] / (double)hi);
+	fputs("\"/>\n", out);
+	chart_close(out);
 }
 
 /* Stacked bars: per stage, its time by category (the 7 largest of the
@@ -858,6 +891,7 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		chart_layers(out, res);
 		chart_timeline(out, res);
 	}
+	chart_memory(out, res);
 	chart_kernels(out, res, o);
 	chart_roofline(out, res, o);
 	fputs("<h2>Tables</h2>\n<p>Click a column header to sort. Times in microseconds.</p>\n", out);

@@ -30,6 +30,7 @@ struct ts_memory {
 	ts_mem_pass *passes;
 	size_t npasses;
 	ts_mem_stage st[TS_PSTAGE_COUNT];
+	size_t lo, hi;               /* after the run: the main device's records */
 };
 
 static void *mem_make(const ts_patterns *p)
@@ -199,6 +200,8 @@ static void mem_finish(void *mp, const ts_result *res)
 		lo++;
 	for (hi = lo; hi < m->nrec && m->recs[hi].dev == main; hi++)
 		;
+	m->lo = lo;
+	m->hi = hi;
 	size_t n = ts_layers_npasses(res->layers);
 	if (!n || !(m->passes = calloc(n, sizeof *m->passes)))
 		return;
@@ -373,6 +376,28 @@ const ts_mem_stage *ts_memory_stage(const ts_memory *m, int stage)
 uint64_t ts_memory_cpu_events(const ts_memory *m)
 {
 	return m ? m->cpu_events : 0;
+}
+
+size_t ts_memory_series(const ts_memory *m, int64_t *t_ns, int64_t *allocated, size_t max)
+{
+	if (!m || m->hi <= m->lo || max == 0)
+		return 0;
+	const rec *r = m->recs + m->lo;
+	size_t n = m->hi - m->lo, k = 0;
+	int64_t t0 = r[0].t0, span = r[n - 1].t1 - t0;
+	for (size_t i = 0; i < n; i++) {
+		/* the stretch of the trace this record falls in */
+		size_t b = span > 0 ? (size_t)((double)(r[i].t0 - t0) / (double)span * (double)(max - 1)) : 0;
+		int64_t at = t0 + (int64_t)((double)span * (double)b / (double)(max > 1 ? max - 1 : 1));
+		if (k > 0 && t_ns[k - 1] == at) {
+			if (r[i].max_alloc > allocated[k - 1])
+				allocated[k - 1] = r[i].max_alloc;
+			continue;
+		}
+		t_ns[k] = at;
+		allocated[k++] = r[i].max_alloc;
+	}
+	return k;
 }
 
 bool ts_memory_exact(const ts_memory *m)

@@ -77,6 +77,10 @@ size_t ts_memory_npasses(const ts_memory *m);
 const ts_mem_pass *ts_memory_pass(const ts_memory *m, size_t i);
 const ts_mem_stage *ts_memory_stage(const ts_memory *m, int stage);
 uint64_t ts_memory_cpu_events(const ts_memory *m);
+/* The allocated bytes of the device with the most events over time, in
+ * at most max points (each the peak of its stretch of the trace, at the
+ * stretch's start); after the run. Returns the points written. */
+size_t ts_memory_series(const ts_memory *m, int64_t *t_ns, int64_t *allocated, size_t max);
 bool ts_memory_exact(const ts_memory *m);
 
 #endif
