@@ -27,6 +27,7 @@
 
 #include "analysis/intern.h"
 #include "analysis/views/kview.h"
+#include "analysis/views/memory.h"
 #include "input/reader.h"
 #include "report/jsonw.h"
 #include "report/outfile.h"
@@ -137,6 +138,29 @@ static const ts_pass *listed(const ts_layers *l, uint32_t idx)
 }
 
 /* The tracks: the new events, as a JSON array's items (no brackets). */
+/* Device memory as a counter track (where the trace has the allocator's
+ * events): the allocated bytes of the GPU with the most events, each
+ * point the peak of its stretch of the trace. */
+#define ANNOT_MEM_POINTS 4096
+static void write_memory(ts_jw *w, const ts_result *res)
+{
+	int64_t *t = malloc(2 * ANNOT_MEM_POINTS * sizeof *t);
+	if (!t)
+		return;
+	int64_t *a = t + ANNOT_MEM_POINTS;
+	size_t n = ts_memory_series(ts_memory_of(res), t, a, ANNOT_MEM_POINTS);
+	for (size_t i = 0; i < n; i++) {
+		ev_begin(w, "C", "device memory allocated", 0);
+		ts_jw_knum(w, "ts", "%.3f", (double)t[i] / 1e3);
+		ts_jw_key(w, "args");
+		ts_jw_obj(w);
+		ts_jw_kint(w, "bytes", a[i]);
+		ts_jw_end_obj(w);
+		ts_jw_end_obj(w);
+	}
+	free(t);
+}
+
 static void write_events(ts_jw *w, const ts_result *res)
 {
 	/* the array the items go into is the writer's only container */
@@ -201,6 +225,7 @@ static void write_events(ts_jw *w, const ts_result *res)
 		ts_jw_end_obj(w);
 		ts_jw_end_obj(w);
 	}
+	write_memory(w, res);
 	const ts_layer_span *s;
 	uint64_t dropped;
 	size_t n = l ? ts_layers_spans(l, &s, &dropped) : 0;

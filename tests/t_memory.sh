@@ -128,6 +128,18 @@ assert re.search(r'>%.2f GiB<' % (peak / 2**30), m), 'the axis is not the peak'
 assert 'chart-memory' not in open(sys.argv[2]).read()
 PY
 fi
+# the annotated trace: a counter track of the allocated bytes, its
+# highest point the device's peak
+if [ -f "$t" ]; then
+	"$TS" annotate --no-progress "$t" -o "$tmp/ann.json" 2>/dev/null
+	python3 - "$tmp/ann.json" "$tmp/j.json" <<'PY' && ok "the annotated trace has a device memory counter track reaching the peak" || bad "memory counter track"
+import json, sys
+c = [e for e in json.load(open(sys.argv[1]))['traceEvents'] if e.get('ph') == 'C' and e.get('cat') == 'tracestream']
+peak = json.load(open(sys.argv[2]))['device_memory']['devices'][0]['peak_allocated_bytes']
+assert c and max(e['args']['bytes'] for e in c) == peak, (len(c), peak)
+assert all(c[i]['ts'] <= c[i + 1]['ts'] for i in range(len(c) - 1))
+PY
+fi
 # saved and merged: each partial's GPU its own row, the stages added
 t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
 if [ -f "$t" ]; then
