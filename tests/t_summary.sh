@@ -5,6 +5,7 @@
 # rows are --brief's lines and the page's first block is --brief's text
 # (read with the standard library: the workbook's XML, the page's HTML);
 # the sheet names the model as the JSON describes it.
+# sanitizers: release only (the workbook, page and first screen run under the sanitizers in t_tables, t_html and t_outputs)
 T=summary
 . "$(dirname "$0")/lib.sh"
 traces="tests/data/sample_trace.json.gz $(ls tests/data/torch_*_h200.json.gz)"
