@@ -172,6 +172,10 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 #define TS_BRIEF_LINES 25
 int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		    const ts_kview *v, const ts_breakdown *b);
+/* The first screen as text, its lines whole (as on a pipe: the page, the
+ * workbook and -f md carry it so); malloc'd, *len its bytes; NULL where
+ * memory runs out. */
+char *ts_report_first_screen(const ts_result *res, const ts_report_opts *o, size_t *len);
 
 /* A job over many ranks (multi.h): the rank table, skew, straggler, as a
  * text section, and as the JSON members "ranks" and "skew" of the open

@@ -825,3 +825,25 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		sections[i](&s);
 	return s.lines;
 }
+
+char *ts_report_first_screen(const ts_result *res, const ts_report_opts *o, size_t *len)
+{
+	char *buf = NULL;
+	*len = 0;
+	FILE *mem = open_memstream(&buf, len);
+	if (!mem)
+		return NULL;
+	ts_report_opts bo = *o;
+	bo.width = 0;   /* lines whole, laid out for 80 columns */
+	ts_kview v = ts_report_view(res, &bo);
+	ts_breakdown b;
+	if (ts_kview_breakdown(res, &v, &b) == 0) {
+		ts_report_brief(mem, res, &bo, &v, &b);
+		ts_breakdown_free(&b);
+	}
+	if (fclose(mem) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}

@@ -861,20 +861,10 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		escs(out, res->err.msg);
 		fputs("</p>\n", out);
 	}
-	/* the first screen, as the terminal shows it */
-	char *first = NULL;
-	size_t flen = 0;
-	FILE *mem = open_memstream(&first, &flen);
-	if (mem) {
-		ts_report_opts bo = *o;
-		bo.width = 0;   /* the page wraps: lines whole, laid out for 80 columns */
-		ts_kview v = ts_report_view(res, &bo);
-		ts_breakdown b;
-		if (ts_kview_breakdown(res, &v, &b) == 0) {
-			ts_report_brief(mem, res, &bo, &v, &b);
-			ts_breakdown_free(&b);
-		}
-		fclose(mem);
+	/* the first screen, as the terminal shows it (the page wraps) */
+	size_t flen;
+	char *first = ts_report_first_screen(res, o, &flen);
+	if (first) {
 		fputs("<pre class=\"first\">", out);
 		esc(out, first, flen);
 		fputs("</pre>\n", out);

@@ -89,6 +89,14 @@ static bool value(FILE *out, yajl_val v)
 	return true;
 }
 
+/* A row's cell after its bar: the value, "-" where there is none. */
+static void cell_of(FILE *out, yajl_val v)
+{
+	fputs(" | ", out);
+	if (!value(out, v))
+		fputs("-", out);
+}
+
 /* One figure's row: label, value, unit, JSON field; none where the field
  * is missing or null. The path is built from fmt. */
 static void figure(FILE *out, yajl_val root, const char *label, const char *unit,
@@ -177,18 +185,11 @@ static void opportunities_section(FILE *out, yajl_val r)
 	      "| # | Stage | Saves (us) | At stake (us) | What | JSON |\n|---|---|---|---|---|---|\n", out);
 	for (size_t i = 0; i < ops->u.array.len && i < MD_OPPORTUNITIES; i++) {
 		yajl_val o = ops->u.array.values[i];
-		fprintf(out, "| %zu | ", i + 1);
-		if (!value(out, at(o, "stage")))
-			fputs("-", out);
-		fputs(" | ", out);
-		if (!value(out, at(o, "saves_us")))
-			fputs("-", out);
-		fputs(" | ", out);
-		if (!value(out, at(o, "at_stake_us")))
-			fputs("-", out);
-		fputs(" | ", out);
-		if (!value(out, at(o, "text")))
-			fputs("-", out);
+		fprintf(out, "| %zu", i + 1);
+		cell_of(out, at(o, "stage"));
+		cell_of(out, at(o, "saves_us"));
+		cell_of(out, at(o, "at_stake_us"));
+		cell_of(out, at(o, "text"));
 		fprintf(out, " | `opportunities.%zu` |\n", i);
 	}
 }
@@ -204,19 +205,12 @@ static void rows_section(FILE *out, yajl_val r, const char *title, const char *t
 		     "|---|---|---|---|---|---|---|\n", title);
 	for (size_t i = 0; i < t->u.array.len && i < max; i++) {
 		yajl_val k = t->u.array.values[i];
-		fprintf(out, "| %zu | ", i + 1);
-		if (!value(out, at(k, name_key)))
-			fputs("-", out);
-		fputs(" | ", out);
-		if (!value(out, at(k, "type")))
-			fputs("-", out);
-		fputs(" | ", out);
-		if (!value(out, at(k, "count")))
-			fputs("-", out);
-		fputs(" | ", out);
-		value(out, at(k, "total_us"));
-		fputs(" | ", out);
-		value(out, at(k, "pct"));
+		fprintf(out, "| %zu", i + 1);
+		cell_of(out, at(k, name_key));
+		cell_of(out, at(k, "type"));
+		cell_of(out, at(k, "count"));
+		cell_of(out, at(k, "total_us"));
+		cell_of(out, at(k, "pct"));
 		fprintf(out, " | `%s.%zu` |\n", table, i);
 	}
 	if (t->u.array.len > max)
@@ -269,14 +263,11 @@ int ts_report_md(FILE *out, const ts_result *res, const ts_report_opts *o)
 	fputs("The first screen, as the terminal shows it; then the figures it rests on, "
 	      "each with its unit and its field in `tracestream -f json` (docs/agents.md).\n\n"
 	      "```text\n", out);
-	ts_report_opts bo = *o;
-	bo.width = 0;   /* lines whole */
-	ts_kview v = ts_report_view(res, &bo);
-	ts_breakdown b;
-	if (ts_kview_breakdown(res, &v, &b) == 0) {
-		ts_report_brief(out, res, &bo, &v, &b);
-		ts_breakdown_free(&b);
-	}
+	size_t flen;
+	char *first = ts_report_first_screen(res, o, &flen);
+	if (first)
+		fwrite(first, 1, flen, out);
+	free(first);
 	fputs("```\n", out);
 	yajl_val root = json_of(res, o);
 	if (!root) {

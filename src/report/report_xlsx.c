@@ -189,23 +189,8 @@ static void fact_n(xlsx *x, const char *k, double v)
  * gives, in its words (whole lines, as on a pipe). */
 static void first_screen(xlsx *x, const ts_result *res, const ts_report_opts *o)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
-		return;
-	ts_report_opts bo = *o;
-	bo.width = 0;
-	ts_kview v = ts_report_view(res, &bo);
-	ts_breakdown b;
-	if (ts_kview_breakdown(res, &v, &b) == 0) {
-		ts_report_brief(mem, res, &bo, &v, &b);
-		ts_breakdown_free(&b);
-	}
-	if (fclose(mem) != 0) {
-		free(buf);
-		return;
-	}
+	size_t len;
+	char *buf = ts_report_first_screen(res, o, &len);
 	for (const char *l = buf; l && *l;) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) : strlen(l);
