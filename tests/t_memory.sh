@@ -54,6 +54,7 @@ for dv in devs:
         assert x['peak_reserved_bytes'] == max(e['args']['Total Reserved'] for e in mine)
     else:
         assert x['peak_reserved_bytes'] is None
+assert not any('more than the device' in w for w in r['warnings']), 'a peak over the device'
 main = max(devs, key=lambda dv: len(state[dv]))
 passes = r['passes']
 assert len(dm['passes']) == len(passes)
@@ -87,6 +88,28 @@ python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["device_memory"
 	! grep -q "memory: GPU" "$tmp/s.txt" &&
 	ok "a trace without allocator events: device_memory null, no memory line" ||
 	bad "a trace without allocator events shows memory"
+# a figure no device of the trace's kind holds is said, and kept through
+# a partial: an allocator reserving 2 GiB on a device of 1 GiB
+python3 - "$tmp/over.json" <<'PY'
+import json, sys
+mem = lambda ts, alloc, b: {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
+                            "pid": 1, "tid": 1, "ts": ts,
+                            "args": {"Total Reserved": 2147483648, "Total Allocated": alloc, "Bytes": b,
+                                     "Addr": 1, "Device Id": 0, "Device Type": 1}}
+ev = [{"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 100.0, "dur": 5.0,
+       "args": {"device": 0, "stream": 7, "correlation": 1}},
+      mem(90.0, 2000000000, 2000000000), mem(95.0, 0, -2000000000)]
+json.dump({"deviceProperties": [{"id": 0, "name": "GPU", "totalGlobalMem": 1073741824}],
+           "traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$TS" --no-progress --save-state "$tmp/over.part" -f json "$tmp/over.json" >"$tmp/over.out" 2>/dev/null
+"$TS" merge --no-progress -f json "$tmp/over.part" >"$tmp/over.merged" 2>/dev/null
+python3 - "$tmp/over.out" "$tmp/over.merged" <<'PY' && ok "a peak over the device's memory (deviceProperties) is named in a warning, kept through a partial" || bad "memory over the device"
+import json, sys
+for f in sys.argv[1:3]:
+    w = json.load(open(f))['warnings']
+    assert any('2147483648 bytes, more than the device\'s 1073741824' in x for x in w), (f, w)
+PY
 # the tables: CSV rows as the JSON has them
 t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
 if [ -f "$t" ]; then

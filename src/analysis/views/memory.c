@@ -31,12 +31,36 @@ struct ts_memory {
 	size_t npasses;
 	ts_mem_stage st[TS_PSTAGE_COUNT];
 	size_t lo, hi;               /* after the run: the main device's records */
+	int64_t over_device;         /* a GPU whose peak passed the device's memory, -1 none */
+	int64_t over_bytes, device_bytes;
 };
 
 static void *mem_make(const ts_patterns *p)
 {
 	(void)p;
-	return calloc(1, sizeof(ts_memory));
+	ts_memory *m = calloc(1, sizeof(ts_memory));
+	if (m)
+		m->over_device = -1;
+	return m;
+}
+
+/* A figure no device of the trace's kind can hold (its totalGlobalMem,
+ * deviceProperties): the events are another device's or wrong; said in
+ * a warning, the first such device. */
+static void check_device(ts_memory *m, const ts_result *res)
+{
+	const ts_devprop *dp = ts_result_devprop(res);
+	if (!dp || dp->memory_bytes <= 0)
+		return;
+	for (size_t i = 0; i < m->ndev && m->over_device < 0; i++) {
+		const ts_mem_device *d = &m->dev[i];
+		int64_t top = d->peak_reserved > d->peak_allocated ? d->peak_reserved : d->peak_allocated;
+		if (top > dp->memory_bytes) {
+			m->over_device = d->device;
+			m->over_bytes = top;
+			m->device_bytes = dp->memory_bytes;
+		}
+	}
 }
 
 static int by_time(const void *a, const void *b)
@@ -188,7 +212,10 @@ static void pass_figures(const rec *r, size_t lo, size_t hi, ts_mem_pass *x)
 static void mem_finish(void *mp, const ts_result *res)
 {
 	ts_memory *m = mp;
-	if (m->ndev == 0 || !res->layers)
+	if (m->ndev == 0)
+		return;
+	check_device(m, res);
+	if (!res->layers)
 		return;
 	qsort(m->recs, m->nrec, sizeof *m->recs, by_time);
 	size_t main = 0;
@@ -277,6 +304,9 @@ static void mem_save(const void *mp, ts_wbuf *w)
 		ts_w_u32(w, x->grown);
 		ts_w_i64(w, x->growth_sum);
 	}
+	ts_w_i64(w, m->over_device);
+	ts_w_i64(w, m->over_bytes);
+	ts_w_i64(w, m->device_bytes);
 }
 
 static ts_status mem_load(void *mp, ts_rbuf *r)
@@ -312,6 +342,12 @@ static ts_status mem_load(void *mp, ts_rbuf *r)
 		if (x.peak_reserved > y->peak_reserved)
 			y->peak_reserved = x.peak_reserved;
 	}
+	int64_t over = ts_r_i64(r), over_bytes = ts_r_i64(r), device_bytes = ts_r_i64(r);
+	if (m->over_device < 0 && over >= 0) {
+		m->over_device = over;
+		m->over_bytes = over_bytes;
+		m->device_bytes = device_bytes;
+	}
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 
@@ -321,6 +357,10 @@ static void mem_warnings(const void *mp, ts_warns *w)
 	if (m->merged)
 		ts_warn(w, "device memory: more than %u allocator events; neighbours were merged, so "
 			"a pass's memory peak and growth are to a merged record at its edges", TS_MEM_RECORDS);
+	if (m->over_device >= 0)
+		ts_warn(w, "device memory: GPU %" PRId64 "'s allocator held %" PRId64 " bytes, more than "
+			"the device's %" PRId64 " (deviceProperties totalGlobalMem): its [memory] events are "
+			"another device's or wrong", m->over_device, m->over_bytes, m->device_bytes);
 	if (m->other_devices)
 		ts_warn(w, "device memory: %" PRIu64 " allocator events of devices past the first %d "
 			"are not counted", m->other_devices, TS_MEM_DEVICES);
