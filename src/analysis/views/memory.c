@@ -188,9 +188,16 @@ static const char *window(const ts_pass *p, int64_t *from, int64_t *to)
 /* Device dv's records [lo, hi) (sorted): the pass's figures. */
 static void pass_figures(const rec *r, size_t lo, size_t hi, ts_mem_pass *x)
 {
-	size_t i = lo;
-	while (i < hi && r[i].t1 < x->from_ns)
-		i++;
+	/* the first record ending in the window or after it (records lie in
+	 * time order and do not overlap: their ends rise too) */
+	size_t i = lo, j = hi;
+	while (i < j) {
+		size_t mid = i + (j - i) / 2;
+		if (r[mid].t1 < x->from_ns)
+			i = mid + 1;
+		else
+			j = mid;
+	}
 	/* allocated as the window opens: after the event before it, else
 	 * before its first (that event's total less its own bytes) */
 	int64_t before = i > lo ? r[i - 1].last_alloc
