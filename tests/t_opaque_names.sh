@@ -8,6 +8,7 @@
 # shapes and grids stay). A last line checks the rewrite itself: the same
 # event counts, every kernel renamed, no kernel typed by its name (an
 # attention op's kernels are typed by their op, patterns/context.yaml).
+# sanitizers: release only (the same code as with names: t_independent's random-name seeds run it under the sanitizers)
 . "$(dirname "$0")/lib.sh"
 if [ ! -d "$SHARED" ]; then
 	echo "skip - random kernel names on shared traces: $SHARED not found"

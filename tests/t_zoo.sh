@@ -8,5 +8,6 @@
 # layer that alternate read as one unit of two where attention is
 # graph-replayed, and an all-reduce that ends every layer can be taken for
 # where one begins.
+# sanitizers: release only (the layer machine runs under the sanitizers on the second-hand generator's seeds (t_independent) and the fixtures (t_layer_fixtures, t_generic_layers))
 . "$(dirname "$0")/lib.sh"
 python3 "$here/zoo/check.py" "$TS" 0 40 --names-min 100 --random-min 90
