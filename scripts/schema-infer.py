@@ -122,7 +122,7 @@ D = {
  'ops': 'CPU operators (or graph launches) by the kernel time they launched, with call sites.',
  'workloads': 'Operator workloads by shape (GEMM n and k, attention heads): calls, tokens, FLOPs, bytes, rates against the GPU\'s peaks.',
  'memory': 'Memory copies and sets by kind (HtoD, DtoH, DtoD, memset): count, time, bytes.',
- 'device_memory': 'Device memory from the allocator\'s [memory] events (profile_memory=True), null without them: per device the peak allocated and reserved and the reserve then (cache and fragmentation), growth over the trace; per stage the peak and the mean growth a pass; per pass its window (step, launches or gpu), events, peak and growth. relative: the events carry no totals (PyTorch < 1.10), allocated counts from the capture\'s start.',
+ 'device_memory': 'Device memory from the allocator\'s [memory] events (profile_memory=True), null without them: per device the peak allocated and reserved and the reserve then (cache and fragmentation), growth over the trace; per stage the peak and the mean growth a pass; per pass its window (step, launches or gpu), events, peak and growth; per device at_peak: who held the peak allocated (before_capture_bytes, then owners: the outermost CPU op of the thread that made each block live then; known false where the events carry no Addr). relative: the events carry no totals (PyTorch < 1.10), allocated counts from the capture\'s start.',
  'collectives': 'Collectives by kind, message size and group: calls, time, bandwidth.',
  'api': 'CUDA/HIP runtime and driver calls by time (as nsys cuda_api_sum), with the synchronizing ones inside passes.',
  'warnings': 'What the reader should know, one sentence each.',

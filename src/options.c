@@ -45,7 +45,8 @@ static const char usage_text[] =
 	"                       categories, unclassified, ops, workloads, layers,\n"
 	"                       passes, stages, memory, collectives, api,\n"
 	"                       opportunities, gaps, replays (--capture),\n"
-	"                       device_memory, memory_passes (profile_memory),\n"
+	"                       device_memory, memory_passes, memory_owners\n"
+	"                       (profile_memory),\n"
 	"                       ranks or skew (several traces), or launches (a\n"
 	"                       row per kernel, streamed as read)\n"
 	"      --csv-dir DIR    also write every table as DIR/NAME.csv\n"
@@ -241,7 +242,8 @@ static void check_formats(options *o)
 	if (o->table && !ts_report_table_known(o->table) && strcmp(o->table, "launches") != 0)
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
 			    "ops, workloads, layers, passes, stages, memory, collectives, api, "
-			    "opportunities, gaps, replays, device_memory, memory_passes, ranks, skew or "
+			    "opportunities, gaps, replays, device_memory, memory_passes, memory_owners, "
+			    "ranks, skew or "
 			    "launches", o->table);
 	if (o->debug && o->format != FMT_TEXT)
 		ts_usage_error("%s", "--debug-layers prints a text listing: leave out --format "

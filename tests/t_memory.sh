@@ -77,9 +77,53 @@ for p, m in zip(passes, dm['passes']):
     assert m['events'] == len(inside), (m['events'], len(inside))
     assert m['peak_allocated_bytes'] == (max(s[1] for s in inside) if inside else None), m
     checked += 1
+# who held the peak: each block allocated in the capture and not freed
+# before the peak (by "Addr"), owned by the outermost CPU op of its
+# thread covering its time (the first to start where two do)
+ops = {}
+for e in d['traceEvents']:
+    if e.get('ph') == 'X' and e.get('cat') in ('cpu_op', 'Operator') and 'dur' in e:
+        ops.setdefault(e['tid'], []).append((ns(e['ts']), ns(e['ts']) + ns(e['dur']), e['name']))
+def owner(tid, t):
+    cov = [o for o in ops.get(tid, []) if o[0] <= t <= o[1]]
+    return min(cov, key=lambda c: (c[0], -c[1]))[2] if cov else None
+held = 0
+for dv in devs:
+    x = [y for y in dm['devices'] if y['device'] == dv][0]
+    mine = [e for e in gpu if e['args']['Device Id'] == dv]
+    pk = x['at_peak']
+    if not all('Addr' in e['args'] for e in mine):
+        assert not pk['known'] and pk['unknown_because'] == 'the events carry no Addr', pk
+        continue
+    top = [s[1] for s in state[dv]].index(x['peak_allocated_bytes'])
+    live = {}
+    for e in mine[:top + 1]:
+        b = e['args']['Bytes']
+        if b > 0:
+            live[e['args']['Addr']] = e
+        elif b < 0:
+            live.pop(e['args']['Addr'], None)
+    groups = {}
+    for e in live.values():
+        k = owner(e['tid'], ns(e['ts']))
+        g = groups.setdefault(k, [0, 0])
+        g[0] += e['args']['Bytes']
+        g[1] += 1
+    capture = sum(g[0] for g in groups.values())
+    assert pk['known'] and pk['capture_bytes'] == capture, (pk['capture_bytes'], capture)
+    assert pk['capture_allocations'] == len(live)
+    assert pk['before_capture_bytes'] == x['peak_allocated_bytes'] - capture
+    want = sorted(((k, g[0], g[1]) for k, g in groups.items()), key=lambda r: -r[1])
+    got = [(o['op'] if o['owner'] == 'op' else None, o['bytes'], o['allocations']) for o in pk['owners']]
+    if len(want) > 8:
+        rest = want[7:]
+        want = want[:7] + [(None, sum(r[1] for r in rest), sum(r[2] for r in rest))]
+        assert pk['owners'][-1]['owner'] == 'other_ops'
+    assert sorted(got, key=lambda r: (-r[1], str(r[0]))) == sorted(want, key=lambda r: (-r[1], str(r[0]))), (got, want)
+    held += 1
 has_line = any(l.strip().startswith('memory: GPU') for l in open(brief))
 assert has_line, 'no memory line on the first screen'
-print('%d GPU(s), %d events, %d passes: peaks, counts and each pass\'s window, events and peak equal the oracle\'s' % (len(devs), len(gpu), checked))
+print('%d GPU(s), %d events, %d passes: peaks, counts, each pass\'s window, events and peak, and who held %d peak(s) equal the oracle\'s' % (len(devs), len(gpu), checked, held))
 PY
 	); then
 		ok "$f: $out"
@@ -119,10 +163,14 @@ PY
 t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
 if [ -f "$t" ]; then
 	"$TS" --no-progress -f json --csv-dir "$tmp/csv" "$t" >"$tmp/j.json" 2>/dev/null
-	python3 - "$tmp/j.json" "$tmp/csv" <<'PY' && ok "the device_memory and memory_passes tables (CSV, and so the workbook and page) hold the JSON's rows" || bad "memory tables differ from the JSON"
+	python3 - "$tmp/j.json" "$tmp/csv" <<'PY' && ok "the device_memory, memory_passes and memory_owners tables (CSV, and so the workbook and page) hold the JSON's rows" || bad "memory tables differ from the JSON"
 import csv, json, os, sys
 dm = json.load(open(sys.argv[1]))['device_memory']
-for name, rows in (('device_memory', dm['devices']), ('memory_passes', dm['passes'])):
+owners = [r for d in dm['devices'] for r in
+          [dict(device=d['device'], owner='before_capture', op=None,
+                bytes=d['at_peak']['before_capture_bytes'], allocations=None)] +
+          [dict(device=d['device'], **o) for o in d['at_peak']['owners']]]
+for name, rows in (('device_memory', dm['devices']), ('memory_passes', dm['passes']), ('memory_owners', owners)):
     got = list(csv.DictReader(open(os.path.join(sys.argv[2], name + '.csv'), newline='')))
     assert len(got) == len(rows), (name, len(got), len(rows))
     for g, r in zip(got, rows):
@@ -138,6 +186,73 @@ for name, rows in (('device_memory', dm['devices']), ('memory_passes', dm['passe
                 assert v == want, (name, k, v, want)
 PY
 fi
+# who held the peak, on a trace of known answers written three ways (as
+# Kineto writes it: the ops, then the allocator's events; sorted by time;
+# reversed): a block made inside a child op is its outermost op's, one
+# made between ops is no op's, one freed before the peak is no one's,
+# and a block allocated before the capture (freed in it) counts against
+# what was held from before
+python3 - "$tmp" <<'PY'
+import json, sys
+op = lambda name, ts, dur, tid=1: {"ph": "X", "cat": "cpu_op", "name": name, "pid": 1, "tid": tid,
+                                   "ts": ts, "dur": dur, "args": {}}
+def mem(ts, addr, b, total, tid=1):
+    return {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": tid,
+            "ts": ts, "args": {"Total Reserved": 1 << 30, "Total Allocated": total, "Bytes": b,
+                               "Addr": addr, "Device Id": 0, "Device Type": 1}}
+ops = [op("aten::linear", 0.0, 100.0), op("aten::addmm", 10.0, 20.0), op("aten::empty", 12.0, 2.0),
+       op("aten::add", 200.0, 50.0), op("aten::mul", 300.0, 10.0), op("aten::silu", 0.0, 400.0, tid=2)]
+# 1000 held from before; +300 (in addmm's child, inside linear), +50
+# (between ops), -100 (a block from before the capture), +20 (add), +7
+# and -7 (mul: freed before the peak), +400 (silu, thread 2): the peak,
+# 1670, held 900 from before and 770 by the capture; after it -300, +5
+m = [mem(13.0, 0xa, 300, 1300), mem(150.0, 0xb, 50, 1350), mem(160.0, 0xf, -100, 1250),
+     mem(220.0, 0xc, 20, 1270), mem(305.0, 0xd, 7, 1277), mem(306.0, 0xd, -7, 1270),
+     mem(350.0, 0xe, 400, 1670, tid=2), mem(380.0, 0xa, -300, 1370), mem(390.0, 0x10, 5, 1375)]
+k = {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 20.0, "dur": 5.0,
+     "args": {"device": 0, "stream": 7, "correlation": 1}}
+ways = {"kineto": ops + m + [k], "sorted": sorted(ops + m + [k], key=lambda e: e["ts"]),
+        "reversed": list(reversed(ops + m + [k]))}
+for w, ev in ways.items():
+    json.dump({"traceEvents": ev}, open("%s/owners_%s.json" % (sys.argv[1], w), "w"))
+PY
+for w in kineto sorted reversed; do
+	"$TS" --no-progress -f json "$tmp/owners_$w.json" 2>/dev/null >"$tmp/owners_$w.out"
+done
+python3 - "$tmp" <<'PY' && ok "who held the peak: outermost op, no op, freed and from before, the same in Kineto's order, sorted and reversed" || bad "who held the peak on a trace of known answers"
+import json, sys
+want = {"known": True, "unknown_because": None, "before_capture_bytes": 900, "capture_bytes": 770,
+        "capture_allocations": 4,
+        "owners": [{"owner": "op", "op": "aten::silu", "bytes": 400, "allocations": 1},
+                   {"owner": "op", "op": "aten::linear", "bytes": 300, "allocations": 1},
+                   {"owner": "no_op", "op": None, "bytes": 50, "allocations": 1},
+                   {"owner": "op", "op": "aten::add", "bytes": 20, "allocations": 1}]}
+for w in ("kineto", "sorted", "reversed"):
+    d = json.load(open("%s/owners_%s.out" % (sys.argv[1], w)))["device_memory"]["devices"][0]
+    assert d["peak_allocated_bytes"] == 1670 and d["at_peak"] == want, (w, d["at_peak"])
+PY
+# past the ops kept (the last 32,768 outermost ones), a block made while
+# a dropped op ran is owned by "an op not kept", never by a wrong op
+python3 - "$tmp/ring.json" <<'PY'
+import json, sys
+ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::op%d" % (i % 7), "pid": 1, "tid": 1,
+       "ts": 10.0 * i, "dur": 5.0, "args": {}} for i in range(40000)]
+mem = lambda ts, addr, b, total: {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
+                                  "pid": 1, "tid": 1, "ts": ts,
+                                  "args": {"Total Reserved": 1 << 30, "Total Allocated": total, "Bytes": b,
+                                           "Addr": addr, "Device Id": 0, "Device Type": 1}}
+# in op 2 (dropped), between ops 100 and 101 (dropped: unknown too), in
+# op 39998 (kept)
+ev += [mem(21.0, 1, 64, 64), mem(1007.0, 2, 32, 96), mem(399981.0, 3, 16, 112)]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+PY
+"$TS" --no-progress -f json "$tmp/ring.json" 2>/dev/null >"$tmp/ring.out"
+python3 - "$tmp/ring.out" <<'PY' && ok "past the ops kept, a block's op is 'not kept', never a wrong one" || bad "memory owners past the ops kept"
+import json, sys
+pk = json.load(open(sys.argv[1]))["device_memory"]["devices"][0]["at_peak"]
+got = [(o["owner"], o["op"], o["bytes"]) for o in pk["owners"]]
+assert got == [("op_not_kept", None, 96), ("op", "aten::op0", 16)], got
+PY
 # the page: a chart of the allocated bytes over the trace, whose highest
 # point is the device's peak; none without the events
 t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"

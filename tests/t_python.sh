@@ -23,6 +23,24 @@ python3 "$here/layers/mkgeneric.py" --layers 4 --decode 6 --batch 8 --seed 2 > "
 "$TS" --no-progress -f json compare "$tmp/d3.json" "$tmp/d6.json" > "$tmp/c.json" 2>/dev/null
 "$TS" --no-progress -f csv --table alignment compare "$tmp/d3.json" "$tmp/d6.json" > "$tmp/al.csv" 2>/dev/null
 head -c 3000 "$tmp/d3.json" > "$tmp/cut.json"
+# device memory: a trace with allocator events, and its memory tables
+python3 - "$tmp/mem.json" <<'EOF2'
+import json, sys
+op = lambda name, ts, dur: {"ph": "X", "cat": "cpu_op", "name": name, "pid": 1, "tid": 1, "ts": ts,
+                            "dur": dur, "args": {}}
+mem = lambda ts, addr, b, total: {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]",
+                                  "pid": 1, "tid": 1, "ts": ts,
+                                  "args": {"Total Reserved": 4096, "Total Allocated": total, "Bytes": b,
+                                           "Addr": addr, "Device Id": 0, "Device Type": 1}}
+ev = [op("aten::linear", 0.0, 100.0), op("aten::add", 200.0, 50.0),
+      {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 20.0, "dur": 5.0,
+       "args": {"device": 0, "stream": 7, "correlation": 1}},
+      mem(10.0, 1, 512, 1536), mem(150.0, 2, 256, 1792), mem(210.0, 3, 128, 1920), mem(260.0, 1, -512, 1408)]
+json.dump({"traceEvents": ev}, open(sys.argv[1], "w"))
+EOF2
+for m in device_memory memory_passes memory_owners; do
+	"$TS" --no-progress -f csv --table $m "$tmp/mem.json" > "$tmp/$m.csv" 2>/dev/null
+done
 
 check_with() { # PYTHON LABEL
 	local py=$1 label=$2
@@ -114,6 +132,19 @@ for g, c in zip(got, sk):
         assert '%.3f' % g[k] == c[k], (k, g, c)
     assert int(g['slowest_rank']) == int(c['slowest_rank']), (g, c)
 ok('%s: analyze(a job of 4 ranks): ranks equal its JSON, skew equals --table skew' % LABEL)
+
+rm = t.analyze(os.path.join(d, 'mem.json'))
+for name in ('device_memory', 'memory_passes', 'memory_owners'):
+    want = list(csv.DictReader(open(os.path.join(d, name + '.csv'), newline='')))
+    got = rows(getattr(rm, name))
+    assert len(got) == len(want) and (want or name == 'memory_passes'), (name, len(got), len(want))
+    for g, w in zip(got, want):
+        for k, v in w.items():
+            x = g[k]
+            assert (v == '' and x is None) or str(x).lower() == v or \
+                   (v != '' and x is not None and not isinstance(x, (bool, str)) and float(x) == float(v)), (name, k, x, v)
+assert rows(rm.memory_owners)[1]['op'] == 'aten::linear', rows(rm.memory_owners)
+ok('%s: device_memory, memory_passes and memory_owners equal the command\'s CSV tables' % LABEL)
 
 cj = json.load(open(os.path.join(d, 'c.json')))
 c = t.compare(os.path.join(d, 'd3.json'), os.path.join(d, 'd6.json'))

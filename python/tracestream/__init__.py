@@ -236,18 +236,33 @@ def _frame(page):
             '</iframe>' % html.escape(page, quote=True))
 
 
+def _owner_rows(devices):
+    """Who held each GPU's peak, as the CSV table memory_owners has it:
+    what was allocated before the capture, then the owners."""
+    rows = []
+    for d in devices or []:
+        pk = d.get("at_peak") or {}
+        if not pk.get("known"):
+            continue
+        rows.append(dict(device=d["device"], owner="before_capture", op=None,
+                         bytes=pk["before_capture_bytes"], allocations=None))
+        rows += [dict(device=d["device"], **o) for o in pk["owners"]]
+    return rows
+
+
 class Report:
     """A single trace's (or a job's) report. Tables: kernels, types,
     categories, unclassified, passes, layers (per layer index and stage),
     ops, workloads, stages, memory (copies), collectives, api (runtime and
-    driver calls, as nsys' cuda_api_sum), opportunities; device_memory and
-    memory_passes (the allocator's events, profile_memory=True); for
+    driver calls, as nsys' cuda_api_sum), opportunities; device_memory,
+    memory_passes and memory_owners (the allocator's events,
+    profile_memory=True: who held each GPU's peak); for
     several ranks ranks and skew. ``raw`` is the JSON document; ``partial`` and ``error`` say
     whether the trace was read whole."""
 
     TABLES = ("kernels", "types", "categories", "unclassified", "passes", "layers",
               "ops", "workloads", "stages", "memory", "collectives", "api", "opportunities",
-              "ranks", "skew", "device_memory", "memory_passes")
+              "ranks", "skew", "device_memory", "memory_passes", "memory_owners")
 
     def __init__(self, doc, source=None):
         self.raw = doc
@@ -275,6 +290,7 @@ class Report:
         dm = doc.get("device_memory") or {}
         self.device_memory = _table(dm.get("devices"))      # profile_memory=True
         self.memory_passes = _table(dm.get("passes"))
+        self.memory_owners = _table(_owner_rows(dm.get("devices")))
 
     @property
     def tables(self):

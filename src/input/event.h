@@ -75,6 +75,7 @@ typedef struct {
 	int64_t bytes;                /* "Bytes": + allocated, - freed */
 	int64_t device;               /* "Device Id" (-1: the CPU) */
 	int64_t device_type;          /* "Device Type" (1: CUDA/HIP, 0: CPU) */
+	int64_t addr;                 /* "Addr": the block allocated or freed */
 } ts_mem_args;
 
 #define TS_MAX_OPERANDS 8      /* Input Dims entries kept */

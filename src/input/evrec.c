@@ -123,7 +123,7 @@ const unsigned char *ts_evrec_get(const unsigned char *r, ts_event *ev)
 		GET(ev->group_size);
 		GET(ev->elem_size);
 	}
-	ev->mem = (ts_mem_args){ -1, -1, 0, -1, -1 };
+	ev->mem = (ts_mem_args){ -1, -1, 0, -1, -1, -1 };
 	if (ev->has & TS_HAS_MEM)
 		GET(ev->mem);
 	ev->name = (const char *)r;

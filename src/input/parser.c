@@ -72,6 +72,8 @@ static key args_key(const char *s, size_t len)
 	case 4:
 		if (KEY_IS("grid"))
 			return K_GRID;
+		if (KEY_IS("Addr"))
+			return K_MEM_ADDR;
 		break;
 	case 5:
 		if (KEY_IS("block"))
@@ -608,10 +610,12 @@ static int int_value(ts_parser *p, const char *s, size_t len, bool is_num)
 	case K_MEM_BYTES:
 	case K_MEM_DEVICE:
 	case K_MEM_DEVTYPE:
+	case K_MEM_ADDR:
 		*(p->cur_key == K_MEM_ALLOC ? &ev->mem.allocated
 		  : p->cur_key == K_MEM_RESERVED ? &ev->mem.reserved
 		  : p->cur_key == K_MEM_BYTES ? &ev->mem.bytes
-		  : p->cur_key == K_MEM_DEVICE ? &ev->mem.device : &ev->mem.device_type) = v;
+		  : p->cur_key == K_MEM_DEVICE ? &ev->mem.device
+		  : p->cur_key == K_MEM_ADDR ? &ev->mem.addr : &ev->mem.device_type) = v;
 		ev->has |= TS_HAS_MEM;
 		return 1;
 	default:
@@ -786,10 +790,13 @@ static action event_action(const ts_parser *p, key k)
 		return A_ID;
 	case K_PID:
 	case K_TID:
+		/* the CPU's ops and instants too: an allocator event belongs
+		 * to the op of its thread (memory_ops.h) */
 		if ((ev->has & TS_HAS_CAT) && ev->cat != TS_CAT_KERNEL &&
 		    ev->cat != TS_CAT_GPU_MEMCPY && ev->cat != TS_CAT_GPU_MEMSET &&
 		    ev->cat != TS_CAT_PYTHON_FUNCTION && ev->cat != TS_CAT_CUDA_RUNTIME &&
-		    ev->cat != TS_CAT_CUDA_DRIVER)
+		    ev->cat != TS_CAT_CUDA_DRIVER && ev->cat != TS_CAT_CPU_OP &&
+		    ev->cat != TS_CAT_OTHER)
 			return A_SKIP;
 		return k == K_PID ? A_PID : A_TID;
 	default:
@@ -842,6 +849,7 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 		case K_MEM_BYTES:
 		case K_MEM_DEVICE:
 		case K_MEM_DEVTYPE:
+		case K_MEM_ADDR:
 			p->act = A_ARG_NUM;
 			break;
 		case K_MSG_DTYPE:
@@ -882,7 +890,7 @@ void ts_prs_reset_event(ts_parser *p)
 	ev->in_nelems = ev->out_nelems = -1;
 	ev->group_size = 0;
 	ev->elem_size = 0;
-	ev->mem = (ts_mem_args){ -1, -1, 0, -1, -1 };
+	ev->mem = (ts_mem_args){ -1, -1, 0, -1, -1, -1 };
 }
 
 /* The role of a container opening inside the current one. */

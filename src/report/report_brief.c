@@ -791,7 +791,7 @@ static void put_memory(screen *s)
 {
 	char buf[512];
 	if (ts_report_memory_brief(s->res, buf, sizeof buf))
-		wrap2(s, "  ", buf, 4);
+		wrap_all(s, "  ", buf, 4);
 }
 
 static void (*const sections[])(screen *s) = {

@@ -24,6 +24,7 @@
 #define MD_KERNELS 10          /* top kernels listed */
 #define MD_CATEGORIES 8        /* top categories listed */
 #define MD_OPPORTUNITIES 5     /* opportunities listed */
+#define MD_DEVICES 8           /* GPUs whose memory is listed */
 
 /* The value at a dotted path ("stages.decode.steps.wall_p50_us",
  * "kernels.0.total_us": a number is an array index), NULL where none. */
@@ -174,6 +175,45 @@ static void stage_section(FILE *out, yajl_val r)
 	}
 }
 
+/* Device memory (profile_memory=True): each GPU's peaks and who held
+ * the peak allocated. */
+static void memory_section(FILE *out, yajl_val r)
+{
+	yajl_val d = at(r, "device_memory.devices");
+	if (!d || !YAJL_IS_ARRAY(d) || d->u.array.len == 0)
+		return;
+	fputs("\n## Device memory\n", out);
+	for (size_t i = 0; i < d->u.array.len && i < MD_DEVICES; i++) {
+		yajl_val dev = d->u.array.values[i];
+		fputs("\n### GPU ", out);
+		value(out, at(dev, "device"));
+		fputs("\n\n", out);
+		table_head(out);
+		const char *P = "device_memory.devices";
+		figure(out, r, "peak allocated", "bytes", "%s.%zu.peak_allocated_bytes", P, i);
+		figure(out, r, "reserved at the peak allocated", "bytes",
+		       "%s.%zu.reserved_at_peak_allocated_bytes", P, i);
+		figure(out, r, "cached or fragmented then", "bytes", "%s.%zu.cached_at_peak_allocated_bytes", P, i);
+		figure(out, r, "peak reserved", "bytes", "%s.%zu.peak_reserved_bytes", P, i);
+		figure(out, r, "growth over the trace", "bytes", "%s.%zu.growth_bytes", P, i);
+		figure(out, r, "held at the peak from before the capture", "bytes",
+		       "%s.%zu.at_peak.before_capture_bytes", P, i);
+		figure(out, r, "held at the peak by the capture's allocations", "bytes",
+		       "%s.%zu.at_peak.capture_bytes", P, i);
+		yajl_val own = at(dev, "at_peak.owners");
+		for (size_t j = 0; own && YAJL_IS_ARRAY(own) && j < own->u.array.len; j++) {
+			yajl_val o = own->u.array.values[j];
+			yajl_val op = at(o, "op");
+			fputs("| held at the peak by ", out);
+			if (!value(out, op))
+				value(out, at(o, "owner"));
+			fputs(" | ", out);
+			value(out, at(o, "bytes"));
+			fprintf(out, " | bytes | `%s.%zu.at_peak.owners.%zu.bytes` |\n", P, i, j);
+		}
+	}
+}
+
 static void opportunities_section(FILE *out, yajl_val r)
 {
 	yajl_val ops = at(r, "opportunities");
@@ -276,6 +316,7 @@ int ts_report_md(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	trace_section(out, root);
 	stage_section(out, root);
+	memory_section(out, root);
 	opportunities_section(out, root);
 	rows_section(out, root, "Top kernels", "kernels", "short", MD_KERNELS);
 	rows_section(out, root, "Top categories", "categories", "category", MD_CATEGORIES);

@@ -23,7 +23,50 @@ static void bytes_text(char *buf, size_t n, int64_t b)
 		snprintf(buf, n, "%" PRId64 " B", b);
 }
 
-static void put_device(ts_jw *w, const ts_mem_device *d)
+static const char *const owner_kind[] = { "op", "no_op", "op_not_kept", "other_ops" };
+
+/* Who held the device's memory at its peak allocated (memory_ops.h). */
+static void put_holders(ts_jw *w, const ts_mem_peak *pk)
+{
+	bool known = pk->status == TS_MEMPEAK_DONE;
+	ts_jw_key(w, "at_peak");
+	ts_jw_obj(w);
+	ts_jw_kbool(w, "known", known);
+	/* why not: the events carry no address, or merged records */
+	if (known)
+		ts_jw_knull(w, "unknown_because");
+	else
+		ts_jw_kstr(w, "unknown_because",
+			   pk->status == TS_MEMPEAK_NO_ADDR ? "the events carry no Addr"
+			   : pk->status == TS_MEMPEAK_MERGED ? "allocator events were merged"
+							      : "no peak");
+	/* what was allocated before the capture's first event and still
+	 * held; the capture's own allocations live then; by the outermost
+	 * CPU op of the thread that made each */
+	ts_jw_kopt_int(w, "before_capture_bytes", known, pk->before_bytes);
+	ts_jw_kopt_int(w, "capture_bytes", known, pk->live_bytes);
+	ts_jw_kopt_int(w, "capture_allocations", known, pk->live_allocations);
+	ts_jw_key(w, "owners");
+	ts_jw_arr(w);
+	for (size_t i = 0; known && i < pk->nrows; i++) {
+		const ts_memop_row *r = &pk->rows[i];
+		ts_jw_obj(w);
+		/* "op" (op names it), "no_op" (made outside every CPU op),
+		 * "op_not_kept" (past the kept ops), "other_ops" (the rest) */
+		ts_jw_kstr(w, "owner", owner_kind[r->kind]);
+		if (r->kind == TS_MEMOP_OP)
+			ts_jw_kstr(w, "op", r->name);
+		else
+			ts_jw_knull(w, "op");
+		ts_jw_kint(w, "bytes", r->bytes);
+		ts_jw_kuint(w, "allocations", r->allocations);
+		ts_jw_end_obj(w);
+	}
+	ts_jw_end_arr(w);
+	ts_jw_end_obj(w);
+}
+
+static void put_device(ts_jw *w, const ts_mem_device *d, const ts_mem_peak *pk)
 {
 	bool res = !d->relative;   /* totals known: the reserve too */
 	ts_jw_obj(w);
@@ -55,6 +98,7 @@ static void put_device(ts_jw *w, const ts_mem_device *d)
 	ts_jw_kint(w, "last_allocated_bytes", d->last_allocated);
 	ts_jw_kopt_int(w, "last_reserved_bytes", res, d->last_reserved);
 	ts_jw_kint(w, "growth_bytes", d->last_allocated - d->first_allocated);
+	put_holders(w, pk);
 	ts_jw_end_obj(w);
 }
 
@@ -87,7 +131,7 @@ void ts_report_memory_json(ts_jw *w, const ts_result *res)
 	ts_jw_key(w, "devices");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < ts_memory_ndevices(m); i++)
-		put_device(w, ts_memory_device(m, i));
+		put_device(w, ts_memory_device(m, i), ts_memory_peak(m, i));
 	ts_jw_end_arr(w);
 	ts_jw_key(w, "stages");
 	ts_jw_obj(w);
@@ -113,26 +157,52 @@ void ts_report_memory_json(ts_jw *w, const ts_result *res)
 	ts_jw_end_obj(w);
 }
 
+/* Who held the peak, in words: from before the capture, and the owner
+ * that held the most of the rest. */
+static int holders_text(const ts_mem_peak *pk, char *buf, size_t n)
+{
+	if (pk->status != TS_MEMPEAK_DONE || n == 0) {
+		if (n)
+			*buf = '\0';
+		return 0;
+	}
+	char b[32], o[32];
+	bytes_text(b, sizeof b, pk->before_bytes);
+	if (!pk->nrows)
+		return snprintf(buf, n, " (%s from before the capture)", b);
+	const ts_memop_row *r = &pk->rows[0];
+	bytes_text(o, sizeof o, r->bytes);
+	return snprintf(buf, n, " (%s from before the capture, %s %s the most)", b,
+			r->kind == TS_MEMOP_OP ? r->name
+			: r->kind == TS_MEMOP_NONE ? "outside CPU ops"
+			: r->kind == TS_MEMOP_LOST ? "ops not kept" : "other ops", o);
+}
+
 bool ts_report_memory_brief(const ts_result *res, char *buf, size_t n)
 {
 	const ts_memory *m = ts_memory_of(res);
 	size_t nd = ts_memory_ndevices(m);
 	if (nd == 0)
 		return false;
-	const ts_mem_device *d = ts_memory_device(m, 0);
+	size_t top = 0;
 	for (size_t i = 1; i < nd; i++)
-		if (ts_memory_device(m, i)->peak_allocated > d->peak_allocated)
-			d = ts_memory_device(m, i);
+		if (ts_memory_device(m, i)->peak_allocated > ts_memory_device(m, top)->peak_allocated)
+			top = i;
+	const ts_mem_device *d = ts_memory_device(m, top);
 	char pa[32], rs[32], cache[32], pr[32];
 	bytes_text(pa, sizeof pa, d->peak_allocated);
 	bytes_text(rs, sizeof rs, d->reserved_at_peak_allocated);
 	bytes_text(cache, sizeof cache, d->reserved_at_peak_allocated - d->peak_allocated);
 	bytes_text(pr, sizeof pr, d->peak_reserved);
+	char held[256];
+	holders_text(ts_memory_peak(m, top), held, sizeof held);
 	int k = d->relative
 		? snprintf(buf, n, "memory: GPU %" PRId64 " peak %s allocated above the capture's start "
 			   "(its events carry no totals)", d->device, pa)
-		: snprintf(buf, n, "memory: GPU %" PRId64 " peak %s allocated, %s reserved then (%s "
-			   "cached or fragmented); reserved peak %s", d->device, pa, rs, cache, pr);
+		: snprintf(buf, n, "memory: GPU %" PRId64 " peak %s allocated%s, %s reserved then (%s "
+			   "cached or fragmented)", d->device, pa, held, rs, cache);
+	if (!d->relative && d->peak_reserved != d->reserved_at_peak_allocated && k > 0 && (size_t)k < n)
+		k += snprintf(buf + k, n - (size_t)k, "; reserved peak %s", pr);
 	for (int s = 0; s < TS_PSTAGE_COUNT && k > 0 && (size_t)k < n; s++) {
 		const ts_mem_stage *x = ts_memory_stage(m, s);
 		if (!x->grown)

@@ -24,7 +24,7 @@
 const char *const ts_report_tables[] = {
 	"kernels", "types", "categories", "unclassified", "ops", "workloads",
 	"layers", "passes", "stages", "memory", "collectives", "api", "opportunities", "gaps",
-	"replays", "ranks", "skew", "device_memory", "memory_passes", NULL,
+	"replays", "ranks", "skew", "device_memory", "memory_passes", "memory_owners", NULL,
 };
 
 /* ------------------------------------------------------------- cells */
@@ -548,6 +548,35 @@ static int t_memory_passes(const ts_result *res, const ts_table_sink *k)
 	return rc;
 }
 
+/* Who held each GPU's memory at its peak allocated (memory_ops.h), as
+ * JSON device_memory.devices[].at_peak: a row for what was allocated
+ * before the capture, then the owners of the capture's live blocks. A
+ * device whose owners are unknown has no rows. */
+static int t_memory_owners(const ts_result *res, const ts_table_sink *k)
+{
+	static const char *const owner[] = { "op", "no_op", "op_not_kept", "other_ops" };
+	static const char *const cols[] = { "device", "owner", "op", "bytes", "allocations" };
+	const ts_memory *m = ts_memory_of(res);
+	int rc = BEGIN(k, "memory_owners", cols);
+	for (size_t i = 0; i < ts_memory_ndevices(m) && rc == 0; i++) {
+		const ts_mem_device *d = ts_memory_device(m, i);
+		const ts_mem_peak *pk = ts_memory_peak(m, i);
+		if (pk->status != TS_MEMPEAK_DONE)
+			continue;
+		ts_cell first[] = { c_int(d->device), c_cstr("before_capture"), c_null(),
+				    c_int(pk->before_bytes), c_null() };
+		rc = ROW(k, first);
+		for (size_t j = 0; j < pk->nrows && rc == 0; j++) {
+			const ts_memop_row *r = &pk->rows[j];
+			ts_cell row[] = { c_int(d->device), c_cstr(owner[r->kind]),
+					  r->kind == TS_MEMOP_OP ? c_cstr(r->name) : c_null(),
+					  c_int(r->bytes), c_uint(r->allocations) };
+			rc = ROW(k, row);
+		}
+	}
+	return rc;
+}
+
 /* Collectives by kind, message size and group (comm.h), then per kind the
  * calls past the rows kept, unsized. All stages: none under --stage. */
 /* The largest opportunities (insight.h), as JSON opportunities has them:
@@ -780,6 +809,8 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 		rc = t_device_memory(res, sink);
 	else if (strcmp(name, "memory_passes") == 0)
 		rc = t_memory_passes(res, sink);
+	else if (strcmp(name, "memory_owners") == 0)
+		rc = t_memory_owners(res, sink);
 	else
 		return -2;
 	return rc || sink->end(sink->ctx) ? -1 : 0;
@@ -791,8 +822,15 @@ bool ts_report_table_applies(const ts_result *res, const ts_report_opts *o, cons
 		return res->replay != NULL;
 	if (strcmp(name, "ranks") == 0 || strcmp(name, "skew") == 0)
 		return o->ranks != NULL;
+	const ts_memory *m = ts_memory_of(res);
+	if (strcmp(name, "memory_owners") == 0) {
+		for (size_t i = 0; i < ts_memory_ndevices(m); i++)
+			if (ts_memory_peak(m, i)->status == TS_MEMPEAK_DONE)
+				return true;
+		return false;
+	}
 	if (strcmp(name, "device_memory") == 0 || strcmp(name, "memory_passes") == 0)
-		return ts_memory_ndevices(ts_memory_of(res)) > 0;
+		return ts_memory_ndevices(m) > 0;
 	return true;
 }
 

@@ -9,14 +9,18 @@
 #include <string.h>
 
 #include "analysis/layers/layers.h"
+#include "analysis/views/memory_ops.h"
 #include "input/grow.h"
 
 /* One event, or neighbours merged: their span, peaks, first and last. */
 typedef struct {
 	int64_t t0, t1;
 	int64_t max_alloc, max_res;
-	int64_t first_alloc, last_alloc;
+	int64_t last_alloc;
 	int64_t before;              /* allocated before its first event */
+	uint64_t addr;               /* its block (one event; UINT64_MAX: none) */
+	uint32_t seq;                /* arrival, for a stable sort */
+	uint16_t thread;             /* ts_mem_ops_thread's slot */
 	uint8_t dev;
 } rec;
 
@@ -27,6 +31,9 @@ struct ts_memory {
 	rec *recs;
 	size_t nrec, cap;
 	bool merged;                 /* a record spans several events */
+	uint32_t seq;
+	ts_mem_ops *ops;             /* the CPU's ops, for the owners at the peak */
+	ts_mem_peak peak[TS_MEM_DEVICES];
 	ts_mem_pass *passes;
 	size_t npasses;
 	ts_mem_stage st[TS_PSTAGE_COUNT];
@@ -39,6 +46,10 @@ static void *mem_make(const ts_patterns *p)
 {
 	(void)p;
 	ts_memory *m = calloc(1, sizeof(ts_memory));
+	if (m && !(m->ops = ts_mem_ops_new())) {
+		free(m);
+		return NULL;
+	}
 	if (m)
 		m->over_device = -1;
 	return m;
@@ -68,13 +79,16 @@ static int by_time(const void *a, const void *b)
 	const rec *x = a, *y = b;
 	if (x->dev != y->dev)
 		return x->dev < y->dev ? -1 : 1;
-	return x->t0 < y->t0 ? -1 : x->t0 > y->t0;
+	if (x->t0 != y->t0)
+		return x->t0 < y->t0 ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Room for more: neighbours of a device merged in pairs. */
 static void compact(ts_memory *m)
 {
-	qsort(m->recs, m->nrec, sizeof *m->recs, by_time);
+	if (m->nrec > 1)
+		qsort(m->recs, m->nrec, sizeof *m->recs, by_time);
 	size_t out = 0;
 	for (size_t i = 0; i < m->nrec; i++) {
 		rec r = m->recs[i];
@@ -139,6 +153,10 @@ static void count(ts_mem_device *d, const ts_mem_args *a, int64_t t)
 static void mem_event(void *mp, const ts_event *ev)
 {
 	ts_memory *m = mp;
+	if (ev->cat == TS_CAT_CPU_OP) {
+		ts_mem_ops_add(m->ops, ev);
+		return;
+	}
 	if (!(ev->has & TS_HAS_MEM) || !(ev->has & TS_HAS_TS) || ev->name_len != 8 ||
 	    memcmp(ev->name, "[memory]", 8) != 0)
 		return;
@@ -166,7 +184,8 @@ static void mem_event(void *mp, const ts_event *ev)
 		     TS_MEM_RECORDS, false))
 		return;
 	m->recs[m->nrec++] = (rec){ ev->ts_ns, ev->ts_ns, a.allocated, a.reserved, a.allocated,
-				    a.allocated, a.allocated - a.bytes, (uint8_t)(d - m->dev) };
+				    a.allocated - a.bytes, a.addr >= 0 ? (uint64_t)a.addr : UINT64_MAX,
+				    m->seq++, ts_mem_ops_thread(m->ops, ev->tid), (uint8_t)(d - m->dev) };
 }
 
 /* The pass's window: its step on the CPU, else its launches, else its
@@ -216,26 +235,39 @@ static void pass_figures(const rec *r, size_t lo, size_t hi, ts_mem_pass *x)
 	x->growth = before == INT64_MIN ? INT64_MIN : end - before;
 }
 
-static void mem_finish(void *mp, const ts_result *res)
+/* Device dv's records [lo, hi): the owners of what it held at its peak. */
+static void peak_owners(ts_memory *m, size_t dv, size_t lo, size_t hi)
 {
-	ts_memory *m = mp;
-	if (m->ndev == 0)
+	const ts_mem_device *d = &m->dev[dv];
+	ts_mem_peak *pk = &m->peak[dv];
+	if (m->merged) {
+		pk->status = TS_MEMPEAK_MERGED;
 		return;
-	check_device(m, res);
-	if (!res->layers)
+	}
+	size_t top = lo;
+	while (top < hi && m->recs[top].max_alloc != d->peak_allocated)
+		top++;
+	if (top == hi)
 		return;
-	qsort(m->recs, m->nrec, sizeof *m->recs, by_time);
-	size_t main = 0;
-	for (size_t i = 1; i < m->ndev; i++)
-		if (m->dev[i].events > m->dev[main].events)
-			main = i;
-	size_t lo = 0, hi;
-	while (lo < m->nrec && m->recs[lo].dev != main)
-		lo++;
-	for (hi = lo; hi < m->nrec && m->recs[hi].dev == main; hi++)
-		;
-	m->lo = lo;
-	m->hi = hi;
+	ts_mem_point *pts = malloc((top - lo + 1) * sizeof *pts);
+	if (!pts)
+		return;
+	for (size_t i = lo; i <= top; i++) {
+		const rec *r = &m->recs[i];
+		if (r->addr == UINT64_MAX) {
+			free(pts);
+			pk->status = TS_MEMPEAK_NO_ADDR;
+			return;
+		}
+		pts[i - lo] = (ts_mem_point){ r->t0, r->addr, r->last_alloc - r->before, r->thread };
+	}
+	ts_mem_ops_peak(m->ops, pts, top - lo + 1, d->peak_allocated, pk);
+	free(pts);
+}
+
+/* Each pass's figures, of the main device's records [lo, hi). */
+static void pass_all(ts_memory *m, const ts_result *res, size_t main)
+{
 	size_t n = ts_layers_npasses(res->layers);
 	if (!n || !(m->passes = calloc(n, sizeof *m->passes)))
 		return;
@@ -244,7 +276,7 @@ static void mem_finish(void *mp, const ts_result *res)
 		ts_mem_pass *x = &m->passes[m->npasses++];
 		*x = (ts_mem_pass){ .pass = (uint32_t)i, .device = m->dev[main].device };
 		x->window = window(p, &x->from_ns, &x->to_ns);
-		pass_figures(m->recs, lo, hi, x);
+		pass_figures(m->recs, m->lo, m->hi, x);
 		if (!p->complete || p->draft || !x->events || p->stage >= TS_PSTAGE_COUNT)
 			continue;
 		ts_mem_stage *s = &m->st[p->stage];
@@ -259,6 +291,33 @@ static void mem_finish(void *mp, const ts_result *res)
 			s->growth_sum += x->growth;
 		}
 	}
+}
+
+static void mem_finish(void *mp, const ts_result *res)
+{
+	ts_memory *m = mp;
+	if (m->ndev == 0)
+		return;
+	check_device(m, res);
+	if (m->nrec > 1)
+		qsort(m->recs, m->nrec, sizeof *m->recs, by_time);
+	size_t main = 0;
+	for (size_t i = 1; i < m->ndev; i++)
+		if (m->dev[i].events > m->dev[main].events)
+			main = i;
+	for (size_t dv = 0, lo = 0; dv < m->ndev; dv++) {
+		size_t hi = lo;
+		while (hi < m->nrec && m->recs[hi].dev == dv)
+			hi++;
+		peak_owners(m, dv, lo, hi);
+		if (dv == main) {
+			m->lo = lo;
+			m->hi = hi;
+		}
+		lo = hi;
+	}
+	if (res->layers)
+		pass_all(m, res, main);
 }
 
 /* A partial keeps the devices and the stages (a pass's figures are of
@@ -294,6 +353,52 @@ static ts_mem_device get_device(ts_rbuf *r)
 	return d;
 }
 
+/* A device's owners at its peak. */
+static void put_peak(ts_wbuf *w, const ts_mem_peak *pk)
+{
+	ts_w_u8(w, (uint8_t)pk->status);
+	ts_w_i64(w, pk->live_bytes);
+	ts_w_u32(w, pk->live_allocations);
+	ts_w_i64(w, pk->before_bytes);
+	ts_w_u32(w, (uint32_t)pk->nrows);
+	for (size_t i = 0; i < pk->nrows; i++) {
+		const ts_memop_row *r = &pk->rows[i];
+		ts_w_u8(w, (uint8_t)r->kind);
+		ts_w_str(w, r->name, strlen(r->name));
+		ts_w_i64(w, r->bytes);
+		ts_w_u32(w, r->allocations);
+	}
+}
+
+static ts_mem_peak get_peak(ts_rbuf *r)
+{
+	ts_mem_peak pk = { .status = (ts_mempeak_status)ts_r_u8(r) };
+	pk.live_bytes = ts_r_i64(r);
+	pk.live_allocations = ts_r_u32(r);
+	pk.before_bytes = ts_r_i64(r);
+	uint32_t n = ts_r_u32(r);
+	if (pk.status > TS_MEMPEAK_NO_ADDR || n > TS_MEMOP_ROWS) {
+		ts_r_fail(r, "device memory: a peak's owners");
+		return (ts_mem_peak){ 0 };
+	}
+	for (uint32_t i = 0; i < n && !r->err; i++) {
+		ts_memop_row *x = &pk.rows[pk.nrows++];
+		uint8_t kind = ts_r_u8(r);
+		size_t len = 0;
+		const char *s = ts_r_str(r, &len);
+		if (kind > TS_MEMOP_OTHER || len >= sizeof x->name) {
+			ts_r_fail(r, "device memory: a peak's owner");
+			return (ts_mem_peak){ 0 };
+		}
+		x->kind = (ts_memop_kind)kind;
+		if (s)
+			memcpy(x->name, s, len);
+		x->bytes = ts_r_i64(r);
+		x->allocations = ts_r_u32(r);
+	}
+	return pk;
+}
+
 static void mem_save(const void *mp, ts_wbuf *w)
 {
 	const ts_memory *m = mp;
@@ -301,8 +406,10 @@ static void mem_save(const void *mp, ts_wbuf *w)
 	ts_w_u64(w, m->other_devices);
 	ts_w_u8(w, m->merged);
 	ts_w_u64(w, m->ndev);
-	for (size_t i = 0; i < m->ndev; i++)
+	for (size_t i = 0; i < m->ndev; i++) {
 		put_device(w, &m->dev[i]);
+		put_peak(w, &m->peak[i]);
+	}
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		const ts_mem_stage *x = &m->st[s];
 		ts_w_u32(w, x->passes);
@@ -325,9 +432,11 @@ static ts_status mem_load(void *mp, ts_rbuf *r)
 	uint64_t n = ts_r_count(r, 18 * sizeof(int64_t));
 	for (uint64_t i = 0; i < n && !r->err; i++) {
 		ts_mem_device d = get_device(r);
-		if (m->ndev < TS_MEM_DEVICES)
+		ts_mem_peak pk = get_peak(r);
+		if (m->ndev < TS_MEM_DEVICES) {
+			m->peak[m->ndev] = pk;
 			m->dev[m->ndev++] = d;    /* a rank's device: its own row */
-		else
+		} else
 			m->other_devices += d.events;
 	}
 	for (int s = 0; s < TS_PSTAGE_COUNT && !r->err; s++) {
@@ -380,12 +489,13 @@ static void mem_free(void *mp)
 		return;
 	free(m->recs);
 	free(m->passes);
+	ts_mem_ops_free(m->ops);
 	free(m);
 }
 
 const ts_module ts_memory_module = {
 	.name = "memory",
-	.cats = 1u << TS_CAT_OTHER,
+	.cats = 1u << TS_CAT_OTHER | 1u << TS_CAT_CPU_OP,
 	.make = mem_make, .event = mem_event, .finish = mem_finish,
 	.save = mem_save, .load = mem_load, .warnings = mem_warnings, .free = mem_free,
 };
@@ -413,6 +523,11 @@ size_t ts_memory_npasses(const ts_memory *m)
 const ts_mem_pass *ts_memory_pass(const ts_memory *m, size_t i)
 {
 	return m && i < m->npasses ? &m->passes[i] : NULL;
+}
+
+const ts_mem_peak *ts_memory_peak(const ts_memory *m, size_t i)
+{
+	return m && i < m->ndev ? &m->peak[i] : NULL;
 }
 
 const ts_mem_stage *ts_memory_stage(const ts_memory *m, int stage)

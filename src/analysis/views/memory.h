@@ -7,7 +7,9 @@
  * allocated and reserved and when, allocated where reserved peaked (the
  * rest of the reserve is the allocator's cache and fragmentation), the
  * first and last figures (growth over the trace), allocations, frees and
- * their bytes. Per pass of the device with the most events: the peak
+ * their bytes, and who held it at the peak allocated: what was allocated
+ * before the capture and the CPU ops whose allocations were still live
+ * (memory_ops.h). Per pass of the device with the most events: the peak
  * allocated inside the pass's window (its step's CPU window, else the
  * CPU window of its launches, else its GPU span: allocations happen as
  * the CPU runs the ops) and its growth (allocated at the window's end
@@ -26,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/views/memory_ops.h"
 #include "analysis/views/module.h"
 
 #define TS_MEM_DEVICES 16
@@ -75,6 +78,8 @@ size_t ts_memory_ndevices(const ts_memory *m);
 const ts_mem_device *ts_memory_device(const ts_memory *m, size_t i);
 size_t ts_memory_npasses(const ts_memory *m);
 const ts_mem_pass *ts_memory_pass(const ts_memory *m, size_t i);
+/* Device i's owners of its peak (memory_ops.h). */
+const ts_mem_peak *ts_memory_peak(const ts_memory *m, size_t i);
 const ts_mem_stage *ts_memory_stage(const ts_memory *m, int stage);
 uint64_t ts_memory_cpu_events(const ts_memory *m);
 /* The allocated bytes of the device with the most events over time, in
