@@ -215,9 +215,15 @@ for real in $tried; do
 	# sources, nothing built): first editable (-e: the sources imported,
 	# the clone's engine built in place), then the wheel (the engine
 	# inside it), run with the clone gone; nothing left beside python/
+	# (make test gives the copy this build's objects, times kept, so make
+	# finds the engine up to date; make test-long builds it from nothing)
 	rm -rf "$tmp/repo" && mkdir -p "$tmp/repo" &&
-		cp -r "$pkg" Makefile src patterns scripts "$tmp/repo/" && rm -rf "$tmp/repo/python/build" &&
-		mkdir -p "$tmp/repo/docs" && cp docs/report.schema.json "$tmp/repo/docs/"
+		cp -rp "$pkg" Makefile src patterns scripts "$tmp/repo/" && rm -rf "$tmp/repo/python/build" &&
+		mkdir -p "$tmp/repo/docs" && cp -p docs/report.schema.json "$tmp/repo/docs/"
+	if [ "${TS_LONG:-0}" != 1 ] && [ -d build/release ] && [ -x tracestream ]; then
+		mkdir -p "$tmp/repo/build" && cp -rp build/release "$tmp/repo/build/" && cp -p tracestream "$tmp/repo/"
+		[ -d build/gen ] && cp -rp build/gen "$tmp/repo/build/"
+	fi
 	PIP_NO_INDEX=1 "$tmp/venv/bin/pip" install -q --no-index -e "$tmp/repo/python" >"$tmp/pip.log" 2>&1 &&
 		(cd "$tmp" && env -u TRACESTREAM "$tmp/venv/bin/python" -c '
 import tracestream, sys

@@ -15,21 +15,23 @@ T=threads
 . "$(dirname "$0")/lib.sh"
 
 # under ThreadSanitizer (make tsan; a run five to ten times slower) and
-# AddressSanitizer (two to three) fewer piece sizes and places: every
-# path still runs, each race and each bad access is seen
+# AddressSanitizer (two to three) fewer piece sizes and places, and three
+# threads only (the most pieces in flight): every path still runs, each
+# race and each bad access is seen
 tsan=0
 case "$TS" in */tsan/* | */san/*) tsan=1 ;; esac
 
 # same LABEL ARGS...: -T 1 against -T 2 and -T 3 at the piece sizes of
 # $PIECES (stdin is read from $tmp/in when the input is -)
 PIECES="64 700 4096"
-[ $tsan = 1 ] && PIECES="64 700"
+THREADS="2 3"
+[ $tsan = 1 ] && PIECES="64 700" THREADS=3
 same() {
 	local label=$1 bad_runs="" th ps rc1 rc2
 	shift
 	"$TS" --no-progress -T 1 "$@" < "$tmp/in" > "$tmp/ref.out" 2> "$tmp/ref.err"
 	rc1=$?
-	for th in 2 3; do
+	for th in $THREADS; do
 		for ps in $PIECES; do
 			"$TS" --no-progress -T $th --piece-size $ps "$@" < "$tmp/in" > "$tmp/t.out" 2> "$tmp/t.err"
 			rc2=$?
@@ -134,19 +136,21 @@ annotate_same "tricky trace, cut short" "$tmp/cut.json"
 
 # the shared traces, in text and JSON, with the pieces used; under a
 # sanitizer (runs five to ten times slower) text at one piece size on the
-# traces under 1 MB: the release build holds JSON and annotate to the same
+# traces under 100 KB: the release build holds JSON and annotate to the same
 # on every trace (at a second piece size with TS_LONG=1, make test-long)
 if [ -d "$SHARED" ]; then
 	PIECES="4096"
 	[ "${TS_LONG:-0}" = 1 ] && PIECES="4096 65536"
-	light=$tsan
+	light=$tsan small=100000
+	[ "${TS_LONG:-0}" = 1 ] && small=1000000
 	case "$TS" in */san/*) light=1 ;; esac
 	notused=""
 	for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 		[ -f "$f" ] || continue
-		# under ThreadSanitizer the traces under 1 MB: every threaded
-		# path runs on them (the release build takes every trace)
-		[ $light = 1 ] && [ "$(wc -c < "$f")" -gt 1000000 ] && continue
+		# under a sanitizer the traces under 100 KB (1 MB with
+		# TS_LONG=1): every threaded path runs on them (the release
+		# build takes every trace)
+		[ $light = 1 ] && [ "$(wc -c < "$f")" -gt "$small" ] && continue
 		name=$(basename "$f")
 		same "$name" "$f"
 		[ $light = 1 ] || same "$name, JSON" -f json "$f"
