@@ -8,6 +8,7 @@
 # --capture run, a --stage run and a cut trace. A report with a member the
 # schema does not name, or a field of another type, fails; so does the
 # validator's own check on a made-up bad report.
+# sanitizers: release only (the JSON report's paths run under the sanitizers in t_outputs, t_tables and t_md)
 T=schema
 . "$(dirname "$0")/lib.sh"
 "$TS" schema >"$tmp/s.json" 2>"$tmp/err"
