@@ -3,8 +3,8 @@
  */
 #include "multi.h"
 
-#include "input/grow.h"
-#include "input/reader.h"
+#include "base/grow.h"
+#include "base/label.h"
 #include "partial.h"
 
 #include <dirent.h>

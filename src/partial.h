@@ -16,7 +16,7 @@
 
 #include "pipeline.h"
 #include "analysis/views/ranks.h"
-#include "analysis/wire.h"
+#include "base/wire.h"
 
 #define TS_PARTIAL_VERSION 16
 

@@ -5,7 +5,6 @@
  */
 #include "pipeline.h"
 
-#include "tables/gpu.h"
 #include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -14,13 +13,13 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "analysis/views/module.h"
 #include "analysis/comm.h"
-
-#include "tables/gpu.h"
 #include "analysis/platform.h"
+#include "analysis/views/module.h"
+#include "base/strfind.h"
 #include "input/pparse.h"
 #include "input/reader.h"
+#include "tables/gpu.h"
 
 #define CHUNK (256 * 1024)
 
@@ -52,19 +51,10 @@ static const struct {
 #define FRAMEWORK_SURE 16
 _Static_assert(sizeof framework_names / sizeof *framework_names <= 8, "framework_hits");
 
-static bool has_text(const char *s, size_t n, const char *lit)
-{
-	size_t k = strlen(lit);
-	for (size_t i = 0; i + k <= n; i++)
-		if (s[i] == lit[0] && memcmp(s + i, lit, k) == 0)
-			return true;
-	return false;
-}
-
 static void framework_of(ts_result *res, const ts_event *ev)
 {
 	for (size_t i = 0; i < sizeof framework_marks / sizeof *framework_marks; i++) {
-		if (!has_text(ev->name, ev->name_len, framework_marks[i].needle))
+		if (!ts_has(ev->name, ev->name_len, framework_marks[i].needle))
 			continue;
 		int fw = framework_marks[i].fw;
 		if (++res->framework_hits[fw] >= FRAMEWORK_SURE)
@@ -85,7 +75,7 @@ static void framework_of(ts_result *res, const ts_event *ev)
 			ts_layers_framework_seen(res->layers);
 		return;
 	}
-	if (res->layers && has_text(ev->name, ev->name_len, "generation/utils.py"))
+	if (res->layers && ts_has(ev->name, ev->name_len, "generation/utils.py"))
 		ts_layers_framework_seen(res->layers);
 }
 

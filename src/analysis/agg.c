@@ -4,8 +4,8 @@
  * copies, event counts, spans and per-device busy time (see agg.h).
  */
 #include "analysis/agg.h"
-#include "analysis/satmath.h"
-#include "input/grow.h"
+#include "base/satmath.h"
+#include "base/grow.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

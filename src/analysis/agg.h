@@ -21,11 +21,11 @@
 #include "analysis/context.h"
 #include "tables/classify.h"
 #include "input/event.h"
-#include "analysis/intern.h"
+#include "base/intern.h"
 #include "analysis/stat.h"
-#include "input/status.h"
-#include "input/warn.h"
-#include "analysis/wire.h"
+#include "base/status.h"
+#include "base/warn.h"
+#include "base/wire.h"
 
 typedef struct {
 	uint32_t max_kernel_names;  /* distinct kernel names with their own row */

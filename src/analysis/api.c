@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/intern.h"
-#include "analysis/satmath.h"
-#include "input/grow.h"
-#include "input/strfind.h"
+#include "base/intern.h"
+#include "base/satmath.h"
+#include "base/grow.h"
+#include "base/strfind.h"
 
 #define OTHER TS_API_ROWS             /* the row of names past the table */
 

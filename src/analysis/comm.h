@@ -22,9 +22,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "analysis/wire.h"
+#include "base/wire.h"
 #include "input/event.h"
-#include "input/status.h"
+#include "base/status.h"
 
 typedef enum {
 	TS_COMM_ALLREDUCE, TS_COMM_ALLGATHER, TS_COMM_REDUCE_SCATTER, TS_COMM_ALLTOALL,

@@ -3,12 +3,13 @@
  * with their causes (see idle.h).
  */
 #include "analysis/idle.h"
-#include "analysis/satmath.h"
+#include "base/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/intern.h"
+#include "base/hash.h"
+#include "base/intern.h"
 
 #define WINDOW 64               /* kernels held to put them in start order */
 #define LAUNCH_SLOTS 16384      /* per generation; swapped at half full */
@@ -87,7 +88,7 @@ void ts_idle_free(ts_idle *d)
 
 static uint32_t slot_of(uint64_t key)
 {
-	key *= 0x9E3779B97F4A7C15ull;
+	key *= TS_HASH_GOLDEN;
 	return (uint32_t)(key >> 40) & (LAUNCH_SLOTS - 1);
 }
 

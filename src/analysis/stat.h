@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "analysis/hist.h"
-#include "input/status.h"
-#include "analysis/wire.h"
+#include "base/status.h"
+#include "base/wire.h"
 
 typedef struct {
 	uint64_t count;

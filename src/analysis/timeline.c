@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/satmath.h"
-#include "input/grow.h"
+#include "base/satmath.h"
+#include "base/grow.h"
 
 struct ts_timeline {
 	ts_tl_op *ops;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input/warn.h"
+#include "base/warn.h"
 
 /* Event categories we count; the order is the report order. */
 typedef enum {
@@ -91,7 +91,7 @@ typedef struct {
 	const char *name;        /* borrowed; not NUL-terminated */
 	size_t name_len;
 	uint64_t name_hash;      /* ts_hash_bytes(name, name_len) where a worker
-				  * made it (input/hash.h); 0: not made */
+				  * made it (base/hash.h); 0: not made */
 	const char *kname;       /* TS_HAS_KERNEL: the kernel a launch names;
 				  * TS_HAS_COLLECTIVE: the collective of a
 				  * record_param_comms op; borrowed */

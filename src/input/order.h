@@ -32,7 +32,7 @@
 
 #include "input/event.h"
 #include "input/parser.h"
-#include "input/status.h"
+#include "base/status.h"
 
 /* What the watch has seen. */
 typedef struct {

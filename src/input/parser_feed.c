@@ -6,7 +6,7 @@
  * parser.c's.
  */
 #include "input/parser_int.h"
-#include "input/grow.h"
+#include "base/grow.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "input/status.h"
+#include "base/status.h"
 
 typedef struct ts_reader ts_reader;
 
@@ -69,16 +69,5 @@ int ts_reader_is_gzip(const ts_reader *r);
 uint64_t ts_reader_in_bytes(const ts_reader *r);  /* raw bytes read */
 uint64_t ts_reader_out_bytes(const ts_reader *r); /* bytes handed out */
 int64_t ts_reader_size(const ts_reader *r);       /* file size, -1 unknown */
-
-/* How a report names the input at path: "<stdin>" for "-", else the path,
- * or with base its last component (the whole path where that is empty). */
-const char *ts_path_label(const char *path, bool base);
-
-/* What an entry of a folder is when it is no regular file to read ("a
- * FIFO", "a symbolic link to nothing", "a symbolic link loop", "a
- * directory", ...), NULL when it is one. A folder scan names each such
- * entry it was meant to read rather than skip it unsaid (a FIFO would
- * block the read forever). */
-const char *ts_path_not_regular(const char *path);
 
 #endif

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "input/status.h"
+#include "base/status.h"
 
 typedef struct {
 	FILE *f;                 /* where to write */

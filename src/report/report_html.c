@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "analysis/layers/layers.h"
-#include "input/reader.h"
+#include "base/label.h"
 #include "analysis/views/memory.h"
 #include "report/report.h"
 #include "analysis/views/roofline.h"

@@ -17,7 +17,7 @@
 
 #include <yajl/yajl_tree.h>
 
-#include "input/reader.h"
+#include "base/label.h"
 #include "report/report.h"
 #include "report/version.h"
 

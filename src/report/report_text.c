@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "analysis/views/insight.h"
-#include "input/reader.h"
+#include "base/label.h"
 #include "analysis/views/note.h"
-#include "analysis/satmath.h"
+#include "base/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
 #include "analysis/views/roofline.h"

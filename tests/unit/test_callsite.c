@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/attrib/callsite.h"
-#include "analysis/intern.h"
+#include "base/intern.h"
 #include "unit.h"
 
 #define NF 20000

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/intern.h"
+#include "base/intern.h"
 #include "unit.h"
 
 static void basics(void)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/hash.h"
-#include "analysis/intern.h"
+#include "base/hash.h"
+#include "base/intern.h"
 #include "analysis/pack.h"
 
 /*

@@ -4,16 +4,16 @@
  * merged with partials (see capture.h).
  */
 #include "analysis/attrib/capture.h"
-#include "input/grow.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/hash.h"
-#include "analysis/intern.h"
-#include "input/strfind.h"
+#include "base/hash.h"
+#include "base/intern.h"
+#include "base/strfind.h"
 #include "tables/patterns.h"
-#include "analysis/satmath.h"
+#include "base/satmath.h"
 
 /* A window open on one thread: the graph being recorded. */
 typedef struct {

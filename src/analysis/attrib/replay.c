@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/hash.h"
-#include "analysis/intern.h"
-#include "analysis/satmath.h"
+#include "base/hash.h"
+#include "base/intern.h"
+#include "base/satmath.h"
 
 #define NONE UINT32_MAX
 #define STREAMS 64

@@ -4,14 +4,14 @@
  * kernel row, over the layers they came from (see anatomy.h).
  */
 #include "analysis/layers/anatomy.h"
-#include "analysis/satmath.h"
-#include "input/grow.h"
-#include "input/hash.h"
+#include "base/satmath.h"
+#include "base/grow.h"
+#include "base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/intern.h"
+#include "base/intern.h"
 
 /* A kernel's k-th call in a layer (k >= 1: a repeat; its first call is
  * its row), held at the earliest position it took. */

@@ -40,8 +40,8 @@
 #include "analysis/idle.h"
 #include "tables/patterns.h"
 #include "analysis/stat.h"
-#include "input/status.h"
-#include "analysis/wire.h"
+#include "base/status.h"
+#include "base/wire.h"
 
 #define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
 #define TS_MAX_PASSES 16384     /* pass records kept for passes[] */

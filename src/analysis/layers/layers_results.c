@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/intern.h"
-#include "analysis/satmath.h"
+#include "base/intern.h"
+#include "base/satmath.h"
 #include "input/numtext.h"
 
 /* ------------------------------------------------------------ names */

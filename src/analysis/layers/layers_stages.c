@@ -4,7 +4,7 @@
  * layer for compare's kernel alignment (layers_int.h).
  */
 #include "analysis/layers/layers_int.h"
-#include "input/grow.h"
+#include "base/grow.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/intern.h"
-#include "analysis/satmath.h"
+#include "base/intern.h"
+#include "base/satmath.h"
 #include "input/numtext.h"
 
 long ts_lay_decode_threshold(const ts_layers *l)

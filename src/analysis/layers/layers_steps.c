@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/intern.h"
-#include "analysis/satmath.h"
-#include "input/grow.h"
+#include "base/intern.h"
+#include "base/satmath.h"
+#include "base/grow.h"
 #include "input/numtext.h"
-#include "input/strfind.h"
+#include "base/strfind.h"
 
 /* ATen ops that compute: a CPU-only profile of a model holds them, an API
  * server's does not. */

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/intern.h"
-#include "input/grow.h"
+#include "base/intern.h"
+#include "base/grow.h"
 #include "input/numtext.h"
-#include "input/strfind.h"
+#include "base/strfind.h"
 
 typedef struct {
 	int64_t ts, end;         /* end: INT64_MAX without a duration */

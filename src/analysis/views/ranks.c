@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/hash.h"
-#include "analysis/intern.h"
-#include "analysis/satmath.h"
+#include "base/hash.h"
+#include "base/intern.h"
+#include "base/satmath.h"
 
 static int by_ns_desc(const void *pa, const void *pb)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "input/reader.h"
+#include "base/label.h"
 #include "report/report_text_int.h"
 #include "report/version.h"
 
