@@ -83,4 +83,47 @@ print('%s - no function over 120 lines (the longest %d)%s' %
 errlen = [f for f in files if re.search(r'\berrlen\b', open(f).read())]
 print('%s - errors travel as ts_error, no (char *err, size_t errlen) pair%s' %
       ('not ok' if errlen else 'ok', ': ' + ', '.join(errlen) if errlen else ''))
+# no circle inside a folder: file A calls a function file B defines (a
+# ts_ name, comments and strings aside) and B, or a file it calls, calls
+# back into A. The two the layer machine still has (its hub and the parts
+# that call back into it, issue 61) are named here and must not grow;
+# any other circle fails.
+KNOWN = [
+    {'analysis/layers/layers.c', 'analysis/layers/layers_check.c', 'analysis/layers/layers_launch.c',
+     'analysis/layers/layers_stages.c', 'analysis/layers/layers_steps.c', 'analysis/layers/layers_unit.c'},
+    {'analysis/structure/unit.c', 'analysis/structure/unit_fold.c', 'analysis/structure/unit_memo.c',
+     'analysis/structure/unit_named.c', 'analysis/structure/unit_phase.c'},
+]
+def code(f):
+    t = re.sub(r'/\*.*?\*/', ' ', open(f).read(), flags=re.S)
+    return re.sub(r'"(\\.|[^"\\])*"', '""', t)
+text = {f: code(f) for f in cs}
+owner = {}
+for f in cs:
+    for m in re.finditer(r'^(?!static)[A-Za-z_][\w \*]*?\b(ts_\w+)\s*\([^;{]*\)\s*\{', text[f], re.M):
+        owner.setdefault(m.group(1), f)
+edges = {f: set() for f in cs}
+for f in cs:
+    for n in set(re.findall(r'\b(ts_\w+)\s*\(', text[f])):
+        o = owner.get(n)
+        if o and o != f and os.path.dirname(o) == os.path.dirname(f):
+            edges[f].add(o)
+def reach(a):
+    seen, todo = set(), [a]
+    while todo:
+        for w in edges[todo.pop()]:
+            if w not in seen:
+                seen.add(w)
+                todo.append(w)
+    return seen
+reached = {f: reach(f) for f in cs}
+circles = []
+for f in cs:
+    comp = {g for g in reached[f] if f in reached[g]} | {f}
+    comp = {os.path.relpath(g, 'src') for g in comp}
+    if len(comp) > 1 and comp not in circles:
+        circles.append(comp)
+new = [c for c in circles if not any(c <= k for k in KNOWN)]
+print('%s - no circle of calls inside a folder but the layer machine\'s two (named, not to grow)%s' %
+      ('not ok' if new else 'ok', ': ' + '; '.join(' <-> '.join(sorted(c)) for c in new) if new else ''))
 PY

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
+#include "input/magic.h"
 #include "input/numtext.h"
 
 
@@ -951,7 +952,7 @@ static int open_container(ts_parser *p, bool is_map)
 	}
 	if (p->depth == 0) {
 		if (r != R_TOP) {
-			const char *kind = ts_prs_head_kind(p);
+			const char *kind = ts_magic_kind(p->head, p->nhead);
 			char m[200];
 			snprintf(m, sizeof m, "not a trace: %s", kind ? kind
 				 : "the JSON value is an array, not an object with a traceEvents array");

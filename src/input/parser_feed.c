@@ -7,6 +7,7 @@
  */
 #include "input/parser_int.h"
 #include "base/grow.h"
+#include "input/magic.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -158,7 +159,7 @@ static ts_status yajl_failure(ts_parser *p, yajl_status ys, const char *chunk,
 	} else {
 		if (m && chunk && strncmp(m, "lexical error", 13) == 0 && !strstr(m, "inside"))
 			p->e.byte = token_start(p, chunk, yajl_get_bytes_consumed(p->h));
-		const char *kind = p->e.byte <= sizeof p->head ? ts_prs_head_kind(p) : NULL;
+		const char *kind = p->e.byte <= sizeof p->head ? ts_magic_kind(p->head, p->nhead) : NULL;
 		if (kind) {
 			snprintf(p->e.msg, sizeof p->e.msg, "not a trace: %s", kind);
 			p->e.status = TS_ERR_NOT_TRACE;
@@ -312,6 +313,14 @@ static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const cha
 	return st;
 }
 
+void ts_parser_head(ts_parser *p, const char *buf, size_t len)
+{
+	if (p->fed != 0 || p->nhead != 0 || len == 0)
+		return;
+	p->nhead = len < sizeof p->head ? len : sizeof p->head;
+	memcpy(p->head, buf, p->nhead);
+}
+
 /*
  * A chunk goes to yajl whole, with two exceptions for a string that is
  * still open at a chunk boundary (yajl lexes it again from its first byte
@@ -322,43 +331,6 @@ static ts_status lex_failure(ts_parser *p, ts_status st, uint64_t off, const cha
  *    dropped (see lexguard.h).
  * Offsets count the input, dropped bytes included.
  */
-const char *ts_prs_head_kind(const ts_parser *p)
-{
-	static const struct { const char *magic; size_t n; const char *what; } kinds[] = {
-		{ "\x28\xb5\x2f\xfd", 4, "zstd-compressed data (magic 28 b5 2f fd), not gzip or "
-					    "JSON: decompress it first (zstd -d)" },
-		{ "\xfd\x37\x7a\x58\x5a\x00", 6, "xz-compressed data (magic fd 37 7a 58 5a 00): "
-						   "decompress it first (xz -d)" },
-		{ "BZh", 3, "bzip2-compressed data (magic 'BZh'): decompress it first (bzip2 -d)" },
-		{ "PK\x03\x04", 4, "a zip archive (magic 'PK' 03 04): unzip it first" },
-		{ "\x37\x7a\xbc\xaf", 4, "a 7-Zip archive (magic 37 7a bc af): extract it first" },
-		{ "\xef\xbb\xbf", 3, "a UTF-8 byte order mark (ef bb bf) before the JSON: save the "
-				     "trace without it" },
-		{ "\xff\xfe", 2, "UTF-16 text (byte order mark ff fe): convert it to UTF-8 (iconv "
-				"-f UTF-16 -t UTF-8)" },
-		{ "\xfe\xff", 2, "UTF-16 text (byte order mark fe ff): convert it to UTF-8 (iconv "
-				"-f UTF-16 -t UTF-8)" },
-	};
-	for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-		if (p->nhead >= kinds[i].n && memcmp(p->head, kinds[i].magic, kinds[i].n) == 0)
-			return kinds[i].what;
-	if (p->nhead >= 2 && (p->head[1] == 0 || p->head[0] == 0))
-		return "UTF-16 text (every other byte 00): convert it to UTF-8 (iconv -f UTF-16 -t "
-		       "UTF-8)";
-	if (p->nhead >= 2 && p->head[0] == '[' &&
-	    ((p->head[1] >= 'a' && p->head[1] <= 'z') || (p->head[1] >= 'A' && p->head[1] <= 'Z')))
-		return "text that begins like a TOML or INI section ('[' and a name), not JSON";
-	return NULL;
-}
-
-void ts_parser_head(ts_parser *p, const char *buf, size_t len)
-{
-	if (p->fed != 0 || p->nhead != 0 || len == 0)
-		return;
-	p->nhead = len < sizeof p->head ? len : sizeof p->head;
-	memcpy(p->head, buf, p->nhead);
-}
-
 ts_status ts_parser_feed(ts_parser *p, const char *buf, size_t len)
 {
 	if (p->e.status != TS_OK)

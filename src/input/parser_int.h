@@ -92,10 +92,6 @@ extern const yajl_callbacks ts_prs_callbacks;
 /* Stop the parse with st and msg (returns 0, yajl's "cancel"). */
 int ts_prs_cancel(ts_parser *p, ts_status st, const char *msg);
 
-/* What the input's first bytes are where they are no JSON a trace could
- * start with (zstd, xz, bzip2, zip data; UTF-16 text; a UTF-8 byte order
- * mark; a TOML or INI section), or NULL (parser_feed.c). */
-const char *ts_prs_head_kind(const ts_parser *p);
 /* A number longer than TS_NUMBER_MAX starting at byte offset start. */
 int ts_prs_number_too_long(ts_parser *p, uint64_t start);
 /* The event under construction emptied, its name buffers in place. */

@@ -589,7 +589,7 @@ static void put_anatomy(screen *s)
 		fmt_ms(mean, sizeof mean, (double)tot->ns / (double)nl);
 		fmt_ms(p50, sizeof p50, (double)ts_stat_quantile(ts_anatomy_layer_time(a, st), 0.5));
 		ts_roofline r;
-		ts_insight_roofline(res, tot, &r);
+		ts_roofline_sum(res, tot, &r);
 		char rate[64] = "";
 		if (r.has_flops)
 			snprintf(rate, sizeof rate, r.tflops >= 10 ? ", %.0f TFLOP/s" : ", %.2g TFLOP/s",

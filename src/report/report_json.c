@@ -268,7 +268,7 @@ static void put_idle(ts_jw *w, const ts_result *res, const ts_idle_pass *d)
 static void put_rates(ts_jw *w, const ts_result *res, const ts_anat_sum *s)
 {
 	ts_roofline r;
-	ts_insight_roofline(res, s, &r);
+	ts_roofline_sum(res, s, &r);
 	ts_jw_kuint(w, "flops", s->flops);
 	ts_jw_kuint(w, "bytes", s->bytes);
 	put_fig(w, "tflops", r.has_flops, r.tflops);

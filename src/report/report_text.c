@@ -38,42 +38,6 @@ const char *ts_text_us(char *buf, size_t n, int64_t ns)
 	return buf;
 }
 
-/*
- * Shorten a kernel name to at most w bytes for a terminal: drop a leading
- * "void ", replace the parameter list with "(...)", then cut with "...".
- * Deterministic; JSON always carries the full name.
- */
-void ts_text_name(FILE *out, const char *s, size_t n, int w)
-{
-	if (w <= 0 || n <= (size_t)w) {
-		fwrite(s, 1, n, out);
-		return;
-	}
-	if (n > 5 && memcmp(s, "void ", 5) == 0)
-		s += 5, n -= 5;
-	size_t depth = 0, cut = n;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '<')
-			depth++;
-		else if (s[i] == '>' && depth)
-			depth--;
-		else if (s[i] == '(' && depth == 0 && i > 0) {
-			cut = i;
-			break;
-		}
-	}
-	size_t keep = cut, tail = cut < n ? 5 : 0;     /* "(...)" */
-	if (keep + tail > (size_t)w) {
-		keep = (size_t)w > 3 ? (size_t)w - 3 : 0;
-		fwrite(s, 1, keep, out);
-		fputs("...", out);
-		return;
-	}
-	fwrite(s, 1, keep, out);
-	if (tail)
-		fputs("(...)", out);
-}
-
 static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 		       const ts_kview *v, const ts_breakdown *b)
 {
@@ -431,7 +395,7 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 			if (!ty->sum.count)
 				continue;
 			ts_roofline r;
-			ts_insight_roofline(res, &ty->sum, &r);
+			ts_roofline_sum(res, &ty->sum, &r);
 			char tf[16] = "-", tb[16] = "-", pk[16] = "-";
 			if (r.has_flops)
 				snprintf(tf, sizeof tf, "%.1f", r.tflops);

@@ -10,6 +10,43 @@
 #include <math.h>
 #include <string.h>
 
+/*
+ * Shorten a kernel name to at most w bytes for a terminal: drop a leading
+ * "void ", replace the parameter list with "(...)", then cut with "...".
+ * Deterministic; JSON always carries the full name.
+ */
+void ts_text_name(FILE *out, const char *s, size_t n, int w)
+{
+	if (w <= 0 || n <= (size_t)w) {
+		fwrite(s, 1, n, out);
+		return;
+	}
+	if (n > 5 && memcmp(s, "void ", 5) == 0)
+		s += 5, n -= 5;
+	size_t depth = 0, cut = n;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '<')
+			depth++;
+		else if (s[i] == '>' && depth)
+			depth--;
+		else if (s[i] == '(' && depth == 0 && i > 0) {
+			cut = i;
+			break;
+		}
+	}
+	size_t keep = cut, tail = cut < n ? 5 : 0;     /* "(...)" */
+	if (keep + tail > (size_t)w) {
+		keep = (size_t)w > 3 ? (size_t)w - 3 : 0;
+		fwrite(s, 1, keep, out);
+		fputs("...", out);
+		return;
+	}
+	fwrite(s, 1, keep, out);
+	if (tail)
+		fputs("(...)", out);
+}
+
+
 /* The column of the table that spec c shows (-1: none). */
 static int col_index(const char *const *cols, size_t ncols, const char *name)
 {

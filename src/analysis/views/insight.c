@@ -27,19 +27,6 @@ const char *ts_opp_kind_name(ts_opp_kind k)
 	return (unsigned)k < TS_OPP_COUNT ? opp_names[k] : "unknown";
 }
 
-void ts_insight_roofline(const ts_result *res, const ts_anat_sum *s, ts_roofline *r)
-{
-	ts_wl_row w = { .flops = s->flops, .bytes = s->bytes, .flops_ns = s->flops_ns,
-			.bytes_ns = s->bytes_ns, .flops_calls = s->flops_calls,
-			.bytes_calls = s->bytes_calls };
-	const char *dtype = NULL;
-	if (s->wl != TS_INTERN_NONE && res->attrib) {
-		size_t len;
-		ts_attrib_workload_name(res->attrib, s->wl, &len, &dtype);
-	}
-	ts_roofline_of(&w, dtype, res->gpu, r);
-}
-
 void ts_insight_busy(const ts_result *res, ts_busy_summary *b)
 {
 	*b = (ts_busy_summary){ 0 };

@@ -70,8 +70,6 @@ typedef struct {
  * many (<= max). */
 size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_t max);
 
-/* The roofline of a sum of kernels (a type or row of the layer anatomy). */
-void ts_insight_roofline(const ts_result *res, const ts_anat_sum *s, ts_roofline *r);
 
 /* Busy time and span summed over every pass with layers, the kernels
  * outside them and the time between them. */

@@ -89,3 +89,17 @@ void ts_roofline_warnings(const ts_attrib *a, const ts_gpu *gpu, ts_warns *w)
 			"theirs is printed (JSON workloads[].over_peak_tflops, over_peak_tbps)", over,
 			gpu->name);
 }
+
+void ts_roofline_sum(const ts_result *res, const ts_anat_sum *s, ts_roofline *r)
+{
+	ts_wl_row w = { .flops = s->flops, .bytes = s->bytes, .flops_ns = s->flops_ns,
+			.bytes_ns = s->bytes_ns, .flops_calls = s->flops_calls,
+			.bytes_calls = s->bytes_calls };
+	const char *dtype = NULL;
+	if (s->wl != TS_INTERN_NONE && res->attrib) {
+		size_t len;
+		ts_attrib_workload_name(res->attrib, s->wl, &len, &dtype);
+	}
+	ts_roofline_of(&w, dtype, res->gpu, r);
+}
+

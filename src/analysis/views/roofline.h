@@ -17,6 +17,8 @@
 #include <stdbool.h>
 
 #include "analysis/attrib/attrib.h"
+#include "analysis/layers/anatomy.h"
+#include "analysis/views/result.h"
 #include "tables/patterns.h"
 
 typedef enum { TS_BOUND_UNKNOWN, TS_BOUND_COMPUTE, TS_BOUND_MEMORY } ts_bound;
@@ -51,5 +53,9 @@ const char *ts_bound_name(ts_bound b);
 /* Workloads whose calls ran faster than gpu's peaks allow (mislinked
  * kernels, or a wrong rule or peak), as a warning. */
 void ts_roofline_warnings(const ts_attrib *a, const ts_gpu *gpu, ts_warns *w);
+
+/* The roofline of a sum of kernels (a type or row of the layer
+ * anatomy), its workload's dtype from the run's attribution. */
+void ts_roofline_sum(const ts_result *res, const ts_anat_sum *s, ts_roofline *r);
 
 #endif

@@ -187,7 +187,7 @@ static void ceilings(const ts_result *res, ts_pstage st, double *ceil)
 		if (!a || !res->gpu || !ts_anatomy_layers(a, st))
 			continue;
 		ts_roofline r;
-		ts_insight_roofline(res, &ts_anatomy_type(a, st, t)->sum, &r);
+		ts_roofline_sum(res, &ts_anatomy_type(a, st, t)->sum, &r);
 		double target = 100.0 * (r.bound == TS_BOUND_COMPUTE ? res->gpu->attain_compute
 								     : res->gpu->attain_memory);
 		if (r.pct_of_peak > 0 && target > 0 && r.pct_of_peak < target)
