@@ -143,6 +143,15 @@ static void explain_one(const ts_patterns *p, ts_cat cat, const char *name)
 	}
 	printf("type      %s\n", ts_ktype_name(c.type));
 	printf("category  %s\n", ts_kclass_category(p, &c));
+	/* what the category means beside its type (kernels.yaml) */
+	const ts_category *k = ts_kclass_cat(p, &c);
+	if (k && (k->mixer != TS_MIXER_BY_TYPE || c.type == TS_TYPE_ATTENTION))
+		printf("mixer     %s\n", ts_mixer_names[k->mixer]);
+	if (k && k->collective != TS_COLL_NONE)
+		printf("collective %s\n", ts_collective_names[k->collective]);
+	if (k && (k->bookkeeping || k->by_op))
+		printf("meaning   %s\n", k->bookkeeping ? "bookkeeping (no layer's work)"
+						  : "typed by its launching op (a context rule)");
 	printf("stage     %s\n", ts_stage_hint_name(c.stage));
 	printf("short     %s\n", c.short_name);
 }

@@ -129,8 +129,7 @@ static void kernel_on(ts_result *res, const ts_event *ev, uint32_t row, const ts
 		}
 	}
 	if (cls && cls->type == TS_TYPE_COMMUNICATION && res->patterns && cls->category >= 0)
-		ts_comm_kernel(res->comm, ev,
-			       ts_patterns_category(res->patterns, (size_t)cls->category)->name);
+		ts_comm_kernel(res->comm, ev, ts_patterns_category(res->patterns, (size_t)cls->category));
 	ts_layers_kernel(res->layers, ev, row, cls, &ref, slot);
 	ts_modules_kernel(res, &(ts_kernel_rec){ ev, row, cls ? cls : &ts_other_class, &ref });
 }

@@ -73,6 +73,14 @@ bad_case bad-type k.yaml "bad-type/k.yaml:2:21: unknown type 'gpu' (one of atten
 categories:
   - {name: Y, type: gpu}
 Y
+bad_case bad-mixer k.yaml "bad-mixer/k.yaml:2:39: unknown mixer 'mamba' (one of attention, none, mla, gdn, ssm)" <<'Y'
+categories:
+  - {name: Y, type: attention, mixer: mamba}
+Y
+bad_case bad-collective k.yaml "bad-collective/k.yaml:2:48: unknown collective 'allreduce' (one of none, all_reduce, all_gather, reduce_scatter, all_to_all, broadcast)" <<'Y'
+categories:
+  - {name: Y, type: communication, collective: allreduce}
+Y
 bad_case bad-bound k.yaml "bad-bound/k.yaml:2:57: unknown type 'collective' (a type of the categories: communication, attention, gemm, ...)" <<'Y'
 bounds:
   - {name: b, match: '^triton_', never: [communication, collective]}
@@ -210,6 +218,34 @@ cp -r patterns "$tmp/alt"
 sed -i "s/short: 'nvjet \$1 (cuBLASLt)'/short: 'NVJET-\$1'/" "$tmp/alt/kernels.yaml"
 got=$(TRACESTREAM_PATTERNS="$tmp/alt" "$TS" patterns explain nvjet_tst_64x16_64x16_2x4_2cta_h_bz_bias_TNT | awk '/^short/ {print $2}')
 [ "$got" = "NVJET-64x16" ] && ok "TRACESTREAM_PATTERNS replaces the built-in tables" || bad "TRACESTREAM_PATTERNS" "short name '$got'"
+
+# What a category means beside its type is YAML, never its name: a new
+# category whose collective: is all_reduce is counted and sized as one
+# (its name says nothing of it), explain shows it and a mixer
+mkdir -p "$tmp/mean"
+cat > "$tmp/mean/k.yaml" <<'Y'
+categories:
+  - {name: Comm-Custom, type: communication, collective: all_reduce}
+  - {name: Scan-Custom, type: attention, mixer: ssm}
+rules:
+  - {name: custom-ar, match: '^my_custom_ar_kernel', category: Comm-Custom}
+  - {name: custom-scan, match: '^my_scan_kernel', category: Scan-Custom}
+Y
+python3 -c "
+import json, sys
+ev = [{'ph': 'X', 'cat': 'kernel', 'name': 'my_custom_ar_kernel', 'pid': 0, 'tid': 7, 'ts': 10.0 * i, 'dur': 5.0,
+       'args': {'device': 0, 'stream': 7, 'correlation': i + 1}} for i in range(3)]
+json.dump({'traceEvents': ev}, open(sys.argv[1], 'w'))" "$tmp/ar.json"
+"$TS" --no-progress -f json --patterns "$tmp/mean" "$tmp/ar.json" 2>/dev/null >"$tmp/ar.out"
+"$TS" patterns explain --patterns "$tmp/mean" my_custom_ar_kernel my_scan_kernel >"$tmp/mean.out"
+python3 -c "
+import json, sys
+c = json.load(open(sys.argv[1]))['collectives']
+assert [(r['kind'], r['calls']) for r in c] == [('all_reduce', 3)], c
+t = open(sys.argv[2]).read()
+assert 'collective all_reduce' in t and 'mixer     ssm' in t, t" "$tmp/ar.out" "$tmp/mean.out" &&
+	ok "a category's collective: and mixer: (kernels.yaml) say what it is, whatever its name" ||
+	bad "category meaning from YAML" "$(head -c 300 "$tmp/ar.out")"
 
 # explain
 "$TS" patterns explain 'nvjet_sm103_tst_32x64_64x16_4x1_v_bz_splitK_TNN' >"$tmp/out"

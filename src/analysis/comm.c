@@ -36,22 +36,23 @@ void ts_comm_free(ts_comm *c)
 	free(c);
 }
 
-/* The kind a category names (Comm-AllReduce, Comm-AllReduce-Norm, ...). */
-static ts_comm_kind kind_of(const char *cat)
+/* The kind a category's collective: is (kernels.yaml). */
+static ts_comm_kind kind_of(const ts_category *cat)
 {
-	if (!cat)
-		return TS_COMM_OTHER;
-	if (strstr(cat, "AllReduce"))
+	switch (cat ? cat->collective : TS_COLL_NONE) {
+	case TS_COLL_ALL_REDUCE:
 		return TS_COMM_ALLREDUCE;
-	if (strstr(cat, "AllGather"))
+	case TS_COLL_ALL_GATHER:
 		return TS_COMM_ALLGATHER;
-	if (strstr(cat, "ReduceScatter"))
+	case TS_COLL_REDUCE_SCATTER:
 		return TS_COMM_REDUCE_SCATTER;
-	if (strstr(cat, "AllToAll"))
+	case TS_COLL_ALL_TO_ALL:
 		return TS_COMM_ALLTOALL;
-	if (strstr(cat, "Broadcast") || strstr(cat, "P2P"))
+	case TS_COLL_BROADCAST:
 		return TS_COMM_BROADCAST;
-	return TS_COMM_OTHER;
+	default:
+		return TS_COMM_OTHER;
+	}
 }
 
 /* One call's message in bytes, as NCCL-tests size it (comm.h); -1 none. */
@@ -95,7 +96,7 @@ static ts_comm_row *row_of(ts_comm *c, const ts_comm_row *key)
 	return &c->rows[i];
 }
 
-void ts_comm_kernel(ts_comm *c, const ts_event *ev, const char *cat)
+void ts_comm_kernel(ts_comm *c, const ts_event *ev, const ts_category *cat)
 {
 	if (!(ev->has & TS_HAS_DUR) || ev->dur_ns < 0)
 		return;

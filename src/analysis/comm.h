@@ -23,8 +23,9 @@
 #include <stdint.h>
 
 #include "base/wire.h"
-#include "input/event.h"
 #include "base/status.h"
+#include "input/event.h"
+#include "tables/patterns.h"
 
 typedef enum {
 	TS_COMM_ALLREDUCE, TS_COMM_ALLGATHER, TS_COMM_REDUCE_SCATTER, TS_COMM_ALLTOALL,
@@ -48,8 +49,8 @@ typedef struct ts_comm ts_comm;
 ts_comm *ts_comm_new(void);
 void ts_comm_free(ts_comm *c);
 
-/* A collective kernel of category cat (its name, as the tables spell it). */
-void ts_comm_kernel(ts_comm *c, const ts_event *ev, const char *cat);
+/* A collective kernel of category cat (its collective: says the kind). */
+void ts_comm_kernel(ts_comm *c, const ts_event *ev, const ts_category *cat);
 
 /* Rows by kind, then size; n rows. */
 const ts_comm_row *ts_comm_rows(const ts_comm *c, size_t *n);

@@ -386,6 +386,11 @@ void ts_classify(const ts_patterns *p, ts_cat cat, const char *name,
 	ts_short_generic(name, len, out->short_name);
 }
 
+const ts_category *ts_kclass_cat(const ts_patterns *p, const ts_kclass *c)
+{
+	return p && c && c->category >= 0 ? ts_patterns_category(p, (size_t)c->category) : NULL;
+}
+
 const char *ts_kclass_category(const ts_patterns *p, const ts_kclass *c)
 {
 	if (!p || c->category < 0)

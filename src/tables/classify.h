@@ -37,6 +37,8 @@ void ts_classify(const ts_patterns *p, ts_cat cat, const char *name,
 
 /* The category name of a class ("Other" when it has none). */
 const char *ts_kclass_category(const ts_patterns *p, const ts_kclass *c);
+/* Its category, with what it means beside its type; NULL: Other. */
+const ts_category *ts_kclass_cat(const ts_patterns *p, const ts_kclass *c);
 
 /* The generic short name, used when a rule gives no template: demangles
  * the function's name out of C++ and Itanium-mangled names, names the

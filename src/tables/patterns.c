@@ -170,6 +170,37 @@ int *ts_pat_item_lines(const char *file, const char *key, unsigned n)
 	return lines;
 }
 
+const char *const ts_mixer_names[TS_MIXER_COUNT] = { "attention", "none", "mla", "gdn", "ssm" };
+const char *const ts_collective_names[TS_COLL_COUNT] = {
+	"none", "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
+};
+
+/* A category's mixer: and collective: words (0 where not given); false
+ * with an error at the word where it is none of them. */
+static bool category_attrs(ts_patterns *p, const char *file, const y_category *c, int i,
+			   ts_category *out)
+{
+	ts_ypath path[] = { { "categories", 0 }, { NULL, i }, { "mixer", 0 } };
+	int m = c->mixer ? lookup(ts_mixer_names, TS_MIXER_COUNT, c->mixer) : 0;
+	if (m < 0) {
+		ts_pat_error_at(p, file, path, 3, 0, "unknown mixer '%s' (one of attention, none, "
+				"mla, gdn, ssm)", c->mixer);
+		return false;
+	}
+	int k = c->collective ? lookup(ts_collective_names, TS_COLL_COUNT, c->collective) : 0;
+	if (k < 0) {
+		path[2].key = "collective";
+		ts_pat_error_at(p, file, path, 3, 0, "unknown collective '%s' (one of none, all_reduce, "
+				"all_gather, reduce_scatter, all_to_all, broadcast)", c->collective);
+		return false;
+	}
+	out->mixer = (ts_mixer)m;
+	out->collective = (ts_collective)k;
+	out->bookkeeping = c->bookkeeping;
+	out->by_op = c->by_op;
+	return true;
+}
+
 static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 {
 	int *lines = ts_pat_item_lines(file, "categories", k->categories_count);
@@ -198,9 +229,12 @@ static void add_categories(ts_patterns *p, const char *file, y_kernels *k)
 			ts_pat_fail(p, file, 0, 0, "out of memory");
 			break;
 		}
-		p->cats[p->ncats++] = (ts_category){ .name = c->name, .type = (ts_ktype)t,
+		ts_category x = { .name = c->name, .type = (ts_ktype)t,
 			.description = c->description ? c->description : "",
 			.file = file, .line = lines ? lines[i] : 0 };
+		if (!category_attrs(p, file, c, (int)i, &x))
+			continue;
+		p->cats[p->ncats++] = x;
 	}
 	free(lines);
 }

@@ -44,13 +44,44 @@ enum {
 	TS_RULE_MEMSET = 1u << 2,
 };
 
+/* What a category's kernels are to the layer machine beside their type
+ * (kernels.yaml: a category's mixer:, collective:, bookkeeping:, by_op:),
+ * so that what a category means is YAML, never a name compared in C. */
+typedef enum {
+	TS_MIXER_BY_TYPE,            /* none given: a mixer where typed attention */
+	TS_MIXER_NONE,               /* no mixer though typed attention (a softmax) */
+	TS_MIXER_MLA,                /* multi-head latent attention */
+	TS_MIXER_GDN,                /* gated delta net / linear attention */
+	TS_MIXER_SSM,                /* a state-space (Mamba) mixer */
+	TS_MIXER_COUNT
+} ts_mixer;
+
+typedef enum {
+	TS_COLL_NONE,
+	TS_COLL_ALL_REDUCE,
+	TS_COLL_ALL_GATHER,
+	TS_COLL_REDUCE_SCATTER,
+	TS_COLL_ALL_TO_ALL,
+	TS_COLL_BROADCAST,           /* broadcast, send / receive */
+	TS_COLL_COUNT
+} ts_collective;
+
 typedef struct {
 	const char *name;
 	ts_ktype type;
 	const char *description;
 	const char *file;
 	int line;
+	ts_mixer mixer;
+	ts_collective collective;
+	bool bookkeeping;            /* a serving framework's bookkeeping kernel */
+	bool by_op;                  /* a class a context rule gives by the launching
+				      * op, for a name no rule knows */
 } ts_category;
+
+/* The words of mixer: and collective: in the tables, by value. */
+extern const char *const ts_mixer_names[TS_MIXER_COUNT];
+extern const char *const ts_collective_names[TS_COLL_COUNT];
 
 typedef struct ts_regex ts_regex;   /* a compiled PCRE2 pattern */
 

@@ -26,6 +26,8 @@
 
 typedef struct {
 	char *name, *type, *description;
+	char *mixer, *collective;
+	bool bookkeeping, by_op;
 } y_category;
 
 typedef struct {

@@ -27,6 +27,10 @@ static const cyaml_schema_field_t category_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", REQ, y_category, name, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("type", REQ, y_category, type, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("description", OPT, y_category, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("mixer", OPT, y_category, mixer, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("collective", OPT, y_category, collective, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_BOOL("bookkeeping", OPT, y_category, bookkeeping),
+	CYAML_FIELD_BOOL("by_op", OPT, y_category, by_op),
 	CYAML_FIELD_END
 };
 

@@ -143,16 +143,19 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		for (size_t i = 0; i < ts_patterns_nfamilies(p); i++)
 			m |= family_marks(ts_patterns_family(p, i), c, name, len);
 	}
-	const char *cat = ts_kclass_category(p, c);
+	/* what its category means (kernels.yaml): the mixer it is, a
+	 * bookkeeping kernel, a class its op gave */
+	const ts_category *cat = ts_kclass_cat(p, c);
+	ts_mixer mix = cat ? cat->mixer : TS_MIXER_BY_TYPE;
 	/* A softmax alone is not attention (eager classifiers have one). */
-	if ((m & M_MHA) && strcmp(cat, "Attention-Softmax") == 0)
+	if ((m & M_MHA) && mix == TS_MIXER_NONE)
 		m &= (lmark)~M_MHA;
 	if (m & M_MHA) {
-		if (strcmp(cat, "Attention-MLA") == 0)
+		if (mix == TS_MIXER_MLA)
 			m = (lmark)((m & ~M_MHA) | M_MLA);
-		else if (strcmp(cat, "Attention-GDN") == 0)
+		else if (mix == TS_MIXER_GDN)
 			m = (lmark)((m & ~M_MHA) | M_GDN);
-		else if (strcmp(cat, "Attention-SSM") == 0)
+		else if (mix == TS_MIXER_SSM)
 			m = (lmark)((m & ~M_MHA) | M_SSM);
 	}
 	/* A kernel is one thing: a norm that starts a layer is not also MLP. */
@@ -168,12 +171,11 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		m |= M_COPY;
 	if (c->type == TS_TYPE_SORT_TOPK)
 		m |= M_TOPK;
-	if (strcmp(cat, "Scheduler-Metadata") == 0)
+	if (cat && cat->bookkeeping)
 		m |= M_META;
-	/* typed by its name: a class its op gave (a context rule's "-ByOp"
+	/* typed by its name: a class its op gave (a context rule's by_op
 	 * category, for a name no rule knows) says nothing of the names */
-	size_t cl = strlen(cat);
-	if (c->type != TS_TYPE_OTHER && !(cl > 5 && strcmp(cat + cl - 5, "-ByOp") == 0))
+	if (c->type != TS_TYPE_OTHER && !(cat && cat->by_op))
 		m |= M_TYPED;
 	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
 		m |= M_ENDS;

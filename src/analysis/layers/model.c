@@ -104,12 +104,15 @@ void ts_selector_describe(const ts_patterns *p, const ts_selector *s, char *buf,
 
 /* ------------------------------------------------------------ what ran */
 
-static bool ran_category(const ts_patterns *p, const ts_agg *a, const char *cat)
+/* A kernel of a category whose collective: is k ran. */
+static bool ran_collective(const ts_patterns *p, const ts_agg *a, ts_collective k)
 {
 	uint32_t rows = ts_intern_count(a->names);
-	for (uint32_t i = 0; i < rows; i++)
-		if (a->rows[i].count && strcmp(ts_kclass_category(p, &a->classes[i]), cat) == 0)
+	for (uint32_t i = 0; i < rows; i++) {
+		const ts_category *c = ts_kclass_cat(p, &a->classes[i]);
+		if (a->rows[i].count && c && c->collective == k)
 			return true;
+	}
 	return false;
 }
 
@@ -193,7 +196,7 @@ void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
 			      k[TS_LT_SSM_MOE] + k[TS_LT_MOE_ONLY];
 	uint32_t mixers = linear + k[TS_LT_MHA_MOE] + k[TS_LT_MHA_FC] + k[TS_LT_MLA_MOE] +
 			  k[TS_LT_MLA_FC] + k[TS_LT_ATTN_ONLY];
-	m->moe = moe_layers || ran_type(a, TS_TYPE_MOE) || ran_category(p, a, "Comm-AllToAll");
+	m->moe = moe_layers || ran_type(a, TS_TYPE_MOE) || ran_collective(p, a, TS_COLL_ALL_TO_ALL);
 	if (per_pass) {
 		char kinds[160];
 		kinds_text(k, kinds, sizeof kinds);

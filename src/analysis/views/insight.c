@@ -285,8 +285,7 @@ static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 		char name[TS_SHORT_MAX + 1];
 		kernel_label(res, r, name, sizeof name);
 		const ts_kclass *c = ts_agg_class(res->agg, r);
-		const char *cat = ts_kclass_category(res->patterns, c);
-		bool moe = cat && strncmp(cat, "MoE", 3) == 0 && c->type == TS_TYPE_MOE;
+		bool moe = c && c->type == TS_TYPE_MOE;
 		ts_opportunity o = { TS_OPP_SPREAD, s, excess, 0, 0, NULL, "", 0, -1 };
 		o.ktype = (int16_t)(c ? c->type : TS_TYPE_OTHER);
 		o.pct_of_stage = 100.0 * (double)excess / (double)stage_ns;
