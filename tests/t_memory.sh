@@ -288,11 +288,21 @@ t="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz"
 if [ -f "$t" ]; then
 	"$TS" --no-progress --save-state "$tmp/p.part" -f json "$t" >"$tmp/one.json" 2>/dev/null
 	"$TS" merge --no-progress -f json "$tmp/p.part" "$tmp/p.part" >"$tmp/two.json" 2>/dev/null
-	python3 - "$tmp/one.json" "$tmp/two.json" <<'PY' && ok "saved and merged: a device row per partial, the stage's passes added, its peaks kept" || bad "memory after merge"
+	"$TS" --no-progress --save-state "$tmp/s.part" -f json tests/data/sample_trace.json.gz >"$tmp/s1.json" 2>/dev/null
+	"$TS" merge --no-progress -f json "$tmp/s.part" "$tmp/p.part" >"$tmp/mixed.json" 2>/dev/null
+	python3 - "$tmp/one.json" "$tmp/two.json" "$tmp/mixed.json" "$tmp/s1.json" <<'PY' && ok "saved and merged: a device row per partial, the stage's passes added, its peaks kept, each pass's row after the passes of the parts before it" || bad "memory after merge"
 import json, sys
 a = json.load(open(sys.argv[1]))['device_memory']
 b = json.load(open(sys.argv[2]))['device_memory']
 assert b['devices'] == a['devices'] * 2, b['devices']
+# each pass's row, the second part's after the first's passes
+n = len(json.load(open(sys.argv[1]))['passes'])
+assert b['passes'] == a['passes'] + [dict(x, **{'pass': x['pass'] + n}) for x in a['passes']], b['passes']
+# after a part with no allocator events, its passes counted all the same
+c = json.load(open(sys.argv[3]))
+k = len(json.load(open(sys.argv[4]))['passes'])
+assert c['device_memory']['passes'] == [dict(x, **{'pass': x['pass'] + k}) for x in a['passes']], c['device_memory']['passes']
+assert len(c['passes']) == k + n and all(c['passes'][x['pass']]['stage'] == 'prefill' for x in c['device_memory']['passes'])
 for s, x in a['stages'].items():
     y = b['stages'][s]
     assert y['passes'] == 2 * x['passes'] and y['peak_allocated_bytes'] == x['peak_allocated_bytes'], (x, y)

@@ -36,6 +36,8 @@ struct ts_memory {
 	ts_mem_peak peak[TS_MEM_DEVICES];
 	ts_mem_pass *passes;
 	size_t npasses;
+	size_t part_passes;          /* the run's passes (its rows, or none) */
+	size_t loaded_passes;        /* a merge: the parts' passes so far */
 	ts_mem_stage st[TS_PSTAGE_COUNT];
 	size_t lo, hi;               /* after the run: the main device's records */
 	int64_t over_device;         /* a GPU whose peak passed the device's memory, -1 none */
@@ -296,6 +298,7 @@ static void pass_all(ts_memory *m, const ts_result *res, size_t main)
 static void mem_finish(void *mp, const ts_result *res)
 {
 	ts_memory *m = mp;
+	m->part_passes = res->layers ? ts_layers_npasses(res->layers) : 0;
 	if (m->ndev == 0)
 		return;
 	check_device(m, res);
@@ -399,6 +402,57 @@ static ts_mem_peak get_peak(ts_rbuf *r)
 	return pk;
 }
 
+static const char *const windows[] = { "step", "launches", "gpu" };
+
+static void put_pass(ts_wbuf *w, const ts_mem_pass *x)
+{
+	uint8_t k = 0;
+	while (k < 2 && strcmp(windows[k], x->window) != 0)
+		k++;
+	ts_w_u32(w, x->pass);
+	ts_w_i64(w, x->device);
+	ts_w_u8(w, k);
+	ts_w_i64(w, x->from_ns);
+	ts_w_i64(w, x->to_ns);
+	ts_w_i64(w, x->peak_allocated);
+	ts_w_i64(w, x->peak_reserved);
+	ts_w_i64(w, x->growth);
+	ts_w_u32(w, x->events);
+}
+
+/* A part's pass rows after the parts before it (their passes counted,
+ * rows or not), up to the passes the layers keep. */
+static void load_passes(ts_memory *m, ts_rbuf *r)
+{
+	uint64_t part = ts_r_u64(r), n = ts_r_count(r, 4 + 8 + 1 + 5 * 8 + 4);
+	size_t offset = m->loaded_passes;
+	m->loaded_passes += (size_t)part;
+	for (uint64_t i = 0; i < n && !r->err; i++) {
+		ts_mem_pass x = { .pass = ts_r_u32(r) };
+		x.device = ts_r_i64(r);
+		uint8_t k = ts_r_u8(r);
+		x.window = windows[k < 3 ? k : 2];
+		x.from_ns = ts_r_i64(r);
+		x.to_ns = ts_r_i64(r);
+		x.peak_allocated = ts_r_i64(r);
+		x.peak_reserved = ts_r_i64(r);
+		x.growth = ts_r_i64(r);
+		x.events = ts_r_u32(r);
+		if (r->err || k > 2 || x.pass >= part) {
+			ts_r_fail(r, "device memory: a pass row");
+			return;
+		}
+		if (offset + x.pass >= TS_MAX_PASSES)
+			continue;
+		x.pass += (uint32_t)offset;
+		ts_mem_pass *g = realloc(m->passes, (m->npasses + 1) * sizeof *g);
+		if (!g)
+			return;
+		m->passes = g;
+		m->passes[m->npasses++] = x;
+	}
+}
+
 static void mem_save(const void *mp, ts_wbuf *w)
 {
 	const ts_memory *m = mp;
@@ -421,6 +475,12 @@ static void mem_save(const void *mp, ts_wbuf *w)
 	ts_w_i64(w, m->over_device);
 	ts_w_i64(w, m->over_bytes);
 	ts_w_i64(w, m->device_bytes);
+	/* each pass's row, its index its run's: a merge puts the parts'
+	 * passes one after another, as the layers' do */
+	ts_w_u64(w, m->part_passes);
+	ts_w_u64(w, m->npasses);
+	for (size_t i = 0; i < m->npasses; i++)
+		put_pass(w, &m->passes[i]);
 }
 
 static ts_status mem_load(void *mp, ts_rbuf *r)
@@ -464,6 +524,7 @@ static ts_status mem_load(void *mp, ts_rbuf *r)
 		m->over_bytes = over_bytes;
 		m->device_bytes = device_bytes;
 	}
+	load_passes(m, r);
 	return r->err ? TS_ERR_PARTIAL : TS_OK;
 }
 
