@@ -7,8 +7,7 @@
 
 #include <stddef.h>
 
-#include "analysis/agg.h"
-#include "analysis/layers/layers.h"
+#include "analysis/limits.h"
 
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_XLSX, FMT_HTML, FMT_MD } out_format;
 

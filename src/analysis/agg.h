@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "analysis/busy.h"
+#include "analysis/limits.h"
 #include "analysis/context.h"
 #include "tables/classify.h"
 #include "input/event.h"
@@ -27,15 +28,6 @@
 #include "base/warn.h"
 #include "base/wire.h"
 
-typedef struct {
-	uint32_t max_kernel_names;  /* distinct kernel names with their own row */
-	size_t max_name_bytes;      /* bytes of kernel names kept */
-	uint32_t max_devices;       /* devices with their own busy time */
-	uint32_t busy_window;       /* intervals held per device (see busy.h) */
-} ts_limits;
-
-/* The defaults documented in README.md. */
-ts_limits ts_limits_default(void);
 
 typedef enum {
 	TS_MEM_HTOD, TS_MEM_DTOH, TS_MEM_DTOD, TS_MEM_HTOH, TS_MEM_PTOP,

@@ -38,12 +38,12 @@
 #include "tables/classify.h"
 #include "input/event.h"
 #include "analysis/idle.h"
+#include "analysis/limits.h"
 #include "tables/patterns.h"
 #include "analysis/stat.h"
 #include "base/status.h"
 #include "base/wire.h"
 
-#define TS_MAX_LAYERS 1024      /* layers per pass with their own statistics */
 #define TS_MAX_PASSES 16384     /* pass records kept for passes[] */
 #define TS_MAX_PASS_KERNELS 262144 /* kernels of one pass held for its stage */
 
