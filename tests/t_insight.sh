@@ -245,8 +245,10 @@ for f in "$shared"/*.json "$shared"/*.json.gz; do
 	n=$(basename "$f")
 	"$TS" --no-progress --brief -w 80 "$f" > "$tmp/b" 2>/dev/null
 	lines=$(wc -l < "$tmp/b")
-	if [ "$lines" -le 25 ] && awk 'length($0) > 80 { exit 1 }' "$tmp/b"; then
-		ok "$n: the first screen fits ($lines lines of at most 80 columns)"
+	# an opportunity is a verdict: wrapped whole, never cut with "..."
+	if [ "$lines" -le 25 ] && awk 'length($0) > 80 { exit 1 }' "$tmp/b" &&
+		! sed -n '/^Largest opportunities/,$p' "$tmp/b" | grep -q '\.\.\.$'; then
+		ok "$n: the first screen fits ($lines lines of at most 80 columns), its opportunities whole"
 	else
 		bad "$n: the first screen: $lines lines: $(cat "$tmp/b")"
 	fi

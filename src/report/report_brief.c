@@ -87,26 +87,37 @@ static void wrap2(screen *s, const char *head, const char *text, int ind)
 }
 
 /* head and text on as many lines as the width needs (a verdict is never
- * cut: each line breaks at a space, the next indented ind). */
-static void wrap_all(screen *s, const char *head, const char *text, int ind)
+ * cut: each line breaks at a space, the next indented ind); printed
+ * where print, and the lines it takes returned either way. */
+static int wrap_lines(screen *s, const char *head, const char *text, int ind, bool print)
 {
 	char buf[1024];
 	snprintf(buf, sizeof buf, "%s%s", head, text);
 	const char *at = buf;
 	size_t w = (size_t)s->width, lead = 0;
+	int n = 1;
 	while (strlen(at) + lead > w && w > (size_t)ind + 20) {
 		size_t cut = w - lead;
 		while (cut > 10 && at[cut] != ' ')
 			cut--;
 		if (at[cut] != ' ')
 			cut = w - lead;
-		line(s, "%*s%.*s", (int)lead, "", (int)cut, at);
+		if (print)
+			line(s, "%*s%.*s", (int)lead, "", (int)cut, at);
+		n++;
 		at += cut;
 		while (*at == ' ')
 			at++;
 		lead = (size_t)ind;
 	}
-	line(s, "%*s%s", (int)lead, "", at);
+	if (print)
+		line(s, "%*s%s", (int)lead, "", at);
+	return n;
+}
+
+static void wrap_all(screen *s, const char *head, const char *text, int ind)
+{
+	wrap_lines(s, head, text, ind, true);
 }
 
 /* Milliseconds with three significant-ish digits. */
@@ -724,43 +735,58 @@ static void put_top_kernels(screen *s)
 						       .bare = true, .max_rows = 3 });
 }
 
+/* An opportunity's head (" 1. 2.72 ms  prefill: ") and text (64 and 480
+ * bytes): what it saves, else its time at stake, and the time at stake
+ * beside a saving well under it. */
+static void opportunity_text(const ts_result *res, const ts_opportunity *op, size_t i,
+			     char *head, char *text)
+{
+	char t[32];
+	fmt_ms(t, sizeof t, (double)(op->saves_ns >= 0 ? op->saves_ns : op->at_stake_ns));
+	snprintf(text, 480, "%s", op->text);
+	if (op->saves_ns >= 0 && op->saves_ns * 10 < op->at_stake_ns * 9) {
+		char a[32];
+		fmt_ms(a, sizeof a, (double)op->at_stake_ns);
+		size_t k = strlen(text);
+		snprintf(text + k, 480 - k, " (%s at stake)", a);
+	}
+	bool any_pass = res->layers && ts_layers_npasses(res->layers) > 0;
+	if (!any_pass)
+		snprintf(head, 64, " %zu. %s  ", i + 1, t);
+	else
+		snprintf(head, 64, " %zu. %s  %s: ", i + 1, t, ts_pstage_name((ts_pstage)op->stage));
+}
+
 static void put_opportunities(screen *s)
 {
 	const ts_result *res = s->res;
 	const ts_report_opts *o = s->o;
 	ts_opportunity all[TS_INSIGHT_MAX], op[3];
 	size_t na = ts_insight_opportunities(res, all, TS_INSIGHT_MAX), n = 0;
-	/* as many as the screen has room for (two lines each), one at least */
-	int room = (TS_BRIEF_LINES - s->lines - 1) / 2;
-	size_t most = room >= 3 ? 3 : room >= 1 ? (size_t)room : 1;
-	for (size_t i = 0; i < na && n < most; i++)
+	for (size_t i = 0; i < na && n < 3; i++)
 		if (!o->filter_stage || (ts_pstage)all[i].stage == o->stage)
 			op[n++] = all[i];
 	if (!n)
 		return;
+	char head[3][64], text[3][480];
+	/* each whole, wrapped (never cut); as many as the screen has room
+	 * for, one at least */
+	int room = TS_BRIEF_LINES - s->lines - 1;
+	size_t shown = 0;
+	for (size_t i = 0; i < n; i++) {
+		opportunity_text(res, &op[i], i, head[i], text[i]);
+		room -= wrap_lines(s, head[i], text[i], 6, false);
+		if (room < 0 && i > 0)
+			break;
+		shown++;
+	}
 	bool saves = false;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < shown; i++)
 		saves |= op[i].saves_ns >= 0;
 	line(s, "%s", saves ? "Largest opportunities (what each saves the steps, replayed; else "
 			      "time at stake)" : "Largest opportunities (time at stake)");
-	for (size_t i = 0; i < n; i++) {
-		char head[64], t[32], text[480];
-		fmt_ms(t, sizeof t, (double)(op[i].saves_ns >= 0 ? op[i].saves_ns : op[i].at_stake_ns));
-		snprintf(text, sizeof text, "%s", op[i].text);
-		if (op[i].saves_ns >= 0 && op[i].saves_ns * 10 < op[i].at_stake_ns * 9) {
-			char a[32];
-			fmt_ms(a, sizeof a, (double)op[i].at_stake_ns);
-			size_t k = strlen(text);
-			snprintf(text + k, sizeof text - k, " (%s at stake)", a);
-		}
-		bool any_pass = res->layers && ts_layers_npasses(res->layers) > 0;
-		if (!any_pass)
-			snprintf(head, sizeof head, " %zu. %s  ", i + 1, t);
-		else
-			snprintf(head, sizeof head, " %zu. %s  %s: ", i + 1, t,
-				 ts_pstage_name((ts_pstage)op[i].stage));
-		wrap2(s, head, text, 6);
-	}
+	for (size_t i = 0; i < shown; i++)
+		wrap_all(s, head[i], text[i], 6);
 }
 
 /* Where collectives ran: the busy time split into computation,
