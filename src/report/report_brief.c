@@ -42,8 +42,32 @@ typedef struct {
 } screen;
 
 /* One line, cut to the width with "..." when longer and a width applies. */
-static void line(screen *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* lead spaces, then n bytes of text: one line of the screen */
+static void put_line(screen *s, size_t lead, const char *text, size_t n)
+{
+	fprintf(s->out, "%*s%.*s\n", (int)lead, "", (int)n, text);
+	s->lines++;
+}
+
+/* A row of a table or the title: one line, cut with "..." to the width
+ * where one is set (a name is cut; its row keeps its columns). */
+static void row(screen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void row(screen *s, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (s->cut && strlen(buf) > (size_t)s->width && s->width > 3)
+		memcpy(buf + s->width - 3, "...", 4);
+	put_line(s, 0, buf, strlen(buf));
+}
+
+/* A statement: never cut; past the width it breaks at spaces, each line
+ * after the first indented two past the first's indent. */
+static void line(screen *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void line(screen *s, const char *fmt, ...)
 {
@@ -52,38 +76,21 @@ static void line(screen *s, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	size_t n = strlen(buf);
-	if (s->cut && n > (size_t)s->width && s->width > 3) {
-		memcpy(buf + s->width - 3, "...", 4);
+	size_t w = (size_t)s->width, ind = strspn(buf, " ") + 2, lead = 0;
+	char *at = buf;
+	while (s->cut && strlen(at) + lead > w && w > ind + 20) {
+		size_t cut = w - lead;
+		while (cut > 10 && at[cut] != ' ')
+			cut--;
+		if (at[cut] != ' ')
+			cut = w - lead;
+		put_line(s, lead, at, cut);
+		at += cut;
+		while (*at == ' ')
+			at++;
+		lead = ind;
 	}
-	fputs(buf, s->out);
-	fputc('\n', s->out);
-	s->lines++;
-}
-
-/* Text of at most two lines: the second indented by ind, broken at a space. */
-static void wrap2(screen *s, const char *head, const char *text, int ind)
-{
-	char buf[1024];
-	snprintf(buf, sizeof buf, "%s%s", head, text);
-	size_t n = strlen(buf), w = (size_t)s->width;
-	if (n <= w) {
-		line(s, "%s", buf);
-		return;
-	}
-	size_t cut = w;
-	while (cut > (size_t)ind + 10 && buf[cut] != ' ')
-		cut--;
-	if (buf[cut] != ' ')
-		cut = w;
-	char first[1024];
-	memcpy(first, buf, cut);
-	first[cut] = '\0';
-	line(s, "%s", first);
-	const char *rest = buf + cut;
-	while (*rest == ' ')
-		rest++;
-	line(s, "%*s%s", ind, "", rest);
+	put_line(s, lead, at, strlen(at));
 }
 
 /* head and text on as many lines as the width needs (a verdict is never
@@ -348,7 +355,7 @@ static void put_between(screen *s, const ts_between *b)
 	if (b->ns - b->wait_ns > b->ns / 20 && k > 0 && (size_t)k < sizeof text)
 		snprintf(text + k, sizeof text - (size_t)k, "; %s ran kernels outside the passes",
 			 rest);
-	wrap2(s, " between passes: ", text, 3);
+	wrap_all(s, " between passes: ", text, 3);
 }
 
 /* Why the GPU sat idle in the stage's passes: the CPU late (launch-bound
@@ -432,7 +439,7 @@ static void put_step_parts(screen *s, ts_pstage stage, const ts_steps *st)
 	int n = snprintf(text, sizeof text, "of it %s before the pass (GPU idle %s: %s)", b, i, why);
 	if (st->after_ns * 100 >= wall && n > 0 && (size_t)n < sizeof text)
 		snprintf(text + n, sizeof text - (size_t)n, ", %s after it", a);
-	wrap2(s, "   ", text, 5);
+	wrap_all(s, "   ", text, 5);
 }
 
 /* Per token, where the batch or the tokens are known: a decode step's
@@ -524,7 +531,7 @@ static void put_pass_times(screen *s)
 		if (!ps.n || !shown_stage(o, stage) || !ts_steps_of(res->layers, res->api, (ts_pstage)stage, &st))
 			continue;
 		if (!shown++)
-			line(s, "%-10s %9s %9s %9s %6s %5s  %s", "Per pass", "wall mean", "p50", "max",
+			row(s, "%-10s %9s %9s %9s %6s %5s  %s", "Per pass", "wall mean", "p50", "max",
 			     "busy", "idle", "idle: why");
 		char mean[32], p50[32], max[32], why[64], name[24];
 		fmt_ms(mean, sizeof mean, (double)st.wall_mean_ns);
@@ -534,14 +541,14 @@ static void put_pass_times(screen *s)
 		double wall = (double)st.busy_ns + (double)st.idle_ns;
 		snprintf(name, sizeof name, "%s%s", ts_pstage_name((ts_pstage)stage),
 			 ps.of_partials ? "*" : "");
-		line(s, " %-9s %9s %9s %9s %5.1f%% %4.1f%%  %s", name, mean, p50, max,
+		row(s, " %-9s %9s %9s %9s %5.1f%% %4.1f%%  %s", name, mean, p50, max,
 		     wall > 0 ? 100.0 * (double)st.busy_ns / wall : 0.0,
 		     wall > 0 ? 100.0 * (double)st.idle_ns / wall : 0.0, why);
 		put_per_token(s, (ts_pstage)stage, &st);
 		put_syncs(s, &st);
 		char wi[400];
 		if (ts_report_whatif_brief(res, stage, wi, sizeof wi))
-			wrap2(s, "   ", wi, 5);
+			wrap_all(s, "   ", wi, 5);
 	}
 	if (shown && !o->filter_stage)
 		put_between(s, ts_layers_between(res->layers));
@@ -581,7 +588,7 @@ static void put_doubt(screen *s, const ts_layer_doubt *d)
 		return;
 	snprintf(all, sizeof all, "%s%s%s%s%s", c, *c && (*a || *b) ? "; " : "", a,
 		 *a && *b ? "; " : "", b);
-	wrap2(s, "  layers in doubt: ", all, 4);
+	wrap_all(s, "  layers in doubt: ", all, 4);
 }
 
 static void put_anatomy(screen *s)
@@ -697,7 +704,7 @@ static void put_table_lines(screen *s, const char *name, ts_text_table t)
 	for (const char *l = buf; l && *l; ) {
 		const char *nl = strchr(l, '\n');
 		size_t n = nl ? (size_t)(nl - l) : strlen(l);
-		line(s, "%.*s", (int)n, l);
+		row(s, "%.*s", (int)n, l);
 		l += n + (nl != NULL);
 	}
 	free(buf);
@@ -721,8 +728,23 @@ static void fmt_category16(const ts_text_table *t, const ts_cell *row, char *buf
 }
 
 /* The kernels table's first three rows. */
+static void opportunity_text(const ts_result *res, const ts_opportunity *op, size_t i,
+			     char *head, char *text);
+static size_t pick_opportunities(const screen *s, ts_opportunity *op);
+
+/* The top kernels, three rows where the screen has room beside the
+ * first opportunity whole (one at least). */
 static void put_top_kernels(screen *s)
 {
+	ts_opportunity op[3];
+	int need = 0;
+	if (pick_opportunities(s, op)) {
+		char head[64], text[480];
+		opportunity_text(s->res, &op[0], 0, head, text);
+		need = 1 + wrap_lines(s, head, text, 6, false);
+	}
+	int rows = TS_BRIEF_LINES - s->lines - 1 - need;
+	rows = rows > 3 ? 3 : rows < 1 ? 1 : rows;
 	static const ts_text_col cols[] = {
 		{ .col = "pct", .width = 6, .decimals = 1, .suffix = "%" },
 		{ .col = "total_us", .width = 11, .decimals = -1, .fmt = fmt_total_ms },
@@ -732,7 +754,7 @@ static void put_top_kernels(screen *s)
 	};
 	put_table_lines(s, "kernels", (ts_text_table){ .cols = cols, .ncols = sizeof cols / sizeof *cols,
 						       .group = "", .heading = top_kernels_title,
-						       .bare = true, .max_rows = 3 });
+						       .bare = true, .max_rows = (size_t)rows });
 }
 
 /* An opportunity's head (" 1. 2.72 ms  prefill: ") and text (64 and 480
@@ -757,15 +779,23 @@ static void opportunity_text(const ts_result *res, const ts_opportunity *op, siz
 		snprintf(head, 64, " %zu. %s  %s: ", i + 1, t, ts_pstage_name((ts_pstage)op->stage));
 }
 
+/* The opportunities the screen may show, at most three (under --stage,
+ * that stage's); returns how many. */
+static size_t pick_opportunities(const screen *s, ts_opportunity *op)
+{
+	ts_opportunity all[TS_INSIGHT_MAX];
+	size_t na = ts_insight_opportunities(s->res, all, TS_INSIGHT_MAX), n = 0;
+	for (size_t i = 0; i < na && n < 3; i++)
+		if (!s->o->filter_stage || (ts_pstage)all[i].stage == s->o->stage)
+			op[n++] = all[i];
+	return n;
+}
+
 static void put_opportunities(screen *s)
 {
 	const ts_result *res = s->res;
-	const ts_report_opts *o = s->o;
-	ts_opportunity all[TS_INSIGHT_MAX], op[3];
-	size_t na = ts_insight_opportunities(res, all, TS_INSIGHT_MAX), n = 0;
-	for (size_t i = 0; i < na && n < 3; i++)
-		if (!o->filter_stage || (ts_pstage)all[i].stage == o->stage)
-			op[n++] = all[i];
+	ts_opportunity op[3];
+	size_t n = pick_opportunities(s, op);
 	if (!n)
 		return;
 	char head[3][64], text[3][480];
@@ -839,7 +869,7 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		     .res = res, .o = o, .v = v, .b = b };
 	if (s.width < 60)
 		s.width = 60;
-	line(&s, "tracestream %s: %s", TS_VERSION, ts_path_label(res->path, true));
+	row(&s, "tracestream %s: %s", TS_VERSION, ts_path_label(res->path, true));
 	if (res->partial)
 		line(&s, "PARTIAL REPORT: %s", res->err.msg);
 	/* a folder of unrelated traces is said to be one before any figure */
