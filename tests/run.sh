@@ -3,7 +3,8 @@
 # release build and the AddressSanitizer + UBSan build (but the scripts
 # marked "# sanitizers: release only"; and t_threads under
 # ThreadSanitizer), as one pool of jobs, TEST_JOBS at a time
-# (default: 2), the longest first (by the last run's times, kept in
+# (default: one more than the cores: a job waiting on Python or a
+# child leaves a core to another), the longest first (by the last run's times, kept in
 # build/test-times, else tests/expected-times, else the order below). Each
 # check prints "ok - ...", "not ok - ..." or "skip - ..."; the results are
 # printed in a fixed order when all are done, and the script ends with one
@@ -90,7 +91,7 @@ awk -v tf="$order_file" 'BEGIN { while ((getline l < tf) > 0) { split(l, a, " ")
 	{ k = $1 " " $2; printf "%s %d %s\n", (k in s ? s[k] : 0), NR, $0 }' "$work/jobs" |
 	sort -k1,1nr -k2,2n > "$work/order"
 
-njobs=${TEST_JOBS:-2}
+njobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
 running=0
 while read -r _ n v label cmd; do
 	if [ "$label" = missing ]; then
