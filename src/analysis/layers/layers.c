@@ -899,7 +899,9 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
  * model's forwards beside the target's (SGLang's EAGLE before its verify
  * pass, vLLM's drafter after its target), and a chunked prefill runs its
  * chunks. Its complete passes with fewer layers than another complete
- * pass of the step are the draft's: reported as passes of their own,
+ * pass of the step are the draft's (and a complete pass in no step, of
+ * the count drafts had beside a larger target: the capture ended inside
+ * a step, its annotation lost, after its drafts): reported as passes of their own,
  * never as the model's (its layers per pass, types, statistics, anatomy,
  * latency). The step's held passes are then staged, or wait on for the
  * relative stage signals.
@@ -912,10 +914,17 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 		if (l->held.pending[k].step_open && l->held.pending[k].step == step &&
 		    l->records.passes[l->held.pending[k].pass].layers > most)
 			most = l->records.passes[l->held.pending[k].pass].layers;
-	if (p->complete && p->layers < most) {
+	lay_stats *st = &l->stats;
+	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
+		     st->target_layers > st->draft_layers;
+	if (p->complete && (p->layers < most || stray)) {
 		p->draft = true;
 		if (idx != SIZE_MAX)
 			l->records.passes[idx].draft = true;
+		if (!stray) {
+			st->draft_layers = p->layers;
+			st->target_layers = most;
+		}
 	}
 	for (size_t k = 0; k < l->held.npending;) {
 		pending_pass *pp = &l->held.pending[k];
@@ -926,6 +935,10 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 		pp->step_open = false;
 		ts_pass *q = &l->records.passes[pp->pass];
 		q->draft = q->complete && q->layers < most;
+		if (q->draft) {
+			st->draft_layers = q->layers;
+			st->target_layers = most;
+		}
 		if (q->stage != TS_PSTAGE_UNKNOWN)
 			resolve_pending(l, k);   /* shifts the rest down */
 		else

@@ -332,6 +332,8 @@ typedef struct {
 	uint32_t count_hist[TS_MAX_LAYERS + 1];  /* layers per complete pass */
 	uint32_t all_hist[TS_MAX_LAYERS + 1];    /* layers per pass, complete or not */
 	uint32_t whole_hist[TS_MAX_LAYERS + 1];  /* ... per complete pass as it closed */
+	uint32_t draft_layers, target_layers;    /* a draft's count and its target's, once
+						  * seen in one step; 0 before */
 	uint64_t orphan_kernels;                 /* outside any pass */
 	int64_t orphan_ns;
 	ts_between between;                      /* time between passes */
