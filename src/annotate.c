@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "analysis/views/kview.h"
 #include "analysis/views/memory.h"
 #include "input/reader.h"

@@ -24,7 +24,7 @@
 #include "annotate.h"
 #include "partial.h"
 #include "pipeline.h"
-#include "base/label.h"
+#include "input/base/label.h"
 #include "input/pparse.h"
 #include "report/outfile.h"
 #include "report/report.h"

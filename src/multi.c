@@ -3,8 +3,8 @@
  */
 #include "multi.h"
 
-#include "base/grow.h"
-#include "base/label.h"
+#include "input/base/grow.h"
+#include "input/base/label.h"
 #include "partial.h"
 
 #include <dirent.h>

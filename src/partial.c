@@ -6,7 +6,7 @@
  */
 #include "partial.h"
 
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 #include "analysis/views/module.h"
 
 static const unsigned char magic[8] = { 0x89, 'T', 'S', 'P', 'A', 'R', 'T', '\n' };

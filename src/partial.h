@@ -16,7 +16,7 @@
 
 #include "pipeline.h"
 #include "analysis/views/ranks.h"
-#include "base/wire.h"
+#include "input/base/wire.h"
 
 #define TS_PARTIAL_VERSION 17
 

@@ -7,7 +7,7 @@
 #ifndef TS_PATTERNS_CMD_H
 #define TS_PATTERNS_CMD_H
 
-#include "base/status.h"
+#include "input/base/status.h"
 #include "options.h"
 #include "tables/patterns.h"
 

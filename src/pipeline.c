@@ -16,7 +16,7 @@
 #include "analysis/comm.h"
 #include "analysis/platform.h"
 #include "analysis/views/module.h"
-#include "base/strfind.h"
+#include "input/base/strfind.h"
 #include "input/pparse.h"
 #include "input/reader.h"
 #include "tables/gpu.h"

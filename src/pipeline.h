@@ -18,7 +18,7 @@
 #include "input/parser.h"
 #include "progress.h"
 #include "analysis/views/result.h"
-#include "base/status.h"
+#include "input/base/status.h"
 
 typedef struct {
 	size_t read_size;       /* bytes per read (0: default) */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The pipeline points downstream only, on a ground floor of mechanisms
-# every stage shares (src/base: the error type, grower, hash, interning,
-# warnings, the partial's bytes, saturating sums, how an input is named;
-# it includes nothing of the project above it): src/base < src/input <
-# src/tables < src/analysis
+# every stage shares (src/input/base, the first stage's cellar: the error
+# type, grower, hash, interning, warnings, the partial's bytes, saturating
+# sums, how an input is named; it includes nothing of the project above
+# it): src/input/base < src/input < src/tables < src/analysis
 # < src/report < the command (src/*.c: main, pipeline, multi, partial,
 # progress); inside src/analysis, by concern: the per-event aggregators
 # (analysis/) < attribution and the joins (analysis/attrib) < the parts the
@@ -22,7 +22,7 @@ set -u
 cd "$(dirname "$0")/.."
 python3 - <<'PY'
 import glob, os, re
-rank = {'base': -1, 'input': 0, 'tables': 1, 'analysis': 2, 'analysis/attrib': 2.1, 'analysis/structure': 2.15, 'analysis/layers': 2.2,
+rank = {'input/base': -1, 'input': 0, 'tables': 1, 'analysis': 2, 'analysis/attrib': 2.1, 'analysis/structure': 2.15, 'analysis/layers': 2.2,
         'analysis/views': 2.3, 'report': 3, 'report/compare': 3.1, '': 4}
 up, bare = [], []
 files = sorted(glob.glob('src/*.[ch]') + glob.glob('src/*/*.[ch]') + glob.glob('src/*/*/*.[ch]'))
@@ -38,7 +38,7 @@ for f in files:
             up.append('%s -> %s' % (f, inc))
 print('%s - every project include names its folder (%d files)%s' %
       ('not ok' if bare else 'ok', len(files), ': ' + '; '.join(bare[:5]) if bare else ''))
-print('%s - no include points up the pipeline (base < input < tables < analysis: aggregators < attrib < structure < layers < views; < report < report/compare < command)%s' %
+print('%s - no include points up the pipeline (input/base < input < tables < analysis: aggregators < attrib < structure < layers < views; < report < report/compare < command)%s' %
       ('not ok' if up else 'ok', ': ' + '; '.join(up[:5]) if up else ''))
 print('%s - every folder of src/ has its place in that order%s' %
       ('not ok' if floors else 'ok', ': ' + ', '.join(floors) if floors else ''))

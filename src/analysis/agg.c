@@ -4,8 +4,8 @@
  * copies, event counts, spans and per-device busy time (see agg.h).
  */
 #include "analysis/agg.h"
-#include "base/satmath.h"
-#include "base/grow.h"
+#include "input/base/satmath.h"
+#include "input/base/grow.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

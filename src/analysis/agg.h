@@ -22,11 +22,11 @@
 #include "analysis/context.h"
 #include "tables/classify.h"
 #include "input/event.h"
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "analysis/stat.h"
-#include "base/status.h"
-#include "base/warn.h"
-#include "base/wire.h"
+#include "input/base/status.h"
+#include "input/base/warn.h"
+#include "input/base/wire.h"
 
 
 typedef enum {

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
-#include "base/satmath.h"
-#include "base/grow.h"
-#include "base/strfind.h"
+#include "input/base/intern.h"
+#include "input/base/satmath.h"
+#include "input/base/grow.h"
+#include "input/base/strfind.h"
 
 #define OTHER TS_API_ROWS             /* the row of names past the table */
 

@@ -22,9 +22,9 @@
 #include <stdint.h>
 
 #include "analysis/stat.h"
-#include "base/wire.h"
+#include "input/base/wire.h"
 #include "input/event.h"
-#include "base/status.h"
+#include "input/base/status.h"
 
 #define TS_API_ROWS 128
 #define TS_API_SYNC_KEEP 4096

@@ -4,7 +4,7 @@
  * busy.h).
  */
 #include "analysis/busy.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>

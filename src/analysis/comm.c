@@ -5,7 +5,7 @@
  * comm.h).
  */
 #include "analysis/comm.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>

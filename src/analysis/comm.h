@@ -22,8 +22,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/wire.h"
-#include "base/status.h"
+#include "input/base/wire.h"
+#include "input/base/status.h"
 #include "input/event.h"
 #include "tables/patterns.h"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
-#include "base/grow.h"
+#include "input/base/intern.h"
+#include "input/base/grow.h"
 
 /* What one kernel name is to every context rule (bit i: rule i). */
 typedef struct {

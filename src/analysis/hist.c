@@ -3,7 +3,7 @@
  * durations, mergeable, for percentiles (see hist.h).
  */
 #include "analysis/hist.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/status.h"
-#include "base/wire.h"
+#include "input/base/status.h"
+#include "input/base/wire.h"
 
 #define TS_HIST_SUB 64      /* buckets per page */
 #define TS_HIST_PAGES 58    /* pages 0-1: exact 0..127; page p>=2: octave p+5 */

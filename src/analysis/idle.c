@@ -3,13 +3,13 @@
  * with their causes (see idle.h).
  */
 #include "analysis/idle.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
-#include "base/intern.h"
+#include "input/base/hash.h"
+#include "input/base/intern.h"
 
 #define WINDOW 64               /* kernels held to put them in start order */
 #define LAUNCH_SLOTS 16384      /* per generation; swapped at half full */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "analysis/agg.h"
-#include "base/strfind.h"
+#include "input/base/strfind.h"
 
 /* Substrings that only one vendor's libraries put in kernel names. The
  * pattern tables will take these over; until then they are few and safe. */

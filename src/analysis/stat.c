@@ -4,7 +4,7 @@
  * percentiles; mergeable (see stat.h).
  */
 #include "analysis/stat.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <math.h>
 #include <stdlib.h>

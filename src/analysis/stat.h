@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "analysis/hist.h"
-#include "base/status.h"
-#include "base/wire.h"
+#include "input/base/status.h"
+#include "input/base/wire.h"
 
 typedef struct {
 	uint64_t count;

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/satmath.h"
-#include "base/grow.h"
+#include "input/base/satmath.h"
+#include "input/base/grow.h"
 
 struct ts_timeline {
 	ts_tl_op *ops;

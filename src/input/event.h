@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/warn.h"
+#include "input/base/warn.h"
 
 /* Event categories we count; the order is the report order. */
 typedef enum {

@@ -2,7 +2,7 @@
  * evrec.c - an event as a compact record and back (see evrec.h).
  */
 #include "input/evrec.h"
-#include "base/hash.h"
+#include "input/base/hash.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/status.h"
+#include "input/base/status.h"
 
 /*
  * Parse a JSON number (optional '-', digits, optional fraction, optional

@@ -9,7 +9,7 @@
 #define _GNU_SOURCE
 #include "input/order.h"
 #include "input/evrec.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -32,7 +32,7 @@
 
 #include "input/event.h"
 #include "input/parser.h"
-#include "base/status.h"
+#include "input/base/status.h"
 
 /* What the watch has seen. */
 typedef struct {

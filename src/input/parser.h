@@ -26,8 +26,8 @@
 #include <stdint.h>
 
 #include "input/event.h"
-#include "base/status.h"
-#include "base/warn.h"
+#include "input/base/status.h"
+#include "input/base/warn.h"
 
 /* Receives each event; a status other than TS_OK stops the parse. */
 typedef ts_status (*ts_event_fn)(void *ud, const ts_event *ev);

@@ -6,7 +6,7 @@
  * parser.c's.
  */
 #include "input/parser_int.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 #include "input/magic.h"
 
 #include <inttypes.h>

@@ -12,7 +12,7 @@
 #define _GNU_SOURCE
 #include "input/pparse.h"
 #include "input/evrec.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #include <pthread.h>
 #include <sched.h>

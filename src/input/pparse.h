@@ -31,7 +31,7 @@
 
 #include "input/parser.h"
 #include "input/reader.h"
-#include "base/status.h"
+#include "input/base/status.h"
 
 /* Called now and then with the reader's raw and JSON bytes so far. */
 typedef void (*ts_pparse_progress_fn)(void *ud, uint64_t in_bytes, uint64_t out_bytes);

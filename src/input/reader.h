@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/status.h"
+#include "input/base/status.h"
 
 typedef struct ts_reader ts_reader;
 

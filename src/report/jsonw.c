@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
+#include "input/base/grow.h"
 #include "report/report.h"
 
 static void jw_print(void *ctx, const char *s, size_t n)

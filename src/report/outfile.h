@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "base/status.h"
+#include "input/base/status.h"
 
 typedef struct {
 	FILE *f;                 /* where to write */

@@ -4,8 +4,8 @@
  * report.h).
  */
 #include "report/report.h"
-#include "base/hash.h"
-#include "base/satmath.h"
+#include "input/base/hash.h"
+#include "input/base/satmath.h"
 #include "analysis/views/roofline.h"
 #include "analysis/stat.h"
 

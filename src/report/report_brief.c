@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "analysis/views/insight.h"
-#include "base/label.h"
+#include "input/base/label.h"
 #include "analysis/views/note.h"
 #include "analysis/views/steps.h"
 #include "analysis/views/whatif.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
 #include "report/version.h"

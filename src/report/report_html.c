@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "analysis/layers/layers.h"
-#include "base/label.h"
+#include "input/base/label.h"
 #include "analysis/views/memory.h"
 #include "report/report.h"
 #include "analysis/views/roofline.h"

@@ -12,7 +12,7 @@
 #include "analysis/views/insight.h"
 #include "analysis/views/note.h"
 #include "analysis/views/steps.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 #include "report/report.h"
 #include "analysis/views/roofline.h"
 #include "report/jsonw.h"

@@ -17,7 +17,7 @@
 
 #include <yajl/yajl_tree.h>
 
-#include "base/label.h"
+#include "input/base/label.h"
 #include "report/report.h"
 #include "report/version.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "report/jsonw.h"
-#include "base/label.h"
+#include "input/base/label.h"
 #include "report/report.h"
 #include "report/version.h"
 

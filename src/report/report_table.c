@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 #include "analysis/views/insight.h"
 #include "analysis/views/memory.h"
 #include "analysis/views/roofline.h"

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "analysis/views/insight.h"
-#include "base/label.h"
+#include "input/base/label.h"
 #include "analysis/views/note.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
 #include "analysis/views/roofline.h"

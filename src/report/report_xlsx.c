@@ -22,7 +22,7 @@
 #include <xlsxwriter.h>
 
 #include "analysis/layers/layers.h"
-#include "base/label.h"
+#include "input/base/label.h"
 #include "report/report.h"
 #include "report/version.h"
 

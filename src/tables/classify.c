@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/strfind.h"
+#include "input/base/strfind.h"
 
 /* Write at most TS_SHORT_MAX bytes, cutting with "..." when longer. */
 static void put_short(char *out, const char *s, size_t n)

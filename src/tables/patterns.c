@@ -5,8 +5,8 @@
  * patterns_int.h).
  */
 #include "tables/patterns_int.h"
-#include "base/grow.h"
-#include "base/hash.h"
+#include "input/base/grow.h"
+#include "input/base/hash.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "input/event.h"
-#include "base/status.h"
+#include "input/base/status.h"
 #include "tables/workload.h"
 
 /* Coarse kernel types; the order is the report order. */

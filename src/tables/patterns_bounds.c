@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 static int type_of(const char *s)
 {

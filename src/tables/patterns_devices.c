@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 /* A positive decimal (TFLOP/s, TB/s, GB): strict, no trailing text. */
 static bool parse_positive(const char *s, double hi, double *out)

@@ -4,7 +4,7 @@
  * seconds, matched without allocation (patterns_int.h).
  */
 #include "tables/patterns_int.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>

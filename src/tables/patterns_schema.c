@@ -5,7 +5,7 @@
  * FILE:LINE:COLUMN; the *.yaml files of a directory (patterns_int.h).
  */
 #include "tables/patterns_int.h"
-#include "base/label.h"
+#include "input/base/label.h"
 
 #include <stdarg.h>
 #include <stdio.h>

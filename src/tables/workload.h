@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #include "input/event.h"
-#include "base/status.h"
+#include "input/base/status.h"
 
 enum { TS_WT_DIM, TS_WT_ROWS, TS_WT_NUMEL, TS_WT_ESIZE, TS_WT_SCALAR, TS_WT_CONST, TS_WT_CTX,
        TS_WT_WORLD, TS_WT_MOE, TS_WT_TOUCHED };

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/attrib/callsite.h"
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "unit.h"
 
 #define NF 20000

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
-#include "base/warn.h"
+#include "input/base/grow.h"
+#include "input/base/warn.h"
 #include "unit.h"
 
 static void growth(void)

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "unit.h"
 
 static void basics(void)

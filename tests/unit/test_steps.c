@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "analysis/structure/steps.h"
 #include "unit.h"
 

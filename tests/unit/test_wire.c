@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "analysis/agg.h"
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "unit.h"
-#include "base/wire.h"
+#include "input/base/wire.h"
 
 static ts_event kernel(const char *name, int64_t ts, int64_t dur, int64_t dev)
 {

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
-#include "base/hash.h"
-#include "base/satmath.h"
-#include "base/intern.h"
+#include "input/base/grow.h"
+#include "input/base/hash.h"
+#include "input/base/satmath.h"
+#include "input/base/intern.h"
 #include "analysis/attrib/opindex.h"
 
 static const char *const bucket_names[TS_ATTR_COUNT] = {

@@ -41,12 +41,12 @@
 #include "analysis/attrib/capture.h"
 #include "tables/classify.h"
 #include "input/event.h"
-#include "base/warn.h"
+#include "input/base/warn.h"
 #include "analysis/hist.h"
 #include "tables/patterns.h"
 #include "analysis/stat.h"
-#include "base/status.h"
-#include "base/wire.h"
+#include "input/base/status.h"
+#include "input/base/wire.h"
 
 #define TS_ATTRIB_LOOKAHEAD 16384   /* kernels waiting for their launch */
 #define TS_ATTRIB_MAX_OPS 65536     /* distinct op names with a row */

@@ -8,7 +8,7 @@
 #define TS_ATTRIB_INT_H
 
 #include "analysis/attrib/attrib.h"
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "analysis/attrib/opindex.h"
 
 #define M_MASK 0x7fffffffu

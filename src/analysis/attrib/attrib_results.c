@@ -4,7 +4,7 @@
  * (attrib_int.h).
  */
 #include "analysis/attrib/attrib_int.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * workload rows with their names, saved and merged (attrib_int.h).
  */
 #include "analysis/attrib/attrib_int.h"
-#include "base/grow.h"
-#include "base/satmath.h"
+#include "input/base/grow.h"
+#include "input/base/satmath.h"
 
 #include <stdio.h>
 #include <stdlib.h>

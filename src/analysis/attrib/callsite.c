@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
-#include "base/intern.h"
+#include "input/base/hash.h"
+#include "input/base/intern.h"
 #include "analysis/pack.h"
 
 /*

@@ -4,16 +4,16 @@
  * merged with partials (see capture.h).
  */
 #include "analysis/attrib/capture.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
-#include "base/intern.h"
-#include "base/strfind.h"
+#include "input/base/hash.h"
+#include "input/base/intern.h"
+#include "input/base/strfind.h"
 #include "tables/patterns.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 /* A window open on one thread: the graph being recorded. */
 typedef struct {

@@ -38,8 +38,8 @@
 
 #include "input/event.h"
 #include "tables/patterns.h"
-#include "base/status.h"
-#include "base/wire.h"
+#include "input/base/status.h"
+#include "input/base/wire.h"
 
 #define TS_CAPTURE_MAX_NODES (1u << 20)   /* kernel nodes recorded, all files */
 #define TS_CAPTURE_MAX_GRAPHS 16384       /* graphs kept, all files */

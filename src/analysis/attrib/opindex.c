@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
+#include "input/base/hash.h"
 #include "analysis/pack.h"
 
 #define B TS_OPINDEX_BLOCK

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
-#include "base/intern.h"
-#include "base/satmath.h"
+#include "input/base/hash.h"
+#include "input/base/intern.h"
+#include "input/base/satmath.h"
 
 #define NONE UINT32_MAX
 #define STREAMS 64

@@ -40,8 +40,8 @@
 #include "analysis/attrib/attrib.h"
 #include "analysis/attrib/capture.h"
 #include "input/event.h"
-#include "base/warn.h"
-#include "base/wire.h"
+#include "input/base/warn.h"
+#include "input/base/wire.h"
 
 #define TS_REPLAY_HOLD 65536   /* kernels held back at most */
 #define TS_REPLAY_ROWS 256     /* kinds of replay reported */

@@ -4,14 +4,14 @@
  * kernel row, over the layers they came from (see anatomy.h).
  */
 #include "analysis/layers/anatomy.h"
-#include "base/satmath.h"
-#include "base/grow.h"
-#include "base/hash.h"
+#include "input/base/satmath.h"
+#include "input/base/grow.h"
+#include "input/base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 
 /* A kernel's k-th call in a layer (k >= 1: a repeat; its first call is
  * its row), held at the earliest position it took. */

@@ -23,7 +23,7 @@
 
 #include "tables/patterns.h"
 #include "analysis/stat.h"
-#include "base/wire.h"
+#include "input/base/wire.h"
 
 #define TS_ANAT_STAGES 4        /* = TS_PSTAGE_COUNT, checked in layers.c */
 

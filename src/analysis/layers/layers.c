@@ -6,8 +6,8 @@
  * layers_int.h).
  */
 #include "analysis/layers/layers_int.h"
-#include "base/grow.h"
-#include "base/satmath.h"
+#include "input/base/grow.h"
+#include "input/base/satmath.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "input/numtext.h"
 
 ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)

@@ -41,8 +41,8 @@
 #include "analysis/limits.h"
 #include "tables/patterns.h"
 #include "analysis/stat.h"
-#include "base/status.h"
-#include "base/wire.h"
+#include "input/base/status.h"
+#include "input/base/wire.h"
 
 #define TS_MAX_PASSES 16384     /* pass records kept for passes[] */
 #define TS_MAX_PASS_KERNELS 262144 /* kernels of one pass held for its stage */

@@ -6,7 +6,7 @@
  * and a pass's layer count held against the passes' before it.
  */
 #include "analysis/layers/layers_int.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <inttypes.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
 #ifndef TS_LAYERS_INT_H
 #define TS_LAYERS_INT_H
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "analysis/layers/layers.h"
 #include "analysis/structure/steps.h"
 #include "analysis/structure/unit.h"

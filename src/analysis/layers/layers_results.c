@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
-#include "base/satmath.h"
+#include "input/base/intern.h"
+#include "input/base/satmath.h"
 #include "input/numtext.h"
 
 /* ------------------------------------------------------------ names */

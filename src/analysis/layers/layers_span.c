@@ -5,7 +5,7 @@
  * across a boundary keep the figures and the --debug-layers listing right.
  */
 #include "analysis/layers/layers_int.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 bool ts_lay_is_layer(const ts_layers *l, lmark m)
 {

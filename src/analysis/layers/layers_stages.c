@@ -4,7 +4,7 @@
  * layer for compare's kernel alignment (layers_int.h).
  */
 #include "analysis/layers/layers_int.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
-#include "base/satmath.h"
+#include "input/base/intern.h"
+#include "input/base/satmath.h"
 #include "input/numtext.h"
 
 long ts_lay_decode_threshold(const ts_layers *l)

@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
-#include "base/satmath.h"
-#include "base/grow.h"
+#include "input/base/intern.h"
+#include "input/base/satmath.h"
+#include "input/base/grow.h"
 #include "input/numtext.h"
-#include "base/strfind.h"
+#include "input/base/strfind.h"
 
 /* ATen ops that compute: a CPU-only profile of a model holds them, an API
  * server's does not. */

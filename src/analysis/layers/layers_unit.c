@@ -6,12 +6,12 @@
  * tell the finder where a layer starts (its input norm).
  */
 #include "analysis/layers/layers_int.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 static uint8_t unit_marks(lmark m)
 {

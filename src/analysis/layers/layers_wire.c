@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
-#include "base/satmath.h"
-#include "base/grow.h"
+#include "input/base/intern.h"
+#include "input/base/satmath.h"
+#include "input/base/grow.h"
 #include "input/numtext.h"
 
 static uint32_t map_row(uint32_t row, const uint32_t *map, uint32_t n)

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
-#include "base/grow.h"
+#include "input/base/intern.h"
+#include "input/base/grow.h"
 #include "input/numtext.h"
-#include "base/strfind.h"
+#include "input/base/strfind.h"
 
 typedef struct {
 	int64_t ts, end;         /* end: INT64_MAX without a duration */

@@ -5,7 +5,7 @@
  * then the layout: the phase (unit_phase.c), the boundaries, the edges.
  */
 #include "analysis/structure/unit_int.h"
-#include "base/hash.h"
+#include "input/base/hash.h"
 
 #include <limits.h>
 #include <stdlib.h>

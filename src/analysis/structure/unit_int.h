@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "analysis/structure/unit.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #define BAND 8                  /* edits an edge walk allows either way */
 #define MAX_CELLS (4u << 20)    /* alignment cells, beyond: approximate */

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #define ASKS_MAX (1u << 20)      /* questions a memo keeps */
 

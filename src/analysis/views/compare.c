@@ -9,7 +9,7 @@
  * steps for kernels that do one job together.
  */
 #include "analysis/views/compare.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "analysis/views/kview.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 const char *ts_cmp_status_name(ts_cmp_status s)
 {

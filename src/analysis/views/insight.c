@@ -4,14 +4,14 @@
  * insight.h).
  */
 #include "analysis/views/insight.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 #include "analysis/layers/layers.h"
 #include "analysis/views/kview.h"
 #include "analysis/views/steps.h"

@@ -4,7 +4,7 @@
  * context, summed by type and category; operator coverage (see kview.h).
  */
 #include "analysis/views/kview.h"
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 #include <inttypes.h>
 #include <stdbool.h>

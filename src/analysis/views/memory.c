@@ -10,7 +10,7 @@
 
 #include "analysis/layers/layers.h"
 #include "analysis/views/memory_ops.h"
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 /* One event, or neighbours merged: their span, peaks, first and last. */
 typedef struct {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
+#include "input/base/intern.h"
 
 #define NAME_BYTES (256u << 10)
 #define NO_NAME UINT16_MAX

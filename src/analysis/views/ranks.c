@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/hash.h"
-#include "base/intern.h"
-#include "base/satmath.h"
+#include "input/base/hash.h"
+#include "input/base/intern.h"
+#include "input/base/satmath.h"
 
 static int by_ns_desc(const void *pa, const void *pb)
 {

@@ -21,7 +21,7 @@
 
 #include "analysis/layers/layers.h"
 #include "analysis/views/result.h"
-#include "base/wire.h"
+#include "input/base/wire.h"
 
 #define TS_RANK_COLLS 64        /* collective kernel names kept per rank */
 #define TS_RANK_NAME 160        /* bytes of a collective's name kept */

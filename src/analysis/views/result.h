@@ -26,7 +26,7 @@
 #include "analysis/api.h"
 #include "analysis/comm.h"
 #include "analysis/attrib/replay.h"
-#include "base/status.h"
+#include "input/base/status.h"
 
 #define TS_MODULES_MAX 8          /* analyses on the one interface (module.h) */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 
 static int cmp_i64(const void *a, const void *b)
 {

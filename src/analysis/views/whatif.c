@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "base/satmath.h"
+#include "input/base/satmath.h"
 #include "analysis/views/insight.h"
 #include "analysis/views/steps.h"
 #include "analysis/views/whatif_int.h"

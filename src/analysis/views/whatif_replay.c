@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/satmath.h"
-#include "base/grow.h"
+#include "input/base/satmath.h"
+#include "input/base/grow.h"
 
 #define TOL TS_WI_SWITCH_NS     /* a sync's end, a stream's end: how near is at */
 #define DEP_TOL TS_WI_DEP_NS

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "base/label.h"
+#include "input/base/label.h"
 #include "report/report_text_int.h"
 #include "report/version.h"
 

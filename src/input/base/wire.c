@@ -1,8 +1,8 @@
 /*
  * wire.c - little-endian bytes in and out (see wire.h).
  */
-#include "base/wire.h"
-#include "base/grow.h"
+#include "input/base/wire.h"
+#include "input/base/grow.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
  * in, multiplied by the golden ratio and rotated (high bits fold down
  * into the next multiply), then the lanes combined and finalized.
  */
-#include "base/hash.h"
+#include "input/base/hash.h"
 
 #include <string.h>
 

@@ -2,9 +2,9 @@
  * intern.c - bounded string interning: a string maps to a small integer
  * id, up to a cap (see intern.h).
  */
-#include "base/intern.h"
-#include "base/grow.h"
-#include "base/hash.h"
+#include "input/base/intern.h"
+#include "input/base/grow.h"
+#include "input/base/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * grow.c - the one growable-array helper every stage uses: doubling, a
  * maximum, zeroed room, overflow refused (see grow.h).
  */
-#include "base/grow.h"
+#include "input/base/grow.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * status.c - the status codes every stage returns, their exit codes and
  * messages, and ts_error, the one error type (see status.h).
  */
-#include "base/status.h"
+#include "input/base/status.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

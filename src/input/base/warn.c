@@ -1,7 +1,7 @@
 /*
  * warn.c - a bounded list of warning lines, the rest counted (see warn.h).
  */
-#include "base/warn.h"
+#include "input/base/warn.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

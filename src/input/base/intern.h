@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/status.h"
+#include "input/base/status.h"
 
 typedef struct ts_intern ts_intern;
 

@@ -1,7 +1,7 @@
 /*
  * label.c - how a report names its input (label.h).
  */
-#include "base/label.h"
+#include "input/base/label.h"
 
 #include <errno.h>
 #include <string.h>
