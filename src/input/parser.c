@@ -563,6 +563,27 @@ static int time_value(ts_parser *p, const char *s, size_t len)
 }
 
 /* id, pid, tid, and the integers in args; is_num counts a failure. */
+/* The field of an allocator's "[memory]" figure key k, NULL for another key. */
+static int64_t *mem_field(ts_event *ev, key k)
+{
+	switch (k) {
+	case K_MEM_ALLOC:
+		return &ev->mem.allocated;
+	case K_MEM_RESERVED:
+		return &ev->mem.reserved;
+	case K_MEM_BYTES:
+		return &ev->mem.bytes;
+	case K_MEM_DEVICE:
+		return &ev->mem.device;
+	case K_MEM_DEVTYPE:
+		return &ev->mem.device_type;
+	case K_MEM_ADDR:
+		return &ev->mem.addr;
+	default:
+		return NULL;
+	}
+}
+
 static int int_value(ts_parser *p, const char *s, size_t len, bool is_num)
 {
 	int64_t v;
@@ -606,21 +627,14 @@ static int int_value(ts_parser *p, const char *s, size_t len, bool is_num)
 		if (v > 0 && v <= INT32_MAX)
 			ev->group_size = (int32_t)v;
 		return 1;
-	case K_MEM_ALLOC:
-	case K_MEM_RESERVED:
-	case K_MEM_BYTES:
-	case K_MEM_DEVICE:
-	case K_MEM_DEVTYPE:
-	case K_MEM_ADDR:
-		*(p->cur_key == K_MEM_ALLOC ? &ev->mem.allocated
-		  : p->cur_key == K_MEM_RESERVED ? &ev->mem.reserved
-		  : p->cur_key == K_MEM_BYTES ? &ev->mem.bytes
-		  : p->cur_key == K_MEM_DEVICE ? &ev->mem.device
-		  : p->cur_key == K_MEM_ADDR ? &ev->mem.addr : &ev->mem.device_type) = v;
-		ev->has |= TS_HAS_MEM;
-		return 1;
 	default:
 		break;
+	}
+	int64_t *mem = p->act == A_ARG_NUM ? mem_field(ev, p->cur_key) : NULL;
+	if (mem) {
+		*mem = v;
+		ev->has |= TS_HAS_MEM;
+		return 1;
 	}
 	switch (p->act) {
 	case A_ID:
@@ -845,19 +859,13 @@ static int cb_map_key(void *ctx, const unsigned char *us, size_t len)
 		case K_IN_NELEMS:
 		case K_OUT_NELEMS:
 		case K_GROUP_SIZE:
-		case K_MEM_ALLOC:
-		case K_MEM_RESERVED:
-		case K_MEM_BYTES:
-		case K_MEM_DEVICE:
-		case K_MEM_DEVTYPE:
-		case K_MEM_ADDR:
 			p->act = A_ARG_NUM;
 			break;
 		case K_MSG_DTYPE:
 			p->act = A_MSG_DTYPE;
 			break;
-		default:
-			p->act = A_SLOW;   /* grid, dims, ... as scalars */
+		default:   /* an allocator's figure, else grid, dims, ... as scalars */
+			p->act = mem_field(&p->ev, p->cur_key) ? A_ARG_NUM : A_SLOW;
 			break;
 		}
 		break;

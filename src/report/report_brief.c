@@ -39,6 +39,10 @@ typedef struct {
 	const ts_report_opts *o;
 	const ts_kview *v;
 	const ts_breakdown *b;
+	/* the opportunities it may show, picked once (the top kernels make
+	 * room for the first): nop -1 until then */
+	ts_opportunity op[3];
+	int nop;
 } screen;
 
 /* One line, cut to the width with "..." when longer and a width applies. */
@@ -730,17 +734,16 @@ static void fmt_category16(const ts_text_table *t, const ts_cell *row, char *buf
 /* The kernels table's first three rows. */
 static void opportunity_text(const ts_result *res, const ts_opportunity *op, size_t i,
 			     char *head, char *text);
-static size_t pick_opportunities(const screen *s, ts_opportunity *op);
+static size_t pick_opportunities(screen *s);
 
 /* The top kernels, three rows where the screen has room beside the
  * first opportunity whole (one at least). */
 static void put_top_kernels(screen *s)
 {
-	ts_opportunity op[3];
 	int need = 0;
-	if (pick_opportunities(s, op)) {
+	if (pick_opportunities(s)) {
 		char head[64], text[480];
-		opportunity_text(s->res, &op[0], 0, head, text);
+		opportunity_text(s->res, &s->op[0], 0, head, text);
 		need = 1 + wrap_lines(s, head, text, 6, false);
 	}
 	int rows = TS_BRIEF_LINES - s->lines - 1 - need;
@@ -780,22 +783,25 @@ static void opportunity_text(const ts_result *res, const ts_opportunity *op, siz
 }
 
 /* The opportunities the screen may show, at most three (under --stage,
- * that stage's); returns how many. */
-static size_t pick_opportunities(const screen *s, ts_opportunity *op)
+ * that stage's), in s->op; returns how many. Made once. */
+static size_t pick_opportunities(screen *s)
 {
+	if (s->nop >= 0)
+		return (size_t)s->nop;
 	ts_opportunity all[TS_INSIGHT_MAX];
 	size_t na = ts_insight_opportunities(s->res, all, TS_INSIGHT_MAX), n = 0;
 	for (size_t i = 0; i < na && n < 3; i++)
 		if (!s->o->filter_stage || (ts_pstage)all[i].stage == s->o->stage)
-			op[n++] = all[i];
+			s->op[n++] = all[i];
+	s->nop = (int)n;
 	return n;
 }
 
 static void put_opportunities(screen *s)
 {
 	const ts_result *res = s->res;
-	ts_opportunity op[3];
-	size_t n = pick_opportunities(s, op);
+	const ts_opportunity *op = s->op;
+	size_t n = pick_opportunities(s);
 	if (!n)
 		return;
 	char head[3][64], text[3][480];
@@ -866,7 +872,7 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
 		    const ts_kview *v, const ts_breakdown *b)
 {
 	screen s = { .out = out, .width = o->width > 0 ? o->width : 80, .cut = o->width > 0,
-		     .res = res, .o = o, .v = v, .b = b };
+		     .res = res, .o = o, .v = v, .b = b, .nop = -1 };
 	if (s.width < 60)
 		s.width = 60;
 	row(&s, "tracestream %s: %s", TS_VERSION, ts_path_label(res->path, true));
