@@ -38,6 +38,7 @@ static void put_holders(ts_jw *w, const ts_mem_peak *pk)
 	else
 		ts_jw_kstr(w, "unknown_because",
 			   pk->status == TS_MEMPEAK_NO_ADDR ? "the events carry no Addr"
+			   : pk->status == TS_MEMPEAK_UNEVEN ? "the events' blocks exceed their totals"
 			   : pk->status == TS_MEMPEAK_MERGED ? "allocator events were merged"
 							      : "no peak");
 	/* what was allocated before the capture's first event and still

@@ -380,7 +380,7 @@ static ts_mem_peak get_peak(ts_rbuf *r)
 	pk.live_allocations = ts_r_u32(r);
 	pk.before_bytes = ts_r_i64(r);
 	uint32_t n = ts_r_u32(r);
-	if (pk.status > TS_MEMPEAK_NO_ADDR || n > TS_MEMOP_ROWS) {
+	if (pk.status > TS_MEMPEAK_UNEVEN || n > TS_MEMOP_ROWS) {
 		ts_r_fail(r, "device memory: a peak's owners");
 		return (ts_mem_peak){ 0 };
 	}

@@ -263,7 +263,8 @@ bool ts_mem_ops_peak(ts_mem_ops *o, const ts_mem_point *pts, size_t n, int64_t p
 	}
 	pk->before_bytes = peak_allocated - pk->live_bytes;
 	put_rows(o, g, ng, pk);
-	pk->status = TS_MEMPEAK_DONE;
+	/* more live than the allocator held: no figure of it stands */
+	pk->status = pk->before_bytes < 0 ? TS_MEMPEAK_UNEVEN : TS_MEMPEAK_DONE;
 	free(ix);
 	free(g);
 	return true;

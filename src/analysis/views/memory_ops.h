@@ -52,6 +52,8 @@ typedef enum {
 	TS_MEMPEAK_DONE,
 	TS_MEMPEAK_MERGED,           /* records merged: an allocation's free unknown */
 	TS_MEMPEAK_NO_ADDR,          /* the events carry no "Addr" (PyTorch before 1.10) */
+	TS_MEMPEAK_UNEVEN,           /* the live blocks exceed the peak: the events'
+				      * totals and bytes do not add up */
 } ts_mempeak_status;
 
 typedef struct {
