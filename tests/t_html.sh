@@ -182,7 +182,7 @@ if load "$tmp/wcap" "$tmp/cap.html" && grep -q 'data-table="replays"' "$tmp/wcap
 else
 	bad "capture page: $(grep CONSOLE "$tmp/wcap/console" | head -3)"
 fi
-shared="$here/../../shared/traces"
+shared="$SHARED"
 if [ ! -d "$shared" ]; then
 	echo "ok - html: shared traces # SKIP ../shared/traces is absent"
 	exit $fail

@@ -235,7 +235,7 @@ fi
 grep -q '^Typical decode layer (mean over 4 layers of 1 complete passes): kernel time 163.000 us, .*; wall 204.250 us' "$tmp/layers" &&
 	ok "--show-layers prints the typical layer" || bad "--show-layers: $(grep -i typical "$tmp/layers")"
 
-shared="$here/../../shared/traces"
+shared="$SHARED"
 if [ ! -d "$shared" ]; then
 	echo "ok - insight: shared traces # SKIP ../shared/traces is absent"
 	exit $fail

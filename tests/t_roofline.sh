@@ -115,7 +115,7 @@ Y
 check "a device added in YAML is matched (no C)" "$(cat "$tmp/nm")" "Test GPU 1.5 a test part"
 
 # --- shared traces ---
-shared="$here/../../shared/traces"
+shared="$SHARED"
 if [ ! -d "$shared" ]; then
 	echo "skip - roofline: ../shared/traces absent (shared-trace checks not run)"
 	exit $fail

@@ -281,7 +281,7 @@ PY
 [ $? -eq 2 ] && grep -q "table launches streams one trace" "$tmp/err" &&
 	ok "--table launches with several traces: a usage error" || bad "launches over ranks: $(cat "$tmp/err")"
 
-shared="$here/../../shared/traces"
+shared="$SHARED"
 if [ ! -d "$shared" ]; then
 	echo "ok - tables: shared traces # SKIP ../shared/traces is absent"
 	exit $fail

@@ -63,7 +63,7 @@ rc=$?
 [ $rc -eq 3 ] && grep -q "where 'a0\[0\] ~ 3': expected \*, /, + or - between terms, or a comparison" "$tmp/err" &&
 	ok "a condition without a comparison is a table error" || bad "bad where: exit $rc: $(cat "$tmp/err")"
 
-shared="$here/../../shared/traces"
+shared="$SHARED"
 if [ ! -d "$shared" ]; then
 	echo "ok - workload names: shared traces # SKIP ../shared/traces is absent"
 	exit $fail
