@@ -263,6 +263,28 @@ static bool exact(ts_unit *u, const pass *p, bool marks, char *why, size_t cap)
 	return true;
 }
 
+/* Did the finder find as many layers as p was built with, each holding
+ * one attention run? (Where only the attention is marked, nothing tells
+ * layer 0's own input norm from the head's last kernel: the count and the
+ * mixers are what the structure can promise.) */
+static bool one_mixer_each(ts_unit *u, const pass *p, char *why, size_t cap)
+{
+	ts_unit_result r;
+	if (!ts_unit_find(u, p->key, p->mark, NULL, p->n, &r)) {
+		snprintf(why, cap, "no layers found");
+		return false;
+	}
+	size_t in = 0;
+	for (size_t i = 0; i < r.n; i++) {
+		size_t a = 0;
+		for (uint32_t j = r.start[i]; j < r.end[i]; j++)
+			a += (p->mark[j] & TS_UNIT_ATTN) != 0;
+		in += a == 1;
+	}
+	snprintf(why, cap, "%zu layers (built %zu), %zu with one attention", r.n, p->layers, in);
+	return r.n == p->layers && in == r.n;
+}
+
 /* Did the finder find as many layers as p was built with (no names)? */
 static bool counted(ts_unit *u, const pass *p, char *why, size_t cap)
 {
@@ -301,6 +323,29 @@ int main(void)
 				      alike ? " (every norm alike)" : "", moe, marks ? "names" : "no names", why);
 			}
 	}
+	/* a few layers, the last of another kind (first-k dense, then a
+	 * MoE layer), and only the attention known by name (the
+	 * kernels' names random, the attention's op recorded): the tail
+	 * stops repeating after the last attention, which the structure
+	 * reads two ways; every attention must stay inside a layer */
+	for (uint32_t k = 2; k <= 4; k++)
+		for (uint32_t moe = 1; moe <= 1; moe++) {
+			head(&P);
+			for (uint32_t i = 0; i < k; i++) {
+				attention_block(&P, i ? ADDNORM : NORM0);
+				dense_mlp(&P);
+			}
+			for (uint32_t i = 0; i < moe; i++) {
+				attention_block(&P, ADDNORM);
+				fused_moe(&P);
+			}
+			tail(&P);
+			for (size_t i = 0; i < P.n; i++)
+				P.mark[i] &= TS_UNIT_ATTN;
+			bool ok = one_mixer_each(u, &P, why, sizeof why);
+			CHECK(ok, "first %u dense then %u MoE layers, attention alone by name: %s", k,
+			      moe, why);
+		}
 	/* alternating dense and eager MoE layers: by name only (without
 	 * names, nothing tells a period of two layers from one of two
 	 * halves) */

@@ -858,19 +858,17 @@ static void widen_first(ts_unit *u, size_t j, uint32_t L)
 	u->start[j] = s;
 }
 
-/* Lay the layers out on a grid: the phase, the boundaries, the edges.
- * trim: anchors at the ends left out of the structural phase (-1: none). */
-static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_unit_result *out)
+static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_unit_result *out);
+
+/* The layers laid out at phase beta (a column of the reference segment),
+ * the boundaries, the edges. */
+static bool lay(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, uint32_t beta,
+		bool by_names, ts_unit_result *out)
 {
 	const uint32_t *o = g->o;
 	size_t v = g->no;
-	slice r = seg_of(u, o, g->ref);
-	uint32_t L = r.n;
-	int32_t nb = names ? ts_unit_names_beta(u, r) : -1;
-	bool by_names = nb >= 0;
-	uint32_t beta = by_names ? (uint32_t)nb : ts_unit_structural_beta(u, o + tlo, thi - tlo, r);
-	if (by_names && !ts_unit_has_attn(u, r))
-		beta = ts_unit_nearest_norm(u, r, ts_unit_structural_beta(u, o + tlo, thi - tlo, r), beta);
+	uint32_t L = seg_of(u, o, g->ref).n;
+	beta %= L;
 	if (beta == 0)
 		beta = L;
 	if (!place(u, g, beta, by_names, names))
@@ -944,6 +942,48 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 				 .cut_start = cut0, .cut_end = cut1, .by_names = by_names,
 				 .period = L, .anchors = (uint32_t)v, .worst = g->worst };
 	return true;
+}
+
+/* Attention kernels by name outside the layers laid out: each layer holds
+ * one mixer, so a phase that leaves a layer's in the head or tail is off. */
+static size_t mixers_out(const ts_unit *u, const ts_unit_result *r)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < u->n; i++)
+		if ((u->mark[i] & TS_UNIT_ATTN) && (i < r->start[0] || i >= r->end[r->n - 1]))
+			k++;
+	return k;
+}
+
+/* Lay the layers out on a grid at the phase the names or the structure
+ * give. trim: anchors at the ends left out of the structural phase. Where
+ * the structure allows two phases (a short tail: the first layer or the
+ * last is of another kind), the one that leaves fewer mixers out of the
+ * layers, and no fewer layers, wins. */
+static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_unit_result *out)
+{
+	const uint32_t *o = g->o;
+	slice r = seg_of(u, o, g->ref);
+	int32_t nb = names ? ts_unit_names_beta(u, r) : -1;
+	bool by_names = nb >= 0;
+	uint32_t alt = UINT32_MAX, unused;
+	uint32_t beta = by_names ? (uint32_t)nb : ts_unit_structural_beta(u, o + tlo, thi - tlo, r, &alt);
+	if (by_names && !ts_unit_has_attn(u, r))
+		beta = ts_unit_nearest_norm(u, r, ts_unit_structural_beta(u, o + tlo, thi - tlo, r, &unused),
+					    beta);
+	if (!lay(u, g, names, tlo, thi, beta, by_names, out))
+		return false;
+	if (!names || alt == UINT32_MAX || alt % r.n == beta % r.n)
+		return true;
+	size_t n0 = out->n, m0 = mixers_out(u, out);
+	if (m0 == 0)
+		return true;
+	ts_unit_result o2;
+	if (lay(u, g, names, tlo, thi, alt, by_names, &o2) && o2.n >= n0 && mixers_out(u, &o2) < m0) {
+		*out = o2;
+		return true;
+	}
+	return lay(u, g, names, tlo, thi, beta, by_names, out);
 }
 
 /* ------------------------------------------------------------ anchors */

@@ -138,10 +138,11 @@ walked ts_unit_walk(ts_unit *u, tpl t, size_t frm, int step, uint32_t maxcols, b
 
 /* The phase (unit_phase.c): the column of the reference segment r where a
  * layer starts, by name (-1: names do not say), by structure (o: the
- * anchors, no of them), and the names' start snapped to the norm nearest
- * the structure's where r holds no attention by name. */
+ * anchors, no of them; *alt another phase the structure allows, or
+ * UINT32_MAX), and the names' start snapped to the norm nearest the
+ * structure's where r holds no attention by name. */
 int32_t ts_unit_names_beta(const ts_unit *u, slice r);
-uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice r);
+uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice r, uint32_t *alt);
 bool ts_unit_has_attn(const ts_unit *u, slice r);
 uint32_t ts_unit_nearest_norm(const ts_unit *u, slice r, uint32_t sb, uint32_t dflt);
 /* Offset b of a boundary in segment s, moved to where r's pair around

@@ -191,8 +191,9 @@ static uint32_t split_excess(slice r, uint32_t col, uint32_t e)
  * Both ends are also held against every other layer of the pass as it
  * ran (a hybrid's first and last layers need not be the reference's
  * kind): the longest exact run counts, with its own layer's length. */
-uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice r)
+uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice r, uint32_t *alt)
 {
+	*alt = UINT32_MAX;
 	uint32_t L = r.n;
 	tpl back = { r, true };
 	walked w = ts_unit_walk(u, back, o[0] - 1, -1, L, false);
@@ -249,6 +250,9 @@ uint32_t ts_unit_structural_beta(ts_unit *u, const uint32_t *o, size_t no, slice
 		size_t sa = L - (col_fwd ? col_fwd : L), sb = L - (col_b ? col_b : L);
 		bool own_a = o[0] >= sa && u->cnt[u->id[o[0] - sa]] == 1;
 		bool own_b = o[0] >= sb && u->cnt[u->id[o[0] - sb]] == 1;
+		/* or the last layer is (the first k dense, then MoE): the
+		 * walk back holds; the layers' mixers choose (layout) */
+		*alt = col_back;
 		return own_b && !own_a ? col_b : col_fwd;
 	}
 	/* layer 0 a piece of its own (kernels of its own inside it, a first
