@@ -833,9 +833,14 @@ static void close_open_span(ts_layers *l, int edge)
  * it opened with its embedding, or it is the first pass of a step
  * annotation, or it is a later pass with at least as many layers as the
  * passes before it most often had (the same structure in every pass is
- * the model's; a profile window cuts its first pass). */
+ * the model's; a profile window cuts its first pass). A pass whose first
+ * kernel was launched before the capture began, its launches running on
+ * into the capture's (capture_edge found no wait between), began before
+ * the capture too, whatever its head looks like: the GPU was inside it. */
 static void start_evidence(ts_layers *l, ts_pass *p)
 {
+	if (l->pass.began_before)
+		p->cut_start = true;
 	if (!p->cut_start)
 		return;
 	uint32_t mode = ts_lay_mode_layers(l);
@@ -1080,6 +1085,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
 		l->pass.before_capture = (ev->has & TS_HAS_CORRELATION) &&
 					 ts_idle_before_capture(l->idle, ev->correlation);
+		l->pass.began_before = l->pass.before_capture;
 		l->pass.hints.step = step;
 		l->pass.hints.step_ann = an;
 	} else if (l->pass.cur.kernels < 8) {

@@ -247,6 +247,7 @@ typedef struct {
 	lmark alone_marks;       /* and what it meant to the machine */
 	bool pass_named;
 	bool before_capture;     /* every kernel so far launched before the capture */
+	bool began_before;       /* and the first was */
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
