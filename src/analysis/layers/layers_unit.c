@@ -254,20 +254,72 @@ static void shift_units(const uint32_t *key, uint32_t *st, uint32_t *en, size_t 
 		en[units - 1] = e + o;
 }
 
+/* Whether the kernels from at (or, back, those ending there) run the
+ * layer [s, e) again: as many kernels, three in four the same in place
+ * (a compiled layer's fused kernels are named by their place in their
+ * graph; layer 0's input norm has no residual to add). */
+static bool runs_again(const uint32_t *key, size_t n, uint32_t s, uint32_t e, uint32_t at, bool back)
+{
+	uint32_t len = e - s, same = 0;
+	if (back ? at < len : at + (uint64_t)len > n)
+		return false;
+	uint32_t from = back ? at - len : at;
+	for (uint32_t i = 0; i < len; i++)
+		same += key[from + i] == key[s + i];
+	return 4 * (uint64_t)same >= 3 * (uint64_t)len;
+}
+
+/* The layers beyond the units, x of them (fewer than a unit's k): the
+ * first x of the last unit's layers again after it, or the last x of the
+ * first unit's before it (a model of 41 layers, dense and MoE
+ * alternating, dense first and last: 20 units and one dense layer at an
+ * edge). Written into c (its units' k * units layers written) after them
+ * or before; false where neither edge runs them. */
+static bool extra_layers(const uint32_t *key, size_t n, cuts *c, size_t units, uint32_t k, uint32_t x)
+{
+	size_t w = units * k;
+	uint32_t at = c->en[w - 1], s[4], e[4];
+	bool tail = true;
+	for (uint32_t i = 0; tail && i < x; i++) {
+		size_t j = (units - 1) * k + i;
+		tail = runs_again(key, n, c->st[j], c->en[j], at, false);
+		s[i] = at;
+		e[i] = at += c->en[j] - c->st[j];
+	}
+	if (!tail) {
+		at = c->st[0];
+		for (uint32_t i = 0; i < x; i++) {
+			size_t j = k - 1 - i;
+			if (!runs_again(key, n, c->st[j], c->en[j], at, true))
+				return false;
+			e[x - 1 - i] = at;
+			s[x - 1 - i] = at -= c->en[j] - c->st[j];
+		}
+		memmove(c->st + x, c->st, w * sizeof *c->st);
+		memmove(c->en + x, c->en, w * sizeof *c->en);
+	}
+	size_t o = tail ? w : 0;
+	memcpy(c->st + o, s, x * sizeof *s);
+	memcpy(c->en + o, e, x * sizeof *e);
+	return true;
+}
+
 /* A unit found by structure alone (no name, no op marks a mixer) in a
  * pass of a model whose passes with mixers had k times as many layers (2
- * to 4): the period was k layers (dense and MoE alternating, a hybrid's
- * kinds) that nothing without names tells from one. Each unit is split
- * into k at the kernel the units' layers begin with (the second unit's
- * first, or the kernel its phase puts before it: split_phase), as even
- * as that allows. False (r as it was) where a unit has no such place or
- * memory runs out. */
+ * to 4), give or take fewer than k at an edge: the period was k layers
+ * (dense and MoE alternating, a hybrid's kinds) that nothing without
+ * names tells from one. Each unit is split into k at the kernel the
+ * units' layers begin with (the second unit's first, or the kernel its
+ * phase puts before it: split_phase), as even as that allows; the layers
+ * left over are the units' own layers run again at an edge
+ * (extra_layers). False (r as it was) where a unit has no such place, no
+ * edge runs the rest, or memory runs out. */
 static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r, size_t n)
 {
 	uint32_t ref = l->finder.mixer_layers;
-	if (!ref || r->n < 2 || ref % r->n || ref / r->n < 2 || ref / r->n > 4)
+	if (!ref || r->n < 2 || ref / r->n < 2 || ref / r->n > 4)
 		return false;
-	uint32_t k = ref / (uint32_t)r->n;
+	uint32_t k = ref / (uint32_t)r->n, x = ref - k * (uint32_t)r->n;
 	ts_unit_result was = *r;
 	uint32_t o = split_phase(key, r, k);
 	cuts c;
@@ -299,6 +351,10 @@ static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r, si
 			cuts_at(&c, p);
 		}
 		cuts_close(&c, e);
+	}
+	if (x && !extra_layers(key, n, &c, r->n, k, x)) {
+		*r = was;
+		return false;
 	}
 	cuts_take(&c, r);
 	return true;
