@@ -254,19 +254,45 @@ static void shift_units(const uint32_t *key, uint32_t *st, uint32_t *en, size_t 
 		en[units - 1] = e + o;
 }
 
-/* Whether the kernels from at (or, back, those ending there) run the
- * layer [s, e) again: as many kernels, three in four the same in place
- * (a compiled layer's fused kernels are named by their place in their
- * graph; layer 0's input norm has no residual to add). */
-static bool runs_again(const uint32_t *key, size_t n, uint32_t s, uint32_t e, uint32_t at, bool back)
+/* Does key[i] run in [s, e)? */
+static bool runs_in(const uint32_t *key, uint32_t s, uint32_t e, uint32_t k)
 {
-	uint32_t len = e - s, same = 0;
+	for (uint32_t i = s; i < e; i++)
+		if (key[i] == k)
+			return true;
+	return false;
+}
+
+/* Whether the kernels from at (or, back, those ending there) run layer j
+ * of a unit [us, ue) again: as many kernels, three in four the same in
+ * place (a compiled layer's fused kernels are named by their place in
+ * its graph), or, in order, every kernel (two at least) the layer runs
+ * and the unit's other layers do not: its mixer's (layer 0's input norm
+ * has no residual to add, and a phase found without names may give a
+ * layer the closing kernels of the one before). */
+static bool runs_again(const uint32_t *key, size_t n, const cuts *c, size_t j, uint32_t us, uint32_t ue,
+		       uint32_t at, bool back)
+{
+	uint32_t s = c->st[j], e = c->en[j], len = e - s, same = 0;
 	if (back ? at < len : at + (uint64_t)len > n)
 		return false;
 	uint32_t from = back ? at - len : at;
 	for (uint32_t i = 0; i < len; i++)
 		same += key[from + i] == key[s + i];
-	return 4 * (uint64_t)same >= 3 * (uint64_t)len;
+	if (4 * (uint64_t)same >= 3 * (uint64_t)len)
+		return true;
+	uint32_t own = 0, p = from;
+	for (uint32_t i = s; i < e; i++) {
+		if (runs_in(key, us, s, key[i]) || runs_in(key, e, ue, key[i]))
+			continue;
+		while (p < from + len && key[p] != key[i])
+			p++;
+		if (p == from + len)
+			return false;
+		p++;
+		own++;
+	}
+	return own >= 2;
 }
 
 /* The layers beyond the units, x of them (fewer than a unit's k): the
@@ -282,7 +308,7 @@ static bool extra_layers(const uint32_t *key, size_t n, cuts *c, size_t units, u
 	bool tail = true;
 	for (uint32_t i = 0; tail && i < x; i++) {
 		size_t j = (units - 1) * k + i;
-		tail = runs_again(key, n, c->st[j], c->en[j], at, false);
+		tail = runs_again(key, n, c, j, c->st[(units - 1) * k], c->en[w - 1], at, false);
 		s[i] = at;
 		e[i] = at += c->en[j] - c->st[j];
 	}
@@ -290,7 +316,7 @@ static bool extra_layers(const uint32_t *key, size_t n, cuts *c, size_t units, u
 		at = c->st[0];
 		for (uint32_t i = 0; i < x; i++) {
 			size_t j = k - 1 - i;
-			if (!runs_again(key, n, c->st[j], c->en[j], at, true))
+			if (!runs_again(key, n, c, j, c->st[0], c->en[k - 1], at, true))
 				return false;
 			e[x - 1 - i] = at;
 			s[x - 1 - i] = at -= c->en[j] - c->st[j];
