@@ -38,6 +38,29 @@ six = [p for p in d['passes'] if p['complete'] and p['layers'] == 6]
 assert len(six) == 6 and all(p['draft'] for p in six), [(p['index'], p['draft']) for p in six]
 assert d['layers']['per_pass'] > 6, d['layers']['per_pass']
 PY
+   # speculative decoding in step annotations: the model is the target's,
+   # never the draft's (the judge above sets drafts aside, so this says
+   # what the first screen says). A step's last pass ends inside it (its
+   # sampling follows): the next step closes it. The target verifies
+   # once where the draft proposes a forward a token, deeper or not; one
+   # of each: the count a step showed alone (the prompt's).
+   python3 - "$TS" "$here/indep/gen" "$tmp/spec2" <<'PY' && ok "spec-decode: the model's layers are the target's" || bad "spec-decode: the model's layers are the draft's"
+import json, subprocess, sys
+ts, gen_dir, out = sys.argv[1:4]
+sys.path.insert(0, gen_dir)
+import gen
+bad = []
+# SGLang 4 drafts of 4 + 65; TRT-LLM; vLLM; vLLM 3 drafts of 4 deeper
+# than a 2-layer target; vLLM one 6-layer draft beside a 4-layer target
+for seed in (4454, 4262, 4275, 4355, 4371, 4049):
+    gen.write(seed, 'real', out)
+    truth = json.load(open('%s/real_%d.truth.json' % (out, seed)))
+    d = json.loads(subprocess.run([ts, '--no-progress', '-f', 'json', '%s/real_%d.json.gz' % (out, seed)],
+                                  capture_output=True, text=True).stdout)
+    if d['layers']['per_pass'] != truth['layers_per_pass']:
+        bad.append((seed, d['layers']['per_pass'], truth['layers_per_pass']))
+assert not bad, bad
+PY
    ;;
 esac
 

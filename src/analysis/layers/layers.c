@@ -115,126 +115,6 @@ void ts_layers_free(ts_layers *l)
 	free(l);
 }
 
-static lmark family_marks(const ts_family *f, const ts_kclass *c,
-			     const char *name, size_t len)
-{
-	lmark m = 0;
-	if (ts_selectors_any(&f->layer_start, c->category, c->type, name, len))
-		m |= M_START;
-	if (ts_selectors_any(&f->moe_markers, c->category, c->type, name, len))
-		m |= M_MOE;
-	if (ts_selectors_any(&f->fc_markers, c->category, c->type, name, len))
-		m |= M_FC;
-	if (ts_selectors_any(&f->attention_markers, c->category, c->type, name, len))
-		m |= M_MHA;
-	return m;
-}
-
-/* Markers of one kernel name: from the forced family, else the union of
- * every family's selectors; attention kinds and pass edges from types. */
-static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
-			      const char *name, size_t len)
-{
-	lmark m = 0;
-	const ts_patterns *p = l->patterns;
-	if (l->meaning.forced) {
-		m = family_marks(l->meaning.forced, c, name, len);
-	} else if (p) {
-		for (size_t i = 0; i < ts_patterns_nfamilies(p); i++)
-			m |= family_marks(ts_patterns_family(p, i), c, name, len);
-	}
-	/* what its category means (kernels.yaml): the mixer it is, a
-	 * bookkeeping kernel, a class its op gave */
-	const ts_category *cat = ts_kclass_cat(p, c);
-	ts_mixer mix = cat ? cat->mixer : TS_MIXER_BY_TYPE;
-	/* A softmax alone is not attention (eager classifiers have one). */
-	if ((m & M_MHA) && mix == TS_MIXER_NONE)
-		m &= (lmark)~M_MHA;
-	if (m & M_MHA) {
-		if (mix == TS_MIXER_MLA)
-			m = (lmark)((m & ~M_MHA) | M_MLA);
-		else if (mix == TS_MIXER_GDN)
-			m = (lmark)((m & ~M_MHA) | M_GDN);
-		else if (mix == TS_MIXER_SSM)
-			m = (lmark)((m & ~M_MHA) | M_SSM);
-	}
-	/* A kernel is one thing: a norm that starts a layer is not also MLP. */
-	if (m & M_START)
-		m &= (lmark)~(M_ATTN | M_MLP);
-	if (c->type == TS_TYPE_EMBEDDING)
-		m |= M_EMBED;
-	if (c->type == TS_TYPE_SAMPLING)
-		m |= M_SAMPLE;
-	if (c->type == TS_TYPE_GEMM)
-		m |= M_GEMM;
-	if (c->type == TS_TYPE_MEMORY)
-		m |= M_COPY;
-	if (c->type == TS_TYPE_SORT_TOPK)
-		m |= M_TOPK;
-	if (cat && cat->bookkeeping)
-		m |= M_META;
-	/* typed by its name: a class its op gave (a context rule's by_op
-	 * category, for a name no rule knows) says nothing of the names */
-	if (c->type != TS_TYPE_OTHER && !(cat && cat->by_op))
-		m |= M_TYPED;
-	if (c->type == TS_TYPE_OTHER || c->type == TS_TYPE_COMMUNICATION)
-		m |= M_ENDS;
-	if (p && ts_selectors_any(ts_patterns_token_grids(p), c->category, c->type, name, len))
-		m |= M_TOKENS;
-	if (p && ts_selectors_any(ts_patterns_query_grids(p), c->category, c->type, name, len))
-		m |= M_QBLOCKS;
-	if (p && ts_selectors_any(ts_patterns_row_grids(p), c->category, c->type, name, len))
-		m |= M_ROWS;
-	if (p && ts_selectors_any(ts_patterns_training(p), c->category, c->type, name, len))
-		m |= M_TRAIN;
-	return (lmark)(m | M_KNOWN);
-}
-
-/* A kernel typed attention that runs once per pass: plain work. */
-static lmark demoted(lmark m)
-{
-	return (m & M_ATTN) ? (lmark)((m & ~M_ATTN) | M_ONCE) : m;
-}
-
-static lmark marks_for(ts_layers *l, uint32_t row, const ts_kclass *c,
-			  const char *name, size_t len, unsigned slot)
-{
-	if (row == TS_INTERN_NONE)
-		return compute_marks(l, c, name, len);
-	ts_grow_part parts[] = { { (void **)&l->meaning.marks, sizeof *l->meaning.marks },
-				 { (void **)&l->meaning.ctx_marks, TS_CTX_SLOTS * sizeof *l->meaning.ctx_marks } };
-	if (!ts_grow_each(parts, 2, &l->meaning.marks_cap, (size_t)row + 1, 64, SIZE_MAX, true))
-		return compute_marks(l, c, name, len);
-	/* a name has one class per context slot (see ts_agg_context) */
-	lmark *at = slot && slot <= TS_CTX_SLOTS
-		  ? &l->meaning.ctx_marks[(size_t)row * TS_CTX_SLOTS + slot - 1] : &l->meaning.marks[row];
-	if (!(*at & M_KNOWN)) {
-		*at = compute_marks(l, c, name, len);
-		for (uint32_t i = 0; i < l->meaning.nonce; i++)
-			if (l->meaning.once_rows[i] == row)
-				*at = demoted(*at);
-	}
-	return *at;
-}
-
-/* ------------------------------------------------------------ the machine */
-
-ts_ltype ts_lay_layer_type(lmark m)
-{
-	bool moe = m & M_MOE, fc = m & M_FC;
-	if (m & M_MLA)
-		return moe ? TS_LT_MLA_MOE : fc ? TS_LT_MLA_FC : TS_LT_ATTN_ONLY;
-	/* a state-space layer's causal conv is typed as GDN's (both run it):
-	 * its scan says which */
-	if (m & M_SSM)
-		return moe ? TS_LT_SSM_MOE : fc ? TS_LT_SSM_FC : TS_LT_ATTN_ONLY;
-	if (m & M_GDN)
-		return moe ? TS_LT_GDN_MOE : fc ? TS_LT_GDN_FC : TS_LT_ATTN_ONLY;
-	if (m & M_MHA)
-		return moe ? TS_LT_MHA_MOE : fc ? TS_LT_MHA_FC : TS_LT_ATTN_ONLY;
-	return moe ? TS_LT_MOE_ONLY : fc ? TS_LT_FC_ONLY : TS_LT_UNKNOWN;
-}
-
 /* The layer machine's state at the start of a pass. */
 static void reset_structure(ts_layers *l)
 {
@@ -614,14 +494,14 @@ static uint32_t demote_once_units(ts_layers *l)
 		uint32_t row = l->online.arows[once[i]].row;
 		l->meaning.once_rows[l->meaning.nonce++] = row;
 		if (row < l->meaning.marks_cap) {
-			l->meaning.marks[row] = demoted(l->meaning.marks[row]);
+			l->meaning.marks[row] = ts_lay_demoted(l->meaning.marks[row]);
 			for (size_t k = 0; k < TS_CTX_SLOTS; k++)
 				l->meaning.ctx_marks[(size_t)row * TS_CTX_SLOTS + k] =
-					demoted(l->meaning.ctx_marks[(size_t)row * TS_CTX_SLOTS + k]);
+					ts_lay_demoted(l->meaning.ctx_marks[(size_t)row * TS_CTX_SLOTS + k]);
 		}
 		for (size_t k = l->staged.kbuf0; k < l->staged.nkbuf; k++)
 			if (l->staged.kbuf[k].row == row)
-				l->staged.kbuf[k].marks = demoted(l->staged.kbuf[k].marks);
+				l->staged.kbuf[k].marks = ts_lay_demoted(l->staged.kbuf[k].marks);
 	}
 	return nunits;
 }
@@ -911,44 +791,97 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
  * latency). The step's held passes are then staged, or wait on for the
  * relative stage signals.
  */
-static void close_step(ts_layers *l, ts_pass *p, size_t idx)
+/* The count of step s's target among its passes held (and last's, the
+ * step's last pass: 0 none): the pass that ran once beside two or more
+ * complete ones of one other count (a draft proposes its tokens a
+ * forward each, the target verifies them in one), or beside one of
+ * another count, the count a step showed alone before (the prompt's);
+ * *once where so. Else the most layers a pass had. */
+static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool *once)
 {
-	int64_t step = l->pass.hints.step;
-	uint32_t most = p->complete ? p->layers : 0;
-	for (size_t k = 0; step >= 0 && k < l->held.npending; k++)
-		if (l->held.pending[k].step_open && l->held.pending[k].step == step &&
-		    l->records.passes[l->held.pending[k].pass].layers > most)
-			most = l->records.passes[l->held.pending[k].pass].layers;
-	lay_stats *st = &l->stats;
-	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
-		     st->target_layers > st->draft_layers;
-	if (p->complete && (p->layers < most || stray)) {
-		p->draft = true;
-		if (idx != SIZE_MAX)
-			l->records.passes[idx].draft = true;
-		if (!stray) {
-			st->draft_layers = p->layers;
-			st->target_layers = most;
+	uint32_t most = last, c[2] = { 0, 0 }, n[2] = { 0, 0 };
+	bool more = false;
+	for (size_t k = 0; s >= 0 && k <= l->held.npending; k++) {
+		const ts_pass *q = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : NULL;
+		if (q && (!l->held.pending[k].step_open || l->held.pending[k].step != s))
+			continue;
+		uint32_t x = q ? q->layers : last;
+		most = x > most ? x : most;
+		if (!x || (q && !q->complete))
+			continue;
+		int i = c[0] == x || !n[0] ? 0 : c[1] == x || !n[1] ? 1 : -1;
+		more |= i < 0;
+		if (i >= 0) {
+			c[i] = x;
+			n[i]++;
 		}
 	}
+	uint32_t alone = l->stats.alone_layers;
+	if (s >= 0 && !more && n[0] == 1 && !n[1])
+		l->stats.alone_layers = c[0];
+	bool pair = n[0] == 1 && n[1] == 1 && alone && (c[0] == alone || c[1] == alone);
+	*once = s >= 0 && !more && n[0] && n[1] && ((n[0] == 1) != (n[1] == 1) || pair);
+	return !*once ? most : pair ? alone : c[n[0] == 1 ? 0 : 1];
+}
+
+/* Step s is over: of the passes held for it, the complete ones of
+ * another count than the target's (step_target; by the most layers, fewer)
+ * are a draft's; the ones of known stage are staged. */
+static void settle_step(ts_layers *l, int64_t s, uint32_t target, bool once)
+{
 	for (size_t k = 0; k < l->held.npending;) {
 		pending_pass *pp = &l->held.pending[k];
-		if (!pp->step_open || pp->step != step) {
+		if (!pp->step_open || pp->step != s) {
 			k++;
 			continue;
 		}
 		pp->step_open = false;
 		ts_pass *q = &l->records.passes[pp->pass];
-		q->draft = q->complete && q->layers < most;
+		q->draft = q->complete && (once ? q->layers != target : q->layers < target);
 		if (q->draft) {
-			st->draft_layers = q->layers;
-			st->target_layers = most;
+			l->stats.draft_layers = q->layers;
+			l->stats.target_layers = target;
 		}
 		if (q->stage != TS_PSTAGE_UNKNOWN)
 			resolve_pending(l, k);   /* shifts the rest down */
 		else
 			k++;
 	}
+}
+
+/* The steps held open other than now (-1: every one) are over: a step's
+ * last pass may end inside it (its sampling follows), so the next step's
+ * first pass, or the trace's end, closes it. */
+static void settle_ended(ts_layers *l, int64_t now)
+{
+	for (size_t k = 0; k < l->held.npending; k++)
+		if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
+			int64_t s = l->held.pending[k].step;
+			bool once;
+			uint32_t target = step_target(l, s, 0, &once);
+			settle_step(l, s, target, once);
+			k = (size_t)-1;   /* from the start: the list moved */
+		}
+}
+
+static void close_step(ts_layers *l, ts_pass *p, size_t idx)
+{
+	int64_t step = l->pass.hints.step;
+	bool once;
+	uint32_t target = step_target(l, step, p->complete ? p->layers : 0, &once);
+	lay_stats *st = &l->stats;
+	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
+		     st->target_layers != st->draft_layers;
+	if (p->complete && ((once ? p->layers != target : p->layers < target) || stray)) {
+		p->draft = true;
+		if (idx != SIZE_MAX)
+			l->records.passes[idx].draft = true;
+		if (!stray) {
+			st->draft_layers = p->layers;
+			st->target_layers = target;
+		}
+	}
+	settle_step(l, step, target, once);
 }
 
 /* at_edge: no more of the pass's kernels come (the trace or its step
@@ -988,6 +921,7 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 		l->staged.nkbuf = 0;
 		return;
 	}
+	settle_ended(l, l->pass.hints.step);
 	start_evidence(l, p);
 	l->stats.all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	ts_lay_add_between(l, &p->idle);
@@ -1041,15 +975,8 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 		ref = &none;
 	if (!(ev->has & TS_HAS_TS) || !(ev->has & TS_HAS_DUR))
 		return;
-	lmark m = marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
+	lmark m = ts_lay_marks_for(l, row, c, ev->name, ev->name_len, ctx_slot);
 	ts_lay_wait_kernel(l, ev, row, c, ref, ctx_slot, m);
-}
-
-/* Its row's marks as they are now (a row demoted since the kernel came
- * counts demoted); m where the name had no row. */
-lmark ts_lay_marks_now(ts_layers *l, uint32_t row, const ts_kclass *c, unsigned slot, lmark m)
-{
-	return row == TS_INTERN_NONE ? m : marks_for(l, row, c, NULL, 0, slot);
 }
 
 void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
@@ -1171,6 +1098,7 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	ts_lay_wait_flush(l);
 	end_pass(l, EDGE_TRACE, false);
+	settle_ended(l, -1);
 	while (l->held.npending)
 		resolve_pending(l, 0);
 	ts_lay_pass_windows(l);

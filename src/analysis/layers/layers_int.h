@@ -335,6 +335,8 @@ typedef struct {
 	uint32_t whole_hist[TS_MAX_LAYERS + 1];  /* ... per complete pass as it closed */
 	uint32_t draft_layers, target_layers;    /* a draft's count and its target's, once
 						  * seen in one step; 0 before */
+	uint32_t alone_layers;                   /* the count of a step's one complete
+						  * pass (a prompt's step: the target's) */
 	uint64_t orphan_kernels;                 /* outside any pass */
 	int64_t orphan_ns;
 	ts_between between;                      /* time between passes */
@@ -446,6 +448,12 @@ bool ts_lay_short_at_edge(const ts_layers *l, uint32_t layers);
 void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
 			const ts_kref *ref, unsigned ctx_slot, lmark m);
 lmark ts_lay_marks_now(ts_layers *l, uint32_t row, const ts_kclass *c, unsigned slot, lmark m);
+/* A kernel's marks by its row (name) and context slot, computed once
+ * (layers_marks.c; name NULL where the row's are known); a mark of
+ * attention demoted to plain work run once a pass. */
+lmark ts_lay_marks_for(ts_layers *l, uint32_t row, const ts_kclass *c, const char *name, size_t len,
+		       unsigned slot);
+lmark ts_lay_demoted(lmark m);
 /* layers_unit.c: lay the pass just ended out by its repeating unit (its
  * layers, orphans, cut edges and the listing's layer of each kernel);
  * false, leaving the online layout, when no unit repeats or the pass's
