@@ -201,6 +201,32 @@ static void hf_moe_layer(pass *p, uint32_t experts)
 	put(p, ADD);
 }
 
+/* an HF eager linear-mixer (Mamba) block: norm, in-projection, its conv
+ * and scan, a gated norm, out-projection, residual */
+static void hf_linear(pass *p)
+{
+	p->start[p->layers++] = (uint32_t)p->n;
+	hf_norm(p);
+	put(p, INPROJ);
+	put(p, CONV);
+	put(p, RECUR);
+	put(p, GNORM);
+	put(p, OUTPROJ);
+	put(p, ADD);
+}
+
+/* an HF eager dense MLP: norm, up, act, gate, mul, down, residual */
+static void hf_mlp(pass *p)
+{
+	hf_norm(p);
+	put(p, HUP);
+	put(p, HACT);
+	put(p, HGATE);
+	put(p, MUL);
+	put(p, HDOWN);
+	put(p, ADD);
+}
+
 static void eager_moe(pass *p, unsigned long long *seed)
 {
 	expert_loop(p, 2 + (uint32_t)(unit_rand(seed) % 6));
@@ -264,7 +290,7 @@ static bool exact(ts_unit *u, const pass *p, bool marks, char *why, size_t cap)
 }
 
 /* Did the finder find as many layers as p was built with, each holding
- * one attention run? (Where only the attention is marked, nothing tells
+ * one mixer run? (Where only the attention is marked, nothing tells
  * layer 0's own input norm from the head's last kernel: the count and the
  * mixers are what the structure can promise.) */
 static bool one_mixer_each(ts_unit *u, const pass *p, char *why, size_t cap)
@@ -278,10 +304,10 @@ static bool one_mixer_each(ts_unit *u, const pass *p, char *why, size_t cap)
 	for (size_t i = 0; i < r.n; i++) {
 		size_t a = 0;
 		for (uint32_t j = r.start[i]; j < r.end[i]; j++)
-			a += (p->mark[j] & TS_UNIT_ATTN) != 0;
+			a += (p->mark[j] & TS_UNIT_ATTN) && (j == r.start[i] || !(p->mark[j - 1] & TS_UNIT_ATTN));
 		in += a == 1;
 	}
-	snprintf(why, cap, "%zu layers (built %zu), %zu with one attention", r.n, p->layers, in);
+	snprintf(why, cap, "%zu layers (built %zu), %zu with one mixer run", r.n, p->layers, in);
 	return r.n == p->layers && in == r.n;
 }
 
@@ -346,6 +372,40 @@ int main(void)
 			CHECK(ok, "first %u dense then %u MoE layers, attention alone by name: %s", k,
 			      moe, why);
 		}
+	/* an HF eager hybrid (unfused norms, rotary chains, expert loops):
+	 * its first k layers dense (a linear mixer, a dense MLP), then its one
+	 * attention layer and linear ones, all MoE: the walk back from the
+	 * anchors (the linear layers' mixer) stops at the attention (its
+	 * projections are not the linear layers'), so that layer begins at
+	 * its input norm, and the dense layers before it, by name, each are a
+	 * layer */
+	for (uint32_t k = 1; k <= 3; k++) {
+		head(&P);
+		for (uint32_t i = 0; i < k; i++) {
+			hf_linear(&P);
+			hf_mlp(&P);
+		}
+		hf_moe_layer(&P, 3);
+		for (uint32_t i = 0; i < 3; i++) {
+			hf_linear(&P);
+			hf_norm(&P);
+			put(&P, HROUTER);
+			put(&P, SOFTMAX);
+			put(&P, HTOPK);
+			for (uint32_t e = 0; e < 2 + i; e++) {
+				put(&P, GATHER);
+				put(&P, HUP);
+				put(&P, HACT);
+				put(&P, HDOWN);
+				put(&P, IDXADD);
+			}
+			put(&P, ADD);
+		}
+		tail(&P);
+		bool ok = one_mixer_each(u, &P, why, sizeof why);
+		CHECK(ok, "HF eager: %u dense linear layers, an attention layer, 3 linear ones, MoE after the dense, names: %s",
+		      k, why);
+	}
 	/* alternating dense and eager MoE layers: by name only (without
 	 * names, nothing tells a period of two layers from one of two
 	 * halves) */

@@ -30,9 +30,8 @@ static bool layer_work(const ts_unit *u, size_t from, size_t to)
  * the others' (a hybrid's one full-attention layer last, a first-k dense
  * layer whose input norm and output copy differ from the MoE layers'):
  * from a norm to the next one, within two layers' length, holding a
- * layer's work in order (layer_work), with no mixer beyond it on the
- * head's side (the head holds the embedding and metadata only). Before
- * the first layer (side 0) or after the last (1); its bounds, or false. */
+ * layer's work in order (layer_work). Before the first layer (side 0) or
+ * after the last (1); its bounds, or false. */
 static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t *pfrom,
 		       size_t *pto)
 {
@@ -46,9 +45,6 @@ static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t
 		for (size_t q = at; q-- > 0 && at - q <= lim;) {
 			if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
 				continue;
-			for (size_t i = 0; i < q; i++)
-				if (u->mark[i] & (TS_UNIT_ATTN | TS_UNIT_MLP))
-					return false;
 			if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
 				q--;
 			*pfrom = q;
@@ -74,19 +70,71 @@ static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t
 	return false;
 }
 
-/* Layers named_edge finds at both edges, up to four a side. */
+/* The first layer laid out from its mixer (the walk back from the anchors
+ * stopped there: its projections and input norm are not the other
+ * layers', a hybrid's one attention layer among Mamba ones) begins at its
+ * input norm: the norm before the GEMMs that precede the mixer, with no
+ * MLP work or other mixer between. */
+static void back_to_norm(ts_unit *u)
+{
+	size_t at = u->start[0], q = at;
+	if (!(u->mark[at] & TS_UNIT_ATTN))
+		return;
+	while (q > 0 && !(u->mark[q - 1] & TS_UNIT_GEMM)) {
+		if (u->mark[q - 1] & (TS_UNIT_ATTN | TS_UNIT_MLP))
+			return;
+		q--;
+	}
+	while (q > 0 && !(u->mark[q - 1] & TS_UNIT_NORM)) {
+		if (u->mark[q - 1] & (TS_UNIT_ATTN | TS_UNIT_MLP))
+			return;
+		q--;
+	}
+	if (q == 0)
+		return;
+	q--;
+	while (q > 0 && (u->mark[q - 1] & (TS_UNIT_NORM | TS_UNIT_COPY)) && !(u->mark[q] & TS_UNIT_COPY))
+		q--;
+	u->start[0] = (uint32_t)q;
+}
+
+/* Does [0, to) hold a mixer or MLP work by name? */
+static bool head_works(const ts_unit *u, size_t to)
+{
+	for (size_t i = 0; i < to; i++)
+		if (u->mark[i] & (TS_UNIT_ATTN | TS_UNIT_MLP))
+			return true;
+	return false;
+}
+
+/* Layers named_edge finds at both edges, up to eight a side (first-k dense
+ * layers before MoE ones). Before the first layer, the head must be left
+ * with no mixer or MLP work (it holds the embedding and metadata only):
+ * else none of them is taken. */
 bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L)
 {
 	size_t nl = *pnl;
-	for (int side = 0; side < 2; side++)
-		for (int rep = 0; rep < 4; rep++) {
+	uint32_t s0 = u->start[0];
+	if (head_works(u, s0))
+		back_to_norm(u);
+	for (int side = 0; side < 2; side++) {
+		size_t added = 0;
+		for (int rep = 0; rep < 8; rep++) {
 			size_t from, to;
 			if (!named_edge(u, nl, side, L, &from, &to))
 				break;
 			if (!ts_unit_put_edge(u, nl, side, from, to))
 				return false;
 			nl++;
+			added++;
 		}
+		if (!side && head_works(u, u->start[0])) {
+			memmove(u->start, u->start + added, (nl - added) * sizeof *u->start);
+			memmove(u->end, u->end + added, (nl - added) * sizeof *u->end);
+			nl -= added;
+			u->start[0] = s0;
+		}
+	}
 	*pnl = nl;
 	return true;
 }
