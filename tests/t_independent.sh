@@ -43,7 +43,8 @@ PY
    # what the first screen says). A step's last pass ends inside it (its
    # sampling follows): the next step closes it. The target verifies
    # once where the draft proposes a forward a token, deeper or not; one
-   # of each: the count a step showed alone (the prompt's).
+   # of each: the count a step showed alone (the prompt's). With no step
+   # annotation, the cycle of the passes' counts says the same.
    python3 - "$TS" "$here/indep/gen" "$tmp/spec2" <<'PY' && ok "spec-decode: the model's layers are the target's" || bad "spec-decode: the model's layers are the draft's"
 import json, subprocess, sys
 ts, gen_dir, out = sys.argv[1:4]
@@ -51,8 +52,10 @@ sys.path.insert(0, gen_dir)
 import gen
 bad = []
 # SGLang 4 drafts of 4 + 65; TRT-LLM; vLLM; vLLM 3 drafts of 4 deeper
-# than a 2-layer target; vLLM one 6-layer draft beside a 4-layer target
-for seed in (4454, 4262, 4275, 4355, 4371, 4049):
+# than a 2-layer target; vLLM one 6-layer draft beside a 4-layer target;
+# then no step annotation at all (the cycle of the counts): SGLang eager,
+# TRT-LLM graphs (3 drafts of 4 + 11; 4 of 1 + 18; 4 of 1 + 10)
+for seed in (4454, 4262, 4275, 4355, 4371, 4049, 4288, 4324, 4415, 4209):
     gen.write(seed, 'real', out)
     truth = json.load(open('%s/real_%d.truth.json' % (out, seed)))
     d = json.loads(subprocess.run([ts, '--no-progress', '-f', 'json', '%s/real_%d.json.gz' % (out, seed)],

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/structure/drafts.h"
 #include "input/base/intern.h"
 #include "input/numtext.h"
 
@@ -849,13 +850,90 @@ static void settle_step(ts_layers *l, int64_t s, uint32_t target, bool once)
 	}
 }
 
-/* The steps held open other than now (-1: every one) are over: a step's
- * last pass may end inside it (its sampling follows), so the next step's
- * first pass, or the trace's end, closes it. */
+/* Complete passes in no step of a trace with no step annotation, held
+ * (pseudo step NOSTEP) until their layer counts' cycle says which are a
+ * draft's (drafts.h): CYCLE_PASSES of them, or the trace's end. Decided
+ * once: the counts then known, later passes are flagged as they close
+ * (close_step's stray drafts). */
+#define NOSTEP (-2)
+#define CYCLE_PASSES 16
+
+static void settle_cycle(ts_layers *l)
+{
+	uint32_t counts[MAX_PENDING];
+	size_t n = 0;
+	for (size_t k = 0; k < l->held.npending; k++) {
+		const pending_pass *pp = &l->held.pending[k];
+		if (pp->step_open && pp->step == NOSTEP)
+			counts[n++] = l->records.passes[pp->pass].layers;
+	}
+	l->held.cycle_done = true;
+	uint32_t target, draft;
+	if (ts_drafts_cycle(counts, n, &target, &draft)) {
+		l->stats.draft_layers = draft;
+		l->stats.target_layers = target;
+	} else {
+		target = 0;
+	}
+	for (size_t k = 0; k < l->held.npending;) {
+		pending_pass *pp = &l->held.pending[k];
+		if (!pp->step_open || pp->step != NOSTEP) {
+			k++;
+			continue;
+		}
+		pp->step_open = false;
+		ts_pass *q = &l->records.passes[pp->pass];
+		q->draft = target && q->layers != target;
+		if (q->stage != TS_PSTAGE_UNKNOWN)
+			resolve_pending(l, k);
+		else
+			k++;
+	}
+}
+
+/* Hold the complete pass just recorded for the cycle, where no step
+ * annotation holds it; true when held. */
+static bool hold_cycle(ts_layers *l, const ts_pass *p, size_t idx, uint32_t n, bool kept)
+{
+	if (l->held.cycle_done || l->pass.hints.step >= 0 || !p->complete || !kept)
+		return false;
+	if (ts_steps_any(l->steps)) {
+		l->held.cycle_done = true;
+		return false;
+	}
+	if (!hold_pending(l, idx, n))
+		return false;
+	l->held.pending[l->held.npending - 1].step_open = true;
+	l->held.pending[l->held.npending - 1].step = NOSTEP;
+	/* the passes laid out meanwhile (graph-replayed decodes, no names)
+	 * take the layer count of a pass whose mixers are known: the deepest
+	 * held till the cycle is known */
+	uint32_t mixers = 0;
+	for (uint32_t i = 0; i < n; i++)
+		mixers += (l->online.layers[i].marks & M_ATTN) != 0;
+	if (n == p->layers && 2 * mixers >= n && n > l->finder.mixer_layers)
+		l->finder.mixer_layers = n;
+	size_t held = 0;
+	for (size_t k = 0; k < l->held.npending; k++)
+		held += l->held.pending[k].step_open && l->held.pending[k].step == NOSTEP;
+	if (held >= CYCLE_PASSES)
+		settle_cycle(l);
+	return true;
+}
+
+/* The steps held open other than now (a step, or -1: every one) are
+ * over: a step's last pass may end inside it (its sampling follows), so
+ * the next step's first pass, or the trace's end, closes it. The passes
+ * held for their cycle wait on while passes come in no step (-1). */
 static void settle_ended(ts_layers *l, int64_t now)
 {
 	for (size_t k = 0; k < l->held.npending; k++)
-		if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
+		if (l->held.pending[k].step_open && l->held.pending[k].step == NOSTEP) {
+			if (now == -1)
+				continue;   /* a pass in no step: the cycle goes on */
+			settle_cycle(l);
+			k = (size_t)-1;
+		} else if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
 			int64_t s = l->held.pending[k].step;
 			bool once;
 			uint32_t target = step_target(l, s, 0, &once);
@@ -952,6 +1030,8 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 	if (carry && l->pass.hints.step >= 0 && p->complete && kept && hold_pending(l, idx, n)) {
 		/* the step goes on: a later pass of it may show this one a draft's */
 		l->held.pending[l->held.npending - 1].step_open = true;
+		l->pass.last_stage = p->stage;
+	} else if (hold_cycle(l, p, idx, n, kept)) {
 		l->pass.last_stage = p->stage;
 	} else {
 		close_step(l, p, kept ? idx : SIZE_MAX);
@@ -1098,6 +1178,7 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	ts_lay_wait_flush(l);
 	end_pass(l, EDGE_TRACE, false);
+	settle_cycle(l);
 	settle_ended(l, -1);
 	while (l->held.npending)
 		resolve_pending(l, 0);

@@ -312,6 +312,8 @@ typedef struct {
 	pending_pass pending[MAX_PENDING];
 	size_t npending, pending_kernels;
 	ts_vote_trace vote;      /* what the stage vote knows of the passes */
+	bool cycle_done;         /* passes in no step no longer held for
+				  * their cycle (layers.c: hold_cycle) */
 } lay_held;
 
 /* The pass records (passes[] of the reports). */
