@@ -48,6 +48,11 @@ def judge(ts, path):
         got = [x for x in got if x['layers'] != draft and not x.get('draft')]
     gl = [(x['stage'], x['layers']) for x in got]
     wl = [(x['stage'], x['layers']) for x in want]
+    # what the first screen says of the model: the target's count, never
+    # a draft's (the passes above set the drafts aside)
+    per_pass = (d.get('layers') or {}).get('per_pass')
+    if gl == wl and wl and per_pass != t.get('layers_per_pass'):
+        return 'the model has %s layers a pass, want %s' % (per_pass, t.get('layers_per_pass'))
     if gl == wl:
         return None
     if len(gl) != len(wl):

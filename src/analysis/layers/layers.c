@@ -793,14 +793,16 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
  * relative stage signals.
  */
 /* The count of step s's target among its passes held (and last's, the
- * step's last pass: 0 none): the pass that ran once beside two or more
+ * step's last pass, 0 none; a cut one is no pass of its count, but where
+ * the step held two complete passes or more, a cut target's layers are
+ * the most): the pass that ran once beside two or more
  * complete ones of one other count (a draft proposes its tokens a
  * forward each, the target verifies them in one), or beside one of
  * another count, the count a step showed alone before (the prompt's);
  * *once where so. Else the most layers a pass had. */
-static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool *once)
+static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, bool *once)
 {
-	uint32_t most = last, c[2] = { 0, 0 }, n[2] = { 0, 0 };
+	uint32_t most = last, whole = last_whole ? last : 0, c[2] = { 0, 0 }, n[2] = { 0, 0 };
 	bool more = false;
 	for (size_t k = 0; s >= 0 && k <= l->held.npending; k++) {
 		const ts_pass *q = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : NULL;
@@ -808,8 +810,9 @@ static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool *once)
 			continue;
 		uint32_t x = q ? q->layers : last;
 		most = x > most ? x : most;
-		if (!x || (q && !q->complete))
+		if (!x || (q ? !q->complete : !last_whole))
 			continue;
+		whole = x > whole ? x : whole;
 		int i = c[0] == x || !n[0] ? 0 : c[1] == x || !n[1] ? 1 : -1;
 		more |= i < 0;
 		if (i >= 0) {
@@ -822,7 +825,9 @@ static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool *once)
 		l->stats.alone_layers = c[0];
 	bool pair = n[0] == 1 && n[1] == 1 && alone && (c[0] == alone || c[1] == alone);
 	*once = s >= 0 && !more && n[0] && n[1] && ((n[0] == 1) != (n[1] == 1) || pair);
-	return !*once ? most : pair ? alone : c[n[0] == 1 ? 0 : 1];
+	if (!*once)
+		return more || n[0] + n[1] >= 2 ? most : whole;
+	return pair ? alone : c[n[0] == 1 ? 0 : 1];
 }
 
 /* Step s is over: of the passes held for it, the complete ones of
@@ -936,7 +941,7 @@ static void settle_ended(ts_layers *l, int64_t now)
 		} else if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
 			int64_t s = l->held.pending[k].step;
 			bool once;
-			uint32_t target = step_target(l, s, 0, &once);
+			uint32_t target = step_target(l, s, 0, false, &once);
 			settle_step(l, s, target, once);
 			k = (size_t)-1;   /* from the start: the list moved */
 		}
@@ -946,7 +951,7 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 {
 	int64_t step = l->pass.hints.step;
 	bool once;
-	uint32_t target = step_target(l, step, p->complete ? p->layers : 0, &once);
+	uint32_t target = step_target(l, step, p->layers, p->complete, &once);
 	lay_stats *st = &l->stats;
 	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
 		     st->target_layers != st->draft_layers;
