@@ -134,4 +134,33 @@ for i, (stem, want) in enumerate(lst, 1):
     line(ok, stem, what + ('' if ok else '; the tool reads events %s -> %s, %d kernels typed' %
                            (orig['events'], opq['events'], typed)))
 PY
+
+# GPU-only and no names: the GB10 capture with its CPU side dropped (a
+# GPU-only capture: no op, no launch, its step windows written after the
+# kernels) and every kernel name random. Its ten decode steps run back to
+# back (the GPU waits 5 us between them, longer inside them), so only the
+# stream's cycle tells them apart: the kernel each step begins with, run
+# once a step. Ten passes of 64 layers (the first step's eager start, cut
+# off by a 1.5 ms wait, may stand apart), none called a prompt, no pass
+# spanning two steps.
+f=$(ls "$SHARED"/vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json* 2>/dev/null | head -1)
+if [ -n "$f" ]; then
+	python3 "$here/metamorphic/rewrite.py" gpuonly "$f" "$tmp/gb10.gpu.json" &&
+		python3 "$here/layers/opaque.py" "$TS" "$tmp/gb10.gpu.json" "$tmp/gb10.gpu.opaque.json.gz" >/dev/null &&
+		"$TS" -q -f json "$tmp/gb10.gpu.opaque.json.gz" >"$tmp/gb10.out" 2>/dev/null
+	python3 - "$tmp/gb10.out" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except ValueError as e:
+    print('not ok - gb10 GPU-only, random names: no report (%s)' % e)
+    sys.exit(0)
+ps = [p for p in d['passes'] if p['complete']]
+n64 = [p for p in ps if p['layers'] == 64]
+ok = (len(n64) == 10 and d['layers']['per_pass'] == 64 and all(p['layers'] <= 64 for p in ps)
+      and not any(p['stage'] == 'prefill' for p in ps))
+print('%s - gb10 GPU-only, random names: 10 passes of 64 layers by the stream\'s cycle, none a prompt (got %s)'
+      % ('ok' if ok else 'not ok', [(p['stage'], p['layers']) for p in ps]))
+PY
+fi
 exit 0

@@ -1010,6 +1010,8 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 	ts_lay_add_between(l, &p->idle);
 	p->complete = !p->cut_start && !p->cut_end;
 	if (p->complete)
+		l->pass.whole_kernels = p->kernels;
+	if (p->complete)
 		l->stats.whole_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	p->index = l->records.pass_count++;
 	if (l->opts.launch)
@@ -1090,6 +1092,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.frontier_at_start = l->pass.kfrontier;
 		start_pass(l, ev);
 		l->pass.pass_maxgap = 0;
+		l->pass.prev_head = l->pass.frontier_at_start == INT64_MIN ? TS_INTERN_NONE : l->pass.head_rows[0];
 		l->pass.head_rows[0] = row;
 		l->pass.graph_units = 0;   /* a graph's units count in the pass they ran in */
 		l->pass.nhead_rows = 1;

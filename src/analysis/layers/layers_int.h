@@ -247,6 +247,8 @@ typedef struct {
 	lmark alone_marks;       /* and what it meant to the machine */
 	bool pass_named;
 	bool before_capture;     /* every kernel so far launched before the capture */
+	uint32_t prev_head;      /* the row the pass before began with */
+	uint64_t whole_kernels;  /* kernels of the last complete pass, 0 none */
 	bool began_before;       /* and the first was */
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */

@@ -192,6 +192,15 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
  * next pass's. */
 #define EMBED_AGAIN 8
 
+/* How many of the open pass's kernels so far are row. */
+static size_t runs_in_pass(const ts_layers *l, uint32_t row)
+{
+	size_t n = 0;
+	for (size_t i = l->staged.kbuf0; i < l->staged.nkbuf; i++)
+		n += l->staged.kbuf[i].row == row;
+	return n;
+}
+
 /* Where neither a step annotation nor a name marks where a pass begins
  * (an embedding, sampling: none ran in this pass; a graph-replayed decode
  * step has no ops to name them where the eager prefill had), the stream
@@ -225,7 +234,10 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 	/* a first kernel that ran again inside the layers is a layer's (the
 	 * capture began inside one): the CPU late before it is no step's end */
 	bool head = h >= 0 && !(l->pass.head_in_layers & (1u << h));
-	if (by_waits && (replayed || head) && l->pass.cur.kernels >= 16 &&
+	/* (with no layer known as the kernels come, no name: as many
+	 * kernels as half the last complete pass's at least) */
+	bool short_k = !l->online.walk.nlayers && 2 * l->pass.cur.kernels < l->pass.whole_kernels;
+	if (by_waits && (replayed || head) && l->pass.cur.kernels >= 16 && !short_k &&
 	    gap > 2 * l->pass.pass_maxgap && gap >= 20000 && !ts_lay_short_pass(l, l->online.walk.nlayers))
 		return true;
 	if (l->pass.cur.kernels < 4)
@@ -238,6 +250,16 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 	if (by_waits && row == l->pass.head_rows[0] && gap > l->pass.pass_maxgap &&
 	    !(l->pass.head_in_layers & 1u) &&
 	    (!first || l->online.walk.units >= 2 || l->pass.cur.kernels >= 64))
+		return true;
+	/* where nothing else says (no name, no op: a GPU-only capture whose
+	 * steps run back to back, the GPU never waiting), the pass's first
+	 * kernel again, or the one the pass before began with (a wait inside
+	 * a step ended that pass early), after a layer's worth of kernels at
+	 * least (64) in which it never ran: a kernel once a forward, its
+	 * head's (a layer's kernel runs again a layer later) */
+	if (by_waits && !l->online.walk.units && l->pass.cur.kernels >= 64 && row != TS_INTERN_NONE &&
+	    (row == l->pass.head_rows[0] || row == l->pass.prev_head) &&
+	    runs_in_pass(l, row) == (row == l->pass.head_rows[0] ? 1u : 0u))
 		return true;
 	/* or, where the GPU waits as long inside a pass (an eager model:
 	 * every launch late), one of the pass's first kernels again after
@@ -284,15 +306,6 @@ static bool graph_edge(ts_layers *l, const ts_event *ev)
 	l->pass.graph_corr = ev->correlation;
 	l->pass.graph_units = 0;
 	return whole;
-}
-
-/* How many of the open pass's kernels so far are row. */
-static size_t runs_in_pass(const ts_layers *l, uint32_t row)
-{
-	size_t n = 0;
-	for (size_t i = l->staged.kbuf0; i < l->staged.nkbuf; i++)
-		n += l->staged.kbuf[i].row == row;
-	return n;
 }
 
 /* The capture began while the CPU was between two steps, or inside one:

@@ -198,15 +198,30 @@ void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v)
 	range_add(&t->kv, in->kv_grid);
 }
 
+static const ts_vote_count *count_of(const ts_vote_trace *t, uint32_t layers)
+{
+	for (uint32_t i = 0; i < t->ncounts; i++)
+		if (t->counts[i].layers == layers)
+			return &t->counts[i];
+	return NULL;
+}
+
 void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers, double grid)
 {
-	if (layers && gpu_ns > 0)
-		range_add(&t->layer_ns, gpu_ns / layers > 0 ? gpu_ns / layers : 1);
+	if (!layers)
+		return;
+	ts_vote_count *c = (ts_vote_count *)count_of(t, layers);
+	if (!c && t->ncounts < TS_VOTE_COUNTS)
+		c = &t->counts[t->ncounts++], *c = (ts_vote_count){ .layers = layers };
+	if (!c)
+		return;    /* past the counts kept: no reference */
+	if (gpu_ns > 0)
+		range_add(&c->ns, gpu_ns / layers > 0 ? gpu_ns / layers : 1);
 	if (grid > 0) {
-		if (t->grid_lo <= 0 || grid < t->grid_lo)
-			t->grid_lo = grid;
-		if (grid > t->grid_hi)
-			t->grid_hi = grid;
+		if (c->grid_lo <= 0 || grid < c->grid_lo)
+			c->grid_lo = grid;
+		if (grid > c->grid_hi)
+			c->grid_hi = grid;
 	}
 }
 
@@ -239,13 +254,14 @@ static ts_pstage tokens_relative(const ts_tok_range *r, int64_t t, long threshol
 }
 
 /* Where no pass's stage is known and nothing else speaks for this one,
- * it against the other complete passes: first by the blocks its
- * elementwise kernels launch (a grid grows with the tokens: a prompt's
- * norms and casts run hundreds of times the blocks of a decode step's,
- * where no shape was recorded), else by its time a layer; four times
- * the smallest is a prompt's, a quarter of the largest a decode step's
- * beside it; both (a spread of 16x) or neither say nothing.
- * duration_ref stays unknown: the reference is a pass. */
+ * it against the other complete passes of its layer count (a fragment of
+ * a step, its few layers' time, is no prompt or decode step): first by
+ * the blocks its elementwise kernels launch (a grid grows with the
+ * tokens: a prompt's norms and casts run hundreds of times the blocks of
+ * a decode step's, where no shape was recorded), else by its time a
+ * layer; four times the smallest is a prompt's, a quarter of the largest
+ * a decode step's beside it; both (a spread of 16x) or neither say
+ * nothing. duration_ref stays unknown: the reference is a pass. */
 static ts_pstage against(double x, double lo, double hi, double *ratio)
 {
 	bool big = x >= 4.0 * lo, small = 4.0 * x <= hi;
@@ -264,14 +280,17 @@ static ts_pstage against_others(const ts_vote_trace *t, const ts_vote_rel_in *in
 	if (others || !in->generation)
 		return TS_PSTAGE_UNKNOWN;
 	ts_pstage s = TS_PSTAGE_UNKNOWN;
-	if (in->grid > 0 && t->grid_lo > 0 &&
-	    (s = against(in->grid, t->grid_lo, t->grid_hi, &v->duration_ratio)) != TS_PSTAGE_UNKNOWN) {
+	const ts_vote_count *c = count_of(t, in->layers);
+	if (!c)
+		return TS_PSTAGE_UNKNOWN;
+	if (in->grid > 0 && c->grid_lo > 0 &&
+	    (s = against(in->grid, c->grid_lo, c->grid_hi, &v->duration_ratio)) != TS_PSTAGE_UNKNOWN) {
 		v->by_grid = true;
 		return s;
 	}
-	if (t->layer_ns.lo <= 0 || x <= 0)
+	if (c->ns.lo <= 0 || x <= 0)
 		return TS_PSTAGE_UNKNOWN;
-	return against(x, (double)t->layer_ns.lo, (double)t->layer_ns.hi, &v->duration_ratio);
+	return against(x, (double)c->ns.lo, (double)c->ns.hi, &v->duration_ratio);
 }
 
 /* x against the passes of known stage, d the decode passes' and f the

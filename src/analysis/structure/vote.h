@@ -110,10 +110,21 @@ typedef struct {
 	int64_t lo, hi;              /* 0: none yet */
 } ts_tok_range;
 
+/* The complete passes of one layer count: their GPU time a layer and
+ * their elementwise kernels' mean blocks, smallest and largest (0 none). */
+typedef struct {
+	uint32_t layers;
+	ts_tok_range ns;
+	double grid_lo, grid_hi;
+} ts_vote_count;
+
+#define TS_VOTE_COUNTS 8     /* layer counts kept (a model's, a draft's, fragments) */
+
 typedef struct {
 	ts_tok_range gemm, kv;
-	ts_tok_range layer_ns;       /* GPU time a layer, complete passes */
-	double grid_lo, grid_hi;     /* their elementwise kernels' mean blocks, 0 none */
+	ts_vote_count counts[TS_VOTE_COUNTS];  /* a pass is held against passes of
+						* its own count only */
+	uint32_t ncounts;
 	int64_t known_ns[TS_PSTAGE_COUNT];
 	uint64_t known_layers[TS_PSTAGE_COUNT];
 	double known_grid_log[TS_PSTAGE_COUNT];  /* sum of log2 of their grids */
