@@ -779,27 +779,14 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
 	l->listing.dbg_done = true;
 }
 
-/*
- * The step of pass p (record idx, SIZE_MAX none) ends with it. A step may
- * hold more than one forward: speculative decoding runs a small draft
- * model's forwards beside the target's (SGLang's EAGLE before its verify
- * pass, vLLM's drafter after its target), and a chunked prefill runs its
- * chunks. Its complete passes with fewer layers than another complete
- * pass of the step are the draft's (and a complete pass in no step, of
- * the count drafts had beside a larger target: the capture ended inside
- * a step, its annotation lost, after its drafts): reported as passes of their own,
- * never as the model's (its layers per pass, types, statistics, anatomy,
- * latency). The step's held passes are then staged, or wait on for the
- * relative stage signals.
- */
 /* The count of step s's target among its passes held (and last's, the
  * step's last pass, 0 none; a cut one is no pass of its count, but where
  * the step held two complete passes or more, a cut target's layers are
- * the most): the pass that ran once beside two or more
- * complete ones of one other count (a draft proposes its tokens a
- * forward each, the target verifies them in one), or beside one of
- * another count, the count a step showed alone before (the prompt's);
- * *once where so. Else the most layers a pass had. */
+ * the most): the pass that ran once beside two or more complete ones of
+ * one other count (a draft proposes its tokens a forward each, the
+ * target verifies them in one), or beside one of another count, the
+ * count a step showed alone before (the prompt's); *once where so. Else
+ * the most layers a pass had. */
 static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, bool *once)
 {
 	uint32_t most = last, whole = last_whole ? last : 0, c[2] = { 0, 0 }, n[2] = { 0, 0 };
@@ -947,6 +934,19 @@ static void settle_ended(ts_layers *l, int64_t now)
 		}
 }
 
+/*
+ * The step of pass p (record idx, SIZE_MAX none) ends with it. A step may
+ * hold more than one forward: speculative decoding runs a small draft
+ * model's forwards beside the target's (SGLang's EAGLE before its verify
+ * pass, vLLM's drafter after its target), and a chunked prefill runs its
+ * chunks. Its complete passes of another count than its target's
+ * (step_target) are the draft's (and a complete pass in no step, of the
+ * count drafts had beside their target: the capture ended inside a step,
+ * its annotation lost, after its drafts): reported as passes of their
+ * own, never as the model's (its layers per pass, types, statistics,
+ * anatomy, latency). The step's held passes are then staged, or wait on
+ * for the relative stage signals.
+ */
 static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 {
 	int64_t step = l->pass.hints.step;
