@@ -846,7 +846,7 @@ static void settle_step(ts_layers *l, int64_t s, uint32_t target, bool once)
  * (pseudo step NOSTEP) until their layer counts' cycle says which are a
  * draft's (drafts.h): CYCLE_PASSES of them, or the trace's end. Decided
  * once: the counts then known, later passes are flagged as they close
- * (close_step's stray drafts). */
+ * (close_step's stray drafts). No cycle: no draft (target 0). */
 #define NOSTEP (-2)
 #define CYCLE_PASSES 16
 
@@ -861,26 +861,9 @@ static void settle_cycle(ts_layers *l)
 	}
 	l->held.cycle_done = true;
 	uint32_t target, draft;
-	if (ts_drafts_cycle(counts, n, &target, &draft)) {
-		l->stats.draft_layers = draft;
-		l->stats.target_layers = target;
-	} else {
+	if (!ts_drafts_cycle(counts, n, &target, &draft))
 		target = 0;
-	}
-	for (size_t k = 0; k < l->held.npending;) {
-		pending_pass *pp = &l->held.pending[k];
-		if (!pp->step_open || pp->step != NOSTEP) {
-			k++;
-			continue;
-		}
-		pp->step_open = false;
-		ts_pass *q = &l->records.passes[pp->pass];
-		q->draft = target && q->layers != target;
-		if (q->stage != TS_PSTAGE_UNKNOWN)
-			resolve_pending(l, k);
-		else
-			k++;
-	}
+	settle_step(l, NOSTEP, target, target != 0);
 }
 
 /* Hold the complete pass just recorded for the cycle, where no step

@@ -93,8 +93,8 @@ static void back_to_norm(ts_unit *u)
 	if (q == 0)
 		return;
 	q--;
-	while (q > 0 && (u->mark[q - 1] & (TS_UNIT_NORM | TS_UNIT_COPY)) && !(u->mark[q] & TS_UNIT_COPY))
-		q--;
+	if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
+		q--;   /* the cast before a norm is the norm's (named_edge) */
 	u->start[0] = (uint32_t)q;
 }
 
