@@ -70,6 +70,26 @@ static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t
 	return false;
 }
 
+/* A layer walked back from kernel at, that begins at from, begins by name
+ * at its input norm: where from is no norm, the nearest norm before it
+ * (within lim kernels, past its cast) from which [norm, at) holds a
+ * layer's work in order. A walk by another layer's kernels stops short of
+ * its start where layers differ in length (an eager MoE loop runs the
+ * experts its tokens chose). */
+size_t ts_unit_named_start(const ts_unit *u, size_t from, size_t at, size_t lim)
+{
+	if (ts_unit_normed_at(u, from, at))
+		return from;
+	for (size_t q = from; q-- > 0 && from - q <= lim;) {
+		if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
+			continue;
+		if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
+			q--;
+		return q;
+	}
+	return from;
+}
+
 /* The first layer laid out from its mixer (the walk back from the anchors
  * stopped there: its projections and input norm are not the other
  * layers', a hybrid's one attention layer among Mamba ones) begins at its
