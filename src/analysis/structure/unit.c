@@ -335,6 +335,14 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 			several |= holds_both(u, s);
 		}
 	}
+	/* ... its own: a run of mixer kernels the anchor cut in two (the
+	 * same kernel as a layer's projection and inside its attention) is
+	 * one mixer for two segments */
+	if (named && hi > lo) {
+		bool rep = true;
+		slice all = { u->id + g->o[lo], g->o[hi] - g->o[lo], g->o[lo] };
+		named = attn_runs(u, all, &rep) == hi - lo;
+	}
 	/* a layer has one mixer: where a segment holds a full attention and
 	 * a linear one by name, it is several layers (a hybrid's layers
 	 * alternating, or its full attention layer between two anchors of
