@@ -533,7 +533,10 @@ static uint32_t longest_whole(const kernel_ent *k, const ts_unit_result *r)
 
 /* The last unit of the layer that begins at unit j: a piece with neither
  * a mixer nor MLP work (an input norm and a projection the anchor cut
- * off) joins the mixer unit after it, and with halves, a mixer unit with
+ * off) joins the mixer unit after it (any such unit, where most units are
+ * whole: a layer has a mixer; a hybrid's attention layer whose anchor,
+ * a norm chain's kernel, ran again before its q/k norms, cut it at a
+ * third of its length), and with halves, a mixer unit with
  * no MLP work the MLP-only unit after it (a layer the anchor cut after
  * its attention). Where most units are whole (longest: the longest of
  * them), a short MLP-only unit after a whole one is the rest of its MLP
@@ -544,7 +547,7 @@ static size_t layer_units_end(const kernel_ent *k, const ts_unit_result *r, size
 {
 	unsigned have = unit_holds(k, r, j);
 	if (have == 0 && j + 1 < r->n && r->start[j + 1] == r->end[j] && (unit_holds(k, r, j + 1) & 1) &&
-	    unit_piece(k, r, j))
+	    (longest || unit_piece(k, r, j)))
 		have = unit_holds(k, r, ++j);
 	if (halves && have == 1 && j + 1 < r->n && r->start[j + 1] == r->end[j] &&
 	    unit_holds(k, r, j + 1) == 2)
