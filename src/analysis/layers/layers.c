@@ -1078,6 +1078,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.prev_head = l->pass.frontier_at_start == INT64_MIN ? TS_INTERN_NONE : l->pass.head_rows[0];
 		l->pass.head_rows[0] = row;
 		l->pass.graph_units = 0;   /* a graph's units count in the pass they ran in */
+		l->pass.graph_pieces = 0;
 		l->pass.nhead_rows = 1;
 		l->pass.head_in_layers = 0;
 		l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;

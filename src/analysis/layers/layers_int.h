@@ -252,6 +252,11 @@ typedef struct {
 	bool began_before;       /* and the first was */
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */
+	uint32_t graph_row;      /* the kernel it began with */
+	uint32_t graph_kernels;  /* and its kernels so far */
+	bool op_since_graph;     /* an op's kernel ran since the last graph began */
+	uint32_t graph_pieces;   /* graphs of the open pass begun after an op's
+				  * kernel (an eager attention: piecewise) */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
 	ts_pstage last_stage;    /* and its stage */
 	int64_t kfrontier;       /* the latest kernel end so far */

@@ -191,6 +191,7 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
 /* Kernels after a pass's embedding past which another embedding is the
  * next pass's. */
 #define EMBED_AGAIN 8
+#define GRAPH_FORWARD 8         /* kernels of a graph that may be a whole forward */
 
 /* How many of the open pass's kernels so far are row. */
 static size_t runs_in_pass(const ts_layers *l, uint32_t row)
@@ -298,13 +299,33 @@ void ts_lay_head_row(ts_layers *l, uint32_t row)
  * piece between two eager attentions (piecewise graphs). The next graph
  * after such a one begins the next forward, whatever ran between (its
  * sampling, the next one's input staging). */
-static bool graph_edge(ts_layers *l, const ts_event *ev)
+static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row)
 {
-	if (!lay_no_op(ev) || ev->correlation == l->pass.graph_corr)
+	if (!lay_no_op(ev)) {
+		l->pass.op_since_graph = true;
 		return false;
+	}
+	if (ev->correlation == l->pass.graph_corr) {
+		l->pass.graph_kernels++;
+		return false;
+	}
 	bool whole = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_units >= 2;
+	/* where no name marks attention: a graph replayed right after one
+	 * that begins with the kernel that one began with, of GRAPH_FORWARD
+	 * kernels at least, is the next forward (a speculative draft's graph,
+	 * then the target's), in a pass of fewer than three graphs begun
+	 * after an op's kernel (a piecewise forward's pieces each begin
+	 * after an eager attention, and Inductor names each piece's first
+	 * kernel alike) */
+	whole |= l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_pieces < 3 &&
+		 l->pass.last_corr == l->pass.graph_corr && row != TS_INTERN_NONE &&
+		 row == l->pass.graph_row && l->pass.graph_kernels >= GRAPH_FORWARD;
+	l->pass.graph_pieces += l->pass.op_since_graph;
+	l->pass.op_since_graph = false;
 	l->pass.graph_corr = ev->correlation;
 	l->pass.graph_units = 0;
+	l->pass.graph_row = row;
+	l->pass.graph_kernels = 1;
 	return whole;
 }
 
@@ -362,7 +383,7 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	bool embed_again = l->pass.hints.embed_at >= 0 &&
 			   l->pass.cur.kernels >= (uint64_t)l->pass.hints.embed_at + EMBED_AGAIN;
 	bool in_graph = lay_no_op(ev) && ev->correlation == l->pass.graph_corr;
-	bool graph = graph_edge(l, ev);
+	bool graph = graph_edge(l, ev, row);
 	bool capture = l->pass.in_pass && capture_edge(l, ev, row, gap);
 	if (l->pass.in_pass && (step_edge || graph || capture || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
