@@ -338,34 +338,67 @@ static bool extra_layers(const uint32_t *key, size_t n, cuts *c, size_t units, u
  * units' layers begin with (the second unit's first, or the kernel its
  * phase puts before it: split_phase), as even as that allows; the layers
  * left over are the units' own layers run again at an edge
- * (extra_layers). False (r as it was) where a unit has no such place, no
- * edge runs the rest, or memory runs out. */
+ * (extra_layers), or an edge unit the finder laid out apart, shorter
+ * than the unit beside it (93 layers, Mamba and attention alternating,
+ * Mamba first and last: one Mamba layer, then 46 units of two). False (r
+ * as it was) where a unit has no such place, no edge runs the rest, or
+ * memory runs out. */
+static uint32_t unit_len(const ts_unit_result *r, size_t j)
+{
+	return r->end[j] - r->start[j];
+}
+
 static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r, size_t n)
 {
 	uint32_t ref = l->finder.mixer_layers;
-	if (!ref || r->n < 2 || ref / r->n < 2 || ref / r->n > 4)
+	if (!ref || r->n < 2)
 		return false;
-	uint32_t k = ref / (uint32_t)r->n, x = ref - k * (uint32_t)r->n;
-	ts_unit_result was = *r;
-	uint32_t o = split_phase(key, r, k);
+	/* a unit at an edge shorter than three quarters of the one beside
+	 * it is one layer (an odd count's extra layer, laid out apart) */
+	size_t e0 = 0, e1 = 0;
+	if (r->n >= 4) {
+		e0 = 4 * (uint64_t)unit_len(r, 0) < 3 * (uint64_t)unit_len(r, 1);
+		e1 = 4 * (uint64_t)unit_len(r, r->n - 1) < 3 * (uint64_t)unit_len(r, r->n - 2);
+	}
+	size_t m = r->n - e0 - e1;
+	uint32_t rest = ref > e0 + e1 ? ref - (uint32_t)(e0 + e1) : 0;
+	if (rest / m < 2 || rest / m > 4) {
+		e0 = e1 = 0;
+		m = r->n;
+		rest = ref;
+	}
+	if (rest / m < 2 || rest / m > 4)
+		return false;
+	uint32_t k = rest / (uint32_t)m, x = rest - k * (uint32_t)m;
+	ts_unit_result was = *r, mid = *r;
+	mid.n = m;
+	mid.start += e0;
+	mid.end += e0;
+	uint32_t o = split_phase(key, &mid, k);
+	if ((e0 || e1) && (x || o))
+		return false;
 	cuts c;
-	if (!cuts_room(l, r, key, ref, &c))
+	if (!cuts_room(l, &mid, key, ref, &c))
 		return false;
 	if (o) {
 		/* the unit's boundaries live in the finder: keep a copy */
-		if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * ref + 2 * r->n,
+		if (!ts_grow((void **)&l->finder.split, &l->finder.split_cap, 2 * ref + 2 * m,
 			     sizeof *l->finder.split, 256, SIZE_MAX / 8, false))
 			return false;
-		uint32_t *st = l->finder.split + 2 * ref, *en = st + r->n;
-		memcpy(st, r->start, r->n * sizeof *st);
-		memcpy(en, r->end, r->n * sizeof *en);
-		shift_units(key, st, en, r->n, n, o);
-		r->start = st;
-		r->end = en;
-		cuts_room(l, r, key, ref, &c);
+		uint32_t *st = l->finder.split + 2 * ref, *en = st + m;
+		memcpy(st, mid.start, m * sizeof *st);
+		memcpy(en, mid.end, m * sizeof *en);
+		shift_units(key, st, en, m, n, o);
+		mid.start = st;
+		mid.end = en;
+		cuts_room(l, &mid, key, ref, &c);
 	}
-	for (size_t u = 0; u < r->n; u++) {
-		uint32_t s = r->start[u], e = r->end[u], len = e - s;
+	if (e0) {
+		cuts_open(&c, r->start[0]);
+		cuts_close(&c, r->end[0]);
+	}
+	for (size_t u = 0; u < m; u++) {
+		uint32_t s = mid.start[u], e = mid.end[u], len = e - s;
 		cuts_open(&c, s);
 		for (uint32_t i = 1; i < k; i++) {
 			uint32_t p = start_near(key, c.pat, c.m, c.at + 1, e,
@@ -378,7 +411,11 @@ static bool split_units(ts_layers *l, const uint32_t *key, ts_unit_result *r, si
 		}
 		cuts_close(&c, e);
 	}
-	if (x && !extra_layers(key, n, &c, r->n, k, x)) {
+	if (e1) {
+		cuts_open(&c, r->start[r->n - 1]);
+		cuts_close(&c, r->end[r->n - 1]);
+	}
+	if (x && !extra_layers(key, n, &c, m, k, x)) {
 		*r = was;
 		return false;
 	}
