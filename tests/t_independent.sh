@@ -55,6 +55,13 @@ bad = []
 # than a 2-layer target; vLLM one 6-layer draft beside a 4-layer target;
 # then no step annotation at all (the cycle of the counts): SGLang eager,
 # TRT-LLM graphs (3 drafts of 4 + 11; 4 of 1 + 18; 4 of 1 + 10)
+# and what told the drafts apart, in layers.drafts_by: two drafts or more
+# beside one target; the count seen alone; the deeper (TRT-LLM's steps);
+# the cycle where no step annotation is
+by = {4454: 'target_verified_once', 4262: 'target_deeper', 4275: 'target_verified_once',
+      4355: 'target_verified_once', 4371: 'target_verified_once', 4049: 'target_count_seen_alone',
+      4288: 'layer_count_cycle', 4324: 'layer_count_cycle', 4415: 'layer_count_cycle',
+      4209: 'layer_count_cycle'}
 for seed in (4454, 4262, 4275, 4355, 4371, 4049, 4288, 4324, 4415, 4209):
     gen.write(seed, 'real', out)
     truth = json.load(open('%s/real_%d.truth.json' % (out, seed)))
@@ -62,6 +69,9 @@ for seed in (4454, 4262, 4275, 4355, 4371, 4049, 4288, 4324, 4415, 4209):
                                   capture_output=True, text=True).stdout)
     if d['layers']['per_pass'] != truth['layers_per_pass']:
         bad.append((seed, d['layers']['per_pass'], truth['layers_per_pass']))
+    drafts = [p for p in d['passes'] if p['draft']]
+    if d['layers'].get('drafts_by') != by[seed] or not drafts or any(p['draft_by'] is None for p in drafts):
+        bad.append((seed, d['layers'].get('drafts_by'), by[seed]))
 assert not bad, bad
 PY
    ;;

@@ -3,7 +3,7 @@
 # in from docs/report.schema.json; its version is the report's "schema"
 # member. Every JSON report validates against it (a validator of the
 # standard library, for the keywords the schema uses: type, properties,
-# required, additionalProperties, items, const): the bundled sample, the
+# required, additionalProperties, items, const, enum): the bundled sample, the
 # captures in tests/data, every shared trace, the ranks of a job, a
 # --capture run, a --stage run and a cut trace. A report with a member the
 # schema does not name, or a field of another type, fails; so does the
@@ -44,6 +44,8 @@ def is_type(v, t):
 def check(v, s, path, errs):
     if 'const' in s and v != s['const']:
         errs.append('%s: %r is not %r' % (path, v, s['const']))
+    if 'enum' in s and v not in s['enum']:
+        errs.append('%s: %r is none of %r' % (path, v, s['enum']))
     t = s.get('type')
     if t is not None and not any(is_type(v, x) for x in (t if isinstance(t, list) else [t])):
         errs.append('%s: %s is not %s' % (path, type(v).__name__, t))

@@ -155,10 +155,23 @@ static bool shown_stage(const ts_report_opts *o, int st)
 typedef struct {
 	uint32_t n, partial;
 	uint32_t drafts, draft_layers;   /* a speculative draft's forwards */
+	uint8_t draft_by;                /* what told them from the target */
 	bool of_partials;
 	int64_t gpu_ns;
 	ts_idle_pass idle;
 } pass_sum;
+
+/* What told the drafts from the target, as the first screen says it. */
+static const char *draft_evidence(uint8_t by)
+{
+	switch (by) {
+	case TS_DRAFT_ONCE: return ": the target verifies once a step beside them";
+	case TS_DRAFT_ALONE: return ": the target has the count a step showed alone";
+	case TS_DRAFT_DEEPER: return ": the deeper model is the target";
+	case TS_DRAFT_CYCLE: return ": told by the cycle of the passes' layer counts";
+	default: return "";
+	}
+}
 
 static void stage_passes(const ts_layers *l, int st, pass_sum *ps)
 {
@@ -173,6 +186,7 @@ static void stage_passes(const ts_layers *l, int st, pass_sum *ps)
 			if (p->draft) {
 				ps->drafts += round == 0;
 				ps->draft_layers = p->layers;
+				ps->draft_by = p->draft_by;
 				continue;
 			}
 			if (p->complete == ps->of_partials) {
@@ -250,7 +264,7 @@ static void put_what(screen *s)
 			 v->all->count);
 	else
 		snprintf(kn, sizeof kn, "%" PRIu64 " kernels", res->agg->kernels);
-	char passes[200] = "", drafts[120] = "";
+	char passes[200] = "", drafts[200] = "";
 	k = 0;
 	bool complete_any = false;
 	for (int st = 0; res->layers && st < TS_PSTAGE_COUNT; st++) {
@@ -261,7 +275,8 @@ static void put_what(screen *s)
 		complete_any |= !ps.of_partials;
 		if (ps.drafts && !drafts[0])
 			snprintf(drafts, sizeof drafts, "; and %" PRIu32 " forwards of a %" PRIu32
-				 "-layer draft model (speculative decoding)", ps.drafts, ps.draft_layers);
+				 "-layer draft model (speculative decoding%s)", ps.drafts, ps.draft_layers,
+				 draft_evidence(ps.draft_by));
 		if (ps.of_partials)
 			k += (size_t)snprintf(passes + k, sizeof passes - k, "%s%" PRIu32 " partial %s",
 					      k ? ", " : "", ps.n, ts_pstage_name((ts_pstage)st));

@@ -507,10 +507,12 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 	const ts_layers *l = res->layers;
 	int64_t orphan_ns;
 	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
-	uint64_t total = 0, complete = 0, drafts = 0;
+	uint64_t total = 0, complete = 0, drafts = 0, by[TS_DRAFT_BY_COUNT] = { 0 };
 	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
 		const ts_pass *p = ts_layers_pass(l, i);
 		drafts += p->draft;
+		if (p->draft && p->draft_by < TS_DRAFT_BY_COUNT)
+			by[p->draft_by]++;
 		if (p->draft)
 			continue;
 		total += p->layers;
@@ -521,6 +523,12 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 	ts_jw_kuint(w, "per_pass", ts_layers_per_pass(l));
 	ts_jw_kuint(w, "complete_passes", complete);
 	ts_jw_kuint(w, "draft_passes", drafts);
+	/* what told most of the drafts from their targets */
+	int most = TS_DRAFT_NOT;
+	for (int b = TS_DRAFT_UNKNOWN; b < TS_DRAFT_BY_COUNT; b++)
+		if (by[b] > by[most])
+			most = b;
+	ts_jw_kstr(w, "drafts_by", ts_draft_by_name((ts_draft_by)most));
 	ts_jw_kuint(w, "total", total);
 	char why[200];
 	long exp = ts_model_expected_layers(l, &res->model, why, sizeof why);
@@ -682,6 +690,7 @@ static void put_pass(ts_jw *w, const ts_result *res, size_t i)
 	ts_jw_knum(w, "confidence", "%.2f", p->confidence);
 	ts_jw_kbool(w, "complete", p->complete);
 	ts_jw_kbool(w, "draft", p->draft);
+	ts_jw_kstr(w, "draft_by", p->draft ? ts_draft_by_name(p->draft_by) : NULL);
 	ts_jw_kuint(w, "layers", p->layers);
 	ts_jw_kuint(w, "kernels", p->kernels);
 	ts_jw_kus(w, "gpu_time_us", p->gpu_ns);

@@ -787,7 +787,7 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
  * target verifies them in one), or beside one of another count, the
  * count a step showed alone before (the prompt's); *once where so. Else
  * the most layers a pass had. */
-static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, bool *once)
+static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, uint8_t *by)
 {
 	uint32_t most = last, whole = last_whole ? last : 0, c[2] = { 0, 0 }, n[2] = { 0, 0 };
 	bool more = false;
@@ -811,16 +811,24 @@ static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool last_wh
 	if (s >= 0 && !more && n[0] == 1 && !n[1])
 		l->stats.alone_layers = c[0];
 	bool pair = n[0] == 1 && n[1] == 1 && alone && (c[0] == alone || c[1] == alone);
-	*once = s >= 0 && !more && n[0] && n[1] && ((n[0] == 1) != (n[1] == 1) || pair);
-	if (!*once)
+	bool once = s >= 0 && !more && n[0] && n[1] && ((n[0] == 1) != (n[1] == 1) || pair);
+	*by = !once ? TS_DRAFT_DEEPER : pair ? TS_DRAFT_ALONE : TS_DRAFT_ONCE;
+	if (!once)
 		return more || n[0] + n[1] >= 2 ? most : whole;
 	return pair ? alone : c[n[0] == 1 ? 0 : 1];
+}
+
+/* Is a pass of this many layers a draft's beside target (by: what told
+ * the target: by the most layers, fewer; else any other count)? */
+static bool drafts_beside(uint32_t layers, uint32_t target, uint8_t by)
+{
+	return by == TS_DRAFT_DEEPER ? layers < target : layers != target;
 }
 
 /* Step s is over: of the passes held for it, the complete ones of
  * another count than the target's (step_target; by the most layers, fewer)
  * are a draft's; the ones of known stage are staged. */
-static void settle_step(ts_layers *l, int64_t s, uint32_t target, bool once)
+static void settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
 {
 	for (size_t k = 0; k < l->held.npending;) {
 		pending_pass *pp = &l->held.pending[k];
@@ -830,8 +838,9 @@ static void settle_step(ts_layers *l, int64_t s, uint32_t target, bool once)
 		}
 		pp->step_open = false;
 		ts_pass *q = &l->records.passes[pp->pass];
-		q->draft = q->complete && (once ? q->layers != target : q->layers < target);
+		q->draft = q->complete && drafts_beside(q->layers, target, by);
 		if (q->draft) {
+			q->draft_by = by;
 			l->stats.draft_layers = q->layers;
 			l->stats.target_layers = target;
 		}
@@ -863,7 +872,7 @@ static void settle_cycle(ts_layers *l)
 	uint32_t target, draft;
 	if (!ts_drafts_cycle(counts, n, &target, &draft))
 		target = 0;
-	settle_step(l, NOSTEP, target, target != 0);
+	settle_step(l, NOSTEP, target, target ? TS_DRAFT_CYCLE : TS_DRAFT_DEEPER);
 }
 
 /* Hold the complete pass just recorded for the cycle, where no step
@@ -910,9 +919,9 @@ static void settle_ended(ts_layers *l, int64_t now)
 			k = (size_t)-1;
 		} else if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
 			int64_t s = l->held.pending[k].step;
-			bool once;
-			uint32_t target = step_target(l, s, 0, false, &once);
-			settle_step(l, s, target, once);
+			uint8_t by;
+			uint32_t target = step_target(l, s, 0, false, &by);
+			settle_step(l, s, target, by);
 			k = (size_t)-1;   /* from the start: the list moved */
 		}
 }
@@ -933,21 +942,24 @@ static void settle_ended(ts_layers *l, int64_t now)
 static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 {
 	int64_t step = l->pass.hints.step;
-	bool once;
-	uint32_t target = step_target(l, step, p->layers, p->complete, &once);
+	uint8_t by;
+	uint32_t target = step_target(l, step, p->layers, p->complete, &by);
 	lay_stats *st = &l->stats;
 	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
 		     st->target_layers != st->draft_layers;
-	if (p->complete && ((once ? p->layers != target : p->layers < target) || stray)) {
+	if (p->complete && (drafts_beside(p->layers, target, by) || stray)) {
 		p->draft = true;
-		if (idx != SIZE_MAX)
+		p->draft_by = stray ? TS_DRAFT_STRAY : by;
+		if (idx != SIZE_MAX) {
 			l->records.passes[idx].draft = true;
+			l->records.passes[idx].draft_by = p->draft_by;
+		}
 		if (!stray) {
 			st->draft_layers = p->layers;
 			st->target_layers = target;
 		}
 	}
-	settle_step(l, step, target, once);
+	settle_step(l, step, target, by);
 }
 
 /* at_edge: no more of the pass's kernels come (the trace or its step

@@ -58,6 +58,27 @@ typedef enum {
 const char *ts_ltype_name(ts_ltype t);
 
 
+/* What told a draft's forward from its target's (JSON passes[].draft_by,
+ * layers.drafts_by): in its step, the target verified once beside two or
+ * more draft forwards (ONCE); one of each, the target has the count a
+ * step showed alone, the prompt's (ALONE); else the deeper (DEEPER); with
+ * no step annotation, the cycle of the passes' layer counts (CYCLE); a
+ * pass in no step of the drafts' count (STRAY); UNKNOWN from a partial
+ * written before this was kept. */
+typedef enum {
+	TS_DRAFT_NOT = 0,
+	TS_DRAFT_UNKNOWN,
+	TS_DRAFT_ONCE,
+	TS_DRAFT_ALONE,
+	TS_DRAFT_DEEPER,
+	TS_DRAFT_CYCLE,
+	TS_DRAFT_STRAY,
+	TS_DRAFT_BY_COUNT
+} ts_draft_by;
+
+/* Its name in the JSON report ("verified_once", ...); NULL for NOT. */
+const char *ts_draft_by_name(ts_draft_by b);
+
 typedef struct {
 	uint32_t index;
 	ts_pstage stage;
@@ -86,6 +107,7 @@ typedef struct {
 	bool draft;                 /* a speculative draft model's forward: a
 				     * pass of its step with fewer layers than
 				     * another complete pass of the step */
+	uint8_t draft_by;           /* ts_draft_by: what told it from the target */
 	int64_t first_ts, last_end;
 	int64_t gpu_ns;             /* sum of kernel durations */
 	uint64_t kernels;

@@ -530,3 +530,14 @@ size_t ts_layers_outliers(const ts_layers *l, ts_pstage s, ts_layer_outlier *out
 }
 
 /* ------------------------------------------------------ saved partials */
+
+const char *ts_draft_by_name(ts_draft_by b)
+{
+	static const char *const names[TS_DRAFT_BY_COUNT] = {
+		[TS_DRAFT_NOT] = NULL, [TS_DRAFT_UNKNOWN] = "unknown",
+		[TS_DRAFT_ONCE] = "target_verified_once", [TS_DRAFT_ALONE] = "target_count_seen_alone",
+		[TS_DRAFT_DEEPER] = "target_deeper", [TS_DRAFT_CYCLE] = "layer_count_cycle",
+		[TS_DRAFT_STRAY] = "drafts_count_outside_steps",
+	};
+	return (unsigned)b < TS_DRAFT_BY_COUNT ? names[b] : NULL;
+}

@@ -146,7 +146,7 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_u8(w, p->complete);
 	ts_w_u8(w, p->cut_start);
 	ts_w_u8(w, p->cut_end);
-	ts_w_u8(w, p->draft);
+	ts_w_u8(w, p->draft ? (p->draft_by ? p->draft_by : TS_DRAFT_UNKNOWN) : TS_DRAFT_NOT);
 	ts_w_i64(w, p->first_ts);
 	ts_w_i64(w, p->last_end);
 	ts_w_i64(w, p->gpu_ns);
@@ -216,7 +216,9 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->complete = ts_r_u8(r);
 	p->cut_start = ts_r_u8(r);
 	p->cut_end = ts_r_u8(r);
-	p->draft = ts_r_u8(r) != 0;
+	uint8_t by = ts_r_u8(r);
+	p->draft = by != 0;
+	p->draft_by = by < TS_DRAFT_BY_COUNT ? by : TS_DRAFT_UNKNOWN;
 	p->first_ts = ts_r_i64(r);
 	p->last_end = ts_r_i64(r);
 	p->gpu_ns = ts_r_i64(r);
