@@ -26,6 +26,7 @@
 #define WHOLE 0.50              /* an edge unit with less is no layer */
 #define MAX_KINDS 64            /* segment kinds judged */
 #define MAX_TPL 16              /* edge templates tried */
+#define EDGE_REPS 8             /* layers grown at an edge, at most */
 
 ts_unit *ts_unit_new(void)
 {
@@ -718,7 +719,8 @@ static bool two_mixers(const ts_unit *u, size_t from, size_t to)
  * kernels differ from the others' where the anchor runs (Inductor names
  * the first graph piece apart), so no anchor falls in it: a unit walked
  * from the edge (edge_unit), or before the first layer a first-k dense
- * one (dense_first); at most two a side. */
+ * one (dense_first); up to EDGE_REPS a side (a model's first three
+ * layers dense before its MoE ones, all three laid out from the walk). */
 static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 {
 	size_t nl = *pnl;
@@ -733,7 +735,7 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 	}
 	bool took = false;
 	for (int side = 0; side < 2; side++) {
-		for (int rep = 0; rep < 2; rep++) {
+		for (int rep = 0; rep < EDGE_REPS; rep++) {
 			size_t at = side ? u->end[nl - 1] : u->start[0], from = 0;
 			uint32_t keys = 0;
 			if (side ? at >= u->n : at == 0)
