@@ -698,23 +698,6 @@ static bool edge_unit(ts_unit *u, const tpls *kinds, size_t at, int side, bool n
 	return ts_unit_likeness(u, (slice){ u->id + from, best.keys, (uint32_t)from }, bk) >= WHOLE;
 }
 
-/* Does [from, to) run, by name, a mixer, then MLP work, then a mixer:
- * two layers' mixers (first-k dense layers a unit walked over)? */
-static bool two_mixers(const ts_unit *u, size_t from, size_t to)
-{
-	int stage = 0;   /* 0: want a mixer, 1: MLP work, 2: a mixer again */
-	for (size_t i = from; i < to; i++) {
-		uint8_t m = u->mark[i];
-		if (stage == 0 && (m & TS_UNIT_ATTN))
-			stage = 1;
-		else if (stage == 1 && (m & TS_UNIT_MLP))
-			stage = 2;
-		else if (stage == 2 && (m & TS_UNIT_ATTN))
-			return true;
-	}
-	return false;
-}
-
 /* Layers the anchors missed at the edges: a first (or last) layer whose
  * kernels differ from the others' where the anchor runs (Inductor names
  * the first graph piece apart), so no anchor falls in it: a unit walked
@@ -753,12 +736,25 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 				from = ts_unit_named_start(u, from, at, keys / 2);
 				keys = (uint32_t)(at - from);
 			}
-			/* by name two layers are no edge layer: named_edge
-			 * takes them one by one */
-			if (ok && names && two_mixers(u, side ? at : from, side ? at + keys : at))
+			/* by name a walked unit that holds two layers' mixers
+			 * is two layers: the later begins at its input norm */
+			size_t lo = side ? at : from, hi = side ? at + keys : at, mid = 0;
+			if (ok && names && ts_unit_two_mixers(u, lo, hi)) {
+				mid = ts_unit_later_start(u, lo, hi);
+				if (!mid)
+					break;
+			}
+			if (!ok)
 				break;
-			if (!ok || !ts_unit_put_edge(u, nl, side, side ? at : from,
-						     side ? at + keys : at))
+			if (mid) {
+				/* the one beside the layers laid out first */
+				if (!ts_unit_put_edge(u, nl, side, side ? lo : mid, side ? mid : hi))
+					break;
+				nl++;
+				lo = side ? mid : lo;
+				hi = side ? hi : mid;
+			}
+			if (!ts_unit_put_edge(u, nl, side, lo, hi))
 				break;
 			nl++;
 		}

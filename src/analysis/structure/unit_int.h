@@ -163,6 +163,11 @@ bool ts_unit_normed_at(const ts_unit *u, size_t from, size_t to);
 /* unit_named.c: layers by name at the edges of the nl laid out (L: the
  * reference's length); false when out of memory. */
 bool ts_unit_grow_named(ts_unit *u, size_t *pnl, uint32_t L);
+/* ... does [from, to) run a mixer, MLP work, then a mixer (two layers)? */
+bool ts_unit_two_mixers(const ts_unit *u, size_t from, size_t to);
+/* ... and where the later of the two layers begins (its input norm), 0
+ * none. */
+size_t ts_unit_later_start(const ts_unit *u, size_t from, size_t to);
 /* ... where a layer walked back to from, before at, begins by name (its
  * input norm within lim kernels before from; from when none). */
 size_t ts_unit_named_start(const ts_unit *u, size_t from, size_t at, size_t lim);

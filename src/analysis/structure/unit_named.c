@@ -70,6 +70,49 @@ static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t
 	return false;
 }
 
+/* Does [from, to) run, by name, a mixer, then MLP work, then a mixer:
+ * two layers' mixers (first-k dense layers a unit walked over)? */
+bool ts_unit_two_mixers(const ts_unit *u, size_t from, size_t to)
+{
+	int stage = 0;   /* 0: want a mixer, 1: MLP work, 2: a mixer again */
+	for (size_t i = from; i < to; i++) {
+		uint8_t m = u->mark[i];
+		if (stage == 0 && (m & TS_UNIT_ATTN))
+			stage = 1;
+		else if (stage == 1 && (m & TS_UNIT_MLP))
+			stage = 2;
+		else if (stage == 2 && (m & TS_UNIT_ATTN))
+			return true;
+	}
+	return false;
+}
+
+/* Where in [from, to), holding two layers' mixers (ts_unit_two_mixers),
+ * the later layer begins by name: the input norm before the GEMMs before
+ * its mixer (past the norm's cast); 0 where none is after from. */
+size_t ts_unit_later_start(const ts_unit *u, size_t from, size_t to)
+{
+	size_t q = to;
+	while (q > from && !(u->mark[q - 1] & TS_UNIT_ATTN))
+		q--;
+	while (q > from && (u->mark[q - 1] & TS_UNIT_ATTN))
+		q--;                 /* the later mixer's run begins at q */
+	bool gemm = false;
+	for (; q > from; q--) {
+		uint8_t m = u->mark[q - 1];
+		if (m & (TS_UNIT_ATTN | TS_UNIT_MLP))
+			return 0;
+		gemm |= (m & TS_UNIT_GEMM) != 0;
+		if (gemm && (m & TS_UNIT_NORM)) {
+			q--;
+			if (q > from && (u->mark[q - 1] & TS_UNIT_COPY))
+				q--;
+			return q > from ? q : 0;
+		}
+	}
+	return 0;
+}
+
 /* A layer walked back from kernel at, that begins at from, begins by name
  * at its input norm: where from is no norm, the nearest norm before it
  * (within lim kernels, past its cast) from which [norm, at) holds a
@@ -81,6 +124,10 @@ size_t ts_unit_named_start(const ts_unit *u, size_t from, size_t at, size_t lim)
 	if (ts_unit_normed_at(u, from, at))
 		return from;
 	for (size_t q = from; q-- > 0 && from - q <= lim;) {
+		/* past another layer's mixer: the walk began mid-layer (the
+		 * layers laid out begin after their mixer), no start here */
+		if (ts_unit_two_mixers(u, q, at))
+			break;
 		if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
 			continue;
 		if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
