@@ -38,6 +38,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->stats.prev_end = l->pass.kfrontier = l->pass.frontier_at_start = INT64_MIN;
 	l->pass.last_step = -1;
 	l->pass.graph_corr = -1;
+	l->pass.forward_row = TS_INTERN_NONE;
 	l->pass.last_corr = -1;
 	l->pass.last_stage = TS_PSTAGE_UNKNOWN;
 	/* the listing of the pass's layer kernels: for the anatomy (with
@@ -1091,6 +1092,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.head_rows[0] = row;
 		l->pass.graph_units = 0;   /* a graph's units count in the pass they ran in */
 		l->pass.graph_pieces = 0;
+		l->pass.forward_row = TS_INTERN_NONE;
 		l->pass.nhead_rows = 1;
 		l->pass.head_in_layers = 0;
 		l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;

@@ -310,16 +310,19 @@ static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row)
 		return false;
 	}
 	bool whole = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_units >= 2;
+	bool forward = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_kernels >= GRAPH_FORWARD;
+	if (forward && l->pass.forward_row == TS_INTERN_NONE)
+		l->pass.forward_row = l->pass.graph_row;
 	/* where no name marks attention: a graph replayed right after one
-	 * that begins with the kernel that one began with, of GRAPH_FORWARD
-	 * kernels at least, is the next forward (a speculative draft's graph,
-	 * then the target's), in a pass of fewer than three graphs begun
-	 * after an op's kernel (a piecewise forward's pieces each begin
-	 * after an eager attention, and Inductor names each piece's first
-	 * kernel alike) */
-	whole |= l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_pieces < 3 &&
-		 l->pass.last_corr == l->pass.graph_corr && row != TS_INTERN_NONE &&
-		 row == l->pass.graph_row && l->pass.graph_kernels >= GRAPH_FORWARD;
+	 * of GRAPH_FORWARD kernels at least, beginning with the kernel that
+	 * one and the pass's first such graph began with (its embedding), is
+	 * the next forward (a speculative draft's graph, then the target's),
+	 * in a pass of fewer than three graphs begun after an op's kernel (a
+	 * piecewise forward's pieces each begin after an eager attention; a
+	 * piece may follow one directly, begun with the kernel every piece
+	 * begins with, which Inductor names alike) */
+	whole |= forward && l->pass.graph_pieces < 3 && l->pass.last_corr == l->pass.graph_corr &&
+		 row != TS_INTERN_NONE && row == l->pass.graph_row && row == l->pass.forward_row;
 	l->pass.graph_pieces += l->pass.op_since_graph;
 	l->pass.op_since_graph = false;
 	l->pass.graph_corr = ev->correlation;
