@@ -254,9 +254,11 @@ typedef struct {
 	uint32_t graph_units;    /* attention units its own kernels began */
 	uint32_t graph_row;      /* the kernel it began with */
 	uint32_t graph_kernels;  /* and its kernels so far */
+	bool graph_in_pass;      /* and it began in the open pass */
 	uint32_t forward_row;    /* the kernel the open pass's first graph of
 				  * GRAPH_FORWARD kernels began with, or none */
 	bool op_since_graph;     /* an op's kernel ran since the last graph began */
+	bool attn_since_graph;   /* ... one of attention */
 	uint32_t graph_pieces;   /* graphs of the open pass begun after an op's
 				  * kernel (an eager attention: piecewise) */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */

@@ -299,10 +299,11 @@ void ts_lay_head_row(ts_layers *l, uint32_t row)
  * piece between two eager attentions (piecewise graphs). The next graph
  * after such a one begins the next forward, whatever ran between (its
  * sampling, the next one's input staging). */
-static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row)
+static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m)
 {
 	if (!lay_no_op(ev)) {
 		l->pass.op_since_graph = true;
+		l->pass.attn_since_graph |= (m & M_ATTN) != 0;
 		return false;
 	}
 	if (ev->correlation == l->pass.graph_corr) {
@@ -310,25 +311,28 @@ static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row)
 		return false;
 	}
 	bool whole = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_units >= 2;
-	bool forward = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_kernels >= GRAPH_FORWARD;
+	bool forward = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_in_pass &&
+		       l->pass.graph_kernels >= GRAPH_FORWARD;
 	if (forward && l->pass.forward_row == TS_INTERN_NONE)
 		l->pass.forward_row = l->pass.graph_row;
-	/* where no name marks attention: a graph replayed right after one
-	 * of GRAPH_FORWARD kernels at least, beginning with the kernel that
-	 * one and the pass's first such graph began with (its embedding), is
-	 * the next forward (a speculative draft's graph, then the target's),
-	 * in a pass of fewer than three graphs begun after an op's kernel (a
-	 * piecewise forward's pieces each begin after an eager attention; a
-	 * piece may follow one directly, begun with the kernel every piece
-	 * begins with, which Inductor names alike) */
-	whole |= forward && l->pass.graph_pieces < 3 && l->pass.last_corr == l->pass.graph_corr &&
+	/* where no name marks attention: a graph replayed after one of
+	 * GRAPH_FORWARD kernels at least, beginning with the kernel that one
+	 * and the pass's first such graph began with (its embedding), is the
+	 * next forward (a speculative draft's graph, then the target's), when
+	 * no attention ran between them (the draft's sampling may: an eager
+	 * attention is a piecewise forward's, between its pieces), in a pass
+	 * of fewer than three graphs begun after an op's kernel (a piece may
+	 * follow one directly, begun with the kernel every piece begins
+	 * with, which Inductor names alike) */
+	whole |= forward && l->pass.graph_pieces < 3 && !l->pass.attn_since_graph &&
 		 row != TS_INTERN_NONE && row == l->pass.graph_row && row == l->pass.forward_row;
 	l->pass.graph_pieces += l->pass.op_since_graph;
-	l->pass.op_since_graph = false;
+	l->pass.op_since_graph = l->pass.attn_since_graph = false;
 	l->pass.graph_corr = ev->correlation;
 	l->pass.graph_units = 0;
 	l->pass.graph_row = row;
 	l->pass.graph_kernels = 1;
+	l->pass.graph_in_pass = true;
 	return whole;
 }
 
@@ -386,7 +390,7 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	bool embed_again = l->pass.hints.embed_at >= 0 &&
 			   l->pass.cur.kernels >= (uint64_t)l->pass.hints.embed_at + EMBED_AGAIN;
 	bool in_graph = lay_no_op(ev) && ev->correlation == l->pass.graph_corr;
-	bool graph = graph_edge(l, ev, row);
+	bool graph = graph_edge(l, ev, row, m);
 	bool capture = l->pass.in_pass && capture_edge(l, ev, row, gap);
 	if (l->pass.in_pass && (step_edge || graph || capture || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
