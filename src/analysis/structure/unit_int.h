@@ -153,6 +153,10 @@ uint32_t ts_unit_near_pair(slice s, slice r, uint32_t beta, uint32_t b);
  * ref (the durations' one question; as_long also records it). */
 bool ts_unit_as_long(const ts_unit *u, size_t i, size_t ref);
 
+/* unit_keys.c: dense ids for the n keys (u->n), their counts, first
+ * places, classes and places in order; false when out of memory. */
+bool ts_unit_index_keys(ts_unit *u, const uint32_t *key);
+
 /* unit.c: room for n layers in start and end; does [from, to) begin at a
  * norm by name (past its cast)? */
 bool ts_unit_out_room(ts_unit *u, size_t n);
