@@ -1082,7 +1082,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 	bool step_edge;
 	/* a step's edge ends its pass's kernels as the trace's end does: a
 	 * layer it cut, or no tail after the layers, is a pass cut there */
-	if (ts_lay_pass_edge(l, ev, row, m, has_work, &an, &step, &step_edge))
+	if (ts_lay_pass_edge(l, ev, row, m, c->type == TS_TYPE_COMMUNICATION, has_work, &an, &step, &step_edge))
 		end_pass(l, step_edge ? EDGE_STEP : EDGE_NONE, !step_edge && l->pass.hints.step >= 0);
 	if (!l->pass.in_pass) {
 		l->pass.frontier_at_start = l->pass.kfrontier;

@@ -258,7 +258,8 @@ typedef struct {
 	uint32_t forward_row;    /* the kernel the open pass's first graph of
 				  * GRAPH_FORWARD kernels began with, or none */
 	bool op_since_graph;     /* an op's kernel ran since the last graph began */
-	bool attn_since_graph;   /* ... one of attention */
+	bool work_since_graph;   /* ... one of other work than sampling or a
+				  * collective */
 	uint32_t graph_pieces;   /* graphs of the open pass begun after an op's
 				  * kernel (an eager attention: piecewise) */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
@@ -477,7 +478,7 @@ bool ts_lay_structure(ts_layers *l, bool at_edge);
  * (layers_check.c). */
 void ts_lay_check_pass(ts_layers *l, const ts_pass *p, uint32_t n);
 bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
-bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
+bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool comm, bool has_work,
 		      int64_t *an, int64_t *step, bool *step_edge);
 void ts_lay_head_row(ts_layers *l, uint32_t row);
 void ts_lay_pass_windows(ts_layers *l);

@@ -299,11 +299,12 @@ void ts_lay_head_row(ts_layers *l, uint32_t row)
  * piece between two eager attentions (piecewise graphs). The next graph
  * after such a one begins the next forward, whatever ran between (its
  * sampling, the next one's input staging). */
-static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m)
+static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool comm)
 {
 	if (!lay_no_op(ev)) {
 		l->pass.op_since_graph = true;
-		l->pass.attn_since_graph |= (m & M_ATTN) != 0;
+		/* sampling, or a collective (the logits' gather) */
+		l->pass.work_since_graph |= !(m & M_SAMPLE) && !comm;
 		return false;
 	}
 	if (ev->correlation == l->pass.graph_corr) {
@@ -319,15 +320,16 @@ static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m)
 	 * GRAPH_FORWARD kernels at least, beginning with the kernel that one
 	 * and the pass's first such graph began with (its embedding), is the
 	 * next forward (a speculative draft's graph, then the target's), when
-	 * no attention ran between them (the draft's sampling may: an eager
-	 * attention is a piecewise forward's, between its pieces), in a pass
-	 * of fewer than three graphs begun after an op's kernel (a piece may
-	 * follow one directly, begun with the kernel every piece begins
-	 * with, which Inductor names alike) */
-	whole |= forward && l->pass.graph_pieces < 3 && !l->pass.attn_since_graph &&
+	 * nothing but sampling ran between them (the draft's, its logits'
+	 * gather: an eager
+	 * attention, known or not, is a piecewise forward's, between its
+	 * pieces), in a pass of fewer than three graphs begun after an op's
+	 * kernel (a piece may follow one directly, begun with the kernel
+	 * every piece begins with, which Inductor names alike) */
+	whole |= forward && l->pass.graph_pieces < 3 && !l->pass.work_since_graph &&
 		 row != TS_INTERN_NONE && row == l->pass.graph_row && row == l->pass.forward_row;
 	l->pass.graph_pieces += l->pass.op_since_graph;
-	l->pass.op_since_graph = l->pass.attn_since_graph = false;
+	l->pass.op_since_graph = l->pass.work_since_graph = false;
 	l->pass.graph_corr = ev->correlation;
 	l->pass.graph_units = 0;
 	l->pass.graph_row = row;
@@ -362,7 +364,7 @@ static bool capture_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t
  * its step's GPU window is over, an embedding after layer work, the first
  * kernel after sampling, or the pass's first kernel again (repeat_edge).
  * Gives the kernel's step annotation (*an, -1 none) and step group. */
-bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool has_work,
+bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool comm, bool has_work,
 		      int64_t *an_out, int64_t *step_out, bool *step_edge_out)
 {
 	int64_t gap = l->pass.kfrontier != INT64_MIN && ev->ts_ns > l->pass.kfrontier ? ev->ts_ns - l->pass.kfrontier : 0;
@@ -390,7 +392,7 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	bool embed_again = l->pass.hints.embed_at >= 0 &&
 			   l->pass.cur.kernels >= (uint64_t)l->pass.hints.embed_at + EMBED_AGAIN;
 	bool in_graph = lay_no_op(ev) && ev->correlation == l->pass.graph_corr;
-	bool graph = graph_edge(l, ev, row, m);
+	bool graph = graph_edge(l, ev, row, m, comm);
 	bool capture = l->pass.in_pass && capture_edge(l, ev, row, gap);
 	if (l->pass.in_pass && (step_edge || graph || capture || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
