@@ -294,11 +294,13 @@ void ts_lay_head_row(ts_layers *l, uint32_t row)
 
 /* A replayed graph's kernels share its launch's correlation (and have no
  * op, so no External id); eager kernels have one each. A graph whose own
- * kernels ran two attention units or more (graph_units) held whole layers: a CUDA graph of a whole
- * forward (a decode step, each of a speculative draft's forwards), not a
- * piece between two eager attentions (piecewise graphs). The next graph
- * after such a one begins the next forward, whatever ran between (its
- * sampling, the next one's input staging). */
+ * kernels ran two attention units or more (graph_units) held whole
+ * layers: a CUDA graph of a whole forward (a decode step, each of a
+ * speculative draft's forwards), not a piece between two eager
+ * attentions (piecewise graphs). The next graph after such a one begins
+ * the next forward, whatever ran between (its sampling, the next one's
+ * input staging); where no attention is known, a graph begun as the
+ * pass's first one was (below). */
 static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool comm)
 {
 	if (!lay_no_op(ev)) {
@@ -320,12 +322,12 @@ static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, 
 	 * GRAPH_FORWARD kernels at least, beginning with the kernel that one
 	 * and the pass's first such graph began with (its embedding), is the
 	 * next forward (a speculative draft's graph, then the target's), when
-	 * nothing but sampling ran between them (the draft's, its logits'
-	 * gather: an eager
-	 * attention, known or not, is a piecewise forward's, between its
-	 * pieces), in a pass of fewer than three graphs begun after an op's
-	 * kernel (a piece may follow one directly, begun with the kernel
-	 * every piece begins with, which Inductor names alike) */
+	 * nothing but sampling or a collective ran between them (the draft's
+	 * argmax, its logits' gather; an eager attention, typed or not, is a
+	 * piecewise forward's, between its pieces), in a pass of fewer than
+	 * three graphs begun after an op's kernel (a piece may follow one
+	 * directly, begun with the kernel every piece begins with, which
+	 * Inductor names alike) */
 	whole |= forward && l->pass.graph_pieces < 3 && !l->pass.work_since_graph &&
 		 row != TS_INTERN_NONE && row == l->pass.graph_row && row == l->pass.forward_row;
 	l->pass.graph_pieces += l->pass.op_since_graph;
@@ -363,7 +365,8 @@ static bool capture_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t
 /* Whether the kernel ends the open pass: its step annotation changed or
  * its step's GPU window is over, an embedding after layer work, the first
  * kernel after sampling, or the pass's first kernel again (repeat_edge).
- * Gives the kernel's step annotation (*an, -1 none) and step group. */
+ * Gives the kernel's step annotation (*an, -1 none) and step group. comm:
+ * the kernel is a collective (by its class). */
 bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool comm, bool has_work,
 		      int64_t *an_out, int64_t *step_out, bool *step_edge_out)
 {

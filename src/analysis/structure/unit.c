@@ -269,9 +269,9 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 			several |= holds_both(u, s);
 		}
 	}
-	/* ... its own: a run of mixer kernels the anchor cut in two (the
-	 * same kernel as a layer's projection and inside its attention) is
-	 * one mixer for two segments */
+	/* named: each segment holds one attention run by name, and its own:
+	 * a run the anchor cut in two (one kernel both a layer's projection
+	 * and inside its attention) is one mixer for two segments */
 	if (named && hi > lo) {
 		bool rep = true;
 		slice all = { u->id + g->o[lo], g->o[hi] - g->o[lo], g->o[lo] };
