@@ -640,7 +640,10 @@ static bool edge_unit(ts_unit *u, const tpls *kinds, size_t at, int side, bool n
 static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 {
 	size_t nl = *pnl;
-	if (nl < 3)
+	/* two layers laid out leave no inner one to walk by, but a first-k
+	 * dense layer before them (dense_first) is still found (a dense layer
+	 * before two MoE ones) */
+	if (nl < 2)
 		return true;
 	tpls kinds = { .n = 0 }, all = { .n = 0 };
 	for (size_t i = 0; i < nl; i++) {
