@@ -826,11 +826,39 @@ static bool drafts_beside(uint32_t layers, uint32_t target, uint8_t by)
 	return by == TS_DRAFT_DEEPER ? layers < target : layers != target;
 }
 
+/* A speculative step's target whose name hints all say decode but whose
+ * tokens (the cache writes') are k times its drafts' (2 to 16) verifies k
+ * tokens a sequence, one step of decoding: decode, not prefill. */
+static void verify_stage(ts_pass *q, int64_t draft_tokens)
+{
+	if (draft_tokens <= 0 || q->draft || !q->complete || q->stage != TS_PSTAGE_PREFILL ||
+	    !q->hints_decode || q->hints_prefill || q->kv_grid <= draft_tokens ||
+	    q->kv_grid % draft_tokens || q->kv_grid / draft_tokens > 16)
+		return;
+	q->stage = TS_PSTAGE_DECODE;
+	q->verify = (uint8_t)(q->kv_grid / draft_tokens);
+}
+
 /* Step s is over: of the passes held for it, the complete ones of
  * another count than the target's (step_target; by the most layers, fewer)
- * are a draft's; the ones of known stage are staged. */
-static void settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
+ * are a draft's (verify_stage: the target's stage by their tokens); the
+ * ones of known stage are staged. The drafts' tokens, -1 none. */
+static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
 {
+	int64_t draft_tokens = -1;
+	for (size_t k = 0; k < l->held.npending; k++) {
+		pending_pass *pp = &l->held.pending[k];
+		if (!pp->step_open || pp->step != s)
+			continue;
+		ts_pass *q = &l->records.passes[pp->pass];
+		q->draft = q->complete && drafts_beside(q->layers, target, by);
+		if (q->draft) {
+			q->draft_by = by;
+			l->stats.draft_layers = q->layers;
+			l->stats.target_layers = target;
+			draft_tokens = q->kv_grid > 0 ? q->kv_grid : draft_tokens;
+		}
+	}
 	for (size_t k = 0; k < l->held.npending;) {
 		pending_pass *pp = &l->held.pending[k];
 		if (!pp->step_open || pp->step != s) {
@@ -839,17 +867,13 @@ static void settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
 		}
 		pp->step_open = false;
 		ts_pass *q = &l->records.passes[pp->pass];
-		q->draft = q->complete && drafts_beside(q->layers, target, by);
-		if (q->draft) {
-			q->draft_by = by;
-			l->stats.draft_layers = q->layers;
-			l->stats.target_layers = target;
-		}
+		verify_stage(q, draft_tokens);
 		if (q->stage != TS_PSTAGE_UNKNOWN)
 			resolve_pending(l, k);   /* shifts the rest down */
 		else
 			k++;
 	}
+	return draft_tokens;
 }
 
 /* Complete passes in no step of a trace with no step annotation, held
@@ -960,7 +984,11 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 			st->target_layers = target;
 		}
 	}
-	settle_step(l, step, target, by);
+	verify_stage(p, settle_step(l, step, target, by));
+	if (idx != SIZE_MAX) {
+		l->records.passes[idx].stage = p->stage;
+		l->records.passes[idx].verify = p->verify;
+	}
 }
 
 /* at_edge: no more of the pass's kernels come (the trace or its step

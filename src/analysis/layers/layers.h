@@ -108,6 +108,8 @@ typedef struct {
 				     * pass of its step with fewer layers than
 				     * another complete pass of the step */
 	uint8_t draft_by;           /* ts_draft_by: what told it from the target */
+	uint8_t verify;             /* a target that verified this many tokens a
+				     * sequence (its drafts' tokens times it): decode */
 	int64_t first_ts, last_end;
 	int64_t gpu_ns;             /* sum of kernel durations */
 	uint64_t kernels;

@@ -286,6 +286,8 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "gemm_m=%" PRId64 "..%" PRId64, p->gemm_m_min, p->gemm_m_max);
 	if (p->kv_grid > 0)
 		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
+	if (p->verify)
+		append(buf, n, &k, "verify=%u_tokens_a_draft_token", (unsigned)p->verify);
 	if (p->q_grid > 1)
 		append(buf, n, &k, "q_blocks=%" PRId64, p->q_grid);
 	if (p->sampled > 0 && p->layer_tokens > 0)
