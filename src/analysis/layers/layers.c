@@ -780,69 +780,11 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
 	l->listing.dbg_done = true;
 }
 
-/* The count of step s's target among its passes held (and last's, the
- * step's last pass, 0 none; a cut one is no pass of its count, but where
- * the step held two complete passes or more, a cut target's layers are
- * the most): the pass that ran once beside two or more complete ones of
- * one other count (a draft proposes its tokens a forward each, the
- * target verifies them in one), or beside one of another count, the
- * count a step showed alone before (the prompt's); *once where so. Else
- * the most layers a pass had. */
-static uint32_t step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, uint8_t *by)
-{
-	uint32_t most = last, whole = last_whole ? last : 0, c[2] = { 0, 0 }, n[2] = { 0, 0 };
-	bool more = false;
-	for (size_t k = 0; s >= 0 && k <= l->held.npending; k++) {
-		const ts_pass *q = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : NULL;
-		if (q && (!l->held.pending[k].step_open || l->held.pending[k].step != s))
-			continue;
-		uint32_t x = q ? q->layers : last;
-		most = x > most ? x : most;
-		if (!x || (q ? !q->complete : !last_whole))
-			continue;
-		whole = x > whole ? x : whole;
-		int i = c[0] == x || !n[0] ? 0 : c[1] == x || !n[1] ? 1 : -1;
-		more |= i < 0;
-		if (i >= 0) {
-			c[i] = x;
-			n[i]++;
-		}
-	}
-	uint32_t alone = l->stats.alone_layers;
-	if (s >= 0 && !more && n[0] == 1 && !n[1])
-		l->stats.alone_layers = c[0];
-	bool pair = n[0] == 1 && n[1] == 1 && alone && (c[0] == alone || c[1] == alone);
-	bool once = s >= 0 && !more && n[0] && n[1] && ((n[0] == 1) != (n[1] == 1) || pair);
-	*by = !once ? TS_DRAFT_DEEPER : pair ? TS_DRAFT_ALONE : TS_DRAFT_ONCE;
-	if (!once)
-		return more || n[0] + n[1] >= 2 ? most : whole;
-	return pair ? alone : c[n[0] == 1 ? 0 : 1];
-}
-
-/* Is a pass of this many layers a draft's beside target (by: what told
- * the target: by the most layers, fewer; else any other count)? */
-static bool drafts_beside(uint32_t layers, uint32_t target, uint8_t by)
-{
-	return by == TS_DRAFT_DEEPER ? layers < target : layers != target;
-}
-
-/* A speculative step's target whose name hints all say decode but whose
- * tokens (the cache writes') are k times its drafts' (2 to 16) verifies k
- * tokens a sequence, one step of decoding: decode, not prefill. */
-static void verify_stage(ts_pass *q, int64_t draft_tokens)
-{
-	if (draft_tokens <= 0 || q->draft || !q->complete || q->stage != TS_PSTAGE_PREFILL ||
-	    !q->hints_decode || q->hints_prefill || q->kv_grid <= draft_tokens ||
-	    q->kv_grid % draft_tokens || q->kv_grid / draft_tokens > 16)
-		return;
-	q->stage = TS_PSTAGE_DECODE;
-	q->verify = (uint8_t)(q->kv_grid / draft_tokens);
-}
-
 /* Step s is over: of the passes held for it, the complete ones of
- * another count than the target's (step_target; by the most layers, fewer)
- * are a draft's (verify_stage: the target's stage by their tokens); the
- * ones of known stage are staged. The drafts' tokens, -1 none. */
+ * another count than the target's (ts_lay_step_target; by the most
+ * layers, fewer) are a draft's (ts_lay_verify_stage: the target's stage
+ * by their tokens); the ones of known stage are staged. The drafts'
+ * tokens, -1 none. */
 static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
 {
 	int64_t draft_tokens = -1;
@@ -851,7 +793,7 @@ static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
 		if (!pp->step_open || pp->step != s)
 			continue;
 		ts_pass *q = &l->records.passes[pp->pass];
-		q->draft = q->complete && drafts_beside(q->layers, target, by);
+		q->draft = q->complete && ts_lay_drafts_beside(q->layers, target, by);
 		if (q->draft) {
 			q->draft_by = by;
 			l->stats.draft_layers = q->layers;
@@ -867,7 +809,7 @@ static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
 		}
 		pp->step_open = false;
 		ts_pass *q = &l->records.passes[pp->pass];
-		verify_stage(q, draft_tokens);
+		ts_lay_verify_stage(q, draft_tokens);
 		if (q->stage != TS_PSTAGE_UNKNOWN)
 			resolve_pending(l, k);   /* shifts the rest down */
 		else
@@ -945,7 +887,7 @@ static void settle_ended(ts_layers *l, int64_t now)
 		} else if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
 			int64_t s = l->held.pending[k].step;
 			uint8_t by;
-			uint32_t target = step_target(l, s, 0, false, &by);
+			uint32_t target = ts_lay_step_target(l, s, 0, false, &by);
 			settle_step(l, s, target, by);
 			k = (size_t)-1;   /* from the start: the list moved */
 		}
@@ -957,8 +899,8 @@ static void settle_ended(ts_layers *l, int64_t now)
  * model's forwards beside the target's (SGLang's EAGLE before its verify
  * pass, vLLM's drafter after its target), and a chunked prefill runs its
  * chunks. Its complete passes of another count than its target's
- * (step_target) are the draft's (and a complete pass in no step, of the
- * count drafts had beside their target: the capture ended inside a step,
+ * (ts_lay_step_target) are the draft's (and a complete pass in no step, of
+ * the count drafts had beside their target: the capture ended inside a step,
  * its annotation lost, after its drafts): reported as passes of their
  * own, never as the model's (its layers per pass, types, statistics,
  * anatomy, latency). The step's held passes are then staged, or wait on
@@ -968,11 +910,11 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 {
 	int64_t step = l->pass.hints.step;
 	uint8_t by;
-	uint32_t target = step_target(l, step, p->layers, p->complete, &by);
+	uint32_t target = ts_lay_step_target(l, step, p->layers, p->complete, &by);
 	lay_stats *st = &l->stats;
 	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
 		     st->target_layers != st->draft_layers;
-	if (p->complete && (drafts_beside(p->layers, target, by) || stray)) {
+	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray)) {
 		p->draft = true;
 		p->draft_by = stray ? TS_DRAFT_STRAY : by;
 		if (idx != SIZE_MAX) {
@@ -984,7 +926,7 @@ static void close_step(ts_layers *l, ts_pass *p, size_t idx)
 			st->target_layers = target;
 		}
 	}
-	verify_stage(p, settle_step(l, step, target, by));
+	ts_lay_verify_stage(p, settle_step(l, step, target, by));
 	if (idx != SIZE_MAX) {
 		l->records.passes[idx].stage = p->stage;
 		l->records.passes[idx].verify = p->verify;

@@ -487,6 +487,14 @@ void ts_lay_pass_windows(ts_layers *l);
  * launch of its step on the CPU never came to the GPU (layers_steps.c). */
 bool ts_lay_cut_in_step(const ts_layers *l);
 
+/* layers_steps.c: of a step's passes held (and last, its last pass's
+ * count, whole or not), the target's count and what told it (by:
+ * ts_draft_by); is a pass of this many layers a draft's beside it; a
+ * target that verified its drafts' tokens k times over is decode. */
+uint32_t ts_lay_step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, uint8_t *by);
+bool ts_lay_drafts_beside(uint32_t layers, uint32_t target, uint8_t by);
+void ts_lay_verify_stage(ts_pass *q, int64_t draft_tokens);
+
 /* Add the time from the last pass's end to this one's start (layers.h). */
 void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d);
 long ts_lay_decode_threshold(const ts_layers *l);

@@ -1,8 +1,9 @@
 /*
  * layers_steps.c - the CPU-side evidence of captures, training and a
  * front-end process; each pass's step windows and the time between
- * passes; where a pass ends (layers_int.h). The step annotations
- * themselves are analysis/structure/steps.c's.
+ * passes; where a pass ends (layers_int.h); in a speculative step, which
+ * pass is the target. The step annotations themselves are
+ * analysis/structure/steps.c's.
  */
 #include "analysis/layers/layers_int.h"
 
@@ -408,4 +409,65 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	*step_out = step;
 	*step_edge_out = step_edge;
 	return edge;
+}
+
+/* ------------------------------------------------ a speculative step */
+
+/* The count of step s's target among its passes held (and last's, the
+ * step's last pass, 0 none; a cut one is no pass of its count, but where
+ * the step held two complete passes or more, a cut target's layers are
+ * the most): the pass that ran once beside two or more complete ones of
+ * one other count (a draft proposes its tokens a forward each, the
+ * target verifies them in one), or beside one of another count, the
+ * count a step showed alone before (the prompt's); *once where so. Else
+ * the most layers a pass had. */
+uint32_t ts_lay_step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, uint8_t *by)
+{
+	uint32_t most = last, whole = last_whole ? last : 0, c[2] = { 0, 0 }, n[2] = { 0, 0 };
+	bool more = false;
+	for (size_t k = 0; s >= 0 && k <= l->held.npending; k++) {
+		const ts_pass *q = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : NULL;
+		if (q && (!l->held.pending[k].step_open || l->held.pending[k].step != s))
+			continue;
+		uint32_t x = q ? q->layers : last;
+		most = x > most ? x : most;
+		if (!x || (q ? !q->complete : !last_whole))
+			continue;
+		whole = x > whole ? x : whole;
+		int i = c[0] == x || !n[0] ? 0 : c[1] == x || !n[1] ? 1 : -1;
+		more |= i < 0;
+		if (i >= 0) {
+			c[i] = x;
+			n[i]++;
+		}
+	}
+	uint32_t alone = l->stats.alone_layers;
+	if (s >= 0 && !more && n[0] == 1 && !n[1])
+		l->stats.alone_layers = c[0];
+	bool pair = n[0] == 1 && n[1] == 1 && alone && (c[0] == alone || c[1] == alone);
+	bool once = s >= 0 && !more && n[0] && n[1] && ((n[0] == 1) != (n[1] == 1) || pair);
+	*by = !once ? TS_DRAFT_DEEPER : pair ? TS_DRAFT_ALONE : TS_DRAFT_ONCE;
+	if (!once)
+		return more || n[0] + n[1] >= 2 ? most : whole;
+	return pair ? alone : c[n[0] == 1 ? 0 : 1];
+}
+
+/* Is a pass of this many layers a draft's beside target (by: what told
+ * the target: by the most layers, fewer; else any other count)? */
+bool ts_lay_drafts_beside(uint32_t layers, uint32_t target, uint8_t by)
+{
+	return by == TS_DRAFT_DEEPER ? layers < target : layers != target;
+}
+
+/* A speculative step's target whose name hints all say decode but whose
+ * tokens (the cache writes') are k times its drafts' (2 to 16) verifies k
+ * tokens a sequence, one step of decoding: decode, not prefill. */
+void ts_lay_verify_stage(ts_pass *q, int64_t draft_tokens)
+{
+	if (draft_tokens <= 0 || q->draft || !q->complete || q->stage != TS_PSTAGE_PREFILL ||
+	    !q->hints_decode || q->hints_prefill || q->kv_grid <= draft_tokens ||
+	    q->kv_grid % draft_tokens || q->kv_grid / draft_tokens > 16)
+		return;
+	q->stage = TS_PSTAGE_DECODE;
+	q->verify = (uint8_t)(q->kv_grid / draft_tokens);
 }
