@@ -26,6 +26,24 @@ static bool layer_work(const ts_unit *u, size_t from, size_t to)
 	return stage == 3;
 }
 
+/* The nearest norm before kernel from (within lim kernels) from which
+ * [norm, at) holds a layer's work in order (layer_work), taken with the
+ * cast before it; SIZE_MAX none. one_layer: never past a second mixer
+ * (ts_unit_two_mixers of [norm, at)). */
+static size_t norm_before(const ts_unit *u, size_t from, size_t at, size_t lim, bool one_layer)
+{
+	for (size_t q = from; q-- > 0 && from - q <= lim;) {
+		if (one_layer && ts_unit_two_mixers(u, q, at))
+			break;
+		if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
+			continue;
+		if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
+			q--;
+		return q;
+	}
+	return SIZE_MAX;
+}
+
 /* A layer by name at a pass's edge that no anchor reached, its kind not
  * the others' (a hybrid's one full-attention layer last, a first-k dense
  * layer whose input norm and output copy differ from the MoE layers'):
@@ -42,16 +60,12 @@ static bool named_edge(const ts_unit *u, size_t nl, int side, uint32_t L, size_t
 		 * unit that took a layer's second half leaves no layer before */
 		if (!ts_unit_normed_at(u, at, u->end[0]))
 			return false;
-		for (size_t q = at; q-- > 0 && at - q <= lim;) {
-			if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
-				continue;
-			if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
-				q--;
-			*pfrom = q;
-			*pto = at;
-			return true;
-		}
-		return false;
+		size_t q = norm_before(u, at, at, lim, false);
+		if (q == SIZE_MAX)
+			return false;
+		*pfrom = q;
+		*pto = at;
+		return true;
 	}
 	size_t at = u->end[nl - 1];
 	if (at >= u->n || !ts_unit_normed_at(u, at, u->n))
@@ -123,18 +137,10 @@ size_t ts_unit_named_start(const ts_unit *u, size_t from, size_t at, size_t lim)
 {
 	if (ts_unit_normed_at(u, from, at))
 		return from;
-	for (size_t q = from; q-- > 0 && from - q <= lim;) {
-		/* past another layer's mixer: the walk began mid-layer (the
-		 * layers laid out begin after their mixer), no start here */
-		if (ts_unit_two_mixers(u, q, at))
-			break;
-		if (!(u->mark[q] & TS_UNIT_NORM) || !layer_work(u, q, at))
-			continue;
-		if (q > 0 && (u->mark[q - 1] & TS_UNIT_COPY))
-			q--;
-		return q;
-	}
-	return from;
+	/* past another layer's mixer the walk began mid-layer (the layers
+	 * laid out begin after their mixer): no start there */
+	size_t q = norm_before(u, from, at, lim, true);
+	return q == SIZE_MAX ? from : q;
 }
 
 /* The first layer laid out from its mixer (the walk back from the anchors
