@@ -1,9 +1,9 @@
 /*
  * unit.c - a pass's layers from the repetition of its kernel stream: the
  * kernels as dense keys (unit_keys.c), the anchors (a kernel that runs
- * once per layer at one spacing) and their grids, the segments between
- * anchors judged alike, then the layout: the phase (unit_phase.c), the
- * boundaries, the edges.
+ * once per layer at one spacing) and their grids (unit_grid.c), the
+ * segments between anchors judged alike, then the layout: the phase
+ * (unit_phase.c), the boundaries, the edges.
  */
 #include "analysis/structure/unit_int.h"
 #include "input/base/hash.h"
@@ -955,141 +955,17 @@ static bool layout(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, ts_u
 
 /* ------------------------------------------------------------ anchors */
 
-typedef struct {
-	uint64_t h;              /* hash of the gaps between its occurrences */
-	uint32_t first, key;
-} gkey;
-
-static int gkey_cmp(const void *a, const void *b)
-{
-	const gkey *x = a, *y = b;
-	if (x->h != y->h)
-		return x->h < y->h ? -1 : 1;
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-static int cand_cmp(const void *a, const void *b)
-{
-	const cand *x = a, *y = b;
-	if (x->nblock != y->nblock)
-		return x->nblock > y->nblock ? -1 : 1;
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
 static int u32_desc(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	return x > y ? -1 : x < y;
 }
 
-static bool same_gaps(const ts_unit *u, uint32_t a, uint32_t b)
-{
-	const uint32_t *pa = u->pos + u->off[a], *pb = u->pos + u->off[b];
-	for (uint32_t j = 1; j < u->cnt[a]; j++)
-		if (pa[j] - pa[j - 1] != pb[j] - pb[j - 1])
-			return false;
-	return true;
-}
-
-/* The anchors of one layer count v: keys running v times at the same
- * spacing form a group; in each group, the keys whose first runs lie
- * within one spacing of each other are one repeating block. Candidates
- * (the block's first key, its size) are appended to u->cands. */
-static bool grids_of(ts_unit *u, uint32_t v, gkey *gk, size_t *nc)
-{
-	size_t m = 0;
-	for (uint32_t k = 0; k < u->nk; k++) {
-		if (u->cnt[k] != v)
-			continue;
-		const uint32_t *p = u->pos + u->off[k];
-		uint64_t h = 0x51ed270b27f3a9cdULL;
-		for (uint32_t j = 1; j < v; j++)
-			h = ts_hash_u64(h ^ (p[j] - p[j - 1]));
-		gk[m++] = (gkey){ h, u->first[k], k };
-	}
-	qsort(gk, m, sizeof *gk, gkey_cmp);
-	for (size_t i = 0; i < m;) {
-		size_t j = i + 1;
-		while (j < m && gk[j].h == gk[i].h && same_gaps(u, gk[i].key, gk[j].key))
-			j++;
-		/* the group gk[i..j), by first run; its narrowest spacing is
-		 * the block's width */
-		const uint32_t *p = u->pos + u->off[gk[i].key];
-		uint32_t width = UINT32_MAX;
-		for (uint32_t x = 1; x < v; x++)
-			if (p[x] - p[x - 1] < width)
-				width = p[x] - p[x - 1];
-		size_t best = 0, bi = i;
-		for (size_t a = i, b = i; b < j; b++) {
-			while (gk[b].first - gk[a].first >= width)
-				a++;
-			if (b - a + 1 > best) {
-				best = b - a + 1;
-				bi = a;
-			}
-		}
-		if (!ts_unit_grow(&u->cands, &u->cands_cap, *nc + 1, sizeof *u->cands))
-			return false;
-		u->cands[(*nc)++] = (cand){ (uint32_t)best, gk[bi].first, gk[bi].key };
-		i = j;
-	}
-	return true;
-}
-
-static bool gap_inside(const uint32_t *o, uint32_t v, uint32_t gap)
-{
-	for (uint32_t j = 2; j + 1 < v; j++)
-		if (o[j] - o[j - 1] == gap)
-			return true;
-	return false;
-}
-
-/* Do the inner spacings take few values (at most four)? An eager MoE
- * block's expert loop runs as many kernels as experts got tokens, so its
- * layers' spacings all differ: no spacing then sets an edge apart. */
-static bool regular(const uint32_t *o, uint32_t v)
-{
-	uint32_t seen[4], n = 0;
-	for (uint32_t j = 2; j + 1 < v; j++) {
-		uint32_t g = o[j] - o[j - 1], k = 0;
-		while (k < n && seen[k] != g)
-			k++;
-		if (k == n) {
-			if (n == 4)
-				return false;
-			seen[n++] = g;
-		}
-	}
-	return true;
-}
-
-/* An anchor's run at an edge, at a spacing no inner pair has, is a kernel
- * of the head or tail that a layer runs too (the LM head on the layers'
- * output-projection GEMM, the final norm on their add+norm): not a layer's.
- * Unless the run beside it is the odd one: the edge run and the second
- * one over, at an inner pair's spacing, make a layer whose kernel ran a
- * second time inside it (an eager expert loop's GEMM on the tile its
- * tokens chose): no anchor at all (false). */
-static bool stray_ends(const uint32_t **o, uint32_t *v)
-{
-	if (*v < 5 || !regular(*o, *v))
-		return true;
-	const uint32_t *p = *o;
-	uint32_t n = *v;
-	bool last = !gap_inside(p, n, p[n - 1] - p[n - 2]);
-	bool first = !gap_inside(p, n, p[1] - p[0]);
-	if ((first && gap_inside(p, n, p[2] - p[0])) || (last && gap_inside(p, n, p[n - 1] - p[n - 3])))
-		return false;
-	*v -= last + first;
-	*o += first;
-	return true;
-}
-
 static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 {
 	uint32_t v = u->cnt[c->key];
 	const uint32_t *o = u->pos + u->off[c->key];
-	if (!stray_ends(&o, &v))
+	if (!ts_unit_stray_ends(&o, &v))
 		return false;
 	if (v <= 4 && c->nblock < 3)
 		return false;    /* few repeats (strays left out): a block of three says so */
@@ -1145,7 +1021,7 @@ bool ts_unit_search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result 
 		if (u->cnt[k] >= 2)
 			vs[nv++] = u->cnt[k];
 	qsort(vs, nv, sizeof *vs, u32_desc);
-	gkey *gk = malloc((size_t)u->nk * sizeof *gk);
+	ts_unit_gkey *gk = malloc((size_t)u->nk * sizeof *gk);
 	if (!gk)
 		return false;
 	bool found = false;
@@ -1154,9 +1030,8 @@ bool ts_unit_search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result 
 		if (i && vs[i] == vs[i - 1])
 			continue;
 		size_t nc = 0;
-		if (!grids_of(u, vs[i], gk, &nc))
+		if (!ts_unit_candidates(u, vs[i], gk, &nc))
 			break;
-		qsort(u->cands, nc, sizeof *u->cands, cand_cmp);
 		for (size_t c = 0; c < nc && !found && tries < TS_UNIT_MAX_TRIES; c++) {
 			tries++;
 			found = try_grid(u, &u->cands[c], names, out);

@@ -178,6 +178,17 @@ size_t ts_unit_named_start(const ts_unit *u, size_t from, size_t at, size_t lim)
 /* ... and an edge layer's two halves taken as two layers, joined. */
 void ts_unit_join_halves(ts_unit *u, size_t *pnl);
 
+/* unit_grid.c: the candidate anchors of v runs (u->cands[0..*nc), best
+ * first; gk: scratch for u->nk keys), and an anchor's runs o[0..v) with a
+ * stray run at an edge left out (false: the run beside the edge is the
+ * odd one, no anchor at all). */
+typedef struct {
+	uint64_t h;              /* hash of the gaps between its runs */
+	uint32_t first, key;
+} ts_unit_gkey;
+bool ts_unit_candidates(ts_unit *u, uint32_t v, ts_unit_gkey *gk, size_t *nc);
+bool ts_unit_stray_ends(const uint32_t **o, uint32_t *v);
+
 /* unit.c: the search itself, on u->n kernels of key (u->mark, u->dur). */
 bool ts_unit_search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result *out);
 /* unit_fold.c: the search again on the pass with its loops folded, when
