@@ -96,6 +96,22 @@ static bool gap_inside(const uint32_t *o, uint32_t v, uint32_t gap)
 	return false;
 }
 
+/* Is the run beside the edge one (side 0: first, 1: last) the odd one: the
+ * edge run and the second one over at an inner pair's spacing, within BAND
+ * kernels (an eager expert loop runs as many kernels as experts got
+ * tokens), the short spacing between them at no other inner pair? */
+static bool odd_beside(const uint32_t *p, uint32_t n, int side)
+{
+	uint32_t whole = side ? p[n - 1] - p[n - 3] : p[2] - p[0];
+	uint32_t part = side ? p[n - 2] - p[n - 3] : p[2] - p[1], near = 0, same = 0;
+	for (uint32_t j = 2; j + 1 < n; j++) {
+		uint32_t g = p[j] - p[j - 1];
+		same += g == part;
+		near += g + BAND >= whole && g <= whole + BAND;
+	}
+	return gap_inside(p, n, whole) || (near && same == 1);
+}
+
 /* Do the inner spacings take few values (at most four)? An eager MoE
  * block's expert loop runs as many kernels as experts got tokens, so its
  * layers' spacings all differ: no spacing then sets an edge apart. */
@@ -118,10 +134,10 @@ static bool regular(const uint32_t *o, uint32_t v)
 /* An anchor's run at an edge, at a spacing no inner pair has, is a kernel
  * of the head or tail that a layer runs too (the LM head on the layers'
  * output-projection GEMM, the final norm on their add+norm): not a layer's.
- * Unless the run beside it is the odd one: the edge run and the second
- * one over, at an inner pair's spacing, make a layer whose kernel ran a
- * second time inside it (an eager expert loop's GEMM on the tile its
- * tokens chose): no anchor at all (false). */
+ * Unless the run beside it is the odd one (odd_beside): the edge run and
+ * the second one over make a layer whose kernel ran a second time inside
+ * it (an eager expert loop's GEMM on the tile its tokens chose, a copy
+ * in the loop): no anchor at all (false). */
 bool ts_unit_stray_ends(const uint32_t **o, uint32_t *v)
 {
 	if (*v < 5 || !regular(*o, *v))
@@ -130,7 +146,7 @@ bool ts_unit_stray_ends(const uint32_t **o, uint32_t *v)
 	uint32_t n = *v;
 	bool last = !gap_inside(p, n, p[n - 1] - p[n - 2]);
 	bool first = !gap_inside(p, n, p[1] - p[0]);
-	if ((first && gap_inside(p, n, p[2] - p[0])) || (last && gap_inside(p, n, p[n - 1] - p[n - 3])))
+	if ((first && odd_beside(p, n, 0)) || (last && odd_beside(p, n, 1)))
 		return false;
 	*v -= last + first;
 	*o += first;
