@@ -760,6 +760,40 @@ static bool cut_edge(ts_unit *u, size_t nl, bool names, int side)
 	return false;
 }
 
+/* By name, does unit s run MLP work, then a norm, before its mixer (a
+ * layer's input norm, projections and mixer come before its MLP)? Units
+ * cut so begin inside one layer and end inside the next: a hybrid's
+ * kernel that its state-space layers run twice (their input projection
+ * and their MLP's on one GEMM tile) and its attention layers never, as
+ * an anchor, cuts the period in two at a column no layer starts at. */
+static bool mlp_first(const ts_unit *u, slice s)
+{
+	bool mlp = false, norm = false;
+	for (uint32_t i = 0; i < s.n; i++) {
+		uint8_t m = u->mark[s.at + i];
+		if (m & TS_UNIT_ATTN)
+			return mlp && norm;
+		norm |= mlp && (m & TS_UNIT_NORM);
+		mlp |= (m & TS_UNIT_MLP) != 0;
+	}
+	return false;
+}
+
+/* Do most units holding a mixer run MLP work before it (mlp_first)? */
+static bool off_phase(const ts_unit *u, size_t v)
+{
+	size_t off = 0, with = 0;
+	for (size_t i = 0; i < v; i++) {
+		slice s = { u->id + u->start[i], u->end[i] - u->start[i], u->start[i] };
+		bool repeats = true;
+		if (!attn_runs(u, s, &repeats))
+			continue;
+		with++;
+		off += mlp_first(u, s);
+	}
+	return with >= 2 && 2 * off > with;
+}
+
 /* The units of grid g laid out with the phase beta: the boundaries
  * between inner anchors, the edge ones walked against the layers' own
  * starts and ends (heads and tails), and each unit's start and end in
@@ -839,6 +873,10 @@ static bool lay(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, uint32_
 	if (beta == 0)
 		beta = L;
 	if (!place(u, g, beta, by_names, names))
+		return false;
+	/* a structural phase names would not give: not where the units run
+	 * their MLP before their mixer */
+	if (names && !by_names && off_phase(u, v))
 		return false;
 	size_t nl = v;
 	/* the edge units against the layers between them: less than half a
