@@ -249,58 +249,6 @@ void ts_report_op_label(const ts_attrib *a, size_t i, char *buf, size_t n)
 	}
 }
 
-/* "0-3, 5" from the sorted rank numbers r[0..n). */
-static void rank_list(const int64_t *r, size_t n, char *buf, size_t len)
-{
-	size_t k = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && k < len; ) {
-		size_t j = i;
-		while (j + 1 < n && r[j + 1] == r[j] + 1)
-			j++;
-		if (j > i)
-			k += (size_t)snprintf(buf + k, len - k, "%s%" PRId64 "-%" PRId64, i ? ", " : "",
-					      r[i], r[j]);
-		else
-			k += (size_t)snprintf(buf + k, len - k, "%s%" PRId64, i ? ", " : "", r[i]);
-		i = j + 1;
-	}
-}
-
-size_t ts_report_job_gpus(const ts_multi *m, char *buf, size_t n)
-{
-	if (n)
-		buf[0] = '\0';
-	if (!m || m->n < 2 || n == 0)
-		return 0;
-	int64_t *r = malloc(m->n * sizeof *r);
-	bool *done = calloc(m->n, sizeof *done);
-	size_t k = 0, distinct = 0;
-	for (size_t i = 0; r && done && i < m->n; i++) {
-		if (done[i])
-			continue;
-		const char *g = m->ranks[i].gpu[0] ? m->ranks[i].gpu : "(GPU unknown)";
-		size_t nr = 0;
-		for (size_t j = i; j < m->n; j++) {
-			const char *h = m->ranks[j].gpu[0] ? m->ranks[j].gpu : "(GPU unknown)";
-			if (!done[j] && strcmp(g, h) == 0) {
-				done[j] = true;
-				r[nr++] = m->ranks[j].rank;
-			}
-		}
-		ts_sort_i64(r, nr);
-		char list[160];
-		rank_list(r, nr, list, sizeof list);
-		if (k < n)
-			k += (size_t)snprintf(buf + k, n - k, "%s%s (rank%s %s)", distinct ? ", " : "",
-					      g, nr > 1 ? "s" : "", list);
-		distinct++;
-	}
-	free(r);
-	free(done);
-	return distinct;
-}
-
 const char *ts_report_dtype(const char *d)
 {
 	return strncmp(d, "c10::", 5) == 0 ? d + 5 : *d ? d : "-";

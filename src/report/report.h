@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/views/brief.h"
 #include "analysis/views/compare.h"
 #include "analysis/views/kview.h"
 #include "analysis/views/ranks.h"
@@ -112,15 +113,13 @@ int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *n
 /* JSON documents are written through one writer (jsonw.h). */
 typedef struct ts_jw ts_jw;
 
-/* The replayed steps (report_whatif.c): JSON "whatif", the text report's
- * section, and the first screen's words under stage s (false: none). */
+/* The replayed steps (report_whatif.c): JSON "whatif" and the text
+ * report's section. */
 void ts_report_whatif_json(ts_jw *w, const ts_result *res, const ts_report_opts *o);
 /* Device memory (report_memory.c): the JSON member "device_memory" (null
- * without allocator events), and the first screen's line (false: none). */
+ * without allocator events). */
 void ts_report_memory_json(ts_jw *w, const ts_result *res);
-bool ts_report_memory_brief(const ts_result *res, char *buf, size_t n);
 void ts_report_whatif_text(FILE *out, const ts_result *res, const ts_report_opts *o);
-bool ts_report_whatif_brief(const ts_result *res, int s, char *buf, size_t n);
 
 /* The members every JSON document of ours starts with: schema, mode (when
  * not NULL), tool, version, stage_filter; the top-level object left open
@@ -167,14 +166,17 @@ int ts_report_md(FILE *out, const ts_result *res, const ts_report_opts *o);
  * summary sheet, then every table, ops per stage too. */
 int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts *o);
 
-/* The first screen of the text report (report_brief.c); returns its
- * line count. */
-#define TS_BRIEF_LINES 25
-int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o,
-		    const ts_kview *v, const ts_breakdown *b);
-/* The first screen as text, its lines whole (as on a pipe: the page, the
- * workbook and -f md carry it so); malloc'd, *len its bytes; NULL where
- * memory runs out. */
+/* The first screen (analysis/views/brief.h) laid out for o's width
+ * (report_brief.c): each line, without its newline, to put; returns the
+ * lines, -1 where memory ran out. The page, the workbook and -f md lay it
+ * out with no width (o->width 0: lines whole, as on a pipe). */
+typedef void (*ts_brief_put)(void *ctx, const char *line, size_t n);
+int ts_report_brief_lines(const ts_result *res, const ts_report_opts *o, const ts_brief *b,
+			  ts_brief_put put, void *ctx);
+/* The same to out, a line each. */
+int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o, const ts_brief *b);
+/* The record's options of a report's (--stage, a job's ranks). */
+ts_brief_opts ts_report_brief_opts(const ts_report_opts *o);
 char *ts_report_first_screen(const ts_result *res, const ts_report_opts *o, size_t *len);
 
 /* A job over many ranks (multi.h): the rank table, skew, straggler, as a
@@ -184,20 +186,11 @@ int ts_report_ranks_text(FILE *out, const ts_multi *m);
 /* What makes the traces look like more or less than one job (world sizes
  * differ, ranks missing, different GPUs): one line each, at most max. */
 size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max);
-/* Whether the traces are plainly not the ranks of one run: they ran on
- * different GPUs, or their complete passes have different layer counts;
- * why in buf ("4 GPU kinds, 3 layer counts a pass"). */
-bool ts_report_job_unrelated(const ts_multi *m, char *buf, size_t n);
 /* The straggler as one sentence, with its evidence (no trailing period). */
 void ts_report_straggler(const ts_multi *m, char *buf, size_t n);
 /* How a job's ranks were numbered, as every format says it. */
 const char *ts_report_job_numbering(const ts_multi *m);
 void ts_report_ranks_json(ts_jw *w, const ts_multi *m);
-
-/* A job's GPUs, each distinct name once with its ranks ("NVIDIA H100 80GB
- * HBM3 (ranks 0-7)", "B300 (rank 0), MI300X (rank 1)"); "" for one rank or
- * none. Returns how many distinct GPUs (0 when m is NULL or has one rank). */
-size_t ts_report_job_gpus(const ts_multi *m, char *buf, size_t n);
 
 /* A dtype as the reports show it: "c10::BFloat16" -> "BFloat16", "" -> "-"
  * (JSON keeps the trace's own text). */

@@ -1,8 +1,8 @@
 /*
  * report_memory.c - device memory over the step (analysis/views/memory.h)
  * as the JSON member "device_memory" (null where the trace has no
- * allocator events) and the first screen's line. Sizes are bytes in JSON,
- * GiB / MiB in text; times are the trace's microseconds.
+ * allocator events; the first screen's line: views/brief.c). Sizes are
+ * bytes; times are the trace's microseconds.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,18 +10,6 @@
 #include "analysis/views/memory.h"
 #include "report/jsonw.h"
 #include "report/report.h"
-
-/* A size for people: GiB past one, else MiB, else bytes. */
-static void bytes_text(char *buf, size_t n, int64_t b)
-{
-	int64_t a = b < 0 ? -b : b;
-	if (a >= (1LL << 30))
-		snprintf(buf, n, "%.2f GiB", (double)b / (1LL << 30));
-	else if (a >= (1LL << 20))
-		snprintf(buf, n, "%.1f MiB", (double)b / (1LL << 20));
-	else
-		snprintf(buf, n, "%" PRId64 " B", b);
-}
 
 static const char *const owner_kind[] = { "op", "no_op", "op_not_kept", "other_ops" };
 
@@ -156,64 +144,4 @@ void ts_report_memory_json(ts_jw *w, const ts_result *res)
 		put_pass(w, ts_memory_pass(m, i));
 	ts_jw_end_arr(w);
 	ts_jw_end_obj(w);
-}
-
-/* Who held the peak, in words: from before the capture, and the owner
- * that held the most of the rest. */
-static int holders_text(const ts_mem_peak *pk, char *buf, size_t n)
-{
-	if (pk->status != TS_MEMPEAK_DONE || n == 0) {
-		if (n)
-			*buf = '\0';
-		return 0;
-	}
-	char b[32], o[32];
-	bytes_text(b, sizeof b, pk->before_bytes);
-	if (!pk->nrows)
-		return snprintf(buf, n, " (%s from before the capture)", b);
-	const ts_memop_row *r = &pk->rows[0];
-	bytes_text(o, sizeof o, r->bytes);
-	return snprintf(buf, n, " (%s from before the capture, %s %s the most)", b,
-			r->kind == TS_MEMOP_OP ? r->name
-			: r->kind == TS_MEMOP_NONE ? "outside CPU ops"
-			: r->kind == TS_MEMOP_LOST ? "ops not kept" : "other ops", o);
-}
-
-bool ts_report_memory_brief(const ts_result *res, char *buf, size_t n)
-{
-	const ts_memory *m = ts_memory_of(res);
-	size_t nd = ts_memory_ndevices(m);
-	if (nd == 0)
-		return false;
-	size_t top = 0;
-	for (size_t i = 1; i < nd; i++)
-		if (ts_memory_device(m, i)->peak_allocated > ts_memory_device(m, top)->peak_allocated)
-			top = i;
-	const ts_mem_device *d = ts_memory_device(m, top);
-	char pa[32], rs[32], cache[32], pr[32];
-	bytes_text(pa, sizeof pa, d->peak_allocated);
-	bytes_text(rs, sizeof rs, d->reserved_at_peak_allocated);
-	bytes_text(cache, sizeof cache, d->reserved_at_peak_allocated - d->peak_allocated);
-	bytes_text(pr, sizeof pr, d->peak_reserved);
-	char held[256];
-	holders_text(ts_memory_peak(m, top), held, sizeof held);
-	int k = d->relative
-		? snprintf(buf, n, "memory: GPU %" PRId64 " peak %s allocated above the capture's start "
-			   "(its events carry no totals)", d->device, pa)
-		: snprintf(buf, n, "memory: GPU %" PRId64 " peak %s allocated%s, %s reserved then (%s "
-			   "cached or fragmented)", d->device, pa, held, rs, cache);
-	if (!d->relative && d->peak_reserved != d->reserved_at_peak_allocated && k > 0 && (size_t)k < n)
-		k += snprintf(buf + k, n - (size_t)k, "; reserved peak %s", pr);
-	for (int s = 0; s < TS_PSTAGE_COUNT && k > 0 && (size_t)k < n; s++) {
-		const ts_mem_stage *x = ts_memory_stage(m, s);
-		if (!x->grown)
-			continue;
-		char g[32];
-		bytes_text(g, sizeof g, x->growth_sum / (int64_t)x->grown);
-		k += snprintf(buf + k, n - (size_t)k, "; %s %s%s a pass", ts_pstage_name((ts_pstage)s),
-			      x->growth_sum >= 0 ? "+" : "", g);
-	}
-	if (nd > 1 && k > 0 && (size_t)k < n)
-		snprintf(buf + k, n - (size_t)k, "; %zu devices", nd);
-	return true;
 }

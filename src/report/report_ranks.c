@@ -120,32 +120,6 @@ size_t ts_report_job_notes(const ts_multi *m, char (*notes)[160], size_t max)
 	return n;
 }
 
-bool ts_report_job_unrelated(const ts_multi *m, char *buf, size_t n)
-{
-	size_t gpus = 0, layers = 0;
-	for (size_t i = 0; m && i < m->n; i++) {
-		const ts_rank_summary *r = &m->ranks[i];
-		bool gpu_new = r->gpu[0] != '\0', layers_new = r->layers_per_pass > 0;
-		for (size_t j = 0; j < i; j++) {
-			if (gpu_new && strcmp(m->ranks[j].gpu, r->gpu) == 0)
-				gpu_new = false;
-			if (layers_new && m->ranks[j].layers_per_pass == r->layers_per_pass)
-				layers_new = false;
-		}
-		gpus += gpu_new;
-		layers += layers_new;
-	}
-	if (gpus < 2 && layers < 2)
-		return false;
-	size_t k = 0;
-	buf[0] = '\0';
-	if (gpus >= 2)
-		k = (size_t)snprintf(buf, n, "%zu GPU kinds", gpus);
-	if (layers >= 2 && k < n)
-		snprintf(buf + k, n - k, "%s%zu layer counts a pass", k ? ", " : "", layers);
-	return true;
-}
-
 const char *ts_report_job_numbering(const ts_multi *m)
 {
 	return m->own_ranks ? "from their distributedInfo"
@@ -419,7 +393,7 @@ static void json_skew(ts_jw *w, const ts_multi *m)
 	/* not the ranks of one run: why ("9 GPU kinds, 4 layer counts a pass") */
 	char why[96];
 	ts_jw_member(w, 4, "not_one_job");
-	ts_jw_str(w, ts_report_job_unrelated(m, why, sizeof why) ? why : NULL);
+	ts_jw_str(w, ts_job_unrelated(m, why, sizeof why) ? why : NULL);
 	ts_jw_member(w, 4, "straggler");
 	if (k->straggler >= 0) {
 		ts_jw_obj(w);

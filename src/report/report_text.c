@@ -57,7 +57,7 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 	fprintf(out, "  platform  %s (from %s)", ts_platform_name(res->platform),
 		res->platform_source);
 	char job[512];
-	if (ts_report_job_gpus(o->ranks, job, sizeof job) > 0) {
+	if (ts_job_gpus(o->ranks, job, sizeof job) > 0) {
 		fprintf(out, "; GPUs %s", job);
 		d = NULL;
 	}
@@ -1010,7 +1010,16 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	ts_breakdown b;
 	if (ts_kview_breakdown(res, &v, &b) != 0)
 		return -1;
-	ts_report_brief(out, res, o, &v, &b);
+	ts_brief fb;
+	ts_brief_opts bo = ts_report_brief_opts(o);
+	int rc = ts_brief_build(res, &bo, &v, &b, &fb);
+	if (rc == 0)
+		rc = ts_report_brief(out, res, o, &fb);
+	ts_brief_free(&fb);
+	if (rc < 0) {
+		ts_breakdown_free(&b);
+		return -1;
+	}
 	if (o->ranks)           /* a job: which rank is slow, right after the summary */
 		ts_report_ranks_text(out, o->ranks);
 	if (o->brief) {

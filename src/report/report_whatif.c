@@ -1,7 +1,8 @@
 /*
- * report_whatif.c - the replayed steps (views/whatif.h) as JSON, as the
- * text report's section and as the first screen's lines: each stage's
- * mean step by cause, the replay's fidelity, and the projections.
+ * report_whatif.c - the replayed steps (views/whatif.h) as JSON and as the
+ * text report's section: each stage's mean step by cause, the replay's
+ * fidelity, and the projections (the first screen's words: views/
+ * brief_pass.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,43 +24,11 @@ static bool shown(const ts_report_opts *o, int s)
 	return !o->filter_stage || (ts_pstage)s == o->stage;
 }
 
-static void ms(char *buf, size_t n, double ns)
-{
-	if (ns >= 100e6)
-		snprintf(buf, n, "%.0f ms", ns / 1e6);
-	else if (ns >= 1e6)
-		snprintf(buf, n, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, n, "%.1f us", ns / 1e3);
-}
-
-static const char *ts_report_whatif_why_not(const ts_wi_stage *s, char *buf, size_t n)
-{
-	double f = ts_wi_fidelity(s);
-	if (!s->steps)
-		return "no step whose records were kept";
-	char wait[32];
-	ms(wait, sizeof wait, (double)ts_wi_wait_ns(s));
-	if (f < TS_WI_FIDELITY_MIN) {
-		snprintf(buf, n, "the replay explains %.0f%% of kernel starts (under %.0f%%); queued "
-			 "kernels waited %s a step with no cause in the trace", 100.0 * f,
-			 100.0 * TS_WI_FIDELITY_MIN, wait);
-		return buf;
-	}
-	if (!ts_wi_trusted(s)) {
-		snprintf(buf, n, "queued kernels waited %s a step with no cause in the trace "
-			 "(the replay ends %.0f%% of a step away from it)", wait,
-			 100.0 * (double)s->drift_ns / (double)s->wall_ns);
-		return buf;
-	}
-	return NULL;
-}
-
 static void put_stage(ts_jw *w, const ts_wi_stage *x, int s)
 {
 	double n = x->steps ? (double)x->steps : 1;
 	char why[200];
-	const char *no = ts_report_whatif_why_not(x, why, sizeof why);
+	const char *no = ts_wi_why_not(x, why, sizeof why);
 	ts_jw_nl(w, 4);
 	ts_jw_obj(w);
 	ts_jw_kstr(w, "stage", ts_pstage_name((ts_pstage)s));
@@ -136,51 +105,6 @@ static void change_words(int k, char *buf, size_t n)
 }
 
 
-/* The first screen's words for a change. */
-static void change_short(int k, char *buf, size_t n)
-{
-	static const char *const w[TS_WI_COUNT - TS_WI_LAUNCH] = {
-		[TS_WI_LAUNCH - TS_WI_LAUNCH] = "launches on time",
-		[TS_WI_PREP - TS_WI_LAUNCH] = "inputs prepared during the last step",
-		[TS_WI_PEER - TS_WI_LAUNCH] = "no peer waits",
-		[TS_WI_COPIES - TS_WI_LAUNCH] = "copies hidden",
-	};
-	if (k < TS_TYPE_COUNT)
-		snprintf(buf, n, "%s kernels 2x faster", ts_ktype_name((ts_ktype)k));
-	else if (k < TS_WI_LAUNCH)
-		snprintf(buf, n, "%s at its roofline ceiling", ts_ktype_name((ts_ktype)(k - TS_WI_CEIL)));
-	else
-		snprintf(buf, n, "%s", w[k - TS_WI_LAUNCH]);
-}
-
-bool ts_report_whatif_brief(const ts_result *res, int s, char *buf, size_t n)
-{
-	const ts_whatif *m = module_of(res);
-	const ts_wi_stage *x = m ? ts_whatif_stage(m, (ts_pstage)s) : NULL;
-	if (!x || !x->steps)
-		return false;
-	char why[200];
-	const char *no = ts_report_whatif_why_not(x, why, sizeof why);
-	if (no) {
-		snprintf(buf, n, "replay: no projection, %s", no);
-		return true;
-	}
-	int r[2];
-	size_t nr = ts_wi_ranked(x, r, 2);
-	size_t k = (size_t)snprintf(buf, n, "what if, replayed (%.0f%% of starts explained):",
-				    100.0 * ts_wi_fidelity(x));
-	for (size_t i = 0; i < nr && k < n; i++) {
-		char what[96], step[32];
-		change_short(r[i], what, sizeof what);
-		ms(step, sizeof step, (double)(x->wall_ns - x->saving_ns[r[i]]) / x->steps);
-		k += (size_t)snprintf(buf + k, n - k, "%s %s %s a step (-%.0f%%)", i ? "," : "", what,
-				      step, 100.0 * (double)x->saving_ns[r[i]] / (double)x->wall_ns);
-	}
-	if (!nr && k < n)
-		snprintf(buf + k, n - k, " no change saves the step anything");
-	return true;
-}
-
 void ts_report_whatif_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	const ts_whatif *m = module_of(res);
@@ -205,7 +129,7 @@ void ts_report_whatif_text(FILE *out, const ts_result *res, const ts_report_opts
 				100.0 * (double)x->cause_ns[k] / (double)x->wall_ns);
 		}
 		char why[200];
-		const char *no = ts_report_whatif_why_not(x, why, sizeof why);
+		const char *no = ts_wi_why_not(x, why, sizeof why);
 		if (no) {
 			fprintf(out, " no projection: %s\n", no);
 			continue;

@@ -1,8 +1,12 @@
 /*
- * ranks.c - per-rank summaries and the skew between ranks (see ranks.h).
+ * ranks.c - per-rank summaries and the skew between ranks, and what a
+ * job's ranks say of themselves: its GPUs, whether they are one run (see
+ * ranks.h).
  */
 #include "analysis/views/ranks.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -427,4 +431,82 @@ void ts_skew_free(ts_skew *k)
 		free(k->pos[st]);
 	free(k->wait);
 	free(k);
+}
+
+/* "0-3, 5" from the sorted rank numbers r[0..n). */
+static void rank_list(const int64_t *r, size_t n, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && k < len; ) {
+		size_t j = i;
+		while (j + 1 < n && r[j + 1] == r[j] + 1)
+			j++;
+		if (j > i)
+			k += (size_t)snprintf(buf + k, len - k, "%s%" PRId64 "-%" PRId64, i ? ", " : "",
+					      r[i], r[j]);
+		else
+			k += (size_t)snprintf(buf + k, len - k, "%s%" PRId64, i ? ", " : "", r[i]);
+		i = j + 1;
+	}
+}
+
+size_t ts_job_gpus(const ts_multi *m, char *buf, size_t n)
+{
+	if (n)
+		buf[0] = '\0';
+	if (!m || m->n < 2 || n == 0)
+		return 0;
+	int64_t *r = malloc(m->n * sizeof *r);
+	bool *done = calloc(m->n, sizeof *done);
+	size_t k = 0, distinct = 0;
+	for (size_t i = 0; r && done && i < m->n; i++) {
+		if (done[i])
+			continue;
+		const char *g = m->ranks[i].gpu[0] ? m->ranks[i].gpu : "(GPU unknown)";
+		size_t nr = 0;
+		for (size_t j = i; j < m->n; j++) {
+			const char *h = m->ranks[j].gpu[0] ? m->ranks[j].gpu : "(GPU unknown)";
+			if (!done[j] && strcmp(g, h) == 0) {
+				done[j] = true;
+				r[nr++] = m->ranks[j].rank;
+			}
+		}
+		ts_sort_i64(r, nr);
+		char list[160];
+		rank_list(r, nr, list, sizeof list);
+		if (k < n)
+			k += (size_t)snprintf(buf + k, n - k, "%s%s (rank%s %s)", distinct ? ", " : "",
+					      g, nr > 1 ? "s" : "", list);
+		distinct++;
+	}
+	free(r);
+	free(done);
+	return distinct;
+}
+
+bool ts_job_unrelated(const ts_multi *m, char *buf, size_t n)
+{
+	size_t gpus = 0, layers = 0;
+	for (size_t i = 0; m && i < m->n; i++) {
+		const ts_rank_summary *r = &m->ranks[i];
+		bool gpu_new = r->gpu[0] != '\0', layers_new = r->layers_per_pass > 0;
+		for (size_t j = 0; j < i; j++) {
+			if (gpu_new && strcmp(m->ranks[j].gpu, r->gpu) == 0)
+				gpu_new = false;
+			if (layers_new && m->ranks[j].layers_per_pass == r->layers_per_pass)
+				layers_new = false;
+		}
+		gpus += gpu_new;
+		layers += layers_new;
+	}
+	if (gpus < 2 && layers < 2)
+		return false;
+	size_t k = 0;
+	buf[0] = '\0';
+	if (gpus >= 2)
+		k = (size_t)snprintf(buf, n, "%zu GPU kinds", gpus);
+	if (layers >= 2 && k < n)
+		snprintf(buf + k, n - k, "%s%zu layer counts a pass", k ? ", " : "", layers);
+	return true;
 }

@@ -124,4 +124,13 @@ typedef struct {
 	ts_result job;              /* every rank merged; job.agg NULL: none */
 } ts_multi;
 
+/* A job's GPUs, each distinct name once with its ranks ("NVIDIA H100 80GB
+ * HBM3 (ranks 0-7)", "B300 (rank 0), MI300X (rank 1)"); "" for one rank or
+ * none. Returns how many distinct GPUs (0 when m is NULL or has one rank). */
+size_t ts_job_gpus(const ts_multi *m, char *buf, size_t n);
+/* Whether the traces are plainly not the ranks of one run: they ran on
+ * different GPUs, or their complete passes have different layer counts;
+ * why in buf ("4 GPU kinds, 3 layer counts a pass"). */
+bool ts_job_unrelated(const ts_multi *m, char *buf, size_t n);
+
 #endif

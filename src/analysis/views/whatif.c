@@ -1,6 +1,7 @@
 /*
  * whatif.c - the replay module: records while reading, each step replayed
- * when the run is done, per-stage sums saved and merged (whatif.h).
+ * when the run is done, per-stage sums saved and merged, and why a stage
+ * has no projection (whatif.h).
  */
 #include "analysis/views/whatif.h"
 
@@ -396,3 +397,37 @@ size_t ts_wi_ranked(const ts_wi_stage *s, int *out, size_t max)
 	}
 	return n;
 }
+
+/* Milliseconds as the reports say them: "2.72 ms", "812.3 us". */
+static void wi_ms(char *buf, size_t n, double ns)
+{
+	if (ns >= 100e6)
+		snprintf(buf, n, "%.0f ms", ns / 1e6);
+	else if (ns >= 1e6)
+		snprintf(buf, n, "%.2f ms", ns / 1e6);
+	else
+		snprintf(buf, n, "%.1f us", ns / 1e3);
+}
+
+const char *ts_wi_why_not(const ts_wi_stage *s, char *buf, size_t n)
+{
+	double f = ts_wi_fidelity(s);
+	if (!s->steps)
+		return "no step whose records were kept";
+	char wait[32];
+	wi_ms(wait, sizeof wait, (double)ts_wi_wait_ns(s));
+	if (f < TS_WI_FIDELITY_MIN) {
+		snprintf(buf, n, "the replay explains %.0f%% of kernel starts (under %.0f%%); queued "
+			 "kernels waited %s a step with no cause in the trace", 100.0 * f,
+			 100.0 * TS_WI_FIDELITY_MIN, wait);
+		return buf;
+	}
+	if (!ts_wi_trusted(s)) {
+		snprintf(buf, n, "queued kernels waited %s a step with no cause in the trace "
+			 "(the replay ends %.0f%% of a step away from it)", wait,
+			 100.0 * (double)s->drift_ns / (double)s->wall_ns);
+		return buf;
+	}
+	return NULL;
+}
+

@@ -134,6 +134,9 @@ double ts_wi_fidelity(const ts_wi_stage *s);
  * its path (mean a step; 0: none, or no replayed step). */
 int64_t ts_wi_wait_ns(const ts_wi_stage *s);
 bool ts_wi_trusted(const ts_wi_stage *s);
+/* Why the stage has no projection, in buf (n bytes: 200 hold it); NULL
+ * where it has them. */
+const char *ts_wi_why_not(const ts_wi_stage *s, char *buf, size_t n);
 
 /* The changes of stage s by saving, largest first, those that save
  * anything (at most max); none where the fidelity is under
