@@ -177,7 +177,6 @@ int ts_report_brief_lines(const ts_result *res, const ts_report_opts *o, const t
 int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o, const ts_brief *b);
 /* The record's options of a report's (--stage, a job's ranks). */
 ts_brief_opts ts_report_brief_opts(const ts_report_opts *o);
-char *ts_report_first_screen(const ts_result *res, const ts_report_opts *o, size_t *len);
 
 /* A job over many ranks (multi.h): the rank table, skew, straggler, as a
  * text section, and as the JSON members "ranks" and "skew" of the open

@@ -312,24 +312,3 @@ int ts_report_brief(FILE *out, const ts_result *res, const ts_report_opts *o, co
 {
 	return ts_report_brief_lines(res, o, b, put_file, out);
 }
-
-char *ts_report_first_screen(const ts_result *res, const ts_report_opts *o, size_t *len)
-{
-	char *buf = NULL;
-	*len = 0;
-	FILE *mem = open_memstream(&buf, len);
-	if (!mem)
-		return NULL;
-	ts_report_opts bo = *o;
-	bo.width = 0;   /* lines whole, laid out for 80 columns */
-	ts_brief fb;
-	ts_brief_opts fo = ts_report_brief_opts(&bo);
-	if (ts_brief_of(res, &fo, &fb) == 0)
-		ts_report_brief(mem, res, &bo, &fb);
-	ts_brief_free(&fb);
-	if (fclose(mem) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}

@@ -852,6 +852,27 @@ static int job_section(FILE *out, const ts_result *res, const ts_report_opts *o,
 	return 0;
 }
 
+static void first_line(void *ctx, const char *line, size_t n)
+{
+	esc(ctx, line, n);
+	fputc('\n', ctx);
+}
+
+/* The first screen (views/brief.h) as the terminal shows it on a pipe:
+ * laid out with no width, its lines whole (the page wraps). */
+static void first_screen(FILE *out, const ts_result *res, const ts_report_opts *o)
+{
+	ts_report_opts bo = *o;
+	bo.width = 0;
+	ts_brief_opts fo = ts_report_brief_opts(o);
+	ts_brief fb;
+	fputs("<pre class=\"first\">", out);
+	if (ts_brief_of(res, &fo, &fb) == 0)
+		ts_report_brief_lines(res, &bo, &fb, first_line, out);
+	ts_brief_free(&fb);
+	fputs("</pre>\n", out);
+}
+
 int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	const char *trace = ts_path_label(res->path, false);
@@ -861,15 +882,7 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		escs(out, res->err.msg);
 		fputs("</p>\n", out);
 	}
-	/* the first screen, as the terminal shows it (the page wraps) */
-	size_t flen;
-	char *first = ts_report_first_screen(res, o, &flen);
-	if (first) {
-		fputs("<pre class=\"first\">", out);
-		esc(out, first, flen);
-		fputs("</pre>\n", out);
-		free(first);
-	}
+	first_screen(out, res, o);
 	html_tab t = { .out = out };
 	ts_table_sink sink = { &t, h_begin, h_row, h_end };
 	if (o->ranks && job_section(out, res, o, &sink) != 0)

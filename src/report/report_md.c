@@ -297,17 +297,26 @@ static yajl_val json_of(const ts_result *res, const ts_report_opts *o)
 	return root;
 }
 
+/* A line of the first screen (views/brief.h), laid out by report_brief.c. */
+static void first_line(void *ctx, const char *line, size_t n)
+{
+	fwrite(line, 1, n, ctx);
+	fputc('\n', ctx);
+}
+
 int ts_report_md(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	fprintf(out, "# tracestream %s report: %s\n\n", TS_VERSION, ts_path_label(res->path, false));
 	fputs("The first screen, as the terminal shows it; then the figures it rests on, "
 	      "each with its unit and its field in `tracestream -f json` (docs/agents.md).\n\n"
 	      "```text\n", out);
-	size_t flen;
-	char *first = ts_report_first_screen(res, o, &flen);
-	if (first)
-		fwrite(first, 1, flen, out);
-	free(first);
+	ts_report_opts bo = *o;
+	bo.width = 0;   /* lines whole, as on a pipe */
+	ts_brief_opts fo = ts_report_brief_opts(o);
+	ts_brief fb;
+	if (ts_brief_of(res, &fo, &fb) == 0)
+		ts_report_brief_lines(res, &bo, &fb, first_line, out);
+	ts_brief_free(&fb);
 	fputs("```\n", out);
 	yajl_val root = json_of(res, o);
 	if (!root) {

@@ -185,21 +185,35 @@ static void fact_n(xlsx *x, const char *k, double v)
 	x->row++;
 }
 
-/* The first screen, a line a row (item "first_screen"): every figure it
- * gives, in its words (whole lines, as on a pipe). */
+/* A line of the first screen a row (item "first_screen"); a line that
+ * holds a newline, a row each side of it. */
+static void first_line(void *ctx, const char *line, size_t n)
+{
+	xlsx *x = ctx;
+	const char *end = line + n;
+	for (const char *l = line;;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		size_t k = nl ? (size_t)(nl - l) : (size_t)(end - l);
+		text_at(x, x->row, 0, "first_screen", 12, NULL);
+		text_at(x, x->row, 1, l, k, NULL);
+		x->row++;
+		if (!nl)
+			break;
+		l = nl + 1;
+	}
+}
+
+/* The first screen (views/brief.h): every figure it gives, in its words,
+ * laid out with no width (whole lines, as on a pipe). */
 static void first_screen(xlsx *x, const ts_result *res, const ts_report_opts *o)
 {
-	size_t len;
-	char *buf = ts_report_first_screen(res, o, &len);
-	for (const char *l = buf; l && *l;) {
-		const char *nl = strchr(l, '\n');
-		size_t n = nl ? (size_t)(nl - l) : strlen(l);
-		text_at(x, x->row, 0, "first_screen", 12, NULL);
-		text_at(x, x->row, 1, l, n, NULL);
-		x->row++;
-		l += n + (nl != NULL);
-	}
-	free(buf);
+	ts_report_opts bo = *o;
+	bo.width = 0;
+	ts_brief_opts fo = ts_report_brief_opts(o);
+	ts_brief fb;
+	if (ts_brief_of(res, &fo, &fb) == 0)
+		ts_report_brief_lines(res, &bo, &fb, first_line, x);
+	ts_brief_free(&fb);
 }
 
 /* The summary sheet: one fact per row, then the first screen. */
