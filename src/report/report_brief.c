@@ -171,7 +171,6 @@ static void fmt_category16(const ts_text_table *t, const ts_cell *row, char *buf
 	snprintf(buf, n, "%.*s", (int)(c->len < 16 ? c->len : 16), c->s ? c->s : "");
 }
 
-
 /* The lines a statement takes where the screen counts its room: a
  * paragraph as it breaks at the width, any other one line. */
 static int stmt_lines(screen *s, const ts_brief_stmt *st)
@@ -227,7 +226,6 @@ static const char *words(const screen *s, size_t i, char *buf, size_t n)
 	}
 	return buf;
 }
-
 
 /* The top kernels, the kernels table's first rows: three where the
  * screen has room beside what follows that it must show (the

@@ -120,8 +120,9 @@ typedef struct {
 } ts_brief_opts;
 
 /* The first screen of res under o; v and b are the report's kernel view
- * and its breakdown (kview.h). 0, or -1 when memory ran out (what was
- * built stays in *out). Free with ts_brief_free either way. */
+ * and its breakdown (kview.h). *out is written over, not freed. 0, or -1
+ * when memory ran out (what was built stays in *out). Free with
+ * ts_brief_free either way. */
 int ts_brief_build(const ts_result *res, const ts_brief_opts *o, const ts_kview *v,
 		   const ts_breakdown *b, ts_brief *out);
 /* The same, making the view and breakdown of o itself. */
