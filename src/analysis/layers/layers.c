@@ -1066,6 +1066,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		/* the graph replaying began in this pass where it began here */
 		l->pass.graph_in_pass = lay_no_op(ev) && ev->correlation == l->pass.graph_corr &&
 					l->pass.graph_kernels == 1;
+		l->pass.row_graphs = l->pass.graph_in_pass;
 		l->pass.nhead_rows = 1;
 		l->pass.head_in_layers = 0;
 		l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;

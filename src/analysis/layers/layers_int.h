@@ -262,6 +262,8 @@ typedef struct {
 				  * collective */
 	uint32_t graph_pieces;   /* graphs of the open pass begun after an op's
 				  * kernel (an eager attention: piecewise) */
+	uint32_t row_graphs;     /* graphs of the open pass in a row begun with
+				  * graph_row, the last one's included */
 	int64_t last_step;       /* step of the last pass with layers, -1 none */
 	ts_pstage last_stage;    /* and its stage */
 	int64_t kfrontier;       /* the latest kernel end so far */

@@ -328,9 +328,14 @@ static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, 
 	 * piecewise forward's, between its pieces), in a pass of fewer than
 	 * three graphs begun after an op's kernel (a piece may follow one
 	 * directly, begun with the kernel every piece begins with, which
-	 * Inductor names alike) */
+	 * Inductor names alike), and where the graph before was the only
+	 * one of the pass in a row begun so (a draft's forward is one graph;
+	 * two such pieces in a row, then a third, are one forward's, before
+	 * its third eager attention) */
 	whole |= forward && l->pass.graph_pieces < 3 && !l->pass.work_since_graph &&
-		 row != TS_INTERN_NONE && row == l->pass.graph_row && row == l->pass.forward_row;
+		 row != TS_INTERN_NONE && row == l->pass.graph_row && row == l->pass.forward_row &&
+		 l->pass.row_graphs <= 1;
+	l->pass.row_graphs = l->pass.graph_in_pass && row == l->pass.graph_row ? l->pass.row_graphs + 1 : 1;
 	l->pass.graph_pieces += l->pass.op_since_graph;
 	l->pass.op_since_graph = l->pass.work_since_graph = false;
 	l->pass.graph_corr = ev->correlation;
