@@ -249,9 +249,12 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 	 * pass's head again comes two layers later at least (where no name
 	 * marks attention, a few dozen kernels) */
 	bool first = l->pass.frontier_at_start == INT64_MIN;
+	/* (nor in a piecewise pass, graphs begun after its eager attention:
+	 * Inductor begins each piece with the kernel the first began with) */
+	bool piecewise = l->pass.graph_pieces > 0;
 	if (by_waits && row == l->pass.head_rows[0] && gap > l->pass.pass_maxgap &&
 	    !(l->pass.head_in_layers & 1u) &&
-	    (!first || l->online.walk.units >= 2 || l->pass.cur.kernels >= 64))
+	    (!(first || piecewise) || l->online.walk.units >= 2 || l->pass.cur.kernels >= 64))
 		return true;
 	/* where nothing else says (no name, no op: a GPU-only capture whose
 	 * steps run back to back, the GPU never waiting), the pass's first
