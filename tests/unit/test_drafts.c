@@ -33,6 +33,10 @@ int main(void)
 	/* one of each, alternating: the deeper */
 	uint32_t e[] = { 6, 15, 6, 15, 6, 15 };
 	CHECK(says(e, N(e), 15, 6), "one draft a step, alternating: the deeper, 15");
+	uint32_t q[] = { 15, 1, 1, 15, 1, 1, 15, 15 };
+	CHECK(says(q, N(q), 15, 1), "a prompt's forward after the last verify: the target's edge run of two");
+	uint32_t r[] = { 64, 12, 64, 12, 64, 64 };
+	CHECK(says(r, N(r), 0, 0), "alternating, then an edge pair: no cycle of drafts in runs");
 	/* no cycle: one count; a pass misread among the model's; drafts in
 	 * runs of changing length; three counts; a lone target */
 	uint32_t f[] = { 64, 64, 64, 64 };

@@ -66,6 +66,10 @@ bool ts_drafts_cycle(const uint32_t *counts, size_t n, uint32_t *target, uint32_
 		*draft = a > b ? b : a;
 		return true;
 	}
+	/* a target's run at the sequence's edge may hold two: a prompt's
+	 * forward beside a verify (a new request's prefill has no drafts) */
+	alone_a |= ra.inner && ra.inner_max == 1 && ra.longest == 2;
+	alone_b |= rb.inner && rb.inner_max == 1 && rb.longest == 2;
 	if (alone_a == alone_b)
 		return false;
 	runs_of rt = alone_a ? ra : rb, rd = alone_a ? rb : ra;

@@ -20,7 +20,9 @@
  * breaks no run). True where exactly two counts ran and they cycle: one
  * (the target, *target) each time alone, two times at least, the other
  * (the draft's, *draft) in runs of one length k of two or more (the first
- * and the last run may be shorter: the capture cut them; a draft deeper
+ * and the last run may be shorter: the capture cut them; the target's
+ * first or last run may hold two, a prompt's forward beside a verify,
+ * where its inner runs are alone; a draft deeper
  * than its target, two whole runs at least); or, one of each
  * alternating (k = 1, four passes at least), the deeper the target. False
  * otherwise (one count, or two that do not cycle: a pass misread among
