@@ -288,7 +288,7 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "kv_grid=%" PRId64, p->kv_grid);
 	if (p->verify)
 		append(buf, n, &k, "verify=%u_tokens_a_draft_token", (unsigned)p->verify);
-	if (p->q_grid > 1)
+	if (p->q_grid > 1 && p->signal[TS_SIG_Q_GRID] != TS_PSTAGE_UNKNOWN)
 		append(buf, n, &k, "q_blocks=%" PRId64, p->q_grid);
 	if (p->sampled > 0 && p->layer_tokens > 0)
 		append(buf, n, &k, "sampled=%" PRId64 "_of_%" PRId64, p->sampled, p->layer_tokens);

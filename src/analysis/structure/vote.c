@@ -3,6 +3,8 @@
  */
 #include "analysis/structure/vote.h"
 
+#define Q_BLOCK_MIN 32          /* the fewest query tokens an attention grid block runs */
+
 #include <math.h>
 #include <string.h>
 
@@ -117,11 +119,15 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	else if (in->kv_grid > TS_TOKENS_PREFILL)
 		v->signal[TS_SIG_KV_GRID] = many;
 	/* FlashAttention's forward runs a block of 64 or 128 of a
-	 * sequence's query tokens a grid x: two blocks or more, a sequence
-	 * ran more query tokens than a decode step's one (a speculative
-	 * verify's few); in LLM generation only (a diffusion transformer's
-	 * steps attend over every image token) */
-	if (in->q_grid > 1 && in->generation)
+	 * sequence's query tokens a grid x (PyTorch's memory-efficient one,
+	 * 32 or 64): two blocks or more, a sequence ran more query tokens
+	 * than a decode step's one (a speculative verify's few); in LLM
+	 * generation only (a diffusion transformer's steps attend over every
+	 * image token); not where the GEMMs ran fewer rows than two blocks
+	 * hold at the least (a writer that laid the grid out otherwise: the
+	 * rows are the count) */
+	bool q_fits = in->gemm_m_max < 0 || in->gemm_m_max > Q_BLOCK_MIN;
+	if (in->q_grid > 1 && in->generation && q_fits)
 		v->signal[TS_SIG_Q_GRID] = many;
 	v->gemm_tokens = !enough ? -1 : by_rows != TS_PSTAGE_UNKNOWN ? lr
 		       : small > large && few ? in->gemm_m_min
