@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analysis/views/insight.h"
-#include "analysis/views/note.h"
+#include "analysis/views/lview.h"
 #include "analysis/views/steps.h"
 #include "input/base/satmath.h"
 #include "report/report.h"
@@ -278,8 +278,10 @@ static void put_rates(ts_jw *w, const ts_result *res, const ts_anat_sum *s)
 }
 
 /* The typical layer of stage s (anatomy.h): parts that add up to it. */
-static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *a, int s)
+static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv, int s)
 {
+	const ts_anatomy *a = lv->anatomy;
+	const ts_lview_stage *st = &lv->stage[s];
 	uint64_t nl = ts_anatomy_layers(a, s);
 	const ts_anat_sum *tot = ts_anatomy_total(a, s);
 	const ts_stat *lt = ts_anatomy_layer_time(a, s);
@@ -368,32 +370,30 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_anatomy *
 	ts_jw_end_arr(w);
 	ts_jw_member(w, 5, "outliers");
 	ts_jw_arr(w);
-	ts_layer_outlier lo[64];
-	int64_t typical;
-	size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 64, &typical);
-	for (size_t i = 0; i < no; i++) {
+	for (size_t i = 0; i < st->noutliers; i++) {
+		const ts_layer_outlier *lo = &st->outliers[i];
 		ts_jw_obj(w);
-		ts_jw_kuint(w, "layer", lo[i].index);
-		ts_jw_kstr(w, "type", ts_ltype_name(lo[i].type));
-		ts_jw_kus(w, "mean_us", lo[i].mean_ns);
-		ts_jw_knum(w, "ratio", "%.3f", lo[i].ratio);
+		ts_jw_kuint(w, "layer", lo->index);
+		ts_jw_kstr(w, "type", ts_ltype_name(lo->type));
+		ts_jw_kus(w, "mean_us", lo->mean_ns);
+		ts_jw_knum(w, "ratio", "%.3f", lo->ratio);
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	ts_jw_kus(w, "typical_index_us", typical);
+	ts_jw_kus(w, "typical_index_us", st->typical_ns);
 	ts_jw_end_obj(w);
 }
 
-static void put_anatomy(ts_jw *w, const ts_result *res, const ts_kview *v)
+static void put_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv, const ts_kview *v)
 {
-	const ts_anatomy *a = ts_layers_anatomy(res->layers);
+	const ts_anatomy *a = lv->anatomy;
 	ts_jw_member(w, 2, "layer_anatomy");
 	ts_jw_arr(w);
 	size_t any = 0;
 	for (int s = 0; a && s < TS_PSTAGE_COUNT; s++) {
 		if ((v->staged && (ts_pstage)s != v->stage) || ts_anatomy_layers(a, s) == 0)
 			continue;
-		put_stage_anatomy(w, res, a, s);
+		put_stage_anatomy(w, res, lv, s);
 		any++;
 	}
 	ts_jw_end_rows(w, any, 2);
@@ -502,69 +502,44 @@ static void put_doubt(ts_jw *w, const ts_layer_doubt *d)
 	ts_jw_end_obj(w);
 }
 
-static void put_layer_summary(ts_jw *w, const ts_result *res)
+static void put_layer_summary(ts_jw *w, const ts_result *res, const ts_lview *lv)
 {
-	const ts_layers *l = res->layers;
-	int64_t orphan_ns;
-	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
-	uint64_t total = 0, complete = 0, drafts = 0, by[TS_DRAFT_BY_COUNT] = { 0 };
-	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
-		const ts_pass *p = ts_layers_pass(l, i);
-		drafts += p->draft;
-		if (p->draft && p->draft_by < TS_DRAFT_BY_COUNT)
-			by[p->draft_by]++;
-		if (p->draft)
-			continue;
-		total += p->layers;
-		complete += p->complete;
-	}
 	ts_jw_member(w, 2, "layers");
 	ts_jw_obj(w);
-	ts_jw_kuint(w, "per_pass", ts_layers_per_pass(l));
-	ts_jw_kuint(w, "complete_passes", complete);
-	ts_jw_kuint(w, "draft_passes", drafts);
+	ts_jw_kuint(w, "per_pass", lv->per_pass);
+	ts_jw_kuint(w, "complete_passes", lv->complete);
+	ts_jw_kuint(w, "draft_passes", lv->drafts);
 	/* what told most of the drafts from their targets */
-	int most = TS_DRAFT_NOT;
-	for (int b = TS_DRAFT_UNKNOWN; b < TS_DRAFT_BY_COUNT; b++)
-		if (by[b] > by[most])
-			most = b;
-	ts_jw_kstr(w, "drafts_by", ts_draft_by_name((ts_draft_by)most));
-	ts_jw_kuint(w, "total", total);
-	char why[200];
-	long exp = ts_model_expected_layers(l, &res->model, why, sizeof why);
-	ts_jw_kopt_int(w, "expected", exp > 0, exp);
-	ts_jw_kstr(w, "expected_from", why);
+	ts_jw_kstr(w, "drafts_by", ts_draft_by_name(lv->drafts_by));
+	ts_jw_kuint(w, "total", lv->layers);
+	ts_jw_kopt_int(w, "expected", lv->expected > 0, lv->expected);
+	ts_jw_kstr(w, "expected_from", lv->expected_from);
 	ts_jw_key(w, "types");
 	ts_jw_obj(w);
-	for (int t = 0; t < TS_LT_COUNT; t++) {
-		uint64_t c = ts_layers_type_count(l, (ts_ltype)t);
-		if (c)
-			ts_jw_kuint(w, ts_ltype_name((ts_ltype)t), c);
-	}
+	for (int t = 0; t < TS_LT_COUNT; t++)
+		if (lv->types[t])
+			ts_jw_kuint(w, ts_ltype_name((ts_ltype)t), lv->types[t]);
 	ts_jw_end_obj(w);
-	ts_jw_kuint(w, "structural_boundaries", ts_layers_structural(l));
-	ts_jw_kuint(w, "once_per_pass_units", ts_layers_once_units(l));
+	ts_jw_kuint(w, "structural_boundaries", lv->structural);
+	ts_jw_kuint(w, "once_per_pass_units", lv->once_units);
 	/* what says the trace is LLM generation (none: no pass has a stage) */
 	static const char *const gen[] = { "annotation", "embedding", "kv_cache",
 					   "stage_kernel", "framework" };
-	unsigned g = ts_layers_generation(l);
 	ts_jw_key(w, "generation_evidence");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < sizeof gen / sizeof *gen; i++)
-		if (g & (1u << i))
+		if (lv->generation & (1u << i))
 			ts_jw_str(w, gen[i]);
 	ts_jw_end_arr(w);
 	/* a diffusion framework ran the passes: denoising steps, no stage */
-	ts_jw_kbool(w, "diffusion", ts_layers_diffusion(l));
-	ts_jw_kuint(w, "orphan_kernels", orphans);
-	ts_jw_kus(w, "orphan_us", orphan_ns);
-	const ts_odd_layer *odd;
-	uint64_t odd_total;
-	size_t nodd = ts_layers_odd(l, &odd, &odd_total);
-	ts_jw_kuint(w, "odd_total", odd_total);
+	ts_jw_kbool(w, "diffusion", lv->diffusion);
+	ts_jw_kuint(w, "orphan_kernels", lv->orphans);
+	ts_jw_kus(w, "orphan_us", lv->orphan_ns);
+	const ts_odd_layer *odd = lv->odd;
+	ts_jw_kuint(w, "odd_total", lv->odd_total);
 	ts_jw_key(w, "odd");
 	ts_jw_arr(w);
-	for (size_t i = 0; i < nodd; i++) {
+	for (size_t i = 0; i < lv->nodd; i++) {
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "pass", odd[i].pass);
 		ts_jw_kuint(w, "layer", odd[i].layer);
@@ -590,12 +565,11 @@ static void put_layer_summary(ts_jw *w, const ts_result *res)
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	put_doubt(w, ts_layers_doubt(l));
+	put_doubt(w, &lv->doubt);
 	ts_jw_end_obj(w);
 
-	char note[300];
 	ts_jw_member(w, 2, "passes_note");
-	ts_jw_str(w, ts_note_passes(res, note, sizeof note) ? note : NULL);
+	ts_jw_str(w, lv->has_note ? lv->note : NULL);
 }
 
 /* A window of trace time; null when unknown. */
@@ -679,10 +653,10 @@ static void put_step(ts_jw *w, const ts_result *res, size_t i)
 	ts_jw_end_obj(w);
 }
 
-static void put_pass(ts_jw *w, const ts_result *res, size_t i)
+static void put_pass(ts_jw *w, const ts_result *res, const ts_lview *lv, size_t i)
 {
-	const ts_pass *p = ts_layers_pass(res->layers, i);
-	const ts_layers *l = res->layers;
+	const ts_lview_pass *vp = &lv->passes[i];
+	const ts_pass *p = vp->p;
 	ts_jw_nl(w, 4);
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "index", p->index);
@@ -697,7 +671,7 @@ static void put_pass(ts_jw *w, const ts_result *res, size_t i)
 	ts_jw_kus(w, "start_us", p->first_ts);
 	ts_jw_kopt_int(w, "batch", p->batch >= 0, p->batch);
 	ts_jw_kopt_int(w, "tokens", p->tokens >= 0, p->tokens);
-	ts_jw_kstr(w, "annotation", ts_layers_annotation_name(l, p->annotation));
+	ts_jw_kstr(w, "annotation", vp->annotation);
 	ts_jw_key(w, "votes");
 	ts_jw_obj(w);
 	ts_jw_kint(w, "prefill", p->votes[TS_PSTAGE_PREFILL]);
@@ -721,9 +695,7 @@ static void put_pass(ts_jw *w, const ts_result *res, size_t i)
 	}
 	ts_jw_kopt_int(w, "kv_grid", p->kv_grid > 0, p->kv_grid);
 	ts_jw_kopt_int(w, "q_grid", p->q_grid > 0, p->q_grid);
-	char ev[160];
-	ts_pass_evidence(l, p, ev, sizeof ev);
-	ts_jw_kstr(w, "evidence", ev);
+	ts_jw_kstr(w, "evidence", vp->evidence);
 	/* what its idle figures measure (idle.h's one rule), and the GPU
 	 * window of its step's own annotation */
 	ts_jw_key(w, "span");
@@ -747,18 +719,16 @@ static void put_pass(ts_jw *w, const ts_result *res, size_t i)
 }
 
 static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
-		       const ts_kview *v)
+		       const ts_lview *lv, const ts_kview *v)
 {
-	const ts_layers *l = res->layers;
-	put_layer_summary(w, res);
+	put_layer_summary(w, res, lv);
 	ts_jw_member(w, 2, "passes");
 	ts_jw_arr(w);
 	size_t listed = 0;
-	for (size_t i = 0; i < ts_layers_npasses(l); i++) {
-		const ts_pass *p = ts_layers_pass(l, i);
-		if (v->staged && p->stage != v->stage)
+	for (size_t i = 0; i < lv->npasses; i++) {
+		if (v->staged && lv->passes[i].p->stage != v->stage)
 			continue;
-		put_pass(w, res, i);
+		put_pass(w, res, lv, i);
 		listed++;
 	}
 	ts_jw_end_rows(w, listed, 2);
@@ -768,9 +738,8 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 	ts_jw_obj(w);
 	int64_t all = res->agg->all.total;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
-		const ts_stat *other, *sall;
-		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
+		const ts_stage_total *t = &lv->stage[s].total;
+		const ts_stat *sall = lv->stage[s].all;
 		ts_jw_key(w, ts_pstage_name((ts_pstage)s));
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "passes", t->passes);
@@ -1140,8 +1109,10 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	ts_breakdown b;
 	if (ts_kview_breakdown(res, &v, &b) != 0)
 		return -1;
+	ts_lview lv;
 	ts_jw w;
-	if (!ts_jw_init(&w, out)) {
+	if (ts_lview_of(res, &lv) != 0 || !ts_jw_init(&w, out)) {
+		ts_lview_free(&lv);
 		ts_breakdown_free(&b);
 		return -1;
 	}
@@ -1168,8 +1139,8 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	ts_report_json_table(&w, res, o, "categories", "categories");
 	ts_report_json_table(&w, res, o, "unclassified", "unclassified");
 	if (res->layers) {
-		put_layers(&w, res, o, &v);
-		put_anatomy(&w, res, &v);
+		put_layers(&w, res, o, &lv, &v);
+		put_anatomy(&w, res, &lv, &v);
 		put_insight(&w, res);
 		ts_report_whatif_json(&w, res, o);
 	}
@@ -1185,6 +1156,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	ts_report_memory_json(&w, res);
 	ts_report_json_table(&w, res, o, "api", "api");
+	ts_lview_free(&lv);
 	ts_breakdown_free(&b);
 	put_warnings(&w, res);
 	if (o->ranks)

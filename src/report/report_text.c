@@ -10,7 +10,7 @@
 
 #include "analysis/views/insight.h"
 #include "input/base/label.h"
-#include "analysis/views/note.h"
+#include "analysis/views/lview.h"
 #include "input/base/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
@@ -39,7 +39,7 @@ const char *ts_text_us(char *buf, size_t n, int64_t ns)
 }
 
 static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
-		       const ts_kview *v, const ts_breakdown *b)
+		       const ts_lview *lv, const ts_kview *v, const ts_breakdown *b)
 {
 	const ts_agg *a = res->agg;
 	const ts_meta *m = &res->meta;
@@ -129,7 +129,7 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 			ts_text_us(b1, sizeof b1, busy), kspan ? 100.0 * (double)busy / (double)kspan : 0.0,
 			ts_text_us(b2, sizeof b2, kspan),
 			ts_text_us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
-	if (res->layers && ts_layers_npasses(res->layers)) {
+	if (res->layers && lv->npasses) {
 		ts_busy_summary bs;
 		ts_insight_busy(res, &bs);
 		const ts_idle_pass *ip = &bs.in_passes;
@@ -319,42 +319,34 @@ static const ts_text_col pass_cols[] = {
 	  .fmt = fmt_evidence },
 };
 
-static void put_passes(FILE *out, const ts_result *res, const ts_kview *v,
+static void put_passes(FILE *out, const ts_result *res, const ts_lview *lv, const ts_kview *v,
 		       const ts_report_opts *o)
 {
-	const ts_layers *l = res->layers;
-	size_t n = ts_layers_npasses(l);
-	char note[300];
-	bool none = ts_note_passes(res, note, sizeof note);
+	size_t n = lv->npasses;
 	if (n == 0) {
-		fprintf(out, "\nForward passes: none: %s\n", note);
+		fprintf(out, "\nForward passes: none: %s\n", lv->note);
 		return;
 	}
-	if (none)
-		fprintf(out, "\nNo complete forward pass: %s\n", note);
+	if (lv->has_note)
+		fprintf(out, "\nNo complete forward pass: %s\n", lv->note);
 	/* every timed kernel is in one stage: its pass's, or unknown */
 	fputs("\nStages\n", out);
 	put_table(res, o, "stages", (ts_text_table){ .out = out, TEXT_COLS(stage_cols),
 						     .keep = stage_ran });
 	int64_t all = res->agg->all.total;
-	int64_t orphan_ns;
-	uint64_t orphans = ts_layers_orphans(l, &orphan_ns);
 	char b[32];
-	const ts_stat *uother, *uall;
-	ts_layers_stage_rows(l, TS_PSTAGE_UNKNOWN, &uother, &uall);
+	const ts_stat *uall = lv->stage[TS_PSTAGE_UNKNOWN].all;
 	fprintf(out, " %" PRIu32 " layers per complete pass; %" PRIu64 " kernels (%s us) outside any layer;"
 		     " stage unknown for %.1f%% of kernel time\n",
-		ts_layers_per_pass(l), orphans, ts_text_us(b, sizeof b, orphan_ns),
+		lv->per_pass, lv->orphans, ts_text_us(b, sizeof b, lv->orphan_ns),
 		all ? 100.0 * (double)uall->total / (double)all : 0.0);
-	char why[200];
-	long want = ts_model_expected_layers(l, &res->model, why, sizeof why);
-	if (want > 0)
-		fprintf(out, " expected %ld layers per pass: %s\n", want, why);
+	if (lv->expected > 0)
+		fprintf(out, " expected %ld layers per pass: %s\n", lv->expected, lv->expected_from);
 	else
-		fprintf(out, " no expected layer count: %s\n", why);
+		fprintf(out, " no expected layer count: %s\n", lv->expected_from);
 	size_t listed = 0;
 	for (size_t i = 0; i < n; i++)
-		listed += !v->staged || ts_layers_pass(l, i)->stage == v->stage;
+		listed += !v->staged || lv->passes[i].p->stage == v->stage;
 	size_t shown = listed < 20 ? listed : 20;
 	fprintf(out, "\nForward passes (%zu of %zu%s%s)\n", shown, listed,
 		v->staged ? ", stage " : "", v->staged ? ts_pstage_name(v->stage) : "");
@@ -364,10 +356,10 @@ static void put_passes(FILE *out, const ts_result *res, const ts_kview *v,
 
 /* The typical layer of each stage, kernel by kernel in order (anatomy.h):
  * the rows add up to the mean layer time. */
-static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v,
-			      const ts_report_opts *o)
+static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_lview *lv,
+			      const ts_kview *v, const ts_report_opts *o)
 {
-	const ts_anatomy *a = ts_layers_anatomy(res->layers);
+	const ts_anatomy *a = lv->anatomy;
 	char (*shorts)[TS_SHORT_MAX + 1] = a ? ts_report_short_names(res->agg) : NULL;
 	for (int s = 0; a && shorts && s < TS_PSTAGE_COUNT; s++) {
 		uint64_t nl = ts_anatomy_layers(a, s);
@@ -434,12 +426,12 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 			fputc('\n', out);
 		}
 		free(rows);
-		ts_layer_outlier lo[8];
-		int64_t typical;
-		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 8, &typical);
+		/* the first 8 of those off the typical one */
+		const ts_layer_outlier *lo = lv->stage[s].outliers;
+		size_t no = lv->stage[s].noutliers < 8 ? lv->stage[s].noutliers : 8;
 		if (no) {
 			fprintf(out, " Layers off the typical one (median of the per-index means, %s us) by more than %.0f%%:",
-				ts_text_us(m, sizeof m, typical), TS_OUTLIER_PCT);
+				ts_text_us(m, sizeof m, lv->stage[s].typical_ns), TS_OUTLIER_PCT);
 			for (size_t i = 0; i < no; i++)
 				fprintf(out, "%s layer %" PRIu32 " %.2fx (%s)", i ? "," : "", lo[i].index,
 					lo[i].ratio, ts_ltype_name(lo[i].type));
@@ -452,15 +444,16 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_kview *v
 /* The heading of one stage's layer table: how many passes it is over. */
 static void layer_heading(void *ctx, FILE *out, const char *stage)
 {
-	const ts_layers *l = ctx;
+	const ts_lview *lv = ctx;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		if (strcmp(stage, ts_pstage_name((ts_pstage)s)) == 0)
 			fprintf(out, "\nLayers, %s (per layer index, across %" PRIu32 " complete passes)\n",
-				stage, ts_layers_stage(l, (ts_pstage)s)->complete_passes);
+				stage, lv->stage[s].total.complete_passes);
 }
 
 /* The layers table (report_table.c), a section per stage. */
-static void put_layer_table(FILE *out, const ts_result *res, const ts_report_opts *o)
+static void put_layer_table(FILE *out, const ts_result *res, const ts_lview *lv,
+			    const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
 		{ .col = "layer", .title = "Layer", .width = 5, .decimals = -1 },
@@ -472,28 +465,24 @@ static void put_layer_table(FILE *out, const ts_result *res, const ts_report_opt
 		{ .col = "pass_pct", .title = "% pass", .width = 7, .decimals = 1, .suffix = "%" },
 	};
 	put_table(res, o, "layers", (ts_text_table){ .out = out, TEXT_COLS(cols),
-			    .group = "stage", .heading = layer_heading, .ctx = res->layers });
+			    .group = "stage", .heading = layer_heading, .ctx = (void *)lv });
 }
 
-static void put_debug_layers(FILE *out, const ts_result *res)
+static void put_debug_layers(FILE *out, const ts_result *res, const ts_lview *lv)
 {
-	const ts_debug_kernel *k;
-	size_t n = ts_layers_debug(res->layers, &k);
-	uint32_t pi;
-	ts_pstage ps;
-	bool complete;
-	if (!ts_layers_debug_pass(res->layers, &pi, &ps, &complete)) {
-		const ts_layers_opts *lo = ts_layers_options(res->layers);
+	const ts_debug_kernel *k = lv->debug.k;
+	size_t n = lv->debug.n;
+	if (!lv->debug.listed) {
 		fputs("\nKernels of the requested layers\n", out);
-		if (lo->debug_pass >= 0)
-			fprintf(out, " none: the trace has no pass %ld\n", lo->debug_pass);
+		if (lv->debug.want_pass >= 0)
+			fprintf(out, " none: the trace has no pass %ld\n", lv->debug.want_pass);
 		else
-			fprintf(out, " none: no complete%s%s pass\n", lo->debug_stage >= 0 ? " " : "",
-				lo->debug_stage >= 0 ? ts_pstage_name((ts_pstage)lo->debug_stage) : "");
+			fprintf(out, " none: no complete%s%s pass\n", lv->debug.want_stage >= 0 ? " " : "",
+				lv->debug.want_stage >= 0 ? ts_pstage_name((ts_pstage)lv->debug.want_stage) : "");
 		return;
 	}
-	fprintf(out, "\nKernels of the requested layers (pass %" PRIu32 ", %s%s)\n", pi,
-		ts_pstage_name(ps), complete ? "" : ", partial");
+	fprintf(out, "\nKernels of the requested layers (pass %" PRIu32 ", %s%s)\n", lv->debug.index,
+		ts_pstage_name(lv->debug.stage), lv->debug.complete ? "" : ", partial");
 	if (n == 0) {
 		fputs(" none: that pass has none of those layers\n", out);
 		return;
@@ -1026,8 +1015,14 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		ts_breakdown_free(&b);
 		return ferror(out) ? -1 : 0;
 	}
+	ts_lview lv;
+	if (ts_lview_of(res, &lv) != 0) {
+		ts_lview_free(&lv);
+		ts_breakdown_free(&b);
+		return -1;
+	}
 	fputc('\n', out);
-	put_header(out, res, o, &v, &b);
+	put_header(out, res, o, &lv, &v, &b);
 	if (v.staged) {
 		char t[32];
 		fprintf(out, "  stage     %s only: %" PRIu64 " kernels, %s us, %.1f%% of kernel time\n",
@@ -1040,14 +1035,14 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		put_unclassified(out, res, &v, o);
 	}
 	if (res->layers) {
-		put_passes(out, res, &v, o);
+		put_passes(out, res, &lv, &v, o);
 		ts_report_whatif_text(out, res, o);
 		if (o->show_layers) {
-			put_layer_anatomy(out, res, &v, o);
-			put_layer_table(out, res, o);
+			put_layer_anatomy(out, res, &lv, &v, o);
+			put_layer_table(out, res, &lv, o);
 		}
 		if (o->debug_layers)
-			put_debug_layers(out, res);
+			put_debug_layers(out, res, &lv);
 	}
 	if (res->attrib) {
 		if (!v.staged)
@@ -1065,6 +1060,7 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	put_api(out, res, o);
 	put_events(out, res->agg);
+	ts_lview_free(&lv);
 	ts_breakdown_free(&b);
 	return ferror(out) ? -1 : 0;
 }

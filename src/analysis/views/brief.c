@@ -17,7 +17,7 @@
 
 #include "analysis/views/insight.h"
 #include "analysis/views/memory.h"
-#include "analysis/views/note.h"
+#include "analysis/views/lview.h"
 #include "analysis/views/roofline.h"
 #include "input/base/satmath.h"
 
