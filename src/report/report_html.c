@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/layers/layers.h"
 #include "input/base/label.h"
+#include "analysis/views/lview.h"
 #include "analysis/views/memory.h"
 #include "report/report.h"
 #include "analysis/views/roofline.h"
@@ -212,22 +212,21 @@ static void hbars(FILE *out, const char *id, const char *title, const char *what
 
 /* ------------------------------------------------------------ sections */
 
-static int stage_count(const ts_result *res, ts_pstage s, int64_t *ns)
+static int stage_count(const ts_lview *lv, ts_pstage s, int64_t *ns)
 {
-	const ts_stat *other, *sall;
-	ts_layers_stage_rows(res->layers, s, &other, &sall);
+	const ts_stat *sall = lv->stage[s].all;
 	*ns = sall->total;
 	return sall->count > 0;
 }
 
-static void chart_stages(FILE *out, const ts_result *res)
+static void chart_stages(FILE *out, const ts_lview *lv)
 {
 	hbar b[TS_PSTAGE_COUNT];
 	size_t n = 0;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		int64_t ns;
 		/* a row that would read 0.0 ms is not drawn */
-		if (!stage_count(res, (ts_pstage)s, &ns) || ns < 50000)
+		if (!stage_count(lv, (ts_pstage)s, &ns) || ns < 50000)
 			continue;
 		const char *name = ts_pstage_name((ts_pstage)s);
 		b[n++] = (hbar){ name, strlen(name), (double)ns / 1e3, palette[s % NPAL], NULL };
@@ -271,7 +270,8 @@ static void chart_memory(FILE *out, const ts_result *res)
 
 /* Stacked bars: per stage, its time by category (the 7 largest of the
  * trace, then the rest). */
-static void chart_categories(FILE *out, const ts_result *res, const ts_report_opts *o)
+static void chart_categories(FILE *out, const ts_result *res, const ts_lview *lv,
+			     const ts_report_opts *o)
 {
 	ts_report_opts all = *o;
 	all.filter_stage = false;
@@ -292,7 +292,7 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 	int64_t max = 0;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		int64_t ns;
-		if (stage_count(res, (ts_pstage)s, &ns) && ns >= 50000) {
+		if (stage_count(lv, (ts_pstage)s, &ns) && ns >= 50000) {
 			nstages++;
 			if (ns > max)
 				max = ns;
@@ -306,7 +306,7 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 	int row = 0;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
 		int64_t ns;
-		if (!stage_count(res, (ts_pstage)s, &ns) || ns < 50000)
+		if (!stage_count(lv, (ts_pstage)s, &ns) || ns < 50000)
 			continue;       /* a bar that would read 0.0 ms, as in the stages chart */
 		ts_report_opts so = *o;
 		so.filter_stage = true;
@@ -364,14 +364,14 @@ static void chart_categories(FILE *out, const ts_result *res, const ts_report_op
 
 /* Per stage: one bar per layer index, its mean time over the passes,
  * coloured by the layer's type (attention + MLP, attention only, ...). */
-static void chart_layers(FILE *out, const ts_result *res)
+static void chart_layers(FILE *out, const ts_lview *lv)
 {
-	const ts_layers *l = res->layers;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
-		uint32_t n = ts_layers_max_index(l, (ts_pstage)s), shown = 0;
+		const ts_layer_stat *index = lv->stage[s].index;
+		uint32_t n = lv->stage[s].nindex, shown = 0;
 		double max = 0;
 		for (uint32_t i = 0; i < n; i++) {
-			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
+			const ts_layer_stat *st = &index[i];
 			if (!st->time.count)
 				continue;
 			shown = i + 1;
@@ -391,7 +391,7 @@ static void chart_layers(FILE *out, const ts_result *res)
 		double step = (double)(CW - 70) / shown, bw = step > 3 ? step - 2 : step;
 		bool type_seen[TS_LT_COUNT] = { false };
 		for (uint32_t i = 0; i < shown; i++) {
-			const ts_layer_stat *st = ts_layers_stat(l, (ts_pstage)s, i);
+			const ts_layer_stat *st = &index[i];
 			double m = st->time.count ? (double)st->time.total / (double)st->time.count : 0;
 			int bt = TS_LT_UNKNOWN;
 			for (int t = 0; t < TS_LT_COUNT; t++)
@@ -421,15 +421,14 @@ static void chart_layers(FILE *out, const ts_result *res)
 
 /* The passes on a time axis, coloured by stage; each as tall as the
  * busy share of its span, so idle time shows as the empty part. */
-static void chart_timeline(FILE *out, const ts_result *res)
+static void chart_timeline(FILE *out, const ts_lview *lv)
 {
-	const ts_layers *l = res->layers;
-	size_t n = ts_layers_npasses(l);
+	size_t n = lv->npasses;
 	if (!n)
 		return;
 	int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 	for (size_t i = 0; i < n; i++) {
-		const ts_pass *p = ts_layers_pass(l, i);
+		const ts_pass *p = lv->passes[i].p;
 		int64_t a = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
 		int64_t b = a + (p->idle.span_ns ? p->idle.span_ns : p->last_end - p->first_ts);
 		if (a < t0)
@@ -448,7 +447,7 @@ static void chart_timeline(FILE *out, const ts_result *res)
 	double span = CW - 40;
 	bool seen[TS_PSTAGE_COUNT] = { false };
 	for (size_t i = 0; i < n; i += every) {
-		const ts_pass *p = ts_layers_pass(l, i);
+		const ts_pass *p = lv->passes[i].p;
 		int64_t a = p->idle.span_ns ? p->idle.start_ns : p->first_ts;
 		int64_t len = p->idle.span_ns ? p->idle.span_ns : p->last_end - p->first_ts;
 		double x = 20 + span * (double)(a - t0) / range, w = span * (double)len / range;
@@ -889,10 +888,16 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 		return -1;
 	fputs("<h2>Charts</h2>\n", out);
 	if (res->layers) {
-		chart_stages(out, res);
-		chart_categories(out, res, o);
-		chart_layers(out, res);
-		chart_timeline(out, res);
+		ts_lview lv;
+		if (ts_lview_of(res, &lv) != 0) {
+			ts_lview_free(&lv);
+			return -1;
+		}
+		chart_stages(out, &lv);
+		chart_categories(out, res, &lv, o);
+		chart_layers(out, &lv);
+		chart_timeline(out, &lv);
+		ts_lview_free(&lv);
 	}
 	chart_memory(out, res);
 	chart_kernels(out, res, o);

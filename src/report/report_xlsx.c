@@ -21,8 +21,8 @@
 #include <unistd.h>
 #include <xlsxwriter.h>
 
-#include "analysis/layers/layers.h"
 #include "input/base/label.h"
+#include "analysis/views/lview.h"
 #include "report/report.h"
 #include "report/version.h"
 
@@ -217,7 +217,7 @@ static void first_screen(xlsx *x, const ts_result *res, const ts_report_opts *o)
 }
 
 /* The summary sheet: one fact per row, then the first screen. */
-static void summary(xlsx *x, const ts_result *res, const ts_report_opts *o)
+static void summary(xlsx *x, const ts_result *res, const ts_lview *lv, const ts_report_opts *o)
 {
 	static const char *const cols[] = { "item", "value" };
 	x->sheet = "summary";
@@ -238,9 +238,8 @@ static void summary(xlsx *x, const ts_result *res, const ts_report_opts *o)
 	fact_n(x, "kernels", (double)res->agg->all.count);
 	fact_n(x, "kernel_time_us", (double)res->agg->all.total / 1e3);
 	for (int s = 0; res->layers && s < TS_PSTAGE_COUNT; s++) {
-		const ts_stage_total *t = ts_layers_stage(res->layers, (ts_pstage)s);
-		const ts_stat *other, *sall;
-		ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
+		const ts_stage_total *t = &lv->stage[s].total;
+		const ts_stat *sall = lv->stage[s].all;
 		if (!t->passes && !sall->count)
 			continue;
 		char k[64];
@@ -280,17 +279,23 @@ static lxw_error close_workbook(lxw_workbook *wb)
 
 int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts *o)
 {
+	ts_lview lv;
+	if (ts_lview_of(res, &lv) != 0) {
+		ts_lview_free(&lv);
+		return -1;
+	}
 	xlsx x = { .text = malloc(XLSX_CELL_MAX * 3 + 4) };
 	lxw_workbook_options wo = { .constant_memory = LXW_FALSE };
 	x.wb = x.text ? workbook_new_opt(path, &wo) : NULL;
 	if (!x.wb) {
 		free(x.text);
+		ts_lview_free(&lv);
 		return -1;
 	}
 	x.head = workbook_add_format(x.wb);
 	format_set_bold(x.head);
 	ts_table_sink sink = { &x, x_begin, x_row, x_end };
-	summary(&x, res, o);
+	summary(&x, res, &lv, o);
 	int rc = 0;
 	for (size_t i = 0; ts_report_tables[i] && rc == 0; i++) {
 		const char *t = ts_report_tables[i];
@@ -300,9 +305,7 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 		/* the ops of each stage that has kernels, after all ops */
 		for (int s = 0; strcmp(t, "ops") == 0 && !o->filter_stage && res->layers &&
 				s < TS_PSTAGE_COUNT && rc == 0; s++) {
-			const ts_stat *other, *sall;
-			ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &sall);
-			if (!sall->count)
+			if (!lv.stage[s].all->count)
 				continue;
 			char name[32];
 			snprintf(name, sizeof name, "ops_%s", ts_pstage_name((ts_pstage)s));
@@ -316,5 +319,6 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 	}
 	lxw_error e = close_workbook(x.wb);
 	free(x.text);
+	ts_lview_free(&lv);
 	return rc == 0 && !x.err && e == LXW_NO_ERROR ? 0 : -1;
 }
