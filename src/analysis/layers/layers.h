@@ -208,7 +208,8 @@ const ts_layers_opts *ts_layers_options(const ts_layers *l);
 /* CPU ops and runtime calls: what says a trace is a graph capture or a
  * training step (for the note when there is no complete pass). */
 void ts_layers_cpu_event(ts_layers *l, const ts_event *ev);
-/* What the CPU side of a trace held (views/lview.h: the note when there is no complete pass). */
+/* What the CPU side of a trace held (views/lview.h: the note when there
+ * is no complete pass). */
 typedef struct {
 	uint64_t cpu_ops, compute_ops, launches, backward_ops;
 	uint64_t captures;               /* capture calls begun; else capture annotations */
