@@ -159,27 +159,32 @@ static bool holds(const ts_unit *u, slice s, uint8_t m)
 	return false;
 }
 
-static bool shares(ts_unit *u, slice a, slice b, bool names, bool mlp)
+static bool shares(ts_unit *u, slice a, slice b, bool names, bool known)
 {
 	uint32_t shorter = a.n < b.n ? a.n : b.n, ia = 0;
-	uint32_t run = ts_unit_run_at(u, a, b, &ia, NULL);
-	/* the anchor inside the shared block cuts it in two: the segments'
-	 * common head and common tail are that block, in a row around the
-	 * anchor (a dense and a MoE layer, the anchor in their attention) */
-	uint32_t head = 0, tail = 0;
-	while (head < shorter && a.k[head] == b.k[head])
-		head++;
-	while (head + tail < shorter && a.k[a.n - 1 - tail] == b.k[b.n - 1 - tail])
-		tail++;
-	run = head + tail > run ? head + tail : run;
-	if (run < 5 || 2 * run < shorter)
+	uint32_t run = ts_unit_run_at(u, a, b, &ia, NULL), held = run;
+	/* where no name knows a mixer or MLP work in the layers (a graph
+	 * replayed them with no op to name them), the anchor inside the
+	 * shared block may cut it in two: the segments' common head and
+	 * common tail are that block, in a row around the anchor (a dense
+	 * and a MoE layer, the anchor in their attention). Where names know
+	 * them, they say which segments are whole layers (below): an
+	 * attention half and an MLP half share the output GEMM, its
+	 * all-reduce, the next norm and their quantizations around it. */
+	if (!known) {
+		uint32_t head = 0, tail = 0;
+		while (head < shorter && a.k[head] == b.k[head])
+			head++;
+		while (head + tail < shorter && a.k[a.n - 1 - tail] == b.k[b.n - 1 - tail])
+			tail++;
+		held = head + tail > run ? head + tail : run;
+	}
+	if (held < 5 || 2 * held < shorter)
 		return false;
 	/* by name, each is a whole layer, its MLP work in it (an activation,
 	 * the experts): an attention half, which has none, and an MLP half
-	 * share an unfused norm (HF eager: eight kernels in a row); where
-	 * names know MLP work in the layers (mlp: not where a graph replayed
-	 * them with no op to name them) */
-	if (mlp && !(holds(u, a, TS_UNIT_MLP) && holds(u, b, TS_UNIT_MLP)))
+	 * share an unfused norm (HF eager: eight kernels in a row) */
+	if (names && known && !(holds(u, a, TS_UNIT_MLP) && holds(u, b, TS_UNIT_MLP)))
 		return false;
 	/* the mixer itself in the run: two whole layers, however long the
 	 * one's expert loop (an eager MoE prefill runs a GEMM pair for every
@@ -334,15 +339,15 @@ static bool accept(ts_unit *u, grid *g, size_t lo, size_t hi, bool names)
 	/* in turn, two kinds that share a mixer (a dense and a MoE layer)
 	 * hold it in a row: half the shorter one at least; a hybrid's third
 	 * kind may share its MLP with one such */
-	bool mlp = false;
-	for (uint32_t i = g->o[lo]; names && i < g->o[hi] && !mlp; i++)
-		mlp = (u->mark[i] & TS_UNIT_MLP) != 0;
+	bool known = false;
+	for (uint32_t i = g->o[lo]; names && i < g->o[hi] && !known; i++)
+		known = (u->mark[i] & (TS_UNIT_ATTN | TS_UNIT_MLP)) != 0;
 	for (bool more = alternate; more;) {
 		more = false;
 		for (uint32_t k = 0; k < g->nkinds; k++)
 			for (uint32_t j = 0; j < g->nkinds && !ok[k]; j++)
 				if (ok[j] && shares(u, seg_of(u, g->o, g->kinds[k]), seg_of(u, g->o, g->kinds[j]),
-						    names, mlp))
+						    names, known))
 					more = ok[k] = true;
 	}
 	for (uint32_t k = 0; k < g->nkinds; k++)
