@@ -138,6 +138,14 @@ for f in files:
             lits.append('%s: "%s"' % (f, m.group(2)))
 print('%s - no category name is compared in C outside the tables (%d categories)%s' %
       ('not ok' if lits or len(cats) < 20 else 'ok', len(cats), ': ' + ', '.join(lits[:5]) if lits else ''))
+# reporters read views (analysis/views), never the machines: no file of
+# report/ includes an analysis header outside views/ (what the views
+# carry of the machines' types still reaches them through result.h)
+reads = ['%s -> %s' % (f, m.group(1)) for f in files if f.startswith('src/report/')
+         for m in re.finditer(r'#include "(analysis/[^"]+)"', open(f).read())
+         if not m.group(1).startswith('analysis/views/')]
+print('%s - reporters include views only, of analysis/%s' %
+      ('not ok' if reads else 'ok', ': ' + '; '.join(reads[:5]) if reads else ''))
 new = [c for c in circles if not any(c <= k for k in KNOWN)]
 print('%s - no circle of calls inside a folder but the layer machine\'s two (named, not to grow)%s' %
       ('not ok' if new else 'ok', ': ' + '; '.join(' <-> '.join(sorted(c)) for c in new) if new else ''))

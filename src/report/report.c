@@ -7,7 +7,6 @@
 #include "input/base/hash.h"
 #include "input/base/satmath.h"
 #include "analysis/views/roofline.h"
-#include "analysis/stat.h"
 
 #include <ctype.h>
 #include <inttypes.h>
