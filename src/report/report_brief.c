@@ -18,6 +18,7 @@
 
 #include "analysis/views/brief.h"
 #include "input/base/label.h"
+#include "input/base/timefmt.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
 #include "report/version.h"
@@ -121,18 +122,6 @@ static void wrap_all(screen *s, const char *head, const char *text, int ind)
 	wrap_lines(s, head, text, ind, true);
 }
 
-/* Milliseconds with three significant-ish digits. */
-static void fmt_ms(char *buf, size_t n, double ns)
-{
-	double ms = ns / 1e6;
-	if (ms >= 100)
-		snprintf(buf, n, "%.0f ms", ms);
-	else if (ms >= 1)
-		snprintf(buf, n, "%.2f ms", ms);
-	else
-		snprintf(buf, n, "%.1f us", ns / 1e3);
-}
-
 /* A table of report_table.c as text (report_textsink.c), a line of the
  * screen each. */
 static void put_table_lines(screen *s, const char *name, ts_text_table t)
@@ -162,7 +151,7 @@ static void top_kernels_title(void *ctx, FILE *out, const char *group)
 
 static void fmt_total_ms(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)
 {
-	fmt_ms(buf, n, (double)ts_text_cell(t, row, "total_us")->i);
+	ts_fmt_ms(buf, n, (double)ts_text_cell(t, row, "total_us")->i);
 }
 
 static void fmt_category16(const ts_text_table *t, const ts_cell *row, char *buf, size_t n)

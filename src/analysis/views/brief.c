@@ -131,18 +131,6 @@ void bf_figure(ts_brief_stmt *st, double value, const char *unit, const char *fm
 	va_end(ap);
 }
 
-/* Milliseconds with three significant-ish digits. */
-void bf_ms(char *buf, size_t n, double ns)
-{
-	double ms = ns / 1e6;
-	if (ms >= 100)
-		snprintf(buf, n, "%.0f ms", ms);
-	else if (ms >= 1)
-		snprintf(buf, n, "%.2f ms", ms);
-	else
-		snprintf(buf, n, "%.1f us", ns / 1e3);
-}
-
 /* Under --stage, only that stage's rows. */
 bool bf_shown_stage(const ts_brief_opts *o, int st)
 {
@@ -279,10 +267,10 @@ static void put_what(bf_build *s)
 	 * named beside it when streams overlap (steps.h has the words) */
 	char kt[96];
 	int64_t kns = v->all->total, busy = v->staged ? kns : ts_agg_busy_ns(res->agg);
-	bf_ms(kt, sizeof kt, (double)busy);
+	ts_fmt_ms(kt, sizeof kt, (double)busy);
 	if (busy < kns - kns / 100) {
 		char k2[32];
-		bf_ms(k2, sizeof k2, (double)kns);
+		ts_fmt_ms(k2, sizeof k2, (double)kns);
 		size_t kl = strlen(kt);
 		snprintf(kt + kl, sizeof kt - kl, " busy (%s kernel time)", k2);
 	} else {
@@ -405,8 +393,8 @@ static void anatomy_head(bf_build *s, const ts_anatomy *a, int st, uint64_t nl)
 	const ts_brief_section A = TS_BRIEF_ANATOMY;
 	const ts_anat_sum *tot = ts_anatomy_total(a, st);
 	char mean[32], p50[32];
-	bf_ms(mean, sizeof mean, (double)tot->ns / (double)nl);
-	bf_ms(p50, sizeof p50, (double)ts_stat_quantile(ts_anatomy_layer_time(a, st), 0.5));
+	ts_fmt_ms(mean, sizeof mean, (double)tot->ns / (double)nl);
+	ts_fmt_ms(p50, sizeof p50, (double)ts_stat_quantile(ts_anatomy_layer_time(a, st), 0.5));
 	ts_roofline r;
 	ts_roofline_sum(s->res, tot, &r);
 	char rate[64] = "";
@@ -421,8 +409,8 @@ static void anatomy_head(bf_build *s, const ts_anatomy *a, int st, uint64_t nl)
 		return;
 	}
 	char wm[32], wp[32], tail[128], narrow[300];
-	bf_ms(wm, sizeof wm, (double)wall->total / (double)wall->count);
-	bf_ms(wp, sizeof wp, (double)ts_stat_quantile(wall, 0.5));
+	ts_fmt_ms(wm, sizeof wm, (double)wall->total / (double)wall->count);
+	ts_fmt_ms(wp, sizeof wp, (double)ts_stat_quantile(wall, 0.5));
 	snprintf(tail, sizeof tail, "%.0f kernels, %s kernel time%s",
 		 (double)tot->count / (double)nl, mean, rate);
 	ts_brief_stmt *x = bf_add(s, A, TS_BRIEF_LINE, "Typical %s layer %s wall (p50 %s), %s", stn,
@@ -517,12 +505,12 @@ static void put_top_kernels(bf_build *s)
 static void put_opportunity(bf_build *s, const ts_opportunity *op, size_t i, size_t j)
 {
 	char t[32], head[64], text[480];
-	bf_ms(t, sizeof t, (double)(op->saves_ns >= 0 ? op->saves_ns : op->at_stake_ns));
+	ts_fmt_ms(t, sizeof t, (double)(op->saves_ns >= 0 ? op->saves_ns : op->at_stake_ns));
 	snprintf(text, sizeof text, "%s", op->text);
 	bool beside = op->saves_ns >= 0 && op->saves_ns * 10 < op->at_stake_ns * 9;
 	if (beside) {
 		char a[32];
-		bf_ms(a, sizeof a, (double)op->at_stake_ns);
+		ts_fmt_ms(a, sizeof a, (double)op->at_stake_ns);
 		size_t k = strlen(text);
 		snprintf(text + k, sizeof text - k, " (%s at stake)", a);
 	}
@@ -572,11 +560,11 @@ static void put_overlap(bf_build *s)
 	if (ov.comm_ns <= 0 || s->v->staged)
 		return;
 	char comp[32], comm[32], mem[64] = "";
-	bf_ms(comp, sizeof comp, (double)ov.compute_ns);
-	bf_ms(comm, sizeof comm, (double)ov.comm_ns);
+	ts_fmt_ms(comp, sizeof comp, (double)ov.compute_ns);
+	ts_fmt_ms(comm, sizeof comm, (double)ov.comm_ns);
 	if (ov.mem_ns > 0) {
 		char m[32];
-		bf_ms(m, sizeof m, (double)ov.mem_ns);
+		ts_fmt_ms(m, sizeof m, (double)ov.mem_ns);
 		snprintf(mem, sizeof mem, ", copies %s (%.0f%% hidden)", m,
 			 100.0 * (double)ov.mem_hidden_ns / (double)ov.mem_ns);
 	}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/views/brief.h"
+#include "input/base/timefmt.h"
 
 typedef struct {
 	ts_brief *b;
@@ -33,8 +34,6 @@ void bf_alt(bf_build *s, ts_brief_stmt *st, ts_brief_alt when, const char *text)
 /* A figure st rests on, its JSON field from fmt ("" none). */
 void bf_figure(ts_brief_stmt *st, double value, const char *unit, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* Milliseconds with three significant-ish digits: "2.72 ms", "812.3 us". */
-void bf_ms(char *buf, size_t n, double ns);
 /* Under --stage, only that stage's rows. */
 bool bf_shown_stage(const ts_brief_opts *o, int st);
 

@@ -23,9 +23,9 @@ static void put_between(bf_build *s, const ts_between *b)
 	if (!b->gaps)
 		return;
 	char all[32], wait[32], rest[32], text[320];
-	bf_ms(all, sizeof all, (double)b->ns);
-	bf_ms(wait, sizeof wait, (double)b->wait_ns);
-	bf_ms(rest, sizeof rest, (double)(b->ns - b->wait_ns));
+	ts_fmt_ms(all, sizeof all, (double)b->ns);
+	ts_fmt_ms(wait, sizeof wait, (double)b->wait_ns);
+	ts_fmt_ms(rest, sizeof rest, (double)(b->ns - b->wait_ns));
 	int k = snprintf(text, sizeof text, "%" PRIu64 " gap%s, %s: the GPU idle %s before the next "
 			 "pass", b->gaps, b->gaps > 1 ? "s" : "", all, wait);
 	if (b->checked && k > 0 && (size_t)k < sizeof text)
@@ -45,11 +45,11 @@ static void idle_cause(const ts_steps *st, const ts_idle_pass *d, char *buf, siz
 	if (st->idle_ns <= 0) {
 		snprintf(buf, n, "-");
 	} else if (st->launch_ns > 0) {
-		bf_ms(a, sizeof a, (double)st->launch_ns / st->passes);
+		ts_fmt_ms(a, sizeof a, (double)st->launch_ns / st->passes);
 		snprintf(buf, n, "CPU late %s (%.0f%%)", a,
 			 100.0 * (double)st->launch_ns / (double)st->idle_ns);
 	} else {
-		bf_ms(b, sizeof b, (double)d->largest_ns);
+		ts_fmt_ms(b, sizeof b, (double)d->largest_ns);
 		snprintf(buf, n, "%.0f gaps, largest %s", (double)d->gaps / st->passes, b);
 	}
 }
@@ -97,9 +97,9 @@ static void put_step_parts(bf_build *s, ts_pstage stage, const ts_steps *st)
 		return;
 	int64_t wall = st->window_p50_ns * st->windows;
 	char b[32], i[32], a[32], text[400];
-	bf_ms(b, sizeof b, (double)st->before_ns / st->windows);
-	bf_ms(i, sizeof i, (double)(st->before_ns - st->before_busy_ns) / st->windows);
-	bf_ms(a, sizeof a, (double)st->after_ns / st->windows);
+	ts_fmt_ms(b, sizeof b, (double)st->before_ns / st->windows);
+	ts_fmt_ms(i, sizeof i, (double)(st->before_ns - st->before_busy_ns) / st->windows);
+	ts_fmt_ms(a, sizeof a, (double)st->after_ns / st->windows);
 	/* the CPU in a synchronizing call for most of the idle: that wait, by
 	 * name; else the step's input preparation */
 	char why[160] = "the CPU preparing inputs";
@@ -112,7 +112,7 @@ static void put_step_parts(bf_build *s, ts_pstage stage, const ts_steps *st)
 			 step_names_wait(st) ? st->before_sync : "");
 	} else if (step_names_wait(st)) {
 		char w[32];
-		bf_ms(w, sizeof w, (double)st->before_sync_ns / st->windows);
+		ts_fmt_ms(w, sizeof w, (double)st->before_sync_ns / st->windows);
 		snprintf(why, sizeof why, "the CPU %s in %s", w, st->before_sync);
 	}
 	int n = snprintf(text, sizeof text, "of it %s before the pass (GPU idle %s: %s)", b, i, why);
@@ -135,7 +135,7 @@ static void put_per_token(bf_build *s, ts_pstage stage, const ts_steps *st)
 		/* speculative decoding: a step gives each sequence one to k + 1
 		 * tokens, as many as the target accepts; the trace does not say */
 		uint32_t k = (ps.drafts + ps.n - 1) / ps.n;
-		bf_ms(t, sizeof t, (double)st->token_ns);
+		ts_fmt_ms(t, sizeof t, (double)st->token_ns);
 		char tail[96] = "";
 		if (st->tokens_per_s > 0)
 			snprintf(tail, sizeof tail, ": %.0f to %.0f tokens/s", st->tokens_per_s,
@@ -145,7 +145,7 @@ static void put_per_token(bf_build *s, ts_pstage stage, const ts_steps *st)
 			k + 1, k, tail);
 		bf_figure(x, (double)st->token_ns / 1e3, "us", "stages.%s.steps.per_output_token_us", sn);
 	} else if (stage == TS_PSTAGE_DECODE && st->token_ns > 0) {
-		bf_ms(t, sizeof t, (double)st->token_ns);
+		ts_fmt_ms(t, sizeof t, (double)st->token_ns);
 		char tail[64] = "", how[48];
 		if (st->batch > 0)
 			snprintf(tail, sizeof tail, ", batch %" PRId64, st->batch);
@@ -163,13 +163,13 @@ static void put_per_token(bf_build *s, ts_pstage stage, const ts_steps *st)
 		put_step_parts(s, stage, st);
 	} else if (stage != TS_PSTAGE_DECODE && st->tokens > 0 && st->tokens_per_s > 0 &&
 		   st->token_from == TS_TOKEN_WINDOW) {
-		bf_ms(w, sizeof w, (double)st->wall_mean_ns);
-		bf_ms(t, sizeof t, (double)st->tokens_wall_ns / st->passes);
+		ts_fmt_ms(w, sizeof w, (double)st->wall_mean_ns);
+		ts_fmt_ms(t, sizeof t, (double)st->tokens_wall_ns / st->passes);
 		x = bf_add(s, P, TS_BRIEF_LINE, "   %.0f tokens a pass, %s a step (the pass %s): %.0f "
 			"tokens/s", (double)st->tokens / st->passes, t, w, st->tokens_per_s);
 		put_step_parts(s, stage, st);
 	} else if (stage != TS_PSTAGE_DECODE && st->tokens > 0 && st->tokens_per_s > 0) {
-		bf_ms(w, sizeof w, (double)st->wall_mean_ns);
+		ts_fmt_ms(w, sizeof w, (double)st->wall_mean_ns);
 		x = bf_add(s, P, TS_BRIEF_LINE, "   %.0f tokens a pass, %s wall: %.0f tokens/s",
 			(double)st->tokens / st->passes, w, st->tokens_per_s);
 	}
@@ -193,8 +193,8 @@ static void put_syncs(bf_build *s, const ts_steps *st)
 	if (step_names_wait(st) && 2 * st->before_sync_ns >= st->sync_ns)
 		return;
 	char t[32], w[32];
-	bf_ms(t, sizeof t, (double)st->sync_ns / st->passes);
-	bf_ms(w, sizeof w, (double)st->sync_window_ns / st->passes);
+	ts_fmt_ms(t, sizeof t, (double)st->sync_ns / st->passes);
+	ts_fmt_ms(w, sizeof w, (double)st->sync_window_ns / st->passes);
 	const char *head = "   CPU waits on the GPU: ";
 	if (st->sync_calls == 1) {
 		bf_add(s, TS_BRIEF_PASS_TIMES, TS_BRIEF_LINE, "%s%s of its %s a pass (%s)", head, t, w,
@@ -226,17 +226,6 @@ static void change_short(int k, char *buf, size_t n)
 		snprintf(buf, n, "%s", w[k - TS_WI_LAUNCH]);
 }
 
-/* Milliseconds as the replay says them. */
-static void wi_ms(char *buf, size_t n, double ns)
-{
-	if (ns >= 100e6)
-		snprintf(buf, n, "%.0f ms", ns / 1e6);
-	else if (ns >= 1e6)
-		snprintf(buf, n, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, n, "%.1f us", ns / 1e3);
-}
-
 /* The replayed steps of stage st (whatif.h): the two changes that save
  * the most, or why there is no projection. */
 static void put_whatif(bf_build *s, int st)
@@ -260,7 +249,7 @@ static void put_whatif(bf_build *s, int st)
 	for (size_t i = 0; i < nr && k < n; i++) {
 		char what[96], step[32];
 		change_short(r[i], what, sizeof what);
-		wi_ms(step, sizeof step, (double)(x->wall_ns - x->saving_ns[r[i]]) / x->steps);
+		ts_fmt_ms(step, sizeof step, (double)(x->wall_ns - x->saving_ns[r[i]]) / x->steps);
 		k += (size_t)snprintf(buf + k, n - k, "%s %s %s a step (-%.0f%%)", i ? "," : "", what,
 				      step, 100.0 * (double)x->saving_ns[r[i]] / (double)x->wall_ns);
 	}
@@ -288,9 +277,9 @@ void bf_pass_times(bf_build *s)
 			    "wall mean", "p50", "max", "busy", "idle", "idle: why");
 		char mean[32], p50[32], max[32], why[64], name[24];
 		const char *sn = ts_pstage_name((ts_pstage)stage);
-		bf_ms(mean, sizeof mean, (double)st.wall_mean_ns);
-		bf_ms(p50, sizeof p50, (double)st.wall_p50_ns);
-		bf_ms(max, sizeof max, (double)st.wall_max_ns);
+		ts_fmt_ms(mean, sizeof mean, (double)st.wall_mean_ns);
+		ts_fmt_ms(p50, sizeof p50, (double)st.wall_p50_ns);
+		ts_fmt_ms(max, sizeof max, (double)st.wall_max_ns);
 		idle_cause(&st, &ps.idle, why, sizeof why);
 		double wall = (double)st.busy_ns + (double)st.idle_ns;
 		snprintf(name, sizeof name, "%s%s", sn, ps.of_partials ? "*" : "");

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "input/base/satmath.h"
+#include "input/base/timefmt.h"
 #include "analysis/views/insight.h"
 #include "analysis/views/steps.h"
 #include "analysis/views/whatif_int.h"
@@ -398,24 +399,13 @@ size_t ts_wi_ranked(const ts_wi_stage *s, int *out, size_t max)
 	return n;
 }
 
-/* Milliseconds as the reports say them: "2.72 ms", "812.3 us". */
-static void wi_ms(char *buf, size_t n, double ns)
-{
-	if (ns >= 100e6)
-		snprintf(buf, n, "%.0f ms", ns / 1e6);
-	else if (ns >= 1e6)
-		snprintf(buf, n, "%.2f ms", ns / 1e6);
-	else
-		snprintf(buf, n, "%.1f us", ns / 1e3);
-}
-
 const char *ts_wi_why_not(const ts_wi_stage *s, char *buf, size_t n)
 {
 	double f = ts_wi_fidelity(s);
 	if (!s->steps)
 		return "no step whose records were kept";
 	char wait[32];
-	wi_ms(wait, sizeof wait, (double)ts_wi_wait_ns(s));
+	ts_fmt_ms(wait, sizeof wait, (double)ts_wi_wait_ns(s));
 	if (f < TS_WI_FIDELITY_MIN) {
 		snprintf(buf, n, "the replay explains %.0f%% of kernel starts (under %.0f%%); queued "
 			 "kernels waited %s a step with no cause in the trace", 100.0 * f,
