@@ -162,6 +162,16 @@ extern const char ts_report_schema[];
  * figures in Markdown tables, each with its unit and JSON field. */
 int ts_report_md(FILE *out, const ts_result *res, const ts_report_opts *o);
 
+/* The JSON report rendered in memory and parsed back (yajl's tree: free
+ * it with yajl_tree_free), NULL where it cannot be; and the value at a
+ * dotted path of such a tree ("stages.decode.steps.wall_p50_us",
+ * "kernels.0.total_us": a number is an array index), NULL where none
+ * (report_md.c: every figure -f md cites is read there, so a cited field
+ * holds exactly the value shown). */
+struct yajl_val_s;
+struct yajl_val_s *ts_report_json_tree(const ts_result *res, const ts_report_opts *o);
+struct yajl_val_s *ts_report_json_at(struct yajl_val_s *v, const char *path);
+
 /* The report as an Excel workbook written to path (report_xlsx.c): a
  * summary sheet, then every table, ops per stage too. */
 int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts *o);

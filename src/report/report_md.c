@@ -26,9 +26,7 @@
 #define MD_OPPORTUNITIES 5     /* opportunities listed */
 #define MD_DEVICES 8           /* GPUs whose memory is listed */
 
-/* The value at a dotted path ("stages.decode.steps.wall_p50_us",
- * "kernels.0.total_us": a number is an array index), NULL where none. */
-static yajl_val at(yajl_val v, const char *path)
+yajl_val ts_report_json_at(yajl_val v, const char *path)
 {
 	char seg[128];
 	while (v && *path) {
@@ -53,6 +51,11 @@ static yajl_val at(yajl_val v, const char *path)
 		}
 	}
 	return v;
+}
+
+static yajl_val at(yajl_val v, const char *path)
+{
+	return ts_report_json_at(v, path);
 }
 
 /* Text in a table cell: no newline, "|" escaped, at most max bytes. */
@@ -278,8 +281,7 @@ static void complete_section(FILE *out, yajl_val r)
 	}
 }
 
-/* The JSON report in memory, parsed; NULL where it cannot be. */
-static yajl_val json_of(const ts_result *res, const ts_report_opts *o)
+yajl_val ts_report_json_tree(const ts_result *res, const ts_report_opts *o)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -318,7 +320,7 @@ int ts_report_md(FILE *out, const ts_result *res, const ts_report_opts *o)
 		ts_report_brief_lines(res, &bo, &fb, first_line, out);
 	ts_brief_free(&fb);
 	fputs("```\n", out);
-	yajl_val root = json_of(res, o);
+	yajl_val root = ts_report_json_tree(res, o);
 	if (!root) {
 		fputs("\n(The JSON report could not be made: the figures are in the text above.)\n", out);
 		return ferror(out) ? -1 : 0;

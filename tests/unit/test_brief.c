@@ -18,46 +18,14 @@
 #include "pipeline.h"
 #include "report/report.h"
 #include "unit.h"
+#include "unit_tables.h"
 
 /* The number at a dotted path of the JSON report ("opportunities.0.
  * saves_us"); NAN where none. */
-static double json_at(yajl_val v, const char *path)
+static double json_at(yajl_val root, const char *path)
 {
-	char seg[96];
-	while (v && *path) {
-		size_t n = strcspn(path, ".");
-		if (n >= sizeof seg)
-			return NAN;
-		memcpy(seg, path, n);
-		seg[n] = '\0';
-		path += n + (path[n] == '.');
-		if (YAJL_IS_ARRAY(v)) {
-			size_t i = strtoul(seg, NULL, 10);
-			v = i < v->u.array.len ? v->u.array.values[i] : NULL;
-		} else {
-			const char *keys[] = { seg, NULL };
-			v = yajl_tree_get(v, keys, yajl_t_any);
-		}
-	}
+	yajl_val v = ts_report_json_at(root, path);
 	return v && YAJL_IS_NUMBER(v) ? YAJL_GET_DOUBLE(v) : NAN;
-}
-
-static yajl_val json_of(const ts_result *res, const ts_report_opts *o)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	if (!mem)
-		return NULL;
-	int rc = ts_report_json(mem, res, o);
-	if (fclose(mem) != 0 || rc != 0) {
-		free(buf);
-		return NULL;
-	}
-	char err[256];
-	yajl_val root = yajl_tree_parse(buf, err, sizeof err);
-	free(buf);
-	return root;
 }
 
 /* The first statement of a section, or NULL. */
@@ -155,14 +123,9 @@ static void count(void *ctx, const char *line, size_t n)
 
 int main(void)
 {
-	ts_patterns_source src = { .builtin_dir = TS_SOURCE_PATTERNS };
-	ts_patterns *pats;
-	ts_pattern_error errs[2];
-	size_t nerr;
-	if (ts_patterns_load(&src, &pats, errs, 2, &nerr) != TS_OK) {
-		printf("not ok - the built-in tables load\n");
+	ts_patterns *pats = unit_tables();
+	if (!pats)
 		return 1;
-	}
 	ts_pipeline_opts po = { .limits = ts_limits_default(), .patterns = pats };
 	ts_result res;
 	ts_status st = ts_pipeline_run("tests/data/sample_trace.json.gz", &po, &res);
@@ -176,7 +139,7 @@ int main(void)
 	CHECK(rc == 0, "the record builds");
 	what(&b);
 	order(&b);
-	yajl_val root = json_of(&res, &o);
+	yajl_val root = ts_report_json_tree(&res, &o);
 	figures(&b, root);
 	yajl_tree_free(root);
 	opportunities(&b);
