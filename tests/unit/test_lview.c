@@ -14,6 +14,7 @@
 #include "analysis/views/lview.h"
 #include "pipeline.h"
 #include "unit.h"
+#include "unit_tables.h"
 
 /* Every timed kernel is in one stage: the stages' rows add up to the
  * trace's kernels and kernel time. */
@@ -99,14 +100,9 @@ static int analyse(const ts_patterns *pats, const char *path, ts_result *res, ts
 
 int main(void)
 {
-	ts_patterns_source src = { .builtin_dir = TS_SOURCE_PATTERNS };
-	ts_patterns *pats;
-	ts_pattern_error errs[2];
-	size_t nerr;
-	if (ts_patterns_load(&src, &pats, errs, 2, &nerr) != TS_OK) {
-		printf("not ok - the built-in tables load\n");
+	ts_patterns *pats = unit_tables();
+	if (!pats)
 		return 1;
-	}
 	ts_result res;
 	ts_lview v;
 	if (analyse(pats, "tests/data/sample_trace.json.gz", &res, &v) == 0) {

@@ -13,6 +13,7 @@
 
 #include "pipeline.h"
 #include "unit.h"
+#include "unit_tables.h"
 
 static void ops_twice(const ts_attrib *one, const ts_attrib *two)
 {
@@ -130,14 +131,9 @@ static void counts_saturate(const ts_result *res, const ts_patterns *pats)
 
 int main(void)
 {
-	ts_patterns_source src = { .builtin_dir = TS_SOURCE_PATTERNS };
-	ts_patterns *pats;
-	ts_pattern_error errs[2];
-	size_t nerr;
-	if (ts_patterns_load(&src, &pats, errs, 2, &nerr) != TS_OK) {
-		printf("not ok - the built-in tables load\n");
+	ts_patterns *pats = unit_tables();
+	if (!pats)
 		return 1;
-	}
 	ts_result calls;
 	ts_agg *cagg;
 	ts_attrib *catt;
