@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 
@@ -23,7 +24,6 @@
 #define THETA_NAMED 0.20
 #define THETA_MIXER 0.05
 #define THETA_SHARED 0.50
-#define NEAR 0.85               /* one kind, up to a kernel or two */
 #define WHOLE 0.50              /* an edge unit with less is no layer */
 #define MAX_KINDS 64            /* segment kinds judged */
 #define MAX_TPL 16              /* edge templates tried */
@@ -1022,7 +1022,7 @@ static bool try_grid(ts_unit *u, const cand *c, bool names, ts_unit_result *out)
 {
 	uint32_t v = u->cnt[c->key];
 	const uint32_t *o = u->pos + u->off[c->key];
-	if (!ts_unit_stray_ends(&o, &v))
+	if (!ts_unit_stray_ends(u, &o, &v))
 		return false;
 	if (v <= 4 && c->nblock < 3)
 		return false;    /* few repeats (strays left out): a block of three says so */

@@ -131,21 +131,43 @@ static bool regular(const uint32_t *o, uint32_t v)
 	return true;
 }
 
+/* Is the edge segment (side 0: first, 1: last) one kind with an inner
+ * segment of nearly its spacing (within BAND kernels, alike as NEAR_KIND
+ * says)? Then its spacing differs only by the kernels a loop ran more or
+ * fewer times (an eager expert loop runs as many as experts got tokens):
+ * a layer's, though no inner pair has that spacing. A stray run's segment
+ * (the last output projection to the LM head) is part of a layer. */
+static bool like_inner(ts_unit *u, const uint32_t *p, uint32_t n, int side)
+{
+	uint32_t a = side ? p[n - 2] : p[0], g = side ? p[n - 1] - p[n - 2] : p[1] - p[0];
+	slice e = { u->id + a, g, a };
+	for (uint32_t j = 2; j + 1 < n; j++) {
+		uint32_t h = p[j] - p[j - 1];
+		if (h + BAND < g || h > g + BAND)
+			continue;
+		slice in = { u->id + p[j - 1], h, p[j - 1] };
+		if (ts_unit_likeness(u, e, in) >= NEAR)
+			return true;
+	}
+	return false;
+}
+
 /* An anchor's run at an edge, at a spacing no inner pair has, is a kernel
  * of the head or tail that a layer runs too (the LM head on the layers'
- * output-projection GEMM, the final norm on their add+norm): not a layer's.
- * Unless the run beside it is the odd one (odd_beside): the edge run and
- * the second one over make a layer whose kernel ran a second time inside
- * it (an eager expert loop's GEMM on the tile its tokens chose, a copy
- * in the loop): no anchor at all (false). */
-bool ts_unit_stray_ends(const uint32_t **o, uint32_t *v)
+ * output-projection GEMM, the final norm on their add+norm): not a layer's,
+ * unless its segment is like an inner one (like_inner). And unless the run
+ * beside it is the odd one (odd_beside): the edge run and the second one
+ * over make a layer whose kernel ran a second time inside it (an eager
+ * expert loop's GEMM on the tile its tokens chose, a copy in the loop): no
+ * anchor at all (false). */
+bool ts_unit_stray_ends(ts_unit *u, const uint32_t **o, uint32_t *v)
 {
 	if (*v < 5 || !regular(*o, *v))
 		return true;
 	const uint32_t *p = *o;
 	uint32_t n = *v;
-	bool last = !gap_inside(p, n, p[n - 1] - p[n - 2]);
-	bool first = !gap_inside(p, n, p[1] - p[0]);
+	bool last = !gap_inside(p, n, p[n - 1] - p[n - 2]) && !like_inner(u, p, n, 1);
+	bool first = !gap_inside(p, n, p[1] - p[0]) && !like_inner(u, p, n, 0);
 	if ((first && odd_beside(p, n, 0)) || (last && odd_beside(p, n, 1)))
 		return false;
 	*v -= last + first;

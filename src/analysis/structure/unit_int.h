@@ -15,6 +15,7 @@
 
 #define BAND 8                  /* edits an edge walk allows either way */
 #define MAX_CELLS (4u << 20)    /* alignment cells, beyond: approximate */
+#define NEAR 0.85               /* one kind, up to a kernel or two */
 
 typedef struct {
 	const uint32_t *k;
@@ -187,7 +188,7 @@ typedef struct {
 	uint32_t first, key;
 } ts_unit_gkey;
 bool ts_unit_candidates(ts_unit *u, uint32_t v, ts_unit_gkey *gk, size_t *nc);
-bool ts_unit_stray_ends(const uint32_t **o, uint32_t *v);
+bool ts_unit_stray_ends(ts_unit *u, const uint32_t **o, uint32_t *v);
 
 /* unit.c: the search itself, on u->n kernels of key (u->mark, u->dur). */
 bool ts_unit_search(ts_unit *u, const uint32_t *key, bool names, ts_unit_result *out);
