@@ -6,7 +6,6 @@
 #include "report/report.h"
 #include "input/base/hash.h"
 #include "input/base/satmath.h"
-#include "analysis/views/roofline.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -230,22 +229,6 @@ char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1]
 	free(d);
 	free(k);
 	return out;
-}
-
-void ts_report_op_label(const ts_attrib *a, size_t i, char *buf, size_t n)
-{
-	size_t len;
-	const char *name = ts_attrib_op_name(a, i, &len);
-	switch (ts_attrib_op_via(a, i)) {
-	case TS_ATTR_GRAPH:
-		snprintf(buf, n, "[graph] %.*s", (int)len, name);
-		break;
-	case TS_ATTR_LAUNCH:
-		snprintf(buf, n, "[launch] %.*s", (int)len, name);
-		break;
-	default:
-		snprintf(buf, n, "%.*s", (int)len, name);
-	}
 }
 
 const char *ts_report_dtype(const char *d)

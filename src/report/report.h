@@ -45,13 +45,6 @@ int ts_report_compare_json(FILE *out, const ts_compare *c, const ts_report_opts 
 /* The kernel view of a report's options (--stage). */
 ts_kview ts_report_view(const ts_result *res, const ts_report_opts *o);
 
-/* An op row's label: "aten::mm", "[graph] hipGraphLaunch", "(unlinked)". */
-void ts_report_op_label(const ts_attrib *a, size_t i, char *buf, size_t n);
-
-
-
-
-
 /* Length of the valid UTF-8 sequence at s (n bytes left), or 0 when it is
  * not one: overlong forms, surrogates (ED A0 80 ..) and code points past
  * U+10FFFF are not. */

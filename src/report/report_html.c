@@ -22,10 +22,10 @@
 #include <string.h>
 
 #include "input/base/label.h"
+#include "analysis/views/aview.h"
 #include "analysis/views/lview.h"
 #include "analysis/views/memory.h"
 #include "report/report.h"
-#include "analysis/views/roofline.h"
 #include "report/version.h"
 
 static const char *const palette[] = {

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/views/aview.h"
 #include "analysis/views/insight.h"
 #include "analysis/views/lview.h"
 #include "analysis/views/steps.h"
 #include "input/base/satmath.h"
 #include "report/report.h"
-#include "analysis/views/roofline.h"
 #include "report/jsonw.h"
 #include "report/version.h"
 

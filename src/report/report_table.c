@@ -16,9 +16,9 @@
 
 #include "report/report.h"
 #include "input/base/satmath.h"
+#include "analysis/views/aview.h"
 #include "analysis/views/insight.h"
 #include "analysis/views/memory.h"
-#include "analysis/views/roofline.h"
 #include "analysis/views/steps.h"
 
 const char *const ts_report_tables[] = {

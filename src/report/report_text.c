@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/views/aview.h"
 #include "analysis/views/insight.h"
 #include "input/base/label.h"
 #include "analysis/views/lview.h"
 #include "input/base/satmath.h"
 #include "report/report.h"
 #include "report/report_text_int.h"
-#include "analysis/views/roofline.h"
 #include "report/version.h"
 
 /* Width of the columns before Name in the kernel table. */

@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/views/aview.h"
 #include "analysis/views/insight.h"
 #include "analysis/views/memory.h"
 #include "analysis/views/lview.h"
-#include "analysis/views/roofline.h"
 #include "input/base/satmath.h"
 
 #define MAX_ANAT_STAGES 2      /* stages whose typical layer is shown */

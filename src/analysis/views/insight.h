@@ -28,8 +28,8 @@
 #include <stdint.h>
 
 #include "analysis/layers/anatomy.h"
+#include "analysis/views/aview.h"
 #include "analysis/views/result.h"
-#include "analysis/views/roofline.h"
 
 #define TS_INSIGHT_MAX 16
 

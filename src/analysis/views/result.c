@@ -8,8 +8,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "analysis/views/aview.h"
 #include "analysis/views/module.h"
-#include "analysis/views/roofline.h"
 
 const ts_devprop *ts_result_devprop(const ts_result *res)
 {

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/views/aview.h"
 #include "report/jsonw.h"
 #include "report/report.h"
 
@@ -112,7 +113,7 @@ static void put_cmp_kernel_list(ts_jw *w, const ts_compare *c, const ts_cmp_op *
 	ts_jw_key(w, side_key(k, sizeof k, s, "op"));
 	if (r->op[s] >= 0 && at) {
 		char lab[300];
-		ts_report_op_label(at, (size_t)r->op[s], lab, sizeof lab);
+		ts_aview_op_label(at, (size_t)r->op[s], lab, sizeof lab);
 		ts_jw_str(w, lab);
 	} else {
 		ts_jw_null(w);

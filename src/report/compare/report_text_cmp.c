@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/views/aview.h"
 #include "report/report.h"
 #include "input/base/label.h"
 #include "report/report_text_int.h"
@@ -206,7 +207,7 @@ static void put_cmp_kernels(const ts_text_table *t, int s, FILE *out)
 		fprintf(out, ", +%zu more", r->nk[s] - show);
 	if (r->op[s] >= 0 && at) {
 		char lab[300];
-		ts_report_op_label(at, (size_t)r->op[s], lab, sizeof lab);
+		ts_aview_op_label(at, (size_t)r->op[s], lab, sizeof lab);
 		fprintf(out, "; op %s", lab);
 		size_t cl;
 		const char *cs = ts_attrib_op_callsite(at, (size_t)r->op[s], &cl);
