@@ -506,27 +506,21 @@ static void chart_kernels(FILE *out, const ts_result *res, const ts_report_opts 
  * byte, log-log, with the memory slope and the compute roof. */
 static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
-	const ts_attrib *at = res->attrib;
 	const ts_gpu *g = res->gpu;
-	if (!at || !g)
+	if (!res->attrib || !g)
 		return;
 	ts_kview v = ts_report_view(res, o);
-	int view = ts_kview_attrib_view(&v);
-	size_t n;
-	size_t *order = ts_attrib_workload_order(at, view, &n);
+	ts_aview av;
+	if (ts_aview_of(res, &v, &av) != 0) {
+		ts_aview_free(&av);
+		return;
+	}
 	double peak = g->tflops[TS_DT_BF16] > 0 ? g->tflops[TS_DT_BF16] : g->tflops[TS_DT_FP32];
 	size_t pts = 0;
-	for (size_t i = 0; order && i < n; i++) {
-		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
-		const char *dtype;
-		size_t len;
-		ts_attrib_workload_name(at, order[i], &len, &dtype);
-		ts_roofline rf;
-		ts_roofline_of(w, dtype, g, &rf);
-		pts += rf.intensity > 0 && rf.tflops > 0;
-	}
+	for (size_t i = 0; i < av.nwls; i++)
+		pts += av.wls[i].rf.intensity > 0 && av.wls[i].rf.tflops > 0;
 	if (!pts || peak <= 0 || g->hbm_tbps <= 0) {
-		free(order);
+		ts_aview_free(&av);
 		return;
 	}
 	/* x: 10^-1 .. 10^4 FLOP/B; y: 10^-2 .. the roof */
@@ -564,13 +558,11 @@ static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts
 	size_t labelled = 0;
 	double placed[ROOF_LABELS][2];
 	size_t nplaced = 0;
-	for (size_t i = 0; order && i < n; i++) {
-		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
-		const char *dtype;
-		size_t len;
-		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
-		ts_roofline rf;
-		ts_roofline_of(w, dtype, g, &rf);
+	for (size_t i = 0; i < av.nwls; i++) {
+		const ts_wl_row *w = av.wls[i].r;
+		const char *name = av.wls[i].name;
+		size_t len = av.wls[i].len;
+		const ts_roofline rf = av.wls[i].rf;
 		if (!(rf.intensity > 0 && rf.tflops > 0))
 			continue;
 		/* the largest workloads (the order is by time) get their name */
@@ -613,7 +605,7 @@ static void chart_roofline(FILE *out, const ts_result *res, const ts_report_opts
 #undef PX
 #undef PY
 	chart_close(out);
-	free(order);
+	ts_aview_free(&av);
 }
 
 /* ------------------------------------------------------------- tables */

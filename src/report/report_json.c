@@ -215,9 +215,8 @@ static void put_kernel_name(ts_jw *w, const char *k, const ts_result *res, uint3
 
 static void put_op_name(ts_jw *w, const char *k, const ts_result *res, uint32_t op)
 {
-	size_t len = 0;
-	const char *n = op == TS_INTERN_NONE || !res->attrib ? NULL
-		      : ts_attrib_op_name(res->attrib, op, &len);
+	size_t len;
+	const char *n = ts_aview_op_name(res, op, &len);
 	ts_jw_kstrn(w, k, n, len);
 }
 
@@ -841,35 +840,36 @@ static void put_replays(ts_jw *w, const ts_result *res)
 	ts_jw_end_obj(w);
 }
 
-static void put_attrib_totals(ts_jw *w, const ts_attrib *at, int nb, int64_t all)
+static void put_attrib_totals(ts_jw *w, const ts_aview_totals *tot)
 {
-	const ts_attrib_totals *t = ts_attrib_get_totals(at);
-	const ts_callsite_totals *cs = ts_attrib_callsite_totals(at);
+	const ts_callsite_totals *cs = &tot->cs;
+	int nb = tot->nbuckets;
+	int64_t all = tot->all_ns;
 	char k[64];
 	ts_jw_member(w, 2, "attribution");
 	ts_jw_obj(w);
 	for (int b = 0; b < nb; b++) {
 		snprintf(k, sizeof k, "%s_pct", ts_attr_bucket_name((ts_attr_bucket)b));
-		ts_jw_knum(w, k, "%.2f", pct(t->ns[b], all));
+		ts_jw_knum(w, k, "%.2f", pct(tot->t.ns[b], all));
 	}
 	ts_jw_key(w, "kernels");
 	ts_jw_obj(w);
 	for (int b = 0; b < nb; b++)
-		ts_jw_kuint(w, ts_attr_bucket_name((ts_attr_bucket)b), t->kernels[b]);
+		ts_jw_kuint(w, ts_attr_bucket_name((ts_attr_bucket)b), tot->t.kernels[b]);
 	ts_jw_end_obj(w);
 	ts_jw_key(w, "time");
 	ts_jw_obj(w);
 	for (int b = 0; b < nb; b++) {
 		snprintf(k, sizeof k, "%s_us", ts_attr_bucket_name((ts_attr_bucket)b));
-		ts_jw_kus(w, k, t->ns[b]);
+		ts_jw_kus(w, k, tot->t.ns[b]);
 	}
 	ts_jw_end_obj(w);
-	ts_jw_kuint(w, "ops_indexed", t->ops_indexed);
-	ts_jw_kuint(w, "ops_dropped", t->ops_dropped);
-	ts_jw_kuint(w, "ops_with_shapes", t->ops_with_shapes);
-	ts_jw_kuint(w, "workload_calls", t->workload_calls);
-	ts_jw_kuint(w, "lookahead_overflow", t->lookahead_overflow);
-	ts_jw_kuint(w, "index_bytes", t->index_bytes);
+	ts_jw_kuint(w, "ops_indexed", tot->t.ops_indexed);
+	ts_jw_kuint(w, "ops_dropped", tot->t.ops_dropped);
+	ts_jw_kuint(w, "ops_with_shapes", tot->t.ops_with_shapes);
+	ts_jw_kuint(w, "workload_calls", tot->t.workload_calls);
+	ts_jw_kuint(w, "lookahead_overflow", tot->t.lookahead_overflow);
+	ts_jw_kuint(w, "index_bytes", tot->t.index_bytes);
 	ts_jw_member(w, 4, "python");
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "frames", cs->frames);
@@ -885,19 +885,16 @@ static void put_attrib_totals(ts_jw *w, const ts_attrib *at, int nb, int64_t all
 }
 
 /* One op row of the view; shares of base (the view's kernel time). */
-static void put_op(ts_jw *w, const ts_result *res, int view, size_t op, int nb,
-		   int64_t base, int64_t cum)
+static void put_op(ts_jw *w, const ts_result *res, const ts_aview_op *o, int nb, int64_t base)
 {
-	const ts_attrib *at = res->attrib;
-	const ts_op_row *r = ts_attrib_op(at, view, op);
+	const ts_op_row *r = o->r;
 	/* categories are kept for all kernels, not per stage */
-	const ts_op_row *rc = ts_attrib_op(at, TS_ATTRIB_ALL, op);
-	size_t len;
-	const char *name = ts_attrib_op_name(at, op, &len);
+	const ts_op_row *rc = o->all;
+	int64_t cum = o->cum_ns;
 	ts_jw_nl(w, 4);
 	ts_jw_obj(w);
-	ts_jw_kstrn(w, "name", name, len);
-	ts_jw_kstr(w, "via", ts_attr_bucket_name(ts_attrib_op_via(at, op)));
+	ts_jw_kstrn(w, "name", o->name, o->len);
+	ts_jw_kstr(w, "via", ts_attr_bucket_name(o->via));
 	ts_jw_kuint(w, "calls", r->calls);
 	ts_jw_kuint(w, "kernels", r->kernels);
 	ts_jw_kus(w, "total_us", r->ns);
@@ -907,22 +904,17 @@ static void put_op(ts_jw *w, const ts_result *res, int view, size_t op, int nb,
 	ts_jw_kuint(w, "memops", rc->memops);
 	ts_jw_kus(w, "memops_us", rc->mem_ns);
 	ts_jw_kint(w, "memops_bytes", rc->mem_bytes);
-	const char *site = ts_attrib_op_callsite(at, op, &len);
-	ts_jw_kstrn(w, "callsite", site, site ? len : 0);
+	ts_jw_kstrn(w, "callsite", o->site, o->site_len);
 	if (nb == TS_ATTR_COUNT) {
 		/* --capture: what of it was graph replay given back its op */
 		ts_jw_kuint(w, "graph_op_kernels", r->graph_kernels);
 		ts_jw_kus(w, "graph_op_us", r->graph_ns);
-		const char *sn[TS_ATTRIB_CALLSITES];
-		size_t sl[TS_ATTRIB_CALLSITES];
-		uint64_t sw[TS_ATTRIB_CALLSITES];
-		size_t ns = ts_attrib_op_callsites(at, op, sn, sl, sw);
 		ts_jw_key(w, "callsites");
 		ts_jw_arr(w);
-		for (size_t k = 0; k < ns; k++) {
+		for (size_t k = 0; k < o->nsites; k++) {
 			ts_jw_obj(w);
-			ts_jw_kstrn(w, "site", sn[k], sl[k]);
-			ts_jw_kuint(w, "weight", sw[k]);
+			ts_jw_kstrn(w, "site", o->sites[k], o->site_lens[k]);
+			ts_jw_kuint(w, "weight", o->site_weights[k]);
 			ts_jw_end_obj(w);
 		}
 		ts_jw_end_arr(w);
@@ -941,19 +933,15 @@ static void put_op(ts_jw *w, const ts_result *res, int view, size_t op, int nb,
 	ts_jw_end_obj(w);
 }
 
-static void put_workload(ts_jw *w, const ts_result *res, int view, size_t i)
+static void put_workload(ts_jw *w, const ts_aview_wl *wl)
 {
-	const ts_attrib *at = res->attrib;
-	const ts_wl_row *r = ts_attrib_workload(at, view, i);
-	size_t len;
-	const char *dtype;
-	const char *name = ts_attrib_workload_name(at, i, &len, &dtype);
-	const ts_oprule *rule = ts_attrib_workload_rule(at, i);
+	const ts_wl_row *r = wl->r;
+	const ts_oprule *rule = wl->rule;
 	ts_jw_nl(w, 4);
 	ts_jw_obj(w);
-	ts_jw_kstrn(w, "name", name, len);
+	ts_jw_kstrn(w, "name", wl->name, wl->len);
 	ts_jw_kstr(w, "kind", rule->kind);
-	ts_jw_kstr(w, "dtype", dtype);
+	ts_jw_kstr(w, "dtype", wl->dtype);
 	ts_jw_kuint(w, "calls", r->calls);
 	ts_jw_kuint(w, "kernels", r->kernels);
 	ts_jw_kus(w, "total_us", r->ns);
@@ -977,8 +965,7 @@ static void put_workload(ts_jw *w, const ts_result *res, int view, size_t i)
 	} else {
 		ts_jw_null(w);
 	}
-	ts_roofline rf;
-	ts_roofline_of(r, dtype, res->gpu, &rf);
+	const ts_roofline rf = wl->rf;
 	/* exact sums (saturated at 2^64 - 1) */
 	ts_jw_key(w, "flops");
 	if (r->flops_calls)
@@ -1014,38 +1001,24 @@ static void put_workload(ts_jw *w, const ts_result *res, int view, size_t i)
 	ts_jw_end_obj(w);
 }
 
-static void put_attribution(ts_jw *w, const ts_result *res, const ts_kview *v)
+static void put_attribution(ts_jw *w, const ts_result *res, const ts_aview *av,
+			    const ts_kview *v)
 {
-	const ts_attrib *at = res->attrib;
-	const ts_attrib_totals *t = ts_attrib_get_totals(at);
-	int64_t all = 0;
-	int nb = ts_kview_nbuckets(res);
-	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		all = ts_sat_add(all, t->ns[b]);
-	put_attrib_totals(w, at, nb, all);
+	put_attrib_totals(w, &av->tot);
 
 	/* ops of the view; shares of the view's kernel time */
-	int view = ts_kview_attrib_view(v);
-	int64_t base = v->staged ? v->all->total : all;
-	size_t n;
-	size_t *order = ts_attrib_op_order(at, view, &n);
-	int64_t cum = 0;
+	int64_t base = v->staged ? v->all->total : av->tot.all_ns;
 	ts_jw_member(w, 2, "ops");
 	ts_jw_arr(w);
-	for (size_t i = 0; order && i < n; i++) {
-		cum = ts_sat_add(cum, ts_attrib_op(at, view, order[i])->ns);
-		put_op(w, res, view, order[i], nb, base, cum);
-	}
-	ts_jw_end_rows(w, n, 2);
-	free(order);
+	for (size_t i = 0; i < av->nops; i++)
+		put_op(w, res, &av->ops[i], av->tot.nbuckets, base);
+	ts_jw_end_rows(w, av->nops, 2);
 
-	order = ts_attrib_workload_order(at, view, &n);
 	ts_jw_member(w, 2, "workloads");
 	ts_jw_arr(w);
-	for (size_t i = 0; order && i < n; i++)
-		put_workload(w, res, view, order[i]);
-	ts_jw_end_rows(w, n, 2);
-	free(order);
+	for (size_t i = 0; i < av->nwls; i++)
+		put_workload(w, &av->wls[i]);
+	ts_jw_end_rows(w, av->nwls, 2);
 }
 
 static void put_coverage(ts_jw *w, const ts_result *res, const ts_kview *v)
@@ -1110,8 +1083,11 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	if (ts_kview_breakdown(res, &v, &b) != 0)
 		return -1;
 	ts_lview lv;
+	ts_aview av;
 	ts_jw w;
-	if (ts_lview_of(res, &lv) != 0 || !ts_jw_init(&w, out)) {
+	int lrc = ts_lview_of(res, &lv), arc = ts_aview_of(res, &v, &av);
+	if (lrc != 0 || arc != 0 || !ts_jw_init(&w, out)) {
+		ts_aview_free(&av);
 		ts_lview_free(&lv);
 		ts_breakdown_free(&b);
 		return -1;
@@ -1145,7 +1121,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 		ts_report_whatif_json(&w, res, o);
 	}
 	if (res->attrib)
-		put_attribution(&w, res, &v);
+		put_attribution(&w, res, &av, &v);
 	if (res->replay)
 		put_replays(&w, res);
 	if (res->attrib && o->verify_ops)
@@ -1156,6 +1132,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	ts_report_memory_json(&w, res);
 	ts_report_json_table(&w, res, o, "api", "api");
+	ts_aview_free(&av);
 	ts_lview_free(&lv);
 	ts_breakdown_free(&b);
 	put_warnings(&w, res);

@@ -498,15 +498,12 @@ static void put_debug_layers(FILE *out, const ts_result *res, const ts_lview *lv
 	}
 }
 
-static void put_buckets(FILE *out, const ts_result *res)
+static void put_buckets(FILE *out, const ts_aview_totals *tot)
 {
-	const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
-	const ts_callsite_totals *cs = ts_attrib_callsite_totals(res->attrib);
-	int64_t all = 0;
-	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		all = ts_sat_add(all, t->ns[b]);
+	const ts_callsite_totals *cs = &tot->cs;
+	int64_t all = tot->all_ns;
 	fputs("\nAttribution (kernel time by what launched it)\n", out);
-	for (int b = 0; b < ts_kview_nbuckets(res); b++) {
+	for (int b = 0; b < tot->nbuckets; b++) {
 		static const char *const what[TS_ATTR_COUNT] = {
 			"linked to a CPU op (External id)",
 			"replayed from a CUDA/HIP graph, no op",
@@ -517,8 +514,8 @@ static void put_buckets(FILE *out, const ts_result *res)
 		char us_buf[32];
 		fprintf(out, " %-9s %6.1f%% %9" PRIu64 " kernels %15s us  %s\n",
 			ts_attr_bucket_name((ts_attr_bucket)b),
-			all ? 100.0 * (double)t->ns[b] / (double)all : 0.0, t->kernels[b],
-			ts_text_us(us_buf, sizeof us_buf, t->ns[b]), what[b]);
+			all ? 100.0 * (double)tot->t.ns[b] / (double)all : 0.0, tot->t.kernels[b],
+			ts_text_us(us_buf, sizeof us_buf, tot->t.ns[b]), what[b]);
 	}
 	if (cs->frames)
 		fprintf(out, " python    %" PRIu64 " frames, %" PRIu64 " indexed as call sites; %"
@@ -655,13 +652,11 @@ static const ts_text_col op_cols[] = {
 	  .place = TS_TEXT_BELOW },
 };
 
-static void put_ops(FILE *out, const ts_result *res, const ts_kview *v,
+static void put_ops(FILE *out, const ts_result *res, const ts_aview *av, const ts_kview *v,
 		    const ts_report_opts *o)
 {
-	size_t n;
-	size_t *order = ts_attrib_op_order(res->attrib, ts_kview_attrib_view(v), &n);
-	free(order);
-	if (!order || n == 0)
+	size_t n = av->nops;
+	if (n == 0)
 		return;
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
 	fprintf(out, "\nCPU ops (%zu of %zu, by the time of their kernels and memcpy / memset%s)\n",
@@ -708,14 +703,11 @@ static const ts_text_col roof_cols[] = {
 };
 
 static void put_roofline(FILE *out, const ts_result *res, const ts_report_opts *o,
-			 const size_t *order, size_t n, int view)
+			 const ts_aview_wl *wls, size_t n)
 {
-	const ts_attrib *at = res->attrib;
 	size_t with = 0;
-	for (size_t i = 0; i < n; i++) {
-		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
-		with += w->flops_calls || w->bytes_calls;
-	}
+	for (size_t i = 0; i < n; i++)
+		with += wls[i].r->flops_calls || wls[i].r->bytes_calls;
 	if (!with)
 		return;
 	const ts_gpu *g = res->gpu;
@@ -736,16 +728,13 @@ static void put_roofline(FILE *out, const ts_result *res, const ts_report_opts *
 	/* the large workloads the roofline cannot place, and why */
 	int64_t all = res->agg->all.total;
 	for (size_t i = 0; i < n; i++) {
-		const ts_wl_row *w = ts_attrib_workload(at, view, order[i]);
-		const ts_oprule *rule = ts_attrib_workload_rule(at, order[i]);
+		const ts_wl_row *w = wls[i].r;
+		const ts_oprule *rule = wls[i].rule;
 		if (w->flops_calls || w->bytes_calls || !all || w->ns < all / 20 ||
 		    !rule->description || !*rule->description)
 			continue;
-		size_t len;
-		const char *dtype;
-		const char *name = ts_attrib_workload_name(at, order[i], &len, &dtype);
-		fprintf(out, " not placed: %.*s (%.1f%% of kernel time): %s\n", (int)len, name,
-			100.0 * (double)w->ns / (double)all, rule->description);
+		fprintf(out, " not placed: %.*s (%.1f%% of kernel time): %s\n", (int)wls[i].len,
+			wls[i].name, 100.0 * (double)w->ns / (double)all, rule->description);
 	}
 }
 
@@ -785,35 +774,30 @@ static const ts_text_col wl_cols[] = {
 	{ .col = "total_us", .title = "Total (us)", .width = 14, .decimals = -1 },
 };
 
-static void put_workloads(FILE *out, const ts_result *res, const ts_kview *v,
-			  const ts_report_opts *o)
+static void put_workloads(FILE *out, const ts_result *res, const ts_aview *av,
+			  const ts_kview *v, const ts_report_opts *o)
 {
-	const ts_attrib *at = res->attrib;
-	int view = ts_kview_attrib_view(v);
-	size_t n;
-	size_t *order = ts_attrib_workload_order(at, view, &n);
-	const ts_attrib_totals *t = ts_attrib_get_totals(at);
-	if (!order || n == 0) {
-		if (o->ops_only && t->ops_with_shapes == 0)
+	size_t n = av->nwls;
+	if (n == 0) {
+		if (o->ops_only && av->tot.t.ops_with_shapes == 0)
 			fprintf(out, "\nOperator workloads: none (none of %" PRIu64
 				     " indexed CPU ops carries Input Dims; capture with record_shapes=True)\n",
-				t->ops_indexed);
+				av->tot.t.ops_indexed);
 		else if (o->ops_only)
 			fprintf(out, "\nOperator workloads: none (no CPU op that launched a kernel%s matches"
 				     " an operator rule; see operators: in the pattern tables)\n",
 				v->staged ? " in this stage" : "");
-		free(order);
 		return;
 	}
 	size_t shown = o->ops_only || o->top <= 0 || (size_t)o->top >= n ? n : (size_t)o->top;
 	fprintf(out, "\nOperator workloads (%zu of %zu definitions, from recorded shapes)\n", shown, n);
 	put_table(res, o, "workloads", (ts_text_table){ .out = out, TEXT_COLS(wl_cols),
 			     .max_rows = shown });
-	put_roofline(out, res, o, order, shown, view);
-	free(order);
+	put_roofline(out, res, o, av->wls, shown);
 }
 
-static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
+static void put_coverage(FILE *out, const ts_result *res, const ts_aview_totals *tot,
+			 const ts_kview *v)
 {
 	ts_opcov c[TS_MAX_OPCOV];
 	int missing;
@@ -832,10 +816,9 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_kview *v)
 			c[i].required ? "required" : "optional", c[i].calls, c[i].definitions);
 	if (missing)
 		fprintf(out, " %d required operator%s missing%s\n", missing, missing == 1 ? "" : "s",
-			ts_attrib_get_totals(res->attrib)->ops_with_shapes == 0
+			tot->t.ops_with_shapes == 0
 			? " (no CPU op carries Input Dims: capture with record_shapes=True)"
-			: ts_attrib_get_totals(res->attrib)->ns[TS_ATTR_GRAPH] >
-			  ts_attrib_get_totals(res->attrib)->ns[TS_ATTR_OP]
+			: tot->t.ns[TS_ATTR_GRAPH] > tot->t.ns[TS_ATTR_OP]
 			? " (most kernel time is graph replay, which records no ops)" : "");
 	else
 		fputs(" every required operator is present\n", out);
@@ -983,17 +966,39 @@ static void put_events(FILE *out, const ts_agg *a)
 		fputc('\n', out);
 }
 
+/* The attribution's sections, from its record (aview.h); tracestream
+ * ops: the workloads first, then the ops. */
+static int put_attribution(FILE *out, const ts_result *res, const ts_kview *v,
+			   const ts_report_opts *o)
+{
+	ts_aview av;
+	if (ts_aview_of(res, v, &av) != 0) {
+		ts_aview_free(&av);
+		return -1;
+	}
+	if (o->ops_only) {
+		put_workloads(out, res, &av, v, o);
+		put_ops(out, res, &av, v, o);
+	} else {
+		if (!v->staged)
+			put_buckets(out, &av.tot);
+		if (res->replay && !v->staged)
+			put_replays(out, res, o);
+		put_ops(out, res, &av, v, o);
+		put_workloads(out, res, &av, v, o);
+	}
+	if (o->verify_ops)
+		put_coverage(out, res, &av.tot, v);
+	ts_aview_free(&av);
+	return 0;
+}
+
 int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	ts_kview v = ts_report_view(res, o);
 	if (o->ops_only) {
-		/* tracestream ops: the workloads first, then the ops */
-		if (res->attrib) {
-			put_workloads(out, res, &v, o);
-			put_ops(out, res, &v, o);
-			if (o->verify_ops)
-				put_coverage(out, res, &v);
-		}
+		if (res->attrib && put_attribution(out, res, &v, o) != 0)
+			return -1;
 		return ferror(out) ? -1 : 0;
 	}
 	ts_breakdown b;
@@ -1044,15 +1049,10 @@ int ts_report_text(FILE *out, const ts_result *res, const ts_report_opts *o)
 		if (o->debug_layers)
 			put_debug_layers(out, res, &lv);
 	}
-	if (res->attrib) {
-		if (!v.staged)
-			put_buckets(out, res);
-		if (res->replay && !v.staged)
-			put_replays(out, res, o);
-		put_ops(out, res, &v, o);
-		put_workloads(out, res, &v, o);
-		if (o->verify_ops)
-			put_coverage(out, res, &v);
+	if (res->attrib && put_attribution(out, res, &v, o) != 0) {
+		ts_lview_free(&lv);
+		ts_breakdown_free(&b);
+		return -1;
 	}
 	if (!v.staged) {
 		put_memory(out, res, o);
