@@ -326,12 +326,12 @@ static void put_what(bf_build *s)
 static void put_replays(bf_build *s)
 {
 	const ts_result *res = s->res;
-	if (!res->attrib)
+	ts_aview_totals tot;
+	ts_aview_totals_of(res, &tot);
+	if (!tot.present)
 		return;
-	const ts_attrib_totals *t = ts_attrib_get_totals(res->attrib);
-	int64_t all = 0;
-	for (int b = 0; b < TS_ATTR_COUNT; b++)
-		all = ts_sat_add(all, t->ns[b]);
+	const ts_attrib_totals *t = &tot.t;
+	int64_t all = tot.all_ns;
 	if (!res->replay) {
 		/* graph replay with no op: what --capture would give back */
 		if (all && t->ns[TS_ATTR_GRAPH] > all / 10)
