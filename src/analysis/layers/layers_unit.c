@@ -432,6 +432,44 @@ static uint32_t mixer_runs(const kernel_ent *k, uint32_t s, uint32_t e)
 	return runs;
 }
 
+/* Do units a and b run the same kernels in the same order? */
+static bool same_units(const uint32_t *key, const ts_unit_result *r, size_t a, size_t b)
+{
+	uint32_t n = unit_len(r, a);
+	return n == unit_len(r, b) &&
+	       memcmp(key + r->start[a], key + r->start[b], n * sizeof *key) == 0;
+}
+
+/* The reverse of split_units: units found by structure alone, k times (2
+ * to 4) as many as the layers of the model's passes whose mixers were
+ * known, where no two units side by side in a group of k are the same:
+ * the anchor ran twice or more a layer (a TP all-reduce after the mixer
+ * and after the MLP, under a graph replay no op or name marks), so each
+ * unit is a part of a layer, a mixer's half and an MLP's. Each k units
+ * in turn are one layer. A deeper model of one layer kind (a draft whose
+ * layers are all alike) is kept as it is. False (r as it was) where the
+ * count does not fit or memory runs out. */
+static bool join_units(ts_layers *l, ts_unit_result *r, const uint32_t *key)
+{
+	uint32_t ref = l->finder.mixer_layers;
+	if (!ref || r->n <= ref || r->n % ref || r->n / ref > 4)
+		return false;
+	size_t k = r->n / ref;
+	for (size_t g = 0; g < r->n; g += k)
+		for (size_t j = g + 1; j < g + k; j++)
+			if (same_units(key, r, j - 1, j))
+				return false;
+	cuts c;
+	if (!cuts_room(l, r, NULL, ref, &c))
+		return false;
+	for (size_t g = 0; g < r->n; g += k) {
+		cuts_open(&c, r->start[g]);
+		cuts_close(&c, r->end[g + k - 1]);
+	}
+	cuts_take(&c, r);
+	return true;
+}
+
 /* Units that each hold k (2 to 4) mixer runs, by op where no name says
  * it (an eager pass of dense and MoE layers alternating, every kernel
  * name unknown): k layers each, a layer a mixer. Each is split before
@@ -702,8 +740,8 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	if (!named && !attn && mixer_outside(k, n))
 		return false;
 	bool halves = false;
-	if (!named && !attn && !r.by_names)
-		split_units(l, l->finder.ukey, &r, n);
+	if (!named && !attn && !r.by_names && !split_units(l, l->finder.ukey, &r, n))
+		join_units(l, &r, l->finder.ukey);
 	else if (!named && attn && !r.by_names)
 		split_by_mixers(l, k, l->finder.ukey, &r);
 	else if (named)
