@@ -28,6 +28,7 @@ enum {
 	LMHEAD = 60,
 	INPROJ = 70, CONV, GATING, RECUR, GNORM, OUTPROJ,
 	ACT_PIECE = 80,
+	AR = 90,
 	/* an HF eager layer: unfused norm and rotary chains, one kernel per
 	 * elementwise op (MUL and ADD shared by every chain), an expert loop */
 	POW = 100, MEAN, RSQRT, MUL, ADD, NEG, CAT, HQ, HK, HV, SDPA, HO, HROUTER, SOFTMAX,
@@ -406,6 +407,61 @@ int main(void)
 		CHECK(ok, "HF eager: %u dense linear layers, an attention layer, 3 linear ones, MoE after the dense, names: %s",
 		      k, why);
 	}
+	/* a TP hybrid under a graph replay (no names, no ops), as vLLM runs
+	 * it: an all-reduce after each mixer and each MLP, so twice a layer;
+	 * GEMM tiles shared between projections (the input projection's and
+	 * the down projection's, the output's and the gate-up's); its first k
+	 * layers dense (linear mixer, dense MLP), then MoE layers, full
+	 * attention every third. A walk back from the MoE layers with their
+	 * kind reaches over two dense ones (holding the all-reduce more often
+	 * than the kind does): each dense layer is one */
+	for (uint32_t k = 1; k <= 3; k++)
+		for (uint32_t moe = 30; moe <= 84; moe += 54) {
+			head(&P);
+			for (uint32_t i = 0; i < k + moe; i++) {
+				P.start[P.layers++] = (uint32_t)P.n;
+				put(&P, i ? ADDNORM : NORM0);
+				if (i >= k && (i - k) % 3 == 2) {
+					put(&P, QKV);
+					put(&P, GNORM);
+					put(&P, GNORM);
+					put(&P, ROPE);
+					put(&P, IDX);
+					put(&P, ATTN);
+					put(&P, QKV);
+				} else {
+					put(&P, INPROJ);
+					put(&P, GATING);
+					put(&P, CONV);
+					put(&P, RECUR);
+					put(&P, NEG);
+					put(&P, OUTPROJ);
+				}
+				put(&P, AR);
+				put(&P, ADDNORM);
+				put(&P, OUTPROJ);
+				put(&P, ACT);
+				if (i >= k) {
+					put(&P, GATING);
+					put(&P, OUTPROJ);
+					put(&P, SH_GATE);
+					put(&P, INPROJ);
+					put(&P, TOPK);
+					put(&P, PERMUTE);
+					put(&P, MOE_UP);
+					put(&P, ACT);
+					put(&P, MOE_UP);
+					put(&P, FINALIZE);
+				} else {
+					put(&P, INPROJ);
+				}
+				put(&P, AR);
+			}
+			tail(&P);
+			bool ok = counted(u, &P, why, sizeof why);
+			CHECK(ok, "TP all-reduce twice a layer, %u dense then %u MoE layers, no names: %s", k,
+			      moe, why);
+		}
 	/* alternating dense and eager MoE layers: by name only (without
 	 * names, nothing tells a period of two layers from one of two
 	 * halves) */

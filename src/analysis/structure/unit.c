@@ -613,11 +613,43 @@ static uint32_t dense_before(ts_unit *u, const tpls *all, size_t at, bool names)
 	return keys;
 }
 
+/* A walked unit holds as many runs of the kernel its kind begins with as
+ * the kind does: more, and it walked over the start of another layer (two
+ * first-k dense layers, shorter than the kind, taken as one). Where no
+ * name or op says where its mixers are, the unit keeps the layer beside
+ * the ones laid out: from the kind's count of runs before at (side 0), or up to
+ * the run after them (side 1). */
+static bool one_layer(const ts_unit *u, slice kind, int side, size_t *pfrom, uint32_t *pkeys)
+{
+	uint32_t k0 = kind.k[0], want = 0, seen = 0;
+	for (uint32_t i = 0; i < kind.n; i++)
+		want += kind.k[i] == k0;
+	size_t from = *pfrom, to = from + *pkeys;
+	if (!side) {
+		for (size_t i = to; i-- > from;)
+			if (u->id[i] == k0 && ++seen == want + 1) {
+				*pfrom = i + 1;
+				while (*pfrom < to && u->id[*pfrom] != k0)
+					(*pfrom)++;
+				break;
+			}
+	} else {
+		for (size_t i = from; i < to; i++)
+			if (u->id[i] == k0 && ++seen == want + 1) {
+				to = i;
+				break;
+			}
+	}
+	bool cut = to - *pfrom < *pkeys;
+	*pkeys = (uint32_t)(to - *pfrom);
+	return cut;
+}
+
 /* The unit walked from kernel at (side 0: backward, before the first
  * layer; 1: forward, after the last) with the inner layers' kinds, when
  * it holds at least half a layer and is like its kind (WHOLE). */
 static bool edge_unit(ts_unit *u, const tpls *kinds, size_t at, int side, bool names,
-		      size_t *pfrom, uint32_t *pkeys)
+		      size_t *pfrom, uint32_t *pkeys, bool *pcut)
 {
 	walked best = { 0, 0, INT32_MIN };
 	slice bk = { 0 };
@@ -645,6 +677,8 @@ static bool edge_unit(ts_unit *u, const tpls *kinds, size_t at, int side, bool n
 		from++;
 		best.keys--;
 	}
+	*pcut = (!names || !holds(u, (slice){ u->id + from, best.keys, (uint32_t)from }, TS_UNIT_ATTN)) &&
+		one_layer(u, bk, side, &from, &best.keys);
 	*pfrom = from;
 	*pkeys = best.keys;
 	return ts_unit_likeness(u, (slice){ u->id + from, best.keys, (uint32_t)from }, bk) >= WHOLE;
@@ -678,7 +712,8 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 			uint32_t keys = 0;
 			if (side ? at >= u->n : at == 0)
 				break;
-			bool ok = edge_unit(u, &kinds, at, side, names, &from, &keys);
+			bool cut = false;
+			bool ok = edge_unit(u, &kinds, at, side, names, &from, &keys, &cut);
 			took |= ok && !side;
 			/* a walked unit may be half a layer (WHOLE), whose other
 			 * half runs before it: no dense layer there */
@@ -712,6 +747,10 @@ static bool grow_edges(ts_unit *u, size_t *pnl, bool names)
 			if (!ts_unit_put_edge(u, nl, side, lo, hi))
 				break;
 			nl++;
+			/* a layer cut from a walk over two is of a kind of its
+			 * own: the next one beside it is walked by it too */
+			if (cut && kinds.n < MAX_TPL)
+				kinds.t[kinds.n++] = (slice){ u->id + lo, (uint32_t)(hi - lo), (uint32_t)lo };
 		}
 	}
 	*pnl = nl;
