@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "input/base/intern.h"
+#include "analysis/layers/position.h"
 
 /* A kernel's k-th call in a layer (k >= 1: a repeat; its first call is
  * its row), held at the earliest position it took. */
@@ -56,6 +57,7 @@ struct ts_anatomy {
 	uint64_t *seen_layer;
 	uint32_t *seen_n;
 	uint64_t layer_seq;
+	ts_position *pos;        /* the same passes' layer positions */
 };
 
 ts_anatomy *ts_anatomy_new(size_t ncategories)
@@ -64,6 +66,10 @@ ts_anatomy *ts_anatomy_new(size_t ncategories)
 	if (!a)
 		return NULL;
 	a->ncat = ncategories;
+	if (!(a->pos = ts_position_new())) {
+		free(a);
+		return NULL;
+	}
 	for (int s = 0; s < TS_ANAT_STAGES; s++) {
 		a->st[s].cat = calloc(ncategories + 1, sizeof *a->st[s].cat);
 		if (!a->st[s].cat) {
@@ -96,6 +102,7 @@ void ts_anatomy_free(ts_anatomy *a)
 	free(a->lfirst);
 	free(a->lend);
 	free(a->lpos);
+	ts_position_free(a->pos);
 	free(a);
 }
 
@@ -252,6 +259,7 @@ void ts_anatomy_add(ts_anatomy *a, int s, const ts_anat_kernel *k, size_t n,
 	}
 	st->layers += nlayers;
 	st->passes++;
+	ts_position_add(a->pos, s, k, n, nlayers);
 }
 
 void ts_anatomy_skip(ts_anatomy *a, int s)
@@ -321,6 +329,11 @@ uint32_t ts_anatomy_row_kernel(const ts_anatomy *a, int s, uint32_t id, uint32_t
 	if (call)
 		*call = rep ? st->rep[id - TS_ANAT_REPEAT].k : 0;
 	return rep ? st->rep[id - TS_ANAT_REPEAT].row : id;
+}
+
+const ts_position *ts_anatomy_position(const ts_anatomy *a)
+{
+	return a ? a->pos : NULL;
 }
 
 const ts_anat_sum *ts_anatomy_other_rows(const ts_anatomy *a, int s)
@@ -498,6 +511,7 @@ void ts_anatomy_save(const ts_anatomy *a, const ts_patterns *p, ts_wbuf *w)
 			row_save(&r->r, w);
 		}
 	}
+	ts_position_save(a->pos, w);
 }
 
 static size_t category_slot(const ts_anatomy *a, const ts_patterns *p, const char *s, size_t n)
@@ -575,5 +589,7 @@ ts_status ts_anatomy_load(ts_anatomy *a, const ts_patterns *p, ts_rbuf *r,
 		sum_load(&st->other_rows, r, wlmap, nwl);
 		load_repeats(a, st, r, kmap, nk, wlmap, nwl, seq_base);
 	}
-	return r->err ? TS_ERR_PARTIAL : TS_OK;
+	if (!r->err)
+		return ts_position_load(a->pos, r, kmap, nk);
+	return TS_ERR_PARTIAL;
 }

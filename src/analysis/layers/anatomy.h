@@ -103,6 +103,10 @@ const ts_anat_row *ts_anatomy_row(const ts_anatomy *a, int s, uint32_t id);
 /* The kernel row of an id, and in *call which call of it in a layer it is
  * (0 the first). */
 uint32_t ts_anatomy_row_kernel(const ts_anatomy *a, int s, uint32_t id, uint32_t *call);
+/* The same passes' layer positions: blocks of layers with a surcharge
+ * (position.h). */
+typedef struct ts_position ts_position;
+const ts_position *ts_anatomy_position(const ts_anatomy *a);
 /* Time of the layer kernels past the name cap. */
 const ts_anat_sum *ts_anatomy_other_rows(const ts_anatomy *a, int s);
 
