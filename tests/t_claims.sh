@@ -26,6 +26,8 @@
 #    window; ending inside the GPU window or launched inside the CPU one:
 #    the profiler draws no step window around kernels of a nested
 #    annotation such as c10d's nccl:*);
+#  - a kernel's calls said to spread only where they are its own, not a
+#    surcharge of the layer position (fixtures: t_insight.sh);
 #  - a trace cut short says what the cut explains: cut before its GPU
 #    events (Kineto writes them after the CPU ones) it is not called a
 #    front-end process nor told to profile with ProfilerActivity.CUDA.
@@ -428,6 +430,81 @@ for f in sorted(os.listdir(shared)):
     ok = int(m.group(1)) == raw
     print('%s - claims: %s: "%s captures begun" is its %d StreamBeginCapture calls'
           % ('ok' if ok else 'not ok', f, m.group(1), raw))
+PY
+# A kernel's calls spread only where its slow calls are its own (issue
+# 58): read back from the launches table, a spread kernel's time above its
+# median does not lie, two thirds of it or more, in blocks of three or more
+# consecutive layers of a pass that each took about the same extra time
+# (every call held against its median over the pass's layers), carried a
+# quarter or more by kernels of other types: that is the layer position's
+# surcharge, said as one slow_layer opportunity naming the layers.
+python3 - "$SHARED" "$TS" "$tmp" <<'PY'
+import csv, json, os, statistics, subprocess, sys
+from collections import defaultdict
+shared, ts, tmp = sys.argv[1:4]
+
+def blocks(calls):
+    """calls: (layer, key, type, dur) of one pass -> {layer: {(key, type): excess}} of its blocks."""
+    by = defaultdict(list)
+    for l, key, ty, d in calls:
+        by[key].append(d)
+    med = {k: statistics.median(v) for k, v in by.items()}
+    cnt = {k: len(v) for k, v in by.items()}
+    n = max(l for l, *_ in calls) + 1
+    sur, time, ex = [0.0] * n, [0.0] * n, defaultdict(dict)
+    for l, key, ty, d in calls:
+        time[l] += d
+        x = d - med[key]
+        if cnt[key] >= 3 and x > max(med[key] / 10, 1.0):
+            sur[l] += x
+            ex[l][(key, ty)] = ex[l].get((key, ty), 0) + x
+    thr, out, a = max(statistics.median(time) / 20, 0.001), {}, 0
+    while a < n:
+        if sur[a] < thr:
+            a += 1
+            continue
+        b = a
+        while b < n and sur[b] >= thr:
+            b += 1
+        m = statistics.median(sur[a:b])
+        if b - a >= 3 and 3 * sum(m / 2 <= s <= 1.5 * m for s in sur[a:b]) >= 2 * (b - a):
+            out.update({l: ex[l] for l in range(a, b)})
+        a = b
+    return out
+
+for f in sorted(os.listdir(shared)):
+    p = os.path.join(shared, f)
+    if not f.endswith(('.json', '.json.gz')) or (os.environ.get('SMALL_ONLY') and os.path.getsize(p) > 1000000):
+        continue
+    r = json.loads(subprocess.run([ts, '-q', '-f', 'json', p], capture_output=True, text=True).stdout or '{}')
+    spread = [o for o in r.get('opportunities') or [] if o['kind'] == 'spread']
+    if not spread:
+        continue
+    c = os.path.join(tmp, 'launches.csv')
+    subprocess.run([ts, '-q', '--table', 'launches', '-f', 'csv', '-o', c, p], capture_output=True)
+    rows = [x for x in csv.DictReader(open(c)) if x['pass'] and x['layer']]
+    for o in spread:
+        k = o['text'].split(': its calls spread')[0]
+        passes, seen = defaultdict(list), defaultdict(int)
+        for x in rows:
+            if x['stage'] != o['stage']:
+                continue
+            key = (x['name'], x['pass'], x['layer'])
+            seen[key] += 1
+            passes[x['pass']].append((int(x['layer']), (x['short'], seen[key]), x['type'], float(x['dur_us'])))
+        own = o['at_stake_us']      # its time above its median, as claimed
+        inb = others = total = 0.0
+        ktype = {x['type'] for x in rows if x['short'] == k}
+        for calls in passes.values():
+            for l, ex in blocks(calls).items():
+                for (key, ty), x in ex.items():
+                    total += x
+                    inb += x if key[0] == k else 0
+                    others += x if ty not in ktype else 0
+        positional = own > 0 and 3 * inb >= 2 * own and 4 * others >= total > 0
+        print('%s - claims: %s: %s: its calls spread, not a surcharge of the layer position '
+              '(%.0f of its %.0f us above the median in blocks of layers, other types %.0f of %.0f us)'
+              % ('not ok' if positional else 'ok', f, k, inb, own, others, total))
 PY
 # Device facts are checked against each other (issue 58): a numSms that
 # is another field's value (an RTP-LLM trace's is its

@@ -130,6 +130,47 @@ assert o[0]['text'].startswith('fused_moe_kernel: its calls spread') and 'over %
 assert all(x['kind'] != 'spread' or x is o[0] for x in d['opportunities'])
 PY
 
+# Slow calls that follow the layer position, not the kernel
+# (tests/insight/mkposition.py): a block of four consecutive layers took a
+# fixed 40 us more a layer, carried by the attention kernel in two layers
+# and a norm in the other two, the block at layers 2-5 then 6-9: one
+# opportunity names the layers, the surcharge a layer and its cost a
+# step, and neither kernel's calls are said to spread. Beside it, two
+# expert GEMMs slow in scattered layers (three in a row once) by uneven
+# amounts: their spread is their own, said as before.
+python3 "$here/insight/mkposition.py" block "$tmp/pos.json" "$tmp/pos_truth.json"
+"$TS" --no-progress -f json "$tmp/pos.json" > "$tmp/pos.out" 2> "$tmp/err" ||
+	bad "position fixture: exit $?: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/pos.out" "$tmp/pos_truth.json" <<'PY' && ok "position fixture: a block of layers 40 us slower a layer, whichever kernel ran there: one opportunity with its layers, surcharge and cost a step; no kernel's calls spread" || bad "position fixture"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+ops = d['opportunities']
+assert not [o for o in ops if o['kind'] == 'spread'], ops
+o = [x for x in ops if 'surcharge of the position' in x['text']]
+assert len(o) == 1 and o[0]['kind'] == 'slow_layer' and o[0]['stage'] == 'decode', ops
+o = o[0]
+assert abs(o['at_stake_us'] - t['at_stake_us']) <= 0.01, o
+want = ('blocks of 4 layers between layers %d and %d took %.1f us more a layer in %d of %d passes'
+        % (t['layers_lo'], t['layers_hi'], t['surcharge_us'], t['passes'], t['passes']))
+assert want in o['text'] and '%.1f us a step' % t['per_step_us'] in o['text'], o['text']
+assert 'flash_fwd_splitkv_kernel 50%' in o['text'] and 'fused_add_rms_norm_kernel 50%' in o['text'], o['text']
+# the layers of the block are said once, in it
+assert not [x for x in ops if x['kind'] == 'slow_layer' and x is not o], ops
+PY
+python3 "$here/insight/mkposition.py" kernel "$tmp/own.json" "$tmp/own_truth.json"
+"$TS" --no-progress -f json "$tmp/own.json" > "$tmp/own.out" 2> "$tmp/err" ||
+	bad "own spread fixture: exit $?: $(head -c 300 "$tmp/err")"
+python3 - "$tmp/own.out" "$tmp/own_truth.json" <<'PY' && ok "own spread fixture: expert GEMMs uneven in scattered layers, three in a row once: their calls spread, the MoE words kept; no surcharge of the position" || bad "own spread fixture"
+import json, sys
+d = json.load(open(sys.argv[1])); t = json.load(open(sys.argv[2]))
+ops = d['opportunities']
+assert not [o for o in ops if 'surcharge' in o['text']], ops
+o = [x for x in ops if x['kind'] == 'spread' and x['text'].startswith(t['kernel'] + ': its calls spread')]
+assert len(o) == 1 and 'over %d calls' % t['calls'] in o[0]['text'], ops
+assert abs(o[0]['at_stake_us'] - t['excess_us']) <= t['calls'] * t['p50_us'] * 0.008 + 0.01, o[0]
+assert all('uneven shares of the tokens' in x['text'] for x in ops if x['kind'] == 'spread'), ops
+PY
+
 python3 "$here/insight/mkidle.py" "$tmp/idle.json" "$tmp/truth.json"
 "$TS" --no-progress -f json "$tmp/idle.json" > "$tmp/idle.out" 2> "$tmp/err" ||
 	bad "fixture: exit $?: $(head -c 300 "$tmp/err")"

@@ -13,6 +13,7 @@
 
 #include "input/base/intern.h"
 #include "analysis/layers/layers.h"
+#include "analysis/layers/position.h"
 #include "analysis/views/kview.h"
 #include "analysis/views/steps.h"
 #include "analysis/views/whatif.h"
@@ -246,18 +247,112 @@ static void trace_opps(const ts_result *res, ts_opportunity *out, size_t *n, siz
 	offer(out, n, max, &o);
 }
 
+/* A kernel's time above its median that follows the layer position, not
+ * the kernel: two thirds of it or more in the stage's blocks of layers
+ * with a fixed surcharge (position.h), where kernels of other types
+ * carried a quarter of the blocks' surcharge or more (the surcharge
+ * moved between kernels, or every kernel there was slower). Kernels of
+ * one type alone slow in a block (their calls differ by layer, as a MoE
+ * layer's expert GEMMs do with its routing) keep their own spread. */
+static bool positional(const ts_result *res, const ts_pos_stage *ps, uint32_t r, int64_t excess)
+{
+	int64_t carried = ts_position_carried(ps, r), others = 0;
+	if (ps->excess_ns <= 0 || carried <= 0 || 3 * carried < 2 * excess)
+		return false;
+	const ts_kclass *c = ts_agg_class(res->agg, r);
+	for (uint32_t i = 0; i < ps->nrows; i++) {
+		const ts_kclass *x = ts_agg_class(res->agg, ps->rows[i].row);
+		if (!c || !x || x->type != c->type)
+			others = ts_sat_add(others, ps->rows[i].ns);
+	}
+	return 4 * others >= ps->excess_ns;
+}
+
+/* The blocks' two largest carriers by name (rows of one short name
+ * summed), as "NAME 50%, NAME 30%". */
+static void carriers(const ts_result *res, const ts_pos_stage *ps, char *buf, size_t len)
+{
+	char name[TS_POS_ROWS][TS_SHORT_MAX + 1];
+	int64_t ns[TS_POS_ROWS];
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < ps->nrows; i++) {
+		char x[TS_SHORT_MAX + 1];
+		kernel_label(res, ps->rows[i].row, x, sizeof x);
+		uint32_t j = 0;
+		while (j < k && strcmp(name[j], x) != 0)
+			j++;
+		if (j == k) {
+			memcpy(name[k], x, sizeof x);
+			ns[k++] = 0;
+		}
+		ns[j] = ts_sat_add(ns[j], ps->rows[i].ns);
+	}
+	size_t at = 0;
+	buf[0] = 0;
+	for (int t = 0; t < 2 && k > 0 && at < len; t++) {
+		uint32_t top = 0;
+		for (uint32_t j = 1; j < k; j++)
+			top = ns[j] > ns[top] ? j : top;
+		if (ns[top] <= 0)
+			break;
+		int w = snprintf(buf + at, len - at, "%s%s %.0f%%", t ? ", " : "", name[top],
+				 100.0 * (double)ns[top] / (double)ps->excess_ns);
+		at += w > 0 ? (size_t)w : 0;
+		ns[top] = 0;
+	}
+}
+
+/* One opportunity for the stage's blocks of layers with a fixed
+ * surcharge, which the spread of nexpl kernels (the largest: row first)
+ * was. */
+static void position_opp(const ts_result *res, int s, int64_t stage_ns, const ts_pos_stage *ps,
+			 uint32_t first, uint32_t nexpl, ts_opportunity *out, size_t *n, size_t max)
+{
+	char where[96], who[2 * TS_SHORT_MAX + 16], name[TS_SHORT_MAX + 1], more[32] = "",
+	     range[48] = "";
+	if (ps->moved)
+		snprintf(where, sizeof where, "%" PRIu64 " blocks of %.0f layers between layers %" PRIu32
+			 " and %" PRIu32, ps->blocks, (double)ps->layers / (double)ps->blocks, ps->lo,
+			 ps->hi);
+	else
+		snprintf(where, sizeof where, "layers %" PRIu32 "-%" PRIu32, ps->lo, ps->hi);
+	if (ps->max_ns - ps->min_ns >= 100)
+		snprintf(range, sizeof range, " (%.1f to %.1f)", (double)ps->min_ns / 1e3,
+			 (double)ps->max_ns / 1e3);
+	carriers(res, ps, who, sizeof who);
+	kernel_label(res, first, name, sizeof name);
+	if (nexpl > 1)
+		snprintf(more, sizeof more, " (nor %" PRIu32 " more's)", nexpl - 1);
+	ts_opportunity o = { TS_OPP_LAYER, s, ps->excess_ns, 0, 0, NULL, "", 0, -1 };
+	o.pct_of_stage = 100.0 * (double)ps->excess_ns / (double)stage_ns;
+	char t[720];   /* its parts at their longest; the text holds what fits */
+	snprintf(t, sizeof t, "%s took %.1f us more a layer%s in %" PRIu32 " of %" PRIu32 " passes "
+		 "(carried by %s): a surcharge of the position (a clock or power event, a memory "
+		 "stall, a host hiccup), not %s's calls spread%s; %.1f us a step", where,
+		 (double)ps->excess_ns / (double)ps->layers / 1e3, range, ps->block_passes,
+		 ps->passes, who, name, more, (double)ps->excess_ns / (double)ps->passes / 1e3);
+	size_t len = strnlen(t, sizeof o.text - 1);
+	memcpy(o.text, t, len);
+	o.text[len] = 0;
+	offer(out, n, max, &o);
+}
+
 /* The same kernel far from its own median across its calls of a stage
  * (layers and passes alike; no shapes needed): the time its calls took
  * above the median (what it would save if every call took the median),
  * where the slowest took at least twice the median and the excess is at
  * least 1% of the stage's kernel time. For a MoE expert GEMM that is the
- * experts' uneven share of the tokens. */
-static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opportunity *out,
+ * experts' uneven share of the tokens. Where that time follows the layer
+ * position (positional), the blocks of layers are the opportunity
+ * instead: true when it was offered. */
+static bool spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opportunity *out,
 			size_t *n, size_t max)
 {
 	const ts_stat *other, *all;
 	const ts_stat *rows = ts_layers_stage_rows(res->layers, (ts_pstage)s, &other, &all);
-	uint32_t nrows = ts_intern_count(res->agg->names);
+	uint32_t nrows = ts_intern_count(res->agg->names), nexpl = 0, first = TS_INTERN_NONE;
+	int64_t most = 0;   /* the largest spread the blocks explain */
+	const ts_pos_stage *ps = ts_position_stage(ts_anatomy_position(ts_layers_anatomy(res->layers)), s);
 	for (uint32_t r = 0; rows && r < nrows; r++) {
 		const ts_stat *x = &rows[r];
 		uint64_t calls;
@@ -282,6 +377,13 @@ static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 		int64_t excess = x->total - (int64_t)x->count * p50;
 		if (p50 <= 0 || x->max < 2 * p50 || excess * 100 < stage_ns)
 			continue;
+		if (positional(res, ps, r, excess)) {
+			if (!nexpl++ || excess > most) {
+				first = r;
+				most = excess;
+			}
+			continue;
+		}
 		char name[TS_SHORT_MAX + 1];
 		kernel_label(res, r, name, sizeof name);
 		const ts_kclass *c = ts_agg_class(res->agg, r);
@@ -295,6 +397,9 @@ static void spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 			 moe ? " (a MoE expert GEMM: the experts got uneven shares of the tokens)" : "");
 		offer(out, n, max, &o);
 	}
+	if (nexpl && ps->excess_ns * 100 >= stage_ns)
+		position_opp(res, s, stage_ns, ps, first, nexpl, out, n, max);
+	return nexpl && ps->excess_ns * 100 >= stage_ns;
 }
 
 /* The GPU idle in the stage's step windows before their passes, with its
@@ -409,17 +514,20 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 				 (double)d->largest_ns / 1e3, after, before);
 			offer(out, &n, max, &o);
 		}
+		bool blocks = false;
 		if (t->complete_passes) {
 			step_opp(res, s, stage_ns, out, &n, max);
 			comm_opp(s, d->comm_ns, ts_idle_hidden(d), stage_peer_wait(res, s), stage_ns, out,
 				 &n, max);
-			spread_opps(res, s, stage_ns, out, &n, max);
+			blocks = spread_opps(res, s, stage_ns, out, &n, max);
 		}
 		ts_layer_outlier lo[4];
 		int64_t typical;
 		size_t no = ts_layers_outliers(res->layers, (ts_pstage)s, lo, 4, &typical);
+		const ts_pos_stage *ps = ts_position_stage(ts_anatomy_position(ts_layers_anatomy(res->layers)), s);
 		for (size_t i = 0; i < no; i++) {
-			if (lo[i].ratio <= 1.0)
+			/* a layer of the blocks is said with them */
+			if (lo[i].ratio <= 1.0 || (blocks && lo[i].index >= ps->lo && lo[i].index <= ps->hi))
 				continue;
 			const ts_layer_stat *ls = ts_layers_stat(res->layers, (ts_pstage)s, lo[i].index);
 			ts_opportunity o = { TS_OPP_LAYER, s, 0, 0, 0, NULL, "", 0, -1 };
