@@ -532,6 +532,30 @@ static unsigned unit_holds(const kernel_ent *k, const ts_unit_result *r, size_t 
 	return (mixer_runs(k, r->start[j], r->end[j]) ? 1u : 0u) | (unit_mlp(k, r, j) ? 2u : 0u);
 }
 
+/* Units with neither a mixer run nor a norm whose kernels are mostly
+ * known (by name or op: not of type other, which could hide a mixer no
+ * rule names, as a graph replay's do), less the units holding a mixer
+ * run. A layer whose mixer no rule knows (a linear attention written as
+ * ATen's elementwise ops) still runs its input norm. */
+static ptrdiff_t units_known_bare(const kernel_ent *k, const ts_unit_result *r)
+{
+	ptrdiff_t n = 0;
+	for (size_t j = 0; j < r->n; j++) {
+		if (unit_holds(k, r, j) & 1u) {
+			n--;
+			continue;
+		}
+		size_t known = 0, len = r->end[j] - r->start[j];
+		bool normed = false;
+		for (size_t i = r->start[j]; i < r->end[j]; i++) {
+			known += !(k[i].marks & M_ENDS);
+			normed |= (k[i].marks & M_START) != 0;
+		}
+		n += !normed && 2 * known >= len;
+	}
+	return n;
+}
+
 /* Units holding both a mixer and MLP work: whole layers by name. */
 static size_t units_whole(const kernel_ent *k, const ts_unit_result *r)
 {
@@ -733,6 +757,13 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	 * that happens to match an opaque name or two says nothing */
 	bool named = 2 * typed >= held;
 	if (named && !((attn || unnamed_mixer(k, &r)) && work))
+		return false;
+	/* and a layer has its mixer (by name or op) or its norm at least:
+	 * where more units are known to hold neither than hold a mixer,
+	 * they are the turns of a loop inside a layer (an eager MoE block's
+	 * expert body, run once an expert), not layers. As many may, so a
+	 * hybrid whose MLP blocks are layers of their own keeps them. */
+	if (attn && units_known_bare(k, &r) > 0)
 		return false;
 	/* a unit with no mixer in a pass whose mixer ran (by op) elsewhere
 	 * is a loop inside a layer (an eager MoE block's expert body), the
