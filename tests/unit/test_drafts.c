@@ -36,7 +36,11 @@ int main(void)
 	uint32_t q[] = { 15, 1, 1, 15, 1, 1, 15, 15 };
 	CHECK(says(q, N(q), 15, 1), "a prompt's forward after the last verify: the target's edge run of two");
 	uint32_t r[] = { 64, 12, 64, 12, 64, 64 };
-	CHECK(says(r, N(r), 0, 0), "alternating, then an edge pair: no cycle of drafts in runs");
+	CHECK(says(r, N(r), 64, 12), "alternating, then a prompt beside the last verify: the deeper, 64");
+	/* a prompt beside the first verify, then one draft forward a step
+	 * (TRT-LLM's three drafts in one graph, laid out as one) */
+	uint32_t s[] = { 46, 46, 3, 46, 3 };
+	CHECK(says(s, N(s), 46, 3), "a prompt beside the first verify, then alternating: the deeper, 46");
 	/* no cycle: one count; a pass misread among the model's; drafts in
 	 * runs of changing length; three counts; a lone target */
 	uint32_t f[] = { 64, 64, 64, 64 };

@@ -57,19 +57,19 @@ bool ts_drafts_cycle(const uint32_t *counts, size_t n, uint32_t *target, uint32_
 	if (!a || !b)
 		return false;
 	runs_of ra = runs(counts, n, a), rb = runs(counts, n, b);
-	bool alone_a = ra.longest == 1, alone_b = rb.longest == 1;
+	/* a target's run at the sequence's edge may hold two: a prompt's
+	 * forward beside a verify (a new request's prefill has no drafts) */
+	bool alone_a = ra.longest == 1 || (ra.inner && ra.inner_max == 1 && ra.longest == 2);
+	bool alone_b = rb.longest == 1 || (rb.inner && rb.inner_max == 1 && rb.longest == 2);
 	if (alone_a && alone_b) {
-		/* one of each, alternating: the deeper verifies */
+		/* one of each, alternating (a draft's one forward a step, or
+		 * its k in one graph): the deeper verifies */
 		if (ra.runs + rb.runs < 4)
 			return false;
 		*target = a > b ? a : b;
 		*draft = a > b ? b : a;
 		return true;
 	}
-	/* a target's run at the sequence's edge may hold two: a prompt's
-	 * forward beside a verify (a new request's prefill has no drafts) */
-	alone_a |= ra.inner && ra.inner_max == 1 && ra.longest == 2;
-	alone_b |= rb.inner && rb.inner_max == 1 && rb.longest == 2;
 	if (alone_a == alone_b)
 		return false;
 	runs_of rt = alone_a ? ra : rb, rd = alone_a ? rb : ra;
