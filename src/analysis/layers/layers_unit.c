@@ -719,6 +719,44 @@ static void drop_tail_piece(const kernel_ent *k, ts_unit_result *r)
 		r->n--;
 }
 
+/* Are the units the finder laid out layers? Whether names are known
+ * (they type most of the units' kernels) and a mixer ran in them (by
+ * name or op), in *named and *attn. */
+static bool units_are_layers(const kernel_ent *k, const ts_unit_result *r, size_t n, bool *named,
+			     bool *attn)
+{
+	/* where names are known, a layer holds a mixer (attention, linear
+	 * attention) by name and GEMM or MLP work: a unit of cache writes and
+	 * copies (a graph capture's warm-up), a bare attention call, or a
+	 * stack with no attention is no transformer layer */
+	bool work = false;
+	*attn = false;
+	size_t typed = 0, held = 0;
+	for (size_t j = 0; j < r->n; j++)
+		for (size_t i = r->start[j]; i < r->end[j]; i++) {
+			*attn |= (k[i].marks & M_ATTN) != 0;
+			work |= (k[i].marks & (M_GEMM | M_MLP)) != 0;
+			typed += (k[i].marks & M_TYPED) != 0;
+			held++;
+		}
+	/* names are known when they type most of the layers' kernels: a rule
+	 * that happens to match an opaque name or two says nothing */
+	*named = 2 * typed >= held;
+	if (*named && !((*attn || unnamed_mixer(k, r)) && work))
+		return false;
+	/* and a layer has its mixer (by name or op) or its norm at least:
+	 * where more units are known to hold neither than hold a mixer,
+	 * they are the turns of a loop inside a layer (an eager MoE block's
+	 * expert body, run once an expert), not layers. As many may, so a
+	 * hybrid whose MLP blocks are layers of their own keeps them. */
+	if (*attn && units_known_bare(k, r) > 0)
+		return false;
+	/* a unit with no mixer in a pass whose mixer ran (by op) elsewhere
+	 * is a loop inside a layer (an eager MoE block's expert body), the
+	 * layer itself cut or irregular: no layer */
+	return *named || *attn || !mixer_outside(k, n);
+}
+
 bool ts_lay_structure(ts_layers *l, bool at_edge)
 {
 	size_t n = l->staged.nkbuf - l->staged.kbuf0;
@@ -740,35 +778,8 @@ bool ts_lay_structure(ts_layers *l, bool at_edge)
 	ts_unit_result r;
 	if (!ts_unit_find(l->finder.unit, l->finder.ukey, l->finder.umark, l->finder.udur, n, &r) || r.n == 0)
 		return false;
-	/* where names are known, a layer holds a mixer (attention, linear
-	 * attention) by name and GEMM or MLP work: a unit of cache writes and
-	 * copies (a graph capture's warm-up), a bare attention call, or a
-	 * stack with no attention is no transformer layer */
-	bool attn = false, work = false;
-	size_t typed = 0, held = 0;
-	for (size_t j = 0; j < r.n; j++)
-		for (size_t i = r.start[j]; i < r.end[j]; i++) {
-			attn |= (k[i].marks & M_ATTN) != 0;
-			work |= (k[i].marks & (M_GEMM | M_MLP)) != 0;
-			typed += (k[i].marks & M_TYPED) != 0;
-			held++;
-		}
-	/* names are known when they type most of the layers' kernels: a rule
-	 * that happens to match an opaque name or two says nothing */
-	bool named = 2 * typed >= held;
-	if (named && !((attn || unnamed_mixer(k, &r)) && work))
-		return false;
-	/* and a layer has its mixer (by name or op) or its norm at least:
-	 * where more units are known to hold neither than hold a mixer,
-	 * they are the turns of a loop inside a layer (an eager MoE block's
-	 * expert body, run once an expert), not layers. As many may, so a
-	 * hybrid whose MLP blocks are layers of their own keeps them. */
-	if (attn && units_known_bare(k, &r) > 0)
-		return false;
-	/* a unit with no mixer in a pass whose mixer ran (by op) elsewhere
-	 * is a loop inside a layer (an eager MoE block's expert body), the
-	 * layer itself cut or irregular: no layer */
-	if (!named && !attn && mixer_outside(k, n))
+	bool named, attn;
+	if (!units_are_layers(k, &r, n, &named, &attn))
 		return false;
 	bool halves = false;
 	if (!named && !attn && !r.by_names && !split_units(l, l->finder.ukey, &r, n))
