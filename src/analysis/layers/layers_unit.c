@@ -440,29 +440,54 @@ static bool same_units(const uint32_t *key, const ts_unit_result *r, size_t a, s
 	       memcmp(key + r->start[a], key + r->start[b], n * sizeof *key) == 0;
 }
 
-/* The reverse of split_units: units found by structure alone, k times (2
- * to 4) as many as the layers of the model's passes whose mixers were
- * known, where no two units side by side in a group of k are the same:
- * the anchor ran twice or more a layer (a TP all-reduce after the mixer
- * and after the MLP, under a graph replay no op or name marks), so each
- * unit is a part of a layer, a mixer's half and an MLP's. Each k units
- * in turn are one layer. A deeper model of one layer kind (a draft whose
- * layers are all alike) is kept as it is. False (r as it was) where the
- * count does not fit or memory runs out. */
-static bool join_units(ts_layers *l, ts_unit_result *r, const uint32_t *key)
+/* Are the groups of k units from unit p on, ref of them, parts of layers:
+ * no two units side by side in a group the same, and the x units left
+ * out (before p, or after the groups) pieces: shorter, all of them, than
+ * half a group? */
+static bool groups_of(const uint32_t *key, const ts_unit_result *r, size_t k, size_t p, uint32_t ref)
 {
-	uint32_t ref = l->finder.mixer_layers;
-	if (!ref || r->n <= ref || r->n % ref || r->n / ref > 4)
-		return false;
-	size_t k = r->n / ref;
-	for (size_t g = 0; g < r->n; g += k)
+	uint64_t len = 0;
+	for (size_t g = p; g < p + k * ref; g += k) {
 		for (size_t j = g + 1; j < g + k; j++)
 			if (same_units(key, r, j - 1, j))
 				return false;
+		len += r->end[g + k - 1] - r->start[g];
+	}
+	uint64_t left = 0;
+	for (size_t j = 0; j < r->n; j++)
+		if (j < p || j >= p + k * ref)
+			left += unit_len(r, j);
+	return 2 * left * ref < len;
+}
+
+/* The reverse of split_units: units found by structure alone, k times (2
+ * to 4) as many as the layers of the model's passes whose mixers were
+ * known, give or take fewer than k pieces at an edge (a final norm and
+ * LM head alike an MLP's norm and projection), where no two units side by
+ * side in a group of k are the same: the anchor ran twice or more a
+ * layer (a TP all-reduce after the mixer and after the MLP, under a graph
+ * replay no op or name marks), so each unit is a part of a layer, a
+ * mixer's half and an MLP's. Each k units in turn are one layer, the
+ * pieces left to the head or tail. A deeper model of one layer kind (a
+ * draft whose layers are all alike) is kept as it is. False (r as it
+ * was) where the count does not fit or memory runs out. */
+static bool join_units(ts_layers *l, ts_unit_result *r, const uint32_t *key)
+{
+	uint32_t ref = l->finder.mixer_layers;
+	if (!ref || r->n < 2 * (size_t)ref || r->n / ref > 4)
+		return false;
+	size_t k = r->n / ref, x = r->n - k * ref, p = 0;
+	if (x >= k)
+		return false;
+	if (!groups_of(key, r, k, 0, ref)) {
+		if (!x || !groups_of(key, r, k, x, ref))
+			return false;
+		p = x;
+	}
 	cuts c;
 	if (!cuts_room(l, r, NULL, ref, &c))
 		return false;
-	for (size_t g = 0; g < r->n; g += k) {
+	for (size_t g = p; g < p + k * ref; g += k) {
 		cuts_open(&c, r->start[g]);
 		cuts_close(&c, r->end[g + k - 1]);
 	}
