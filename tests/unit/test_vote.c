@@ -193,6 +193,44 @@ static void own_signals(void)
 	CHECK(own(&in) == TS_PSTAGE_UNKNOWN, "fewer replayed kernels than layers: no vote");
 }
 
+/* A decode step of 256 sequences whose sampler counted them (decode by
+ * its own signals), then steps of 256 tokens whose sampler ran elsewhere:
+ * as many tokens as a known decode step, decode (more than the decode
+ * threshold alone said prefill). */
+static void beside_known(void)
+{
+	ts_vote_trace t;
+	memset(&t, 0, sizeof t);
+	ts_vote_own_in first = pass(3);
+	first.gemm_large = 12, first.gemm_m_min = 256, first.gemm_m_max = 256, first.kv_grid = 256;
+	first.sampled = 256;
+	ts_vote v0;
+	ts_vote_own(&first, &v0);
+	ts_vote_seen(&t, &first, &v0);
+	CHECK(v0.stage == TS_PSTAGE_DECODE, "256 tokens, 256 sequences sampled: decode by its own");
+	ts_vote_known(&t, v0.stage, 3 * 40000, 3, 0, 256);
+	ts_vote_own_in next = first;
+	next.sampled = -1;
+	ts_vote v1;
+	ts_vote_own(&next, &v1);
+	ts_vote_seen(&t, &next, &v1);
+	ts_vote_rel_in r = { .gpu_ns = 3 * 41000, .layers = 3, .kv_grid = 256, .generation = true,
+			     .threshold = 32 };
+	ts_vote_relative(&t, &r, &v1);
+	CHECK(v1.stage == TS_PSTAGE_DECODE && v1.signal[TS_SIG_KV_GRID] == TS_PSTAGE_DECODE,
+	      "256 tokens, no sampler, beside a decode step of 256: decode, not prefill");
+	/* and a prompt known at 2,048 tokens: a pass of 1,500 beside it is one */
+	ts_vote_known(&t, TS_PSTAGE_PREFILL, 3 * 400000, 3, 0, 2048);
+	ts_vote_own_in far = next;
+	far.gemm_m_min = far.gemm_m_max = far.kv_grid = 1500;
+	ts_vote v2;
+	ts_vote_own(&far, &v2);
+	ts_vote_rel_in r2 = r;
+	r2.kv_grid = 1500;
+	ts_vote_relative(&t, &r2, &v2);
+	CHECK(v2.signal[TS_SIG_KV_GRID] == TS_PSTAGE_PREFILL, "1,500 tokens beside a prompt of 2,048: prefill");
+}
+
 static void relative(void)
 {
 	ts_vote_trace t;
@@ -203,7 +241,7 @@ static void relative(void)
 	ts_vote vp;
 	ts_vote_own(&pre, &vp);
 	ts_vote_seen(&t, &pre, &vp);
-	ts_vote_known(&t, vp.stage, 14000000, 14, 0);
+	ts_vote_known(&t, vp.stage, 14000000, 14, 0, 2048);
 	/* a decode batch of 128: open by itself */
 	ts_vote_own_in dec = pass(14);
 	dec.gemm_large = 56, dec.gemm_m_min = 128, dec.gemm_m_max = 128, dec.kv_grid = 64;
@@ -229,7 +267,7 @@ static void relative(void)
 	ts_vote vkp;
 	ts_vote_own(&kp, &vkp);
 	ts_vote_seen(&kt, &kp, &vkp);
-	ts_vote_known(&kt, vkp.stage, 18 * 860000, 18, 0);
+	ts_vote_known(&kt, vkp.stage, 18 * 860000, 18, 0, 8076);
 	ts_vote_own_in kd = pass(18);
 	kd.kv_grid = 256;
 	ts_vote vkd;
@@ -321,7 +359,7 @@ static void relative(void)
 	 * launches 1/150 of its elementwise blocks */
 	ts_vote_trace kg;
 	memset(&kg, 0, sizeof kg);
-	ts_vote_known(&kg, TS_PSTAGE_PREFILL, 21 * 310000, 21, 1800.0);
+	ts_vote_known(&kg, TS_PSTAGE_PREFILL, 21 * 310000, 21, 1800.0, 0);
 	ts_vote vk;
 	ts_vote_own(&blank, &vk);
 	ts_vote_rel_in k1 = { .gpu_ns = 21 * 130000, .layers = 21, .grid = 12.0, .generation = true,
@@ -345,5 +383,6 @@ int main(void)
 {
 	own_signals();
 	relative();
+	beside_known();
 	return unit_failed ? 1 : 0;
 }

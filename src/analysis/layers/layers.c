@@ -315,7 +315,8 @@ static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *la
 		l->finder.mixer_layers = n;
 	l->stats.count_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	if (own_stage)
-		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers, p->grid);
+		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers, p->grid,
+			      p->kv_grid > 0 ? p->kv_grid : p->gemm_m_max);
 }
 
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
@@ -736,7 +737,8 @@ static void start_evidence(ts_layers *l, ts_pass *p)
 static void stage_pass(ts_layers *l, const ts_pass *p, uint32_t n, bool kept)
 {
 	if (!p->complete)
-		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers, p->grid);
+		ts_vote_known(&l->held.vote, p->stage, p->gpu_ns, p->layers, p->grid,
+			      p->kv_grid > 0 ? p->kv_grid : p->gemm_m_max);
 	stage_kernels(l, p->stage, l->staged.kbuf, l->staged.nkbuf);
 	l->staged.nkbuf = 0;
 	if (p->complete && !p->draft) {

@@ -231,10 +231,12 @@ void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers, double gri
 	}
 }
 
-void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers, double grid)
+void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers, double grid,
+		   int64_t tokens)
 {
 	if (!layers || (s != TS_PSTAGE_PREFILL && s != TS_PSTAGE_DECODE))
 		return;
+	range_add(&t->known_tok[s], tokens);
 	t->known_ns[s] += gpu_ns;
 	t->known_layers[s] += layers;
 	if (grid > 0) {
@@ -245,10 +247,14 @@ void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layer
 
 /* Tokens against the other passes of the trace: a pass four times
  * smaller than another runs few tokens a sequence beside it (decode);
- * else one four times larger than another is the prompt (prefill); with
+ * else one four times larger than another is the prompt (prefill); else
+ * within twice the tokens of a pass whose own signals said its stage (a
+ * decode step of 256 sequences beside one whose sampler counted them),
+ * that stage, where the other stage's known passes are not as near; with
  * nothing to hold it against, more tokens than a decode batch usually has
  * are more often a prompt's. */
-static ts_pstage tokens_relative(const ts_tok_range *r, int64_t t, long threshold)
+static ts_pstage tokens_relative(const ts_vote_trace *tr, const ts_tok_range *r, int64_t t,
+				 long threshold)
 {
 	if (t <= 0)
 		return TS_PSTAGE_UNKNOWN;
@@ -256,6 +262,10 @@ static ts_pstage tokens_relative(const ts_tok_range *r, int64_t t, long threshol
 		return TS_PSTAGE_DECODE;
 	if (r->lo > 0 && 4 * r->lo <= t)
 		return TS_PSTAGE_PREFILL;
+	const ts_tok_range *d = &tr->known_tok[TS_PSTAGE_DECODE], *f = &tr->known_tok[TS_PSTAGE_PREFILL];
+	bool as_decode = d->hi > 0 && 2 * d->hi >= t, as_prefill = f->lo > 0 && f->lo <= 2 * t;
+	if (as_decode != as_prefill)
+		return as_decode ? TS_PSTAGE_DECODE : TS_PSTAGE_PREFILL;
 	return t > threshold ? TS_PSTAGE_PREFILL : TS_PSTAGE_UNKNOWN;
 }
 
@@ -372,13 +382,13 @@ void ts_vote_relative(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote 
 	 * passes around it: as weak as the other relative signals */
 	bool counted = false;
 	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation &&
-	    (v->signal[TS_SIG_GEMM_M] = tokens_relative(&t->gemm, v->gemm_tokens, in->threshold)) !=
+	    (v->signal[TS_SIG_GEMM_M] = tokens_relative(t, &t->gemm, v->gemm_tokens, in->threshold)) !=
 	    TS_PSTAGE_UNKNOWN) {
 		v->votes[v->signal[TS_SIG_GEMM_M]]++;
 		counted = true;
 	}
 	if (v->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && in->generation &&
-	    (v->signal[TS_SIG_KV_GRID] = tokens_relative(&t->kv, in->kv_grid, in->threshold)) !=
+	    (v->signal[TS_SIG_KV_GRID] = tokens_relative(t, &t->kv, in->kv_grid, in->threshold)) !=
 	    TS_PSTAGE_UNKNOWN) {
 		v->votes[v->signal[TS_SIG_KV_GRID]]++;
 		counted = true;

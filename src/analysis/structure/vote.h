@@ -129,6 +129,8 @@ typedef struct {
 	uint64_t known_layers[TS_PSTAGE_COUNT];
 	double known_grid_log[TS_PSTAGE_COUNT];  /* sum of log2 of their grids */
 	uint32_t known_grids[TS_PSTAGE_COUNT];
+	ts_tok_range known_tok[TS_PSTAGE_COUNT]; /* their tokens (kv grid, else
+						   * GEMM rows), 0 none */
 } ts_vote_trace;
 
 /* A pass with layers seen (its tokens count in the ranges). */
@@ -137,8 +139,9 @@ void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v);
  * layer against each other, where no pass's stage is known). */
 void ts_vote_timed(ts_vote_trace *t, int64_t gpu_ns, uint32_t layers, double grid);
 /* A pass whose own signals gave it stage s (grid: its elementwise
- * kernels' mean blocks, 0 none). */
-void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers, double grid);
+ * kernels' mean blocks, 0 none; tokens: its token count, 0 none). */
+void ts_vote_known(ts_vote_trace *t, ts_pstage s, int64_t gpu_ns, uint32_t layers, double grid,
+		   int64_t tokens);
 
 /* What a waiting pass adds for the relative signals. */
 typedef struct {
