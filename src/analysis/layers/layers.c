@@ -424,8 +424,8 @@ static void track_unit(ts_layers *l, uint32_t row)
 /* Does attention row `row`, run once in the pass, sit where a layer's
  * mixer does? By name, a GEMM (its QKV projection) runs between the
  * layer's input norm and it, with no other mixer or MLP work in between
- * (a q/k norm may), and MLP work runs after it: a hybrid's one
- * full-attention layer. A helper (a varlen
+ * (a q/k norm may), and MLP work runs after it (or its output
+ * projection, a norm and a GEMM): a hybrid's one full-attention layer. A helper (a varlen
  * scheduler, a planner) runs in the pass's head, after the embedding, or
  * after the last layer's MLP, before the final norm and LM head. */
 static bool mixer_in_place(const ts_layers *l, uint32_t row)
@@ -448,9 +448,24 @@ static bool mixer_in_place(const ts_layers *l, uint32_t row)
 	}
 	if (!normed)
 		return false;
-	for (size_t i = at + 1; i < n; i++)
-		if (k[i].marks & M_MLP)
+	/* after it MLP work, or where no name marks an MLP (its activation
+	 * fused into a quantization kernel) its output projection (a GEMM
+	 * before any norm), a norm, and the MLP's GEMM: a helper before the
+	 * final norm has the LM head after that norm, no projection before */
+	int stage = 0;   /* 1: output projection seen, 2: then a norm */
+	for (size_t i = at + 1; i < n; i++) {
+		lmark m = k[i].marks;
+		if (m & M_MLP)
 			return true;
+		if (stage == 0 && (m & M_START))
+			stage = -1;
+		else if (stage == 0 && (m & M_GEMM))
+			stage = 1;
+		else if (stage == 1 && (m & M_START))
+			stage = 2;
+		else if (stage == 2 && (m & M_GEMM))
+			return true;
+	}
 	return false;
 }
 
