@@ -986,6 +986,8 @@ static bool lay(ts_unit *u, grid *g, bool names, size_t tlo, size_t thi, uint32_
 		return false;
 	if (names)
 		ts_unit_join_halves(u, &nl);
+	if (names && !ts_unit_split_edges(u, &nl))
+		return false;
 	/* the edge layers too hold one mixer each (accept checked the ones
 	 * between anchors): a last unit walked over a hybrid's full and
 	 * linear layer is two layers the anchors missed */

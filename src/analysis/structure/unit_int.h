@@ -178,6 +178,9 @@ size_t ts_unit_later_start(const ts_unit *u, size_t from, size_t to);
 size_t ts_unit_named_start(const ts_unit *u, size_t from, size_t at, size_t lim);
 /* ... and an edge layer's two halves taken as two layers, joined. */
 void ts_unit_join_halves(ts_unit *u, size_t *pnl);
+/* ... and an edge unit holding two layers' mixers by name split in two
+ * at the later one's input norm; false when out of memory. */
+bool ts_unit_split_edges(ts_unit *u, size_t *pnl);
 
 /* unit_grid.c: the candidate anchors of v runs (u->cands[0..*nc), best
  * first; gk: scratch for u->nk keys), and an anchor's runs o[0..v) with a

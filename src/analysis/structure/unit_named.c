@@ -249,3 +249,28 @@ void ts_unit_join_halves(ts_unit *u, size_t *pnl)
 	}
 	*pnl = nl;
 }
+
+/* An edge unit that holds two layers' mixers by name (a mixer, MLP work,
+ * a mixer again: two first-k dense layers the anchors' placement took as
+ * one, the anchor running only from the second) is two layers: the later
+ * begins at its input norm (ts_unit_later_start). At most EDGE_SPLITS a
+ * side; false where memory runs out. */
+#define EDGE_SPLITS 4
+bool ts_unit_split_edges(ts_unit *u, size_t *pnl)
+{
+	for (int side = 0; side < 2; side++)
+		for (int rep = 0; rep < EDGE_SPLITS && *pnl; rep++) {
+			size_t e = side ? *pnl - 1 : 0, from = u->start[e], to = u->end[e];
+			size_t mid = ts_unit_two_mixers(u, from, to) ? ts_unit_later_start(u, from, to) : 0;
+			if (!mid)
+				break;
+			if (side)
+				u->end[e] = (uint32_t)mid;
+			else
+				u->start[e] = (uint32_t)mid;
+			if (!ts_unit_put_edge(u, *pnl, side, side ? mid : from, side ? to : mid))
+				return false;
+			(*pnl)++;
+		}
+	return true;
+}
