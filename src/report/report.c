@@ -8,7 +8,6 @@
 #include "input/base/satmath.h"
 
 #include <ctype.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +42,6 @@ size_t ts_utf8_len(const unsigned char *s, size_t n)
 	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
 		return 0;
 	return need;
-}
-
-void ts_fmt_us(char *buf, size_t n, int64_t ns)
-{
-	uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-	snprintf(buf, n, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", u / 1000,
-		 (unsigned)(u % 1000));
 }
 
 const ts_devprop *ts_report_devprop(const ts_result *res)

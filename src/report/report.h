@@ -17,6 +17,7 @@
 #include "analysis/views/kview.h"
 #include "analysis/views/ranks.h"
 #include "analysis/views/result.h"
+#include "input/base/timefmt.h"
 
 typedef struct {
 	int top;     /* kernel rows in text (0 = all) */
@@ -50,8 +51,7 @@ ts_kview ts_report_view(const ts_result *res, const ts_report_opts *o);
  * U+10FFFF are not. */
 size_t ts_utf8_len(const unsigned char *s, size_t n);
 
-/* Exact microseconds from nanoseconds: "1234.567". */
-void ts_fmt_us(char *buf, size_t n, int64_t ns);
+/* Exact microseconds from nanoseconds: ts_fmt_us (input/base/timefmt.h). */
 
 
 /* Short names for every kernel row (indexed by row; the (other) row is

@@ -3,6 +3,7 @@
  */
 #include "input/base/timefmt.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 void ts_fmt_ms(char *buf, size_t n, double ns)
@@ -14,4 +15,11 @@ void ts_fmt_ms(char *buf, size_t n, double ns)
 		snprintf(buf, n, "%.2f ms", ms);
 	else
 		snprintf(buf, n, "%.1f us", ns / 1e3);
+}
+
+void ts_fmt_us(char *buf, size_t n, int64_t ns)
+{
+	uint64_t u = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	snprintf(buf, n, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", u / 1000,
+		 (unsigned)(u % 1000));
 }
