@@ -54,10 +54,7 @@ size_t ts_utf8_len(const unsigned char *s, size_t n);
 /* Exact microseconds from nanoseconds: ts_fmt_us (input/base/timefmt.h). */
 
 
-/* Short names for every kernel row (indexed by row; the (other) row is
- * "(other)"), made unique: names that collide get " ~XXXX", four hex
- * digits of a hash of the full name, so they stay stable across traces. */
-char (*ts_report_short_names(const ts_agg *a))[TS_SHORT_MAX + 1];
+/* Short names told apart: ts_kview_short_names (kview.h). */
 
 
 /* --- the report's tables as typed cells (report_table.c) --- */

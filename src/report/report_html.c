@@ -478,7 +478,7 @@ static void chart_kernels(FILE *out, const ts_result *res, const ts_report_opts 
 	ts_kview v = ts_report_view(res, o);
 	size_t n;
 	uint32_t *order = ts_kview_kernel_order(&v, &n);
-	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(res->agg);
+	char (*shorts)[TS_SHORT_MAX + 1] = ts_kview_short_names(res->agg);
 	hbar b[15];
 	bool seen[TS_TYPE_COUNT] = { false };
 	size_t k = 0;

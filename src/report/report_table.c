@@ -105,7 +105,7 @@ static int t_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 	const ts_agg *a = res->agg;
 	size_t n;
 	uint32_t *order = ts_kview_kernel_order(v, &n);
-	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
+	char (*shorts)[TS_SHORT_MAX + 1] = ts_kview_short_names(a);
 	int rc = BEGIN(k, "kernels", cols);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const ts_stat *s = ts_kview_row(v, order[i]);
@@ -631,7 +631,7 @@ static int t_gaps(const ts_result *res, const ts_kview *v, const ts_table_sink *
 		memcpy(s, g, n * sizeof *s);
 		qsort(s, n, sizeof *s, by_gap_len);
 	}
-	char (*shorts)[TS_SHORT_MAX + 1] = n ? ts_report_short_names(res->agg) : NULL;
+	char (*shorts)[TS_SHORT_MAX + 1] = n ? ts_kview_short_names(res->agg) : NULL;
 	uint32_t names = ts_intern_count(res->agg->names);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		const ts_pass *p = NULL;
@@ -918,8 +918,8 @@ static int t_cmp_ops(const ts_compare *c, const ts_table_sink *k)
 		"a_per_layer", "b_per_layer", "fused_side", "unpaired",
 	};
 	int rc = BEGIN(k, "ops", cols);
-	char (*shorts[2])[TS_SHORT_MAX + 1] = { ts_report_short_names(c->r[0]->agg),
-						ts_report_short_names(c->r[1]->agg) };
+	char (*shorts[2])[TS_SHORT_MAX + 1] = { ts_kview_short_names(c->r[0]->agg),
+						ts_kview_short_names(c->r[1]->agg) };
 	char *kb[2] = { malloc(4096), malloc(4096) };
 	for (size_t i = 0; i < c->nops && rc == 0 && kb[0] && kb[1]; i++) {
 		const ts_cmp_op *r = &c->ops[i];

@@ -149,7 +149,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	int64_t all = v->all->total;
 	size_t n;
 	uint32_t *order = ts_kview_kernel_order(v, &n);
-	char (*shorts)[TS_SHORT_MAX + 1] = ts_report_short_names(a);
+	char (*shorts)[TS_SHORT_MAX + 1] = ts_kview_short_names(a);
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
 	int name_w = 0;
 	if (o->width > 0)
@@ -360,7 +360,7 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_lview *l
 			      const ts_kview *v, const ts_report_opts *o)
 {
 	const ts_anatomy *a = lv->anatomy;
-	char (*shorts)[TS_SHORT_MAX + 1] = a ? ts_report_short_names(res->agg) : NULL;
+	char (*shorts)[TS_SHORT_MAX + 1] = a ? ts_kview_short_names(res->agg) : NULL;
 	for (int s = 0; a && shorts && s < TS_PSTAGE_COUNT; s++) {
 		uint64_t nl = ts_anatomy_layers(a, s);
 		if ((v->staged && (ts_pstage)s != v->stage) || !nl)

@@ -1,8 +1,9 @@
 /*
  * kview.h - the kernel rows of a finished analysis, as every report and
  * the comparison read them: all kernels or one stage's, ordered by time,
- * cut into pieces by context, summed by type and category, and the
- * operator coverage of the model family. Reads a ts_result only.
+ * cut into pieces by context, summed by type and category, the short
+ * names that tell its rows apart, and the operator coverage of the model
+ * family. Reads a ts_result only.
  */
 #ifndef TS_KVIEW_H
 #define TS_KVIEW_H
@@ -84,6 +85,14 @@ size_t ts_sort_buckets(const ts_bucket *b, size_t n, size_t *idx);
 void ts_breakdown_free(ts_breakdown *b);
 const char *ts_breakdown_cat_name(const ts_result *res, size_t i);
 ts_ktype ts_breakdown_cat_type(const ts_result *res, size_t i);
+
+/* Short names for every kernel row of a (indexed by row; caller frees;
+ * NULL when out of memory), told apart where several rows share one: each
+ * gets the words of its full name that differ from the others' ("s6
+ * ldgsts" against "s5 rgTma"), or " ~XXXX", four hex digits of a hash of
+ * its full name, where words do not tell it apart, so the labels stay
+ * stable across traces. Every report shows kernels by these. */
+char (*ts_kview_short_names(const ts_agg *a))[TS_SHORT_MAX + 1];
 
 /* Kernel rows no rule matched, by total time (desc). Caller frees. */
 uint32_t *ts_kview_unclassified(const ts_kview *v, size_t *n);

@@ -173,7 +173,7 @@ static void put_cmp_ops(ts_jw *w, const ts_compare *c)
 {
 	char (*shorts[2])[TS_SHORT_MAX + 1];
 	for (int s = 0; s < 2; s++)
-		shorts[s] = ts_report_short_names(c->r[s]->agg);
+		shorts[s] = ts_kview_short_names(c->r[s]->agg);
 	ts_jw_member(w, 2, "ops");
 	ts_jw_arr(w);
 	for (size_t i = 0; i < c->nops; i++)

@@ -293,7 +293,7 @@ static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 {
 	cmp_text x = { .c = c, .full = o->full_names, .width = o->width };
 	for (int s = 0; s < 2; s++)
-		x.shorts[s] = ts_report_short_names(c->r[s]->agg);
+		x.shorts[s] = ts_kview_short_names(c->r[s]->agg);
 	bool pp = c->per_pass;
 	const ts_text_col cols[] = {
 		{ .col = "op", .title = "Operation", .width = -30, .decimals = -1, .gap = 2,
