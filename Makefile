@@ -58,7 +58,7 @@ WARN     := -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes -Wmissing-prot
 ifeq ($(WERROR),1)
 WARN     += -Werror
 endif
-SRCDIRS  := src src/input/base src/input src/tables src/analysis src/analysis/attrib src/analysis/structure src/analysis/layers src/analysis/views src/report src/report/compare
+SRCDIRS  := src src/input/base src/input src/tables src/analysis src/analysis/attrib src/analysis/structure src/analysis/layers src/analysis/views src/analysis/views/tables src/report src/report/compare
 INCDIRS  := src
 CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(INCDIRS:%=-I%) -MMD -MP \
 	    -DTS_DATADIR='"$(DATADIR)"' -DTS_SOURCE_PATTERNS='"$(CURDIR)/patterns"'

@@ -73,7 +73,7 @@ static bool csv_dir(const char *dir, const ts_result *res, const ts_report_opts 
 		fprintf(stderr, "tracestream: %s: cannot make the directory: %s\n", dir, strerror(errno));
 		return false;
 	}
-	const char *const *names = c ? ts_report_compare_tables : ts_report_tables;
+	const char *const *names = c ? ts_tview_compare_tables : ts_tview_tables;
 	size_t nnames = 0, held = 0;
 	while (names[nnames])
 		nnames++;
@@ -776,7 +776,7 @@ static void on_launch(void *ctx, const ts_launch *k)
 {
 	launch_out *x = ctx;
 	if (x->rc == 0)
-		x->rc = ts_report_launch_row(x->res, k, &x->sink);
+		x->rc = ts_tview_launch_row(x->res, k, &x->sink);
 }
 
 /* The launches of one trace to o's output; the exit code. */
@@ -789,7 +789,7 @@ static int run_launches(const options *o, ts_pipeline_opts *po)
 	}
 	ts_result res;
 	launch_out x = { .res = &res, .sink = ts_csv_sink(of.f) };
-	x.rc = ts_report_launches_begin(&x.sink);
+	x.rc = ts_tview_launches_begin(&x.sink);
 	po->layers.launch = on_launch;
 	po->layers.launch_ctx = &x;
 	ts_status st = ts_pipeline_run(o->path, po, &res);

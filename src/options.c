@@ -239,7 +239,7 @@ static void check_csv_table(options *o, const char *first)
 /* The output format's own needs: csv one --table, xlsx a file. */
 static void check_formats(options *o)
 {
-	if (o->table && !ts_report_table_known(o->table) && strcmp(o->table, "launches") != 0)
+	if (o->table && !ts_tview_known(o->table) && strcmp(o->table, "launches") != 0)
 		ts_usage_error("--table: '%s' is not kernels, types, categories, unclassified, "
 			    "ops, workloads, layers, passes, stages, memory, collectives, api, "
 			    "opportunities, gaps, replays, device_memory, memory_passes, memory_owners, "
@@ -554,8 +554,8 @@ static void check_compare(options *o)
 			    "collectives)", o->format == FMT_MD ? "md" : "xlsx");
 	check_csv_table(o, "ops");
 	bool known = !o->table;
-	for (size_t i = 0; o->table && ts_report_compare_tables[i]; i++)
-		known |= strcmp(o->table, ts_report_compare_tables[i]) == 0;
+	for (size_t i = 0; o->table && ts_tview_compare_tables[i]; i++)
+		known |= strcmp(o->table, ts_tview_compare_tables[i]) == 0;
 	if (!known)
 		ts_usage_error("compare: --table '%s': compare's tables are ops, layers, "
 			    "alignment and collectives", o->table);

@@ -23,7 +23,7 @@ cd "$(dirname "$0")/.."
 python3 - <<'PY'
 import glob, os, re
 rank = {'input/base': -1, 'input': 0, 'tables': 1, 'analysis': 2, 'analysis/attrib': 2.1, 'analysis/structure': 2.15, 'analysis/layers': 2.2,
-        'analysis/views': 2.3, 'report': 3, 'report/compare': 3.1, '': 4}
+        'analysis/views': 2.3, 'analysis/views/tables': 2.35, 'report': 3, 'report/compare': 3.1, '': 4}
 up, bare = [], []
 files = sorted(glob.glob('src/*.[ch]') + glob.glob('src/*/*.[ch]') + glob.glob('src/*/*/*.[ch]'))
 floors = sorted(set(os.path.dirname(os.path.relpath(f, 'src')) for f in files) - set(rank))

@@ -44,8 +44,3 @@ const ts_devprop *ts_report_devprop(const ts_result *res)
 {
 	return ts_result_devprop(res);
 }
-
-const char *ts_report_dtype(const char *d)
-{
-	return strncmp(d, "c10::", 5) == 0 ? d + 5 : *d ? d : "-";
-}

@@ -17,6 +17,7 @@
 #include "analysis/views/kview.h"
 #include "analysis/views/ranks.h"
 #include "analysis/views/result.h"
+#include "analysis/views/tables/tview.h"
 #include "input/base/timefmt.h"
 
 typedef struct {
@@ -53,24 +54,9 @@ size_t ts_utf8_len(const unsigned char *s, size_t n);
 
 /* Exact microseconds from nanoseconds: ts_fmt_us (input/base/timefmt.h). */
 
-
 /* Short names told apart: ts_kview_short_names (kview.h). */
 
-
-/* --- the report's tables as typed cells (report_table.c) --- */
-
-typedef enum { TS_CELL_NULL, TS_CELL_STR, TS_CELL_INT, TS_CELL_UINT, TS_CELL_US,
-	       TS_CELL_NUM, TS_CELL_BOOL } ts_cell_kind;
-
-typedef struct {
-	ts_cell_kind kind;
-	int decimals;              /* TS_CELL_NUM: digits after the point */
-	const char *s;             /* TS_CELL_STR: s[0..len), any bytes */
-	size_t len;
-	int64_t i;                 /* TS_CELL_INT; TS_CELL_US: nanoseconds */
-	uint64_t u;                /* TS_CELL_UINT; TS_CELL_BOOL: 0 or 1 */
-	double d;                  /* TS_CELL_NUM */
-} ts_cell;
+/* --- the report's tables (analysis/views/tables/tview.h), rendered --- */
 
 /* A numeric cell as its text, the same in every format (integers, exact
  * microseconds with three decimals, fixed decimals, never an exponent):
@@ -78,25 +64,8 @@ typedef struct {
  * A boolean is "true" or "false". */
 size_t ts_cell_number(const ts_cell *c, char *buf, size_t n);
 
-/* Where a table goes: begin with its column names (units in the names:
- * total_us), one call per row, end. Each returns 0, or -1 to stop. */
-typedef struct {
-	void *ctx;
-	int (*begin)(void *ctx, const char *table, const char *const *cols, size_t ncols);
-	int (*row)(void *ctx, const ts_cell *cells, size_t ncells);
-	int (*end)(void *ctx);
-} ts_table_sink;
-
-/* The table names, NULL-terminated: kernels, types, categories, ... */
-extern const char *const ts_report_tables[];
-bool ts_report_table_known(const char *name);
-/* Does the result have this table to show? replays: only with --capture;
- * ranks and skew: only for a job over ranks (o->ranks). --csv-dir, the
- * workbook and the page leave out those that do not apply; --table NAME
- * gives their header alone. */
+/* ts_tview_applies and ts_tview_table with a report's options. */
 bool ts_report_table_applies(const ts_result *res, const ts_report_opts *o, const char *name);
-/* Send one table of the report (o's view) to sink: 0, -1 when the sink
- * failed, -2 for an unknown name. */
 int ts_report_table(const ts_result *res, const ts_report_opts *o, const char *name,
 		    const ts_table_sink *sink);
 
@@ -122,16 +91,8 @@ void ts_report_json_head(ts_jw *w, const char *mode, bool staged, ts_pstage stag
 int ts_report_json_table(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 			 const char *key, const char *name);
 
-/* compare's tables: ops (operation groups A against B) and layers. */
-extern const char *const ts_report_compare_tables[];
-int ts_report_compare_table(const ts_compare *c, const char *name, const ts_table_sink *sink);
-
 /* One table as CSV (RFC 4180: a header row, CRLF line ends, fields quoted
  * when they hold a comma, quote, CR or LF; numbers in plain decimal). */
-/* The launches table, streamed: its header, then a row per kernel as the
- * layer machine stages it (ts_layers_opts.launch). */
-int ts_report_launches_begin(const ts_table_sink *k);
-int ts_report_launch_row(const ts_result *res, const ts_launch *x, const ts_table_sink *k);
 /* A sink writing CSV to out. */
 ts_table_sink ts_csv_sink(FILE *out);
 int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, const char *table);
@@ -190,10 +151,6 @@ void ts_report_straggler(const ts_multi *m, char *buf, size_t n);
 /* How a job's ranks were numbered, as every format says it. */
 const char *ts_report_job_numbering(const ts_multi *m);
 void ts_report_ranks_json(ts_jw *w, const ts_multi *m);
-
-/* A dtype as the reports show it: "c10::BFloat16" -> "BFloat16", "" -> "-"
- * (JSON keeps the trace's own text). */
-const char *ts_report_dtype(const char *d);
 
 /* The devprop that describes the device the kernels ran on, or NULL. */
 const ts_devprop *ts_report_devprop(const ts_result *res);

@@ -895,11 +895,11 @@ int ts_report_html(FILE *out, const ts_result *res, const ts_report_opts *o)
 	chart_kernels(out, res, o);
 	chart_roofline(out, res, o);
 	fputs("<h2>Tables</h2>\n<p>Click a column header to sort. Times in microseconds.</p>\n", out);
-	for (size_t i = 0; ts_report_tables[i]; i++)
-		if (ts_report_table_applies(res, o, ts_report_tables[i]) &&
-		    !(o->ranks && (strcmp(ts_report_tables[i], "ranks") == 0 ||
-				   strcmp(ts_report_tables[i], "skew") == 0)) &&
-		    ts_report_table(res, o, ts_report_tables[i], &sink) != 0)
+	for (size_t i = 0; ts_tview_tables[i]; i++)
+		if (ts_report_table_applies(res, o, ts_tview_tables[i]) &&
+		    !(o->ranks && (strcmp(ts_tview_tables[i], "ranks") == 0 ||
+				   strcmp(ts_tview_tables[i], "skew") == 0)) &&
+		    ts_report_table(res, o, ts_tview_tables[i], &sink) != 0)
 			return -1;
 	fputs("<h3 id=\"t-warnings\">warnings</h3>\n<ul class=\"warn\">", out);
 	warnings(out, res, NULL);
@@ -1124,8 +1124,8 @@ int ts_report_compare_html(FILE *out, const ts_compare *c, const ts_report_opts 
 	fputs("<h2>Tables</h2>\n<p>Click a column header to sort. Times in microseconds.</p>\n", out);
 	html_tab t = { .out = out };
 	ts_table_sink sink = { &t, h_begin, h_row, h_end };
-	for (size_t i = 0; ts_report_compare_tables[i]; i++)
-		if (ts_report_compare_table(c, ts_report_compare_tables[i], &sink) != 0)
+	for (size_t i = 0; ts_tview_compare_tables[i]; i++)
+		if (ts_tview_compare_table(c, ts_tview_compare_tables[i], &sink) != 0)
 			return -1;
 	fputs("<h3 id=\"t-warnings\">warnings</h3>\n<ul class=\"warn\">", out);
 	warnings(out, c->r[0], "A");

@@ -95,7 +95,7 @@ int ts_report_csv(FILE *out, const ts_result *res, const ts_report_opts *o, cons
 int ts_report_compare_csv(FILE *out, const ts_compare *c, const char *table)
 {
 	ts_table_sink sink = { out, csv_begin, csv_row, csv_end };
-	return ts_report_compare_table(c, table, &sink) == 0 ? 0 : -1;
+	return ts_tview_compare_table(c, table, &sink) == 0 ? 0 : -1;
 }
 
 /* ------------------------------------------------------------ JSON */

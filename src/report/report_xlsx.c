@@ -297,8 +297,8 @@ int ts_report_xlsx(const char *path, const ts_result *res, const ts_report_opts 
 	ts_table_sink sink = { &x, x_begin, x_row, x_end };
 	summary(&x, res, &lv, o);
 	int rc = 0;
-	for (size_t i = 0; ts_report_tables[i] && rc == 0; i++) {
-		const char *t = ts_report_tables[i];
+	for (size_t i = 0; ts_tview_tables[i] && rc == 0; i++) {
+		const char *t = ts_tview_tables[i];
 		if (!ts_report_table_applies(res, o, t))
 			continue;
 		rc = ts_report_table(res, o, t, &sink);

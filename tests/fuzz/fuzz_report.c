@@ -55,8 +55,8 @@ static void reports(const ts_result *res)
 	ts_report_text(sink, res, &ro);
 	ts_report_json(sink, res, &ro);
 	ts_report_html(sink, res, &ro);
-	for (size_t i = 0; ts_report_tables[i]; i++)
-		ts_report_csv(sink, res, &ro, ts_report_tables[i]);
+	for (size_t i = 0; ts_tview_tables[i]; i++)
+		ts_report_csv(sink, res, &ro, ts_tview_tables[i]);
 	ts_report_opts brief = { .brief = true, .width = 80 };
 	ts_report_text(sink, res, &brief);
 	ts_report_opts ops = { .ops_only = true };
@@ -73,8 +73,8 @@ static void compare(const ts_result *a, const ts_result *b)
 	ts_report_compare_text(sink, c, &ro);
 	ts_report_compare_json(sink, c, &ro);
 	ts_report_compare_html(sink, c, &ro);
-	for (size_t i = 0; ts_report_compare_tables[i]; i++)
-		ts_report_compare_csv(sink, c, ts_report_compare_tables[i]);
+	for (size_t i = 0; ts_tview_compare_tables[i]; i++)
+		ts_report_compare_csv(sink, c, ts_tview_compare_tables[i]);
 	ts_compare_free(c);
 }
 

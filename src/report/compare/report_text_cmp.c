@@ -321,7 +321,7 @@ static void put_cmp_ops(FILE *out, const ts_compare *c, const ts_report_opts *o)
 	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
 			    .ctx = &x, .max_rows = show };
 	ts_table_sink k = ts_text_sink(&t);
-	ts_report_compare_table(c, "ops", &k);
+	ts_tview_compare_table(c, "ops", &k);
 	if (show < c->nops)
 		fprintf(out, "  ... %zu more rows (--top 0 shows all)\n", c->nops - show);
 	if (c->fusions_unsure) {
@@ -361,7 +361,7 @@ static void put_cmp_comm(FILE *out, const ts_compare *c)
 	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
 			    .group = "", .heading = comm_title };
 	ts_table_sink k = ts_text_sink(&t);
-	ts_report_compare_table(c, "collectives", &k);
+	ts_tview_compare_table(c, "collectives", &k);
 }
 
 /* One stage's layers side by side: how many each side has. */
@@ -422,7 +422,7 @@ static void put_cmp_layers(FILE *out, const ts_compare *c)
 	ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
 			    .group = "stage", .heading = cmp_layer_heading, .ctx = (void *)c };
 	ts_table_sink k = ts_text_sink(&t);
-	ts_report_compare_table(c, "layers", &k);
+	ts_tview_compare_table(c, "layers", &k);
 }
 
 /* compare's alignment table, one stage at a time: the pair of a row is
@@ -539,7 +539,7 @@ static void put_cmp_align(FILE *out, const ts_compare *c)
 		ts_text_table t = { .out = out, .cols = cols, .ncols = sizeof cols / sizeof *cols,
 				    .ctx = &x, .keep = align_stage };
 		ts_table_sink k = ts_text_sink(&t);
-		ts_report_compare_table(c, "alignment", &k);
+		ts_tview_compare_table(c, "alignment", &k);
 	}
 }
 
