@@ -115,8 +115,10 @@ static void put_trace(ts_jw *w, const ts_result *res, const ts_report_opts *o)
 	ts_jw_int(w, a->ndev);
 	ts_jw_member(w, 4, "kernel_time_us");
 	ts_jw_us(w, a->all.total);
+	ts_busy_summary bs;
+	ts_insight_busy(res, &bs);
 	ts_jw_member(w, 4, "busy_time_us");
-	ts_jw_us(w, ts_agg_busy_ns(a));
+	ts_jw_us(w, bs.busy_ns);
 	/* a job of several ranks: each rank's span is on its own clock (ranks[]
 	 * .span_us); one across them would mean nothing */
 	bool job = o->ranks && o->ranks->n > 1;
@@ -252,7 +254,7 @@ static void put_idle(ts_jw *w, const ts_result *res, const ts_idle_pass *d)
 	ts_jw_kus(w, "stray_us", d->stray_ns);
 	/* busy split into communication and computation, and what of the
 	 * communication ran under computation (hidden) or alone (exposed) */
-	int64_t hidden = ts_idle_hidden(d);
+	int64_t hidden = ts_insight_comm_hidden(d);
 	ts_jw_key(w, "overlap");
 	ts_jw_obj(w);
 	ts_jw_kus(w, "compute_us", d->compute_ns);
@@ -426,8 +428,7 @@ static void put_insight(ts_jw *w, const ts_result *res)
 	ts_jw_end_obj(w);
 	ts_jw_end_obj(w);
 	/* the whole trace's busy time split (agg.h), passes or none */
-	ts_overlap ov;
-	ts_agg_overlap(res->agg, &ov);
+	const ts_overlap ov = b.overlap;
 	ts_jw_key(w, "overlap");
 	ts_jw_obj(w);
 	ts_jw_kus(w, "compute_us", ov.compute_ns);

@@ -108,7 +108,9 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 				v->all->total ? 100.0 * (double)b->words_ns / (double)v->all->total : 0.0);
 		fputc('\n', out);
 	}
-	int64_t busy = ts_agg_busy_ns(a);
+	ts_busy_summary bs;
+	ts_insight_busy(res, &bs);
+	int64_t busy = bs.busy_ns;
 	int64_t kspan = a->has_kspan ? a->k_last - a->k_first : 0;
 	if (o->ranks && o->ranks->n > 1)
 		/* each rank's times are on its own clock: a span across ranks
@@ -130,8 +132,6 @@ static void put_header(FILE *out, const ts_result *res, const ts_report_opts *o,
 			ts_text_us(b2, sizeof b2, kspan),
 			ts_text_us(b3, sizeof b3, a->has_span ? a->last_end - a->first_ts : 0));
 	if (res->layers && lv->npasses) {
-		ts_busy_summary bs;
-		ts_insight_busy(res, &bs);
 		const ts_idle_pass *ip = &bs.in_passes;
 		fprintf(out, "  in passes %s us busy (%.1f%% of their span %s us); %" PRIu64
 			     " kernels (%s us) outside any pass\n",

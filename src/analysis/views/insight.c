@@ -33,6 +33,8 @@ void ts_insight_busy(const ts_result *res, ts_busy_summary *b)
 	*b = (ts_busy_summary){ 0 };
 	b->in_passes.largest_before = b->in_passes.largest_after = TS_INTERN_NONE;
 	b->in_passes.largest_op = TS_INTERN_NONE;
+	b->busy_ns = ts_agg_busy_ns(res->agg);
+	ts_agg_overlap(res->agg, &b->overlap);
 	if (!res->layers)
 		return;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
@@ -42,6 +44,11 @@ void ts_insight_busy(const ts_result *res, ts_busy_summary *b)
 	b->outside_kernels += b->in_passes.stray_kernels;
 	b->outside_ns = ts_sat_add(b->outside_ns, b->in_passes.stray_ns);
 	b->between = *ts_layers_between(res->layers);
+}
+
+int64_t ts_insight_comm_hidden(const ts_idle_pass *d)
+{
+	return ts_idle_hidden(d);
 }
 
 /* Keep the max largest opportunities, by time at stake. */

@@ -72,14 +72,22 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 
 
 /* Busy time and span summed over every pass with layers, the kernels
- * outside them and the time between them. */
+ * outside them and the time between them; and the whole trace's busy
+ * time (each device's, summed) and its split into computation,
+ * collectives and copies, passes or none (agg.h's ts_overlap). */
 typedef struct {
 	ts_idle_pass in_passes;
 	uint64_t outside_kernels;
 	int64_t outside_ns;
 	ts_between between;
+	int64_t busy_ns;
+	ts_overlap overlap;
 } ts_busy_summary;
 
 void ts_insight_busy(const ts_result *res, ts_busy_summary *b);
+
+/* The communication time of d (a pass's, a stage's, the passes') that ran
+ * while computation ran too (idle.h): hidden; the rest is exposed. */
+int64_t ts_insight_comm_hidden(const ts_idle_pass *d);
 
 #endif
