@@ -191,6 +191,10 @@ static void finish_row(ts_compare *c, ts_cmp_op *r)
 		if (r->nk[s] && r->k[s][0].row != UINT32_MAX && c->r[s]->attrib &&
 		    one_class(c->r[s]->agg, r->k[s][0].row))
 			r->op[s] = ts_attrib_parent_op(c->r[s]->attrib, r->k[s][0].row);
+		r->callsite_len[s] = 0;
+		r->callsite[s] = r->op[s] >= 0
+			? ts_attrib_op_callsite(c->r[s]->attrib, (size_t)r->op[s], &r->callsite_len[s])
+			: NULL;
 	}
 	r->unpaired = r->rest && r->nk[0] && r->nk[1];
 	r->gap = r->cmp[1] - r->cmp[0];
@@ -740,6 +744,11 @@ ts_compare *ts_compare_new(const ts_result *a, const ts_result *b,
 		ts_kview v = ts_kview_of(r, o->staged, o->stage);
 		c->kernel_ns[s] = v.all->total;
 		c->kernels[s] = v.all->count;
+		c->busy_ns[s] = ts_agg_busy_ns(r->agg);
+		for (int st = 0; st < TS_PSTAGE_COUNT; st++)
+			c->stage[st][s] = r->layers ? ts_layers_stage(r->layers, (ts_pstage)st) : NULL;
+		for (int kd = 0; kd < TS_COMM_KINDS; kd++)
+			ts_comm_kind_total(r->comm, (ts_comm_kind)kd, &c->comm[kd][s]);
 		for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
 			if (o->staged && (ts_pstage)st != o->stage)
 				continue;

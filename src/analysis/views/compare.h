@@ -66,6 +66,9 @@ typedef struct {
 	ts_cmp_kernel *k[2];     /* by time, desc */
 	size_t nk[2];
 	long op[2];              /* CPU op of the row's biggest kernel, -1 none */
+	const char *callsite[2]; /* the call site most of that op's launches
+				  * came from, callsite_len[s] bytes; NULL none */
+	size_t callsite_len[2];
 	bool rest;               /* a split group's "(rest)": the categories of
 				  * the group that only one side runs */
 	bool unpaired;           /* a rest row with kernels on both sides: each
@@ -139,6 +142,12 @@ typedef struct {
 	uint64_t passes[2];      /* passes with layers */
 	uint64_t complete[2];
 	uint64_t layers[2];      /* layer instances */
+	int64_t busy_ns[2];      /* the whole trace's busy time (every stage) */
+	/* each stage's totals on each side (the layer machine's records, every
+	 * stage whatever the view); NULL where a side has no layers */
+	const ts_stage_total *stage[TS_PSTAGE_COUNT][2];
+	/* collectives per kind on each side, every stage */
+	ts_comm_total comm[TS_COMM_KINDS][2];
 	bool per_pass;           /* pass counts differ: times compared per pass */
 	bool stages_differ;      /* both have passes, of no stage in common */
 	double cmp_total[2];

@@ -53,7 +53,7 @@ static void put_cmp_side(ts_jw *w, const ts_compare *c, int s)
 	ts_jw_member(w, 4, "kernel_time_us");
 	ts_jw_us(w, c->kernel_ns[s]);
 	ts_jw_member(w, 4, "busy_time_us");
-	ts_jw_us(w, ts_agg_busy_ns(r->agg));
+	ts_jw_us(w, c->busy_ns[s]);
 	int64_t mns = 0;
 	uint64_t mn = 0;
 	for (int k = 0; k < TS_MEM_COUNT; k++) {
@@ -72,10 +72,10 @@ static void put_cmp_side(ts_jw *w, const ts_compare *c, int s)
 	ts_jw_uint(w, c->layers[s]);
 	ts_jw_member(w, 4, "stages");
 	ts_jw_obj(w);
-	for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
+	for (int st = 0; st < TS_PSTAGE_COUNT && c->stage[st][s]; st++) {
 		if (c->o.staged && (ts_pstage)st != c->o.stage)
 			continue;
-		const ts_stage_total *t = ts_layers_stage(r->layers, (ts_pstage)st);
+		const ts_stage_total *t = c->stage[st][s];
 		ts_jw_key(w, ts_pstage_name((ts_pstage)st));
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "passes", t->passes);
@@ -118,9 +118,7 @@ static void put_cmp_kernel_list(ts_jw *w, const ts_compare *c, const ts_cmp_op *
 	} else {
 		ts_jw_null(w);
 	}
-	size_t cl = 0;
-	const char *cs = r->op[s] >= 0 && at ? ts_attrib_op_callsite(at, (size_t)r->op[s], &cl) : NULL;
-	ts_jw_kstrn(w, side_key(k, sizeof k, s, "callsite"), cs, cl);
+	ts_jw_kstrn(w, side_key(k, sizeof k, s, "callsite"), r->callsite[s], r->callsite_len[s]);
 }
 
 static void put_cmp_op(ts_jw *w, const ts_compare *c, const ts_cmp_op *r,
@@ -190,9 +188,7 @@ static void put_cmp_comm(ts_jw *w, const ts_compare *c)
 	ts_jw_arr(w);
 	size_t n = 0;
 	for (int k = 0; k < TS_COMM_KINDS; k++) {
-		ts_comm_total t[2];
-		ts_comm_kind_total(c->r[0]->comm, (ts_comm_kind)k, &t[0]);
-		ts_comm_kind_total(c->r[1]->comm, (ts_comm_kind)k, &t[1]);
+		const ts_comm_total *t = c->comm[k];
 		if (!t[0].calls && !t[1].calls)
 			continue;
 		ts_jw_nl(w, 4);

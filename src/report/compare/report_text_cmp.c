@@ -30,14 +30,14 @@ static void fmt_gap(char *buf, size_t n, double ns)
 	snprintf(buf, n, "%+.3f", ns / 1000.0);
 }
 
-static void side_passes(char *buf, size_t n, const ts_result *r, const ts_compare *c)
+static void side_passes(char *buf, size_t n, int s, const ts_compare *c)
 {
 	size_t k = 0;
 	buf[0] = '\0';
-	for (int st = 0; st < TS_PSTAGE_COUNT && r->layers; st++) {
+	for (int st = 0; st < TS_PSTAGE_COUNT && c->stage[st][s]; st++) {
 		if (c->o.staged && (ts_pstage)st != c->o.stage)
 			continue;
-		const ts_stage_total *t = ts_layers_stage(r->layers, (ts_pstage)st);
+		const ts_stage_total *t = c->stage[st][s];
 		if (!t->passes)
 			continue;
 		int w = snprintf(buf + k, n - k, "%s%s %" PRIu32 " (%" PRIu32 " complete)",
@@ -209,10 +209,9 @@ static void put_cmp_kernels(const ts_text_table *t, int s, FILE *out)
 		char lab[300];
 		ts_aview_op_label(at, (size_t)r->op[s], lab, sizeof lab);
 		fprintf(out, "; op %s", lab);
-		size_t cl;
-		const char *cs = ts_attrib_op_callsite(at, (size_t)r->op[s], &cl);
-		if (cs)
-			fprintf(out, " at %.*s", (int)(cl > 120 ? 120 : cl), cs);
+		size_t cl = r->callsite_len[s];
+		if (r->callsite[s])
+			fprintf(out, " at %.*s", (int)(cl > 120 ? 120 : cl), r->callsite[s]);
 	}
 	fputc('\n', out);
 }
@@ -402,7 +401,7 @@ static void fmt_layer_status(const ts_text_table *t, const ts_cell *row, char *b
 		snprintf(buf, n, "%.*s", (int)len, len ? s->s : "");
 }
 
-/* compare's layers table (report_table.c), a section per stage. */
+/* compare's layers table (tview.h), a section per stage. */
 static void put_cmp_layers(FILE *out, const ts_compare *c)
 {
 	static const ts_text_col cols[] = {
@@ -575,7 +574,7 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 		 ts_cmp_status_name(c->status));
 	put_cmp_line(out, "kernel time", a, b, t);
 	if (!c->o.staged) {
-		int64_t ba = ts_agg_busy_ns(c->r[0]->agg), bb = ts_agg_busy_ns(c->r[1]->agg);
+		int64_t ba = c->busy_ns[0], bb = c->busy_ns[1];
 		snprintf(a, sizeof a, "%s us", ts_text_us(x, sizeof x, ba));
 		snprintf(b, sizeof b, "%s us", ts_text_us(y, sizeof y, bb));
 		fmt_ratio(t, sizeof t, ba > 0 ? (double)bb / (double)ba : -1);
@@ -593,8 +592,8 @@ int ts_report_compare_text(FILE *out, const ts_compare *c, const ts_report_opts 
 		snprintf(b, sizeof b, "%" PRIu64 ", %s us", n[1], ts_text_us(y, sizeof y, m[1]));
 		put_cmp_line(out, "memcpy/memset", a, b, "(not kernels: in no row below)");
 	}
-	side_passes(a, sizeof a, c->r[0], c);
-	side_passes(b, sizeof b, c->r[1], c);
+	side_passes(a, sizeof a, 0, c);
+	side_passes(b, sizeof b, 1, c);
 	put_cmp_line(out, "passes", a, b, NULL);
 	side_layers(a, sizeof a, c, 0);
 	side_layers(b, sizeof b, c, 1);

@@ -134,9 +134,7 @@ static int t_cmp_collectives(const ts_compare *c, const ts_table_sink *k)
 					    "b_busbw_gbps" };
 	int rc = BEGIN(k, "collectives", cols);
 	for (int kd = 0; kd < TS_COMM_KINDS && rc == 0; kd++) {
-		ts_comm_total t[2];
-		ts_comm_kind_total(c->r[0]->comm, (ts_comm_kind)kd, &t[0]);
-		ts_comm_kind_total(c->r[1]->comm, (ts_comm_kind)kd, &t[1]);
+		const ts_comm_total *t = c->comm[kd];
 		if (!t[0].calls && !t[1].calls)
 			continue;
 		ts_cell row[] = {
