@@ -86,7 +86,7 @@ void ts_report_whatif_text(FILE *out, const ts_result *res, const ts_report_opts
 void ts_report_json_head(ts_jw *w, const char *mode, bool staged, ts_pstage stage);
 
 /* One table as the JSON report's member key: an array of objects keyed by
- * the table's columns, one a line (report_jsontab.c). 0, or -1 when the
+ * the table's columns, one a line (report_tabfmt.c). 0, or -1 when the
  * table could not be written. */
 int ts_report_json_table(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 			 const char *key, const char *name);

@@ -122,8 +122,8 @@ static void wrap_all(screen *s, const char *head, const char *text, int ind)
 	wrap_lines(s, head, text, ind, true);
 }
 
-/* A table of report_table.c as text (report_textsink.c), a line of the
- * screen each. */
+/* A table of the table view (tview.h) as text (report_textsink.c), a
+ * line of the screen each. */
 static void put_table_lines(screen *s, const char *name, ts_text_table t)
 {
 	char *buf = NULL;

@@ -7,8 +7,8 @@
  * see (GPU time by stage, time by category per stage, the layer profile of
  * each stage, the pass timeline with busy and idle time, the top kernels,
  * the roofline of the workloads when the GPU's peaks are known), then the
- * tables of report_table.c, sortable by clicking a header (the page reads
- * the same without script). Colours are the Okabe-Ito palette, which
+ * tables of the table view (tview.h), sortable by clicking a header (the
+ * page reads the same without script). Colours are the Okabe-Ito palette, which
  * colour-blind readers can tell apart. The page's size depends on the
  * distinct kernels, ops and layers, never on the number of events. A job
  * over several ranks adds a Job section after the first screen (notes,

@@ -3,7 +3,8 @@
  * docs/json.md. Keys are only ever added, never renamed, within a schema.
  * Names are written in full; times are exact microseconds from integer ns.
  * Everything is written through yajl_gen (jsonw.h); sections whose JSON is
- * exactly a table come from report_table.c's definition (report_jsontab.c).
+ * exactly a table come from the table view's definition (tview.h), written
+ * by report_tabfmt.c.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -1110,7 +1111,7 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	ts_jw_end_arr(&w);
 	ts_jw_end_obj(&w);
 	put_events(&w, res->agg);
-	/* sections whose JSON is their table (report_table.c) */
+	/* sections whose JSON is their table (tview.h) */
 	ts_report_json_table(&w, res, o, "kernels", "kernels");
 	ts_report_json_table(&w, res, o, "types", "types");
 	ts_report_json_table(&w, res, o, "categories", "categories");

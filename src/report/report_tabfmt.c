@@ -1,6 +1,6 @@
 /*
- * report_tabfmt.c - a table of the report (report_table.c, the one place
- * that says what each table holds) as CSV and as a JSON member.
+ * report_tabfmt.c - a table of the report (the table view, tview.h, the
+ * one place that says what each table holds) as CSV and as a JSON member.
  *
  * CSV (RFC 4180): a header row of column names with their units
  * (total_us), then one line per row, CRLF-terminated. Text fields are

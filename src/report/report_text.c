@@ -24,7 +24,8 @@
 /* A table's columns, for a ts_text_table. */
 #define TEXT_COLS(c) .cols = (c), .ncols = sizeof(c) / sizeof *(c)
 
-/* A table of report_table.c as text, laid out as t says (report_textsink.c). */
+/* A table of the table view (tview.h) as text, laid out as t says
+ * (report_textsink.c). */
 static void put_table(const ts_result *res, const ts_report_opts *o, const char *name,
 		      ts_text_table t)
 {
@@ -157,7 +158,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 
 	fprintf(out, "\nKernel summary (%zu of %zu kernel names, by total time%s%s)\n", shown, n,
 		v->staged ? "; stage " : "", v->staged ? ts_pstage_name(v->stage) : "");
-	/* the kernels table (report_table.c), its first rows */
+	/* the kernels table (tview.h), its first rows */
 	bool full = o->full_names || !shorts;
 	const ts_text_col cols[] = {
 		{ .col = "pct", .title = "Time %", .width = 6, .decimals = 1 },
@@ -204,7 +205,7 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	free(shorts);
 }
 
-/* The types and categories tables (report_table.c). */
+/* The types and categories tables (tview.h). */
 static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 			  const ts_report_opts *o)
 {
@@ -229,7 +230,7 @@ static void put_breakdown(FILE *out, const ts_result *res, const ts_kview *v,
 	put_table(res, o, "categories", (ts_text_table){ .out = out, TEXT_COLS(cats) });
 }
 
-/* The unclassified table (report_table.c): its first ten rows. */
+/* The unclassified table (tview.h): its first ten rows. */
 static void put_unclassified(FILE *out, const ts_result *res, const ts_kview *v,
 			     const ts_report_opts *o)
 {
@@ -451,7 +452,7 @@ static void layer_heading(void *ctx, FILE *out, const char *stage)
 				stage, lv->stage[s].total.complete_passes);
 }
 
-/* The layers table (report_table.c), a section per stage. */
+/* The layers table (tview.h), a section per stage. */
 static void put_layer_table(FILE *out, const ts_result *res, const ts_lview *lv,
 			    const ts_report_opts *o)
 {
@@ -824,7 +825,7 @@ static void put_coverage(FILE *out, const ts_result *res, const ts_aview_totals 
 		fputs(" every required operator is present\n", out);
 }
 
-/* The memory table (report_table.c), when a copy or set ran. */
+/* The memory table (tview.h), when a copy or set ran. */
 static void put_memory(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
@@ -871,8 +872,7 @@ static void put_api(FILE *out, const ts_result *res, const ts_report_opts *o)
 		{ .col = "name", .title = "Name", .width = 0, .decimals = -1, .place = TS_TEXT_NAME,
 		  .gap = 2 },
 	};
-	size_t n = 0;
-	free(res->api ? ts_api_order(res->api, &n) : NULL);
+	size_t n = ts_tview_api_rows(res);
 	if (!n)
 		return;
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
@@ -913,7 +913,7 @@ static bool comm_kept(const ts_text_table *t, const ts_cell *row)
 }
 
 /* Collectives by kind, message and group, with their bandwidth (comm.h):
- * the collectives table (report_table.c), its first rows. */
+ * the collectives table (tview.h), its first rows. */
 static void put_collectives(FILE *out, const ts_result *res, const ts_report_opts *o)
 {
 	static const ts_text_col cols[] = {
@@ -929,9 +929,8 @@ static void put_collectives(FILE *out, const ts_result *res, const ts_report_opt
 		{ .col = "pct_of_link", .title = "% of link", .width = 9, .decimals = -1,
 		  .gap = 2, .fmt = fmt_link },
 	};
-	size_t n;
-	const ts_comm_row *rows = res->comm ? ts_comm_rows(res->comm, &n) : NULL;
-	if (!rows || !n)
+	size_t n = ts_tview_collectives_kept(res);
+	if (!n)
 		return;
 	const ts_gpu *g = res->gpu;
 	double link = g ? g->link_gbps : 0;

@@ -21,8 +21,8 @@ void ts_text_name(FILE *out, const char *s, size_t len, int w);
 struct ts_text_table;
 
 /*
- * A section of the text report that is a table of report_table.c: how
- * each column it shows looks. The column col of the table (NULL: a blank
+ * A section of the text report that is a table of the table view
+ * (tview.h): how each column it shows looks. The column col of the table (NULL: a blank
  * one), under title,
  * width columns wide (negative: left-aligned) after gap spaces (0: one,
  * negative: none);

@@ -1,6 +1,6 @@
 /*
- * report_textsink.c - a table of report_table.c as aligned text columns:
- * the text report's sections that are tables render the same definitions
+ * report_textsink.c - a table of the table view (tview.h) as aligned text
+ * columns: the text report's sections that are tables render the same definitions
  * (columns, figures, order, the --stage view) as CSV, JSON, the workbook
  * and the page, and say here only how each column looks (see
  * report_text_int.h).

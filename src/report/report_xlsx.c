@@ -2,10 +2,10 @@
  * report_xlsx.c - the report as an Excel workbook (libxlsxwriter).
  *
  * A summary sheet first (what the trace is, its totals, time per stage),
- * then one sheet per table of report_table.c: kernels, types, categories,
- * ops (all stages, then ops_prefill / ops_decode / ... for each stage that
- * has kernels, like TraceLens' ops_summary sheets), workloads, layers,
- * passes, stages, unclassified, memory. Numbers are stored as numbers
+ * then one sheet per table of the table view (tview.h): kernels, types,
+ * categories, ops (all stages, then ops_prefill / ops_decode / ... for
+ * each stage that has kernels, like TraceLens' ops_summary sheets),
+ * workloads, layers, passes, stages, unclassified, memory. Numbers are stored as numbers
  * (microseconds as us with their fraction), the header row is bold and
  * frozen, every sheet has an autofilter and columns as wide as their text
  * (at most 60). Text is made valid UTF-8 without control characters and

@@ -67,6 +67,13 @@ bool ts_tview_applies(const ts_result *res, const ts_tview_opts *o, const char *
 int ts_tview_table(const ts_result *res, const ts_tview_opts *o, const char *name,
 		   const ts_table_sink *sink);
 
+/* The collectives table's rows of collectives kept by kind, message size
+ * and group (the rows of calls past them, per kind, aside): what a
+ * report that shows the table's first rows says the rest of. */
+size_t ts_tview_collectives_kept(const ts_result *res);
+/* The api table's rows: the runtime and driver calls by name. */
+size_t ts_tview_api_rows(const ts_result *res);
+
 /* The launches table, streamed: its header, then a row per kernel as the
  * layer machine stages it (ts_layers_opts.launch), while the trace is
  * read. */

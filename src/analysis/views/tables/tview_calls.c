@@ -88,3 +88,17 @@ int ts_tview_collectives(const ts_result *res, const ts_kview *v, const ts_table
 	}
 	return rc;
 }
+
+size_t ts_tview_collectives_kept(const ts_result *res)
+{
+	size_t n = 0;
+	const ts_comm_row *rows = res->comm ? ts_comm_rows(res->comm, &n) : NULL;
+	return rows ? n : 0;
+}
+
+size_t ts_tview_api_rows(const ts_result *res)
+{
+	size_t n = 0;
+	free(res->api ? ts_api_order(res->api, &n) : NULL);
+	return n;
+}
