@@ -10,13 +10,20 @@
 # layer machine is made of, each answering one question from what it is
 # given (analysis/structure: steps, the repeating unit) < the layer
 # machine and what it decides (analysis/layers) < the views computed after
-# the run (analysis/views): a view reads the machines, never the reverse. Every project include is written with its folder ("analysis/
-# agg.h", one -Isrc), so this reads each #include and fails on one that
-# points up a stage, or on a bare name that hides where it points; and on a
-# source file over 1,200 lines or a main.c over 600, a folder of more than
-# 15 .c files, a function over 120 lines (its body, from the opening brace
+# the run (analysis/views) < the report's tables as a view
+# (analysis/views/tables, which reads the other views): a view reads the
+# machines, never the reverse. Every project include is written with its
+# folder ("analysis/agg.h", one -Isrc), so this reads each #include and
+# fails on one that points up a stage, or on a bare name that hides where
+# it points; and on a source file over 1,200 lines or a main.c over 600,
+# a folder of more than 15 .c files, a function over 120 lines (its body, from the opening brace
 # in column 0 to the closing one), or an error passed as a char buffer and
-# its length (errlen) instead of a ts_error.
+# its length (errlen) instead of a ts_error. Reporters read views only:
+# a file of src/report/ that includes an analysis header outside
+# analysis/views/, or calls a function a machine's header declares (a
+# ts_agg_, ts_api_, ts_busy_, ts_idle_, ts_comm_, ts_attrib_, ts_layers_,
+# ts_steps_, ... name: the list is MACHINE below), fails; view functions
+# (declared under analysis/views/) are the only ones allowed.
 # sanitizers: release only (reads the sources' includes)
 set -u
 cd "$(dirname "$0")/.."
@@ -38,7 +45,7 @@ for f in files:
             up.append('%s -> %s' % (f, inc))
 print('%s - every project include names its folder (%d files)%s' %
       ('not ok' if bare else 'ok', len(files), ': ' + '; '.join(bare[:5]) if bare else ''))
-print('%s - no include points up the pipeline (input/base < input < tables < analysis: aggregators < attrib < structure < layers < views; < report < report/compare < command)%s' %
+print('%s - no include points up the pipeline (input/base < input < tables < analysis: aggregators < attrib < structure < layers < views < views/tables; < report < report/compare < command)%s' %
       ('not ok' if up else 'ok', ': ' + '; '.join(up[:5]) if up else ''))
 print('%s - every folder of src/ has its place in that order%s' %
       ('not ok' if floors else 'ok', ': ' + ', '.join(floors) if floors else ''))
@@ -146,6 +153,43 @@ reads = ['%s -> %s' % (f, m.group(1)) for f in files if f.startswith('src/report
          if not m.group(1).startswith('analysis/views/')]
 print('%s - reporters include views only, of analysis/%s' %
       ('not ok' if reads else 'ok', ': ' + '; '.join(reads[:5]) if reads else ''))
+# and reporters call no machine: no file of report/ calls a function that
+# an analysis header outside views/ declares under a machine's prefix (the
+# kernel table, runtime calls, busy and idle time, collectives, contexts,
+# the timeline, the attribution and its joins, graph capture and replay,
+# the layer machine and its parts); what they show of a machine they read
+# from a view (analysis/views/, its tables/ included: ts_kview_*,
+# ts_lview_*, ts_aview_*, ts_tview_*, ts_insight_*, ts_steps_of, ...).
+# Records and words stay open to them: a statistic's quantile (ts_stat_),
+# a histogram, the names of a stage, a layer type, a bucket, a signal, a
+# collective's kind (ts_comm_kind_name). The layer anatomy's and the
+# graph replays' accessors (ts_anatomy_, ts_capmap_, ts_replay_) are
+# still read by the two reports named here (issue 61): they must not
+# spread to another file.
+MACHINE = ('ts_agg_', 'ts_api_', 'ts_att_', 'ts_attrib_', 'ts_busy_', 'ts_callsite_',
+           'ts_callsites_', 'ts_capture_', 'ts_comm_', 'ts_ctx_', 'ts_drafts_', 'ts_idle_',
+           'ts_lay_', 'ts_layers_', 'ts_model_', 'ts_opindex_', 'ts_pack_', 'ts_pass_',
+           'ts_platform_', 'ts_position_', 'ts_pos_', 'ts_steps_', 'ts_timeline_', 'ts_tl_',
+           'ts_unit_', 'ts_vote_', 'ts_anatomy_', 'ts_anat_', 'ts_capmap_', 'ts_replay_')
+WORDS = {'ts_comm_kind_name'}
+KNOWN_READS = {'src/report/report_json.c': ('ts_anatomy_', 'ts_capmap_', 'ts_replay_'),
+               'src/report/report_text.c': ('ts_anatomy_', 'ts_capmap_', 'ts_replay_')}
+machine_fns = set()
+for h in files:
+    if h.endswith('.h') and h.startswith('src/analysis/') and not h.startswith('src/analysis/views/'):
+        t = re.sub(r'/\*.*?\*/', ' ', open(h).read(), flags=re.S)
+        machine_fns |= {n for n in re.findall(r'\b(ts_\w+)\s*\(', t) if n.startswith(MACHINE)}
+machine_fns -= WORDS
+for f in files:
+    if f.startswith('src/analysis/views/') and f.endswith('.h'):
+        t = re.sub(r'/\*.*?\*/', ' ', open(f).read(), flags=re.S)
+        machine_fns -= set(re.findall(r'\b(ts_\w+)\s*\(', t))
+calls = ['%s: %s' % (os.path.relpath(f, 'src'), n) for f in cs if f.startswith('src/report/')
+         for n in sorted(set(re.findall(r'\b(ts_\w+)\s*\(', text[f])) & machine_fns)
+         if not n.startswith(KNOWN_READS.get(f, ('-',)))]
+print('%s - reporters call views, never a machine (%d machine functions)%s' %
+      ('not ok' if calls or len(machine_fns) < 100 else 'ok', len(machine_fns),
+       ': ' + '; '.join(calls[:5]) if calls else ''))
 new = [c for c in circles if not any(c <= k for k in KNOWN)]
 print('%s - no circle of calls inside a folder but the layer machine\'s two (named, not to grow)%s' %
       ('not ok' if new else 'ok', ': ' + '; '.join(' <-> '.join(sorted(c)) for c in new) if new else ''))
