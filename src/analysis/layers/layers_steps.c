@@ -233,6 +233,9 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 	 * compiled layer's kernel after a wait is the CPU late inside the
 	 * pass) */
 	bool replayed = !(ev->has & TS_HAS_EXTERNAL_ID) || l->pass.last_replayed;
+	/* (not in a piecewise pass: graphs begun after its eager attention,
+	 * a wait before a piece is the CPU late inside the pass) */
+	replayed &= l->pass.graph_pieces == 0;
 	/* a first kernel that ran again inside the layers is a layer's (the
 	 * capture began inside one): the CPU late before it is no step's end */
 	bool head = h >= 0 && !(l->pass.head_in_layers & (1u << h));
