@@ -282,22 +282,22 @@ static void put_rates(ts_jw *w, const ts_result *res, const ts_anat_sum *s)
 /* The typical layer of stage s (anatomy.h): parts that add up to it. */
 static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv, int s)
 {
-	const ts_anatomy *a = lv->anatomy;
 	const ts_lview_stage *st = &lv->stage[s];
-	uint64_t nl = ts_anatomy_layers(a, s);
-	const ts_anat_sum *tot = ts_anatomy_total(a, s);
-	const ts_stat *lt = ts_anatomy_layer_time(a, s);
+	const ts_lview_anat *an = &st->anat;
+	uint64_t nl = an->layers;
+	const ts_anat_sum *tot = an->total;
+	const ts_stat *lt = an->layer_time;
 	double L = (double)nl;
 	ts_jw_nl(w, 4);
 	ts_jw_obj(w);
 	ts_jw_kstr(w, "stage", ts_pstage_name((ts_pstage)s));
-	ts_jw_kuint(w, "passes", ts_anatomy_passes(a, s));
-	ts_jw_kuint(w, "passes_not_listed", ts_anatomy_skipped(a, s));
+	ts_jw_kuint(w, "passes", an->passes);
+	ts_jw_kuint(w, "passes_not_listed", an->skipped);
 	ts_jw_kuint(w, "layers", nl);
 	ts_jw_knum(w, "kernels_per_layer", "%.2f", (double)tot->count / L);
 	ts_jw_kus_f(w, "mean_us", (double)tot->ns / L);
 	ts_jw_kus(w, "p50_us", ts_stat_quantile(lt, 0.5));
-	const ts_stat *wall = ts_anatomy_layer_wall(a, s);
+	const ts_stat *wall = an->layer_wall;
 	ts_jw_kopt_us(w, "wall_mean_us", wall->count > 0,
 		      wall->count ? wall->total / (int64_t)wall->count : 0);
 	ts_jw_kopt_us(w, "wall_p50_us", wall->count > 0, ts_stat_quantile(wall, 0.5));
@@ -305,7 +305,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv
 	ts_jw_member(w, 5, "by_type");
 	ts_jw_arr(w);
 	for (int t = 0; t < TS_TYPE_COUNT; t++) {
-		const ts_anat_type *ty = ts_anatomy_type(a, s, t);
+		const ts_anat_type *ty = an->type[t];
 		if (!ty->sum.count)
 			continue;
 		ts_jw_nl(w, 6);
@@ -321,8 +321,8 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv
 	ts_jw_end_arr(w);
 	ts_jw_member(w, 5, "by_category");
 	ts_jw_arr(w);
-	for (int c = -1; c < (int)ts_anatomy_ncategories(a); c++) {
-		const ts_anat_sum *cs = ts_anatomy_category(a, s, c);
+	for (int c = -1; c < (int)lv->ncategories; c++) {
+		const ts_anat_sum *cs = an->category[c + 1];
 		if (!cs->count)
 			continue;
 		ts_kclass cl = { .category = c };
@@ -337,11 +337,9 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv
 	ts_jw_end_arr(w);
 	ts_jw_member(w, 5, "kernels");
 	ts_jw_arr(w);
-	size_t nr;
-	uint32_t *rows = ts_anatomy_rows(a, s, &nr);
-	for (size_t i = 0; rows && i < nr; i++) {
-		const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
-		uint32_t call, kr = ts_anatomy_row_kernel(a, s, rows[i], &call);
+	for (size_t i = 0; i < an->nrows; i++) {
+		const ts_anat_row *r = an->rows[i].r;
+		uint32_t call = an->rows[i].call, kr = an->rows[i].kernel;
 		const ts_kclass *c = ts_kview_row_class(res->agg, kr);
 		ts_jw_nl(w, 6);
 		ts_jw_obj(w);
@@ -355,8 +353,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv
 		ts_jw_knum(w, "share_pct", "%.2f", pct(r->sum.ns, tot->ns));
 		ts_jw_end_obj(w);
 	}
-	free(rows);
-	const ts_anat_sum *orow = ts_anatomy_other_rows(a, s);
+	const ts_anat_sum *orow = an->other_rows;
 	if (orow->count) {
 		ts_jw_nl(w, 6);
 		ts_jw_obj(w);
@@ -388,12 +385,11 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv
 
 static void put_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv, const ts_kview *v)
 {
-	const ts_anatomy *a = lv->anatomy;
 	ts_jw_member(w, 2, "layer_anatomy");
 	ts_jw_arr(w);
 	size_t any = 0;
-	for (int s = 0; a && s < TS_PSTAGE_COUNT; s++) {
-		if ((v->staged && (ts_pstage)s != v->stage) || ts_anatomy_layers(a, s) == 0)
+	for (int s = 0; lv->anatomy && s < TS_PSTAGE_COUNT; s++) {
+		if ((v->staged && (ts_pstage)s != v->stage) || lv->stage[s].anat.layers == 0)
 			continue;
 		put_stage_anatomy(w, res, lv, s);
 		any++;
@@ -762,15 +758,15 @@ static void put_layers(ts_jw *w, const ts_result *res, const ts_report_opts *o,
 
 /* --capture: the captured graphs, and each kind of replay with the graph
  * it took or why none. */
-static void put_captures(ts_jw *w, const ts_capmap *m)
+static void put_captures(ts_jw *w, const ts_aview_replays *rp)
 {
-	const ts_capture_totals *ct = ts_capmap_totals(m);
+	const ts_capture_totals *ct = rp->ct;
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "files", ct->files);
 	ts_jw_kuint(w, "windows", ct->windows);
 	ts_jw_kuint(w, "graphs", ct->graphs);
-	ts_jw_kuint(w, "distinct", ts_capmap_ngraphs(m));
-	ts_jw_kuint(w, "kernel_nodes", ts_capmap_nnodes(m));
+	ts_jw_kuint(w, "distinct", rp->ngraphs);
+	ts_jw_kuint(w, "kernel_nodes", rp->nnodes);
 	ts_jw_kuint(w, "launches", ct->launches);
 	ts_jw_kuint(w, "nodes_no_op", ct->nodes_no_op);
 	ts_jw_kuint(w, "nodes_dropped", ct->nodes_dropped);
@@ -778,36 +774,33 @@ static void put_captures(ts_jw *w, const ts_capmap *m)
 	ts_jw_kuint(w, "overlapping", ct->overlapping);
 	ts_jw_kuint(w, "empty", ct->empty);
 	ts_jw_kuint(w, "graphs_dropped", ct->graphs_dropped);
-	ts_jw_kuint(w, "bytes", ts_capmap_bytes(m));
+	ts_jw_kuint(w, "bytes", rp->bytes);
 	ts_jw_member(w, 6, "list");
 	ts_jw_arr(w);
-	for (size_t i = 0; i < ts_capmap_ngraphs(m); i++) {
-		const ts_capgraph *g = ts_capmap_graph(m, i);
-		size_t len;
-		const char *s = ts_capmap_str(m, g->file, &len);
+	for (size_t i = 0; i < rp->ngraphs; i++) {
+		const ts_aview_graph *vg = &rp->graphs[i];
+		const ts_capgraph *g = vg->g;
 		ts_jw_nl(w, 8);
 		ts_jw_obj(w);
-		ts_jw_kstrn(w, "file", s ? s : "", s ? len : 0);
+		ts_jw_kstrn(w, "file", vg->file ? vg->file : "", vg->file ? vg->file_len : 0);
 		ts_jw_kuint(w, "index", g->index);
 		ts_jw_kint(w, "size", g->size);
 		ts_jw_kuint(w, "kernels", g->nnodes);
 		ts_jw_kuint(w, "copies", g->copies);
-		s = ts_capmap_str(m, g->ann, &len);
-		ts_jw_kstrn(w, "annotation", s, s ? len : 0);
+		ts_jw_kstrn(w, "annotation", vg->ann, vg->ann ? vg->ann_len : 0);
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
 	ts_jw_end_obj(w);
 }
 
-static void put_replays(ts_jw *w, const ts_result *res)
+static void put_replays(ts_jw *w, const ts_aview_replays *rp)
 {
-	const ts_replay *rp = res->replay;
-	const ts_replay_totals *t = ts_replay_get_totals(rp);
+	const ts_replay_totals *t = rp->t;
 	ts_jw_member(w, 2, "graph_replays");
 	ts_jw_obj(w);
 	ts_jw_key(w, "captures");
-	put_captures(w, ts_replay_map(rp));
+	put_captures(w, rp);
 	ts_jw_member(w, 4, "replays");
 	ts_jw_uint(w, t->replays);
 	ts_jw_kuint(w, "matched", t->matched);
@@ -822,8 +815,8 @@ static void put_replays(ts_jw *w, const ts_result *res)
 	ts_jw_kuint(w, "kinds_dropped", t->rows_dropped);
 	ts_jw_member(w, 4, "kinds");
 	ts_jw_arr(w);
-	for (size_t i = 0; i < ts_replay_nrows(rp); i++) {
-		const ts_replay_row *r = ts_replay_row_at(rp, i);
+	for (size_t i = 0; i < rp->nrows; i++) {
+		const ts_replay_row *r = rp->rows[i];
 		ts_jw_nl(w, 6);
 		ts_jw_obj(w);
 		ts_jw_kint(w, "size", r->size);
@@ -1124,8 +1117,8 @@ int ts_report_json(FILE *out, const ts_result *res, const ts_report_opts *o)
 	}
 	if (res->attrib)
 		put_attribution(&w, res, &av, &v);
-	if (res->replay)
-		put_replays(&w, res);
+	if (av.rp.present)
+		put_replays(&w, &av.rp);
 	if (res->attrib && o->verify_ops)
 		put_coverage(&w, res, &v);
 	if (!v.staged) {

@@ -360,22 +360,23 @@ static void put_passes(FILE *out, const ts_result *res, const ts_lview *lv, cons
 static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_lview *lv,
 			      const ts_kview *v, const ts_report_opts *o)
 {
-	const ts_anatomy *a = lv->anatomy;
-	char (*shorts)[TS_SHORT_MAX + 1] = a ? ts_kview_short_names(res->agg) : NULL;
-	for (int s = 0; a && shorts && s < TS_PSTAGE_COUNT; s++) {
-		uint64_t nl = ts_anatomy_layers(a, s);
+	bool any = lv->anatomy != NULL;
+	char (*shorts)[TS_SHORT_MAX + 1] = any ? ts_kview_short_names(res->agg) : NULL;
+	for (int s = 0; any && shorts && s < TS_PSTAGE_COUNT; s++) {
+		const ts_lview_anat *an = &lv->stage[s].anat;
+		uint64_t nl = an->layers;
 		if ((v->staged && (ts_pstage)s != v->stage) || !nl)
 			continue;
-		const ts_anat_sum *tot = ts_anatomy_total(a, s);
+		const ts_anat_sum *tot = an->total;
 		double L = (double)nl;
 		char m[32], p[32];
 		fprintf(out, "\nTypical %s layer (mean over %" PRIu64 " layers of %" PRIu32
 			     " complete passes): kernel time %s us, p50 %s us, %.1f kernels",
-			ts_pstage_name((ts_pstage)s), nl, ts_anatomy_passes(a, s),
+			ts_pstage_name((ts_pstage)s), nl, an->passes,
 			ts_text_us(m, sizeof m, (int64_t)((double)tot->ns / L)),
-			ts_text_us(p, sizeof p, ts_stat_quantile(ts_anatomy_layer_time(a, s), 0.5)),
+			ts_text_us(p, sizeof p, ts_stat_quantile(an->layer_time, 0.5)),
 			(double)tot->count / L);
-		const ts_stat *wall = ts_anatomy_layer_wall(a, s);
+		const ts_stat *wall = an->layer_wall;
 		if (wall->count)
 			fprintf(out, "; wall %s us, p50 %s us",
 				ts_text_us(m, sizeof m, wall->total / (int64_t)wall->count),
@@ -384,7 +385,7 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_lview *l
 		fprintf(out, " %-13s %10s %10s %6s %8s %8s %7s\n", "Type", "Mean (us)", "p50 (us)",
 			"Share", "TFLOP/s", "TB/s", "% peak");
 		for (int t = 0; t < TS_TYPE_COUNT; t++) {
-			const ts_anat_type *ty = ts_anatomy_type(a, s, t);
+			const ts_anat_type *ty = an->type[t];
 			if (!ty->sum.count)
 				continue;
 			ts_roofline r;
@@ -403,16 +404,14 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_lview *l
 				ts_text_us(p, sizeof p, ts_stat_quantile(&ty->per_layer, 0.5)),
 				100.0 * (double)ty->sum.ns / (double)tot->ns, tf, tb, pk);
 		}
-		size_t nr;
-		uint32_t *rows = ts_anatomy_rows(a, s, &nr);
 		fprintf(out, " %4s %10s %6s %6s  %-24s %s\n", "Pos", "Mean (us)", "Share", "Calls",
 			"Category", "Kernel");
 		int w = o->width > 0 ? o->width - 57 : 0;
 		if (w > 0 && w < 20)
 			w = 20;
-		for (size_t i = 0; rows && i < nr; i++) {
-			const ts_anat_row *r = ts_anatomy_row(a, s, rows[i]);
-			uint32_t call, kr = ts_anatomy_row_kernel(a, s, rows[i], &call);
+		for (size_t i = 0; i < an->nrows; i++) {
+			const ts_anat_row *r = an->rows[i].r;
+			uint32_t call = an->rows[i].call, kr = an->rows[i].kernel;
 			const ts_kclass *c = ts_kview_row_class(res->agg, kr);
 			fprintf(out, " %4" PRIu32 " %10.3f %5.1f%% %6.2f  %-24.24s ", r->pos,
 				(double)r->sum.ns / L / 1000.0, 100.0 * (double)r->sum.ns / (double)tot->ns,
@@ -426,7 +425,6 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_lview *l
 				fprintf(out, " #%" PRIu32, call + 1);
 			fputc('\n', out);
 		}
-		free(rows);
 		/* the first 8 of those off the typical one */
 		const ts_layer_outlier *lo = lv->stage[s].outliers;
 		size_t no = lv->stage[s].noutliers < 8 ? lv->stage[s].noutliers : 8;
@@ -571,23 +569,22 @@ static const ts_text_col replay_cols[] = {
 	  .decimals = -1, .gap = 2, .fmt = fmt_taken },
 };
 
-static void put_replays(FILE *out, const ts_result *res, const ts_report_opts *o)
+static void put_replays(FILE *out, const ts_result *res, const ts_aview_replays *rp,
+			const ts_report_opts *o)
 {
-	const ts_replay *rp = res->replay;
-	const ts_capmap *m = ts_replay_map(rp);
-	const ts_replay_totals *t = ts_replay_get_totals(rp);
-	const ts_capture_totals *ct = ts_capmap_totals(m);
+	const ts_replay_totals *t = rp->t;
+	const ts_capture_totals *ct = rp->ct;
 	int64_t all = res->agg->all.total;
 	char a[32], b[32];
 	fprintf(out, "\nGraph replays (--capture: %" PRIu64 " graph%s captured in %u file%s, %zu distinct,"
 		     " %zu kernel nodes)\n", ct->graphs, ct->graphs == 1 ? "" : "s", ct->files, ct->files == 1 ? "" : "s",
-		ts_capmap_ngraphs(m), ts_capmap_nnodes(m));
+		rp->ngraphs, rp->nnodes);
 	fprintf(out, " %" PRIu64 " replays: %" PRIu64 " matched a captured graph (%" PRIu64
 		     " kernels, %s us, %.1f%% of kernel time), %" PRIu64 " matched none (%s us)\n",
 		t->replays, t->matched, t->kernels_matched, ts_text_us(a, sizeof a, t->ns_matched),
 		all ? 100.0 * (double)t->ns_matched / (double)all : 0.0, t->refused,
 		ts_text_us(b, sizeof b, t->ns - t->ns_matched));
-	size_t n = ts_replay_nrows(rp);
+	size_t n = rp->nrows;
 	if (!n)
 		return;
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
@@ -981,8 +978,8 @@ static int put_attribution(FILE *out, const ts_result *res, const ts_kview *v,
 	} else {
 		if (!v->staged)
 			put_buckets(out, &av.tot);
-		if (res->replay && !v->staged)
-			put_replays(out, res, o);
+		if (av.rp.present && !v->staged)
+			put_replays(out, res, &av.rp, o);
 		put_ops(out, res, &av, v, o);
 		put_workloads(out, res, &av, v, o);
 	}

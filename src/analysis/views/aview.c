@@ -189,11 +189,39 @@ static int av_workloads(const ts_result *res, ts_aview *v)
 	return 0;
 }
 
+/* --capture: the capture map's graphs and the replays' kinds. */
+static int av_replays(const ts_replay *rp, ts_aview_replays *out)
+{
+	const ts_capmap *m = ts_replay_map(rp);
+	out->present = true;
+	out->t = ts_replay_get_totals(rp);
+	out->ct = ts_capmap_totals(m);
+	out->ngraphs = ts_capmap_ngraphs(m);
+	out->nnodes = ts_capmap_nnodes(m);
+	out->bytes = ts_capmap_bytes(m);
+	out->nrows = ts_replay_nrows(rp);
+	if (out->ngraphs && !(out->graphs = calloc(out->ngraphs, sizeof *out->graphs)))
+		return -1;
+	if (out->nrows && !(out->rows = calloc(out->nrows, sizeof *out->rows)))
+		return -1;
+	for (size_t i = 0; i < out->ngraphs; i++) {
+		ts_aview_graph *g = &out->graphs[i];
+		g->g = ts_capmap_graph(m, i);
+		g->file = ts_capmap_str(m, g->g->file, &g->file_len);
+		g->ann = ts_capmap_str(m, g->g->ann, &g->ann_len);
+	}
+	for (size_t i = 0; i < out->nrows; i++)
+		out->rows[i] = ts_replay_row_at(rp, i);
+	return 0;
+}
+
 int ts_aview_of(const ts_result *res, const ts_kview *v, ts_aview *out)
 {
 	memset(out, 0, sizeof *out);
 	ts_aview_totals_of(res, &out->tot);
 	out->view = ts_kview_attrib_view(v);
+	if (res->replay && av_replays(res->replay, &out->rp) != 0)
+		return -1;
 	if (!res->attrib)
 		return 0;
 	if (av_ops(res->attrib, out) != 0 || av_workloads(res, out) != 0)
@@ -205,6 +233,11 @@ void ts_aview_free(ts_aview *v)
 {
 	free(v->ops);
 	free(v->wls);
+	free(v->rp.graphs);
+	free(v->rp.rows);
+	v->rp.graphs = NULL;
+	v->rp.rows = NULL;
+	v->rp.ngraphs = v->rp.nrows = 0;
 	v->ops = NULL;
 	v->wls = NULL;
 	v->nops = v->nwls = 0;

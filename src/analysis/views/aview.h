@@ -126,8 +126,30 @@ typedef struct {
 				      * only without one) */
 } ts_aview_wl;
 
+/* A captured graph (--capture), with its file's and annotation's names. */
+typedef struct {
+	const ts_capgraph *g;        /* the capture map's record */
+	const char *file, *ann;      /* NULL none; not NUL-terminated: the
+				      * lens */
+	size_t file_len, ann_len;
+} ts_aview_graph;
+
+/* --capture: the graphs the capture recorded, and each kind of replay
+ * with the graph it took or why none (the machine's rows, its order). */
+typedef struct {
+	bool present;                /* the result matched replays */
+	const ts_replay_totals *t;   /* NULL when not present */
+	const ts_capture_totals *ct;
+	size_t ngraphs, nnodes, bytes;
+	ts_aview_graph *graphs;      /* [ngraphs] */
+	const ts_replay_row **rows;  /* [nrows] */
+	size_t nrows;
+} ts_aview_replays;
+
 typedef struct {
 	ts_aview_totals tot;
+	ts_aview_replays rp;         /* whatever the view: replays are not
+				      * staged */
 	int view;                    /* TS_ATTRIB_ALL, or the stage's */
 	ts_aview_op *ops;            /* with kernels or memops in the view,
 				      * by their time, the memops' with it

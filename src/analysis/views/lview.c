@@ -132,6 +132,41 @@ static void lv_stage(const ts_layers *l, ts_pstage s, ts_lview_stage *st)
 	st->noutliers = ts_layers_outliers(l, s, st->outliers, TS_LVIEW_OUTLIERS, &st->typical_ns);
 }
 
+/* The typical layer of stage s: the anatomy's sums, and its rows in
+ * layer order with each one's kernel and call. */
+static int lv_anat(const ts_anatomy *a, int s, size_t ncat, ts_lview_anat *an)
+{
+	an->layers = ts_anatomy_layers(a, s);
+	if (!an->layers)
+		return 0;
+	an->passes = ts_anatomy_passes(a, s);
+	an->skipped = ts_anatomy_skipped(a, s);
+	an->total = ts_anatomy_total(a, s);
+	an->layer_time = ts_anatomy_layer_time(a, s);
+	an->layer_wall = ts_anatomy_layer_wall(a, s);
+	an->other_rows = ts_anatomy_other_rows(a, s);
+	for (int t = 0; t < TS_TYPE_COUNT; t++)
+		an->type[t] = ts_anatomy_type(a, s, t);
+	if (!(an->category = calloc(ncat + 1, sizeof *an->category)))
+		return -1;
+	for (int c = -1; c < (int)ncat; c++)
+		an->category[c + 1] = ts_anatomy_category(a, s, c);
+	size_t nr;
+	uint32_t *ids = ts_anatomy_rows(a, s, &nr);
+	if (!ids || (nr && !(an->rows = calloc(nr, sizeof *an->rows)))) {
+		free(ids);
+		return -1;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		ts_lview_anat_row *r = &an->rows[i];
+		r->r = ts_anatomy_row(a, s, ids[i]);
+		r->kernel = ts_anatomy_row_kernel(a, s, ids[i], &r->call);
+	}
+	an->nrows = nr;
+	free(ids);
+	return 0;
+}
+
 int ts_lview_of(const ts_result *res, ts_lview *out)
 {
 	static const ts_stat none;
@@ -159,6 +194,11 @@ int ts_lview_of(const ts_result *res, ts_lview *out)
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		lv_stage(l, (ts_pstage)s, &out->stage[s]);
 	out->anatomy = ts_layers_anatomy(l);
+	if (out->anatomy)
+		out->ncategories = ts_anatomy_ncategories(out->anatomy);
+	for (int s = 0; out->anatomy && s < TS_PSTAGE_COUNT; s++)
+		if (lv_anat(out->anatomy, s, out->ncategories, &out->stage[s].anat) != 0)
+			return -1;
 	out->debug.n = ts_layers_debug(l, &out->debug.k);
 	out->debug.listed = ts_layers_debug_pass(l, &out->debug.index, &out->debug.stage,
 						 &out->debug.complete);
@@ -171,6 +211,14 @@ int ts_lview_of(const ts_result *res, ts_lview *out)
 void ts_lview_free(ts_lview *v)
 {
 	free(v->passes);
+	for (int s = 0; s < TS_PSTAGE_COUNT; s++) {
+		ts_lview_anat *an = &v->stage[s].anat;
+		free(an->category);
+		free(an->rows);
+		an->category = NULL;
+		an->rows = NULL;
+		an->nrows = 0;
+	}
 	v->passes = NULL;
 	v->npasses = 0;
 }

@@ -46,6 +46,29 @@ typedef struct {
 	char evidence[TS_LVIEW_EVIDENCE]; /* each signal's; "" none */
 } ts_lview_pass;
 
+/* A row of a stage's typical layer: a kernel at its position. */
+typedef struct {
+	const ts_anat_row *r;        /* the anatomy's row */
+	uint32_t kernel;             /* its kernel row */
+	uint32_t call;               /* its call in a layer (0 the first) */
+} ts_lview_anat_row;
+
+/* The typical layer of a stage (anatomy.h), parts that add up to it.
+ * layers 0: none, and nothing else is filled. */
+typedef struct {
+	uint64_t layers;             /* summed over the passes listed */
+	uint32_t passes, skipped;    /* complete passes listed; not listed */
+	const ts_anat_sum *total;
+	const ts_stat *layer_time;   /* kernel time a layer */
+	const ts_stat *layer_wall;   /* wall time a layer */
+	const ts_anat_type *type[TS_TYPE_COUNT];
+	const ts_anat_sum **category; /* [ncategories + 1]: category c at
+				       * c + 1 (0: Other) */
+	ts_lview_anat_row *rows;     /* in layer order */
+	size_t nrows;
+	const ts_anat_sum *other_rows; /* the kernels past the name cap */
+} ts_lview_anat;
+
 typedef struct {
 	ts_stage_total total;        /* passes, complete, drafts, layers, idle */
 	const ts_stat *rows;         /* its kernel rows, indexed like the
@@ -57,6 +80,7 @@ typedef struct {
 	ts_layer_outlier outliers[TS_LVIEW_OUTLIERS];
 	size_t noutliers;
 	int64_t typical_ns;          /* the typical index's mean (0: too few) */
+	ts_lview_anat anat;          /* its typical layer */
 } ts_lview_stage;
 
 typedef struct {
@@ -88,7 +112,9 @@ typedef struct {
 	char note[300];
 	ts_lview_stage stage[TS_PSTAGE_COUNT];
 	const ts_anatomy *anatomy;   /* the typical layer of each stage; NULL
-				      * without pattern tables */
+				      * without pattern tables (each stage's
+				      * anat then has no layer) */
+	size_t ncategories;          /* the anatomy's categories, Other aside */
 	/* --debug-layers: the pass listed (listed false: none was, the
 	 * option's pass or stage say which was asked for) and its kernels */
 	struct {
