@@ -86,6 +86,45 @@ static void stage_is(const ts_lview *v, ts_pstage s, uint32_t passes, uint32_t l
 	      ts_pstage_name(s), st->nindex, passes);
 }
 
+/* A stage's typical layer (anat): its passes listed and skipped are the
+ * stage's complete ones, layers passes times the model's; its kernels,
+ * by row (with those past the name cap), by type and by category, each
+ * add up to its total, the rows in layer order, the per-layer time over
+ * every layer listed. */
+static void anat_is(const ts_lview *v, ts_pstage s, uint32_t passes, uint32_t layers,
+		    const char *what)
+{
+	const ts_lview_anat *a = &v->stage[s].anat;
+	CHECK(a->passes + a->skipped == passes && a->passes > 0 &&
+	      a->layers == (uint64_t)a->passes * layers && a->total && a->total->count > 0,
+	      "%s: %s's typical layer over %u of %u passes, %llu layers", what, ts_pstage_name(s),
+	      a->passes, passes, (unsigned long long)a->layers);
+	if (!a->total)
+		return;
+	uint64_t by_row = a->other_rows ? a->other_rows->count : 0, by_type = 0, by_cat = 0;
+	int64_t ns = a->other_rows ? a->other_rows->ns : 0;
+	bool ordered = true;
+	for (size_t i = 0; i < a->nrows; i++) {
+		by_row += a->rows[i].r->sum.count;
+		ns += a->rows[i].r->sum.ns;
+		ordered &= i == 0 || a->rows[i - 1].r->pos <= a->rows[i].r->pos;
+	}
+	for (int t = 0; t < TS_TYPE_COUNT; t++)
+		by_type += a->type[t] ? a->type[t]->sum.count : 0;
+	for (size_t c = 0; a->category && c <= v->ncategories; c++)
+		by_cat += a->category[c] ? a->category[c]->count : 0;
+	CHECK(by_row == a->total->count && ns == a->total->ns && by_type == a->total->count &&
+	      by_cat == a->total->count && ordered,
+	      "%s: %s's layer kernels add up by row, type and category, rows in order (%llu, %llu, "
+	      "%llu of %llu)", what, ts_pstage_name(s), (unsigned long long)by_row,
+	      (unsigned long long)by_type, (unsigned long long)by_cat,
+	      (unsigned long long)a->total->count);
+	CHECK(a->layer_time && a->layer_time->count == a->layers && a->layer_wall &&
+	      a->layer_wall->count == a->layers,
+	      "%s: %s's time and wall a layer, over each of its %llu layers", what, ts_pstage_name(s),
+	      (unsigned long long)a->layers);
+}
+
 static int analyse(const ts_patterns *pats, const char *path, ts_result *res, ts_lview *v)
 {
 	ts_pipeline_opts po = { .limits = ts_limits_default(), .patterns = (ts_patterns *)pats };
@@ -122,6 +161,8 @@ int main(void)
 		summary_is(&v, 6, 8, "eager MoE");
 		stage_is(&v, TS_PSTAGE_PREFILL, 1, 8, "eager MoE");
 		stage_is(&v, TS_PSTAGE_DECODE, 5, 8, "eager MoE");
+		anat_is(&v, TS_PSTAGE_PREFILL, 1, 8, "eager MoE");
+		anat_is(&v, TS_PSTAGE_DECODE, 5, 8, "eager MoE");
 		/* the truth's profiler_kernels; its time is the aggregate's */
 		stages_add_up(&v, 5249, res.agg->all.total, "eager MoE");
 		ts_lview_free(&v);
