@@ -127,6 +127,30 @@ assert 'one nccl AllReduce call took 322.0 us against 10.0 us' in err and 'waiti
 assert 'misplaced' not in err, err
 PY
 
+# and where the slow layer's kernels differ (its all-reduce another
+# kernel), the warning names what differs against the layer nearest the
+# typical time, the kernel it runs and the one it does not
+python3 - "$tmp/slow.json" "$tmp/diff.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ks = sorted((e for e in d['traceEvents'] if e.get('cat') == 'kernel'), key=lambda e: e['ts'])
+slow = [k for k in ks if k['name'].startswith('ncclDevKernel_AllReduce')][5]
+slow['name'] = 'ncclDevKernel_AllReduce_Sum_bf16_TREE_LL128(ncclDevKernelArgsStorage<4096ul>)'
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+"$TS" -f json "$tmp/diff.json" >"$tmp/diff.out" 2>"$tmp/diff.err"
+python3 - "$tmp/diff.out" "$tmp/diff.err" <<'PY' && ok "a slow layer whose kernels differ: what differs named (the kernel it runs, the one it lacks)" || bad "differing layer: $(grep -i 'far off' "$tmp/diff.err")"
+import json, sys
+odd = json.load(open(sys.argv[1]))['layers']['odd']
+err = open(sys.argv[2]).read()
+assert len(odd) == 1 and odd[0]['layer'] == 2 and not odd[0]['same_kernels'], odd
+f = odd[0]['differs_from']
+assert f and f['layer'] != 2 and 'TREE_LL128' in f['runs_more'] and 'TREE' not in f['runs_fewer'] \
+    and f['runs_fewer'].startswith('ncclDevKernel_AllReduce'), f
+assert "its kernels differ from layer %d's: it runs " % f['layer'] in err and 'that one ' in err \
+    and 'misplaced layer boundary' in err, err
+PY
+
 # compare's fusion claim rests on both sides' kernels: B's fused add +
 # RMSNorm against A's Inductor norm, whose op list holds add (the
 # residual's or the epsilon's): no "A runs the parts separately"

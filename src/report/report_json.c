@@ -559,6 +559,17 @@ static void put_layer_summary(ts_jw *w, const ts_result *res, const ts_lview *lv
 		} else {
 			ts_jw_null(w);
 		}
+		/* where its kernels differ: from which layer, and how */
+		ts_jw_key(w, "differs_from");
+		if (!odd[i].same_kernels && odd[i].ref_layer != UINT32_MAX) {
+			ts_jw_obj(w);
+			ts_jw_kuint(w, "layer", odd[i].ref_layer);
+			put_kernel_name(w, "runs_more", res, odd[i].extra_row);
+			put_kernel_name(w, "runs_fewer", res, odd[i].missing_row);
+			ts_jw_end_obj(w);
+		} else {
+			ts_jw_null(w);
+		}
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);

@@ -436,6 +436,12 @@ typedef struct {
 	uint32_t slow_row;        /* the kernel whose time grew most, or
 				   * TS_INTERN_NONE */
 	int64_t slow_ns, slow_typical_ns; /* its time, and the typical layer's */
+	uint32_t ref_layer;       /* where its kernels differ: the layer of
+				   * its type nearest the typical time it was
+				   * held against, UINT32_MAX none */
+	uint32_t extra_row;       /* the first kernel it runs more often than
+				   * that one, TS_INTERN_NONE none */
+	uint32_t missing_row;     /* the first that one runs more often */
 } ts_odd_layer;
 
 #define TS_MAX_ODD 16

@@ -10,6 +10,8 @@
 
 #include <inttypes.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/layers/model.h"
@@ -48,7 +50,9 @@ static void doubt_counts(ts_layers *l, uint32_t pass, ts_ltype t, uint32_t n,
 			l->check.doubt.first = (ts_odd_layer){
 				.pass = pass, .layer = i, .type = t, .ns = c->ns,
 				.typical_ns = tns, .kernels = c->kernels,
-				.typical_kernels = (uint32_t)tkn };
+				.typical_kernels = (uint32_t)tkn, .slow_row = TS_INTERN_NONE,
+				.ref_layer = UINT32_MAX, .extra_row = TS_INTERN_NONE,
+				.missing_row = TS_INTERN_NONE };
 	}
 }
 
@@ -109,9 +113,124 @@ static bool compare_with(const ts_layers *l, uint32_t typ, ts_odd_layer *o)
 	return true;
 }
 
+/* How often layer i's listed kernels run row r. */
+static uint32_t runs_of(const ts_layers *l, uint32_t i, uint32_t r)
+{
+	uint32_t k = 0;
+	for (size_t x = 0; x < l->listing.ndbg_cur; x++)
+		k += l->listing.dbg_cur[x].layer == i && l->listing.dbg_cur[x].row == r;
+	return k;
+}
+
+/* The first kernel (in its order) layer a runs more often than layer b. */
+static uint32_t more_in(const ts_layers *l, uint32_t a, uint32_t b)
+{
+	size_t at = 0, x;
+	while ((x = next_of(l, a, &at)) != SIZE_MAX) {
+		uint32_t r = l->listing.dbg_cur[x].row;
+		if (r != TS_INTERN_NONE && runs_of(l, a, r) > runs_of(l, b, r))
+			return r;
+	}
+	return TS_INTERN_NONE;
+}
+
+/* The odd layer runs ref_layer's kernels as often each (in another order,
+ * or a reference of another time): the same kernels, and the one whose
+ * time grew most, its k-th call against the other's k-th. */
+static void same_runs(const ts_layers *l, ts_odd_layer *o)
+{
+	int64_t grew = 0;
+	size_t at = 0, x;
+	while ((x = next_of(l, o->layer, &at)) != SIZE_MAX) {
+		uint32_t r = l->listing.dbg_cur[x].row, k = 0;
+		for (size_t i = 0; i < x; i++)
+			k += l->listing.dbg_cur[i].layer == o->layer && l->listing.dbg_cur[i].row == r;
+		for (size_t i = 0; i < l->listing.ndbg_cur; i++) {
+			if (l->listing.dbg_cur[i].layer != o->ref_layer || l->listing.dbg_cur[i].row != r ||
+			    k--)
+				continue;
+			int64_t g = l->listing.dbg_cur[x].dur - l->listing.dbg_cur[i].dur;
+			if (g > grew) {
+				grew = g;
+				o->slow_row = r;
+				o->slow_ns = l->listing.dbg_cur[x].dur;
+				o->slow_typical_ns = l->listing.dbg_cur[i].dur;
+			}
+			break;
+		}
+	}
+	o->same_kernels = true;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Layer i's listed kernel rows into v, sorted; how many. */
+static size_t rows_of(const ts_layers *l, uint32_t i, uint32_t *v)
+{
+	size_t k = 0;
+	for (size_t x = 0; x < l->listing.ndbg_cur; x++)
+		if (l->listing.dbg_cur[x].layer == i)
+			v[k++] = l->listing.dbg_cur[x].row;
+	qsort(v, k, sizeof *v, u32_cmp);
+	return k;
+}
+
+/* Kernels one of two sorted row lists runs that the other does not. */
+static size_t apart(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t i = 0, j = 0, d = 0;
+	while (i < na || j < nb) {
+		if (j == nb || (i < na && a[i] < b[j]))
+			i++, d++;
+		else if (i == na || b[j] < a[i])
+			j++, d++;
+		else
+			i++, j++;
+	}
+	return d;
+}
+
+/* Where the odd layer's kernels differ from every layer like it: what
+ * differs, against the layer of its type whose kernels differ least (the
+ * pass's first layer, with a norm of its own, is not the measure of the
+ * rest), nearest the typical time of those: the first kernel it runs more
+ * often, and the first that one runs more often. */
+static void differs_from(const ts_layers *l, uint32_t n, ts_odd_layer *o)
+{
+	uint32_t *a = malloc(2 * l->listing.ndbg_cur * sizeof *a);
+	if (!a)
+		return;
+	uint32_t *b = a + l->listing.ndbg_cur;
+	size_t na = rows_of(l, o->layer, a), least = SIZE_MAX;
+	int64_t best = INT64_MAX;
+	for (uint32_t j = 0; j < n; j++) {
+		const cur_layer *c = &l->online.layers[j];
+		if (j == o->layer || ts_lay_layer_type(c->marks) != o->type)
+			continue;
+		size_t d = apart(a, na, b, rows_of(l, j, b));
+		int64_t t = c->ns > o->typical_ns ? c->ns - o->typical_ns : o->typical_ns - c->ns;
+		if (d < least || (d == least && t < best)) {
+			least = d;
+			best = t;
+			o->ref_layer = j;
+		}
+	}
+	free(a);
+	if (o->ref_layer == UINT32_MAX)
+		return;
+	o->extra_row = more_in(l, o->layer, o->ref_layer);
+	o->missing_row = more_in(l, o->ref_layer, o->layer);
+	if (o->extra_row == TS_INTERN_NONE && o->missing_row == TS_INTERN_NONE)
+		same_runs(l, o);
+}
+
 /* An odd layer against the layers of its type that took about the typical
  * time (within 10%): where it runs one's kernels, the kernel whose time
- * grew most is the cause. */
+ * grew most is the cause; else what differs (differs_from). */
 static void slow_kernel(const ts_layers *l, uint32_t n, ts_odd_layer *o)
 {
 	if (!l->listing.track || l->listing.dbg_lost || l->listing.ndbg_cur == 0)
@@ -125,6 +244,7 @@ static void slow_kernel(const ts_layers *l, uint32_t n, ts_odd_layer *o)
 		if (compare_with(l, j, o))
 			return;
 	}
+	differs_from(l, n, o);
 }
 
 /* The self-check of a complete pass: each layer against the typical layer
@@ -153,7 +273,9 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 				*o = (ts_odd_layer){
 					.pass = pass, .layer = i, .type = (ts_ltype)t, .ns = c->ns,
 					.typical_ns = tns, .kernels = c->kernels,
-					.typical_kernels = (uint32_t)tkn, .slow_row = TS_INTERN_NONE };
+					.typical_kernels = (uint32_t)tkn, .slow_row = TS_INTERN_NONE,
+					.ref_layer = UINT32_MAX, .extra_row = TS_INTERN_NONE,
+					.missing_row = TS_INTERN_NONE };
 				slow_kernel(l, n, o);
 			}
 			l->check.odd_total++;
@@ -198,6 +320,24 @@ static void count_warnings(const ts_layers *l, const ts_model *m, ts_warns *w)
 			halves ? ", counted as two half-layers each" : "");
 }
 
+/* ", its kernels differ from layer 3's: it runs X more often (and that
+ * one Y): a sign of a misplaced layer boundary", naming what differs
+ * where the listing told it. */
+static void differ_text(const ts_odd_layer *o, const ts_agg *a, char *out, size_t cap)
+{
+	if (o->ref_layer == UINT32_MAX || (o->extra_row == TS_INTERN_NONE &&
+					   o->missing_row == TS_INTERN_NONE)) {
+		snprintf(out, cap, ", its kernels differ: a sign of a misplaced layer boundary");
+		return;
+	}
+	const char *x = o->extra_row != TS_INTERN_NONE ? ts_agg_row_class(a, o->extra_row)->short_name : NULL;
+	const char *y = o->missing_row != TS_INTERN_NONE ? ts_agg_row_class(a, o->missing_row)->short_name : NULL;
+	snprintf(out, cap, ", its kernels differ from layer %" PRIu32 "'s: %s%s%s%s%s: a sign of a "
+		 "misplaced layer boundary", o->ref_layer, x ? "it runs " : "", x ? x : "",
+		 x ? " more often" : "", x && y ? ", that one " : y ? "that one runs " : "",
+		 y ? y : "");
+}
+
 /* The first layer far off the typical one, and how many there are. */
 static void odd_warning(const ts_layers *l, const ts_agg *a, ts_warns *w)
 {
@@ -221,14 +361,15 @@ static void odd_warning(const ts_layers *l, const ts_agg *a, ts_warns *w)
 			c->type == TS_TYPE_COMMUNICATION ? ": a collective, waiting on the other ranks" : "",
 			more);
 	} else {
+		char diff[TS_SHORT_MAX * 2 + 120] = "";
+		if (!odd->same_kernels)
+			differ_text(odd, a, diff, sizeof diff);
 		ts_warn(w, "%" PRIu64 " layer%s far off the typical layer of %s type in %s pass (under "
 			"0.5x or over 2x its time or kernels): layer %" PRIu32 " of pass %" PRIu32 " (%s) "
 			"has %.1f us and %" PRIu32 " kernels against %.1f us and %" PRIu32 "%s%s", n, s,
 			its, its, odd->layer, odd->pass, ts_ltype_name(odd->type),
 			(double)odd->ns / 1e3, odd->kernels, (double)odd->typical_ns / 1e3,
-			odd->typical_kernels,
-			odd->same_kernels ? "" : ", its kernels differ: a sign of a misplaced layer boundary",
-			more);
+			odd->typical_kernels, diff, more);
 	}
 }
 
