@@ -56,6 +56,29 @@ def launch_event(ts, corr, dur=0.5):
             'tid': 1, 'ts': ts, 'dur': dur, 'args': {'correlation': corr}}
 
 
+def decode_steps(steps, nlayers, layer_kernels):
+    """steps decode steps (step[DECODE bs=4], 500 us apart) of nlayers
+    layers on stream 7, each kernel launched 1 us after the one before:
+    the embedding, layer_kernels(step, layer)'s (name, us) of each layer,
+    the final norm and the sampler."""
+    ev, t, corr = [], 1_000_000.0, 1000
+    for step in range(steps):
+        start = t
+        ev.append({'ph': 'X', 'cat': 'user_annotation', 'name': 'step[DECODE bs=4]', 'pid': 1,
+                   'tid': 1, 'ts': start - 90, 'dur': 80.0})
+        seq = [(EMBED, 6)]
+        for layer in range(nlayers):
+            seq += layer_kernels(step, layer)
+        seq += [(RMS, 7), (SAMPLE, 4)]
+        cpu = start - 80
+        for name, dur in seq:
+            ev.append(kernel_event(name, t, dur, 7, corr))
+            ev.append(launch_event(cpu, corr))
+            cpu, corr, t = cpu + 1.0, corr + 1, t + dur
+        t += 500
+    return ev
+
+
 def write_trace(path, events, **extra):
     """The trace document of an H100 with these events (extra top-level keys
     before them)."""

@@ -28,7 +28,7 @@ The truth: the first one's calls and its time above the median.
 import json
 import sys
 
-from mkidle import ATTN, ADD_RMS, EMBED, LAYER, RMS, SAMPLE, kernel_event, launch_event, write_trace
+from mkidle import ATTN, ADD_RMS, LAYER, decode_steps, write_trace
 
 NLAYERS = 12
 PASSES = 4
@@ -60,21 +60,7 @@ def layer_kernels(kind, step, layer):
 
 def main():
     kind, out, truth_path = sys.argv[1:4]
-    ev, t, corr = [], 1_000_000.0, 1000
-    for step in range(PASSES):
-        start = t
-        ev.append({'ph': 'X', 'cat': 'user_annotation', 'name': 'step[DECODE bs=4]', 'pid': 1,
-                   'tid': 1, 'ts': start - 90, 'dur': 80.0})
-        seq = [(EMBED, 6)]
-        for layer in range(NLAYERS):
-            seq += layer_kernels(kind, step, layer)
-        seq += [(RMS, 7), (SAMPLE, 4)]
-        cpu = start - 80
-        for name, dur in seq:
-            ev.append(kernel_event(name, t, dur, 7, corr))
-            ev.append(launch_event(cpu, corr))
-            cpu, corr, t = cpu + 1.0, corr + 1, t + dur
-        t += 500
+    ev = decode_steps(PASSES, NLAYERS, lambda step, layer: layer_kernels(kind, step, layer))
     write_trace(out, ev)
     if kind == 'block':
         truth = {'layers_lo': min(BLOCKS), 'layers_hi': max(BLOCKS) + 3, 'surcharge_us': SURCHARGE,

@@ -12,7 +12,7 @@ kernel's median and max, and its time above the median (2 x 50 us).
 import json
 import sys
 
-from mkidle import EMBED, LAYER, RMS, SAMPLE, NLAYERS, kernel_event, launch_event, write_trace
+from mkidle import LAYER, NLAYERS, decode_steps, write_trace
 
 MOE = 'fused_moe_kernel'
 SLOW = {(0, 2), (2, 1)}          # (step, layer) where the expert GEMM is slow
@@ -20,24 +20,15 @@ SLOW = {(0, 2), (2, 1)}          # (step, layer) where the expert GEMM is slow
 
 def main():
     out, truth_path = sys.argv[1], sys.argv[2]
-    ev, t, corr = [], 1_000_000.0, 1000
-    for step in range(3):
-        start = t
-        ev.append({'ph': 'X', 'cat': 'user_annotation', 'name': 'step[DECODE bs=4]', 'pid': 1,
-                   'tid': 1, 'ts': start - 90, 'dur': 80.0})
-        seq = [(EMBED, 6)]
-        for layer in range(NLAYERS):
-            for name, dur, _ in LAYER:
-                seq.append((name, dur))
-                if name == LAYER[6][0] and dur == LAYER[6][1]:     # the up GEMM
-                    seq.append((MOE, 70 if (step, layer) in SLOW else 20))
-        seq += [(RMS, 7), (SAMPLE, 4)]
-        cpu = start - 80
-        for name, dur in seq:
-            ev.append(kernel_event(name, t, dur, 7, corr))
-            ev.append(launch_event(cpu, corr))
-            cpu, corr, t = cpu + 1.0, corr + 1, t + dur
-        t += 500
+    def layer_kernels(step, layer):
+        seq = []
+        for name, dur, _ in LAYER:
+            seq.append((name, dur))
+            if name == LAYER[6][0] and dur == LAYER[6][1]:     # the up GEMM
+                seq.append((MOE, 70 if (step, layer) in SLOW else 20))
+        return seq
+
+    ev = decode_steps(3, NLAYERS, layer_kernels)
     write_trace(out, ev)
     calls = 3 * NLAYERS
     json.dump({'kernel': MOE, 'calls': calls, 'p50_us': 20.0, 'max_us': 70.0,
