@@ -197,6 +197,29 @@ static void own_signals(void)
  * its own signals), then steps of 256 tokens whose sampler ran elsewhere:
  * as many tokens as a known decode step, decode (more than the decode
  * threshold alone said prefill). */
+/* Continuous batching: a decode batch beside a prompt's chunk */
+static void mixed_batch(void)
+{
+	ts_vote_own_in in = pass(75);
+	ts_vote v;
+	in.gemm_large = 300, in.gemm_m_min = 257, in.gemm_m_max = 2172;
+	in.layer_tokens = in.layer_rows = 2172, in.sampled = 257, in.kv_grid = 2172;
+	ts_vote_own(&in, &v);
+	CHECK(v.stage == TS_PSTAGE_MIXED && v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_MIXED &&
+	      v.signal[TS_SIG_KV_GRID] == TS_PSTAGE_MIXED,
+	      "2,172 tokens written for 257 sequences: 8 each, too few for prompts: mixed");
+	in.sampled = 24, in.layer_tokens = in.layer_rows = in.kv_grid = in.gemm_m_max = 7291;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "7,291 tokens for 24 sequences: prompts (or mixed: no telling)");
+	in.sampled = 4, in.layer_tokens = in.layer_rows = in.kv_grid = in.gemm_m_max = 24;
+	in.gemm_large = 0, in.gemm_small = 300, in.gemm_m_min = 4;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "a quickstart's four prompts of 6 tokens: prefill");
+	in = pass(12);
+	in.gemm_large = 60, in.gemm_m_min = 160, in.gemm_m_max = 1280;
+	in.layer_tokens = in.layer_rows = 1280, in.sampled = 160;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL,
+	      "160 padded prompts of 8 tokens, no paged KV cache (HF generate): prefill");
+}
+
 static void beside_known(void)
 {
 	ts_vote_trace t;
@@ -384,5 +407,6 @@ int main(void)
 	own_signals();
 	relative();
 	beside_known();
+	mixed_batch();
 	return unit_failed ? 1 : 0;
 }

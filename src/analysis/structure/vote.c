@@ -4,6 +4,8 @@
 #include "analysis/structure/vote.h"
 
 #define Q_BLOCK_MIN 32          /* the fewest query tokens an attention grid block runs */
+#define PROMPT_TOKENS_MIN 16    /* fewer a sequence, on average: not all prompts... */
+#define MIXED_SEQS_MIN 16       /* ...where so many sequences were sampled */
 
 #include <math.h>
 #include <string.h>
@@ -72,9 +74,31 @@ static ts_pstage per_sequence(int64_t tokens, int64_t seqs, ts_pstage many)
 	return tokens == seqs ? TS_PSTAGE_DECODE : tokens >= 4 * seqs ? many : TS_PSTAGE_UNKNOWN;
 }
 
+/* Many tokens a sequence: prompts, or a batch mixed where its annotation
+ * says so, or where a serving engine (its paged KV-cache write counted
+ * the tokens) sampled for so many sequences that, were each a prompt,
+ * they would be shorter than a prompt's template alone: a decode batch
+ * ran a token each beside a prompt's chunk (continuous batching). A
+ * handful of short prompts (a quickstart's four) stays a prefill. */
+static ts_pstage many_of(const ts_vote_own_in *in)
+{
+	if (in->annotation == TS_PSTAGE_MIXED)
+		return TS_PSTAGE_MIXED;
+	/* the tokens: every layer's rows, else the writes' (where no GEMM
+	 * ran more: a capped grid counts nothing); the sequences: the
+	 * sampler's op's rows */
+	int64_t tokens = in->layer_tokens > 0 ? in->layer_tokens
+		       : in->gemm_m_max <= in->kv_grid ? in->kv_grid : -1;
+	if (in->kv_grid > 0 && tokens > 0 && in->sampled >= MIXED_SEQS_MIN &&
+	    tokens < PROMPT_TOKENS_MIN * in->sampled)
+		return TS_PSTAGE_MIXED;
+	return TS_PSTAGE_PREFILL;
+}
+
 static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 {
-	ts_pstage many = in->annotation == TS_PSTAGE_MIXED ? TS_PSTAGE_MIXED : TS_PSTAGE_PREFILL;
+	int64_t n_seqs = in->sampled > 0 ? in->sampled : in->sampled_grid;
+	ts_pstage many = many_of(in);
 	uint64_t small = in->gemm_small, large = in->gemm_large;
 	bool enough = small + large >= 2 && 2 * (small + large) >= in->layers;
 	/* most GEMMs few rows: decode, unless a GEMM of every layer ran many
@@ -103,18 +127,20 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	else if (enough && large > small && in->generation &&
 		 (rows > TS_TOKENS_PREFILL || rows >= 4 * in->gemm_m_min))
 		v->signal[TS_SIG_GEMM_M] = many;
-	/* no rows recorded: the tokens the KV-cache writes count against the
-	 * sequences, by the sampler's op or the grid of its softmax over the
-	 * logits (a block a sequence), the same way; not where a GEMM ran
-	 * more rows than the writes count (a grid capped: no count) */
-	int64_t seqs = in->sampled > 0 ? in->sampled : in->sampled_grid, kv = in->kv_grid;
-	ts_pstage by_kv = by_rows == TS_PSTAGE_UNKNOWN && in->generation && in->gemm_m_max <= kv
-			? per_sequence(kv, seqs, many) : TS_PSTAGE_UNKNOWN;
+	/* the tokens the KV-cache writes count against the sequences, by
+	 * the sampler's op or the grid of its softmax over the logits (a
+	 * block a sequence), the same way (with rows recorded too, a second
+	 * count: few tokens written say decode only where the rows did not
+	 * count them a sequence); not where a GEMM ran more rows than the
+	 * writes count (a grid capped: no count) */
+	int64_t seqs = n_seqs, kv = in->kv_grid;
+	ts_pstage by_kv = in->generation && in->gemm_m_max <= kv ? per_sequence(kv, seqs, many)
+								 : TS_PSTAGE_UNKNOWN;
 	if (by_kv != TS_PSTAGE_UNKNOWN) {
 		v->signal[TS_SIG_KV_GRID] = by_kv;
-		v->rows = kv;
-		v->seqs = seqs;
-	} else if (in->kv_grid > 0 && in->kv_grid <= in->threshold)
+		if (by_rows == TS_PSTAGE_UNKNOWN)
+			v->rows = kv, v->seqs = seqs;
+	} else if (by_rows == TS_PSTAGE_UNKNOWN && in->kv_grid > 0 && in->kv_grid <= in->threshold)
 		v->signal[TS_SIG_KV_GRID] = TS_PSTAGE_DECODE;
 	else if (in->kv_grid > TS_TOKENS_PREFILL)
 		v->signal[TS_SIG_KV_GRID] = many;
