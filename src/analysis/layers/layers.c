@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/structure/drafts.h"
 #include "input/base/intern.h"
 #include "input/numtext.h"
 
@@ -320,7 +319,7 @@ static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *la
 }
 
 /* Decide a waiting pass (k-th) and stage its kernels and layers. */
-static void resolve_pending(ts_layers *l, size_t k)
+void ts_lay_resolve_pending(ts_layers *l, size_t k)
 {
 	pending_pass *pp = &l->held.pending[k];
 	ts_pass *p = &l->records.passes[pp->pass];
@@ -347,11 +346,11 @@ static void resolve_pending(ts_layers *l, size_t k)
 
 /* Hold the pass just recorded (record idx) until the relative signals can
  * speak; false when it cannot be held (then it is staged unknown now). */
-static bool hold_pending(ts_layers *l, size_t idx, uint32_t n)
+bool ts_lay_hold_pending(ts_layers *l, size_t idx, uint32_t n)
 {
 	while (l->held.npending && (l->held.npending == MAX_PENDING ||
 			       l->held.pending_kernels + l->staged.nkbuf > MAX_PENDING_KERNELS))
-		resolve_pending(l, 0);
+		ts_lay_resolve_pending(l, 0);
 	if (l->staged.nkbuf > MAX_PENDING_KERNELS)
 		return false;
 	pending_pass *pp = &l->held.pending[l->held.npending];
@@ -797,159 +796,6 @@ static void keep_listing(ts_layers *l, const ts_pass *p)
 	l->listing.dbg_done = true;
 }
 
-/* Step s is over: of the passes held for it, the complete ones of
- * another count than the target's (ts_lay_step_target; by the most
- * layers, fewer) are a draft's (ts_lay_verify_stage: the target's stage
- * by their tokens); the ones of known stage are staged. The drafts'
- * tokens, -1 none. */
-static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
-{
-	int64_t draft_tokens = -1;
-	for (size_t k = 0; k < l->held.npending; k++) {
-		pending_pass *pp = &l->held.pending[k];
-		if (!pp->step_open || pp->step != s)
-			continue;
-		ts_pass *q = &l->records.passes[pp->pass];
-		q->draft = q->complete && ts_lay_drafts_beside(q->layers, target, by);
-		if (q->draft) {
-			q->draft_by = by;
-			l->stats.draft_layers = q->layers;
-			l->stats.target_layers = target;
-			draft_tokens = q->kv_grid > 0 ? q->kv_grid : draft_tokens;
-		}
-	}
-	for (size_t k = 0; k < l->held.npending;) {
-		pending_pass *pp = &l->held.pending[k];
-		if (!pp->step_open || pp->step != s) {
-			k++;
-			continue;
-		}
-		pp->step_open = false;
-		ts_pass *q = &l->records.passes[pp->pass];
-		ts_lay_verify_stage(q, draft_tokens);
-		if (q->stage != TS_PSTAGE_UNKNOWN)
-			resolve_pending(l, k);   /* shifts the rest down */
-		else
-			k++;
-	}
-	return draft_tokens;
-}
-
-/* Complete passes in no step of a trace with no step annotation, held
- * (pseudo step NOSTEP) until their layer counts' cycle says which are a
- * draft's (drafts.h): CYCLE_PASSES of them, or the trace's end. Decided
- * once: the counts then known, later passes are flagged as they close
- * (close_step's stray drafts). No cycle: no draft (target 0). */
-#define NOSTEP (-2)
-#define CYCLE_PASSES 16
-
-static void settle_cycle(ts_layers *l)
-{
-	uint32_t counts[MAX_PENDING];
-	size_t n = 0;
-	for (size_t k = 0; k < l->held.npending; k++) {
-		const pending_pass *pp = &l->held.pending[k];
-		if (pp->step_open && pp->step == NOSTEP)
-			counts[n++] = l->records.passes[pp->pass].layers;
-	}
-	l->held.cycle_done = true;
-	uint32_t target, draft;
-	if (!ts_drafts_cycle(counts, n, &target, &draft))
-		target = 0;
-	settle_step(l, NOSTEP, target, target ? TS_DRAFT_CYCLE : TS_DRAFT_DEEPER);
-}
-
-/* Hold the complete pass just recorded for the cycle, where no step
- * annotation holds it; true when held. */
-static bool hold_cycle(ts_layers *l, const ts_pass *p, size_t idx, uint32_t n, bool kept)
-{
-	if (l->held.cycle_done || l->pass.hints.step >= 0 || !p->complete || !kept)
-		return false;
-	if (ts_steps_any(l->steps)) {
-		l->held.cycle_done = true;
-		return false;
-	}
-	if (!hold_pending(l, idx, n))
-		return false;
-	l->held.pending[l->held.npending - 1].step_open = true;
-	l->held.pending[l->held.npending - 1].step = NOSTEP;
-	/* the passes laid out meanwhile (graph-replayed decodes, no names)
-	 * take the layer count of a pass whose mixers are known: the deepest
-	 * held till the cycle is known */
-	uint32_t mixers = 0;
-	for (uint32_t i = 0; i < n; i++)
-		mixers += (l->online.layers[i].marks & M_ATTN) != 0;
-	if (n == p->layers && 2 * mixers >= n && n > l->finder.mixer_layers)
-		l->finder.mixer_layers = n;
-	size_t held = 0;
-	for (size_t k = 0; k < l->held.npending; k++)
-		held += l->held.pending[k].step_open && l->held.pending[k].step == NOSTEP;
-	if (held >= CYCLE_PASSES)
-		settle_cycle(l);
-	return true;
-}
-
-/* The steps held open other than now (a step, or -1: every one) are
- * over: a step's last pass may end inside it (its sampling follows), so
- * the next step's first pass, or the trace's end, closes it. The passes
- * held for their cycle wait on while passes come in no step (-1). */
-static void settle_ended(ts_layers *l, int64_t now)
-{
-	for (size_t k = 0; k < l->held.npending; k++)
-		if (l->held.pending[k].step_open && l->held.pending[k].step == NOSTEP) {
-			if (now == -1)
-				continue;   /* a pass in no step: the cycle goes on */
-			settle_cycle(l);
-			k = (size_t)-1;
-		} else if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
-			int64_t s = l->held.pending[k].step;
-			uint8_t by;
-			uint32_t target = ts_lay_step_target(l, s, 0, false, &by);
-			settle_step(l, s, target, by);
-			k = (size_t)-1;   /* from the start: the list moved */
-		}
-}
-
-/*
- * The step of pass p (record idx, SIZE_MAX none) ends with it. A step may
- * hold more than one forward: speculative decoding runs a small draft
- * model's forwards beside the target's (SGLang's EAGLE before its verify
- * pass, vLLM's drafter after its target), and a chunked prefill runs its
- * chunks. Its complete passes of another count than its target's
- * (ts_lay_step_target) are the draft's (and a complete pass in no step, of
- * the count drafts had beside their target: the capture ended inside a step,
- * its annotation lost, after its drafts): reported as passes of their
- * own, never as the model's (its layers per pass, types, statistics,
- * anatomy, latency). The step's held passes are then staged, or wait on
- * for the relative stage signals.
- */
-static void close_step(ts_layers *l, ts_pass *p, size_t idx)
-{
-	int64_t step = l->pass.hints.step;
-	uint8_t by;
-	uint32_t target = ts_lay_step_target(l, step, p->layers, p->complete, &by);
-	lay_stats *st = &l->stats;
-	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
-		     st->target_layers != st->draft_layers;
-	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray)) {
-		p->draft = true;
-		p->draft_by = stray ? TS_DRAFT_STRAY : by;
-		if (idx != SIZE_MAX) {
-			l->records.passes[idx].draft = true;
-			l->records.passes[idx].draft_by = p->draft_by;
-		}
-		if (!stray) {
-			st->draft_layers = p->layers;
-			st->target_layers = target;
-		}
-	}
-	ts_lay_verify_stage(p, settle_step(l, step, target, by));
-	if (idx != SIZE_MAX) {
-		l->records.passes[idx].stage = p->stage;
-		l->records.passes[idx].verify = p->verify;
-	}
-}
-
 /* at_edge: no more of the pass's kernels come (the trace or its step
  * ended); carry: the next kernel is in the same step as this pass. */
 static void end_pass(ts_layers *l, int edge, bool carry)
@@ -987,7 +833,7 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 		l->staged.nkbuf = 0;
 		return;
 	}
-	settle_ended(l, l->pass.hints.step);
+	ts_lay_settle_ended(l, l->pass.hints.step);
 	start_evidence(l, p);
 	l->stats.all_hist[p->layers < TS_MAX_LAYERS ? p->layers : TS_MAX_LAYERS]++;
 	ts_lay_add_between(l, &p->idle);
@@ -1017,15 +863,15 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 	else
 		l->records.passes_dropped++;
 	l->pass.last_step = l->pass.hints.step;
-	if (carry && l->pass.hints.step >= 0 && p->complete && kept && hold_pending(l, idx, n)) {
+	if (carry && l->pass.hints.step >= 0 && p->complete && kept && ts_lay_hold_pending(l, idx, n)) {
 		/* the step goes on: a later pass of it may show this one a draft's */
 		l->held.pending[l->held.npending - 1].step_open = true;
 		l->pass.last_stage = p->stage;
-	} else if (hold_cycle(l, p, idx, n, kept)) {
+	} else if (ts_lay_hold_cycle(l, p, idx, n, kept)) {
 		l->pass.last_stage = p->stage;
 	} else {
-		close_step(l, p, kept ? idx : SIZE_MAX);
-		if (p->stage == TS_PSTAGE_UNKNOWN && kept && hold_pending(l, idx, n))
+		ts_lay_close_step(l, p, kept ? idx : SIZE_MAX);
+		if (p->stage == TS_PSTAGE_UNKNOWN && kept && ts_lay_hold_pending(l, idx, n))
 			l->pass.last_stage = TS_PSTAGE_UNKNOWN;
 		else
 			stage_pass(l, p, n, kept);
@@ -1175,10 +1021,10 @@ void ts_layers_finish(ts_layers *l, uint32_t nrows)
 {
 	ts_lay_wait_flush(l);
 	end_pass(l, EDGE_TRACE, false);
-	settle_cycle(l);
-	settle_ended(l, -1);
+	ts_lay_settle_cycle(l);
+	ts_lay_settle_ended(l, -1);
 	while (l->held.npending)
-		resolve_pending(l, 0);
+		ts_lay_resolve_pending(l, 0);
 	ts_lay_pass_windows(l);
 	ts_lay_grow_srows(l, nrows);
 	if (ts_lay_training(l))

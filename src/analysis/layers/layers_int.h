@@ -327,7 +327,7 @@ typedef struct {
 	size_t npending, pending_kernels;
 	ts_vote_trace vote;      /* what the stage vote knows of the passes */
 	bool cycle_done;         /* passes in no step no longer held for
-				  * their cycle (layers.c: hold_cycle) */
+				  * their cycle (layers_steps.c) */
 } lay_held;
 
 /* The pass records (passes[] of the reports). */
@@ -496,6 +496,20 @@ bool ts_lay_cut_in_step(const ts_layers *l);
 uint32_t ts_lay_step_target(ts_layers *l, int64_t s, uint32_t last, bool last_whole, uint8_t *by);
 bool ts_lay_drafts_beside(uint32_t layers, uint32_t target, uint8_t by);
 void ts_lay_verify_stage(ts_pass *q, int64_t draft_tokens);
+
+/* layers.c: a waiting pass (the k-th held) decided and staged; the pass
+ * just recorded (record idx, n layers) held, false where it cannot be. */
+void ts_lay_resolve_pending(ts_layers *l, size_t k);
+bool ts_lay_hold_pending(ts_layers *l, size_t idx, uint32_t n);
+/* layers_steps.c: passes held until their step ends (the drafts told from
+ * the target); with no step annotation, held for their layer counts'
+ * cycle (true where held); the steps held open other than now (-1:
+ * every one) settled; the step of pass p (record idx, SIZE_MAX none)
+ * closed with it. */
+void ts_lay_settle_cycle(ts_layers *l);
+bool ts_lay_hold_cycle(ts_layers *l, const ts_pass *p, size_t idx, uint32_t n, bool kept);
+void ts_lay_settle_ended(ts_layers *l, int64_t now);
+void ts_lay_close_step(ts_layers *l, ts_pass *p, size_t idx);
 
 /* Add the time from the last pass's end to this one's start (layers.h). */
 void ts_lay_add_between(ts_layers *l, const ts_idle_pass *d);

@@ -2,8 +2,8 @@
  * layers_steps.c - the CPU-side evidence of captures, training and a
  * front-end process; each pass's step windows and the time between
  * passes; where a pass ends (layers_int.h); in a speculative step, which
- * pass is the target. The step annotations themselves are
- * analysis/structure/steps.c's.
+ * pass is the target, and the passes held till their step ends. The step
+ * annotations themselves are analysis/structure/steps.c's.
  */
 #include "analysis/layers/layers_int.h"
 
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/structure/drafts.h"
 #include "input/base/intern.h"
 #include "input/base/satmath.h"
 #include "input/base/grow.h"
@@ -482,3 +483,159 @@ void ts_lay_verify_stage(ts_pass *q, int64_t draft_tokens)
 	q->stage = TS_PSTAGE_DECODE;
 	q->verify = (uint8_t)(q->kv_grid / draft_tokens);
 }
+
+/* ------------------------------------------ passes held till their step ends */
+
+/* Step s is over: of the passes held for it, the complete ones of
+ * another count than the target's (ts_lay_step_target; by the most
+ * layers, fewer) are a draft's (ts_lay_verify_stage: the target's stage
+ * by their tokens); the ones of known stage are staged. The drafts'
+ * tokens, -1 none. */
+static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
+{
+	int64_t draft_tokens = -1;
+	for (size_t k = 0; k < l->held.npending; k++) {
+		pending_pass *pp = &l->held.pending[k];
+		if (!pp->step_open || pp->step != s)
+			continue;
+		ts_pass *q = &l->records.passes[pp->pass];
+		q->draft = q->complete && ts_lay_drafts_beside(q->layers, target, by);
+		if (q->draft) {
+			q->draft_by = by;
+			l->stats.draft_layers = q->layers;
+			l->stats.target_layers = target;
+			draft_tokens = q->kv_grid > 0 ? q->kv_grid : draft_tokens;
+		}
+	}
+	for (size_t k = 0; k < l->held.npending;) {
+		pending_pass *pp = &l->held.pending[k];
+		if (!pp->step_open || pp->step != s) {
+			k++;
+			continue;
+		}
+		pp->step_open = false;
+		ts_pass *q = &l->records.passes[pp->pass];
+		ts_lay_verify_stage(q, draft_tokens);
+		if (q->stage != TS_PSTAGE_UNKNOWN)
+			ts_lay_resolve_pending(l, k);   /* shifts the rest down */
+		else
+			k++;
+	}
+	return draft_tokens;
+}
+
+/* Complete passes in no step of a trace with no step annotation, held
+ * (pseudo step NOSTEP) until their layer counts' cycle says which are a
+ * draft's (drafts.h): CYCLE_PASSES of them, or the trace's end. Decided
+ * once: the counts then known, later passes are flagged as they close
+ * (close_step's stray drafts). No cycle: no draft (target 0). */
+#define NOSTEP (-2)
+#define CYCLE_PASSES 16
+
+void ts_lay_settle_cycle(ts_layers *l)
+{
+	uint32_t counts[MAX_PENDING];
+	size_t n = 0;
+	for (size_t k = 0; k < l->held.npending; k++) {
+		const pending_pass *pp = &l->held.pending[k];
+		if (pp->step_open && pp->step == NOSTEP)
+			counts[n++] = l->records.passes[pp->pass].layers;
+	}
+	l->held.cycle_done = true;
+	uint32_t target, draft;
+	if (!ts_drafts_cycle(counts, n, &target, &draft))
+		target = 0;
+	settle_step(l, NOSTEP, target, target ? TS_DRAFT_CYCLE : TS_DRAFT_DEEPER);
+}
+
+/* Hold the complete pass just recorded for the cycle, where no step
+ * annotation holds it; true when held. */
+bool ts_lay_hold_cycle(ts_layers *l, const ts_pass *p, size_t idx, uint32_t n, bool kept)
+{
+	if (l->held.cycle_done || l->pass.hints.step >= 0 || !p->complete || !kept)
+		return false;
+	if (ts_steps_any(l->steps)) {
+		l->held.cycle_done = true;
+		return false;
+	}
+	if (!ts_lay_hold_pending(l, idx, n))
+		return false;
+	l->held.pending[l->held.npending - 1].step_open = true;
+	l->held.pending[l->held.npending - 1].step = NOSTEP;
+	/* the passes laid out meanwhile (graph-replayed decodes, no names)
+	 * take the layer count of a pass whose mixers are known: the deepest
+	 * held till the cycle is known */
+	uint32_t mixers = 0;
+	for (uint32_t i = 0; i < n; i++)
+		mixers += (l->online.layers[i].marks & M_ATTN) != 0;
+	if (n == p->layers && 2 * mixers >= n && n > l->finder.mixer_layers)
+		l->finder.mixer_layers = n;
+	size_t held = 0;
+	for (size_t k = 0; k < l->held.npending; k++)
+		held += l->held.pending[k].step_open && l->held.pending[k].step == NOSTEP;
+	if (held >= CYCLE_PASSES)
+		ts_lay_settle_cycle(l);
+	return true;
+}
+
+/* The steps held open other than now (a step, or -1: every one) are
+ * over: a step's last pass may end inside it (its sampling follows), so
+ * the next step's first pass, or the trace's end, closes it. The passes
+ * held for their cycle wait on while passes come in no step (-1). */
+void ts_lay_settle_ended(ts_layers *l, int64_t now)
+{
+	for (size_t k = 0; k < l->held.npending; k++)
+		if (l->held.pending[k].step_open && l->held.pending[k].step == NOSTEP) {
+			if (now == -1)
+				continue;   /* a pass in no step: the cycle goes on */
+			ts_lay_settle_cycle(l);
+			k = (size_t)-1;
+		} else if (l->held.pending[k].step_open && l->held.pending[k].step != now) {
+			int64_t s = l->held.pending[k].step;
+			uint8_t by;
+			uint32_t target = ts_lay_step_target(l, s, 0, false, &by);
+			settle_step(l, s, target, by);
+			k = (size_t)-1;   /* from the start: the list moved */
+		}
+}
+
+/*
+ * The step of pass p (record idx, SIZE_MAX none) ends with it. A step may
+ * hold more than one forward: speculative decoding runs a small draft
+ * model's forwards beside the target's (SGLang's EAGLE before its verify
+ * pass, vLLM's drafter after its target), and a chunked prefill runs its
+ * chunks. Its complete passes of another count than its target's
+ * (ts_lay_step_target) are the draft's (and a complete pass in no step, of
+ * the count drafts had beside their target: the capture ended inside a step,
+ * its annotation lost, after its drafts): reported as passes of their
+ * own, never as the model's (its layers per pass, types, statistics,
+ * anatomy, latency). The step's held passes are then staged, or wait on
+ * for the relative stage signals.
+ */
+void ts_lay_close_step(ts_layers *l, ts_pass *p, size_t idx)
+{
+	int64_t step = l->pass.hints.step;
+	uint8_t by;
+	uint32_t target = ts_lay_step_target(l, step, p->layers, p->complete, &by);
+	lay_stats *st = &l->stats;
+	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
+		     st->target_layers != st->draft_layers;
+	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray)) {
+		p->draft = true;
+		p->draft_by = stray ? TS_DRAFT_STRAY : by;
+		if (idx != SIZE_MAX) {
+			l->records.passes[idx].draft = true;
+			l->records.passes[idx].draft_by = p->draft_by;
+		}
+		if (!stray) {
+			st->draft_layers = p->layers;
+			st->target_layers = target;
+		}
+	}
+	ts_lay_verify_stage(p, settle_step(l, step, target, by));
+	if (idx != SIZE_MAX) {
+		l->records.passes[idx].stage = p->stage;
+		l->records.passes[idx].verify = p->verify;
+	}
+}
+
