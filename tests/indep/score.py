@@ -43,9 +43,11 @@ def judge(ts, path):
     # speculative decoding: the draft model's forwards may be reported as
     # passes of their own (never inside the target's)
     # (tracestream marks the ones it tells apart: draft true)
+    # (a draft as deep as its target is told only by the mark)
     draft = (t.get('draft') or {}).get('layers')
-    if draft and draft != t.get('layers_per_pass'):
-        got = [x for x in got if x['layers'] != draft and not x.get('draft')]
+    if draft:
+        same = draft == t.get('layers_per_pass')
+        got = [x for x in got if (same or x['layers'] != draft) and not x.get('draft')]
     gl = [(x['stage'], x['layers']) for x in got]
     wl = [(x['stage'], x['layers']) for x in want]
     # what the first screen says of the model: the target's count, never

@@ -915,11 +915,19 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 	bool step_edge;
 	/* a step's edge ends its pass's kernels as the trace's end does: a
 	 * layer it cut, or no tail after the layers, is a pass cut there */
-	if (ts_lay_pass_edge(l, ev, row, m, c->type == TS_TYPE_COMMUNICATION, has_work, &an, &step, &step_edge))
+	bool edge = ts_lay_pass_edge(l, ev, row, m, c->type == TS_TYPE_COMMUNICATION, has_work, &an,
+				     &step, &step_edge);
+	/* an edge inside a graph's replay: two forwards of one graph */
+	bool shared = edge && lay_no_op(ev) && ev->correlation == l->pass.graph_corr &&
+		      l->pass.graph_kernels > 1;
+	if (edge) {
+		l->pass.cur.graph_shared |= shared;
 		end_pass(l, step_edge ? EDGE_STEP : EDGE_NONE, !step_edge && l->pass.hints.step >= 0);
+	}
 	if (!l->pass.in_pass) {
 		l->pass.frontier_at_start = l->pass.kfrontier;
 		start_pass(l, ev);
+		l->pass.cur.graph_shared = shared;
 		l->pass.pass_maxgap = 0;
 		l->pass.prev_head = l->pass.frontier_at_start == INT64_MIN ? TS_INTERN_NONE : l->pass.head_rows[0];
 		l->pass.head_rows[0] = row;

@@ -63,7 +63,8 @@ const char *ts_ltype_name(ts_ltype t);
  * more draft forwards (ONCE); one of each, the target has the count a
  * step showed alone, the prompt's (ALONE); else the deeper (DEEPER); with
  * no step annotation, the cycle of the passes' layer counts (CYCLE); a
- * pass in no step of the drafts' count (STRAY); UNKNOWN from a partial
+ * pass in no step of the drafts' count (STRAY); several forwards replayed
+ * from one graph launch beside the target's own (GRAPH); UNKNOWN from a partial
  * written before this was kept. */
 typedef enum {
 	TS_DRAFT_NOT = 0,
@@ -73,6 +74,7 @@ typedef enum {
 	TS_DRAFT_DEEPER,
 	TS_DRAFT_CYCLE,
 	TS_DRAFT_STRAY,
+	TS_DRAFT_GRAPH,
 	TS_DRAFT_BY_COUNT
 } ts_draft_by;
 
@@ -110,6 +112,8 @@ typedef struct {
 	uint8_t draft_by;           /* ts_draft_by: what told it from the target */
 	uint8_t verify;             /* a target that verified this many tokens a
 				     * sequence (its drafts' tokens times it): decode */
+	bool graph_shared;          /* replayed from one graph launch with another
+				     * pass (not kept in partials: steps settle first) */
 	int64_t first_ts, last_end;
 	int64_t gpu_ns;             /* sum of kernel durations */
 	uint64_t kernels;

@@ -491,7 +491,26 @@ void ts_lay_verify_stage(ts_pass *q, int64_t draft_tokens)
  * layers, fewer) are a draft's (ts_lay_verify_stage: the target's stage
  * by their tokens); the ones of known stage are staged. The drafts'
  * tokens, -1 none. */
-static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
+/* A forward replayed from one graph launch with another (a drafter's
+ * steps captured as one graph, SGLang's EAGLE draft runner) is a draft's,
+ * whatever its count, where its step (held, and last: the step's last
+ * pass, NULL none) holds a complete forward of its count replayed on its
+ * own: the target's. */
+static bool graph_draft(const ts_layers *l, int64_t s, const ts_pass *q, const ts_pass *last)
+{
+	if (!q->complete || !q->graph_shared)
+		return false;
+	bool target = last && last->complete && !last->graph_shared && last->layers == q->layers;
+	for (size_t k = 0; k < l->held.npending && !target; k++) {
+		const pending_pass *pp = &l->held.pending[k];
+		const ts_pass *r = &l->records.passes[pp->pass];
+		target = pp->step_open && pp->step == s && r->complete && !r->graph_shared &&
+			 r->layers == q->layers;
+	}
+	return target;
+}
+
+static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by, const ts_pass *last)
 {
 	int64_t draft_tokens = -1;
 	for (size_t k = 0; k < l->held.npending; k++) {
@@ -499,9 +518,10 @@ static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by)
 		if (!pp->step_open || pp->step != s)
 			continue;
 		ts_pass *q = &l->records.passes[pp->pass];
-		q->draft = q->complete && ts_lay_drafts_beside(q->layers, target, by);
+		bool shared = graph_draft(l, s, q, last);
+		q->draft = shared || (q->complete && ts_lay_drafts_beside(q->layers, target, by));
 		if (q->draft) {
-			q->draft_by = by;
+			q->draft_by = shared ? TS_DRAFT_GRAPH : by;
 			l->stats.draft_layers = q->layers;
 			l->stats.target_layers = target;
 			draft_tokens = q->kv_grid > 0 ? q->kv_grid : draft_tokens;
@@ -545,7 +565,7 @@ void ts_lay_settle_cycle(ts_layers *l)
 	uint32_t target, draft;
 	if (!ts_drafts_cycle(counts, n, &target, &draft))
 		target = 0;
-	settle_step(l, NOSTEP, target, target ? TS_DRAFT_CYCLE : TS_DRAFT_DEEPER);
+	settle_step(l, NOSTEP, target, target ? TS_DRAFT_CYCLE : TS_DRAFT_DEEPER, NULL);
 }
 
 /* Hold the complete pass just recorded for the cycle, where no step
@@ -594,7 +614,7 @@ void ts_lay_settle_ended(ts_layers *l, int64_t now)
 			int64_t s = l->held.pending[k].step;
 			uint8_t by;
 			uint32_t target = ts_lay_step_target(l, s, 0, false, &by);
-			settle_step(l, s, target, by);
+			settle_step(l, s, target, by, NULL);
 			k = (size_t)-1;   /* from the start: the list moved */
 		}
 }
@@ -620,9 +640,10 @@ void ts_lay_close_step(ts_layers *l, ts_pass *p, size_t idx)
 	lay_stats *st = &l->stats;
 	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
 		     st->target_layers != st->draft_layers;
-	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray)) {
+	bool shared = graph_draft(l, step, p, NULL);
+	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray || shared)) {
 		p->draft = true;
-		p->draft_by = stray ? TS_DRAFT_STRAY : by;
+		p->draft_by = shared ? TS_DRAFT_GRAPH : stray ? TS_DRAFT_STRAY : by;
 		if (idx != SIZE_MAX) {
 			l->records.passes[idx].draft = true;
 			l->records.passes[idx].draft_by = p->draft_by;
@@ -632,7 +653,7 @@ void ts_lay_close_step(ts_layers *l, ts_pass *p, size_t idx)
 			st->target_layers = target;
 		}
 	}
-	ts_lay_verify_stage(p, settle_step(l, step, target, by));
+	ts_lay_verify_stage(p, settle_step(l, step, target, by, p));
 	if (idx != SIZE_MAX) {
 		l->records.passes[idx].stage = p->stage;
 		l->records.passes[idx].verify = p->verify;
