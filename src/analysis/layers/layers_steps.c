@@ -322,6 +322,12 @@ static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, 
 		return false;
 	}
 	bool whole = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_units >= 2;
+	/* after a whole forward's graph, a collective or the sampler alone
+	 * under its correlation is the forward's own tail (its logits'
+	 * gather, its sampling: eager kernels whose launch the capture
+	 * missed), no next graph: the graph before stays the one held */
+	if (whole && (comm || (m & M_SAMPLE)))
+		return false;
 	bool forward = l->pass.in_pass && l->pass.graph_corr >= 0 && l->pass.graph_in_pass &&
 		       l->pass.graph_kernels >= GRAPH_FORWARD;
 	if (forward && l->pass.forward_row == TS_INTERN_NONE)
