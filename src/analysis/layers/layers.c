@@ -326,7 +326,7 @@ void ts_lay_resolve_pending(ts_layers *l, size_t k)
 	if (p->stage == TS_PSTAGE_UNKNOWN)
 		ts_lay_relative_votes(l, p, pp);
 	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
-	if (pp->layers && !p->draft) {
+	if (pp->layers && p->complete && !p->draft) {
 		count_model_pass(l, p, pp->layers, pp->nlayers, pp->own_stage);
 		add_layers(l, p->stage, pp->layers, pp->nlayers);
 		ts_lay_offer_sample(l, p->stage, &pp->sample);
@@ -862,6 +862,8 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 		l->records.passes[l->records.npasses++] = *p;
 	else
 		l->records.passes_dropped++;
+	if (p->index == 0 && p->complete && kept && !l->pass.hints.embed_first)
+		l->held.first_open = (uint32_t)idx + 1;
 	l->pass.last_step = l->pass.hints.step;
 	if (carry && l->pass.hints.step >= 0 && p->complete && kept && ts_lay_hold_pending(l, idx, n)) {
 		/* the step goes on: a later pass of it may show this one a draft's */

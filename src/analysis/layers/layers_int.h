@@ -328,6 +328,9 @@ typedef struct {
 	ts_vote_trace vote;      /* what the stage vote knows of the passes */
 	bool cycle_done;         /* passes in no step no longer held for
 				  * their cycle (layers_steps.c) */
+	uint32_t first_open;     /* record index + 1 of the trace's first
+				  * pass, complete by its head though no
+				  * embedding began it; 0 none */
 } lay_held;
 
 /* The pass records (passes[] of the reports). */

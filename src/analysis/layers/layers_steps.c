@@ -558,6 +558,52 @@ static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by,
 #define NOSTEP (-2)
 #define CYCLE_PASSES 16
 
+/* The trace's first pass, held for the cycle (no embedding began it, no
+ * step annotation holds it): where the passes after it show another
+ * count, more layers, twice at least, its own is no draft's and it ran
+ * fewer kernels than any of them (a forward misread runs as many), the
+ * capture began inside it (a cut forward's last layers and its tail look
+ * whole where no name marks a layer's start): cut. */
+static void first_cut(ts_layers *l, uint32_t draft)
+{
+	pending_pass *first = NULL;
+	uint32_t most = 0, times = 0;
+	uint64_t fewest = UINT64_MAX;
+	for (size_t k = 0; k < l->held.npending; k++) {
+		pending_pass *pp = &l->held.pending[k];
+		if (!pp->step_open || pp->step != NOSTEP)
+			continue;
+		if (l->held.first_open && pp->pass == l->held.first_open - 1) {
+			first = pp;
+			continue;
+		}
+		uint32_t c = l->records.passes[pp->pass].layers, same = 0;
+		for (size_t j = 0; j < l->held.npending; j++)
+			same += l->held.pending[j].step_open && l->held.pending[j].step == NOSTEP &&
+				l->held.pending[j].pass != l->held.first_open - 1 &&
+				l->records.passes[l->held.pending[j].pass].layers == c;
+		if (same > times || (same == times && c > most))
+			most = c, times = same;
+	}
+	for (size_t k = 0; k < l->held.npending; k++) {
+		const pending_pass *pp = &l->held.pending[k];
+		const ts_pass *r = &l->records.passes[pp->pass];
+		if (pp->step_open && pp->step == NOSTEP && r->layers == most && r->kernels < fewest)
+			fewest = r->kernels;
+	}
+	ts_pass *q = first ? &l->records.passes[first->pass] : NULL;
+	if (!q || times < 2 || q->layers >= most || q->layers == draft || !q->complete ||
+	    q->kernels >= fewest)
+		return;
+	q->cut_start = true;
+	q->complete = false;
+	uint32_t c = q->layers < TS_MAX_LAYERS ? q->layers : TS_MAX_LAYERS;
+	if (l->stats.whole_hist[c])
+		l->stats.whole_hist[c]--;
+	for (uint32_t i = 0; i < first->nlayers; i++)   /* a cut pass's types count as it closes */
+		l->stats.type_count[ts_lay_layer_type(first->layers[i].marks)]++;
+}
+
 void ts_lay_settle_cycle(ts_layers *l)
 {
 	uint32_t counts[MAX_PENDING];
@@ -570,7 +616,8 @@ void ts_lay_settle_cycle(ts_layers *l)
 	l->held.cycle_done = true;
 	uint32_t target, draft;
 	if (!ts_drafts_cycle(counts, n, &target, &draft))
-		target = 0;
+		target = draft = 0;
+	first_cut(l, draft);
 	settle_step(l, NOSTEP, target, target ? TS_DRAFT_CYCLE : TS_DRAFT_DEEPER, NULL);
 }
 
