@@ -946,6 +946,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		l->pass.before_capture = (ev->has & TS_HAS_CORRELATION) &&
 					 ts_idle_before_capture(l->idle, ev->correlation);
 		l->pass.began_before = l->pass.before_capture;
+		l->pass.head_op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
 		l->pass.hints.step = step;
 		l->pass.hints.step_ann = an;
 	} else if (l->pass.cur.kernels < 8) {

@@ -250,6 +250,7 @@ typedef struct {
 	uint32_t prev_head;      /* the row the pass before began with */
 	uint64_t whole_kernels;  /* kernels of the last complete pass, 0 none */
 	bool began_before;       /* and the first was */
+	bool head_op;            /* the pass's first kernel was an op's */
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */
 	uint32_t graph_row;      /* the kernel it began with */

@@ -281,8 +281,15 @@ static bool repeat_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t 
 	 * their order: an expert's kernel that no token ran in the first
 	 * layers is no head), in a pass of some length (a window cut across
 	 * two layers is one fragment) */
+	/* (not in the trace's first pass where the capture began inside a
+	 * layer: its head is that layer's, and a layer of the same kind,
+	 * its next attention layer in a hybrid, begins with it again; so it
+	 * began where its head was launched by no op and this kernel by one:
+	 * the head's launch came before the capture's CPU side) */
+	bool uncaptured = !l->pass.head_op && (ev->has & TS_HAS_EXTERNAL_ID);
 	bool again = l->online.walk.units >= 2 && !(l->pass.head_in_layers & (1u << h)) &&
-		     (h == 0 || (l->pass.last_row == l->pass.head_rows[0] && l->pass.cur.kernels >= 32));
+		     (h == 0 || (l->pass.last_row == l->pass.head_rows[0] && l->pass.cur.kernels >= 32)) &&
+		     !(first && (l->pass.cur.cut_start || uncaptured));
 	if (l->online.walk.units > 0)
 		l->pass.head_in_layers |= (uint8_t)(1u << h);
 	return again;
