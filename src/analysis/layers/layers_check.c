@@ -388,14 +388,15 @@ void ts_layers_warnings(const ts_layers *l, const ts_model *m, const ts_agg *a, 
 /* The layer count the passes so far most often had (ties: the larger),
  * 0 before any: the complete passes', where one closed (a capture's cut
  * first pass, or one that took in the cut pass before it, is no
- * measure of the model). */
+ * measure of the model), a draft model's count aside once a step told it
+ * from its target's (three draft forwards a step outnumber the target's). */
 uint32_t ts_lay_mode_layers(const ts_layers *l)
 {
 	const uint32_t *h = l->stats.whole_hist;
-	uint32_t mode = 0;
+	uint32_t mode = 0, draft = l->stats.draft_layers != l->stats.target_layers ? l->stats.draft_layers : 0;
 	for (uint32_t pass = 0; pass < 2 && !mode; pass++, h = l->stats.all_hist)
 		for (uint32_t i = 1; i <= TS_MAX_LAYERS; i++)
-			if (h[i] && h[i] >= h[mode])
+			if (h[i] && h[i] >= h[mode] && i != draft)
 				mode = i;
 	return mode;
 }
