@@ -466,6 +466,15 @@ uint32_t ts_lay_step_target(ts_layers *l, int64_t s, uint32_t last, bool last_wh
 			n[i]++;
 		}
 	}
+	/* a step whose target the capture cut (or lost), its complete passes
+	 * all of the count an earlier step told a draft's beside a deeper
+	 * target: that target's count */
+	const lay_stats *st = &l->stats;
+	if (s >= 0 && !more && n[0] && !n[1] && c[0] == st->draft_layers &&
+	    st->target_layers > st->draft_layers) {
+		*by = TS_DRAFT_DEEPER;
+		return st->target_layers;
+	}
 	uint32_t alone = l->stats.alone_layers;
 	if (s >= 0 && !more && n[0] == 1 && !n[1])
 		l->stats.alone_layers = c[0];
