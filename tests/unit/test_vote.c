@@ -208,6 +208,8 @@ static void mixed_batch(void)
 	CHECK(v.stage == TS_PSTAGE_MIXED && v.signal[TS_SIG_GEMM_M] == TS_PSTAGE_MIXED &&
 	      v.signal[TS_SIG_KV_GRID] == TS_PSTAGE_MIXED,
 	      "2,172 tokens written for 257 sequences: 8 each, too few for prompts: mixed");
+	in.sampled = 263, in.layer_tokens = in.layer_rows = in.kv_grid = in.gemm_m_max = 6347;
+	CHECK(own(&in) == TS_PSTAGE_MIXED, "6,347 tokens for 263 sequences: 24 each, mixed");
 	in.sampled = 24, in.layer_tokens = in.layer_rows = in.kv_grid = in.gemm_m_max = 7291;
 	CHECK(own(&in) == TS_PSTAGE_PREFILL, "7,291 tokens for 24 sequences: prompts (or mixed: no telling)");
 	in.sampled = 4, in.layer_tokens = in.layer_rows = in.kv_grid = in.gemm_m_max = 24;

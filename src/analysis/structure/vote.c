@@ -4,7 +4,7 @@
 #include "analysis/structure/vote.h"
 
 #define Q_BLOCK_MIN 32          /* the fewest query tokens an attention grid block runs */
-#define PROMPT_TOKENS_MIN 16    /* fewer a sequence, on average: not all prompts... */
+#define PROMPT_TOKENS_MIN 32    /* fewer a sequence, on average: not all prompts... */
 #define MIXED_SEQS_MIN 16       /* ...where so many sequences were sampled */
 
 #include <math.h>
