@@ -351,8 +351,11 @@ static bool graph_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, 
 	 * Inductor names alike), and where the graph before was the only
 	 * one of the pass in a row begun so (a draft's forward is one graph;
 	 * two such pieces in a row, then a third, are one forward's, before
-	 * its third eager attention) */
+	 * its third eager attention), and where no attention of the pass
+	 * was an op's (a piecewise forward's graphs, two back to back where
+	 * a dense first layer's MLP piece meets the next layer's) */
 	whole |= forward && l->pass.graph_pieces < 3 && !l->pass.work_since_graph &&
+		 !l->pass.hints.attn_launched &&
 		 row != TS_INTERN_NONE && row == l->pass.graph_row && row == l->pass.forward_row &&
 		 l->pass.row_graphs <= 1;
 	l->pass.row_graphs = l->pass.graph_in_pass && row == l->pass.graph_row ? l->pass.row_graphs + 1 : 1;
