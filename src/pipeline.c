@@ -199,6 +199,7 @@ static ts_status analyse_event(void *ud, const ts_event *ev)
 	case TS_CAT_GPU_MEMSET:
 		ts_api_gpu_op(res->api, ev);
 		ts_attrib_memop(res->attrib, ev);
+		ts_layers_copy(res->layers, ev, res->agg->last_mem_class);
 		break;
 	case TS_CAT_CPU_OP:
 		ts_attrib_cpu_op(res->attrib, ev);

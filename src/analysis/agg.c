@@ -236,6 +236,7 @@ static void add_memory(ts_agg *a, const ts_event *ev)
 	ts_memrow *m = &a->mem[k];
 	if (m->count == 0)
 		ts_classify(a->patterns, ev->cat, ev->name, ev->name_len, &a->mem_class[k]);
+	a->last_mem_class = &a->mem_class[k];
 	m->count++;
 	if ((ev->has & TS_HAS_DUR) && ev->dur_ns > 0)
 		m->total_ns = ts_sat_add(m->total_ns, ev->dur_ns);

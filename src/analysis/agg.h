@@ -99,6 +99,7 @@ typedef struct ts_agg {
 	uint64_t untimed_kernels;   /* kernel events without ts or dur */
 	ts_memrow mem[TS_MEM_COUNT];
 	ts_kclass mem_class[TS_MEM_COUNT]; /* from the first name of each kind */
+	const ts_kclass *last_mem_class;   /* the last copy's or fill's */
 	ts_device dev[TS_MAX_DEVICES];
 	int ndev;
 	uint64_t dev_overflow;      /* kernels on devices past the cap */

@@ -649,7 +649,7 @@ static bool add_selector_list(ts_patterns *p, const char *file, const char *key,
 	return true;
 }
 
-/* token_grids:, query_grids:, row_grids:, training_kernels: and contexts:
+/* token_grids:, query_grids:, row_grids:, step_inputs:, training_kernels: and contexts:
  * of a kernel table. */
 static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 {
@@ -659,6 +659,8 @@ static void add_context_rules(ts_patterns *p, const char *file, y_kernels *k)
 			       &p->query_grids) ||
 	    !add_selector_list(p, file, "row_grids", k->row_grids, k->row_grids_count,
 			       &p->row_grids) ||
+	    !add_selector_list(p, file, "step_inputs", k->step_inputs, k->step_inputs_count,
+			       &p->step_inputs) ||
 	    !add_selector_list(p, file, "training_kernels", k->training_kernels,
 			       k->training_kernels_count, &p->training))
 		return;

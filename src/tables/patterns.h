@@ -368,6 +368,9 @@ const ts_selectors *ts_patterns_query_grids(const ts_patterns *p);
 /* Kernels whose launch grid x counts the rows of a matrix, a block a row
  * (ATen's softmax): after a pass's layers, the sampler's sequences. */
 const ts_selectors *ts_patterns_row_grids(const ts_patterns *p);
+/* Copies that bring a step's inputs to the device (step_inputs:): host
+ * to device, between one forward's layers and the next's. */
+const ts_selectors *ts_patterns_step_inputs(const ts_patterns *p);
 /* Kernels only a training step runs (training_kernels:): the backward of
  * a layer, the optimizer. One of them says a trace is training. */
 const ts_selectors *ts_patterns_training(const ts_patterns *p);

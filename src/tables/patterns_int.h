@@ -139,6 +139,8 @@ typedef struct {
 	unsigned query_grids_count;
 	y_sel *row_grids;
 	unsigned row_grids_count;
+	y_sel *step_inputs;
+	unsigned step_inputs_count;
 	y_sel *training_kernels;
 	unsigned training_kernels_count;
 	y_context *contexts;
@@ -246,6 +248,7 @@ struct ts_patterns {
 	ts_selectors token_grids; /* kernels whose grid x counts tokens */
 	ts_selectors query_grids; /* ... query blocks of a sequence */
 	ts_selectors row_grids;   /* ... rows: a block a row */
+	ts_selectors step_inputs; /* copies of a step's inputs to the device */
 	ts_selectors training;    /* kernels only a training step runs */
 	ts_context *contexts;
 	size_t ncontexts, contexts_cap;

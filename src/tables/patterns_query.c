@@ -56,6 +56,11 @@ const ts_selectors *ts_patterns_row_grids(const ts_patterns *p)
 	return &p->row_grids;
 }
 
+const ts_selectors *ts_patterns_step_inputs(const ts_patterns *p)
+{
+	return &p->step_inputs;
+}
+
 const ts_selectors *ts_patterns_training(const ts_patterns *p)
 {
 	return &p->training;

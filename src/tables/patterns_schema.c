@@ -234,6 +234,7 @@ static const cyaml_schema_field_t kernels_fields[] = {
 	SEL_SEQ("token_grids", y_kernels, token_grids),
 	SEL_SEQ("query_grids", y_kernels, query_grids),
 	SEL_SEQ("row_grids", y_kernels, row_grids),
+	SEL_SEQ("step_inputs", y_kernels, step_inputs),
 	SEL_SEQ("training_kernels", y_kernels, training_kernels),
 	CYAML_FIELD_SEQUENCE("contexts", OPT, y_kernels, contexts, &context_schema, 0,
 			     CYAML_UNLIMITED),

@@ -257,6 +257,10 @@ unsigned ts_layers_generation(const ts_layers *l);
 /* Whether a diffusion framework ran the passes. */
 bool ts_layers_diffusion(const ts_layers *l);
 
+/* A copy or fill on the GPU (c: its class): where it brings a step's
+ * inputs (step_inputs:), a later kernel after layer work may begin a pass. */
+void ts_layers_copy(ts_layers *l, const ts_event *ev, const ts_kclass *c);
+
 /* CPU-side user annotations (step windows); other events are ignored. */
 void ts_layers_annotation(ts_layers *l, const ts_event *ev);
 

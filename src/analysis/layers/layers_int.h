@@ -198,6 +198,7 @@ typedef struct {
 	uint32_t row;
 	lmark marks;             /* as it came (a name past the cap has no row) */
 	uint8_t slot;
+	bool inputs;             /* no kernel: a copy of a step's inputs, in its order */
 	ts_kclass cls;
 	ts_kref ref;
 } wait_ent;
@@ -251,6 +252,9 @@ typedef struct {
 	uint64_t whole_kernels;  /* kernels of the last complete pass, 0 none */
 	bool began_before;       /* and the first was */
 	bool head_op;            /* the pass's first kernel was an op's */
+	int64_t prev_ts;         /* the start of the pass's last kernel */
+	int64_t inputs_ts[4];    /* the last copies of a step's inputs, by start */
+	uint32_t ninputs;
 	int64_t graph_corr;      /* the correlation of the graph replaying, -1 none */
 	uint32_t graph_units;    /* attention units its own kernels began */
 	uint32_t graph_row;      /* the kernel it began with */
@@ -487,6 +491,8 @@ bool ts_lay_grow_srows(ts_layers *l, uint32_t need);
 bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, bool comm, bool has_work,
 		      int64_t *an, int64_t *step, bool *step_edge);
 void ts_lay_head_row(ts_layers *l, uint32_t row);
+/* A copy of a step's inputs ran from ts (in the kernels' order). */
+void ts_lay_inputs_copied(ts_layers *l, int64_t ts);
 void ts_lay_pass_windows(ts_layers *l);
 /* At the trace's end, the open pass was cut inside its step: the step's
  * GPU window runs on past the trace's last kernel, or a kernel or graph

@@ -37,6 +37,12 @@ static ts_event event_of(const wait_ent *w)
 static void release_head(ts_layers *l)
 {
 	wait_ent *w = &l->waiting.wait[l->waiting.wait_head];
+	if (w->inputs) {
+		l->waiting.wait_head = (l->waiting.wait_head + 1) % MAX_WAIT;
+		l->waiting.nwait--;
+		ts_lay_inputs_copied(l, w->ts);
+		return;
+	}
 	ts_event ev = event_of(w);
 	lmark m = ts_lay_marks_now(l, w->row, &w->cls, w->slot, w->marks);
 	l->waiting.wait_head = (l->waiting.wait_head + 1) % MAX_WAIT;
@@ -49,7 +55,7 @@ void ts_lay_wait_drain(ts_layers *l)
 	while (l->waiting.nwait) {
 		wait_ent *w = &l->waiting.wait[l->waiting.wait_head];
 		ts_event ev = event_of(w);
-		if (waits(l, &ev))
+		if (!w->inputs && waits(l, &ev))
 			return;
 		release_head(l);
 	}
@@ -81,4 +87,23 @@ void ts_lay_wait_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		.grid0 = ev->grid[0], .row = row, .marks = m, .slot = (uint8_t)slot,
 		.cls = *c, .ref = *ref };
 	ts_lay_wait_drain(l);
+}
+
+/* A copy on the GPU: one that brings a step's inputs (step_inputs:) takes
+ * its place among the kernels waiting, so that the machine reads it in
+ * their order. */
+void ts_layers_copy(ts_layers *l, const ts_event *ev, const ts_kclass *c)
+{
+	if (!l || !c || !l->patterns || !(ev->has & TS_HAS_TS) ||
+	    !ts_selectors_any(ts_patterns_step_inputs(l->patterns), c->category, c->type, ev->name,
+			      ev->name_len))
+		return;
+	if (l->waiting.nwait == 0 || !l->waiting.wait) {
+		ts_lay_inputs_copied(l, ev->ts_ns);
+		return;
+	}
+	if (l->waiting.nwait == MAX_WAIT)
+		release_head(l);
+	l->waiting.wait[(l->waiting.wait_head + l->waiting.nwait++) % MAX_WAIT] =
+		(wait_ent){ .ts = ev->ts_ns, .inputs = true };
 }

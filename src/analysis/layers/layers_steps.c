@@ -194,6 +194,8 @@ const char *ts_layers_annotation_name(const ts_layers *l, int i)
  * next pass's. */
 #define EMBED_AGAIN 8
 #define GRAPH_FORWARD 8         /* kernels of a graph that may be a whole forward */
+#define INPUTS_AFTER 32         /* kernels of a pass (no layer known) past which a
+				 * step's inputs copied in begin the next */
 
 /* How many of the open pass's kernels so far are row. */
 static size_t runs_in_pass(const ts_layers *l, uint32_t row)
@@ -391,6 +393,21 @@ static bool capture_edge(ts_layers *l, const ts_event *ev, uint32_t row, int64_t
 	       row != TS_INTERN_NONE && runs_in_pass(l, row) == 0;
 }
 
+void ts_lay_inputs_copied(ts_layers *l, int64_t ts)
+{
+	l->pass.inputs_ts[l->pass.ninputs++ % 4] = ts;
+}
+
+/* A step's inputs were copied in since the pass's last kernel began,
+ * before this one: the host staged the next forward. */
+static bool inputs_staged(const ts_layers *l, int64_t ts)
+{
+	for (uint32_t i = 0; i < 4 && i < l->pass.ninputs; i++)
+		if (l->pass.inputs_ts[i] > l->pass.prev_ts && l->pass.inputs_ts[i] < ts)
+			return true;
+	return false;
+}
+
 /* Whether the kernel ends the open pass: its step annotation changed or
  * its step's GPU window is over, an embedding after layer work, the first
  * kernel after sampling, or the pass's first kernel again (repeat_edge).
@@ -426,13 +443,18 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	bool in_graph = lay_no_op(ev) && ev->correlation == l->pass.graph_corr;
 	bool graph = graph_edge(l, ev, row, m, comm);
 	bool capture = l->pass.in_pass && capture_edge(l, ev, row, gap);
-	if (l->pass.in_pass && (step_edge || graph || capture || ((m & M_EMBED) && (has_work || embed_again)) ||
+	/* where no step holds it: a step's inputs copied in after the
+	 * pass's layer work (the host staged the next forward) */
+	bool inputs = step < 0 && (has_work || l->pass.cur.kernels >= INPUTS_AFTER) &&
+		      inputs_staged(l, ev->ts_ns);
+	if (l->pass.in_pass && (step_edge || graph || capture || inputs || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
 			   (step < 0 && !ts_steps_any(l->steps) && repeat_edge(l, ev, row, gap, in_graph))))
 		edge = true;
 	else if (l->pass.in_pass && gap > l->pass.pass_maxgap && l->pass.cur.kernels >= 4)
 		l->pass.pass_maxgap = gap;    /* past the pass's first kernels (a lone fill before its work) */
 	l->pass.last_replayed = lay_no_op(ev);
+	l->pass.prev_ts = ev->ts_ns;
 	*an_out = an;
 	*step_out = step;
 	*step_edge_out = step_edge;
