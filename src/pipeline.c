@@ -73,10 +73,27 @@ static void framework_of(ts_result *res, const ts_event *ev)
 		 * run diffusion, no generation) */
 		if (fw != 3 && fw < 5 && res->layers)
 			ts_layers_framework_seen(res->layers);
+		/* vLLM and TensorRT-LLM batch continuously: prompts beside the
+		 * running sequences (SGLang's frames may name vLLM's modules:
+		 * they count against) */
+		if ((fw <= 2) && res->layers)
+			ts_layers_batching(res->layers, fw == 0 ? -1 : 1);
 		return;
 	}
 	if (res->layers && ts_has(ev->name, ev->name_len, "generation/utils.py"))
 		ts_layers_framework_seen(res->layers);
+}
+
+/* The custom ops of a serving engine say how it batches: vLLM's and
+ * TensorRT-LLM's continuously (their ops: vllm::, trtllm::), SGLang's not
+ * (sglang::, sgl_kernel::). */
+static void batching_of(ts_result *res, const ts_event *ev)
+{
+	if (ts_begins(ev->name, ev->name_len, "vllm::") || ts_begins(ev->name, ev->name_len, "trtllm::"))
+		ts_layers_batching(res->layers, 1);
+	else if (ts_begins(ev->name, ev->name_len, "sglang::") ||
+		 ts_begins(ev->name, ev->name_len, "sgl_kernel::"))
+		ts_layers_batching(res->layers, -1);
 }
 
 /* After the input: the most named, when none was sure. */
@@ -204,6 +221,7 @@ static ts_status analyse_event(void *ud, const ts_event *ev)
 	case TS_CAT_CPU_OP:
 		ts_attrib_cpu_op(res->attrib, ev);
 		ts_layers_cpu_event(res->layers, ev);
+		batching_of(res, ev);
 		break;
 	case TS_CAT_PYTHON_FUNCTION:
 		ts_attrib_python(res->attrib, ev);

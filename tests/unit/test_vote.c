@@ -222,6 +222,49 @@ static void mixed_batch(void)
 	      "160 padded prompts of 8 tokens, no paged KV cache (HF generate): prefill");
 }
 
+/* An engine that batches continuously schedules its running sequences
+ * every step: prompts beside them are a mixed batch. */
+static void continuous(void)
+{
+	ts_vote_trace t;
+	memset(&t, 0, sizeof t);
+	ts_vote_own_in in = pass(20);
+	in.continuous = true, in.prev_sampled = -1;
+	in.gemm_large = 80, in.gemm_m_min = 34, in.gemm_m_max = 1167;
+	in.layer_tokens = in.layer_rows = in.kv_grid = 1167, in.sampled = 34;
+	in.hint_prefill = 20;
+	ts_vote first;
+	ts_vote_own(&in, &first);
+	ts_vote_seen(&t, &in, &first);
+	CHECK(first.stage == TS_PSTAGE_UNKNOWN && first.open_first && !first.continued,
+	      "the trace's first pass of 34 sequences, 1,167 tokens: the passes after say");
+	in.prev_sampled = 34, in.sampled = 35, in.layer_tokens = in.layer_rows = in.kv_grid = 3770;
+	ts_vote next;
+	ts_vote_own(&in, &next);
+	ts_vote_seen(&t, &in, &next);
+	CHECK(next.stage == TS_PSTAGE_MIXED && next.continued && t.continued == 1,
+	      "35 sequences beside the 34 the pass before sampled: mixed");
+	ts_vote_rel_in r = { .gpu_ns = 3000000, .layers = 20, .kv_grid = 1167, .generation = true,
+			     .threshold = 32, .open_first = true };
+	ts_vote_relative(&t, &r, &first);
+	CHECK(first.stage == TS_PSTAGE_MIXED && first.signal[TS_SIG_KERNEL_HINTS] == TS_PSTAGE_UNKNOWN,
+	      "the first, as the passes after it: mixed (its prefill kernels say no other stage)");
+	in.prev_sampled = 64, in.sampled = 8, in.layer_tokens = in.layer_rows = in.kv_grid = 4000;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "8 prompts after a decode batch of 64: a new batch's prefill");
+	in.prev_sampled = 4, in.sampled = 4;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "4 prompts after 4 (one token out each): prefills");
+	ts_vote_trace t2;
+	memset(&t2, 0, sizeof t2);
+	ts_vote again = first;
+	memset(again.votes, 0, sizeof again.votes);
+	again.signal[TS_SIG_GEMM_M] = TS_PSTAGE_UNKNOWN;
+	again.votes[TS_PSTAGE_PREFILL] = 1, again.signal[TS_SIG_KERNEL_HINTS] = TS_PSTAGE_PREFILL;
+	ts_vote_relative(&t2, &r, &again);
+	CHECK(again.stage == TS_PSTAGE_PREFILL, "no pass after it mixed: the run began with it, prefill");
+	in.continuous = false, in.prev_sampled = 34, in.sampled = 35;
+	CHECK(own(&in) == TS_PSTAGE_PREFILL, "the same counts where the engine's batching is not known: prefill");
+}
+
 static void beside_known(void)
 {
 	ts_vote_trace t;
@@ -410,5 +453,6 @@ int main(void)
 	relative();
 	beside_known();
 	mixed_batch();
+	continuous();
 	return unit_failed ? 1 : 0;
 }

@@ -40,6 +40,7 @@ ts_layers *ts_layers_new(const ts_patterns *p, const ts_layers_opts *o)
 	l->pass.forward_row = TS_INTERN_NONE;
 	l->pass.last_corr = -1;
 	l->pass.last_stage = TS_PSTAGE_UNKNOWN;
+	l->pass.prev_sampled = -1;
 	/* the listing of the pass's layer kernels: for the anatomy (with
 	 * tables), --debug-layers and the samples of compare */
 	l->listing.track = o->debug || o->sample || o->spans || p;

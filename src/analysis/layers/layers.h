@@ -112,6 +112,10 @@ typedef struct {
 	uint8_t draft_by;           /* ts_draft_by: what told it from the target */
 	uint8_t verify;             /* a target that verified this many tokens a
 				     * sequence (its drafts' tokens times it): decode */
+	uint8_t batching;           /* its prompt tokens held against the engine's
+				     * continuous batching: 1 beside the sequences
+				     * the pass before sampled (mixed); 2 the
+				     * trace's first, as the passes after say */
 	bool graph_shared;          /* replayed from one graph launch with another
 				     * pass (not kept in partials: steps settle first) */
 	int64_t first_ts, last_end;
@@ -247,6 +251,10 @@ enum {
 };
 /* A serving framework's module paths were seen (the pipeline's call). */
 void ts_layers_framework_seen(ts_layers *l);
+/* Evidence of how the serving engine batches (+1: continuously, every
+ * step scheduling its running sequences, prompts beside them: vLLM,
+ * TensorRT-LLM; -1: not, SGLang): the sum decides. */
+void ts_layers_batching(ts_layers *l, int vote);
 /* Whether a diffusion framework's (diffusers/, xfuser/) are the most
  * named, as the frames read so far say. */
 void ts_layers_diffusion_seen(ts_layers *l, bool most);

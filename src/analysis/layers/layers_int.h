@@ -252,6 +252,8 @@ typedef struct {
 	uint64_t whole_kernels;  /* kernels of the last complete pass, 0 none */
 	bool began_before;       /* and the first was */
 	bool head_op;            /* the pass's first kernel was an op's */
+	int64_t prev_sampled;    /* the sequences the last pass sampled (its
+				  * decode tokens), 0 unknown; -1 no pass yet */
 	int64_t prev_ts;         /* the start of the pass's last kernel */
 	int64_t inputs_ts[4];    /* the last copies of a step's inputs, by start */
 	uint32_t ninputs;
@@ -317,6 +319,9 @@ typedef struct {
 	uint64_t py_server;      /* of the first PY_LOOKED, an API server's */
 	uint64_t launches;       /* kernel and graph launch calls seen */
 	unsigned generation;     /* TS_GEN_* evidence seen so far */
+	int32_t batching;        /* evidence an engine that batches continuously
+				  * ran the passes (vLLM, TensorRT-LLM), less
+				  * evidence of one that does not (SGLang) */
 	uint64_t attn_typed;     /* kernels typed attention (a softmax too) */
 	uint64_t kernels_seen;
 	/* the latest correlation of a kernel, and of a kernel or graph launch

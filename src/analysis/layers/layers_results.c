@@ -134,6 +134,12 @@ void ts_layers_framework_seen(ts_layers *l)
 	l->cpu.generation |= TS_GEN_FRAMEWORK;
 }
 
+void ts_layers_batching(ts_layers *l, int vote)
+{
+	if (l && ((vote > 0 && l->cpu.batching < INT32_MAX) || (vote < 0 && l->cpu.batching > INT32_MIN)))
+		l->cpu.batching += vote;
+}
+
 void ts_layers_diffusion_seen(ts_layers *l, bool most)
 {
 	if (most)
@@ -292,6 +298,9 @@ void ts_pass_evidence(const ts_layers *l, const ts_pass *p, char *buf, size_t n)
 		append(buf, n, &k, "q_blocks=%" PRId64, p->q_grid);
 	if (p->sampled > 0 && p->layer_tokens > 0)
 		append(buf, n, &k, "sampled=%" PRId64 "_of_%" PRId64, p->sampled, p->layer_tokens);
+	if (p->batching)
+		append(buf, n, &k, "batching=%s", p->batching == 1 ? "beside_running"
+			  : p->stage == TS_PSTAGE_MIXED ? "as_later_passes" : "run_began");
 	if (p->signal[TS_SIG_GRAPH] != TS_PSTAGE_UNKNOWN || (p->replayed && !p->replayed_layers && !p->launched))
 		append(buf, n, &k, "graph_%s=%" PRIu32 "/%" PRIu32, p->replayed_layers ? "layers" : "attn",
 		       p->replayed, p->replayed + p->launched);

@@ -111,7 +111,8 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 		.sampled_grid = h->rows_after,
 		.replayed = attn ? h->attn_replayed : h->layer_replayed,
 		.launched = attn ? h->attn_launched : h->launched_between, .replayed_layers = !attn,
-		.threshold = ts_lay_decode_threshold(l) };
+		.threshold = ts_lay_decode_threshold(l), .continuous = l->cpu.batching > 0,
+		.prev_sampled = l->pass.prev_sampled };
 	ts_vote v;
 	ts_vote_own(&in, &v);
 	put_vote(p, &v);
@@ -124,6 +125,11 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	p->replayed = in.replayed;
 	p->launched = in.launched;
 	p->replayed_layers = in.replayed_layers;
+	p->batching = v.continued ? 1 : v.open_first ? 2 : 0;
+	/* the sequences it ran on into the next step: the sampler's, else a
+	 * decode step's tokens */
+	l->pass.prev_sampled = h->sampled > 0 ? h->sampled
+			     : p->stage == TS_PSTAGE_DECODE && v.rows > 0 ? v.rows : 0;
 	l->pass.hints.gemm_tokens = v.gemm_tokens;
 	ts_vote_seen(&l->held.vote, &in, &v);
 	/* the layers' elementwise work, one kernel a layer at least: a few
@@ -166,7 +172,7 @@ void ts_lay_relative_votes(ts_layers *l, ts_pass *p, const pending_pass *pp)
 	ts_vote_rel_in in = { .gpu_ns = p->gpu_ns, .layers = p->layers, .kv_grid = p->kv_grid,
 			      .grid = p->grid,
 			      .generation = ts_layers_generation(l) != 0,
-			      .threshold = ts_lay_decode_threshold(l) };
+			      .threshold = ts_lay_decode_threshold(l), .open_first = p->batching == 2 };
 	only_in(l, pp, &in);
 	ts_vote v;
 	get_vote(p, pp->gemm_tokens, &v);

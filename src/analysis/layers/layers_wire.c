@@ -146,6 +146,7 @@ static void pass_save(const ts_layers *l, const ts_pass *p, ts_wbuf *w)
 	ts_w_u8(w, p->complete);
 	ts_w_u8(w, p->cut_start);
 	ts_w_u8(w, p->cut_end);
+	ts_w_u8(w, p->batching);
 	/* the draft byte: a draft's rule, or a target's verified tokens (0x80) */
 	ts_w_u8(w, p->draft ? (p->draft_by ? p->draft_by : TS_DRAFT_UNKNOWN)
 		: p->verify ? (uint8_t)(0x80 | (p->verify & 0x7f)) : TS_DRAFT_NOT);
@@ -218,6 +219,7 @@ static void pass_load(ts_layers *l, ts_pass *p, ts_rbuf *r, const uint32_t *kmap
 	p->complete = ts_r_u8(r);
 	p->cut_start = ts_r_u8(r);
 	p->cut_end = ts_r_u8(r);
+	p->batching = ts_r_u8(r);
 	uint8_t by = ts_r_u8(r);
 	p->draft = by != 0 && !(by & 0x80);
 	p->draft_by = !p->draft ? TS_DRAFT_NOT : by < TS_DRAFT_BY_COUNT ? by : TS_DRAFT_UNKNOWN;

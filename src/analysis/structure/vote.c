@@ -6,6 +6,7 @@
 #define Q_BLOCK_MIN 32          /* the fewest query tokens an attention grid block runs */
 #define PROMPT_TOKENS_MIN 32    /* fewer a sequence, on average: not all prompts... */
 #define MIXED_SEQS_MIN 16       /* ...where so many sequences were sampled */
+#define MIXED_BATCH_SEQS 8      /* sequences of a decode batch beside prompts */
 
 #include <math.h>
 #include <string.h>
@@ -80,6 +81,12 @@ static ts_pstage per_sequence(int64_t tokens, int64_t seqs, ts_pstage many)
  * they would be shorter than a prompt's template alone: a decode batch
  * ran a token each beside a prompt's chunk (continuous batching). A
  * handful of short prompts (a quickstart's four) stays a prefill. */
+static bool beside_running(const ts_vote_own_in *in)
+{
+	return in->continuous && in->sampled >= MIXED_BATCH_SEQS && in->prev_sampled >= 1 &&
+	       2 * in->sampled >= in->prev_sampled;
+}
+
 static ts_pstage many_of(const ts_vote_own_in *in)
 {
 	if (in->annotation == TS_PSTAGE_MIXED)
@@ -92,6 +99,16 @@ static ts_pstage many_of(const ts_vote_own_in *in)
 	if (in->kv_grid > 0 && tokens > 0 && in->sampled >= MIXED_SEQS_MIN &&
 	    tokens < PROMPT_TOKENS_MIN * in->sampled)
 		return TS_PSTAGE_MIXED;
+	/* an engine that batches continuously schedules its running
+	 * sequences every step: where a pass samples a decode batch's worth
+	 * of sequences, half the pass before's at least (they ran on into
+	 * it), its prompt tokens ran beside them, a mixed batch (a few
+	 * prompts after a few, each of one token out, are prefills); the
+	 * trace's first such pass waits for the passes after it */
+	if (beside_running(in))
+		return TS_PSTAGE_MIXED;
+	if (in->continuous && in->sampled >= MIXED_BATCH_SEQS && in->prev_sampled < 0)
+		return TS_PSTAGE_UNKNOWN;
 	return TS_PSTAGE_PREFILL;
 }
 
@@ -99,6 +116,7 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 {
 	int64_t n_seqs = in->sampled > 0 ? in->sampled : in->sampled_grid;
 	ts_pstage many = many_of(in);
+	bool by_batching = in->continuous && in->annotation != TS_PSTAGE_MIXED;
 	uint64_t small = in->gemm_small, large = in->gemm_large;
 	bool enough = small + large >= 2 && 2 * (small + large) >= in->layers;
 	/* most GEMMs few rows: decode, unless a GEMM of every layer ran many
@@ -155,6 +173,12 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	bool q_fits = in->gemm_m_max < 0 || in->gemm_m_max > Q_BLOCK_MIN;
 	if (in->q_grid > 1 && in->generation && q_fits)
 		v->signal[TS_SIG_Q_GRID] = many;
+	/* many tokens a sequence, told mixed (or left to the passes after)
+	 * by the engine's batching */
+	int64_t toks = lr > 0 && in->sampled > 0 ? lr : kv;
+	bool prompts = toks > 0 && in->sampled > 0 && toks >= 4 * in->sampled;
+	v->continued = by_batching && prompts && many == TS_PSTAGE_MIXED && beside_running(in);
+	v->open_first = by_batching && prompts && many == TS_PSTAGE_UNKNOWN;
 	v->gemm_tokens = !enough ? -1 : by_rows != TS_PSTAGE_UNKNOWN ? lr
 		       : small > large && few ? in->gemm_m_min
 		       : small > large ? in->layer_tokens : large > small ? in->gemm_m_max : -1;
@@ -210,6 +234,8 @@ void ts_vote_own(const ts_vote_own_in *in, ts_vote *v)
 		if (v->signal[sg] != TS_PSTAGE_UNKNOWN)
 			v->votes[v->signal[sg]] += weight[sg];
 	tally(v);
+	if (v->open_first && v->signal[TS_SIG_ANNOTATION] == TS_PSTAGE_UNKNOWN)
+		v->stage = TS_PSTAGE_UNKNOWN, v->confidence = 0.0;   /* the passes after say */
 }
 
 static void range_add(ts_tok_range *r, int64_t t)
@@ -228,6 +254,7 @@ void ts_vote_seen(ts_vote_trace *t, const ts_vote_own_in *in, const ts_vote *v)
 		return;
 	range_add(&t->gemm, v->gemm_tokens);
 	range_add(&t->kv, in->kv_grid);
+	t->continued += v->continued || v->stage == TS_PSTAGE_MIXED;
 }
 
 static const ts_vote_count *count_of(const ts_vote_trace *t, uint32_t layers)
@@ -404,16 +431,32 @@ void ts_vote_relative(const ts_vote_trace *t, const ts_vote_rel_in *in, ts_vote 
 	if (in->only_prefill != in->only_decode)
 		v->signal[TS_SIG_ONLY_IN] = in->only_prefill > in->only_decode
 					  ? TS_PSTAGE_PREFILL : TS_PSTAGE_DECODE;
+	/* the trace's first pass of prompts in an engine that batches
+	 * continuously: mixed where later passes ran prompts beside the
+	 * sequences before them (the capture began inside a run), else a
+	 * prefill (the run began with it) */
+	bool counted = false;
+	if (in->open_first && v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN) {
+		ts_pstage s = t->continued ? TS_PSTAGE_MIXED : TS_PSTAGE_PREFILL;
+		v->signal[TS_SIG_GEMM_M] = s;
+		v->votes[s] += weight[TS_SIG_GEMM_M];
+		/* a mixed batch runs prefill kernels too: their names say no
+		 * other stage */
+		if (s == TS_PSTAGE_MIXED && v->signal[TS_SIG_KERNEL_HINTS] == TS_PSTAGE_PREFILL) {
+			v->votes[TS_PSTAGE_PREFILL] -= weight[TS_SIG_KERNEL_HINTS];
+			v->signal[TS_SIG_KERNEL_HINTS] = TS_PSTAGE_UNKNOWN;
+		}
+		counted = true;
+	}
 	/* the token counts the pass's own figures left open, against the
 	 * passes around it: as weak as the other relative signals */
-	bool counted = false;
 	if (v->signal[TS_SIG_GEMM_M] == TS_PSTAGE_UNKNOWN && in->generation &&
 	    (v->signal[TS_SIG_GEMM_M] = tokens_relative(t, &t->gemm, v->gemm_tokens, in->threshold)) !=
 	    TS_PSTAGE_UNKNOWN) {
 		v->votes[v->signal[TS_SIG_GEMM_M]]++;
 		counted = true;
 	}
-	if (v->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && in->generation &&
+	if (v->signal[TS_SIG_KV_GRID] == TS_PSTAGE_UNKNOWN && in->generation && !in->open_first &&
 	    (v->signal[TS_SIG_KV_GRID] = tokens_relative(t, &t->kv, in->kv_grid, in->threshold)) !=
 	    TS_PSTAGE_UNKNOWN) {
 		v->votes[v->signal[TS_SIG_KV_GRID]]++;

@@ -80,6 +80,13 @@ typedef struct {
 					      * an op launched between them */
 	bool replayed_layers;                /* the counts are the layers' */
 	long threshold;                      /* tokens at or below: decode */
+	bool continuous;                     /* a serving engine that batches
+					      * continuously ran the passes (vLLM
+					      * V1, TensorRT-LLM): every step
+					      * schedules its running sequences */
+	int64_t prev_sampled;                /* the sequences the pass before
+					      * sampled; -1: none (the trace's
+					      * first pass) */
 } ts_vote_own_in;
 
 /* A pass's verdict. */
@@ -98,6 +105,12 @@ typedef struct {
 					  * writes' tokens) held against the
 					  * sequences sampled; -1: none */
 	int64_t seqs;                    /* those sequences; -1: none */
+	bool continued;                  /* many tokens beside the sequences the
+					  * pass before sampled, in an engine that
+					  * batches continuously: mixed */
+	bool open_first;                 /* the trace's first pass of many tokens
+					  * in such an engine: the passes after it
+					  * say prefill or mixed (relative) */
 } ts_vote;
 
 /* The pass's own signals, votes and stage. */
@@ -131,6 +144,7 @@ typedef struct {
 	uint32_t known_grids[TS_PSTAGE_COUNT];
 	ts_tok_range known_tok[TS_PSTAGE_COUNT]; /* their tokens (kv grid, else
 						   * GEMM rows), 0 none */
+	uint32_t continued;                      /* passes mixed by their own evidence */
 } ts_vote_trace;
 
 /* A pass with layers seen (its tokens count in the ranges). */
@@ -154,6 +168,8 @@ typedef struct {
 					      * blocks (geometric), 0 none */
 	bool generation;
 	long threshold;
+	bool open_first;                     /* its own vote left it to the passes
+					      * after (ts_vote.open_first) */
 } ts_vote_rel_in;
 
 /* The relative signals of a pass its own left open, added to v. */
