@@ -324,6 +324,9 @@ void ts_lay_resolve_pending(ts_layers *l, size_t k)
 {
 	pending_pass *pp = &l->held.pending[k];
 	ts_pass *p = &l->records.passes[pp->pass];
+	if (l->held.first_open && pp->pass == l->held.first_open - 1 && pp->first_held)
+		ts_lay_first_cut(l, pp, l->stats.draft_layers != l->stats.target_layers
+					? l->stats.draft_layers : 0);
 	if (p->stage == TS_PSTAGE_UNKNOWN)
 		ts_lay_relative_votes(l, p, pp);
 	stage_kernels(l, p->stage, pp->kernels, pp->nkernels);
@@ -874,8 +877,13 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 		l->pass.last_stage = p->stage;
 	} else {
 		ts_lay_close_step(l, p, kept ? idx : SIZE_MAX);
-		if (p->stage == TS_PSTAGE_UNKNOWN && kept && ts_lay_hold_pending(l, idx, n))
-			l->pass.last_stage = TS_PSTAGE_UNKNOWN;
+		/* the trace's first pass in no step of an annotated trace: the
+		 * passes after it say whether the capture cut it */
+		bool first = kept && l->held.first_open == idx + 1 && l->pass.hints.step < 0;
+		if ((p->stage == TS_PSTAGE_UNKNOWN || first) && kept && ts_lay_hold_pending(l, idx, n)) {
+			l->held.pending[l->held.npending - 1].first_held = first;
+			l->pass.last_stage = p->stage;
+		}
 		else
 			stage_pass(l, p, n, kept);
 	}

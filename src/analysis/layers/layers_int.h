@@ -111,6 +111,8 @@ typedef struct {
 	ts_anat_kernel *anat;    /* its layer kernels, for the anatomy */
 	size_t nanat;
 	bool anat_skip;          /* complete, but not all of them listed */
+	bool first_held;         /* the trace's first pass, held for the passes
+				  * after it to say whether it was cut */
 } pending_pass;
 
 
@@ -522,6 +524,9 @@ bool ts_lay_hold_pending(ts_layers *l, size_t idx, uint32_t n);
  * every one) settled; the step of pass p (record idx, SIZE_MAX none)
  * closed with it. */
 void ts_lay_settle_cycle(ts_layers *l);
+/* The trace's first pass, held, cut where the passes after it show more
+ * layers and kernels (draft: a draft model's count, 0 none). */
+void ts_lay_first_cut(ts_layers *l, const pending_pass *first, uint32_t draft);
 bool ts_lay_hold_cycle(ts_layers *l, const ts_pass *p, size_t idx, uint32_t n, bool kept);
 void ts_lay_settle_ended(ts_layers *l, int64_t now);
 void ts_lay_close_step(ts_layers *l, ts_pass *p, size_t idx);

@@ -599,48 +599,34 @@ static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by,
 #define NOSTEP (-2)
 #define CYCLE_PASSES 16
 
-/* The trace's first pass, held for the cycle (no embedding began it, no
- * step annotation holds it): where the passes after it show another
- * count, more layers, twice at least, its own is no draft's and it ran
- * fewer kernels than any of them (a forward misread runs as many), the
- * capture began inside it (a cut forward's last layers and its tail look
- * whole where no name marks a layer's start): cut. */
-static void first_cut(ts_layers *l, uint32_t draft)
+/* The trace's first pass, held (for the cycle, or in no step of an
+ * annotated trace: its annotation not captured) where nothing said it
+ * began at a forward's start: where the complete passes after it show
+ * another count, more layers, twice at least, its own is no draft's and
+ * it ran fewer kernels than any of them (a forward misread runs as
+ * many), the capture began inside it (a cut forward's last layers and
+ * its tail look whole where no name marks a layer's start): cut. */
+void ts_lay_first_cut(ts_layers *l, const pending_pass *first, uint32_t draft)
 {
-	pending_pass *first = NULL;
-	uint32_t most = 0, times = 0;
-	uint64_t fewest = UINT64_MAX;
-	for (size_t k = 0; k < l->held.npending; k++) {
-		pending_pass *pp = &l->held.pending[k];
-		if (!pp->step_open || pp->step != NOSTEP)
-			continue;
-		if (l->held.first_open && pp->pass == l->held.first_open - 1) {
-			first = pp;
-			continue;
-		}
-		uint32_t c = l->records.passes[pp->pass].layers, same = 0;
-		for (size_t j = 0; j < l->held.npending; j++)
-			same += l->held.pending[j].step_open && l->held.pending[j].step == NOSTEP &&
-				l->held.pending[j].pass != l->held.first_open - 1 &&
-				l->records.passes[l->held.pending[j].pass].layers == c;
-		if (same > times || (same == times && c > most))
-			most = c, times = same;
+	ts_pass *q = &l->records.passes[first->pass];
+	uint32_t own = q->layers < TS_MAX_LAYERS ? q->layers : TS_MAX_LAYERS, most = 0, times = 0;
+	for (uint32_t c = 1; c <= TS_MAX_LAYERS; c++) {
+		uint32_t h = l->stats.whole_hist[c] - (c == own && l->stats.whole_hist[c]);
+		if (c != draft && h && h >= times)
+			most = c, times = h;
 	}
-	for (size_t k = 0; k < l->held.npending; k++) {
-		const pending_pass *pp = &l->held.pending[k];
-		const ts_pass *r = &l->records.passes[pp->pass];
-		if (pp->step_open && pp->step == NOSTEP && r->layers == most && r->kernels < fewest)
+	uint64_t fewest = UINT64_MAX;
+	for (size_t i = 0; i < l->records.npasses; i++) {
+		const ts_pass *r = &l->records.passes[i];
+		if (i != first->pass && r->complete && r->layers == most && r->kernels < fewest)
 			fewest = r->kernels;
 	}
-	ts_pass *q = first ? &l->records.passes[first->pass] : NULL;
-	if (!q || times < 2 || q->layers >= most || q->layers == draft || !q->complete ||
-	    q->kernels >= fewest)
+	if (times < 2 || q->layers >= most || q->layers == draft || !q->complete || q->kernels >= fewest)
 		return;
 	q->cut_start = true;
 	q->complete = false;
-	uint32_t c = q->layers < TS_MAX_LAYERS ? q->layers : TS_MAX_LAYERS;
-	if (l->stats.whole_hist[c])
-		l->stats.whole_hist[c]--;
+	if (l->stats.whole_hist[own])
+		l->stats.whole_hist[own]--;
 	for (uint32_t i = 0; i < first->nlayers; i++)   /* a cut pass's types count as it closes */
 		l->stats.type_count[ts_lay_layer_type(first->layers[i].marks)]++;
 }
@@ -658,7 +644,10 @@ void ts_lay_settle_cycle(ts_layers *l)
 	uint32_t target, draft;
 	if (!ts_drafts_cycle(counts, n, &target, &draft))
 		target = draft = 0;
-	first_cut(l, draft);
+	for (size_t k = 0; k < l->held.npending; k++)
+		if (l->held.pending[k].step_open && l->held.pending[k].step == NOSTEP &&
+		    l->held.first_open && l->held.pending[k].pass == l->held.first_open - 1)
+			ts_lay_first_cut(l, &l->held.pending[k], draft);
 	settle_step(l, NOSTEP, target, target ? TS_DRAFT_CYCLE : TS_DRAFT_DEEPER, NULL);
 }
 
