@@ -64,7 +64,8 @@ const char *ts_ltype_name(ts_ltype t);
  * step showed alone, the prompt's (ALONE); else the deeper (DEEPER); with
  * no step annotation, the cycle of the passes' layer counts (CYCLE); a
  * pass in no step of the drafts' count (STRAY); several forwards replayed
- * from one graph launch beside the target's own (GRAPH); UNKNOWN from a partial
+ * from one graph launch beside the target's own (GRAPH); a decode beside
+ * one that verified k times its tokens (TOKENS); UNKNOWN from a partial
  * written before this was kept. */
 typedef enum {
 	TS_DRAFT_NOT = 0,
@@ -75,6 +76,7 @@ typedef enum {
 	TS_DRAFT_CYCLE,
 	TS_DRAFT_STRAY,
 	TS_DRAFT_GRAPH,
+	TS_DRAFT_TOKENS,
 	TS_DRAFT_BY_COUNT
 } ts_draft_by;
 

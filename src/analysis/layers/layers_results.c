@@ -550,6 +550,7 @@ const char *ts_draft_by_name(ts_draft_by b)
 		[TS_DRAFT_DEEPER] = "target_deeper", [TS_DRAFT_CYCLE] = "layer_count_cycle",
 		[TS_DRAFT_STRAY] = "drafts_count_outside_steps",
 		[TS_DRAFT_GRAPH] = "drafts_share_one_graph",
+		[TS_DRAFT_TOKENS] = "target_verifies_their_tokens",
 	};
 	return (unsigned)b < TS_DRAFT_BY_COUNT ? names[b] : NULL;
 }

@@ -557,6 +557,39 @@ static bool graph_draft(const ts_layers *l, int64_t s, const ts_pass *q, const t
 	return target;
 }
 
+/* A pass's tokens: its KV-cache writes', else its layers' rows; -1 none. */
+static int64_t pass_tokens(const ts_pass *q)
+{
+	return q->kv_grid > 0 ? q->kv_grid : q->layer_tokens > 0 ? q->layer_tokens : -1;
+}
+
+/* A decode forward of its step beside one of its count that ran k times
+ * its tokens (2 to 16), decode too (a token a position sampled): the
+ * target verifying the draft's tokens, k a sequence; every pass of the
+ * count ran one or the other. A step holding a prompt and its decodes
+ * (HF's generate under one ProfilerStep) has no such target: the
+ * prompt's pass samples a sequence's last position only (prefill). */
+static bool token_draft(const ts_layers *l, int64_t s, const ts_pass *q, const ts_pass *last)
+{
+	int64_t t = pass_tokens(q);
+	if (!q->complete || q->stage != TS_PSTAGE_DECODE || t <= 0)
+		return false;
+	bool target = false;
+	for (size_t k = 0; k <= l->held.npending; k++) {
+		const ts_pass *r = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : last;
+		if (!r || (k < l->held.npending && (!l->held.pending[k].step_open || l->held.pending[k].step != s)) ||
+		    !r->complete || r->layers != q->layers)
+			continue;
+		int64_t tr = pass_tokens(r);
+		if (tr == t)
+			continue;
+		if (r->stage != TS_PSTAGE_DECODE || tr < 2 * t || tr % t || tr / t > 16)
+			return false;
+		target = true;
+	}
+	return target;
+}
+
 static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by, const ts_pass *last)
 {
 	int64_t draft_tokens = -1;
@@ -565,10 +598,10 @@ static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by,
 		if (!pp->step_open || pp->step != s)
 			continue;
 		ts_pass *q = &l->records.passes[pp->pass];
-		bool shared = graph_draft(l, s, q, last);
-		q->draft = shared || (q->complete && ts_lay_drafts_beside(q->layers, target, by));
+		bool shared = graph_draft(l, s, q, last), tok = !shared && token_draft(l, s, q, last);
+		q->draft = shared || tok || (q->complete && ts_lay_drafts_beside(q->layers, target, by));
 		if (q->draft) {
-			q->draft_by = shared ? TS_DRAFT_GRAPH : by;
+			q->draft_by = shared ? TS_DRAFT_GRAPH : tok ? TS_DRAFT_TOKENS : by;
 			l->stats.draft_layers = q->layers;
 			l->stats.target_layers = target;
 			draft_tokens = q->kv_grid > 0 ? q->kv_grid : draft_tokens;
@@ -723,10 +756,10 @@ void ts_lay_close_step(ts_layers *l, ts_pass *p, size_t idx)
 	lay_stats *st = &l->stats;
 	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
 		     st->target_layers != st->draft_layers;
-	bool shared = graph_draft(l, step, p, NULL);
-	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray || shared)) {
+	bool shared = graph_draft(l, step, p, NULL), tok = !shared && token_draft(l, step, p, NULL);
+	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray || shared || tok)) {
 		p->draft = true;
-		p->draft_by = shared ? TS_DRAFT_GRAPH : stray ? TS_DRAFT_STRAY : by;
+		p->draft_by = shared ? TS_DRAFT_GRAPH : tok ? TS_DRAFT_TOKENS : stray ? TS_DRAFT_STRAY : by;
 		if (idx != SIZE_MAX) {
 			l->records.passes[idx].draft = true;
 			l->records.passes[idx].draft_by = p->draft_by;

@@ -146,6 +146,7 @@ static const char *draft_evidence(uint8_t by)
 	case TS_DRAFT_DEEPER: return ": the deeper model is the target";
 	case TS_DRAFT_CYCLE: return ": told by the cycle of the passes' layer counts";
 	case TS_DRAFT_GRAPH: return ": several replayed from one graph, the target's alone";
+	case TS_DRAFT_TOKENS: return ": the target verifies their tokens, k a sequence";
 	default: return "";
 	}
 }
