@@ -261,6 +261,9 @@ static void continuous(void)
 	again.votes[TS_PSTAGE_PREFILL] = 1, again.signal[TS_SIG_KERNEL_HINTS] = TS_PSTAGE_PREFILL;
 	ts_vote_relative(&t2, &r, &again);
 	CHECK(again.stage == TS_PSTAGE_PREFILL, "no pass after it mixed: the run began with it, prefill");
+	in.prev_sampled = TS_VOTE_PREV_RUNNING, in.sampled = 23;
+	CHECK(own(&in) == TS_PSTAGE_MIXED,
+	      "23 sequences after a decode the capture's start cut (its batch running on): mixed");
 	in.continuous = false, in.prev_sampled = 34, in.sampled = 35;
 	CHECK(own(&in) == TS_PSTAGE_PREFILL, "the same counts where the engine's batching is not known: prefill");
 }

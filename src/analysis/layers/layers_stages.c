@@ -129,7 +129,8 @@ void ts_lay_vote(ts_layers *l, ts_pass *p)
 	/* the sequences it ran on into the next step: the sampler's, else a
 	 * decode step's tokens */
 	l->pass.prev_sampled = h->sampled > 0 ? h->sampled
-			     : p->stage == TS_PSTAGE_DECODE && v.rows > 0 ? v.rows : 0;
+			     : p->stage == TS_PSTAGE_DECODE && v.rows > 0 ? v.rows
+			     : p->stage == TS_PSTAGE_DECODE && p->cut_start ? TS_VOTE_PREV_RUNNING : 0;
 	l->pass.hints.gemm_tokens = v.gemm_tokens;
 	ts_vote_seen(&l->held.vote, &in, &v);
 	/* the layers' elementwise work, one kernel a layer at least: a few

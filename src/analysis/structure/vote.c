@@ -83,8 +83,9 @@ static ts_pstage per_sequence(int64_t tokens, int64_t seqs, ts_pstage many)
  * handful of short prompts (a quickstart's four) stays a prefill. */
 static bool beside_running(const ts_vote_own_in *in)
 {
-	return in->continuous && in->sampled >= MIXED_BATCH_SEQS && in->prev_sampled >= 1 &&
-	       2 * in->sampled >= in->prev_sampled;
+	return in->continuous && in->sampled >= MIXED_BATCH_SEQS &&
+	       ((in->prev_sampled >= 1 && 2 * in->sampled >= in->prev_sampled) ||
+		in->prev_sampled == TS_VOTE_PREV_RUNNING);
 }
 
 static ts_pstage many_of(const ts_vote_own_in *in)
@@ -107,7 +108,7 @@ static ts_pstage many_of(const ts_vote_own_in *in)
 	 * trace's first such pass waits for the passes after it */
 	if (beside_running(in))
 		return TS_PSTAGE_MIXED;
-	if (in->continuous && in->sampled >= MIXED_BATCH_SEQS && in->prev_sampled < 0)
+	if (in->continuous && in->sampled >= MIXED_BATCH_SEQS && in->prev_sampled == -1)
 		return TS_PSTAGE_UNKNOWN;
 	return TS_PSTAGE_PREFILL;
 }

@@ -50,6 +50,7 @@ const char *ts_signal_name(ts_signal s);
 /* Tokens past which a pass is a prompt's whatever the passes around it:
  * a decode batch of more sequences is rare. */
 #define TS_TOKENS_PREFILL 1024
+#define TS_VOTE_PREV_RUNNING (-2)
 
 /* What a pass says of its stage by itself. */
 typedef struct {
@@ -86,7 +87,10 @@ typedef struct {
 					      * schedules its running sequences */
 	int64_t prev_sampled;                /* the sequences the pass before
 					      * sampled; -1: none (the trace's
-					      * first pass) */
+					      * first pass); 0 not known;
+					      * TS_VOTE_PREV_RUNNING: a decode
+					      * the capture's start cut, its
+					      * batch running on */
 } ts_vote_own_in;
 
 /* A pass's verdict. */
