@@ -1008,6 +1008,8 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 
 	ts_pass *p = &l->pass.cur;
 	p->kernels++;
+	if (m & M_GEMM)   /* a model's GEMMs: its own, whatever ran around them */
+		p->rows_sig += ((uint64_t)row + 1) * 0x9E3779B97F4A7C15ull ^ ((uint64_t)row << 29);
 	p->gpu_ns = ts_sat_add(p->gpu_ns, ev->dur_ns);
 	if (ev->ts_ns + ev->dur_ns > p->last_end)
 		p->last_end = ev->ts_ns + ev->dur_ns;

@@ -120,6 +120,9 @@ typedef struct {
 				     * trace's first, as the passes after say */
 	bool graph_shared;          /* replayed from one graph launch with another
 				     * pass (not kept in partials: steps settle first) */
+	uint64_t rows_sig;          /* the sum of its GEMM kernels' names, hashed:
+				     * the same in forwards of one model and batch
+				     * (not kept in partials) */
 	int64_t first_ts, last_end;
 	int64_t gpu_ns;             /* sum of kernel durations */
 	uint64_t kernels;

@@ -590,6 +590,30 @@ static bool token_draft(const ts_layers *l, int64_t s, const ts_pass *q, const t
 	return target;
 }
 
+/* Decode forwards of one count alike in their kernels, two or more,
+ * beside one decode forward of that count that ran other kernels (a
+ * drafter as deep as its target with its own GEMMs, or the target's
+ * batch of verified tokens): the one verifies once, the rest propose. */
+static bool kernels_draft(const ts_layers *l, int64_t s, const ts_pass *q, const ts_pass *last)
+{
+	if (!q->complete || q->stage != TS_PSTAGE_DECODE)
+		return false;
+	uint32_t same = 0, other = 0;
+	for (size_t k = 0; k <= l->held.npending; k++) {
+		const ts_pass *r = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : last;
+		if (!r || (k < l->held.npending && (!l->held.pending[k].step_open || l->held.pending[k].step != s)) ||
+		    !r->complete || r->layers != q->layers)
+			continue;
+		if (r->stage != TS_PSTAGE_DECODE)
+			return false;
+		if (r->rows_sig == q->rows_sig)
+			same++;
+		else
+			other++;
+	}
+	return same >= 2 && other == 1;
+}
+
 static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by, const ts_pass *last)
 {
 	int64_t draft_tokens = -1;
@@ -599,9 +623,10 @@ static int64_t settle_step(ts_layers *l, int64_t s, uint32_t target, uint8_t by,
 			continue;
 		ts_pass *q = &l->records.passes[pp->pass];
 		bool shared = graph_draft(l, s, q, last), tok = !shared && token_draft(l, s, q, last);
-		q->draft = shared || tok || (q->complete && ts_lay_drafts_beside(q->layers, target, by));
+		bool alike = !shared && !tok && kernels_draft(l, s, q, last);
+		q->draft = shared || tok || alike || (q->complete && ts_lay_drafts_beside(q->layers, target, by));
 		if (q->draft) {
-			q->draft_by = shared ? TS_DRAFT_GRAPH : tok ? TS_DRAFT_TOKENS : by;
+			q->draft_by = shared ? TS_DRAFT_GRAPH : tok ? TS_DRAFT_TOKENS : alike ? TS_DRAFT_ONCE : by;
 			l->stats.draft_layers = q->layers;
 			l->stats.target_layers = target;
 			draft_tokens = q->kv_grid > 0 ? q->kv_grid : draft_tokens;
@@ -757,9 +782,11 @@ void ts_lay_close_step(ts_layers *l, ts_pass *p, size_t idx)
 	bool stray = step < 0 && p->complete && st->draft_layers && p->layers == st->draft_layers &&
 		     st->target_layers != st->draft_layers;
 	bool shared = graph_draft(l, step, p, NULL), tok = !shared && token_draft(l, step, p, NULL);
-	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray || shared || tok)) {
+	bool alike = !shared && !tok && kernels_draft(l, step, p, p);
+	if (p->complete && (ts_lay_drafts_beside(p->layers, target, by) || stray || shared || tok || alike)) {
 		p->draft = true;
-		p->draft_by = shared ? TS_DRAFT_GRAPH : tok ? TS_DRAFT_TOKENS : stray ? TS_DRAFT_STRAY : by;
+		p->draft_by = shared ? TS_DRAFT_GRAPH : tok ? TS_DRAFT_TOKENS : alike ? TS_DRAFT_ONCE
+			    : stray ? TS_DRAFT_STRAY : by;
 		if (idx != SIZE_MAX) {
 			l->records.passes[idx].draft = true;
 			l->records.passes[idx].draft_by = p->draft_by;
