@@ -906,6 +906,35 @@ void ts_layers_kernel(ts_layers *l, const ts_event *ev, uint32_t row,
 	ts_lay_wait_kernel(l, ev, row, c, ref, ctx_slot, m);
 }
 
+/* The kernel that opens a pass (shared: inside the graph replay the
+ * last pass ended in): the pass's head and what it began with. */
+static void open_pass(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, int64_t step,
+		      int64_t an, bool shared)
+{
+	l->pass.frontier_at_start = l->pass.kfrontier;
+	start_pass(l, ev);
+	l->pass.cur.graph_shared = shared;
+	l->pass.pass_maxgap = 0;
+	l->pass.prev_head = l->pass.frontier_at_start == INT64_MIN ? TS_INTERN_NONE : l->pass.head_rows[0];
+	l->pass.head_rows[0] = row;
+	l->pass.graph_units = 0;   /* a graph's units count in the pass they ran in */
+	l->pass.graph_pieces = 0;
+	l->pass.forward_row = TS_INTERN_NONE;
+	/* the graph replaying began in this pass where it began here */
+	l->pass.graph_in_pass = lay_no_op(ev) && ev->correlation == l->pass.graph_corr &&
+				l->pass.graph_kernels == 1;
+	l->pass.row_graphs = l->pass.graph_in_pass;
+	l->pass.nhead_rows = 1;
+	l->pass.head_in_layers = 0;
+	l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
+	l->pass.before_capture = (ev->has & TS_HAS_CORRELATION) &&
+				 ts_idle_before_capture(l->idle, ev->correlation);
+	l->pass.began_before = l->pass.before_capture;
+	l->pass.head_op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
+	l->pass.hints.step = step;
+	l->pass.hints.step_ann = an;
+}
+
 void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts_kclass *c,
 			const ts_kref *ref, unsigned ctx_slot, lmark m)
 {
@@ -936,28 +965,7 @@ void ts_lay_take_kernel(ts_layers *l, const ts_event *ev, uint32_t row, const ts
 		end_pass(l, step_edge ? EDGE_STEP : EDGE_NONE, !step_edge && l->pass.hints.step >= 0);
 	}
 	if (!l->pass.in_pass) {
-		l->pass.frontier_at_start = l->pass.kfrontier;
-		start_pass(l, ev);
-		l->pass.cur.graph_shared = shared;
-		l->pass.pass_maxgap = 0;
-		l->pass.prev_head = l->pass.frontier_at_start == INT64_MIN ? TS_INTERN_NONE : l->pass.head_rows[0];
-		l->pass.head_rows[0] = row;
-		l->pass.graph_units = 0;   /* a graph's units count in the pass they ran in */
-		l->pass.graph_pieces = 0;
-		l->pass.forward_row = TS_INTERN_NONE;
-		/* the graph replaying began in this pass where it began here */
-		l->pass.graph_in_pass = lay_no_op(ev) && ev->correlation == l->pass.graph_corr &&
-					l->pass.graph_kernels == 1;
-		l->pass.row_graphs = l->pass.graph_in_pass;
-		l->pass.nhead_rows = 1;
-		l->pass.head_in_layers = 0;
-		l->pass.pass_named = (m & (M_EMBED | M_SAMPLE)) != 0;
-		l->pass.before_capture = (ev->has & TS_HAS_CORRELATION) &&
-					 ts_idle_before_capture(l->idle, ev->correlation);
-		l->pass.began_before = l->pass.before_capture;
-		l->pass.head_op = (ev->has & TS_HAS_EXTERNAL_ID) != 0;
-		l->pass.hints.step = step;
-		l->pass.hints.step_ann = an;
+		open_pass(l, ev, row, m, step, an, shared);
 	} else if (l->pass.cur.kernels < 8) {
 		ts_lay_head_row(l, row);
 	}
