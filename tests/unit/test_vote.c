@@ -264,6 +264,12 @@ static void continuous(void)
 	in.prev_sampled = TS_VOTE_PREV_RUNNING, in.sampled = 23;
 	CHECK(own(&in) == TS_PSTAGE_MIXED,
 	      "23 sequences after a decode the capture's start cut (its batch running on): mixed");
+	in.prev_sampled = -1, in.sampled = 257, in.layer_tokens = in.layer_rows = in.kv_grid = 918;
+	in.gemm_m_min = 257, in.gemm_m_max = 918;
+	CHECK(own(&in) == TS_PSTAGE_MIXED, "918 tokens for 257 sequences, no multiple: uneven, mixed");
+	in.layer_tokens = in.layer_rows = in.kv_grid = in.gemm_m_max = 771;
+	CHECK(own(&in) != TS_PSTAGE_MIXED, "771 for 257: three a sequence alike, a verify's: not mixed");
+	in.gemm_m_min = 34, in.gemm_m_max = in.layer_tokens = in.layer_rows = in.kv_grid = 3770;
 	in.continuous = false, in.prev_sampled = 34, in.sampled = 35;
 	CHECK(own(&in) == TS_PSTAGE_PREFILL, "the same counts where the engine's batching is not known: prefill");
 }

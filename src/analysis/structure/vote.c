@@ -81,6 +81,17 @@ static ts_pstage per_sequence(int64_t tokens, int64_t seqs, ts_pstage many)
  * they would be shorter than a prompt's template alone: a decode batch
  * ran a token each beside a prompt's chunk (continuous batching). A
  * handful of short prompts (a quickstart's four) stays a prefill. */
+/* Between one token a sequence and four, where a serving engine ran the
+ * pass (its paged KV cache, or its batching known): a speculative verify
+ * runs k a sequence, every one alike (tokens a multiple of them); tokens
+ * no multiple of many sequences ran unevenly, a decode batch beside
+ * prompts: mixed. */
+static bool uneven(const ts_vote_own_in *in, int64_t tokens, int64_t seqs)
+{
+	return (in->kv_grid > 0 || in->continuous) && seqs >= MIXED_SEQS_MIN && tokens > seqs &&
+	       tokens < 4 * seqs && tokens % seqs != 0;
+}
+
 static bool beside_running(const ts_vote_own_in *in)
 {
 	return in->continuous && in->sampled >= MIXED_BATCH_SEQS &&
@@ -137,6 +148,8 @@ static void token_signals(const ts_vote_own_in *in, ts_vote *v)
 	int64_t lr = in->layer_tokens > 0 && in->layer_tokens == in->sampled ? in->layer_tokens
 										: in->layer_rows;
 	ts_pstage by_rows = in->generation ? per_sequence(lr, in->sampled, many) : TS_PSTAGE_UNKNOWN;
+	if (by_rows == TS_PSTAGE_UNKNOWN && in->generation && uneven(in, lr, in->sampled))
+		by_rows = TS_PSTAGE_MIXED;
 	v->rows = lr > 0 ? lr : -1;
 	v->seqs = in->sampled;
 	if (by_rows != TS_PSTAGE_UNKNOWN)
