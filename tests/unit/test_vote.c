@@ -274,40 +274,6 @@ static void continuous(void)
 	CHECK(own(&in) == TS_PSTAGE_PREFILL, "the same counts where the engine's batching is not known: prefill");
 }
 
-/* A chunked prompt: its middle chunks sample nothing; beside the whole
- * prompt's 7,888 tokens a chunk of 1,024 is no decode step where a
- * chunk of that size was a known prompt, or the known decodes are fewer. */
-static void chunks(void)
-{
-	ts_vote_trace t;
-	memset(&t, 0, sizeof t);
-	ts_vote_own_in big = pass(10);
-	big.kv_grid = 7888, big.sampled = 5;
-	ts_vote vb;
-	ts_vote_own(&big, &vb);
-	ts_vote_seen(&t, &big, &vb);
-	ts_vote_known(&t, vb.stage, 10000000, 10, 0, 7888);
-	ts_vote_own_in c1 = pass(10);
-	c1.kv_grid = 1024, c1.sampled = 1;
-	ts_vote v1;
-	ts_vote_own(&c1, &v1);
-	ts_vote_seen(&t, &c1, &v1);
-	ts_vote_known(&t, v1.stage, 2000000, 10, 0, 1024);
-	ts_vote_known(&t, TS_PSTAGE_DECODE, 500000, 10, 0, 128);
-	ts_vote_own_in c2 = pass(10);
-	c2.kv_grid = 401;
-	ts_vote v2;
-	ts_vote_own(&c2, &v2);
-	ts_vote_seen(&t, &c2, &v2);
-	CHECK(vb.stage == TS_PSTAGE_PREFILL && v1.stage == TS_PSTAGE_PREFILL && v2.stage == TS_PSTAGE_UNKNOWN,
-	      "a prompt of 7,888 and a chunk of 1,024 by their samplers; a chunk of 401 open");
-	ts_vote_rel_in r = { .gpu_ns = 1000000, .layers = 10, .kv_grid = 401, .generation = true,
-			     .threshold = 32 };
-	ts_vote_relative(&t, &r, &v2);
-	CHECK(v2.stage == TS_PSTAGE_PREFILL,
-	      "401 tokens, 19x fewer than the prompt but 3x the known decode batch of 128: prefill");
-}
-
 static void beside_known(void)
 {
 	ts_vote_trace t;
@@ -497,6 +463,5 @@ int main(void)
 	beside_known();
 	mixed_batch();
 	continuous();
-	chunks();
 	return unit_failed ? 1 : 0;
 }

@@ -325,13 +325,11 @@ static ts_pstage tokens_relative(const ts_vote_trace *tr, const ts_tok_range *r,
 {
 	if (t <= 0)
 		return TS_PSTAGE_UNKNOWN;
-	const ts_tok_range *d = &tr->known_tok[TS_PSTAGE_DECODE], *f = &tr->known_tok[TS_PSTAGE_PREFILL];
-	/* (not where a pass known a prompt's ran as few, nor past twice the
-	 * known decode batches: a chunked prompt's chunks beside its whole) */
-	if (r->hi >= 4 * t && !(f->lo > 0 && f->lo <= t) && !(d->hi > 0 && t > 2 * d->hi))
+	if (r->hi >= 4 * t)
 		return TS_PSTAGE_DECODE;
 	if (r->lo > 0 && 4 * r->lo <= t)
 		return TS_PSTAGE_PREFILL;
+	const ts_tok_range *d = &tr->known_tok[TS_PSTAGE_DECODE], *f = &tr->known_tok[TS_PSTAGE_PREFILL];
 	bool as_decode = d->hi > 0 && 2 * d->hi >= t, as_prefill = f->lo > 0 && f->lo <= 2 * t;
 	if (as_decode != as_prefill)
 		return as_decode ? TS_PSTAGE_DECODE : TS_PSTAGE_PREFILL;
