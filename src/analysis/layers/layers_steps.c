@@ -538,6 +538,16 @@ void ts_lay_verify_stage(ts_pass *q, int64_t draft_tokens)
  * layers, fewer) are a draft's (ts_lay_verify_stage: the target's stage
  * by their tokens); the ones of known stage are staged. The drafts'
  * tokens, -1 none. */
+/* The k-th pass of step s held (k = npending: last, the step's closing
+ * pass, NULL none); NULL where the k-th held is another step's. */
+static const ts_pass *in_step(const ts_layers *l, int64_t s, size_t k, const ts_pass *last)
+{
+	if (k == l->held.npending)
+		return last;
+	const pending_pass *pp = &l->held.pending[k];
+	return pp->step_open && pp->step == s ? &l->records.passes[pp->pass] : NULL;
+}
+
 /* A forward replayed from one graph launch with another (a drafter's
  * steps captured as one graph, SGLang's EAGLE draft runner) is a draft's,
  * whatever its count, where its step (held, and last: the step's last
@@ -547,14 +557,12 @@ static bool graph_draft(const ts_layers *l, int64_t s, const ts_pass *q, const t
 {
 	if (!q->complete || !q->graph_shared)
 		return false;
-	bool target = last && last->complete && !last->graph_shared && last->layers == q->layers;
-	for (size_t k = 0; k < l->held.npending && !target; k++) {
-		const pending_pass *pp = &l->held.pending[k];
-		const ts_pass *r = &l->records.passes[pp->pass];
-		target = pp->step_open && pp->step == s && r->complete && !r->graph_shared &&
-			 r->layers == q->layers;
+	for (size_t k = 0; k <= l->held.npending; k++) {
+		const ts_pass *r = in_step(l, s, k, last);
+		if (r && r->complete && !r->graph_shared && r->layers == q->layers)
+			return true;
 	}
-	return target;
+	return false;
 }
 
 /* A pass's tokens: its KV-cache writes', else its layers' rows; -1 none. */
@@ -576,9 +584,8 @@ static bool token_draft(const ts_layers *l, int64_t s, const ts_pass *q, const t
 		return false;
 	bool target = false;
 	for (size_t k = 0; k <= l->held.npending; k++) {
-		const ts_pass *r = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : last;
-		if (!r || (k < l->held.npending && (!l->held.pending[k].step_open || l->held.pending[k].step != s)) ||
-		    !r->complete || r->layers != q->layers)
+		const ts_pass *r = in_step(l, s, k, last);
+		if (!r || !r->complete || r->layers != q->layers)
 			continue;
 		int64_t tr = pass_tokens(r);
 		if (tr == t)
@@ -600,9 +607,8 @@ static bool kernels_draft(const ts_layers *l, int64_t s, const ts_pass *q, const
 		return false;
 	uint32_t same = 0, other = 0;
 	for (size_t k = 0; k <= l->held.npending; k++) {
-		const ts_pass *r = k < l->held.npending ? &l->records.passes[l->held.pending[k].pass] : last;
-		if (!r || (k < l->held.npending && (!l->held.pending[k].step_open || l->held.pending[k].step != s)) ||
-		    !r->complete || r->layers != q->layers)
+		const ts_pass *r = in_step(l, s, k, last);
+		if (!r || !r->complete || r->layers != q->layers)
 			continue;
 		if (r->stage != TS_PSTAGE_DECODE)
 			return false;
