@@ -1,7 +1,9 @@
 /*
  * tview_compare.c - compare's tables (tview.h): the op groups of A
  * against B, the layers, the kernels of a typical layer aligned, the
- * collectives on both sides.
+ * collectives on both sides. One list (CMP_TABLES) names each table
+ * once, with its builder; the public name list and the dispatch are
+ * made from it.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,9 +12,6 @@
 
 #include "analysis/views/tables/tview_int.h"
 #include "input/base/timefmt.h"
-
-const char *const ts_tview_compare_tables[] = { "ops", "layers", "alignment", "collectives",
-						 NULL };
 
 /* One side's kernels of an op group: "short xN total us; ..." by time. */
 static const char *cmp_kernels(const ts_compare *c, const ts_cmp_op *r, int s,
@@ -149,18 +148,27 @@ static int t_cmp_collectives(const ts_compare *c, const ts_table_sink *k)
 	return rc;
 }
 
+/* compare's tables, in the report's order: name and builder. */
+#define CMP_TABLES(X)                             \
+	X("ops", t_cmp_ops)                       \
+	X("layers", t_cmp_layers)                 \
+	X("alignment", t_cmp_alignment)           \
+	X("collectives", t_cmp_collectives)
+
+#define CMP_NAME_OF(name, fn) name,
+#define CMP_ENTRY_OF(name, fn) { name, fn },
+
+const char *const ts_tview_compare_tables[] = { CMP_TABLES(CMP_NAME_OF) NULL };
+
+static const struct {
+	const char *name;
+	int (*fn)(const ts_compare *c, const ts_table_sink *k);
+} cmp_tables[] = { CMP_TABLES(CMP_ENTRY_OF) };
+
 int ts_tview_compare_table(const ts_compare *c, const char *name, const ts_table_sink *sink)
 {
-	int rc;
-	if (strcmp(name, "ops") == 0)
-		rc = t_cmp_ops(c, sink);
-	else if (strcmp(name, "layers") == 0)
-		rc = t_cmp_layers(c, sink);
-	else if (strcmp(name, "alignment") == 0)
-		rc = t_cmp_alignment(c, sink);
-	else if (strcmp(name, "collectives") == 0)
-		rc = t_cmp_collectives(c, sink);
-	else
-		return -2;
-	return rc || sink->end(sink->ctx) ? -1 : 0;
+	for (size_t i = 0; i < sizeof cmp_tables / sizeof *cmp_tables; i++)
+		if (strcmp(cmp_tables[i].name, name) == 0)
+			return cmp_tables[i].fn(c, sink) || sink->end(sink->ctx) ? -1 : 0;
+	return -2;
 }
