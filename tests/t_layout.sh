@@ -159,7 +159,7 @@ print('%s - reporters include views only, of analysis/%s' %
 # the timeline, the attribution and its joins, graph capture and replay,
 # the layer machine and its parts); what they show of a machine they read
 # from a view (analysis/views/, its tables/ included: ts_kview_*,
-# ts_lview_*, ts_aview_*, ts_tview_*, ts_insight_*, ts_steps_of, ...).
+# ts_lview_*, ts_aview_*, ts_tview_*, ts_insight_*, ts_sview_of, ...).
 # Records and words stay open to them: a statistic's quantile (ts_stat_),
 # a histogram, the names of a stage, a layer type, a bucket, a signal, a
 # collective's kind (ts_comm_kind_name). The layer anatomy's and the

@@ -13,7 +13,7 @@
 #include "analysis/views/aview.h"
 #include "analysis/views/insight.h"
 #include "analysis/views/lview.h"
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 #include "input/base/satmath.h"
 #include "report/report.h"
 #include "report/jsonw.h"
@@ -594,13 +594,13 @@ static void put_window(ts_jw *w, const char *key, int64_t from, int64_t to)
 	ts_jw_end_obj(w);
 }
 
-/* A stage's passes in wall time, steps and tokens (steps.h); null when
+/* A stage's passes in wall time, steps and tokens (sview.h); null when
  * it has no pass. */
 static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 {
-	ts_steps st;
+	ts_sview st;
 	ts_jw_key(w, "steps");
-	if (!ts_steps_of(res->layers, res->api, stage, &st)) {
+	if (!ts_sview_of(res->layers, res->api, stage, &st)) {
 		ts_jw_null(w);
 		return;
 	}
@@ -638,7 +638,7 @@ static void put_steps(ts_jw *w, const ts_result *res, ts_pstage stage)
 	ts_jw_end_obj(w);
 }
 
-/* The pass's step accounted in its GPU window (steps.h): the parts add up
+/* The pass's step accounted in its GPU window (sview.h): the parts add up
  * to the wall; null without a window. */
 static void put_step(ts_jw *w, const ts_result *res, size_t i)
 {

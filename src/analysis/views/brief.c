@@ -266,7 +266,7 @@ static void put_what(bf_build *s)
 	bf_add(s, W, TS_BRIEF_LINE, "  %s%s; model %s%s%s", gpu, rank, fam,
 	    res->framework ? "; " : "", res->framework ? res->framework : "");
 	/* busy time leads (the union of kernel intervals); kernel time is
-	 * named beside it when streams overlap (steps.h has the words) */
+	 * named beside it when streams overlap (sview.h has the words) */
 	char kt[96];
 	int64_t kns = v->all->total, busy = v->staged ? kns : ts_agg_busy_ns(res->agg);
 	ts_fmt_ms(kt, sizeof kt, (double)busy);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "analysis/views/brief_int.h"
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 #include "analysis/views/whatif.h"
 
 #define MAX_STAGE_ROWS 3       /* stages with passes shown per pass */
@@ -39,7 +39,7 @@ static void put_between(bf_build *s, const ts_between *b)
 
 /* Why the GPU sat idle in the stage's passes: the CPU late (launch-bound
  * gaps), or how many gaps and the largest. */
-static void idle_cause(const ts_steps *st, const ts_idle_pass *d, char *buf, size_t n)
+static void idle_cause(const ts_sview *st, const ts_idle_pass *d, char *buf, size_t n)
 {
 	char a[32], b[32];
 	if (st->idle_ns <= 0) {
@@ -54,7 +54,7 @@ static void idle_cause(const ts_steps *st, const ts_idle_pass *d, char *buf, siz
 	}
 }
 
-static const char *token_how(const ts_steps *st)
+static const char *token_how(const ts_sview *st)
 {
 	return st->token_from == TS_TOKEN_STEPS ? "step to step"
 	     : st->token_from == TS_TOKEN_WINDOW ? (st->passes > 1 ? "its steps' windows, p50"
@@ -64,7 +64,7 @@ static const char *token_how(const ts_steps *st)
 
 /* Is the time around the stage's passes in their steps said (2% of the
  * steps or more, where a step is its window)? */
-static bool step_parts_shown(const ts_steps *st)
+static bool step_parts_shown(const ts_sview *st)
 {
 	return st->token_from == TS_TOKEN_WINDOW && st->windows &&
 	       (st->before_ns + st->after_ns) * 50 >= st->window_p50_ns * (int64_t)st->windows;
@@ -72,7 +72,7 @@ static bool step_parts_shown(const ts_steps *st)
 
 /* ... and does it name the CPU's synchronizing call that filled most of
  * the GPU's idle before the pass? */
-static bool step_names_wait(const ts_steps *st)
+static bool step_names_wait(const ts_sview *st)
 {
 	return step_parts_shown(st) && st->before_sync &&
 	       2 * st->before_sync_ns >= st->before_ns - st->before_busy_ns;
@@ -91,7 +91,7 @@ static int64_t unexplained_wait(const ts_result *res, ts_pstage stage)
  * pass's first kernel (the GPU mostly idle: the CPU preparing the step's
  * inputs and launching its first kernel) and after its last, per step,
  * when they are 2% of the step or more. */
-static void put_step_parts(bf_build *s, ts_pstage stage, const ts_steps *st)
+static void put_step_parts(bf_build *s, ts_pstage stage, const ts_sview *st)
 {
 	if (!step_parts_shown(st))
 		return;
@@ -123,7 +123,7 @@ static void put_step_parts(bf_build *s, ts_pstage stage, const ts_steps *st)
 
 /* Per token, where the batch or the tokens are known: a decode step's
  * time per output token, a prefill's tokens per second. */
-static void put_per_token(bf_build *s, ts_pstage stage, const ts_steps *st)
+static void put_per_token(bf_build *s, ts_pstage stage, const ts_sview *st)
 {
 	const ts_brief_section P = TS_BRIEF_PASS_TIMES;
 	const char *sn = ts_pstage_name(stage);
@@ -184,7 +184,7 @@ static void put_per_token(bf_build *s, ts_pstage stage, const ts_steps *st)
  * in the passes it is part of: a wait can begin before the pass's GPU
  * work and be longer than its wall. Where the line would not fit the
  * width, the calls are counted, not named. */
-static void put_syncs(bf_build *s, const ts_steps *st)
+static void put_syncs(bf_build *s, const ts_sview *st)
 {
 	int64_t wall = st->busy_ns + st->idle_ns;
 	if (!st->sync_calls || st->idle_ns * 50 < wall)
@@ -267,10 +267,10 @@ void bf_pass_times(bf_build *s)
 	int shown = 0;
 	for (int stage = 0; stage < TS_PSTAGE_COUNT && shown < MAX_STAGE_ROWS; stage++) {
 		bf_pass_sum ps;
-		ts_steps st;
+		ts_sview st;
 		bf_stage_passes(res->layers, stage, &ps);
 		if (!ps.n || !bf_shown_stage(s->o, stage) ||
-		    !ts_steps_of(res->layers, res->api, (ts_pstage)stage, &st))
+		    !ts_sview_of(res->layers, res->api, (ts_pstage)stage, &st))
 			continue;
 		if (!shown++)
 			bf_add(s, P, TS_BRIEF_ROW, "%-10s %9s %9s %9s %6s %5s  %s", "Per pass",

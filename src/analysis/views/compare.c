@@ -701,7 +701,7 @@ static void build_latency(ts_compare *c)
 			continue;
 		bool both = true;
 		for (int s = 0; s < 2 && both; s++)
-			both = ts_steps_of(c->r[s]->layers, c->r[s]->api, (ts_pstage)st, &x->steps[s]) &&
+			both = ts_sview_of(c->r[s]->layers, c->r[s]->api, (ts_pstage)st, &x->steps[s]) &&
 			       !x->steps[s].of_partials &&
 			       ts_step_split_of(c->r[s]->layers, c->r[s]->api, (ts_pstage)st, &x->split[s]);
 		if (!both) {

@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "analysis/views/result.h"
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 #include "analysis/views/whatif.h"
 
 typedef enum { TS_CMP_SIMILAR, TS_CMP_SLOWER, TS_CMP_FASTER } ts_cmp_status;
@@ -119,7 +119,7 @@ typedef struct {
  * the difference of the mean steps). */
 typedef struct {
 	bool has;
-	ts_steps steps[2];
+	ts_sview steps[2];
 	ts_step_split split[2];
 	double gap_ns;           /* mean step, B - A */
 	double ratio;            /* B / A of the mean step; -1 none */

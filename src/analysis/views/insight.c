@@ -15,7 +15,7 @@
 #include "analysis/layers/layers.h"
 #include "analysis/layers/position.h"
 #include "analysis/views/kview.h"
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 #include "analysis/views/whatif.h"
 
 static const char *const opp_names[TS_OPP_COUNT] = {
@@ -415,8 +415,8 @@ static bool spread_opps(const ts_result *res, int s, int64_t stage_ns, ts_opport
 static void step_opp(const ts_result *res, int s, int64_t stage_ns, ts_opportunity *out,
 		     size_t *n, size_t max)
 {
-	ts_steps st;
-	if (!ts_steps_of(res->layers, res->api, (ts_pstage)s, &st) || !st.windows || st.of_partials)
+	ts_sview st;
+	if (!ts_sview_of(res->layers, res->api, (ts_pstage)s, &st) || !st.windows || st.of_partials)
 		return;
 	int64_t idle = st.before_ns - st.before_busy_ns, wall = st.window_p50_ns * (int64_t)st.windows;
 	if (idle <= 0 || idle * 100 < wall)

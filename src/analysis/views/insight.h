@@ -41,7 +41,7 @@ typedef enum {
 	TS_OPP_COMM,           /* collectives with no computation beside them */
 	TS_OPP_GPU_IDLE,       /* no pass: the GPU idle in the kernel span */
 	TS_OPP_SPREAD,         /* a kernel whose slow calls run far above its median */
-	TS_OPP_STEP_IDLE,      /* a step's GPU idle before its pass (steps.h) */
+	TS_OPP_STEP_IDLE,      /* a step's GPU idle before its pass (sview.h) */
 	TS_OPP_PEER,           /* collectives far above their median: waiting on a peer */
 	TS_OPP_COUNT
 } ts_opp_kind;

@@ -12,7 +12,7 @@
 #include "input/base/satmath.h"
 #include "input/base/timefmt.h"
 #include "analysis/views/insight.h"
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 #include "analysis/views/whatif_int.h"
 
 struct ts_whatif {

@@ -331,7 +331,7 @@ static void put_cmp_align(ts_jw *w, const ts_compare *c)
 static void put_latency_side(ts_jw *w, const ts_cmp_latency *l, int s)
 {
 	const ts_step_split *x = &l->split[s];
-	const ts_steps *p = &l->steps[s];
+	const ts_sview *p = &l->steps[s];
 	ts_jw_obj(w);
 	ts_jw_kuint(w, "steps", x->steps);
 	ts_jw_kstr(w, "step_from", x->from == TS_TOKEN_STEPS ? "steps" : x->from == TS_TOKEN_WINDOW

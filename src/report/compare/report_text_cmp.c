@@ -132,7 +132,7 @@ static void put_cmp_latency(FILE *out, const ts_compare *c)
 		put_cmp_line(out, label, a, b, t);
 		if (st == TS_PSTAGE_DECODE && l->token_ratio > 0) {
 			for (int s = 0; s < 2; s++) {
-				const ts_steps *p = &l->steps[s];
+				const ts_sview *p = &l->steps[s];
 				int k = snprintf(s ? b : a, sizeof a, "%.3f ms", (double)p->token_ns / 1e6);
 				if (p->tokens_per_s > 0)
 					snprintf((s ? b : a) + k, sizeof a - (size_t)k, ", %.0f tokens/s",

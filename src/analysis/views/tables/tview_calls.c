@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 #include "analysis/views/tables/tview_int.h"
 #include "input/base/satmath.h"
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "analysis/views/insight.h"
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 #include "analysis/views/tables/tview_int.h"
 
 int ts_tview_layers(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
@@ -85,7 +85,7 @@ int ts_tview_passes(const ts_result *res, const ts_kview *v, const ts_table_sink
 
 int ts_tview_stages(const ts_result *res, const ts_table_sink *k)
 {
-	/* then its passes in wall time, steps and tokens (steps.h) */
+	/* then its passes in wall time, steps and tokens (sview.h) */
 	static const char *const cols[] = { "stage", "passes", "complete_passes", "draft_passes", "layers",
 					    "kernels", "gpu_time_us", "share_pct", IDLE_COLS,
 					    "wall_mean_us", "wall_p50_us", "wall_max_us", "steps",
@@ -98,8 +98,8 @@ int ts_tview_stages(const ts_result *res, const ts_table_sink *k)
 		const ts_stage_total *t = ts_layers_stage(l, (ts_pstage)s);
 		const ts_stat *other, *sall;
 		ts_layers_stage_rows(l, (ts_pstage)s, &other, &sall);
-		ts_steps st;
-		bool has = ts_steps_of(l, res->api, (ts_pstage)s, &st);
+		ts_sview st;
+		bool has = ts_sview_of(l, res->api, (ts_pstage)s, &st);
 		ts_cell row[] = {
 			c_cstr(ts_pstage_name((ts_pstage)s)), c_uint(t->passes), c_uint(t->complete_passes),
 			c_uint(t->drafts), c_uint(t->layers), c_uint(sall->count), c_us(sall->total),

@@ -1,8 +1,8 @@
 /*
- * steps.c - a stage's wall, step and per-token figures from its passes
- * (steps.h).
+ * sview.c - a stage's wall, step and per-token figures from its passes
+ * (sview.h).
  */
-#include "analysis/views/steps.h"
+#include "analysis/views/sview.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +165,7 @@ bool ts_step_account(const ts_layers *l, const ts_api *api, size_t i, ts_step_ac
 /* The time of a token: the step p50 where steps follow each other, else
  * the step window's p50 where the profiler drew each step on the GPU, else
  * the pass wall's. */
-static void token_time(ts_steps *s)
+static void token_time(ts_sview *s)
 {
 	if (s->steps) {
 		s->token_ns = s->step_p50_ns;
@@ -184,7 +184,7 @@ static void token_time(ts_steps *s)
  * batch over it. Prefill: the tokens over the summed wall (of the steps,
  * where each has a window: a prompt waits for its input preparation
  * too). Unknown (-1) where a pass's count is. */
-static void per_token(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *s)
+static void per_token(const ts_layers *l, const ts_api *api, ts_pstage st, ts_sview *s)
 {
 	bool decode = st == TS_PSTAGE_DECODE;
 	int64_t wall = 0, batch = -1;
@@ -304,7 +304,7 @@ bool ts_syncs_place(const ts_layers *l, const ts_api *api, int32_t *pass, int64_
 }
 
 /* The synchronizing calls inside the stage's counted passes. */
-static void stage_syncs(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *s)
+static void stage_syncs(const ts_layers *l, const ts_api *api, ts_pstage st, ts_sview *s)
 {
 	size_t ns;
 	uint64_t unkept;
@@ -334,7 +334,7 @@ static void stage_syncs(const ts_layers *l, const ts_api *api, ts_pstage st, ts_
 	free(in);
 }
 
-bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *s)
+bool ts_sview_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_sview *s)
 {
 	memset(s, 0, sizeof *s);
 	s->batch = s->tokens = -1;

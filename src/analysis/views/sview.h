@@ -1,5 +1,5 @@
 /*
- * steps.h - a stage's passes in the units a serving engineer reads: the
+ * sview.h - a stage's passes in the units a serving engineer reads: the
  * wall time of a pass (mean, p50, max), the step to step time where passes
  * follow each other, and per token where the batch or the tokens are
  * known.
@@ -24,10 +24,12 @@
  *                the pass and the time before and after it in the step.
  *
  * The passes are those the per-pass rows count: complete ones; when a
- * stage has none, its partial ones (marked so).
+ * stage has none, its partial ones (marked so). (The step annotations
+ * themselves, and which step a kernel belongs to, are the structure's:
+ * analysis/structure/steps.h.)
  */
-#ifndef TS_STEPS_H
-#define TS_STEPS_H
+#ifndef TS_SVIEW_H
+#define TS_SVIEW_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -70,7 +72,7 @@ typedef struct {
 	int64_t sync_ns;
 	int64_t sync_window_ns;
 	const char *sync_top;        /* NULL: none */
-} ts_steps;
+} ts_sview;
 
 /* Pass i's step accounted in its window: the step's window on the GPU,
  * else its CPU window to the later of its end and the pass's GPU end.
@@ -127,7 +129,7 @@ bool ts_step_split_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_st
 
 /* The steps of stage st (l may be NULL: none; api NULL: no runtime calls).
  * false when it has no pass. */
-bool ts_steps_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_steps *out);
+bool ts_sview_of(const ts_layers *l, const ts_api *api, ts_pstage st, ts_sview *out);
 
 /* The pass each kept synchronizing call of api fell in (pass[i], its
  * index in l, for call i; -1: in none), and its time inside that pass
