@@ -234,14 +234,14 @@ static void write_events(ts_jw *w, const ts_result *res)
 			continue;
 		char name[64];
 		snprintf(name, sizeof name, "layer %" PRIu32 " (%s)", s[i].layer,
-			 ts_ltype_name((ts_ltype)s[i].type));
+			 ts_ltype_name(res->patterns, (ts_ltype)s[i].type));
 		ev_begin(w, "X", name, 2);
 		ev_span(w, s[i].start, s[i].end - s[i].start);
 		ts_jw_key(w, "args");
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "pass", s[i].pass);
 		ts_jw_kuint(w, "layer", s[i].layer);
-		ts_jw_kstr(w, "type", ts_ltype_name((ts_ltype)s[i].type));
+		ts_jw_kstr(w, "type", ts_ltype_name(res->patterns, (ts_ltype)s[i].type));
 		ts_jw_kuint(w, "kernels", s[i].kernels);
 		ts_jw_end_obj(w);
 		ts_jw_end_obj(w);

@@ -145,8 +145,10 @@ static void explain_one(const ts_patterns *p, ts_cat cat, const char *name)
 	printf("category  %s\n", ts_kclass_category(p, &c));
 	/* what the category means beside its type (kernels.yaml) */
 	const ts_category *k = ts_kclass_cat(p, &c);
-	if (k && (k->mixer != TS_MIXER_BY_TYPE || c.type == TS_TYPE_ATTENTION))
-		printf("mixer     %s\n", ts_mixer_names[k->mixer]);
+	if (k && (k->mixer != TS_MIXER_BY_TYPE || c.type == TS_TYPE_ATTENTION)) {
+		int mix = ts_patterns_category_mixer(p, k);
+		printf("mixer     %s\n", mix >= 0 ? ts_patterns_mixer(p, (size_t)mix)->name : "none");
+	}
 	if (k && k->collective != TS_COLL_NONE)
 		printf("collective %s\n", ts_collective_names[k->collective]);
 	if (k && (k->bookkeeping || k->by_op))

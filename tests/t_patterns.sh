@@ -73,7 +73,7 @@ bad_case bad-type k.yaml "bad-type/k.yaml:2:21: unknown type 'gpu' (one of atten
 categories:
   - {name: Y, type: gpu}
 Y
-bad_case bad-mixer k.yaml "bad-mixer/k.yaml:2:39: unknown mixer 'mamba' (one of attention, none, mla, gdn, ssm)" <<'Y'
+bad_case bad-mixer k.yaml "bad-mixer/k.yaml:2:39: unknown mixer 'mamba' (one of none, attention, mla, gdn, ssm; mixers: declares them)" <<'Y'
 categories:
   - {name: Y, type: attention, mixer: mamba}
 Y
@@ -246,6 +246,42 @@ t = open(sys.argv[2]).read()
 assert 'collective all_reduce' in t and 'mixer     ssm' in t, t" "$tmp/ar.out" "$tmp/mean.out" &&
 	ok "a category's collective: and mixer: (kernels.yaml) say what it is, whatever its name" ||
 	bad "category meaning from YAML" "$(head -c 300 "$tmp/ar.out")"
+
+# A new mixer kind is YAML alone: declared under mixers:, named by a
+# category, it types the layers its kernels run in (label+MLP) and the
+# model line says its words; the layer count is unchanged
+mkdir -p "$tmp/mixer"
+cat > "$tmp/mixer/k.yaml" <<'Y'
+mixers:
+  - {name: retention, label: Ret, says: "retention (RetNet)", rank: 4, linear: true}
+categories:
+  - {name: Attention-Retention, type: attention, mixer: retention}
+rules:
+  - {name: retention, match: 'native_sdpa_sm[89]0_flash', category: Attention-Retention}
+Y
+"$TS" --no-progress -f json tests/data/torch_dense_eager_h200.json.gz >"$tmp/mix0.json" 2>/dev/null
+"$TS" --no-progress -f json --patterns "$tmp/mixer" tests/data/torch_dense_eager_h200.json.gz >"$tmp/mix1.json" 2>/dev/null
+"$TS" patterns explain --patterns "$tmp/mixer" cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64_4x1x1_cga1x1x1_kernel0_0 >"$tmp/mix.out"
+python3 -c "
+import json, sys
+a, b = (json.load(open(f))['layers'] for f in sys.argv[1:3])
+m = json.load(open(sys.argv[2]))['model']['described']
+assert a['types'] == {'Attn+FC': 48}, a['types']
+assert b['types'] == {'Ret+FC': 48}, b['types']
+assert a['per_pass'] == b['per_pass'] == 8, (a['per_pass'], b['per_pass'])
+assert m.startswith('a dense model: 8 retention (RetNet) layers'), m
+assert 'mixer     retention' in open(sys.argv[3]).read()" "$tmp/mix0.json" "$tmp/mix1.json" "$tmp/mix.out" &&
+	ok "a new mixer kind (mixers: in a user's kernels.yaml) types its layers and names them on the model line" ||
+	bad "new mixer kind" "$(grep -o '"types":[^}]*}' "$tmp/mix1.json" | head -1)"
+bad_case mixer-twice k.yaml "mixer-twice/k.yaml:3:12: mixer 'x' is also declared in mixer-twice/k.yaml" <<'Y'
+mixers:
+  - {name: x, label: X, says: "x"}
+  - {name: x, label: X, says: "x"}
+Y
+bad_case mixer-rank k.yaml "mixer-rank/k.yaml:2:42: rank 'high' is not a whole number in -1000..1000" <<'Y'
+mixers:
+  - {name: x, label: X, says: "x", rank: high}
+Y
 
 # explain
 "$TS" patterns explain 'nvjet_sm103_tst_32x64_64x16_4x1_v_bz_splitK_TNN' >"$tmp/out"

@@ -51,13 +51,17 @@ static const char *type_fill(ts_ktype t)
 	return (unsigned)t < TS_TYPE_COUNT && type_colour[t] ? type_colour[t] : GREY;
 }
 
-/* One colour per layer type (ts_ltype), unknown grey. */
+/* One colour per layer type (ts_ltype): a pair per mixer (MoE, dense),
+ * then mixer only, MoE only, dense only; unknown grey. */
 static const char *layer_fill(int t)
 {
-	static const char *const c[] = { "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00",
-					 "#56B4E9", "#882255", "#44AA99", "#332288", "#AA4499",
-					 "#999933" };
-	return t >= 0 && (size_t)t < sizeof c / sizeof *c && t != TS_LT_UNKNOWN ? c[t] : GREY;
+	static const char *const c[TS_LT_UNKNOWN] = {
+		"#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9", "#882255",
+		"#44AA99", "#117733", "#DDCC77", "#88CCEE", "#661100", "#6699CC", "#AA4466",
+		"#4477AA", "#CCBB44",
+		[TS_LT_ATTN_ONLY] = "#332288", [TS_LT_MOE_ONLY] = "#AA4499", [TS_LT_FC_ONLY] = "#999933",
+	};
+	return t >= 0 && t < TS_LT_UNKNOWN ? c[t] : GREY;
 }
 
 #define RANK_BARS 64
@@ -403,7 +407,7 @@ static void chart_layers(FILE *out, const ts_lview *lv)
 				     "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>layer %"
 				     PRIu32 " (%s): %.3f us mean over %" PRIu64 " passes</title></rect>\n",
 				i, 60 + i * step, 190 - bh, bw, bh, layer_fill(bt), i,
-				ts_ltype_name((ts_ltype)bt), m / 1e3, st->time.count);
+				ts_ltype_name(lv->tables, (ts_ltype)bt), m / 1e3, st->time.count);
 		}
 		fprintf(out, "<line x1=\"58\" y1=\"190\" x2=\"%d\" y2=\"190\" class=\"ax\"/>"
 			     "<text x=\"56\" y=\"24\" text-anchor=\"end\" class=\"val\">%.0f us</text>"
@@ -413,7 +417,7 @@ static void chart_layers(FILE *out, const ts_lview *lv)
 		size_t nk = 0;
 		for (int t = 0; t < TS_LT_COUNT; t++)
 			if (type_seen[t])
-				keys[nk++] = (legend_key){ ts_ltype_name((ts_ltype)t), layer_fill(t) };
+				keys[nk++] = (legend_key){ ts_ltype_name(lv->tables, (ts_ltype)t), layer_fill(t) };
 		legend(out, keys, nk, 214);
 		chart_close(out);
 	}

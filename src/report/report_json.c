@@ -373,7 +373,7 @@ static void put_stage_anatomy(ts_jw *w, const ts_result *res, const ts_lview *lv
 		const ts_layer_outlier *lo = &st->outliers[i];
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "layer", lo->index);
-		ts_jw_kstr(w, "type", ts_ltype_name(lo->type));
+		ts_jw_kstr(w, "type", ts_ltype_name(res->patterns, lo->type));
 		ts_jw_kus(w, "mean_us", lo->mean_ns);
 		ts_jw_knum(w, "ratio", "%.3f", lo->ratio);
 		ts_jw_end_obj(w);
@@ -466,7 +466,7 @@ static void put_insight(ts_jw *w, const ts_result *res)
 }
 
 /* layers.doubt: what the self-check found against the layout */
-static void put_doubt(ts_jw *w, const ts_layer_doubt *d)
+static void put_doubt(ts_jw *w, const ts_patterns *p, const ts_layer_doubt *d)
 {
 	ts_jw_key(w, "doubt");
 	ts_jw_obj(w);
@@ -489,7 +489,7 @@ static void put_doubt(ts_jw *w, const ts_layer_doubt *d)
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "pass", d->first.pass);
 		ts_jw_kuint(w, "layer", d->first.layer);
-		ts_jw_kstr(w, "type", ts_ltype_name(d->first.type));
+		ts_jw_kstr(w, "type", ts_ltype_name(p, d->first.type));
 		ts_jw_kuint(w, "kernels", d->first.kernels);
 		ts_jw_kuint(w, "typical_kernels", d->first.typical_kernels);
 		ts_jw_end_obj(w);
@@ -515,7 +515,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res, const ts_lview *lv
 	ts_jw_obj(w);
 	for (int t = 0; t < TS_LT_COUNT; t++)
 		if (lv->types[t])
-			ts_jw_kuint(w, ts_ltype_name((ts_ltype)t), lv->types[t]);
+			ts_jw_kuint(w, ts_ltype_name(res->patterns, (ts_ltype)t), lv->types[t]);
 	ts_jw_end_obj(w);
 	ts_jw_kuint(w, "structural_boundaries", lv->structural);
 	ts_jw_kuint(w, "once_per_pass_units", lv->once_units);
@@ -540,7 +540,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res, const ts_lview *lv
 		ts_jw_obj(w);
 		ts_jw_kuint(w, "pass", odd[i].pass);
 		ts_jw_kuint(w, "layer", odd[i].layer);
-		ts_jw_kstr(w, "type", ts_ltype_name(odd[i].type));
+		ts_jw_kstr(w, "type", ts_ltype_name(res->patterns, odd[i].type));
 		ts_jw_kus(w, "us", odd[i].ns);
 		ts_jw_kus(w, "typical_us", odd[i].typical_ns);
 		ts_jw_kuint(w, "kernels", odd[i].kernels);
@@ -573,7 +573,7 @@ static void put_layer_summary(ts_jw *w, const ts_result *res, const ts_lview *lv
 		ts_jw_end_obj(w);
 	}
 	ts_jw_end_arr(w);
-	put_doubt(w, &lv->doubt);
+	put_doubt(w, lv->tables, &lv->doubt);
 	ts_jw_end_obj(w);
 
 	ts_jw_member(w, 2, "passes_note");

@@ -433,7 +433,7 @@ static void put_layer_anatomy(FILE *out, const ts_result *res, const ts_lview *l
 				ts_text_us(m, sizeof m, lv->stage[s].typical_ns), TS_OUTLIER_PCT);
 			for (size_t i = 0; i < no; i++)
 				fprintf(out, "%s layer %" PRIu32 " %.2fx (%s)", i ? "," : "", lo[i].index,
-					lo[i].ratio, ts_ltype_name(lo[i].type));
+					lo[i].ratio, ts_ltype_name(res->patterns, lo[i].type));
 			fputc('\n', out);
 		}
 	}

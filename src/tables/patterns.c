@@ -170,7 +170,6 @@ int *ts_pat_item_lines(const char *file, const char *key, unsigned n)
 	return lines;
 }
 
-const char *const ts_mixer_names[TS_MIXER_COUNT] = { "attention", "none", "mla", "gdn", "ssm" };
 const char *const ts_collective_names[TS_COLL_COUNT] = {
 	"none", "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
 };
@@ -180,21 +179,15 @@ const char *const ts_collective_names[TS_COLL_COUNT] = {
 static bool category_attrs(ts_patterns *p, const char *file, const y_category *c, int i,
 			   ts_category *out)
 {
-	ts_ypath path[] = { { "categories", 0 }, { NULL, i }, { "mixer", 0 } };
-	int m = c->mixer ? lookup(ts_mixer_names, TS_MIXER_COUNT, c->mixer) : 0;
-	if (m < 0) {
-		ts_pat_error_at(p, file, path, 3, 0, "unknown mixer '%s' (one of attention, none, "
-				"mla, gdn, ssm)", c->mixer);
+	ts_ypath path[] = { { "categories", 0 }, { NULL, i }, { "collective", 0 } };
+	if (!ts_pat_category_mixer(p, file, c->mixer, i, &out->mixer))
 		return false;
-	}
 	int k = c->collective ? lookup(ts_collective_names, TS_COLL_COUNT, c->collective) : 0;
 	if (k < 0) {
-		path[2].key = "collective";
 		ts_pat_error_at(p, file, path, 3, 0, "unknown collective '%s' (one of none, all_reduce, "
 				"all_gather, reduce_scatter, all_to_all, broadcast)", c->collective);
 		return false;
 	}
-	out->mixer = (ts_mixer)m;
 	out->collective = (ts_collective)k;
 	out->bookkeeping = c->bookkeeping;
 	out->by_op = c->by_op;
@@ -1049,6 +1042,7 @@ static void load_dirs(ts_patterns *p)
 		}
 	}
 	size_t end_kernel_files = p->nfiles;
+	ts_pat_add_mixers(p, first_kernel_file, end_kernel_files);
 	for (size_t i = first_kernel_file; i < end_kernel_files; i++)
 		if (p->files[i].doc)
 			add_categories(p, p->files[i].path, p->files[i].doc);

@@ -46,15 +46,55 @@ enum {
 
 /* What a category's kernels are to the layer machine beside their type
  * (kernels.yaml: a category's mixer:, collective:, bookkeeping:, by_op:),
- * so that what a category means is YAML, never a name compared in C. */
+ * so that what a category means is YAML, never a name compared in C.
+ *
+ * The mixers (kernels.yaml's `mixers:`) are the kinds of a layer's token
+ * mixer: softmax attention, latent attention, linear attention, a
+ * state-space scan, ... Each names its layers' types (label: "GDN" gives
+ * GDN+MoE and GDN+FC) and its words on the model line; a layer whose
+ * kernels are of two mixers is of the higher rank's (a state-space layer
+ * runs the causal conv linear attention runs too). The default mixer is
+ * what attention kernels of a category naming none are. */
+#define TS_MIXERS_MAX 8
+#define TS_MIXER_LABEL_MAX 16
+
+typedef struct {
+	const char *name;            /* the word categories give as mixer: */
+	char label[TS_MIXER_LABEL_MAX]; /* in layer types: GDN+MoE, GDN+FC */
+	const char *says;            /* on the model line: "linear-attention (GDN)" */
+	const char *description;
+	long rank;
+	bool linear;                 /* linear in the sequence (no softmax over it) */
+	bool is_default;
+	const char *file;
+	int line;
+	char type_name[2][TS_MIXER_LABEL_MAX + 8]; /* "GDN+MoE", "GDN+FC" */
+} ts_mixer_kind;
+
+/* A category's mixer: an index into the tables' mixers, or one of these. */
+enum {
+	TS_MIXER_BY_TYPE = -1,       /* none given: the default mixer where typed attention */
+	TS_MIXER_NONE = -2,          /* no mixer though typed attention (a softmax) */
+};
+
+/* A layer's type: mixer k's layers with MoE work are 2k, dense 2k+1; then
+ * layers with a mixer and no MLP, with MLP work only (MoE or dense), and
+ * with neither. The order is the report order. */
 typedef enum {
-	TS_MIXER_BY_TYPE,            /* none given: a mixer where typed attention */
-	TS_MIXER_NONE,               /* no mixer though typed attention (a softmax) */
-	TS_MIXER_MLA,                /* multi-head latent attention */
-	TS_MIXER_GDN,                /* gated delta net / linear attention */
-	TS_MIXER_SSM,                /* a state-space (Mamba) mixer */
-	TS_MIXER_COUNT
-} ts_mixer;
+	TS_LT_ATTN_ONLY = 2 * TS_MIXERS_MAX,
+	TS_LT_MOE_ONLY, TS_LT_FC_ONLY, TS_LT_UNKNOWN, TS_LT_COUNT
+} ts_ltype;
+
+static inline ts_ltype ts_ltype_of_mixer(int mixer, bool moe)
+{
+	return (ts_ltype)(2 * mixer + (moe ? 0 : 1));
+}
+
+/* The mixer of a mixer's layer type; -1 for the four others. */
+static inline int ts_ltype_mixer(ts_ltype t)
+{
+	return (int)t >= 0 && t < TS_LT_ATTN_ONLY ? (int)t / 2 : -1;
+}
 
 typedef enum {
 	TS_COLL_NONE,
@@ -72,15 +112,14 @@ typedef struct {
 	const char *description;
 	const char *file;
 	int line;
-	ts_mixer mixer;
+	int mixer;                   /* index into the mixers, or TS_MIXER_* */
 	ts_collective collective;
 	bool bookkeeping;            /* a serving framework's bookkeeping kernel */
 	bool by_op;                  /* a class a context rule gives by the launching
 				      * op, for a name no rule knows */
 } ts_category;
 
-/* The words of mixer: and collective: in the tables, by value. */
-extern const char *const ts_mixer_names[TS_MIXER_COUNT];
+/* The words of collective: in the tables, by value. */
 extern const char *const ts_collective_names[TS_COLL_COUNT];
 
 typedef struct ts_regex ts_regex;   /* a compiled PCRE2 pattern */
@@ -342,6 +381,16 @@ ts_status ts_patterns_load(const ts_patterns_source *src, ts_patterns **out,
 void ts_patterns_free(ts_patterns *p);
 
 size_t ts_patterns_ncategories(const ts_patterns *p);
+/* The mixers, in the order declared (built-in tables first); the default
+ * one's index, -1 where none is. */
+size_t ts_patterns_nmixers(const ts_patterns *p);
+const ts_mixer_kind *ts_patterns_mixer(const ts_patterns *p, size_t i);
+int ts_patterns_default_mixer(const ts_patterns *p);
+/* A category's mixer, resolved: its index, or -1 where it has none
+ * (TS_MIXER_NONE; BY_TYPE where the tables have no default). */
+int ts_patterns_category_mixer(const ts_patterns *p, const ts_category *c);
+/* A layer type's name: "Attn+MoE", "GDN+FC", "Attn-only", "unknown". */
+const char *ts_ltype_name(const ts_patterns *p, ts_ltype t);
 const ts_category *ts_patterns_category(const ts_patterns *p, size_t i);
 size_t ts_patterns_nrules(const ts_patterns *p);
 const ts_rule *ts_patterns_rule(const ts_patterns *p, size_t i);

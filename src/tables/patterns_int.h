@@ -30,6 +30,12 @@ typedef struct {
 	bool bookkeeping, by_op;
 } y_category;
 
+/* mixers: the kinds of a layer's token mixer. */
+typedef struct {
+	char *name, *label, *says, *description, *rank;
+	bool linear, is_default;
+} y_mixer;
+
 typedef struct {
 	char *name, *match, *category, *stage, *short_tmpl;
 	char **events;
@@ -121,6 +127,8 @@ typedef struct {
 } y_device;
 
 typedef struct {
+	y_mixer *mixers;
+	unsigned mixers_count;
 	y_category *categories;
 	unsigned categories_count;
 	y_rule *rules;
@@ -233,6 +241,9 @@ struct ts_patterns {
 	size_t ndirs;
 	loaded_file files[MAX_FILES];
 	size_t nfiles;
+	ts_mixer_kind mixers[TS_MIXERS_MAX];
+	size_t nmixers;
+	int default_mixer;        /* -1: none */
 	ts_category *cats;
 	size_t ncats, cats_cap;
 	ts_rule *rules;
@@ -274,6 +285,14 @@ struct ts_patterns {
 };
 
 /* --- shared between the tables' files --- */
+/* The mixers of every kernel file (built-in directory first, a user's
+ * mixer of the same name replacing its fields in place), before the
+ * categories that name them (patterns_mixers.c). */
+void ts_pat_add_mixers(ts_patterns *p, size_t first, size_t end);
+/* A category's mixer: word (NULL: none given), item i of file's
+ * categories, resolved against the mixers; false with an error naming
+ * them where it is none of them. */
+bool ts_pat_category_mixer(ts_patterns *p, const char *file, const char *word, int i, int *out);
 /* A rule's regex, compiled with flags, owned by the tables; NULL with the
  * error at FILE:LINE:COLUMN of path. */
 ts_regex *ts_pat_compile_flags(ts_patterns *p, const char *src, uint32_t flags,

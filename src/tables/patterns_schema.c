@@ -23,6 +23,21 @@ static const cyaml_schema_value_t str_schema = {
 	CYAML_VALUE_STRING(CYAML_FLAG_POINTER, char, 0, CYAML_UNLIMITED),
 };
 
+static const cyaml_schema_field_t mixer_fields[] = {
+	CYAML_FIELD_STRING_PTR("name", REQ, y_mixer, name, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("label", REQ, y_mixer, label, 1, TS_MIXER_LABEL_MAX - 1),
+	CYAML_FIELD_STRING_PTR("says", REQ, y_mixer, says, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("description", OPT, y_mixer, description, 0, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("rank", OPT, y_mixer, rank, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_BOOL("linear", OPT, y_mixer, linear),
+	CYAML_FIELD_BOOL("default", OPT, y_mixer, is_default),
+	CYAML_FIELD_END
+};
+
+static const cyaml_schema_value_t mixer_schema = {
+	CYAML_VALUE_MAPPING(CYAML_FLAG_DEFAULT, y_mixer, mixer_fields),
+};
+
 static const cyaml_schema_field_t category_fields[] = {
 	CYAML_FIELD_STRING_PTR("name", REQ, y_category, name, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("type", REQ, y_category, type, 0, CYAML_UNLIMITED),
@@ -219,6 +234,7 @@ static const cyaml_schema_value_t device_schema = {
 };
 
 static const cyaml_schema_field_t kernels_fields[] = {
+	CYAML_FIELD_SEQUENCE("mixers", OPT, y_kernels, mixers, &mixer_schema, 0, TS_MIXERS_MAX),
 	CYAML_FIELD_SEQUENCE("categories", OPT, y_kernels, categories,
 			     &category_schema, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_SEQUENCE("rules", OPT, y_kernels, rules, &rule_schema, 0,

@@ -56,15 +56,16 @@ static void passes_are(const ts_lview *v, size_t n, size_t prefill, uint32_t lay
 static void summary_is(const ts_lview *v, size_t n, uint32_t layers, const char *what)
 {
 	uint64_t typed = 0;
+	ts_ltype attn_moe = ts_ltype_of_mixer(ts_patterns_default_mixer(v->tables), true);
 	for (int t = 0; t < TS_LT_COUNT; t++)
 		typed += v->types[t];
 	CHECK(v->per_pass == layers && v->layers == n * layers && v->complete == n &&
 	      v->drafts == 0 && v->drafts_by == TS_DRAFT_NOT,
 	      "%s: %u layers a pass, %llu in all, %llu complete passes, no draft", what,
 	      v->per_pass, (unsigned long long)v->layers, (unsigned long long)v->complete);
-	CHECK(typed == n * layers && v->types[TS_LT_MHA_MOE] == n * layers,
+	CHECK(typed == n * layers && v->types[attn_moe] == n * layers,
 	      "%s: every layer attention and MoE (%llu of %llu)", what,
-	      (unsigned long long)v->types[TS_LT_MHA_MOE], (unsigned long long)typed);
+	      (unsigned long long)v->types[attn_moe], (unsigned long long)typed);
 	CHECK(!v->has_note && v->anatomy, "%s: a complete pass, so no note; the anatomy is there", what);
 }
 

@@ -154,7 +154,7 @@ static void add_layers(ts_layers *l, ts_pstage s, const cur_layer *layers,
 		ts_layer_stat *st = &l->stats.lstat[s][i];
 		ts_stat_add(&st->time, layers[i].ns);
 		st->kernels += layers[i].kernels;
-		st->type_count[ts_lay_layer_type(layers[i].marks)]++;
+		st->type_count[ts_lay_layer_type(l, layers[i].marks)]++;
 		if (i + 1 > l->stats.lmax[s])
 			l->stats.lmax[s] = i + 1;
 	}
@@ -306,7 +306,7 @@ static void count_model_pass(ts_layers *l, const ts_pass *p, const cur_layer *la
 {
 	uint32_t mixers = 0;
 	for (uint32_t i = 0; i < n; i++) {
-		l->stats.type_count[ts_lay_layer_type(layers[i].marks)]++;
+		l->stats.type_count[ts_lay_layer_type(l, layers[i].marks)]++;
 		mixers += (layers[i].marks & M_ATTN) != 0;
 	}
 	/* half its layers held a mixer (by name or by op): the model's layer
@@ -855,7 +855,7 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 		ts_lay_check_pass(l, p, n);
 	else   /* a complete pass counts its types when staged (a draft's do not) */
 		for (uint32_t i = 0; i < n; i++)
-			l->stats.type_count[ts_lay_layer_type(l->online.layers[i].marks)]++;
+			l->stats.type_count[ts_lay_layer_type(l, l->online.layers[i].marks)]++;
 	(void)ts_grow((void **)&l->records.passes, &l->records.passes_cap, l->records.npasses + 1, sizeof *l->records.passes, 16,
 		      TS_MAX_PASSES, false);   /* past it, or without memory: not kept */
 	if (l->opts.spans)

@@ -48,14 +48,8 @@
 #define TS_MAX_PASS_KERNELS 262144 /* kernels of one pass held for its stage */
 
 
-/* Layer types: attention kind x MLP kind, half-layers, unknown. */
-typedef enum {
-	TS_LT_MHA_MOE, TS_LT_MHA_FC, TS_LT_MLA_MOE, TS_LT_MLA_FC, TS_LT_GDN_MOE,
-	TS_LT_GDN_FC, TS_LT_SSM_MOE, TS_LT_SSM_FC, TS_LT_ATTN_ONLY, TS_LT_MOE_ONLY,
-	TS_LT_FC_ONLY, TS_LT_UNKNOWN, TS_LT_COUNT
-} ts_ltype;
-
-const char *ts_ltype_name(ts_ltype t);
+/* Layer types (ts_ltype) and their names: tables/patterns.h, from the
+ * mixers the tables declare. */
 
 
 /* What told a draft's forward from its target's (JSON passes[].draft_by,

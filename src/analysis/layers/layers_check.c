@@ -41,7 +41,7 @@ static void doubt_counts(ts_layers *l, uint32_t pass, ts_ltype t, uint32_t n,
 		return;
 	for (uint32_t i = 0; i < n; i++) {
 		const cur_layer *c = &l->online.layers[i];
-		if (ts_lay_layer_type(c->marks) != t)
+		if (ts_lay_layer_type(l, c->marks) != t)
 			continue;
 		l->check.doubt.checked++;
 		if ((int64_t)c->kernels <= tkn + 2 && (int64_t)c->kernels + 2 >= tkn)
@@ -209,7 +209,7 @@ static void differs_from(const ts_layers *l, uint32_t n, ts_odd_layer *o)
 	int64_t best = INT64_MAX;
 	for (uint32_t j = 0; j < n; j++) {
 		const cur_layer *c = &l->online.layers[j];
-		if (j == o->layer || ts_lay_layer_type(c->marks) != o->type)
+		if (j == o->layer || ts_lay_layer_type(l, c->marks) != o->type)
 			continue;
 		size_t d = apart(a, na, b, rows_of(l, j, b));
 		int64_t t = c->ns > o->typical_ns ? c->ns - o->typical_ns : o->typical_ns - c->ns;
@@ -238,7 +238,7 @@ static void slow_kernel(const ts_layers *l, uint32_t n, ts_odd_layer *o)
 	for (uint32_t j = 0; j < n; j++) {
 		const cur_layer *c = &l->online.layers[j];
 		int64_t d = c->ns > o->typical_ns ? c->ns - o->typical_ns : o->typical_ns - c->ns;
-		if (j == o->layer || ts_lay_layer_type(c->marks) != o->type ||
+		if (j == o->layer || ts_lay_layer_type(l, c->marks) != o->type ||
 		    c->kernels != o->kernels || 10 * d > o->typical_ns)
 			continue;
 		if (compare_with(l, j, o))
@@ -255,7 +255,7 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 	for (int t = 0; t < TS_LT_COUNT; t++) {
 		size_t k = 0;
 		for (uint32_t i = 0; i < n; i++)
-			if (ts_lay_layer_type(l->online.layers[i].marks) == (ts_ltype)t) {
+			if (ts_lay_layer_type(l, l->online.layers[i].marks) == (ts_ltype)t) {
 				ns[k] = l->online.layers[i].ns > 0 ? l->online.layers[i].ns : 0;
 				kn[k++] = l->online.layers[i].kernels;
 			}
@@ -265,7 +265,7 @@ static void check_layers(ts_layers *l, uint32_t pass, uint32_t n)
 		doubt_counts(l, pass, (ts_ltype)t, n, kn, k, tns);
 		for (uint32_t i = 0; i < n; i++) {
 			const cur_layer *c = &l->online.layers[i];
-			if (ts_lay_layer_type(c->marks) != (ts_ltype)t ||
+			if (ts_lay_layer_type(l, c->marks) != (ts_ltype)t ||
 			    !(far_off(c->ns > 0 ? c->ns : 0, tns) || far_off(c->kernels, tkn)))
 				continue;
 			if (l->check.nodd < TS_MAX_ODD) {
@@ -354,7 +354,7 @@ static void odd_warning(const ts_layers *l, const ts_agg *a, ts_warns *w)
 			"0.5x or over 2x its time or kernels): layer %" PRIu32 " of pass %" PRIu32 " (%s) "
 			"has %.1f us against %.1f us with the same %" PRIu32 " kernels, and one %s call "
 			"took %.1f us against %.1f us (%.1fx)%s%s", n, s, its, its, odd->layer, odd->pass,
-			ts_ltype_name(odd->type), (double)odd->ns / 1e3, (double)odd->typical_ns / 1e3,
+			ts_ltype_name(l->patterns, odd->type), (double)odd->ns / 1e3, (double)odd->typical_ns / 1e3,
 			odd->kernels, c->short_name, (double)odd->slow_ns / 1e3,
 			(double)odd->slow_typical_ns / 1e3,
 			odd->slow_typical_ns > 0 ? (double)odd->slow_ns / (double)odd->slow_typical_ns : 0,
@@ -367,7 +367,7 @@ static void odd_warning(const ts_layers *l, const ts_agg *a, ts_warns *w)
 		ts_warn(w, "%" PRIu64 " layer%s far off the typical layer of %s type in %s pass (under "
 			"0.5x or over 2x its time or kernels): layer %" PRIu32 " of pass %" PRIu32 " (%s) "
 			"has %.1f us and %" PRIu32 " kernels against %.1f us and %" PRIu32 "%s%s", n, s,
-			its, its, odd->layer, odd->pass, ts_ltype_name(odd->type),
+			its, its, odd->layer, odd->pass, ts_ltype_name(l->patterns, odd->type),
 			(double)odd->ns / 1e3, odd->kernels, (double)odd->typical_ns / 1e3,
 			odd->typical_kernels, diff, more);
 	}

@@ -17,9 +17,9 @@
 typedef uint32_t lmark;
 enum {
 	M_START = 1u << 0,
-	M_MHA = 1u << 1,
-	M_MLA = 1u << 2,
-	M_GDN = 1u << 3,
+	M_ATTN_SEL = 1u << 1,   /* a family's attention selector picks it (resolved
+				 * to its category's mixer as marks are computed) */
+	M_LINEAR = 1u << 2,     /* its mixer is linear (a mixer's linear:) */
 	M_MOE = 1u << 4,
 	M_FC = 1u << 5,
 	M_EMBED = 1u << 6,
@@ -31,14 +31,16 @@ enum {
 	M_TRAIN = 1u << 12,     /* only a training step runs it (training_kernels:) */
 	M_COPY = 1u << 13,      /* a copy or cast (memory type) */
 	M_TYPED = 1u << 14,     /* a rule typed its name (not other) */
-	M_SSM = 1u << 15,       /* a state-space (Mamba) mixer */
 	M_TOPK = 1u << 16,      /* a sort or top-k (sort_topk type) */
 	M_META = 1u << 17,      /* serving bookkeeping (Scheduler-Metadata): no layer's work */
 	M_QBLOCKS = 1u << 18,   /* its grid x counts a sequence's query blocks */
 	M_ROWS = 1u << 19,      /* its grid x counts rows (row_grids:) */
 	M_KNOWN = 1u << 31,     /* computed */
 };
-#define M_ATTN (M_MHA | M_MLA | M_GDN | M_SSM)
+/* Mixer k of the tables (tables/patterns.h: at most TS_MIXERS_MAX). */
+#define M_MIX(k) (1u << (20 + (k)))
+#define M_MIXERS (0xFFu << 20)
+#define M_ATTN (M_MIXERS | M_LINEAR)
 #define M_MLP (M_MOE | M_FC)
 
 /* One layer of the pass in progress. */
@@ -556,7 +558,7 @@ void ts_lay_take_tail(ts_layers *l, const gap_ent *g, uint32_t n, cur_layer *out
 void ts_lay_debug_relabel(ts_layers *l, uint32_t n, uint32_t from, uint32_t to);
 void ts_lay_structural_boundary(ts_layers *l);
 void ts_lay_open_at_norm(ts_layers *l);
-ts_ltype ts_lay_layer_type(lmark marks);
+ts_ltype ts_lay_layer_type(const ts_layers *l, lmark marks);
 
 /* layers_stages.c: idle's gap callback (opts.spans). */
 void ts_lay_on_gap(void *ctx, int64_t start, int64_t len, bool launch_bound, uint32_t after,

@@ -22,7 +22,7 @@ static lmark family_marks(const ts_family *f, const ts_kclass *c,
 	if (ts_selectors_any(&f->fc_markers, c->category, c->type, name, len))
 		m |= M_FC;
 	if (ts_selectors_any(&f->attention_markers, c->category, c->type, name, len))
-		m |= M_MHA;
+		m |= M_ATTN_SEL;
 	return m;
 }
 
@@ -39,20 +39,15 @@ static lmark compute_marks(const ts_layers *l, const ts_kclass *c,
 		for (size_t i = 0; i < ts_patterns_nfamilies(p); i++)
 			m |= family_marks(ts_patterns_family(p, i), c, name, len);
 	}
-	/* what its category means (kernels.yaml): the mixer it is, a
-	 * bookkeeping kernel, a class its op gave */
+	/* what its category means (kernels.yaml): the mixer it is (a
+	 * softmax alone is none: eager classifiers have one), a bookkeeping
+	 * kernel, a class its op gave */
 	const ts_category *cat = ts_kclass_cat(p, c);
-	ts_mixer mix = cat ? cat->mixer : TS_MIXER_BY_TYPE;
-	/* A softmax alone is not attention (eager classifiers have one). */
-	if ((m & M_MHA) && mix == TS_MIXER_NONE)
-		m &= (lmark)~M_MHA;
-	if (m & M_MHA) {
-		if (mix == TS_MIXER_MLA)
-			m = (lmark)((m & ~M_MHA) | M_MLA);
-		else if (mix == TS_MIXER_GDN)
-			m = (lmark)((m & ~M_MHA) | M_GDN);
-		else if (mix == TS_MIXER_SSM)
-			m = (lmark)((m & ~M_MHA) | M_SSM);
+	if (m & M_ATTN_SEL) {
+		int mix = ts_patterns_category_mixer(p, cat);
+		m &= (lmark)~M_ATTN_SEL;
+		if (mix >= 0 && mix < TS_MIXERS_MAX)
+			m |= M_MIX(mix) | (ts_patterns_mixer(p, (size_t)mix)->linear ? M_LINEAR : 0);
 	}
 	/* A kernel is one thing: a norm that starts a layer is not also MLP. */
 	if (m & M_START)
@@ -115,19 +110,23 @@ lmark ts_lay_marks_for(ts_layers *l, uint32_t row, const ts_kclass *c, const cha
 
 /* ------------------------------------------------------------ the machine */
 
-ts_ltype ts_lay_layer_type(lmark m)
+/* A layer's type: its mixer's (the highest rank's where it ran kernels
+ * of two: a state-space layer runs the causal conv GDN runs too) with its
+ * MLP work. */
+ts_ltype ts_lay_layer_type(const ts_layers *l, lmark m)
 {
 	bool moe = m & M_MOE, fc = m & M_FC;
-	if (m & M_MLA)
-		return moe ? TS_LT_MLA_MOE : fc ? TS_LT_MLA_FC : TS_LT_ATTN_ONLY;
-	/* a state-space layer's causal conv is typed as GDN's (both run it):
-	 * its scan says which */
-	if (m & M_SSM)
-		return moe ? TS_LT_SSM_MOE : fc ? TS_LT_SSM_FC : TS_LT_ATTN_ONLY;
-	if (m & M_GDN)
-		return moe ? TS_LT_GDN_MOE : fc ? TS_LT_GDN_FC : TS_LT_ATTN_ONLY;
-	if (m & M_MHA)
-		return moe ? TS_LT_MHA_MOE : fc ? TS_LT_MHA_FC : TS_LT_ATTN_ONLY;
+	int best = -1;
+	long rank = 0;
+	for (size_t k = 0; (m & M_MIXERS) && k < ts_patterns_nmixers(l->patterns); k++) {
+		long r = ts_patterns_mixer(l->patterns, k)->rank;
+		if ((m & M_MIX(k)) && (best < 0 || r > rank)) {
+			best = (int)k;
+			rank = r;
+		}
+	}
+	if (best >= 0)
+		return moe || fc ? ts_ltype_of_mixer(best, moe) : TS_LT_ATTN_ONLY;
 	return moe ? TS_LT_MOE_ONLY : fc ? TS_LT_FC_ONLY : TS_LT_UNKNOWN;
 }
 

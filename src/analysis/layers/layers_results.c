@@ -30,16 +30,6 @@ const char *ts_pstage_name(ts_pstage s)
 	return (unsigned)s < TS_PSTAGE_COUNT ? pstage_names[s] : "unknown";
 }
 
-static const char *const ltype_names[TS_LT_COUNT] = {
-	"Attn+MoE", "Attn+FC", "MLA+MoE", "MLA+FC", "GDN+MoE", "GDN+FC",
-	"SSM+MoE", "SSM+FC", "Attn-only", "MoE-only", "FC-only", "unknown",
-};
-
-const char *ts_ltype_name(ts_ltype t)
-{
-	return (unsigned)t < TS_LT_COUNT ? ltype_names[t] : "unknown";
-}
-
 const ts_layers_opts *ts_layers_options(const ts_layers *l)
 {
 	return &l->opts;

@@ -372,7 +372,7 @@ void ts_lay_record_spans(ts_layers *l, const ts_pass *p)
 	for (uint32_t i = 0; i < n; i++)
 		l->listing.spans[base + i] = (ts_layer_span){ .pass = p->index, .layer = i,
 						      .start = INT64_MAX, .end = INT64_MIN,
-						      .type = (uint8_t)ts_lay_layer_type(l->online.layers[i].marks) };
+						      .type = (uint8_t)ts_lay_layer_type(l, l->online.layers[i].marks) };
 	for (size_t k = 0; k < l->listing.ndbg_cur; k++) {
 		const ts_debug_kernel *d = &l->listing.dbg_cur[k];
 		if (d->layer >= n)

@@ -692,7 +692,7 @@ void ts_lay_first_cut(ts_layers *l, const pending_pass *first, uint32_t draft)
 	if (l->stats.whole_hist[own])
 		l->stats.whole_hist[own]--;
 	for (uint32_t i = 0; i < first->nlayers; i++)   /* a cut pass's types count as it closes */
-		l->stats.type_count[ts_lay_layer_type(first->layers[i].marks)]++;
+		l->stats.type_count[ts_lay_layer_type(l, first->layers[i].marks)]++;
 }
 
 void ts_lay_settle_cycle(ts_layers *l)

@@ -22,7 +22,7 @@ static uint8_t unit_marks(lmark m)
 		u |= TS_UNIT_GEMM;
 	if (m & M_ATTN)
 		u |= TS_UNIT_ATTN;
-	if (m & (M_GDN | M_SSM))
+	if (m & M_LINEAR)
 		u |= TS_UNIT_LINEAR;
 	if (m & M_MLP)
 		u |= TS_UNIT_MLP;

@@ -125,31 +125,59 @@ static bool ran_type(const ts_agg *a, ts_ktype t)
 	return false;
 }
 
-/* "48 linear-attention (GDN) + 16 attention layers" from a pass's kinds. */
-static void kinds_text(const uint32_t *k, char *buf, size_t len)
+/* The mixers in the model line's order: linear ones first, each group
+ * from the highest rank down (declared order between equals). */
+static size_t said_order(const ts_patterns *p, int *order)
 {
-	static const struct {
-		ts_ltype t[3];
-		const char *what;
-	} kind[] = {
-		{ { TS_LT_GDN_MOE, TS_LT_GDN_FC, TS_LT_GDN_MOE }, "linear-attention (GDN)" },
-		{ { TS_LT_SSM_MOE, TS_LT_SSM_FC, TS_LT_SSM_MOE }, "state-space (Mamba)" },
-		{ { TS_LT_MLA_MOE, TS_LT_MLA_FC, TS_LT_MLA_MOE }, "latent-attention (MLA)" },
-		{ { TS_LT_MHA_MOE, TS_LT_MHA_FC, TS_LT_ATTN_ONLY }, "attention" },
-		{ { TS_LT_MOE_ONLY, TS_LT_FC_ONLY, TS_LT_UNKNOWN }, "" },
-	};
-	size_t n = 0, parts = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof kind / sizeof *kind; i++) {
-		uint32_t c = k[kind[i].t[0]] + k[kind[i].t[1]] +
-			     (kind[i].t[2] != kind[i].t[0] ? k[kind[i].t[2]] : 0);
-		if (!c || n >= len)
-			continue;
-		/* layers no name types, beside typed ones: the rest */
-		const char *what = kind[i].what[0] || !parts ? kind[i].what : "other";
-		n += (size_t)snprintf(buf + n, len - n, "%s%u%s%s", parts++ ? " + " : "", c,
-				      what[0] ? " " : "", what);
+	size_t n = 0;
+	for (int lin = 1; lin >= 0; lin--) {
+		size_t from = n;
+		for (size_t k = 0; k < ts_patterns_nmixers(p); k++) {
+			if (ts_patterns_mixer(p, k)->linear != (lin == 1))
+				continue;
+			size_t j = n++;
+			long r = ts_patterns_mixer(p, k)->rank;
+			while (j > from && ts_patterns_mixer(p, (size_t)order[j - 1])->rank < r) {
+				order[j] = order[j - 1];
+				j--;
+			}
+			order[j] = (int)k;
+		}
 	}
+	return n;
+}
+
+/* Layers of mixer k in a pass's kinds (the default mixer's with the
+ * layers of a mixer and no MLP). */
+static uint32_t mixer_layers(const ts_patterns *p, const uint32_t *k, int mix)
+{
+	uint32_t c = k[ts_ltype_of_mixer(mix, true)] + k[ts_ltype_of_mixer(mix, false)];
+	return c + (mix == ts_patterns_default_mixer(p) ? k[TS_LT_ATTN_ONLY] : 0);
+}
+
+static void kinds_part(char *buf, size_t len, size_t *n, size_t *parts, uint32_t c,
+		       const char *what)
+{
+	if (!c || *n >= len)
+		return;
+	/* layers no name types, beside typed ones: the rest */
+	what = what[0] || !*parts ? what : "other";
+	*n += (size_t)snprintf(buf + *n, len - *n, "%s%u%s%s", (*parts)++ ? " + " : "", c,
+			       what[0] ? " " : "", what);
+}
+
+/* "48 linear-attention (GDN) + 16 attention layers" from a pass's kinds. */
+static void kinds_text(const ts_patterns *p, const uint32_t *k, char *buf, size_t len)
+{
+	int order[TS_MIXERS_MAX];
+	size_t nm = said_order(p, order), n = 0, parts = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < nm; i++)
+		kinds_part(buf, len, &n, &parts, mixer_layers(p, k, order[i]),
+			   ts_patterns_mixer(p, (size_t)order[i])->says);
+	if (ts_patterns_default_mixer(p) < 0)
+		kinds_part(buf, len, &n, &parts, k[TS_LT_ATTN_ONLY], "attention-only");
+	kinds_part(buf, len, &n, &parts, k[TS_LT_MOE_ONLY] + k[TS_LT_FC_ONLY] + k[TS_LT_UNKNOWN], "");
 	if (n < len)
 		snprintf(buf + n, len - n, " layer%s", parts == 1 && k[TS_LT_UNKNOWN] == 1 ? "" : "s");
 }
@@ -191,15 +219,17 @@ void ts_model_check(ts_model *m, const ts_patterns *p, const ts_agg *a,
 		return;
 	uint32_t k[TS_LT_COUNT] = { 0 };
 	uint32_t per_pass = ts_layers_kinds(l, k);
-	uint32_t linear = k[TS_LT_GDN_MOE] + k[TS_LT_GDN_FC] + k[TS_LT_SSM_MOE] + k[TS_LT_SSM_FC];
-	uint32_t moe_layers = k[TS_LT_MHA_MOE] + k[TS_LT_MLA_MOE] + k[TS_LT_GDN_MOE] +
-			      k[TS_LT_SSM_MOE] + k[TS_LT_MOE_ONLY];
-	uint32_t mixers = linear + k[TS_LT_MHA_MOE] + k[TS_LT_MHA_FC] + k[TS_LT_MLA_MOE] +
-			  k[TS_LT_MLA_FC] + k[TS_LT_ATTN_ONLY];
+	uint32_t linear = 0, moe_layers = k[TS_LT_MOE_ONLY], mixers = k[TS_LT_ATTN_ONLY];
+	for (size_t i = 0; i < ts_patterns_nmixers(p); i++) {
+		uint32_t moe = k[ts_ltype_of_mixer((int)i, true)], fc = k[ts_ltype_of_mixer((int)i, false)];
+		linear += ts_patterns_mixer(p, i)->linear ? moe + fc : 0;
+		moe_layers += moe;
+		mixers += moe + fc;
+	}
 	m->moe = moe_layers || ran_type(a, TS_TYPE_MOE) || ran_collective(p, a, TS_COLL_ALL_TO_ALL);
 	if (per_pass) {
 		char kinds[160];
-		kinds_text(k, kinds, sizeof kinds);
+		kinds_text(p, k, kinds, sizeof kinds);
 		if (!mixers)
 			snprintf(m->described, sizeof m->described,
 				 "%s (no kernel name says what they hold)", kinds);

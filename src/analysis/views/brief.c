@@ -375,7 +375,7 @@ static void put_doubt(bf_build *s, const ts_layer_doubt *d)
 		snprintf(b, sizeof b, "%" PRIu64 " of %" PRIu64 " layers off their type's kernel "
 			 "count (pass %" PRIu32 " layer %" PRIu32 ", %s: %" PRIu32 " kernels, typical %"
 			 PRIu32 ")", d->differ, d->checked, d->first.pass, d->first.layer,
-			 ts_ltype_name(d->first.type), d->first.kernels, d->first.typical_kernels);
+			 ts_ltype_name(s->res->patterns, d->first.type), d->first.kernels, d->first.typical_kernels);
 	if (d->thin)
 		snprintf(c, sizeof c, "in %" PRIu32 " complete pass%s layers hold under %.0f%% of the "
 			 "time from the first layer's start to the last's end (pass %" PRIu32 ": %.0f%%)", d->thin,

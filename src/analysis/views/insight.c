@@ -543,7 +543,7 @@ size_t ts_insight_opportunities(const ts_result *res, ts_opportunity *out, size_
 			snprintf(o.text, sizeof o.text,
 				 "layer %" PRIu32 " (%s): its kernels take %.2fx the typical layer's: "
 				 "%.1f vs %.1f us of kernel time",
-				 lo[i].index, ts_ltype_name(lo[i].type), lo[i].ratio,
+				 lo[i].index, ts_ltype_name(res->patterns, lo[i].type), lo[i].ratio,
 				 (double)lo[i].mean_ns / 1e3, (double)typical / 1e3);
 			offer(out, &n, max, &o);
 		}

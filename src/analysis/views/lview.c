@@ -171,6 +171,7 @@ int ts_lview_of(const ts_result *res, ts_lview *out)
 {
 	static const ts_stat none;
 	memset(out, 0, sizeof *out);
+	out->tables = res->patterns;
 	for (int s = 0; s < TS_PSTAGE_COUNT; s++)
 		out->stage[s].other = out->stage[s].all = &none;
 	const ts_layers *l = res->layers;

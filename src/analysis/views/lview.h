@@ -84,6 +84,7 @@ typedef struct {
 } ts_lview_stage;
 
 typedef struct {
+	const ts_patterns *tables;   /* what names its layer types (ts_ltype_name) */
 	/* the passes kept, in order (ts_layers_npasses of them) */
 	ts_lview_pass *passes;
 	size_t npasses;

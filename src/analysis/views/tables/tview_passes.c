@@ -33,7 +33,7 @@ int ts_tview_layers(const ts_result *res, const ts_kview *v, const ts_table_sink
 			double mean = (double)st->time.total / (double)st->time.count;
 			ts_cell row[] = {
 				c_cstr(ts_pstage_name((ts_pstage)s)), c_int(i),
-				c_cstr(ts_ltype_name((ts_ltype)bt)), c_uint(st->time.count),
+				c_cstr(ts_ltype_name(res->patterns, (ts_ltype)bt)), c_uint(st->time.count),
 				c_num((double)st->kernels / (double)st->time.count, 1),
 				c_num(mean / 1e3, 3), c_us(ts_stat_quantile(&st->time, 0.5)),
 				c_us(ts_stat_quantile(&st->time, 0.9)),
