@@ -13,8 +13,33 @@ T=memory
 need_shared
 # under the sanitizers (several times slower) the traces with the events
 # under 2 MB and one without; the release build takes every one
-traces="$SHARED/*.json* tests/data/torch_*_h200.json.gz"
-case "$TS" in */san/*) traces="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz $SHARED/nanovllm_qwen3-0.6b_rtx4080laptop_decode_*.json.gz tests/data/torch_dense_eager_h200.json.gz" ;; esac
+# A process running its model over two GPUs (HF device_map): the HF H100
+# trace with a second GPU's allocator, its events beside the first's (an
+# event in three on the first GPU, twice its bytes, a second later), so
+# each pass has a row of the first GPU and one of the second where it had
+# events in the pass's window
+python3 - "$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz" "$tmp/two_gpus.json" <<'PY'
+import gzip, json, sys
+d = json.load(gzip.open(sys.argv[1]))
+more, seen = [], 0
+for e in d['traceEvents']:
+    if e.get('name') == '[memory]' and e.get('args', {}).get('Device Type') != 0 and 'ts' in e:
+        seen += 1
+        if seen % 3:
+            continue
+        x = json.loads(json.dumps(e))
+        x['args']['Device Id'] = 1
+        for k in ('Total Allocated', 'Total Reserved', 'Bytes'):
+            if k in x['args']:
+                x['args'][k] *= 2
+        if 'Addr' in x['args']:
+            x['args']['Addr'] += 1 << 40
+        more.append(x)
+d['traceEvents'] += more
+json.dump(d, open(sys.argv[2], 'w'))
+PY
+traces="$SHARED/*.json* tests/data/torch_*_h200.json.gz $tmp/two_gpus.json"
+case "$TS" in */san/*) traces="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz $SHARED/nanovllm_qwen3-0.6b_rtx4080laptop_decode_*.json.gz tests/data/torch_dense_eager_h200.json.gz $tmp/two_gpus.json" ;; esac
 for t in $traces; do
 	[ -f "$t" ] || continue
 	f=$(basename "$t")
@@ -62,9 +87,12 @@ for dv in devs:
 assert not any('more than the device' in w for w in r['warnings']), 'a peak over the device'
 main = max(devs, key=lambda dv: len(state[dv]))
 passes = r['passes']
-assert len(dm['passes']) == len(passes)
+# per pass a row of the main GPU (the most events), then one of each
+# other GPU with events in the pass's window, in the devices' order
+order = [main] + [dv for dv in devs if dv != main]
+rows = iter(dm['passes'])
 checked = 0
-for p, m in zip(passes, dm['passes']):
+for p in passes:
     w = p['step_window']
     if w and w.get('cpu'):
         kind, a, b = 'step', w['cpu']['start_us'], w['cpu']['end_us']
@@ -72,11 +100,17 @@ for p, m in zip(passes, dm['passes']):
         kind, a, b = 'launches', w['launched']['start_us'], w['launched']['end_us']
     else:
         kind, a, b = 'gpu', p['span']['start_us'], p['span']['end_us']
-    assert m['window'] == kind and ns(m['start_us']) == ns(a) and ns(m['end_us']) == ns(b), (m, kind, a, b)
-    inside = [s for s in state[main] if ns(a) <= s[0] <= ns(b)]
-    assert m['events'] == len(inside), (m['events'], len(inside))
-    assert m['peak_allocated_bytes'] == (max(s[1] for s in inside) if inside else None), m
-    checked += 1
+    for dv in order:
+        inside = [s for s in state[dv] if ns(a) <= s[0] <= ns(b)]
+        if dv != main and not inside:
+            continue
+        m = next(rows)
+        assert m['pass'] == p['index'] and m['device'] == dv, (m, p['index'], dv)
+        assert m['window'] == kind and ns(m['start_us']) == ns(a) and ns(m['end_us']) == ns(b), (m, kind, a, b)
+        assert m['events'] == len(inside), (m['events'], len(inside))
+        assert m['peak_allocated_bytes'] == (max(s[1] for s in inside) if inside else None), m
+        checked += 1
+assert next(rows, None) is None, 'a pass row more than the oracle\'s'
 # who held the peak: each block allocated in the capture and not freed
 # before the peak (by "Addr"), owned by the outermost CPU op of its
 # thread covering its time (the first to start where two do)
@@ -123,7 +157,7 @@ for dv in devs:
     held += 1
 has_line = any(l.strip().startswith('memory: GPU') for l in open(brief))
 assert has_line, 'no memory line on the first screen'
-print('%d GPU(s), %d events, %d passes: peaks, counts, each pass\'s window, events and peak, and who held %d peak(s) equal the oracle\'s' % (len(devs), len(gpu), checked, held))
+print('%d GPU(s), %d events, %d pass rows: peaks, counts, each pass\'s window, events and peak, and who held %d peak(s) equal the oracle\'s' % (len(devs), len(gpu), checked, held))
 PY
 	); then
 		ok "$f: $out"

@@ -40,6 +40,7 @@ struct ts_memory {
 	size_t loaded_passes;        /* a merge: the parts' passes so far */
 	ts_mem_stage st[TS_PSTAGE_COUNT];
 	size_t lo, hi;               /* after the run: the main device's records */
+	size_t dlo[TS_MEM_DEVICES], dhi[TS_MEM_DEVICES]; /* and each device's */
 	int64_t over_device;         /* a GPU whose peak passed the device's memory, -1 none */
 	int64_t over_bytes, device_bytes;
 };
@@ -267,30 +268,44 @@ static void peak_owners(ts_memory *m, size_t dv, size_t lo, size_t hi)
 	free(pts);
 }
 
-/* Each pass's figures, of the main device's records [lo, hi). */
+/* A stage's figures: its complete passes' on the main device. */
+static void stage_figures(ts_memory *m, const ts_pass *p, const ts_mem_pass *x)
+{
+	if (!p->complete || p->draft || !x->events || p->stage >= TS_PSTAGE_COUNT)
+		return;
+	ts_mem_stage *s = &m->st[p->stage];
+	if (s->passes++ == 0)
+		s->peak_allocated = s->peak_reserved = INT64_MIN;
+	if (x->peak_allocated > s->peak_allocated)
+		s->peak_allocated = x->peak_allocated;
+	if (x->peak_reserved > s->peak_reserved)
+		s->peak_reserved = x->peak_reserved;
+	if (x->growth != INT64_MIN) {
+		s->grown++;
+		s->growth_sum += x->growth;
+	}
+}
+
+/* Each pass's figures: a row of the main device's records, then one of
+ * each other GPU's that had events in the pass's window (a process that
+ * runs its model over several GPUs, its layers spread over them). */
 static void pass_all(ts_memory *m, const ts_result *res, size_t main)
 {
 	size_t n = ts_layers_npasses(res->layers);
-	if (!n || !(m->passes = calloc(n, sizeof *m->passes)))
+	if (!n || !(m->passes = calloc(n * m->ndev, sizeof *m->passes)))
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const ts_pass *p = ts_layers_pass(res->layers, i);
-		ts_mem_pass *x = &m->passes[m->npasses++];
-		*x = (ts_mem_pass){ .pass = (uint32_t)i, .device = m->dev[main].device };
-		x->window = window(p, &x->from_ns, &x->to_ns);
-		pass_figures(m->recs, m->lo, m->hi, x);
-		if (!p->complete || p->draft || !x->events || p->stage >= TS_PSTAGE_COUNT)
-			continue;
-		ts_mem_stage *s = &m->st[p->stage];
-		if (s->passes++ == 0)
-			s->peak_allocated = s->peak_reserved = INT64_MIN;
-		if (x->peak_allocated > s->peak_allocated)
-			s->peak_allocated = x->peak_allocated;
-		if (x->peak_reserved > s->peak_reserved)
-			s->peak_reserved = x->peak_reserved;
-		if (x->growth != INT64_MIN) {
-			s->grown++;
-			s->growth_sum += x->growth;
+		for (size_t k = 0; k < m->ndev; k++) {
+			size_t dv = k == 0 ? main : k <= main ? k - 1 : k;
+			ts_mem_pass *x = &m->passes[m->npasses];
+			*x = (ts_mem_pass){ .pass = (uint32_t)i, .device = m->dev[dv].device };
+			x->window = window(p, &x->from_ns, &x->to_ns);
+			pass_figures(m->recs, m->dlo[dv], m->dhi[dv], x);
+			if (dv == main)
+				stage_figures(m, p, x);
+			if (dv == main || x->events)
+				m->npasses++;
 		}
 	}
 }
@@ -313,6 +328,8 @@ static void mem_finish(void *mp, const ts_result *res)
 		while (hi < m->nrec && m->recs[hi].dev == dv)
 			hi++;
 		peak_owners(m, dv, lo, hi);
+		m->dlo[dv] = lo;
+		m->dhi[dv] = hi;
 		if (dv == main) {
 			m->lo = lo;
 			m->hi = hi;

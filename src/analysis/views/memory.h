@@ -9,11 +9,14 @@
  * first and last figures (growth over the trace), allocations, frees and
  * their bytes, and who held it at the peak allocated: what was allocated
  * before the capture and the CPU ops whose allocations were still live
- * (memory_ops.h). Per pass of the device with the most events: the peak
+ * (memory_ops.h). Per pass, a row of the device with the most events (the
+ * main one), then one of each other device with events in the pass's
+ * window (a process running its model over several GPUs): the peak
  * allocated inside the pass's window (its step's CPU window, else the
  * CPU window of its launches, else its GPU span: allocations happen as
  * the CPU runs the ops) and its growth (allocated at the window's end
- * less at its start); per stage the peak and the mean growth a pass.
+ * less at its start); per stage the main device's peak and mean growth
+ * a pass.
  *
  * Memory: the events as records of a timeline, at most TS_MEM_RECORDS;
  * past that, neighbours are merged in pairs (a record then spans several
