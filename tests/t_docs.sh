@@ -44,6 +44,28 @@ v=$("$TS" --version 2>/dev/null | awk '{print $2}')
 n=$(grep -m1 -Eo '^## [0-9]+\.[0-9]+\.[0-9]+' NEWS.md | cut -c4-)
 [ -n "$v" ] && [ "$v" = "$n" ] && echo "ok - NEWS.md's newest version is the one --version reports ($v)" ||
 	echo "not ok - NEWS.md's newest version '$n' is not --version's '$v'"
+# the contributor's map: every source file of src/ has its room in
+# docs/internals.md's table (by its name, or a name with * standing for
+# several: `tables/patterns*.c`), and every room it names exists
+python3 - <<'PY'
+import fnmatch, glob, os, re
+doc = open('docs/internals.md').read()
+rooms = doc[doc.index('## The rooms'):doc.index('## Where to add')]
+names = set()
+for cell in re.findall(r'^\| ([^|]+) \|', rooms, re.M):
+    folder = ''
+    for n in re.findall(r'`([^`]+)`', cell):
+        if '/' in n:
+            folder = os.path.dirname(n)
+        names.add(n if '/' in n else os.path.join(folder, n))
+srcs = [os.path.relpath(f, 'src') for f in glob.glob('src/**/*.c', recursive=True)]
+missing = [f for f in sorted(srcs)
+           if not any(fnmatch.fnmatch(f, n) or fnmatch.fnmatch(f, n.replace('.h', '.c')) for n in names)]
+gone = sorted(n for n in names if n.endswith('.c') and '*' not in n and n not in srcs)
+print('%s - every file of src/ has its room in docs/internals.md%s' %
+      ('not ok' if missing or gone else 'ok',
+       (': missing ' + ', '.join(missing[:6]) if missing else '') + (': no such file ' + ', '.join(gone[:6]) if gone else '')))
+PY
 make -s install DESTDIR="$tmp/root" PREFIX=/usr >/dev/null 2>&1 &&
 	[ -f "$tmp/root/usr/share/man/man1/tracestream.1" ] &&
 	echo "ok - make install puts the manual page in share/man/man1" ||

@@ -17,8 +17,6 @@
 #include "report/report_text_int.h"
 #include "report/version.h"
 
-/* Width of the columns before Name in the kernel table. */
-#define FIXED_COLS 124
 #define MIN_NAME 24
 
 /* A table's columns, for a ts_text_table. */
@@ -152,10 +150,6 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 	uint32_t *order = ts_kview_kernel_order(v, &n);
 	char (*shorts)[TS_SHORT_MAX + 1] = ts_kview_short_names(a);
 	size_t shown = o->top > 0 && (size_t)o->top < n ? (size_t)o->top : n;
-	int name_w = 0;
-	if (o->width > 0)
-		name_w = o->width - FIXED_COLS > MIN_NAME ? o->width - FIXED_COLS : MIN_NAME;
-
 	fprintf(out, "\nKernel summary (%zu of %zu kernel names, by total time%s%s)\n", shown, n,
 		v->staged ? "; stage " : "", v->staged ? ts_pstage_name(v->stage) : "");
 	/* the kernels table (tview.h), its first rows */
@@ -173,6 +167,10 @@ static void put_kernels(FILE *out, const ts_result *res, const ts_kview *v,
 		{ .col = full ? "name" : "short", .title = "Name", .width = 0, .decimals = -1,
 		  .place = TS_TEXT_NAME, .gap = 1 },
 	};
+	/* the name takes what the columns before it leave of the width */
+	int lead = ts_text_lead_width(cols, sizeof cols / sizeof *cols), name_w = 0;
+	if (o->width > 0)
+		name_w = o->width - lead > MIN_NAME ? o->width - lead : MIN_NAME;
 	put_table(res, o, "kernels", (ts_text_table){ .out = out, TEXT_COLS(cols),
 			    .max_rows = shown, .name_width = full ? name_w : 0 });
 	int64_t rest = 0;

@@ -53,6 +53,10 @@ typedef struct {
 	void (*put)(const struct ts_text_table *t, const ts_cell *row, FILE *out);
 } ts_text_col;
 
+/* The width of a row before its name column (TS_TEXT_NAME), gaps
+ * included: what a width leaves the names. */
+int ts_text_lead_width(const ts_text_col *cols, size_t n);
+
 /* Where a table goes as text. A change in the group column (a stage)
  * opens a section: heading prints its title lines, then the column titles
  * follow; a group that is no column ("") makes one section, opened at the

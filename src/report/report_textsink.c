@@ -110,6 +110,18 @@ static int col_gap(const ts_text_col *c)
 	return c->gap > 0 ? c->gap : c->gap == 0;
 }
 
+int ts_text_lead_width(const ts_text_col *cols, size_t n)
+{
+	int w = 0;
+	for (size_t i = 0; i < n; i++) {
+		w += col_gap(&cols[i]);
+		if (cols[i].place == TS_TEXT_NAME)
+			break;
+		w += cols[i].width < 0 ? -cols[i].width : cols[i].width;
+	}
+	return w;
+}
+
 static void put_titles(ts_text_table *t)
 {
 	for (size_t i = 0; i < t->ncols; i++) {

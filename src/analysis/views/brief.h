@@ -16,8 +16,9 @@
  * screen by adding its statements to ts_brief_build, in its section.
  *
  * A statement resting on figures carries them (value, unit and the field
- * of the JSON report that holds it, where one does): the pass times and
- * the opportunities.
+ * of the JSON report that holds it, where one does: bf_figure), as the
+ * pass times and the opportunities do; a new statement with a figure of
+ * the JSON report cites it so.
  */
 #ifndef TS_BRIEF_H
 #define TS_BRIEF_H
