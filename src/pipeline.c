@@ -219,7 +219,9 @@ static ts_status analyse_event(void *ud, const ts_event *ev)
 		ts_layers_copy(res->layers, ev, res->agg->last_mem_class);
 		break;
 	case TS_CAT_CPU_OP:
-		ts_attrib_cpu_op(res->attrib, ev);
+		ts_attends at = ts_attrib_cpu_op(res->attrib, ev);
+		if (at != TS_ATTENDS_NONE)
+			ts_layers_attends(res->layers, at == TS_ATTENDS_BIDIR);
 		ts_layers_cpu_event(res->layers, ev);
 		batching_of(res, ev);
 		break;

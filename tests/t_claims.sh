@@ -561,7 +561,8 @@ PY
 # mqa_ one; the model's attention kind is its heads' (a rank of several
 # sees its share: one KV head there may be GQA's; the shared traces,
 # and the H200 captures of tests/data against their truth: 16 query / 4
-# KV heads, GQA).
+# KV heads, GQA, from every view of the workloads, the compiled runs'
+# too); an encoder (bidirectional attention only) has no stage.
 python3 - "$SHARED" "$TS" "$here/data" <<'PY'
 import json, os, re, subprocess, sys
 shared, ts, data = sys.argv[1:4]
@@ -594,13 +595,25 @@ for p in paths:
             'GQA or MQA' if a['per_rank'] else 'MQA'
         if a['kind'] != want or a['kind'] not in (r['model'].get('described') or ''):
             bad.append('%s: model attention %s' % (name, a))
+    # an encoder's forward (bidirectional attention, no causal one, no
+    # evidence of generation but an embedding) has no stage; a trace so
+    # made is called one
+    lay = r.get('layers') or {}
+    kinds = [w['name'] for w in r.get('workloads') or [] if w['kind'] in ('gqa', 'mla')]
+    bidir = kinds and all(k.startswith('attn_bidir_') for k in kinds)
+    if lay.get('encoder') and any(q['stage'] != 'unknown' for q in r['passes']):
+        bad.append('%s: an encoder with staged passes' % name)
+    if bidir and set(lay.get('generation_evidence') or []) <= {'embedding'} and \
+            not lay.get('diffusion') and not lay.get('encoder'):
+        bad.append('%s: bidirectional attention only, not called an encoder' % name)
     t = p[:-len('.json.gz')] + '.truth.json'
-    if name.startswith('torch_') and os.path.exists(t) and 'eager' in name:
+    if name.startswith('torch_') and os.path.exists(t) and 'graph' not in name:
         tr = json.load(open(t))
         if not a or (a['heads'], a['kv_heads']) != (tr['heads'], tr['kv_heads']):
             bad.append('%s: attention %s, truth %s/%s' % (name, a, tr['heads'], tr['kv_heads']))
 print('%s - claims: attention named by its heads (%d workloads; no MHA layer type; the H200 eager '
-      'captures GQA 16/4 as their truth)%s' % ('ok' if not bad and checked else 'not ok', checked,
+      'and compiled captures GQA 16/4 as their truth; bidirectional attention only is an encoder, '
+      'whose passes have no stage)%s' % ('ok' if not bad and checked else 'not ok', checked,
                                               '' if not bad else ': ' + '; '.join(bad[:4])))
 PY
 # A kernel typed by what its launch says where its name cannot (issue

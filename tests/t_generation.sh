@@ -71,4 +71,36 @@ r = json.load(open(sys.argv[1]))
 assert [p['stage'] for p in r['passes']] == ['prefill', 'decode', 'decode'], [p['stage'] for p in r['passes']]
 assert 'embedding' in r['layers']['generation_evidence'] and 'kv_cache' in r['layers']['generation_evidence']
 PY
+# An encoder's forward (tests/layers/mkencoder.py, written apart from the
+# sources from HF transformers' BertModel): a token embedding, attention
+# that sees the whole sequence (SDPA, is_causal False, no mask), no KV
+# cache, no sampling, no generate(): its passes have no stage and the
+# first screen says why; the attention's heads are still named. The
+# decoder of the same generator (causal prefill, then decode against a
+# growing cache) keeps its stages.
+for kind in bert decoder; do
+	python3 "$here/layers/mkencoder.py" $kind "$tmp/$kind.json" --layers 6 >/dev/null
+	"$TS" -q -f json "$tmp/$kind.json" >"$tmp/$kind.out" 2>"$tmp/err" || bad "$kind: exit $?: $(cat "$tmp/err")"
+	"$TS" -q --brief -w 200 "$tmp/$kind.json" >"$tmp/$kind.txt" 2>&1
+done
+python3 - "$tmp/bert.out" "$tmp/bert.txt" "$tmp/bert.truth.json" <<'PY' && ok "an encoder (BERT, bidirectional attention): its passes have no stage, the first screen says it is an encoder's forward" || bad "encoder: $(head -6 "$tmp/bert.txt")"
+import json, sys
+r = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read(); truth = json.load(open(sys.argv[3]))
+ps = r['passes']
+want = [('unknown', truth['layers_per_pass'], True)] * truth['forward_passes']
+assert [(p['stage'], p['layers'], p['complete']) for p in ps] == want, ([(p['stage'], p['layers']) for p in ps], want)
+assert r['layers']['encoder'] and r['layers']['generation_evidence'] == [], r['layers']
+assert r['stages']['prefill']['passes'] == 0 and r['stages']['decode']['passes'] == 0
+head = txt.split('Per pass')[0]
+assert "an encoder's forward, not LLM generation" in head and 'prefill' not in head, head
+assert r['model']['attention']['kind'] == 'MHA', r['model']['attention']
+PY
+python3 - "$tmp/decoder.out" "$tmp/decoder.truth.json" <<'PY' && ok "the decoder control (causal prefill, decode with a cache): prefill then decode passes, no encoder" || bad "decoder control"
+import json, sys
+r = json.load(open(sys.argv[1])); truth = json.load(open(sys.argv[2]))
+got = [(p['stage'], p['layers']) for p in r['passes']]
+want = [(s, truth['layers_per_pass']) for s in truth['stages']]
+assert got == want, (got, want)
+assert not r['layers']['encoder'], r['layers']
+PY
 finish

@@ -530,6 +530,8 @@ static void put_layer_summary(ts_jw *w, const ts_result *res, const ts_lview *lv
 	ts_jw_end_arr(w);
 	/* a diffusion framework ran the passes: denoising steps, no stage */
 	ts_jw_kbool(w, "diffusion", lv->diffusion);
+	/* an encoder's forward: bidirectional attention only, no stage */
+	ts_jw_kbool(w, "encoder", lv->encoder);
 	ts_jw_kuint(w, "orphan_kernels", lv->orphans);
 	ts_jw_kus(w, "orphan_us", lv->orphan_ns);
 	const ts_odd_layer *odd = lv->odd;

@@ -458,6 +458,15 @@ static void add_operators(ts_patterns *p, const char *file, y_kernels *k)
 			}
 		}
 		r.nranks = (int)o->ranks_count;
+		static const char *const attends[] = { "none", "causal", "bidirectional" };
+		int at = o->attends ? lookup(attends, 3, o->attends) : 0;
+		if (at < 0) {
+			path[2].key = "attends";
+			ts_pat_error_at(p, file, path, 3, 0, "attends '%s' is none of none, causal, "
+					"bidirectional", o->attends);
+			ok = false;
+		}
+		r.attends = (ts_attends)(at > 0 ? at : 0);
 		r.dtype_operand = -1;
 		if (o->dtype) {
 			long v;

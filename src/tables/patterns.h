@@ -204,6 +204,14 @@ typedef struct {
 #define TS_SEQ_STEPS 8
 #define TS_OP_CONDS 4
 
+/*
+ * What an attention operator rule's queries attend to (operators.yaml's
+ * attends:): causal (a decoder's prefill or decode: generation) or
+ * bidirectional (an encoder's, a diffusion transformer's: no token is
+ * generated).
+ */
+typedef enum { TS_ATTENDS_NONE, TS_ATTENDS_CAUSAL, TS_ATTENDS_BIDIR } ts_attends;
+
 /* An operator rule: a CPU op name and its operand ranks -> a workload
  * definition name (see workload.h for the templates). A sequence rule has
  * steps instead of op: consecutive ops on one thread that together compute
@@ -238,6 +246,7 @@ typedef struct {
 	bool has_flops, has_bytes;
 	ts_wexpr flops;             /* floating-point operations of the call */
 	ts_wexpr bytes;             /* bytes it must move to or from memory */
+	ts_attends attends;         /* an attention rule: what its queries see */
 	int dtype_operand;          /* whose "Input type" is the dtype; -1: the
 				     * first floating-point operand */
 	const char *description;

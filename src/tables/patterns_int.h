@@ -45,7 +45,7 @@ typedef struct {
 
 typedef struct {
 	char *kind, *op, *workload, *tokens, *flops, *bytes, *dtype, *description;
-	char *skip, *shapes, *heads;
+	char *skip, *shapes, *heads, *attends;
 	char **ranks;
 	unsigned ranks_count;
 	char **steps;

@@ -105,6 +105,7 @@ static const cyaml_schema_field_t operator_fields[] = {
 	CYAML_FIELD_STRING_PTR("flops", OPT, y_operator, flops, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("bytes", OPT, y_operator, bytes, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("dtype", OPT, y_operator, dtype, 1, CYAML_UNLIMITED),
+	CYAML_FIELD_STRING_PTR("attends", OPT, y_operator, attends, 1, CYAML_UNLIMITED),
 	CYAML_FIELD_STRING_PTR("description", OPT, y_operator, description, 0, CYAML_UNLIMITED),
 	CYAML_FIELD_END
 };

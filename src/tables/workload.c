@@ -366,7 +366,7 @@ static bool term_value(const ts_wterm *t, const ts_event *ev, const ts_wctx *cx,
 	if (t->kind == TS_WT_SCALAR) {
 		if (op >= TS_MAX_CONCRETE || !(ev->nconcrete & (1u << op)))
 			return false;
-		return ev->concrete[op] > 0 && whole(ev->concrete[op], v);
+		return ev->concrete[op] >= 0 && whole(ev->concrete[op], v);
 	}
 	if (t->kind == TS_WT_ESIZE) {
 		if (!(ev->has & TS_HAS_DTYPE) || op >= ev->ntypes || op >= TS_MAX_OPERANDS)
@@ -467,12 +467,12 @@ bool ts_wexpr_eval(const ts_wexpr *e, const ts_event *ev, const ts_wctx *cx, int
 			prod = op == TS_WOP_SUB ? -v : v;
 			break;
 		case TS_WOP_DIV:
-			if (prod % v)
+			if (v == 0 || prod % v)
 				return false;
 			prod /= v;
 			break;
 		default:
-			if (prod > WMAX / v || prod < -WMAX / v)
+			if (v != 0 && (prod > WMAX / v || prod < -WMAX / v))
 				return false;
 			prod *= v;
 			break;

@@ -156,7 +156,21 @@ int main(void)
 	CHECK(ts_wcond_compile("c9 = 1", &cond, &er) && ts_wcond_eval(&cond, &ev, CX(0)),
 	      "c9 = 1 (is_causal True) holds");
 	ev.concrete[9] = 0;
-	CHECK(!ts_wcond_eval(&cond, &ev, CX(0)), "c9 = 1 does not hold for False (0 has no value)");
+	CHECK(!ts_wcond_eval(&cond, &ev, CX(0)), "c9 = 1 does not hold for False");
+	/* is_causal recorded False is 0, a value: c9 < 1 holds; True, or no
+	 * Concrete Inputs at all, it does not (nothing says it is False) */
+	CHECK(ts_wcond_compile("c9 < 1", &cond, &er) && ts_wcond_eval(&cond, &ev, CX(0)),
+	      "c9 < 1 holds for a recorded False");
+	ev.concrete[9] = 1;
+	CHECK(!ts_wcond_eval(&cond, &ev, CX(0)), "c9 < 1 does not hold for True");
+	ev.nconcrete = 0;
+	CHECK(!ts_wcond_eval(&cond, &ev, CX(0)), "c9 < 1 does not hold where it is not recorded");
+	ev.concrete[9] = -1;
+	ev.nconcrete = 1u << 9;
+	CHECK(!ts_wcond_eval(&cond, &ev, CX(0)), "a negative scalar has no value");
+	CHECK(ts_wexpr_compile("a0[0] / c9", 10, &e, &er), "a0[0] / c9 compiles");
+	ev.concrete[9] = 0;
+	CHECK(!ts_wexpr_eval(&e, &ev, CX(0), &v), "a division by a scalar 0 has no value");
 	CHECK(!ts_wcond_compile("a0[0]", &cond, &er) && OFF(er) == 5 &&
 	      strstr(er.msg, "compares two expressions"), "a condition needs a comparison (at 5: %s)", er.msg);
 	CHECK(!ts_wcond_compile("a0[0] ~ 2", &cond, &er) && OFF(er) == 6,

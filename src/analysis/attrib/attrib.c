@@ -636,10 +636,10 @@ void ts_attrib_set_meta(ts_attrib *a, const ts_meta *meta)
 	a->meta = meta;
 }
 
-void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
+ts_attends ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 {
 	if (!(ev->has & TS_HAS_EXTERNAL_ID))
-		return;
+		return TS_ATTENDS_NONE;
 	uint32_t name;
 	char buf[512];
 	if ((ev->has & TS_HAS_COLLECTIVE) && ev->kname_len &&
@@ -666,11 +666,12 @@ void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev)
 	else
 		a->t.ops_indexed += added;
 	a->t.index_bytes = ts_opindex_bytes(a->ops);
-	if (e.wl != TS_INTERN_NONE && e.m &&
-	    ts_patterns_oprule(a->patterns, a->wl_rule[e.wl])->sets_context)
+	const ts_oprule *rule = e.wl != TS_INTERN_NONE ? ts_patterns_oprule(a->patterns, a->wl_rule[e.wl]) : NULL;
+	if (rule && e.m && rule->sets_context)
 		t->tokens = e.m & M_MASK;
 	if (name != TS_INTERN_NONE && a->nseq && added)
 		sequences(a, t, &a->info[name], ev, t->tokens);
+	return rule ? rule->attends : TS_ATTENDS_NONE;
 }
 
 void ts_attrib_annotation(ts_attrib *a, const ts_event *ev)
@@ -679,7 +680,7 @@ void ts_attrib_annotation(ts_attrib *a, const ts_event *ev)
 	for (size_t i = 0; i < sizeof backends / sizeof *backends; i++) {
 		size_t n = strlen(backends[i]);
 		if (ev->name_len > n && memcmp(ev->name, backends[i], n) == 0) {
-			ts_attrib_cpu_op(a, ev);
+			(void)ts_attrib_cpu_op(a, ev);
 			return;
 		}
 	}

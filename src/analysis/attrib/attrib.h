@@ -167,7 +167,10 @@ void ts_attrib_free(ts_attrib *a);
  * its world size (1 without, or before it is seen). */
 void ts_attrib_set_meta(ts_attrib *a, const ts_meta *meta);
 
-void ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev);
+/* A CPU op: indexed by its External id with the workload its shapes
+ * name; what an attention workload's queries attend to (its rule's
+ * attends:, NONE for any other op). */
+ts_attends ts_attrib_cpu_op(ts_attrib *a, const ts_event *ev);
 /* A user annotation: c10d's profiling title of a collective ("nccl:
  * all_reduce", "rccl:_all_gather_base", "gloo:broadcast"), open across the
  * kernel's launch, is the op that launched it; other annotations are not

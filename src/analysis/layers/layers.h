@@ -247,7 +247,14 @@ enum {
 	 * (diffusers, xDiT): denoising steps, whatever else looks like
 	 * generation (a text encoder's embedding, a prefill-named kernel) */
 	TS_GEN_DIFFUSION = 1u << 5,
+	/* not evidence: attention workloads whose queries see the whole
+	 * sequence (an encoder's) and ones that see only before them (a
+	 * decoder's): bidirectional with no causal one and nothing else of
+	 * generation but a token embedding is an encoder's forward */
+	TS_GEN_BIDIR = 1u << 6,
+	TS_GEN_CAUSAL = 1u << 7,
 };
+#define TS_GEN_EVIDENCE 0x1Fu
 /* A serving framework's module paths were seen (the pipeline's call). */
 void ts_layers_framework_seen(ts_layers *l);
 /* Evidence of how the serving engine batches (+1: continuously, every
@@ -257,12 +264,18 @@ void ts_layers_batching(ts_layers *l, int vote);
 /* Whether a diffusion framework's (diffusers/, xfuser/) are the most
  * named, as the frames read so far say. */
 void ts_layers_diffusion_seen(ts_layers *l, bool most);
+/* An attention workload's queries attend bidirectionally, or causally
+ * (the pipeline's call, from the operator rule that named it). */
+void ts_layers_attends(ts_layers *l, bool bidirectional);
 /* The evidence seen (TS_GEN_* bits); 0: the trace does not look like LLM
  * generation (or a diffusion framework ran it), and every pass's stage is
  * unknown. */
 unsigned ts_layers_generation(const ts_layers *l);
 /* Whether a diffusion framework ran the passes. */
 bool ts_layers_diffusion(const ts_layers *l);
+/* An encoder's forward: bidirectional attention, no causal one, and no
+ * evidence of generation but a token embedding. */
+bool ts_layers_encoder(const ts_layers *l);
 
 /* A copy or fill on the GPU (c: its class): where it brings a step's
  * inputs (step_inputs:), a later kernel after layer work may begin a pass. */

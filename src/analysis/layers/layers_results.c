@@ -138,9 +138,24 @@ void ts_layers_diffusion_seen(ts_layers *l, bool most)
 		l->cpu.generation &= ~(unsigned)TS_GEN_DIFFUSION;
 }
 
+void ts_layers_attends(ts_layers *l, bool bidirectional)
+{
+	if (l)
+		l->cpu.generation |= bidirectional ? TS_GEN_BIDIR : TS_GEN_CAUSAL;
+}
+
+bool ts_layers_encoder(const ts_layers *l)
+{
+	unsigned g = l->cpu.generation;
+	return (g & (TS_GEN_BIDIR | TS_GEN_CAUSAL | TS_GEN_DIFFUSION)) == TS_GEN_BIDIR &&
+	       !(g & TS_GEN_EVIDENCE & ~(unsigned)TS_GEN_EMBEDDING);
+}
+
 unsigned ts_layers_generation(const ts_layers *l)
 {
-	return (l->cpu.generation & TS_GEN_DIFFUSION) ? 0 : l->cpu.generation;
+	if ((l->cpu.generation & TS_GEN_DIFFUSION) || ts_layers_encoder(l))
+		return 0;
+	return l->cpu.generation & TS_GEN_EVIDENCE;
 }
 
 bool ts_layers_diffusion(const ts_layers *l)

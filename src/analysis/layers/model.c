@@ -273,7 +273,7 @@ void ts_model_attention(ts_model *m, const struct ts_attrib *at, int64_t world)
 	size_t n = at ? ts_attrib_nworkloads(at) : 0;
 	int64_t best = 0;
 	for (size_t i = 0; i < n; i++) {
-		const ts_wl_row *w = ts_attrib_workload(at, 0, i);
+		const ts_wl_row *w = ts_attrib_workload(at, TS_ATTRIB_ALL, i);
 		const ts_oprule *r = ts_attrib_workload_rule(at, i);
 		size_t len;
 		const char *dt, *name = ts_attrib_workload_name(at, i, &len, &dt);

@@ -310,6 +310,10 @@ static void put_what(bf_build *s)
 				 "generated, so the passes have no stage",
 				 res->framework ? res->framework : "a diffusion framework");
 			bf_wrap(s, W, "  ", dif, 4);
+		} else if (ts_layers_encoder(res->layers)) {
+			bf_wrap(s, W, "  ", "an encoder's forward, not LLM generation: its attention "
+			     "is bidirectional (every query sees the whole sequence, no causal mask, "
+			     "no KV cache), so no token is generated and the passes have no stage", 4);
 		} else if (!ts_layers_generation(res->layers)) {
 			bf_wrap(s, W, "  ", "not LLM generation by what it holds: no step annotation, "
 			     "token embedding, KV-cache write, stage-named attention or serving "

@@ -188,6 +188,7 @@ int ts_lview_of(const ts_result *res, ts_lview *out)
 	out->once_units = ts_layers_once_units(l);
 	out->generation = ts_layers_generation(l);
 	out->diffusion = ts_layers_diffusion(l);
+	out->encoder = ts_layers_encoder(l);
 	out->orphans = ts_layers_orphans(l, &out->orphan_ns);
 	out->nodd = ts_layers_odd(l, &out->odd, &out->odd_total);
 	out->doubt = *ts_layers_doubt(l);

@@ -103,6 +103,7 @@ typedef struct {
 	uint64_t once_units;         /* attention units that ran once a pass */
 	unsigned generation;         /* TS_GEN_* evidence; 0: no stage */
 	bool diffusion;              /* a diffusion framework ran the passes */
+	bool encoder;                /* an encoder's forward: bidirectional attention */
 	uint64_t orphans;            /* kernels in no layer */
 	int64_t orphan_ns;
 	const ts_odd_layer *odd;     /* the first TS_MAX_ODD of the self-check */
