@@ -444,8 +444,13 @@ bool ts_lay_pass_edge(ts_layers *l, const ts_event *ev, uint32_t row, lmark m, b
 	bool graph = graph_edge(l, ev, row, m, comm);
 	bool capture = l->pass.in_pass && capture_edge(l, ev, row, gap);
 	/* where no step holds it: a step's inputs copied in after the
-	 * pass's layer work (the host staged the next forward) */
-	bool inputs = step < 0 && (has_work || l->pass.cur.kernels >= INPUTS_AFTER) &&
+	 * pass's layer work (the host staged the next forward); in the
+	 * capture's first pass, where the capture may have begun inside a
+	 * forward, after its first kernels too (a later pass begins where
+	 * one ended: kernels and copies before its layer work are its own
+	 * step's preparation, its inputs staged and its metadata built) */
+	bool first = l->records.pass_count == 0;
+	bool inputs = step < 0 && (has_work || (first && l->pass.cur.kernels >= INPUTS_AFTER)) &&
 		      inputs_staged(l, ev->ts_ns);
 	if (l->pass.in_pass && (step_edge || graph || capture || inputs || ((m & M_EMBED) && (has_work || embed_again)) ||
 			   (l->pass.hints.after_sampling && !(m & M_SAMPLE)) ||
