@@ -8,7 +8,10 @@
 # like (the SGLang B300 and MI300X decodes: one pass, no history of layer
 # counts); where a launch of the step on the CPU never reached the GPU,
 # that says so (the vLLM MI300X mixed batch, piecewise graphs); the others
-# by their layers. The uncut traces keep every pass.
+# by their layers: a pass whose last layer ran its mixer and not its MLP
+# where the others ran both was cut inside it (the SGLang Qwen3-8B MI300X
+# graph decode and prefill, one pass each, their step windows on the CPU
+# only). The uncut traces keep every pass.
 T=cut
 . "$(dirname "$0")/lib.sh"
 need_shared
@@ -25,7 +28,9 @@ for f in ('sglang_qwen3-30b-a3b_b300_decode_bs16.trace.json.gz',
           'vllm_gptoss120b_b200_tp8_eager_prefill.json.gz',
           'vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json.gz',
           'hf_qwen1.5-0.5b-chat_h100.json.gz',
-          'vllm_mi300x_mixed_prefilldecode_piecewise_graph.json.gz'):
+          'vllm_mi300x_mixed_prefilldecode_piecewise_graph.json.gz',
+          'sglang_qwen3-8b_mi300x_decode_bs32_cudagraph.json.gz',
+          'sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz'):
     path = os.path.join(shared, f)
     if not os.path.exists(path):
         print('ok - cut: %s # SKIP not in the shared traces' % f)

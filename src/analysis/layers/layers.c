@@ -680,6 +680,25 @@ enum { EDGE_NONE, EDGE_STEP, EDGE_TRACE };
  * unless the capture ended inside it). With no marker after the last attention, the last layer
  * keeps as many kernels after it as the structural splits left in the
  * others; the rest is the pass tail. */
+/* The pass's last layer holds a mixer and no MLP work where most of its
+ * other layers (two thirds) hold both: the trace ended inside its MLP
+ * (the layer's norm and GEMMs ran, its activation and down projection
+ * never did). A model's layers alternating mixer-only and MLP-only, or
+ * a pass whose layers are typed by structure alone, say nothing. */
+static bool mlp_cut_off(const ts_layers *l)
+{
+	uint32_t n = l->online.walk.nlayers < TS_MAX_LAYERS ? l->online.walk.nlayers : TS_MAX_LAYERS;
+	if (n < 4)
+		return false;
+	lmark last = l->online.layers[n - 1].marks;
+	if (!(last & M_ATTN) || (last & M_MLP))
+		return false;
+	uint32_t whole = 0;
+	for (uint32_t i = 0; i + 1 < n; i++)
+		whole += (l->online.layers[i].marks & M_ATTN) && (l->online.layers[i].marks & M_MLP);
+	return 3 * whole >= 2 * (n - 1);
+}
+
 static void close_open_span(ts_layers *l, int edge)
 {
 	bool at_edge = edge != EDGE_NONE, finished = false;
@@ -728,6 +747,8 @@ static void close_open_span(ts_layers *l, int edge)
 	    ((ts_lay_short_pass(l, n) && l->stats.all_hist[n] < 2) || ts_lay_long_pass(l, n)))
 		l->pass.cur.cut_end = true;
 	ts_lay_close_span(l);
+	if (mlp_cut_off(l))
+		l->pass.cur.cut_end = true;
 }
 
 /* Evidence that a pass began at its start outweighs how its head looks:
