@@ -888,11 +888,6 @@ static void vote_parent(ts_attrib *a, uint32_t row, uint32_t op)
 		v->calls++;
 }
 
-uint64_t ts_att_sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* Whether a kernel of class c does the work of workload wl's kind: a type
  * the kind names, or no type known (an unclassified kernel may be it). */
 static uint8_t fits(const ts_attrib *a, uint32_t wl, const ts_kclass *c)
@@ -929,11 +924,11 @@ static void add_workload(ts_wl_row *w, const ts_kref *ref, int64_t dur)
 			w->placed = w->seq;
 			w->placed_calls++;
 			if (ref->flops) {
-				w->flops = ts_att_sat_add(w->flops, ref->flops);
+				w->flops = ts_sat_addu(w->flops, ref->flops);
 				w->flops_calls++;
 			}
 			if (ref->bytes) {
-				w->bytes = ts_att_sat_add(w->bytes, ref->bytes);
+				w->bytes = ts_sat_addu(w->bytes, ref->bytes);
 				w->bytes_calls++;
 			}
 		}

@@ -9,6 +9,7 @@
 
 #include "analysis/attrib/attrib.h"
 #include "input/base/intern.h"
+#include "input/base/satmath.h"
 #include "analysis/attrib/opindex.h"
 
 #define M_MASK 0x7fffffffu
@@ -155,6 +156,5 @@ ts_wl_row *ts_att_wl_row(ts_attrib *a, int view, uint32_t wl);
  * when the first of them came). */
 void ts_att_parent_add(parent_vote *v, uint32_t op, uint32_t n, uint32_t first);
 void ts_att_vote_callsite(cs_top *t, uint32_t cs, uint64_t w);
-uint64_t ts_att_sat_add(uint64_t a, uint64_t b);
 
 #endif

@@ -152,8 +152,8 @@ static ts_status wlrow_load(ts_wl_row *x, ts_rbuf *r)
 			x->inexact = true;
 		}
 	}
-	x->flops = ts_att_sat_add(x->flops, ts_r_u64(r));
-	x->bytes = ts_att_sat_add(x->bytes, ts_r_u64(r));
+	x->flops = ts_sat_addu(x->flops, ts_r_u64(r));
+	x->bytes = ts_sat_addu(x->bytes, ts_r_u64(r));
 	x->flops_ns = ts_sat_add(x->flops_ns, ts_r_i64(r));
 	x->bytes_ns = ts_sat_add(x->bytes_ns, ts_r_i64(r));
 	x->flops_calls = ts_sat_addu(x->flops_calls, ts_r_u64(r));
