@@ -681,10 +681,12 @@ enum { EDGE_NONE, EDGE_STEP, EDGE_TRACE };
  * keeps as many kernels after it as the structural splits left in the
  * others; the rest is the pass tail. */
 /* The pass's last layer holds a mixer and no MLP work where most of its
- * other layers (two thirds) hold both: the trace ended inside its MLP
- * (the layer's norm and GEMMs ran, its activation and down projection
- * never did). A model's layers alternating mixer-only and MLP-only, or
- * a pass whose layers are typed by structure alone, say nothing. */
+ * other layers (two thirds) hold both, and ran fewer kernels than any of
+ * them: the trace ended inside its MLP (the layer's norm and GEMMs ran,
+ * its activation and down projection never did). A model's layers
+ * alternating mixer-only and MLP-only, a MoE layer whose expert kernels
+ * no name marks beside dense layers marked by their ops (it runs more),
+ * or a pass whose layers are typed by structure alone, say nothing. */
 static bool mlp_cut_off(const ts_layers *l)
 {
 	uint32_t n = l->online.walk.nlayers < TS_MAX_LAYERS ? l->online.walk.nlayers : TS_MAX_LAYERS;
@@ -693,10 +695,15 @@ static bool mlp_cut_off(const ts_layers *l)
 	lmark last = l->online.layers[n - 1].marks;
 	if (!(last & M_ATTN) || (last & M_MLP))
 		return false;
-	uint32_t whole = 0;
-	for (uint32_t i = 0; i + 1 < n; i++)
-		whole += (l->online.layers[i].marks & M_ATTN) && (l->online.layers[i].marks & M_MLP);
-	return 3 * whole >= 2 * (n - 1);
+	uint32_t whole = 0, fewest = UINT32_MAX;
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		const cur_layer *c = &l->online.layers[i];
+		if (!(c->marks & M_ATTN) || !(c->marks & M_MLP))
+			continue;
+		whole++;
+		fewest = c->kernels < fewest ? c->kernels : fewest;
+	}
+	return 3 * whole >= 2 * (n - 1) && l->online.layers[n - 1].kernels < fewest;
 }
 
 static void close_open_span(ts_layers *l, int edge)
@@ -887,8 +894,12 @@ static void end_pass(ts_layers *l, int edge, bool carry)
 		l->records.passes[l->records.npasses++] = *p;
 	else
 		l->records.passes_dropped++;
-	if (p->index == 0 && p->complete && kept && !l->pass.hints.embed_first)
+	/* the trace's first complete pass, only passes the capture cut
+	 * before it (a forward begun before the capture, split where the GPU
+	 * waited inside it) */
+	if (!l->held.whole_seen && p->complete && kept && !l->pass.hints.embed_first)
 		l->held.first_open = (uint32_t)idx + 1;
+	l->held.whole_seen |= p->complete;
 	l->pass.last_step = l->pass.hints.step;
 	if (carry && l->pass.hints.step >= 0 && p->complete && kept && ts_lay_hold_pending(l, idx, n)) {
 		/* the step goes on: a later pass of it may show this one a draft's */

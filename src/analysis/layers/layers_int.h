@@ -343,8 +343,10 @@ typedef struct {
 	bool cycle_done;         /* passes in no step no longer held for
 				  * their cycle (layers_steps.c) */
 	uint32_t first_open;     /* record index + 1 of the trace's first
-				  * pass, complete by its head though no
-				  * embedding began it; 0 none */
+				  * complete pass, complete by its head
+				  * though no embedding began it, only cut
+				  * passes before it; 0 none */
+	bool whole_seen;         /* a complete pass was recorded */
 } lay_held;
 
 /* The pass records (passes[] of the reports). */
