@@ -20,7 +20,10 @@
 /* A kernel waiting, with the event fields the stages after us read. */
 typedef struct {
 	int64_t ts, dur, pid, tid, device, stream, correlation, external_id, id, bytes;
+	int64_t in_nelems, out_nelems;   /* a collective's message (TS_HAS_MSG) */
+	int32_t group_size;
 	int32_t grid[3], block[3];
+	uint8_t elem_size;
 	uint32_t has;
 	uint32_t row;
 	uint32_t group;          /* its replay (or launch-to-come), NONE */
@@ -597,6 +600,8 @@ bool ts_replay_kernel(ts_replay *r, const ts_event *ev, uint32_t row, ts_link li
 		.ts = ev->ts_ns, .dur = ev->dur_ns, .pid = ev->pid, .tid = ev->tid,
 		.device = ev->device, .stream = ev->stream, .correlation = ev->correlation,
 		.external_id = ev->external_id, .id = ev->id, .bytes = ev->bytes,
+		.in_nelems = ev->in_nelems, .out_nelems = ev->out_nelems,
+		.group_size = ev->group_size, .elem_size = ev->elem_size,
 		.has = ev->has, .row = row, .group = NONE, .node = NONE,
 	};
 	memcpy(h.grid, ev->grid, sizeof h.grid);
@@ -684,7 +689,7 @@ bool ts_replay_next(ts_replay *r, bool flush, ts_event *ev, uint32_t *row, size_
 	r->name_out = h->name;
 	ev->cat = TS_CAT_KERNEL;
 	ev->ph = 'X';
-	ev->has = h->has;
+	ev->has = h->has & ~(uint32_t)TS_HAS_MEM;   /* a kernel has no allocator args */
 	ev->name = h->name;
 	ev->name_len = h->name_len;
 	ev->name_hash = 0;      /* khash is the hash | 1, not the hash */
@@ -700,6 +705,11 @@ bool ts_replay_next(ts_replay *r, bool flush, ts_event *ev, uint32_t *row, size_
 	ev->correlation = h->correlation;
 	ev->external_id = h->external_id;
 	ev->bytes = h->bytes;
+	ev->in_nelems = h->in_nelems;
+	ev->out_nelems = h->out_nelems;
+	ev->group_size = h->group_size;
+	ev->elem_size = h->elem_size;
+	ev->mem = (ts_mem_args){ -1, -1, 0, -1, -1, -1 };
 	memcpy(ev->grid, h->grid, sizeof h->grid);
 	memcpy(ev->block, h->block, sizeof h->block);
 	ev->noperands = 0;
