@@ -18,7 +18,7 @@
 #include "analysis/views/ranks.h"
 #include "input/base/wire.h"
 
-#define TS_PARTIAL_VERSION 20
+#define TS_PARTIAL_VERSION 21
 
 /* The file's bytes for res and the rank summaries it stands for. */
 ts_status ts_partial_save(const ts_result *res, const ts_rank_summary *ranks, size_t nranks,

@@ -77,7 +77,7 @@ bad_case bad-mixer k.yaml "bad-mixer/k.yaml:2:39: unknown mixer 'mamba' (one of 
 categories:
   - {name: Y, type: attention, mixer: mamba}
 Y
-bad_case bad-collective k.yaml "bad-collective/k.yaml:2:48: unknown collective 'allreduce' (one of none, all_reduce, all_gather, reduce_scatter, all_to_all, broadcast)" <<'Y'
+bad_case bad-collective k.yaml "bad-collective/k.yaml:2:48: unknown collective 'allreduce' (one of none, all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, unknown)" <<'Y'
 categories:
   - {name: Y, type: communication, collective: allreduce}
 Y

@@ -12,6 +12,7 @@
 
 static const char *const kind_names[TS_COMM_KINDS] = {
 	"all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast_p2p", "other",
+	"unknown",
 };
 
 const char *ts_comm_kind_name(ts_comm_kind k)
@@ -50,15 +51,20 @@ static ts_comm_kind kind_of(const ts_category *cat)
 		return TS_COMM_ALLTOALL;
 	case TS_COLL_BROADCAST:
 		return TS_COMM_BROADCAST;
+	case TS_COLL_UNKNOWN:
+		return TS_COMM_UNKNOWN;
 	default:
 		return TS_COMM_OTHER;
 	}
 }
 
-/* One call's message in bytes, as NCCL-tests size it (comm.h); -1 none. */
+/* One call's message in bytes, as NCCL-tests size it (comm.h); -1 none.
+ * An unknown collective has none: its kind says which of its buffers is
+ * the message (an all-gather's output, an all-reduce's input), and the
+ * bus bandwidth's factor. */
 static int64_t message(ts_comm_kind k, const ts_event *ev)
 {
-	if (!(ev->has & TS_HAS_MSG) || !ev->elem_size)
+	if (!(ev->has & TS_HAS_MSG) || !ev->elem_size || k == TS_COMM_UNKNOWN)
 		return -1;
 	int64_t n = k == TS_COMM_ALLGATHER ? ev->out_nelems : ev->in_nelems;
 	if (n < 0)

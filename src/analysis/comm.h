@@ -4,7 +4,8 @@
  * Kineto puts a collective's message on its kernel (args "In msg nelems",
  * "Out msg nelems", "Group size", "dtype"; input/event.h). Each collective
  * kernel (type communication, of the kind its category says where it ran:
- * RCCL's generic kernel takes its op's) is counted per kind, message size
+ * RCCL's generic kernel takes its op's, and is of kind unknown where no op
+ * said, with no message size) is counted per kind, message size
  * and group: calls, time, and bytes, from which the algorithm bandwidth
  * (message bytes over time) and the bus bandwidth (NCCL-tests' factor per
  * kind: all-reduce 2(n-1)/n; all-gather, reduce-scatter, all-to-all
@@ -29,7 +30,7 @@
 
 typedef enum {
 	TS_COMM_ALLREDUCE, TS_COMM_ALLGATHER, TS_COMM_REDUCE_SCATTER, TS_COMM_ALLTOALL,
-	TS_COMM_BROADCAST, TS_COMM_OTHER, TS_COMM_KINDS
+	TS_COMM_BROADCAST, TS_COMM_OTHER, TS_COMM_UNKNOWN, TS_COMM_KINDS
 } ts_comm_kind;
 
 const char *ts_comm_kind_name(ts_comm_kind k);

@@ -940,6 +940,11 @@ static void put_collectives(FILE *out, const ts_result *res, const ts_report_opt
 	if (n > COMM_ROWS_SHOWN)
 		fprintf(out, " ... %zu more rows (--format csv --table collectives lists all)\n",
 			n - COMM_ROWS_SHOWN);
+	uint64_t unknown = ts_tview_collectives_unknown(res);
+	if (unknown)
+		fprintf(out, " unknown: %" PRIu64 " call%s of a kernel that runs every collective "
+			"(RCCL's generic kernel); no op that launched %s says which\n", unknown,
+			unknown == 1 ? "" : "s", unknown == 1 ? "it" : "them");
 }
 
 static void put_events(FILE *out, const ts_agg *a)

@@ -171,7 +171,7 @@ int *ts_pat_item_lines(const char *file, const char *key, unsigned n)
 }
 
 const char *const ts_collective_names[TS_COLL_COUNT] = {
-	"none", "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast",
+	"none", "all_reduce", "all_gather", "reduce_scatter", "all_to_all", "broadcast", "unknown",
 };
 
 /* A category's mixer: and collective: words (0 where not given); false
@@ -185,7 +185,7 @@ static bool category_attrs(ts_patterns *p, const char *file, const y_category *c
 	int k = c->collective ? lookup(ts_collective_names, TS_COLL_COUNT, c->collective) : 0;
 	if (k < 0) {
 		ts_pat_error_at(p, file, path, 3, 0, "unknown collective '%s' (one of none, all_reduce, "
-				"all_gather, reduce_scatter, all_to_all, broadcast)", c->collective);
+				"all_gather, reduce_scatter, all_to_all, broadcast, unknown)", c->collective);
 		return false;
 	}
 	out->collective = (ts_collective)k;

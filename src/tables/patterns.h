@@ -103,6 +103,8 @@ typedef enum {
 	TS_COLL_REDUCE_SCATTER,
 	TS_COLL_ALL_TO_ALL,
 	TS_COLL_BROADCAST,           /* broadcast, send / receive */
+	TS_COLL_UNKNOWN,             /* a collective whose name hides which (RCCL's
+				      * generic kernel): its op says, where one ran */
 	TS_COLL_COUNT
 } ts_collective;
 

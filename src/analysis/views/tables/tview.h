@@ -71,6 +71,9 @@ int ts_tview_table(const ts_result *res, const ts_tview_opts *o, const char *nam
  * and group (the rows of calls past them, per kind, aside): what a
  * report that shows the table's first rows says the rest of. */
 size_t ts_tview_collectives_kept(const ts_result *res);
+/* The collectives of kind unknown: calls of a kernel whose name hides which
+ * collective it ran (RCCL's generic kernel) that no op said. */
+uint64_t ts_tview_collectives_unknown(const ts_result *res);
 /* The api table's rows: the runtime and driver calls by name. */
 size_t ts_tview_api_rows(const ts_result *res);
 

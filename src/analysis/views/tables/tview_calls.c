@@ -96,6 +96,14 @@ size_t ts_tview_collectives_kept(const ts_result *res)
 	return rows ? n : 0;
 }
 
+uint64_t ts_tview_collectives_unknown(const ts_result *res)
+{
+	ts_comm_total t = { 0 };
+	if (res->comm)
+		ts_comm_kind_total(res->comm, TS_COMM_UNKNOWN, &t);
+	return t.calls;
+}
+
 size_t ts_tview_api_rows(const ts_result *res)
 {
 	size_t n = 0;
