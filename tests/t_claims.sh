@@ -8,6 +8,8 @@
 #    RMSNorm fused with one) beside the real collectives of its run;
 #  - collectives typed by what launched them: RCCL's generic kernel under
 #    each c10d spelling and vLLM's all-reduce (tests/claims/mkcollectives.py);
+#    replayed from a graph, unknown (and said so) without --capture, its
+#    captured op's collective with it (tests/claims/mkgraphcoll.py);
 #  - names no rule knows typed by their words, said as such;
 #  - compare warns first where the two models differ;
 #  - compare's "moe (rest)" row says when each side's kernels there are of
@@ -96,6 +98,64 @@ assert len(rows) == 5, rows
 for cat, lines in rows.items():
     for l in lines:
         assert 'op ' not in l or ('AllReduce' in cat and 'vllm::all_reduce' in l), (cat, l)
+PY
+
+# the same generic kernel replayed from a graph (vLLM on MI300X): no op
+# per kernel, so without --capture each call's collective is unknown and
+# said so (no kind invented, no message sized by a kind's rule); with the
+# capture's trace each call takes its captured op's collective, 2 a layer
+# all-reduces and 1 all-gather a replay, the messages Kineto wrote on
+# the kernels kept through the replay (tests/claims/mkgraphcoll.py)
+python3 "$here/claims/mkgraphcoll.py" "$tmp/gc"
+for v in replay replay_msg; do
+	"$TS" -q -f json "$tmp/gc/graphcoll_$v.json" >"$tmp/gc/$v.plain" 2>/dev/null
+	"$TS" -q -f json --capture "$tmp/gc/graphcoll_capture.json" "$tmp/gc/graphcoll_$v.json" \
+		>"$tmp/gc/$v.cap" 2>"$tmp/err" || bad "graph collectives: exit $?: $(cat "$tmp/err")"
+done
+"$TS" -q "$tmp/gc/graphcoll_replay.json" >"$tmp/gc/plain.txt" 2>/dev/null
+python3 - "$here/claims/mkgraphcoll.py" "$tmp/gc" <<'PY' && ok "RCCL's generic kernel in graph replays: unknown without --capture (said why), with it all-reduce 2 a layer and all-gather 1 a replay, messages kept" || bad "graph collectives: $(cat "$tmp/gc/why" 2>/dev/null)"
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location('mk', sys.argv[1])
+mk = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(mk)
+d, L, R = sys.argv[2], mk.LAYERS, mk.REPLAYS
+wrong = []
+def want(what, got, exp):
+    if got != exp:
+        wrong.append('%s: got %s, want %s' % (what, got, exp))
+def coll(f):
+    return sorted(((c['kind'], c['msg_bytes'], c['group_size'], c['calls'], c['total_us'])
+                   for c in json.load(open('%s/%s' % (d, f)))['collectives']), key=repr)
+def cats(f):
+    return {c['category']: c['count'] for c in json.load(open('%s/%s' % (d, f)))['categories']
+            if c['type'] == 'communication'}
+ar, ag = 2 * L * R, R
+want('plain', coll('replay.plain'), [('unknown', None, None, ar + ag, 12.0 * ar + 9.0 * ag)])
+want('plain msg', coll('replay_msg.plain'), [('unknown', None, 8, ar + ag, 12.0 * ar + 9.0 * ag)])
+want('plain categories', cats('replay.plain'), {'Comm-Generic': ar + ag})
+t = open(d + '/plain.txt').read()
+if 'unknown: %d calls of a kernel that runs every collective' % (ar + ag) not in t:
+    wrong.append('no note on the unknown calls in the text report')
+if 'all_reduce' in t or 'all_gather' in t or 'AllReduce' in t:
+    wrong.append('the text report names a collective the trace does not say')
+want('capture', coll('replay.cap'), [('all_gather', None, None, ag, 9.0 * ag),
+                                      ('all_reduce', None, None, ar, 12.0 * ar)])
+half = R // 2
+want('capture msg', coll('replay_msg.cap'),
+     sorted([('all_reduce', s * 4096 * 2, 8, ar // 2, 12.0 * ar / 2) for s in (8, 16)] +
+            [('all_gather', s * 32000 * 2, 8, half, 9.0 * half) for s in (8, 16)], key=repr))
+want('capture categories', cats('replay.cap'), {'Comm-AllReduce': ar, 'Comm-AllGather': ag})
+r = json.load(open(d + '/replay.cap'))
+want('attribution', r['attribution']['kernels'], {'op': 0, 'graph': 0, 'launch': 0, 'unlinked': 0,
+                                                  'graph_op': R * (6 * L + 1)})
+ops = {o['name']: (o['kernels'], [c['category'] for c in o['categories']]) for o in r['ops']}
+want('ops', {k: v for k, v in ops.items() if k != 'aten::mm'},
+     {'vllm::all_reduce': (L * R, ['Comm-AllReduce']),
+      'record_param_comms(allreduce)': (L * R, ['Comm-AllReduce']),
+      'nccl:_all_gather_base': (R, ['Comm-AllGather'])})
+if wrong:
+    open(d + '/why', 'w').write('; '.join(wrong))
+    sys.exit(1)
 PY
 
 # causes named right: a layer slow by one all-reduce that waited (its
