@@ -130,9 +130,20 @@ D = {
  'ranks': 'Several traces of one job: one row per rank.',
  'skew': 'Several traces of one job: the spread between ranks of kernel time, busy, stages and layers.',
 }
+# members whose values no run of the corpus shows all of (no shared trace
+# has a speculative decode's drafts): their words, as layers_results.c
+# writes them (t_schema holds every report to them)
+DRAFT_BY = [None, 'target_verified_once', 'target_count_seen_alone', 'target_deeper',
+            'layer_count_cycle', 'drafts_count_outside_steps', 'drafts_share_one_graph',
+            'target_verifies_their_tokens', 'unknown']
+ENUMS = {'layers.drafts_by': DRAFT_BY, 'passes[].draft_by': DRAFT_BY}
 def walk(node, path):
     if path in D: node['description']=D[path]
+    if path in ENUMS:
+        node['type'] = ['null', 'string']
+        node['enum'] = ENUMS[path]
     for k,v in node.get('properties',{}).items(): walk(v, path+'.'+k if path else k)
+    if 'items' in node: walk(node['items'], path+'[]')
 def main():
     ts = sys.argv[1]
     shared = sys.argv[2] if len(sys.argv) > 2 else '../shared/traces'
