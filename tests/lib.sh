@@ -18,6 +18,9 @@
 #   sweep_run FILE                 false for a shared trace over 1 MB unless
 #                                  TS_LONG=1 (make test-long): for the sweeps
 #                                  that rewrite or render every trace
+#   ts_out ARGS...                 the stdout of "$TS ARGS" (stderr dropped,
+#                                  exit status kept), made once a run: see
+#                                  below (tests/tscache.py, the same in Python)
 #   finish                         exit with $fail
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,6 +64,52 @@ whole_run() {
 
 sweep_run() {
 	[ "${TS_LONG:-0}" = 1 ] || [ "$(wc -c < "$1")" -le 1000000 ]
+}
+
+# ts_out ARGS...: the stdout of "$TS" ARGS on inputs that do not change
+# during a run (the shared traces, tests/data), its stderr dropped and its
+# exit status kept. The same report of the same trace by the same binary
+# is asked for by a dozen scripts; tests/run.sh gives them one folder
+# ($TS_CACHE), so that it is made once a run, by whichever asks first, and
+# read back by the others (a script run alone keeps its own). The key is
+# the binary, TRACESTREAM_PATTERNS and the arguments, each file named with
+# its real path, size and time; -q and --no-progress, which change nothing
+# on stdout, are left out of it. A run that names standard input or writes
+# to a file (-o) is not kept, nor one that ends in a sanitizer's report or
+# a signal (an exit status over 98). tests/tscache.py makes the same keys.
+TS_CACHE=${TS_CACHE:-$tmp/cache}
+export TS_TESTS="$here"
+tmp_real=$(cd "$tmp" && pwd -P)
+ts_out() {
+	local a r key=() c rc
+	for a in "$@"; do
+		case $a in
+		-q | --quiet | --no-progress) continue ;;
+		- | -o | --output | --output=* | --save-state | --csv-dir) "$TS" "$@" 2>/dev/null; return ;;
+		esac
+		key+=("$a")
+		if [ -f "$a" ]; then
+			r=$(realpath "$a")
+			# this script's scratch files change under the same name
+			case $r in "$tmp_real"/*) "$TS" "$@" 2>/dev/null; return ;; esac
+			key+=("$r $(stat -c '%s %Y' "$a")")
+		fi
+	done
+	mkdir -p "$TS_CACHE" 2>/dev/null
+	c="$TS_CACHE/$(printf '%s\n' "$TS" "${TRACESTREAM_PATTERNS:-}" "${key[@]}" | md5sum | cut -c1-32)"
+	if [ ! -f "$c.rc" ]; then
+		"$TS" -q --no-progress "$@" > "$c.$$" 2>/dev/null
+		rc=$?
+		if [ $rc -gt 98 ]; then
+			cat "$c.$$"
+			rm -f "$c.$$"
+			return $rc
+		fi
+		mv -f "$c.$$" "$c.out" && echo $rc > "$c.$$" && mv -f "$c.$$" "$c.rc"
+	fi
+	cat "$c.out"
+	read -r rc < "$c.rc"
+	return "$rc"
 }
 
 finish() { exit "$fail"; }

@@ -27,6 +27,10 @@ if [ -n "$py" ] && [ -x "$py" ]; then
 	mkdir -p "$work/bin" && ln -s "$py" "$work/bin/python3" && export PATH="$work/bin:$PATH"
 fi
 export TS_PYTHON_RESOLVED=1
+# one folder for the reports every script asks of the same trace (ts_out
+# in tests/lib.sh, tests/tscache.py): each made once a run
+export TS_CACHE="$work/cache"
+mkdir -p "$TS_CACHE"
 # the last run's seconds per job; on a fresh clone the ones measured when
 # tests/expected-times was written (the order only: nothing is timed)
 times_file=build/test-times

@@ -135,7 +135,7 @@ if [ -d "$SHARED" ]; then
 		[ -f "$f" ] || continue
 		whole_run "$f" || continue
 		"$TS" --no-progress annotate "$f" -o "$tmp/s.ann.json.gz" 2>/dev/null
-		"$TS" --no-progress -f json "$f" > "$tmp/s.rep.json" 2>/dev/null
+		ts_out -f json "$f" > "$tmp/s.rep.json"
 		python3 - "$f" "$tmp/s.ann.json.gz" "$tmp/s.rep.json" <<'PY' && ok "$(basename "$f"): every original event unchanged, a slice per listed pass" || bad "$(basename "$f")"
 import gzip, json, sys
 op = gzip.open if sys.argv[1].endswith('.gz') else open

@@ -220,7 +220,7 @@ for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 	*/san/*:hf_*|*/san/*:sglang_qwen3-8b_mi300x_prefill*) ;;
 	*/san/*) continue ;;
 	esac
-	if ! "$TS" --format json "$f" >"$tmp/r.json" 2>/dev/null; then
+	if ! ts_out --format json "$f" >"$tmp/r.json"; then
 		echo "not ok - $(basename "$f"): tracestream failed"
 		continue
 	fi
@@ -233,7 +233,7 @@ done
 # token of each of the 15 requests; aten::mm is innermost (145 calls).
 f=$(ls "$SHARED"/sglang_qwen3-8b_mi300x_prefill_then_decode.json* 2>/dev/null | head -1)
 if [ -n "$f" ]; then
-	"$TS" --format json "$f" >"$tmp/q.json" 2>/dev/null
+	ts_out --format json "$f" >"$tmp/q.json"
 	python3 - "$tmp/q.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -268,9 +268,9 @@ fi
 # text say: the categories of each op's kernels, by first seen.
 f=$(ls "$SHARED"/vllm_gptoss120b_b200_tp8_eager_prefill.json* 2>/dev/null | head -1)
 if [ -n "$f" ]; then
-	"$TS" -q -f json "$f" >"$tmp/gp.json" 2>/dev/null
-	"$TS" -q -f csv --table ops "$f" >"$tmp/gp.csv" 2>/dev/null
-	"$TS" -q "$f" >"$tmp/gp.txt" 2>/dev/null
+	ts_out -q -f json "$f" >"$tmp/gp.json"
+	ts_out -q -f csv --table ops "$f" >"$tmp/gp.csv"
+	ts_out -q "$f" >"$tmp/gp.txt"
 	python3 - "$tmp" <<'PY'
 import csv, json, sys
 d = sys.argv[1]
@@ -305,7 +305,7 @@ fi
 f=$(ls "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json* 2>/dev/null | head -1)
 if [ -n "$f" ]; then
 	python3 tests/layers/repeat.py "$f" 10 >"$tmp/rep10.json"
-	"$TS" --format json "$f" >"$tmp/r1.json" 2>/dev/null
+	ts_out --format json "$f" >"$tmp/r1.json"
 	"$TS" --format json "$tmp/rep10.json" >"$tmp/r10.json" 2>"$tmp/err"
 	python3 - "$tmp/r1.json" "$tmp/r10.json" "$tmp/err" <<'PY'
 import json, sys
@@ -324,7 +324,7 @@ fi
 # --join-mem like the op index; what does not fit is counted, never silent.
 f=$(ls "$SHARED"/vllm_mi300x_graph_capture_bs8192_piecewise.pt.trace.json* 2>/dev/null | head -1)
 if [ -n "$f" ]; then
-	"$TS" --format json "$f" >"$tmp/p1.json" 2>/dev/null
+	ts_out --format json "$f" >"$tmp/p1.json"
 	"$TS" --format json --join-mem 24K "$f" >"$tmp/p2.json" 2>/dev/null
 	python3 - "$tmp/p1.json" "$tmp/p2.json" <<'PY'
 import json, sys
@@ -374,7 +374,7 @@ PY
 # blocks of its FlashAttention grid (5: 559 query tokens a row, 128 a block).
 f=$(ls "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json* 2>/dev/null | head -1)
 if [ -n "$f" ]; then
-	"$TS" --format json "$f" >"$tmp/h1.json" 2>/dev/null
+	ts_out --format json "$f" >"$tmp/h1.json"
 	"$TS" --format json --decode-threshold 10000 "$f" >"$tmp/h2.json" 2>/dev/null
 	python3 - "$tmp/h1.json" "$tmp/h2.json" <<'PY'
 import json, sys

@@ -376,123 +376,131 @@ need_shared
 # python sweeps below read SMALL_ONLY): the release build checks them all
 case "$TS" in */san/* | */tsan/*) export SMALL_ONLY=1 ;; esac
 ORIGIN='^(?:void )?(?:triton_|cutlass|cublas|ck::|ck_tile::|at::native::)|^(?:Custom_)?Cijk_|^nvjet_|^(?:sm\d+|ampere|volta|turing|hopper)_(?:xmma|[sdhcz]?gemm)'
+# every trace's report (ts_out: made once a run), then one Python run holds
+# each to the six claims below, a line per trace and claim
+n=0
 for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 	[ -e "$f" ] || continue
 	whole_run "$f" || continue
-	name=$(basename "$f")
-	"$TS" -q -f json "$f" >"$tmp/r.json" 2>/dev/null
-	python3 - "$tmp/r.json" "$ORIGIN" <<'PY' && ok "$name: no compute library's kernel typed a collective" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
-import json, re, sys
-r = json.load(open(sys.argv[1]))
-origin = re.compile(sys.argv[2])
-wrong = [k['name'][:80] for k in r.get('kernels', [])
-         if k['type'] == 'communication' and origin.search(k['name'])]
-if wrong:
-    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong))
-    sys.exit(1)
-PY
-	python3 - "$tmp/r.json" <<'PY' && ok "$name: no workload, layer or type rate above the device's peaks" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
-import json, sys
-r = json.load(open(sys.argv[1]))
-peaks = (r.get('trace') or {}).get('peaks')
-if not peaks:
-    sys.exit(0)          # no device known: no peak to hold a rate to
-top = max(peaks['tflops'].values())
-wrong = []
-def held(what, x):
-    if x.get('tflops') is not None and x['tflops'] > top:
-        wrong.append('%s %.1f TFLOP/s' % (what, x['tflops']))
-    if x.get('tbps') is not None and x['tbps'] > peaks['hbm_tbps']:
-        wrong.append('%s %.2f TB/s' % (what, x['tbps']))
-    if x.get('pct_of_peak') is not None and x['pct_of_peak'] > 100:
-        wrong.append('%s %.1f%% of peak' % (what, x['pct_of_peak']))
-for w in r.get('workloads') or []:
-    held(w['name'], w)
-for a in r.get('layer_anatomy') or []:
-    held(a['stage'] + ' layer', a)
-    for t in a['by_type']:
-        held(a['stage'] + ' ' + t['type'], t)
-if wrong:
-    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:5]))
-    sys.exit(1)
-PY
-	python3 - "$tmp/r.json" <<'PY' && ok "$name: no opportunity larger than its stage (GPU time, the passes' span for idle, the idle before the passes in their steps for step idle), none from a window of partial passes, none saving more than its time at stake" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
-import json, sys
-r = json.load(open(sys.argv[1]))
-wrong = []
-for o in r.get('opportunities') or []:
-    if o.get('saves_us') is not None and not 0 <= o['saves_us'] <= o['at_stake_us'] + 0.01:
-        wrong.append('%s saves %.1f us of %.1f us at stake' % (o['kind'], o['saves_us'], o['at_stake_us']))
-    st = (r.get('stages') or {}).get(o['stage'] or '')
-    if o['stage'] in (None, 'unknown') and o['kind'] in ('gpu_idle', 'comm_exposed') and not r.get('passes'):
-        # a training step's: the GPU's idle time in the kernel span, the
-        # collectives that ran alone in the kernel time
-        cap = r['trace']['gpu_span_us'] if o['kind'] == 'gpu_idle' else r['trace']['kernel_time_us']
-        if o['at_stake_us'] > cap + 0.01:
-            wrong.append('%s %.1f us over %.1f us' % (o['kind'], o['at_stake_us'], cap))
-        continue
-    if not st:
-        wrong.append('%s with no stage' % o['kind'])
-        continue
-    if o['kind'] in ('idle', 'launch_bound'):
-        if not st['complete_passes']:
-            wrong.append('%s from a stage with no complete pass' % o['kind'])
-        if o['at_stake_us'] > st['idle']['span_us'] + 0.01:
-            wrong.append('%s %.1f us over a %.1f us span' % (o['kind'], o['at_stake_us'], st['idle']['span_us']))
-    elif o['kind'] == 'step_idle':
-        # the GPU idle before the passes in their step windows: no more
-        # than the time before them there
-        before = sum(p['step']['before_pass_us'] - p['step']['before_pass_busy_us']
-                     for p in r['passes'] if p['stage'] == o['stage'] and p['complete'] and p.get('step'))
-        if o['at_stake_us'] > before + 0.01:
-            wrong.append('%s %.1f us over the %.1f us idle before the passes in their steps'
-                         % (o['kind'], o['at_stake_us'], before))
-    elif o['at_stake_us'] > st['gpu_time_us'] + 0.01:
-        wrong.append('%s %.1f us over %.1f us of GPU time' % (o['kind'], o['at_stake_us'], st['gpu_time_us']))
-if wrong:
-    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:4]))
-    sys.exit(1)
-PY
-	python3 - "$tmp/r.json" <<'PY' && ok "$name: every pass inside its step's windows (GPU, or launched in the CPU one)" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
-import json, sys
-r = json.load(open(sys.argv[1]))
-wrong = []
-for p in r.get('passes') or []:
-    w, s, e = p['step_window'], p['span'], 0.01
-    g, c, l = w['gpu'], w['cpu'], w['launched']
-    launched_in = c and l and c['start_us'] - e <= l['start_us'] and l['end_us'] <= c['end_us'] + e
-    if c and l and not launched_in:
-        wrong.append('pass %d launched %s outside the CPU window %s' % (p['index'], l, c))
-    if g and s['start_us'] < g['start_us'] - e:
-        wrong.append('pass %d starts %.1f us before its window' % (p['index'], g['start_us'] - s['start_us']))
-    if g and s['end_us'] > g['end_us'] + e and not launched_in:
-        wrong.append('pass %d ends %.1f us after its window' % (p['index'], s['end_us'] - g['end_us']))
-if wrong:
-    open(sys.argv[1] + '.why', 'w').write('; '.join(wrong[:4]))
-    sys.exit(1)
-PY
-	python3 - "$tmp/r.json" <<'PY' && ok "$name: at least 97% of kernel time has a type (or no kernel time)" || bad "$name: $(json_get "$tmp/r.json" "d['classified_pct']")% classified"
-import json, sys
-r = json.load(open(sys.argv[1]))
-t = (r.get('trace') or {}).get('kernel_time_us') or 0
-sys.exit(0 if t == 0 or r['classified_pct'] >= 97 else 1)
-PY
-	python3 - "$tmp/r.json" <<'PY' && ok "$name: the note on passes does not deny a type the categories show" || bad "$name: $(cat "$tmp/r.json.why" 2>/dev/null)"
-import json, sys
-r = json.load(open(sys.argv[1]))
-note = r.get('passes_note') or ''
-types = {c['type'] for c in r.get('categories') or []}
-if 'no attention kernel' in note and 'attention' in types:
-    open(sys.argv[1] + '.why', 'w').write(note + ' beside ' + str(sorted(types)))
-    sys.exit(1)
-PY
+	n=$((n + 1))
+	ts_out -q -f json "$f" >"$tmp/r.$n.json"
+	echo "$(basename "$f")" >>"$tmp/reports"
 done
+python3 - "$tmp" "$ORIGIN" <<'PY' >"$tmp/claims.out"
+import json, re, sys
+tmp = sys.argv[1]
+origin = re.compile(sys.argv[2])
+def check1(r):
+    wrong = [k['name'][:80] for k in r.get('kernels', [])
+             if k['type'] == 'communication' and origin.search(k['name'])]
+    if wrong:
+        return '; '.join(wrong)
+def check2(r):
+    peaks = (r.get('trace') or {}).get('peaks')
+    if not peaks:
+        return None         # no device known: no peak to hold a rate to
+    top = max(peaks['tflops'].values())
+    wrong = []
+    def held(what, x):
+        if x.get('tflops') is not None and x['tflops'] > top:
+            wrong.append('%s %.1f TFLOP/s' % (what, x['tflops']))
+        if x.get('tbps') is not None and x['tbps'] > peaks['hbm_tbps']:
+            wrong.append('%s %.2f TB/s' % (what, x['tbps']))
+        if x.get('pct_of_peak') is not None and x['pct_of_peak'] > 100:
+            wrong.append('%s %.1f%% of peak' % (what, x['pct_of_peak']))
+    for w in r.get('workloads') or []:
+        held(w['name'], w)
+    for a in r.get('layer_anatomy') or []:
+        held(a['stage'] + ' layer', a)
+        for t in a['by_type']:
+            held(a['stage'] + ' ' + t['type'], t)
+    if wrong:
+        return '; '.join(wrong[:5])
+def check3(r):
+    wrong = []
+    for o in r.get('opportunities') or []:
+        if o.get('saves_us') is not None and not 0 <= o['saves_us'] <= o['at_stake_us'] + 0.01:
+            wrong.append('%s saves %.1f us of %.1f us at stake' % (o['kind'], o['saves_us'], o['at_stake_us']))
+        st = (r.get('stages') or {}).get(o['stage'] or '')
+        if o['stage'] in (None, 'unknown') and o['kind'] in ('gpu_idle', 'comm_exposed') and not r.get('passes'):
+            # a training step's: the GPU's idle time in the kernel span, the
+            # collectives that ran alone in the kernel time
+            cap = r['trace']['gpu_span_us'] if o['kind'] == 'gpu_idle' else r['trace']['kernel_time_us']
+            if o['at_stake_us'] > cap + 0.01:
+                wrong.append('%s %.1f us over %.1f us' % (o['kind'], o['at_stake_us'], cap))
+            continue
+        if not st:
+            wrong.append('%s with no stage' % o['kind'])
+            continue
+        if o['kind'] in ('idle', 'launch_bound'):
+            if not st['complete_passes']:
+                wrong.append('%s from a stage with no complete pass' % o['kind'])
+            if o['at_stake_us'] > st['idle']['span_us'] + 0.01:
+                wrong.append('%s %.1f us over a %.1f us span' % (o['kind'], o['at_stake_us'], st['idle']['span_us']))
+        elif o['kind'] == 'step_idle':
+            # the GPU idle before the passes in their step windows: no more
+            # than the time before them there
+            before = sum(p['step']['before_pass_us'] - p['step']['before_pass_busy_us']
+                         for p in r['passes'] if p['stage'] == o['stage'] and p['complete'] and p.get('step'))
+            if o['at_stake_us'] > before + 0.01:
+                wrong.append('%s %.1f us over the %.1f us idle before the passes in their steps'
+                             % (o['kind'], o['at_stake_us'], before))
+        elif o['at_stake_us'] > st['gpu_time_us'] + 0.01:
+            wrong.append('%s %.1f us over %.1f us of GPU time' % (o['kind'], o['at_stake_us'], st['gpu_time_us']))
+    if wrong:
+        return '; '.join(wrong[:4])
+def check4(r):
+    wrong = []
+    for p in r.get('passes') or []:
+        w, s, e = p['step_window'], p['span'], 0.01
+        g, c, l = w['gpu'], w['cpu'], w['launched']
+        launched_in = c and l and c['start_us'] - e <= l['start_us'] and l['end_us'] <= c['end_us'] + e
+        if c and l and not launched_in:
+            wrong.append('pass %d launched %s outside the CPU window %s' % (p['index'], l, c))
+        if g and s['start_us'] < g['start_us'] - e:
+            wrong.append('pass %d starts %.1f us before its window' % (p['index'], g['start_us'] - s['start_us']))
+        if g and s['end_us'] > g['end_us'] + e and not launched_in:
+            wrong.append('pass %d ends %.1f us after its window' % (p['index'], s['end_us'] - g['end_us']))
+    if wrong:
+        return '; '.join(wrong[:4])
+def check5(r):
+    t = (r.get('trace') or {}).get('kernel_time_us') or 0
+    if not (t == 0 or r['classified_pct'] >= 97):
+        return '%s%% classified' % r['classified_pct']
+def check6(r):
+    note = r.get('passes_note') or ''
+    types = {c['type'] for c in r.get('categories') or []}
+    if 'no attention kernel' in note and 'attention' in types:
+        return note + ' beside ' + str(sorted(types))
+CLAIMS = [(check1, "no compute library's kernel typed a collective"),
+          (check2, "no workload, layer or type rate above the device's peaks"),
+          (check3, "no opportunity larger than its stage (GPU time, the passes' span for idle, the idle before the passes in their steps for step idle), none from a window of partial passes, none saving more than its time at stake"),
+          (check4, "every pass inside its step's windows (GPU, or launched in the CPU one)"),
+          (check5, 'at least 97% of kernel time has a type (or no kernel time)'),
+          (check6, 'the note on passes does not deny a type the categories show')]
+for i, name in enumerate(open(tmp + '/reports').read().split()):
+    try:
+        r = json.load(open('%s/r.%d.json' % (tmp, i + 1)))
+    except ValueError as e:
+        r = e
+    for check, claim in CLAIMS:
+        try:
+            why = 'no JSON report: %s' % r if isinstance(r, Exception) else check(r)
+        except Exception as e:
+            why = 'check failed: %r' % e
+        print('ok - claims: %s: %s' % (name, claim) if why is None else 'not ok - claims: %s: %s' % (name, why))
+PY
+[ $? -eq 0 ] || bad "the claims on the shared traces did not all run"
+cat "$tmp/claims.out"
+grep -q '^not ok' "$tmp/claims.out" && fail=1
 # A count the first screen gives is the trace's own (issue 58): "N
 # captures begun" is the trace's StreamBeginCapture calls, counted here
 # from the raw events, not the calls and the capture annotations together;
 # no GPU is busy more than its kernel span (several GPUs: a share of each).
 python3 - "$SHARED" "$TS" <<'PY'
 import gzip, json, os, re, subprocess, sys
+sys.path.append(os.environ['TS_TESTS'])
+import tscache
 shared, ts = sys.argv[1:3]
 for f in sorted(os.listdir(shared)):
     if not f.endswith(('.json', '.json.gz')):
@@ -500,8 +508,8 @@ for f in sorted(os.listdir(shared)):
     p = os.path.join(shared, f)
     if os.environ.get('SMALL_ONLY') and os.path.getsize(p) > 1000000:
         continue
-    out = subprocess.run([ts, '--no-progress', '--brief', p], capture_output=True, text=True).stdout
-    full = subprocess.run([ts, '--no-progress', p], capture_output=True, text=True).stdout
+    out = tscache.out(ts, '--brief', p)
+    full = tscache.out(ts, p)
     b = re.search(r'GPU busy .*?\(([0-9.]+)% of', full)
     if b and float(b.group(1)) > 100.05:
         print('not ok - claims: %s: GPU busy %s%% of a span (busy is each device\'s own)' % (f, b.group(1)))
@@ -525,6 +533,8 @@ PY
 python3 - "$SHARED" "$TS" "$tmp" <<'PY'
 import csv, json, os, statistics, subprocess, sys
 from collections import defaultdict
+sys.path.append(os.environ['TS_TESTS'])
+import tscache
 shared, ts, tmp = sys.argv[1:4]
 
 def blocks(calls):
@@ -560,7 +570,7 @@ for f in sorted(os.listdir(shared)):
     p = os.path.join(shared, f)
     if not f.endswith(('.json', '.json.gz')) or (os.environ.get('SMALL_ONLY') and os.path.getsize(p) > 1000000):
         continue
-    r = json.loads(subprocess.run([ts, '-q', '-f', 'json', p], capture_output=True, text=True).stdout or '{}')
+    r = json.loads(tscache.out(ts, '-q', '-f', 'json', p) or '{}')
     spread = [o for o in r.get('opportunities') or [] if o['kind'] == 'spread']
     if not spread:
         continue
@@ -625,6 +635,8 @@ PY
 # too); an encoder (bidirectional attention only) has no stage.
 python3 - "$SHARED" "$TS" "$here/data" <<'PY'
 import json, os, re, subprocess, sys
+sys.path.append(os.environ['TS_TESTS'])
+import tscache
 shared, ts, data = sys.argv[1:4]
 paths = [os.path.join(shared, f) for f in sorted(os.listdir(shared)) if f.endswith(('.json', '.json.gz'))]
 paths += [os.path.join(data, f) for f in sorted(os.listdir(data)) if f.startswith('torch_') and f.endswith('.json.gz')]
@@ -633,7 +645,7 @@ if os.environ.get('SMALL_ONLY'):
 bad = []
 checked = 0
 for p in paths:
-    r = json.loads(subprocess.run([ts, '--no-progress', '-f', 'json', p], capture_output=True, text=True).stdout or '{}')
+    r = json.loads(tscache.out(ts, '--no-progress', '-f', 'json', p) or '{}')
     if not r:
         continue
     name = os.path.basename(p)
@@ -682,12 +694,14 @@ PY
 # softmax kernels, launched from its attention module, stay attention.
 python3 - "$SHARED" "$TS" <<'PY'
 import json, os, subprocess, sys
+sys.path.append(os.environ['TS_TESTS'])
+import tscache
 shared, ts = sys.argv[1:3]
 def kernels(f):
     p = os.path.join(shared, f)
     if not os.path.exists(p):
         return None
-    d = json.loads(subprocess.run([ts, '--no-progress', '-f', 'json', p], capture_output=True, text=True).stdout)
+    d = json.loads(tscache.out(ts, '--no-progress', '-f', 'json', p))
     return [(k['name'], k['category'], k['count']) for k in d['kernels'] if 'oftMax' in k['name'] or 'softmax_warp' in k['name']]
 g = kernels('vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json.gz')
 s = kernels('switchtransformers_toy-moe_a100_train.json')

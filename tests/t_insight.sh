@@ -78,7 +78,7 @@ PY
 # backward pass) against a standard-library union of its intervals
 f="$SHARED/hta_a100_ddp_training_nccl.json.gz"
 if [ -f "$f" ]; then
-	"$TS" --no-progress -f json "$f" > "$tmp/hta.out" 2>/dev/null
+	ts_out -f json "$f" > "$tmp/hta.out"
 	python3 - "$f" "$tmp/hta.out" <<'PY' && ok "hta ddp: computation, communication, hidden communication and copies as a union of the trace's own intervals; its opportunities are the exposed communication and the GPU's idle time" || bad "hta ddp overlap"
 import gzip, json, sys
 from decimal import Decimal
@@ -293,7 +293,7 @@ for f in "$shared"/*.json "$shared"/*.json.gz; do
 	else
 		bad "$n: the first screen: $lines lines: $(cat "$tmp/b")"
 	fi
-	"$TS" --no-progress -f json "$f" > "$tmp/j" 2>/dev/null
+	ts_out -f json "$f" > "$tmp/j"
 	python3 - "$tmp/j" "$n" <<'PY' && ok "$n: each stage's typical layer adds up to its mean layer time; busy + idle = span in every pass; CPU waits within their CPU windows" || bad "$n: anatomy or idle sums"
 import json, sys
 d = json.load(open(sys.argv[1])); name = sys.argv[2]
@@ -321,7 +321,7 @@ for name, s in d['stages'].items():
         assert st['sync_us'] <= st['sync_window_us'] + 0.002, (name, st)
 PY
 done
-j() { "$TS" --no-progress -f json "$shared/$1" 2>/dev/null; }
+j() { ts_out -f json "$shared/$1"; }
 if [ -e "$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz" ]; then
 	j sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz | python3 -c '
 import json, sys

@@ -112,7 +112,7 @@ repeat_check() { # name trace
 	local name=$1 f=$2
 	# a trace with no complete pass has no pass to delimit the copies:
 	# known before the (slow) rewrite
-	"$TS" --format json "$f" 2>/dev/null | python3 -c '
+	ts_out --format json "$f" | python3 -c '
 import json, sys
 sys.exit(0 if json.load(sys.stdin)["layers"]["complete_passes"] else 1)' || {
 		echo "skip - $name written 3 times: no complete pass in one copy, so no pass delimits the copies"

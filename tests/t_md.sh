@@ -14,9 +14,9 @@ traces="tests/data/sample_trace.json.gz $(ls tests/data/torch_*_h200.json.gz 2>/
 case "$TS" in */san/*) ;; *) [ -d "$SHARED" ] && traces="$traces $(ls "$SHARED"/*.json* 2>/dev/null)" ;; esac
 for t in $traces; do
 	b=$(basename "$t")
-	"$TS" --no-progress -f md "$t" >"$tmp/r.md" 2>/dev/null
-	"$TS" --no-progress -f json "$t" >"$tmp/r.json" 2>/dev/null
-	"$TS" --no-progress --brief "$t" >"$tmp/brief.txt" 2>/dev/null
+	ts_out -f md "$t" >"$tmp/r.md"
+	ts_out -f json "$t" >"$tmp/r.json"
+	ts_out --brief "$t" >"$tmp/brief.txt"
 	if out=$(python3 - "$tmp/r.md" "$tmp/r.json" "$tmp/brief.txt" 2>&1 <<'PY'
 import json, re, sys
 md = open(sys.argv[1]).read()

@@ -43,8 +43,8 @@ case "$TS" in */san/*) traces="$SHARED/hf_qwen1.5-0.5b-chat_h100.json.gz $SHARED
 for t in $traces; do
 	[ -f "$t" ] || continue
 	f=$(basename "$t")
-	"$TS" --no-progress -f json "$t" >"$tmp/r.json" 2>/dev/null
-	"$TS" --no-progress --brief "$t" >"$tmp/brief.txt" 2>/dev/null
+	ts_out -f json "$t" >"$tmp/r.json"
+	ts_out --brief "$t" >"$tmp/brief.txt"
 	if out=$(python3 - "$t" "$tmp/r.json" "$tmp/brief.txt" <<'PY' 2>&1
 import gzip, json, sys
 path, rep, brief = sys.argv[1:4]

@@ -51,8 +51,8 @@ need_shared
 # --- the GB10 dense hybrid: no MoE anywhere, described, qwen3-next unlike -
 f="$SHARED/vllm_qwen3.5-27b-nvfp4_gb10_decode_bs4_piecewise_10steps.pt.trace.json.gz"
 if [ -f "$f" ]; then
-	"$TS" -q -f json "$f" >"$tmp/gb10.json"
-	"$TS" -q --brief "$f" >"$tmp/gb10.txt"
+	ts_out -q -f json "$f" >"$tmp/gb10.json"
+	ts_out -q --brief "$f" >"$tmp/gb10.txt"
 	python3 - "$tmp/gb10.json" "$tmp/gb10.txt" <<'PY' && ok "GB10: a dense hybrid of 48 GDN + 16 attention layers, no MoE, qwen3-next not named (64 layers, no MoE)" || bad "GB10 model: $(head -c 800 "$tmp/gb10.json")"
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -69,7 +69,7 @@ fi
 # --- nano-vllm is nano-vllm, not vLLM -----------------------------------
 f="$SHARED/nanovllm_qwen3-0.6b_rtx4080laptop_decode_attention-only-fragment.json.gz"
 if [ -f "$f" ]; then
-	got=$("$TS" -q -f json "$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["trace"]["framework"])')
+	got=$(ts_out -q -f json "$f" | python3 -c 'import json,sys; print(json.load(sys.stdin)["trace"]["framework"])')
 	check "nano-vllm's module paths say nano-vllm, not vLLM" "$got" "nano-vllm"
 fi
 finish

@@ -120,7 +120,7 @@ if [ ! -d "$shared" ]; then
 	echo "skip - roofline: ../shared/traces absent (shared-trace checks not run)"
 	exit $fail
 fi
-"$TS" --no-progress -f json "$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz" > "$tmp/q8.json" 2> /dev/null
+ts_out -f json "$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz" > "$tmp/q8.json"
 python3 - "$tmp/q8.json" <<'PY' && ok "Qwen3-8B prefill (MI300X): the four projection GEMMs carry 2 x 15360 x N x K x 36 FLOPs exactly, TFLOP/s = FLOPs / kernel time, peaks from the MI300X data sheet" || bad "Qwen3-8B GEMM FLOPs"
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -138,7 +138,7 @@ assert n == 4, n
 PY
 bad_pct=0
 for f in "$shared"/*.json*; do
-	"$TS" --no-progress -f json "$f" 2> /dev/null > "$tmp/s.json"
+	ts_out -f json "$f" > "$tmp/s.json"
 	python3 - "$tmp/s.json" <<'PY' || { bad "$(basename "$f"): a pct_of_peak outside (0, 100]"; bad_pct=1; }
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -164,7 +164,7 @@ devices:
 Y
 pf="$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz"
 if [ -f "$pf" ]; then
-	"$TS" --no-progress -f json "$pf" > "$tmp/def.json" 2>/dev/null
+	ts_out -f json "$pf" > "$tmp/def.json"
 	"$TS" --no-progress -f json --patterns "$tmp/att" --device 'Test MI300X half' "$pf" > "$tmp/att.json" 2>/dev/null
 	python3 - "$tmp/def.json" "$tmp/att.json" <<'PY' && ok "roofline opportunities say what they are measured against: the default 80% of peak, or a device's attainable share (50%: less at stake)" || bad "attainable ceilings"
 import json, sys
@@ -217,7 +217,7 @@ PY
 # expert intermediate 2880, MXFP4 weights at 4.25 bits), 1/8 per rank ---
 g="$shared/vllm_gptoss120b_b200_tp8_eager_prefill.json.gz"
 if [ -f "$g" ]; then
-	"$TS" --no-progress -f json "$g" > "$tmp/g.json" 2>/dev/null
+	ts_out -f json "$g" > "$tmp/g.json"
 	python3 - "$tmp/g.json" <<'PY' && ok "gpt-oss-120b TP8: moe_topk4_e128_h2880_i360, FLOPs 6*888*4*2880*2880/8 a call, bytes of 4.25-bit weights of the experts 888 tokens touch, placed on the roofline" || bad "gpt-oss MoE roofline"
 import json, sys
 d = json.load(open(sys.argv[1]))

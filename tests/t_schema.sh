@@ -21,7 +21,7 @@ n=0
 for t in tests/data/sample_trace.json.gz tests/data/torch_*_h200.json.gz "$SHARED"/*.json*; do
 	[ -f "$t" ] || continue
 	n=$((n + 1))
-	"$TS" --no-progress -f json "$t" >"$tmp/r$n.json" 2>/dev/null
+	ts_out -f json "$t" >"$tmp/r$n.json"
 done
 "$TS" --no-progress -f json tests/data/sample_trace.json.gz tests/data/torch_dense_eager_h200.json.gz >"$tmp/ranks.json" 2>/dev/null
 "$TS" --no-progress -f json --stage decode tests/data/sample_trace.json.gz >"$tmp/stage.json" 2>/dev/null

@@ -16,7 +16,8 @@ while read -r stem family; do
 		echo "skip - $stem: not in $SHARED"
 		continue
 	fi
-	if ! "$TS" --format json "$f" >"$tmp/r.json" 2>"$tmp/err"; then
+	if ! ts_out --format json "$f" >"$tmp/r.json"; then
+		"$TS" --format json "$f" >/dev/null 2>"$tmp/err"
 		echo "not ok - $stem: exit status $?: $(head -c 200 "$tmp/err")"
 		continue
 	fi

@@ -16,7 +16,8 @@ while read -r stem want_layers want_stage want_partial; do
 		echo "skip - $stem: not in $SHARED"
 		continue
 	fi
-	if ! "$TS" --format json "$f" >"$tmp/r.json" 2>"$tmp/err"; then
+	if ! ts_out --format json "$f" >"$tmp/r.json"; then
+		"$TS" --format json "$f" >/dev/null 2>"$tmp/err"
 		echo "not ok - $stem: exit status $?: $(head -c 200 "$tmp/err")"
 		continue
 	fi
@@ -69,7 +70,7 @@ if [ -n "$f" ]; then
 	n0=$(awk '/^Kernels of the requested layers/ {on=1; next} on && $1 == "0" {c++} /^Memory/ {on=0} END {print c+0}' "$tmp/text")
 	n35=$(awk '/^Kernels of the requested layers/ {on=1; next} on && $1 == "35" {c++} /^Memory/ {on=0} END {print c+0}' "$tmp/text")
 	rows=$(awk '/^Layers, decode/ {on=1; getline; next} on && NF == 0 {on=0} on {c++} END {print c+0}' "$tmp/text")
-	want=$("$TS" --format json "$f" | python3 -c "import json,sys; t=json.load(sys.stdin)['layer_table']; print(int(t[0]['kernels']), int(t[35]['kernels']))")
+	want=$(ts_out --format json "$f" | python3 -c "import json,sys; t=json.load(sys.stdin)['layer_table']; print(int(t[0]['kernels']), int(t[35]['kernels']))")
 	[ "$n0 $n35" = "$want" ] && [ "$rows" = 36 ] && echo "ok - --debug-layers 0,35 lists $want kernels, as the layer table counts; --show-layers has 36 rows" ||
 		echo "not ok - --debug-layers/--show-layers: listed '$n0 $n35', table '$want', rows $rows"
 fi

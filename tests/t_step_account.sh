@@ -85,8 +85,8 @@ PY
 # time before the pass names that call (all read from the raw trace).
 g=$(ls "$SHARED"/sglang_qwen3-8b_mi300x_decode_bs32_cudagraph.json* 2>/dev/null | head -1)
 if [ -n "$g" ]; then
-	"$TS" --no-progress -f json "$g" >"$tmp/s8.out" 2>/dev/null
-	"$TS" --no-progress "$g" >"$tmp/s8.txt" 2>/dev/null
+	ts_out -f json "$g" >"$tmp/s8.out"
+	ts_out "$g" >"$tmp/s8.txt"
 	python3 - "$g" "$tmp/s8.out" "$tmp/s8.txt" <<'PY'
 import gzip, json, sys
 src = sys.argv[1]
@@ -116,7 +116,7 @@ fi
 # wall, its parts within it, no busy or wait longer than its part.
 for t in "$SHARED"/*.json*; do
 	whole_run "$t" || continue
-	"$TS" --no-progress -f json "$t" >"$tmp/all.out" 2>/dev/null
+	ts_out -f json "$t" >"$tmp/all.out"
 	[ -s "$tmp/all.out" ] || continue
 	python3 - "$tmp/all.out" "$(basename "$t")" <<'PY'
 import json, sys

@@ -12,10 +12,10 @@ traces="tests/data/sample_trace.json.gz $(ls tests/data/torch_*_h200.json.gz)"
 [ -d "$SHARED" ] && traces="$traces $(ls "$SHARED"/*.json* 2>/dev/null)"
 for t in $traces; do
 	b=$(basename "$t")
-	"$TS" --no-progress --brief "$t" >"$tmp/brief.txt" 2>/dev/null
+	ts_out --brief "$t" >"$tmp/brief.txt"
 	"$TS" --no-progress -f xlsx -o "$tmp/r.xlsx" "$t" 2>/dev/null
 	"$TS" --no-progress -f html -o "$tmp/r.html" "$t" 2>/dev/null
-	"$TS" --no-progress -f json "$t" >"$tmp/r.json" 2>/dev/null
+	ts_out -f json "$t" >"$tmp/r.json"
 	if out=$(python3 - "$tmp" <<'PY' 2>&1
 import html, json, re, sys, zipfile, xml.etree.ElementTree as ET
 d = sys.argv[1]

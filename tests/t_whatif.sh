@@ -55,11 +55,11 @@ grep -q "what if, replayed (100% of starts explained): launches on time" "$tmp/l
 need_shared
 python3 - "$SHARED" "$TS" <<'PY'
 import gzip, json, os, subprocess, sys
+sys.path.append(os.environ['TS_TESTS'])
+import tscache
 shared, ts = sys.argv[1], sys.argv[2]
 def run(f):
-    out = subprocess.run([ts, '--no-progress', '-f', 'json', os.path.join(shared, f)],
-                         capture_output=True, text=True).stdout
-    return json.loads(out)
+    return json.loads(tscache.out(ts, '--no-progress', '-f', 'json', os.path.join(shared, f)))
 def line(ok, what):
     print('%s - whatif: %s' % ('ok' if ok else 'not ok', what))
 fails = []

@@ -71,7 +71,7 @@ fi
 hf="$shared/hf_qwen1.5-0.5b-chat_h100.json.gz"
 if [ -e "$hf" ]; then
 	python3 "$here/attrib/seq_oracle.py" "$hf" > "$tmp/oracle"
-	"$TS" --no-progress -f json "$hf" > "$tmp/hf" 2>/dev/null
+	ts_out -f json "$hf" > "$tmp/hf"
 	python3 - "$tmp/hf" "$tmp/oracle" <<'PY' && ok "HF Qwen1.5-0.5B: unfused RMSNorm (49 = 24 layers x 2 + 1) and RoPE (48 = q and k per layer) calls and kernel time equal the Python oracle's; SDPA is causal prefill" || bad "HF Qwen1.5 sequences"
 import json, sys
 d = json.load(open(sys.argv[1])); o = json.load(open(sys.argv[2]))
@@ -88,7 +88,7 @@ PY
 fi
 q="$shared/sglang_qwen3-8b_mi300x_prefill_then_decode.json.gz"
 if [ -e "$q" ]; then
-	"$TS" --no-progress -f json "$q" 2>/dev/null | python3 -c '
+	ts_out -f json "$q" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 w = {x["name"]: x for x in d["workloads"]}
