@@ -3059,11 +3059,99 @@ def build(seed, names='real'):
     return doc, truth
 
 
+def _dumps_indent(doc, n):
+    """json.dumps(doc, indent=n), the same text, twice as fast: the
+    standard library indents with its pure-Python encoder, a generator a
+    nesting level (most of this generator's time on the indented layouts);
+    this one joins each container's parts."""
+    enc = json.encoder.encode_basestring_ascii
+    pad = ' ' * n
+    irepr, frepr = int.__repr__, float.__repr__
+    inf = float('inf')
+
+    def flt(o):
+        if o != o:
+            return 'NaN'
+        if o == inf:
+            return 'Infinity'
+        if o == -inf:
+            return '-Infinity'
+        return frepr(o)
+
+    def key(k):
+        t = type(k)
+        if t is str:
+            return enc(k)
+        if t is float:
+            return enc(flt(k))
+        if k is True:
+            return '"true"'
+        if k is False:
+            return '"false"'
+        if k is None:
+            return '"null"'
+        if t is int:
+            return enc(irepr(k))
+        raise TypeError('keys must be str, int, float, bool or None, not %s' % t.__name__)
+
+    def val(o, nl):
+        t = type(o)
+        if t is str:
+            return enc(o)
+        if t is int:
+            return irepr(o)
+        if t is float:
+            return flt(o)
+        if t is dict:
+            if not o:
+                return '{}'
+            nl2 = nl + pad
+            parts = []
+            for k, v in o.items():
+                tv = type(v)
+                if tv is str:
+                    v = enc(v)
+                elif tv is int:
+                    v = irepr(v)
+                elif tv is float:
+                    v = flt(v)
+                else:
+                    v = val(v, nl2)
+                parts.append((enc(k) if type(k) is str else key(k)) + ': ' + v)
+            return '{' + nl2 + (',' + nl2).join(parts) + nl + '}'
+        if t is list or t is tuple:
+            if not o:
+                return '[]'
+            nl2 = nl + pad
+            parts = []
+            for v in o:
+                tv = type(v)
+                if tv is str:
+                    v = enc(v)
+                elif tv is int:
+                    v = irepr(v)
+                elif tv is float:
+                    v = flt(v)
+                else:
+                    v = val(v, nl2)
+                parts.append(v)
+            return '[' + nl2 + (',' + nl2).join(parts) + nl + ']'
+        if o is None:
+            return 'null'
+        if o is True:
+            return 'true'
+        if o is False:
+            return 'false'
+        raise TypeError('not a plain JSON type: %s' % t.__name__)
+
+    return val(doc, '\n')
+
+
 def dump_doc(doc, layout):
     if layout == 'compact':
         return json.dumps(doc)
     if layout in ('indent1', 'indent2', 'indent4'):
-        return json.dumps(doc, indent=int(layout[-1]))
+        return _dumps_indent(doc, int(layout[-1]))
     # one event per line
     parts = ['{']
     keys = list(doc.keys())
