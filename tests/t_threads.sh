@@ -21,10 +21,11 @@ T=threads
 tsan=0
 case "$TS" in */tsan/* | */san/*) tsan=1 ;; esac
 
-# same LABEL ARGS...: -T 1 against -T 2 and -T 3 at the piece sizes of
-# $PIECES (stdin is read from $tmp/in when the input is -)
+# same LABEL ARGS...: -T 1 against -T 2 and -T 3 (the threads of
+# $THREADS) at the piece sizes of $PIECES (stdin is read from $tmp/in when
+# the input is -); annotate_same: against the threads of $ATHREADS
 PIECES="64 700 4096"
-THREADS="2 3"
+THREADS="2 3" ATHREADS="2 3"
 [ $tsan = 1 ] && PIECES="64 700" THREADS=3
 same() {
 	local label=$1 bad_runs="" th ps rc1 rc2
@@ -79,25 +80,34 @@ size=$(wc -c < "$tmp/compact.json")
 cuts_bad="" garbage_bad=""
 places=24
 [ $tsan = 1 ] && places=6
+ats=""
 for i in $(seq 1 $places); do
-	at=$(( size * i / (places + 1) + i * 7 ))
-	head -c "$at" "$tmp/compact.json" > "$tmp/cut.json"
-	python3 - "$tmp/compact.json" "$tmp/bad.json" "$at" <<'PY'
+	ats="$ats $(( size * i / (places + 1) + i * 7 ))"
+done
+# each place's cut copy and copy with a bad byte, written by one Python run
+# shellcheck disable=SC2086
+python3 - "$tmp/compact.json" "$tmp" $ats <<'PY'
 import sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-at = int(sys.argv[3])
-b[at:at + 1] = b'\x01' if at % 3 == 0 else (b'}' if at % 3 == 1 else b'x')
-open(sys.argv[2], 'wb').write(b)
+src, d = sys.argv[1], sys.argv[2]
+whole = open(src, 'rb').read()
+for at in map(int, sys.argv[3:]):
+    open('%s/cut.%d.json' % (d, at), 'wb').write(whole[:at])
+    b = bytearray(whole)
+    b[at:at + 1] = b'\x01' if at % 3 == 0 else (b'}' if at % 3 == 1 else b'x')
+    open('%s/bad.%d.json' % (d, at), 'wb').write(b)
 PY
+for at in $ats; do
 	for kind in cut bad; do
-		"$TS" --no-progress -T 1 "$tmp/$kind.json" > "$tmp/r1" 2> "$tmp/e1"
+		"$TS" --no-progress -T 1 "$tmp/$kind.$at.json" > "$tmp/r1" 2> "$tmp/e1"
 		rc1=$?
-		"$TS" --no-progress -T 3 --piece-size 512 "$tmp/$kind.json" > "$tmp/r2" 2> "$tmp/e2"
+		"$TS" --no-progress -T 3 --piece-size 512 "$tmp/$kind.$at.json" > "$tmp/r2" 2> "$tmp/e2"
 		rc2=$?
 		if [ $rc1 -ne $rc2 ] || ! cmp -s "$tmp/r1" "$tmp/r2" || ! cmp -s "$tmp/e1" "$tmp/e2"; then
 			if [ $kind = cut ]; then cuts_bad="$cuts_bad $at"; else garbage_bad="$garbage_bad $at"; fi
 		fi
 	done
+	mv -f "$tmp/cut.$at.json" "$tmp/cut.json"     # the last one stays
+	rm -f "$tmp/bad.$at.json"
 done
 check "cut short at $places places: the same error, byte and partial report" "${cuts_bad:-none}" none
 check "a bad byte at $places places: the same error, byte and report" "${garbage_bad:-none}" none
@@ -112,7 +122,7 @@ annotate_same() {
 	local label=$1 in=$2 bad_runs="" th rc1 rc2
 	"$TS" annotate --no-progress -T 1 "$in" -o "$tmp/a1.json" 2> "$tmp/a1.err"
 	rc1=$?
-	for th in 2 3; do
+	for th in $ATHREADS; do
 		"$TS" annotate --no-progress -T $th --piece-size 700 "$in" -o "$tmp/a2.json" 2> "$tmp/a2.err"
 		rc2=$?
 		if [ $rc1 -ne $rc2 ] || ! cmp -s "$tmp/a1.json" "$tmp/a2.json" ||
@@ -140,8 +150,11 @@ annotate_same "tricky trace, cut short" "$tmp/cut.json"
 # trace, JSON and annotate on those under 1 MB (every trace, and a second
 # piece size, with TS_LONG=1, make test-long)
 if [ -d "$SHARED" ]; then
-	PIECES="4096"
-	[ "${TS_LONG:-0}" = 1 ] && PIECES="4096 65536"
+	# three threads (the most pieces in flight) against one: the tricky
+	# trace above holds two threads to one; make test-long both on each
+	# shared trace, and a second piece size
+	PIECES="4096" THREADS=3 ATHREADS=3
+	[ "${TS_LONG:-0}" = 1 ] && PIECES="4096 65536" THREADS="2 3" ATHREADS="2 3"
 	light=$tsan small=100000
 	[ "${TS_LONG:-0}" = 1 ] && small=1000000
 	case "$TS" in */san/*) light=1 ;; esac
