@@ -190,11 +190,39 @@ fi
 # under the sanitizers the browser adds nothing: the sample page is enough
 case "$TS" in */san/*) exit $fail ;; esac
 # two pages at a time (a browser start is most of the cost), reported in
-# order; the traces up to 1 MB (every one with TS_LONG=1, make test-long)
-i=0
+# order; the traces up to 1 MB (every one with TS_LONG=1, make test-long).
+# Each page is the same code drawing other figures: make test loads in the
+# browser the fewest of them that hold every chart and table any of them
+# has, and one page with no layer chart (no pass to draw), taken greedily
+# from the pages themselves; make test-long loads every one
+cand=()
 for f in "$shared"/*.json "$shared"/*.json.gz; do
 	[ -e "$f" ] || continue
-	sweep_run "$f" || continue
+	sweep_run "$f" && cand+=("$f")
+done
+if [ "${TS_LONG:-0}" != 1 ] && [ ${#cand[@]} -gt 0 ]; then
+	for f in "${cand[@]}"; do
+		"$TS" --no-progress -q -f html -o "$tmp/sel.html" "$f" 2>/dev/null
+		echo "$f $(grep -o 'id="chart-[a-z-]*"\|data-table="[a-z_]*"' "$tmp/sel.html" | sort -u | tr '\n' ' ')"
+	done > "$tmp/features"
+	mapfile -t cand < <(python3 - "$tmp/features" <<'PY'
+import sys
+feat = {}
+for line in open(sys.argv[1]):
+    f, *fs = line.split()
+    feat[f] = set(fs) | ({'no-layer-chart'} if not any('chart-layers' in x for x in fs) else set())
+left, out = set().union(*feat.values()), []
+while left:
+    f = max(sorted(feat), key=lambda f: len(feat[f] & left))
+    out.append(f)
+    left -= feat[f]
+print('\n'.join(sorted(out)))
+PY
+)
+	echo "# $T: ${#cand[@]} shared traces' pages in the browser, every chart and table among them (make test-long: every page)"
+fi
+i=0
+for f in "${cand[@]}"; do
 	i=$((i + 1))
 	page "$(basename "$f")" "$f" > "$tmp/out.$i" &
 	[ $((i % 2)) -eq 0 ] && wait
