@@ -224,8 +224,7 @@ for f in "$SHARED"/*.json "$SHARED"/*.json.gz; do
 		echo "not ok - $(basename "$f"): tracestream failed"
 		continue
 	fi
-	python3 tests/attrib/oracle.py "$f" "$tmp/r.json"
-	python3 tests/attrib/workload_oracle.py "$f" "$tmp/r.json"
+	python3 tests/attrib/oracle.py --workloads "$f" "$tmp/r.json"
 done
 
 # Qwen3-8B prefill (SGLang EXTEND bs=15, 15360 tokens): its GEMMs are exactly

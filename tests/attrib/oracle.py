@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent attribution oracle (stdlib only; loads the whole trace).
 
-    oracle.py TRACE REPORT.json
+    oracle.py [--workloads] TRACE REPORT.json
 
 Every timed kernel goes to one bucket: 'op' when its External id is the
 External id of a cpu_op; else 'graph' when its correlation is that of a
@@ -9,7 +9,9 @@ runtime or driver call named *GraphLaunch*; else 'launch' when it is that
 of any runtime or driver call; else 'unlinked'. Per op name: calls
 (distinct External ids that launched kernels), kernels and kernel time; an
 op with a "Collective name" argument is named NAME(COLLECTIVE).
-Compares with tracestream's JSON report and prints TAP-ish lines.
+Compares with tracestream's JSON report and prints TAP-ish lines. With
+--workloads, then workload_oracle.py's lines on the same events (the trace
+loaded once for both).
 """
 import gzip
 import json
@@ -44,11 +46,20 @@ def ns(v):
     return int(Decimal(v) * 1000)
 
 
-def main():
-    trace, report = sys.argv[1], sys.argv[2]
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    workloads = '--workloads' in argv
+    trace, report = [a for a in argv if a != '--workloads'][:2]
     d = load(trace)
     ev = d['traceEvents'] if isinstance(d, dict) else d
     ev = [modern(e) for e in ev if isinstance(e, dict)]
+    check(trace, report, ev)
+    if workloads:
+        import workload_oracle
+        workload_oracle.main(trace, report, ev)
+
+
+def check(trace, report, ev):
     ops, rt = {}, {}
     for e in ev:
         a = e.get('args') if isinstance(e.get('args'), dict) else {}

@@ -53,11 +53,14 @@ def gemm(name, dims):
     return None
 
 
-def main():
-    trace, report = sys.argv[1], sys.argv[2]
-    d = load(trace)
-    ev = d['traceEvents'] if isinstance(d, dict) else d
-    ev = [modern(e) for e in ev if isinstance(e, dict)]
+def main(trace=None, report=None, ev=None):
+    """ev: the trace's events as oracle.py read them (modern spellings)."""
+    if trace is None:
+        trace, report = sys.argv[1], sys.argv[2]
+    if ev is None:
+        d = load(trace)
+        ev = d['traceEvents'] if isinstance(d, dict) else d
+        ev = [modern(e) for e in ev if isinstance(e, dict)]
     ops = {}
     for e in ev:
         a = e.get('args') if isinstance(e.get('args'), dict) else {}
