@@ -2,6 +2,7 @@
 """Write a trace K times over, as one longer capture.
 
     repeat.py TRACE[.gz] K > OUT.json
+    repeat.py TRACE[.gz] K OUT.json [K OUT.json]...   (one load, several K)
 
 As Kineto writes a longer capture: the CPU's side of every copy first (ops,
 Python frames, annotations), then the rest of every copy (runtime calls
@@ -30,8 +31,18 @@ def load(path):
 
 
 def main():
-    path, k = sys.argv[1], int(sys.argv[2])
+    path = sys.argv[1]
+    if len(sys.argv) == 3:
+        sys.stdout.write(repeat(load(path), int(sys.argv[2])))
+        return
     doc = load(path)
+    for k, out in zip(sys.argv[2::2], sys.argv[3::2]):
+        with open(out, 'w') as f:
+            f.write(repeat(doc, int(k)))
+
+
+def repeat(doc, k):
+    """The text of DOC written K times over (DOC is not changed)."""
     events = doc['traceEvents'] if isinstance(doc, dict) else doc
     def is_timed(e):
         return (isinstance(e, dict) and e.get('ph') != 'M'
@@ -73,8 +84,7 @@ def main():
         doc['traceEvents'] = out + once
     else:
         doc = out + once
-    sys.stdout.write(json.dumps(doc, separators=(',', ':')))
-    sys.stdout.write('\n')
+    return json.dumps(doc, separators=(',', ':')) + '\n'
 
 
 if __name__ == '__main__':
