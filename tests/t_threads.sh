@@ -27,6 +27,10 @@ case "$TS" in */tsan/* | */san/*) tsan=1 ;; esac
 PIECES="64 700 4096"
 THREADS="2 3" ATHREADS="2 3"
 [ $tsan = 1 ] && PIECES="64 700" THREADS=3
+# ThreadSanitizer: the smallest pieces (the most handed between threads);
+# AddressSanitizer keeps two sizes (where a piece ends moves what is read
+# past it); make test-long both under each
+case "${TS_LONG:-0}:$TS" in 0:*/tsan/*) PIECES=64 ;; esac
 same() {
 	local label=$1 bad_runs="" th ps rc1 rc2
 	shift
