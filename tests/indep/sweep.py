@@ -28,7 +28,7 @@ import score   # noqa: E402
 
 def one(args):
     ts, seed, names, tmp = args
-    gen.write(seed, names, tmp)
+    gen.write(seed, names, tmp, level=1)
     path = os.path.join(tmp, '%s_%d.json.gz' % (names, seed))
     why = score.judge(ts, path)
     truth = score.truth_of(path)

@@ -3176,7 +3176,9 @@ def layout_for(seed, n_events=0):
     return wchoice(r, [('compact', 0.3), ('indent1', 0.25), ('indent2', 0.1), ('indent4', 0.05), ('lines', 0.3)])
 
 
-def write(seed, names, out):
+def write(seed, names, out, level=6):
+    """level: gzip's compression level (the sweeps, which delete each trace
+    once judged, write at 1: the same JSON, a third of the time)."""
     doc, truth = build(seed, names)
     os.makedirs(out, exist_ok=True)
     base = os.path.join(out, '%s_%d' % (names, seed))
@@ -3185,7 +3187,7 @@ def write(seed, names, out):
     if random.Random(seed).random() < 0.1:
         text = '\n' + text
     raw = text.encode()
-    with gzip.open(base + '.json.gz', 'wb', compresslevel=6) as f:
+    with gzip.open(base + '.json.gz', 'wb', compresslevel=level) as f:
         f.write(raw)
     truth['raw_bytes'] = len(raw)
     truth['layout'] = layout
