@@ -21,6 +21,8 @@
 #   ts_out ARGS...                 the stdout of "$TS ARGS" (stderr dropped,
 #                                  exit status kept), made once a run: see
 #                                  below (tests/tscache.py, the same in Python)
+#   gen_out CMD...                 the stdout of a generator of test traces,
+#                                  made once a run for both builds: see below
 #   finish                         exit with $fail
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -110,6 +112,33 @@ ts_out() {
 	cat "$c.out"
 	read -r rc < "$c.rc"
 	return "$rc"
+}
+
+# gen_out CMD...: the stdout of CMD, a generator that writes the same trace
+# for the same arguments (tests/layers/mkfixture.py, repeat.py, ...), made
+# once a run and read back by the other build's script: the same key as
+# ts_out's (each file argument, the generator's own source among them, by
+# its real path, size and time, however it is spelt), in the same folder.
+# Its stderr and exit
+# status are kept only when it fails (and then nothing is kept).
+gen_out() {
+	local a r key=() c
+	for a in "$@"; do
+		if [ -f "$a" ]; then
+			r=$(realpath "$a")
+			case $r in "$tmp_real"/*) "$@"; return ;; esac
+			key+=("$r $(stat -c '%s %Y' "$a")")
+		else
+			key+=("$a")
+		fi
+	done
+	mkdir -p "$TS_CACHE" 2>/dev/null
+	c="$TS_CACHE/gen.$(printf '%s\n' "${key[@]}" | md5sum | cut -c1-32)"
+	if [ ! -f "$c" ]; then
+		"$@" > "$c.$$" || { a=$?; cat "$c.$$"; rm -f "$c.$$"; return $a; }
+		mv -f "$c.$$" "$c"
+	fi
+	cat "$c"
 }
 
 finish() { exit "$fail"; }

@@ -100,7 +100,7 @@ PY
 # in an index capped below its size: some ops are indexed, the rest are
 # counted and warned, never silent; their kernels fall back to their launch.
 # Every op is accounted for, and the default holds them all.
-python3 tests/layers/mkgeneric.py --layers 4 --decode 40 --seed 3 >"$tmp/many.json"
+gen_out python3 tests/layers/mkgeneric.py --layers 4 --decode 40 --seed 3 >"$tmp/many.json"
 "$TS" --format json --join-mem 3K "$tmp/many.json" >"$tmp/j.json" 2>"$tmp/err"
 "$TS" --format json "$tmp/many.json" >"$tmp/j0.json" 2>"$tmp/err0"
 python3 - "$tmp/many.json" "$tmp/j.json" "$tmp/err" "$tmp/j0.json" "$tmp/err0" <<'PY'
@@ -303,7 +303,7 @@ fi
 # indexed ops and linked kernels, none dropped.
 f=$(ls "$SHARED"/hf_qwen1.5-0.5b-chat_h100.json* 2>/dev/null | head -1)
 if [ -n "$f" ]; then
-	python3 tests/layers/repeat.py "$f" 10 >"$tmp/rep10.json"
+	gen_out python3 tests/layers/repeat.py "$f" 10 >"$tmp/rep10.json"
 	ts_out --format json "$f" >"$tmp/r1.json"
 	"$TS" --format json "$tmp/rep10.json" >"$tmp/r10.json" 2>"$tmp/err"
 	python3 - "$tmp/r1.json" "$tmp/r10.json" "$tmp/err" <<'PY'

@@ -161,7 +161,7 @@ PY
 # causes named right: a layer slow by one all-reduce that waited (its
 # kernels the typical layer's) is explained by that call, not called a
 # misplaced boundary
-python3 "$here/layers/mkfixture.py" tp-dense --layers 6 --passes 2 >"$tmp/tpd.json"
+gen_out python3 "$here/layers/mkfixture.py" tp-dense --layers 6 --passes 2 >"$tmp/tpd.json"
 python3 - "$tmp/tpd.json" "$tmp/slow.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -238,7 +238,7 @@ PY
 
 # comparing two different models warns first (different depths), the
 # same model does not
-python3 "$here/layers/mkfixture.py" tp-dense --layers 8 --passes 2 >"$tmp/tpd8.json"
+gen_out python3 "$here/layers/mkfixture.py" tp-dense --layers 8 --passes 2 >"$tmp/tpd8.json"
 "$TS" -q compare "$tmp/tpd.json" "$tmp/tpd8.json" >"$tmp/m.txt" 2>&1
 "$TS" -q compare "$tmp/tpd.json" "$tmp/ind.json" >"$tmp/m2.txt" 2>&1
 python3 - "$tmp/m.txt" "$tmp/m2.txt" <<'PY' && ok "compare warns first where the models differ (6 against 8 layers per pass), not for one model" || bad "models: $(head -5 "$tmp/m.txt")"

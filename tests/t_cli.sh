@@ -135,7 +135,7 @@ print('%s - a lexical error names the bad token\'s first byte (%d runs: 8 tokens
 PY
 
 # --- --debug-layers: of --stage, or of --pass N; a text listing only ---
-python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 3 > "$tmp/pd.json"
+gen_out python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 3 > "$tmp/pd.json"
 "$TS" --no-progress --debug-layers 0 --stage decode "$tmp/pd.json" > "$tmp/dbg1" 2>/dev/null
 "$TS" --no-progress --debug-layers 1 --pass 3 "$tmp/pd.json" > "$tmp/dbg2" 2>/dev/null
 "$TS" --no-progress --debug-layers 1 --pass 9 "$tmp/pd.json" > "$tmp/dbg3" 2>/dev/null

@@ -9,7 +9,7 @@
 # not HF transformers (its path holds "transformers/").
 . "$(dirname "$0")/lib.sh"
 
-python3 "$here/layers/mkdit.py" --steps 5 --blocks 12 >"$tmp/dit.json"
+gen_out python3 "$here/layers/mkdit.py" --steps 5 --blocks 12 >"$tmp/dit.json"
 "$TS" -q -f json "$tmp/dit.json" >"$tmp/dit.out" 2>"$tmp/err" || bad "dit: exit $?: $(cat "$tmp/err")"
 "$TS" -q --brief -w 200 "$tmp/dit.json" >"$tmp/dit.txt" 2>&1
 python3 - "$tmp/dit.out" "$tmp/dit.txt" <<'PY' && ok "a diffusion transformer: 5 complete passes of 12 layers, stage unknown, not LLM generation" || bad "dit: $(head -5 "$tmp/dit.txt")"
@@ -63,7 +63,7 @@ assert 'diffusion, not LLM generation: diffusers runs the passes' in head and 'p
 PY
 
 # the same passes with a token embedding are generation: the GEMM token rows vote
-python3 tests/layers/mkgeneric.py --layers 4 --prefill 300 --decode 2 --batch 4 >"$tmp/llm.json"
+gen_out python3 tests/layers/mkgeneric.py --layers 4 --prefill 300 --decode 2 --batch 4 >"$tmp/llm.json"
 "$TS" -q -f json "$tmp/llm.json" >"$tmp/llm.out"
 python3 - "$tmp/llm.out" <<'PY' && ok "an LLM trace without annotations still gets its stages (embedding, KV-cache writes)" || bad "llm stages: $(head -c 300 "$tmp/llm.out")"
 import json, sys

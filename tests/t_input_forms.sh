@@ -160,7 +160,7 @@ check_trace "input forms (fixture nvidia_pretty2)" "$here/fixtures/nvidia_pretty
 
 # a plain regular file is mapped, not read: every format the same as the
 # read() path (--no-mmap), whole, cut inside an event and malformed
-python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 5 > "$tmp/m.json"
+gen_out python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 5 > "$tmp/m.json"
 head -c $(( $(size "$tmp/m.json") * 2 / 3 )) "$tmp/m.json" > "$tmp/mcut.json"
 sed '0,/"dur": /s/"dur": /"dur": x/' "$tmp/m.json" > "$tmp/mbad.json"
 same=1

@@ -344,7 +344,7 @@ assert d["opportunities"][0]["kind"] in ("idle", "launch_bound"), d["opportuniti
 		bad "gpt-oss eager: launch-bound gaps"
 fi
 # --- the first screen: --stage reaches it; a pass row is for complete passes ---
-python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 3 > "$tmp/pd.json"
+gen_out python3 "$here/layers/mkgeneric.py" --layers 4 --prefill 512 --decode 3 --batch 8 --seed 3 > "$tmp/pd.json"
 "$TS" --no-progress --brief -w 100 "$tmp/pd.json" > "$tmp/pd.all" 2>/dev/null
 "$TS" --no-progress --brief -w 100 --stage decode "$tmp/pd.json" > "$tmp/pd.dec" 2>/dev/null
 if grep -q '^ prefill ' "$tmp/pd.all" && grep -q '^ decode ' "$tmp/pd.all" &&

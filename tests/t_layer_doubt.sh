@@ -12,7 +12,7 @@
 T=doubt
 . "$(dirname "$0")/lib.sh"
 
-python3 "$here/layers/mkgeneric.py" --layers 7 --decode 3 --batch 4 >"$tmp/g.json"
+gen_out python3 "$here/layers/mkgeneric.py" --layers 7 --decode 3 --batch 4 >"$tmp/g.json"
 
 # edit: insert copies of a kernel into pass P after kernel K of the pass
 # (kernels in launch order), shifting the later kernels by their time

@@ -11,8 +11,8 @@
 check() { # shape layers passes stage [options...]
 	local shape=$1 n=$2 p=$3 stage=$4
 	shift 4
-	python3 tests/layers/mkfixture.py "$shape" --layers "$n" --passes "$p" --stage "$stage" >"$tmp/t.json"
-	python3 tests/layers/mkfixture.py "$shape" --layers "$n" --passes "$p" --stage "$stage" --truth >"$tmp/truth.json"
+	gen_out python3 tests/layers/mkfixture.py "$shape" --layers "$n" --passes "$p" --stage "$stage" >"$tmp/t.json"
+	gen_out python3 tests/layers/mkfixture.py "$shape" --layers "$n" --passes "$p" --stage "$stage" --truth >"$tmp/truth.json"
 	if ! "$TS" --format json --expect-layers "$n" "$@" "$tmp/t.json" >"$tmp/r.json" 2>"$tmp/err"; then
 		echo "not ok - $shape $*: exit status $?: $(head -c 200 "$tmp/err")"
 		return
@@ -55,7 +55,7 @@ check tp-dense 1 5000 alternate
 
 # The layer-count warning: a wrong --expect-layers is reported, in halves
 # when split.
-python3 tests/layers/mkfixture.py dual-norm --layers 5 --passes 2 >"$tmp/d.json"
+gen_out python3 tests/layers/mkfixture.py dual-norm --layers 5 --passes 2 >"$tmp/d.json"
 "$TS" --expect-layers 4 "$tmp/d.json" >/dev/null 2>"$tmp/err"
 grep -q '2 complete passes have a layer count other than 4 (e.g. 5)' "$tmp/err" &&
 	echo "ok - dual-norm: --expect-layers 4 on 5 layers warns" ||
@@ -66,8 +66,8 @@ grep -q 'other than 8 (e.g. 10).*two half-layers' "$tmp/err" &&
 	echo "not ok - dual-norm split: the warning counts half-layers: $(cat "$tmp/err")"
 
 # --- --stage: every table keeps only the stage's kernels, passes, layers --
-python3 tests/layers/mkfixture.py tp-dense --layers 3 --passes 12 --stage alternate >"$tmp/s.json"
-python3 tests/layers/mkfixture.py tp-dense --layers 3 --passes 12 --stage alternate --truth >"$tmp/s.truth"
+gen_out python3 tests/layers/mkfixture.py tp-dense --layers 3 --passes 12 --stage alternate >"$tmp/s.json"
+gen_out python3 tests/layers/mkfixture.py tp-dense --layers 3 --passes 12 --stage alternate --truth >"$tmp/s.truth"
 for st in all prefill decode mixed unknown; do
 	"$TS" --format json --stage "$st" --expect-layers 3 "$tmp/s.json" >"$tmp/s.$st.json" 2>"$tmp/err" ||
 		echo "not ok - --stage $st: exit status $?: $(head -c 200 "$tmp/err")"
@@ -151,7 +151,7 @@ PY
 }
 
 repeat_check "sample trace" tests/data/sample_trace.json.gz
-python3 tests/layers/mkfixture.py tp-fused --layers 8 --passes 2 >"$tmp/f.json"
+gen_out python3 tests/layers/mkfixture.py tp-fused --layers 8 --passes 2 >"$tmp/f.json"
 repeat_check "tp-fused fixture" "$tmp/f.json"
 if [ ! -d "$SHARED" ]; then
 	echo "skip - repeated shared traces: $SHARED not found"

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # --- a tie: a second family with the dense family's detect rules ---------
-python3 tests/layers/mkgeneric.py --layers 4 --decode 2 --batch 4 >"$tmp/d.json"
+gen_out python3 tests/layers/mkgeneric.py --layers 4 --decode 2 --batch 4 >"$tmp/d.json"
 mkdir -p "$tmp/pat/models"
 sed -e 's/^family: dense/family: dense-twin/' patterns/models/dense.yaml >"$tmp/pat/models/dense-twin.yaml"
 "$TS" -q -f json -p "$tmp/pat" "$tmp/d.json" >"$tmp/tie.json" 2>"$tmp/err" || bad "tie: exit $?: $(cat "$tmp/err")"

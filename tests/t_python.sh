@@ -15,8 +15,8 @@ T=python
 pkg="$here/../python"
 sample="$here/data/sample_trace.json.gz"
 python3 "$here/ranks/mkranks.py" "$tmp/job" "$tmp/job-truth.json" > /dev/null
-python3 "$here/layers/mkgeneric.py" --layers 4 --decode 3 --batch 8 --seed 1 > "$tmp/d3.json"
-python3 "$here/layers/mkgeneric.py" --layers 4 --decode 6 --batch 8 --seed 2 > "$tmp/d6.json"
+gen_out python3 "$here/layers/mkgeneric.py" --layers 4 --decode 3 --batch 8 --seed 1 > "$tmp/d3.json"
+gen_out python3 "$here/layers/mkgeneric.py" --layers 4 --decode 6 --batch 8 --seed 2 > "$tmp/d6.json"
 "$TS" --no-progress -f json "$sample" > "$tmp/s.json" 2>/dev/null
 "$TS" --no-progress -f json "$tmp/job" > "$tmp/job.json" 2>/dev/null
 "$TS" --no-progress -f csv --table skew "$tmp/job" > "$tmp/skew.csv" 2>/dev/null
