@@ -74,7 +74,6 @@ level = {'compact': 'all', 'pretty': 'all', 'keys': 'all', 'zeros': 'all', 'shif
 def one(job):
     f, how = job
     out = os.path.join(tmp, '%s.%s.json' % (f, how))
-    subprocess.run([sys.executable, rw, how, os.path.join(shared, f), out], check=True)
     got = run(out)
     os.unlink(out)
     want = base[f]
@@ -97,8 +96,14 @@ def one(job):
     a, b = facts(want, level[how]), facts(got, level[how])
     return job, a == b, '' if a == b else '%s -> %s' % (str(a)[:160], str(b)[:160])
 
+def per_trace(f):
+    """every rewrite of F from one load of it (rewrite.py HOW,HOW...), then each checked"""
+    subprocess.run([sys.executable, rw, ','.join(hows), os.path.join(shared, f), os.path.join(tmp, f)],
+                   check=True)
+    return [one((f, how)) for how in hows]
+
 with ThreadPoolExecutor(max_workers=2) as ex:
-    results = list(ex.map(one, jobs))
+    results = [r for rs in ex.map(per_trace, traces) for r in rs]
 for how in hows:
     bad = [(f, why) for (f, h), ok, why in results if h == how and not ok]
     n = sum(1 for (f, h), ok, why in results if h == how)

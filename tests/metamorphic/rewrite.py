@@ -3,6 +3,7 @@
 says about it, or must change it in a known way (tests/t_metamorphic.sh).
 
     rewrite.py HOW IN OUT
+    rewrite.py HOW,HOW... IN PREFIX     each to PREFIX.HOW.json, one load
 
 HOW:
   compact       no whitespace between tokens
@@ -24,6 +25,7 @@ and written through json with floats kept as their repr).
 """
 import gzip
 import json
+import marshal
 import sys
 
 
@@ -45,7 +47,17 @@ GPU = {'kernel', 'gpu_memcpy', 'gpu_memset', 'gpu_user_annotation', 'Kernel', 'M
 
 def main():
     how, src, out = sys.argv[1:4]
-    d = load(src)
+    if ',' not in how:
+        rewrite(how, load(src), out)
+        return
+    # several rewrites of one trace: loaded once, each from its own copy
+    # (marshal copies the parsed document exactly, floats and all)
+    frozen = marshal.dumps(load(src))
+    for h in how.split(','):
+        rewrite(h, marshal.loads(frozen), '%s.%s.json' % (out, h))
+
+
+def rewrite(how, d, out):
     ev = events(d)
     indent, seps = None, (',', ': ')
     if how == 'compact':
