@@ -160,7 +160,9 @@ test:
 	@$(MAKE) -s -j$(NPROC) BRIEF=1 WERROR=1 TSAN=1 all
 	@TS_LONG=$(TS_LONG) bash tests/run.sh
 
-# make test with the long sizes and sweeps (t_hostile's full sizes)
+# make test with the long sizes and sweeps (t_hostile's full sizes; every
+# shared trace, thread count and page where make test takes a subset that
+# covers the same code, the full grids and zoo under the sanitizers)
 test-long:
 	$(MAKE) TS_LONG=1 test
 
