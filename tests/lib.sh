@@ -76,9 +76,10 @@ sweep_run() {
 # read back by the others (a script run alone keeps its own). The key is
 # the binary, TRACESTREAM_PATTERNS and the arguments, each file named with
 # its real path, size and time; -q and --no-progress, which change nothing
-# on stdout, are left out of it. A run that names standard input or writes
-# to a file (-o) is not kept, nor one that ends in a sanitizer's report or
-# a signal (an exit status over 98). tests/tscache.py makes the same keys.
+# on stdout, are left out of it. A run that names standard input, a
+# folder or one of this script's scratch files, or writes to a file (-o),
+# is not kept, nor one that ends in a sanitizer's report or a signal (an
+# exit status over 98). tests/tscache.py makes the same keys.
 TS_CACHE=${TS_CACHE:-$tmp/cache}
 export TS_TESTS="$here"
 tmp_real=$(cd "$tmp" && pwd -P)
@@ -95,6 +96,10 @@ ts_out() {
 			# this script's scratch files change under the same name
 			case $r in "$tmp_real"/*) "$TS" "$@" 2>/dev/null; return ;; esac
 			key+=("$r $(stat -c '%s %Y' "$a")")
+		elif [ -d "$a" ]; then
+			# a folder (ranks, patterns): its files are not in the key
+			"$TS" "$@" 2>/dev/null
+			return
 		fi
 	done
 	mkdir -p "$TS_CACHE" 2>/dev/null
@@ -128,6 +133,9 @@ gen_out() {
 			r=$(realpath "$a")
 			case $r in "$tmp_real"/*) "$@"; return ;; esac
 			key+=("$r $(stat -c '%s %Y' "$a")")
+		elif [ -d "$a" ]; then
+			"$@"
+			return
 		else
 			key+=("$a")
 		fi

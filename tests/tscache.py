@@ -11,7 +11,8 @@ script made in shell is read back by another in Python: for inputs that do
 not change during a run (the shared traces, tests/data); stderr dropped;
 -q and --no-progress are not part of the key; a run naming standard input
 or writing a file is not kept, nor one whose exit status is over 98 (a
-sanitizer's report, a signal). The folder is $TS_CACHE (tests/run.sh sets
+sanitizer's report, a signal), nor one naming a folder (ranks, patterns:
+their files are not in the key). The folder is $TS_CACHE (tests/run.sh sets
 one for every script; lib.sh one a script); without it, nothing is kept.
 """
 import hashlib
@@ -26,7 +27,7 @@ def run(ts, *args):
     """(stdout, exit status) of ts ARGS."""
     args = [str(a) for a in args]
     cache = os.environ.get('TS_CACHE')
-    if not cache or any(a in NOKEEP or a.startswith('--output=') for a in args):
+    if not cache or any(a in NOKEEP or a.startswith('--output=') or os.path.isdir(a) for a in args):
         p = subprocess.run([ts] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         return p.stdout.decode('utf-8', 'replace'), p.returncode
     key = []
