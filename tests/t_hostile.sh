@@ -220,7 +220,14 @@ for r in range(2000):
     t += 10
 json.dump({'traceEvents': ev + gpu}, open(sys.argv[1], 'w'), separators=(',', ':'))
 PY
-lim64 timeout 600 "$TS" --no-progress -T 1 -f json --capture "$tmp/cap.json" "$tmp/cap.json" > "$tmp/h.json" 2> "$tmp/h.err"
+# The reader maps a file it is given (stdin it reads in pieces), so the
+# bound is 64 MB of the run's own beside the input's mapping: the capture
+# file (9 MB) is read as the capture and then as the trace.
+mapped=$(( $(stat -c %s "$tmp/cap.json") / 1024 ))
+case "$TS" in
+*/san/*) timeout 600 "$TS" --no-progress -T 1 -f json --capture "$tmp/cap.json" "$tmp/cap.json" > "$tmp/h.json" 2> "$tmp/h.err" ;;
+*) (ulimit -v $((65536 + mapped)); timeout 600 "$TS" --no-progress -T 1 -f json --capture "$tmp/cap.json" "$tmp/cap.json") > "$tmp/h.json" 2> "$tmp/h.err" ;;
+esac
 rc=$?
 if [ $rc -eq 0 ] && python3 - "$tmp/h.json" "$tmp/h.err" <<'PY'
 import json, sys
@@ -234,7 +241,7 @@ ok = (c['distinct'] == kept and c['graphs_dropped'] == c['windows'] - kept and
 sys.exit(0 if ok else 1)
 PY
 then
-	ok "--capture with more graphs than kept: 16,384 kept, the rest counted and warned; replays matched to those kept, under 64 MB"
+	ok "--capture with more graphs than kept: 16,384 kept, the rest counted and warned; replays matched to those kept, under 64 MB beside the input's mapping"
 else
 	bad "--capture with more graphs than kept: rc $rc: $(head -c 600 "$tmp/h.err")"
 fi
