@@ -2,160 +2,17 @@
  * tview.c - the report's tables by name (tview.h): which there are,
  * which apply to a result, and each sent to a sink by the file of its
  * family (tview_int.h). One list (TABLES) says each table once: its
- * name, the adapter that builds it, and whether it applies; the public
- * name list and the dispatch table are both made from it.
+ * name, the function that builds it (every one of one shape,
+ * ts_tview_fn), and whether it applies; the public name list and the
+ * dispatch table are both made from it.
  */
 #include <string.h>
 
 #include "analysis/views/memory.h"
 #include "analysis/views/tables/tview_int.h"
 
-/* Every table's builder has this shape; an adapter passes on what its
- * table reads. */
-typedef int (*tview_fn)(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			const ts_table_sink *k);
 /* Does the table apply to the result? NULL: always. */
 typedef bool (*tview_pred)(const ts_result *res, const ts_tview_opts *o);
-
-static int t_kernels(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		     const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_kernels(res, v, k);
-}
-
-static int t_types(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		   const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_buckets(res, v, k, false);
-}
-
-static int t_categories(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_buckets(res, v, k, true);
-}
-
-static int t_unclassified(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			  const ts_table_sink *k)
-{
-	(void)res, (void)o;
-	return ts_tview_unclassified(v, k);
-}
-
-static int t_ops(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		 const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_ops(res, v, k);
-}
-
-static int t_workloads(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		       const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_workloads(res, v, k);
-}
-
-static int t_layers(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		    const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_layers(res, v, k);
-}
-
-static int t_passes(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		    const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_passes(res, v, k);
-}
-
-static int t_stages(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		    const ts_table_sink *k)
-{
-	(void)o, (void)v;
-	return ts_tview_stages(res, k);
-}
-
-static int t_memory(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		    const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_memory(res, v, k);
-}
-
-static int t_collectives(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			 const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_collectives(res, v, k);
-}
-
-static int t_api(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		 const ts_table_sink *k)
-{
-	(void)o, (void)v;
-	return ts_tview_api(res, k);
-}
-
-static int t_opportunities(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			   const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_opportunities(res, v, k);
-}
-
-static int t_gaps(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		  const ts_table_sink *k)
-{
-	(void)o;
-	return ts_tview_gaps(res, v, k);
-}
-
-static int t_replays(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		     const ts_table_sink *k)
-{
-	(void)o, (void)v;
-	return ts_tview_replays(res, k);
-}
-
-static int t_ranks(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		   const ts_table_sink *k)
-{
-	(void)res, (void)v;
-	return ts_tview_ranks(o->ranks, k);
-}
-
-static int t_skew(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-		  const ts_table_sink *k)
-{
-	(void)res, (void)v;
-	return ts_tview_skew(o->ranks, k);
-}
-
-static int t_device_memory(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			   const ts_table_sink *k)
-{
-	(void)o, (void)v;
-	return ts_tview_device_memory(res, k);
-}
-
-static int t_memory_passes(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			   const ts_table_sink *k)
-{
-	(void)o, (void)v;
-	return ts_tview_memory_passes(res, k);
-}
-
-static int t_memory_owners(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
-			   const ts_table_sink *k)
-{
-	(void)o, (void)v;
-	return ts_tview_memory_owners(res, k);
-}
 
 /* replays: only with --capture */
 static bool has_replays(const ts_result *res, const ts_tview_opts *o)
@@ -189,28 +46,28 @@ static bool has_peaks(const ts_result *res, const ts_tview_opts *o)
 	return false;
 }
 
-/* The tables, in the report's order: name, adapter, applies. */
-#define TABLES(X)                                               \
-	X("kernels", t_kernels, NULL)                           \
-	X("types", t_types, NULL)                               \
-	X("categories", t_categories, NULL)                     \
-	X("unclassified", t_unclassified, NULL)                 \
-	X("ops", t_ops, NULL)                                   \
-	X("workloads", t_workloads, NULL)                       \
-	X("layers", t_layers, NULL)                             \
-	X("passes", t_passes, NULL)                             \
-	X("stages", t_stages, NULL)                             \
-	X("memory", t_memory, NULL)                             \
-	X("collectives", t_collectives, NULL)                   \
-	X("api", t_api, NULL)                                   \
-	X("opportunities", t_opportunities, NULL)               \
-	X("gaps", t_gaps, NULL)                                 \
-	X("replays", t_replays, has_replays)                    \
-	X("ranks", t_ranks, has_ranks)                          \
-	X("skew", t_skew, has_ranks)                            \
-	X("device_memory", t_device_memory, has_devices)        \
-	X("memory_passes", t_memory_passes, has_devices)        \
-	X("memory_owners", t_memory_owners, has_peaks)
+/* The tables, in the report's order: name, builder, applies. */
+#define TABLES(X)                                                \
+	X("kernels", ts_tview_kernels, NULL)                     \
+	X("types", ts_tview_types, NULL)                         \
+	X("categories", ts_tview_categories, NULL)               \
+	X("unclassified", ts_tview_unclassified, NULL)           \
+	X("ops", ts_tview_ops, NULL)                             \
+	X("workloads", ts_tview_workloads, NULL)                 \
+	X("layers", ts_tview_layers, NULL)                       \
+	X("passes", ts_tview_passes, NULL)                       \
+	X("stages", ts_tview_stages, NULL)                       \
+	X("memory", ts_tview_memory, NULL)                       \
+	X("collectives", ts_tview_collectives, NULL)             \
+	X("api", ts_tview_api, NULL)                             \
+	X("opportunities", ts_tview_opportunities, NULL)         \
+	X("gaps", ts_tview_gaps, NULL)                           \
+	X("replays", ts_tview_replays, has_replays)              \
+	X("ranks", ts_tview_ranks, has_ranks)                    \
+	X("skew", ts_tview_skew, has_ranks)                      \
+	X("device_memory", ts_tview_device_memory, has_devices)  \
+	X("memory_passes", ts_tview_memory_passes, has_devices)  \
+	X("memory_owners", ts_tview_memory_owners, has_peaks)
 
 #define NAME_OF(name, fn, applies) name,
 #define ENTRY_OF(name, fn, applies) { name, fn, applies },
@@ -219,7 +76,7 @@ const char *const ts_tview_tables[] = { TABLES(NAME_OF) NULL };
 
 static const struct {
 	const char *name;
-	tview_fn fn;
+	ts_tview_fn *fn;
 	tview_pred applies;
 } tables[] = { TABLES(ENTRY_OF) };
 

@@ -32,8 +32,10 @@ static void op_categories(const ts_result *res, const ts_op_row *r, char *buf, s
 	}
 }
 
-int ts_tview_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_ops(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		 const ts_table_sink *k)
 {
+	(void)o;
 	/* categories: of its kernels in every stage, the first seen; graph:
 	 * a graph launch, or an op whose kernels came mostly from graph
 	 * replays (--capture) */
@@ -85,8 +87,10 @@ int ts_tview_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k
 
 /* --capture: each kind of replay, the captured graph it took or why none
  * (the JSON report's graph_replays.kinds). */
-int ts_tview_replays(const ts_result *res, const ts_table_sink *k)
+int ts_tview_replays(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		     const ts_table_sink *k)
 {
+	(void)o, (void)v;
 	static const char *const cols[] = { "size", "matched_size", "kernels", "replays",
 					    "total_us", "pct", "first_kernel", "graph_file",
 					    "graph_index", "graph_annotation", "graph_copies", "fits",
@@ -113,8 +117,10 @@ int ts_tview_replays(const ts_result *res, const ts_table_sink *k)
 	return rc;
 }
 
-int ts_tview_workloads(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_workloads(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		       const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = {
 		"stage", "name", "kind", "dtype", "calls", "kernels", "total_us", "tokens_min",
 		"tokens_p50", "tokens_max", "heads_min", "heads_max", "flops", "bytes", "tflops",

@@ -13,8 +13,10 @@
  * cuda_api_sum): calls, total, share, mean, median, min, max; whether a
  * call makes the CPU wait for the GPU, and how many of those calls (and
  * their time) fell inside a pass's CPU window. All stages. */
-int ts_tview_api(const ts_result *res, const ts_table_sink *k)
+int ts_tview_api(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		 const ts_table_sink *k)
 {
+	(void)o, (void)v;
 	static const char *const cols[] = { "name", "calls", "total_us", "pct", "avg_us", "p50_us",
 					    "min_us", "max_us", "sync", "in_passes", "in_passes_us" };
 	int rc = BEGIN(k, "api", cols);
@@ -53,8 +55,10 @@ int ts_tview_api(const ts_result *res, const ts_table_sink *k)
 
 /* Collectives by kind, message size and group (comm.h), then per kind the
  * calls past the rows kept, unsized. All stages: none under --stage. */
-int ts_tview_collectives(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_collectives(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			 const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = { "kind", "msg_bytes", "group_size", "calls", "total_us",
 					    "avg_us", "min_us", "max_us", "algbw_gbps", "busbw_gbps",
 					    "pct_of_link" };

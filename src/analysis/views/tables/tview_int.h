@@ -80,33 +80,37 @@ static inline double share(int64_t part, int64_t whole)
 #define ROW(sink, cells) (sink)->row((sink)->ctx, (cells), sizeof(cells) / sizeof *(cells))
 
 /* Each table of a result to k (begun, rows, not ended: tview.c ends it);
- * 0, or -1 when the sink failed or memory ran out. */
+ * 0, or -1 when the sink failed or memory ran out. One shape for every
+ * table: what it reads of the result, the options (the ranks of a job)
+ * and the kernel view (the stage it is restricted to). */
+typedef int ts_tview_fn(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			const ts_table_sink *k);
 /* tview_kernels.c: the kernel rows, by type and category, those no rule
  * knew, memory operations */
-int ts_tview_kernels(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
-int ts_tview_buckets(const ts_result *res, const ts_kview *v, const ts_table_sink *k, bool cats);
-int ts_tview_unclassified(const ts_kview *v, const ts_table_sink *k);
-int ts_tview_memory(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
+ts_tview_fn ts_tview_kernels;
+ts_tview_fn ts_tview_types, ts_tview_categories;
+ts_tview_fn ts_tview_unclassified;
+ts_tview_fn ts_tview_memory;
 /* tview_attrib.c: the attribution's ops and workloads, --capture's replays */
-int ts_tview_ops(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
-int ts_tview_workloads(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
-int ts_tview_replays(const ts_result *res, const ts_table_sink *k);
+ts_tview_fn ts_tview_ops;
+ts_tview_fn ts_tview_workloads;
+ts_tview_fn ts_tview_replays;
 /* tview_passes.c: the layer machine's layers, passes, stages and gaps,
  * and the opportunities */
-int ts_tview_layers(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
-int ts_tview_passes(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
-int ts_tview_stages(const ts_result *res, const ts_table_sink *k);
-int ts_tview_gaps(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
-int ts_tview_opportunities(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
+ts_tview_fn ts_tview_layers;
+ts_tview_fn ts_tview_passes;
+ts_tview_fn ts_tview_stages;
+ts_tview_fn ts_tview_gaps;
+ts_tview_fn ts_tview_opportunities;
 /* tview_calls.c: runtime calls and collectives */
-int ts_tview_api(const ts_result *res, const ts_table_sink *k);
-int ts_tview_collectives(const ts_result *res, const ts_kview *v, const ts_table_sink *k);
+ts_tview_fn ts_tview_api;
+ts_tview_fn ts_tview_collectives;
 /* tview_memory.c: device memory (memory.h) */
-int ts_tview_device_memory(const ts_result *res, const ts_table_sink *k);
-int ts_tview_memory_passes(const ts_result *res, const ts_table_sink *k);
-int ts_tview_memory_owners(const ts_result *res, const ts_table_sink *k);
+ts_tview_fn ts_tview_device_memory;
+ts_tview_fn ts_tview_memory_passes;
+ts_tview_fn ts_tview_memory_owners;
 /* tview_ranks.c: a job over ranks */
-int ts_tview_ranks(const ts_multi *m, const ts_table_sink *k);
-int ts_tview_skew(const ts_multi *m, const ts_table_sink *k);
+ts_tview_fn ts_tview_ranks;
+ts_tview_fn ts_tview_skew;
 
 #endif

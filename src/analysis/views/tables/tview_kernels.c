@@ -10,8 +10,10 @@
 #include "analysis/views/tables/tview_int.h"
 #include "input/base/satmath.h"
 
-int ts_tview_kernels(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_kernels(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		     const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = {
 		"name", "short", "type", "category", "count", "total_us", "avg_us", "min_us",
 		"max_us", "stddev_us", "p50_us", "p90_us", "p99_us", "pct", "parent_op",
@@ -64,8 +66,7 @@ int ts_tview_kernels(const ts_result *res, const ts_kview *v, const ts_table_sin
 	return rc;
 }
 
-int ts_tview_buckets(const ts_result *res, const ts_kview *v, const ts_table_sink *k,
-		     bool cats)
+static int buckets(const ts_result *res, const ts_kview *v, const ts_table_sink *k, bool cats)
 {
 	static const char *const tcols[] = { "type", "count", "total_us", "pct", "cum_pct" };
 	static const char *const ccols[] = { "category", "type", "count", "total_us", "pct",
@@ -100,8 +101,24 @@ int ts_tview_buckets(const ts_result *res, const ts_kview *v, const ts_table_sin
 	return rc;
 }
 
-int ts_tview_unclassified(const ts_kview *v, const ts_table_sink *k)
+int ts_tview_types(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		   const ts_table_sink *k)
 {
+	(void)o;
+	return buckets(res, v, k, false);
+}
+
+int ts_tview_categories(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			const ts_table_sink *k)
+{
+	(void)o;
+	return buckets(res, v, k, true);
+}
+
+int ts_tview_unclassified(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			  const ts_table_sink *k)
+{
+	(void)res, (void)o;
 	static const char *const cols[] = { "name", "count", "total_us", "pct" };
 	size_t n;
 	uint32_t *rows = ts_kview_unclassified(v, &n);
@@ -118,8 +135,10 @@ int ts_tview_unclassified(const ts_kview *v, const ts_table_sink *k)
 	return rc;
 }
 
-int ts_tview_memory(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_memory(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		    const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = { "kind", "count", "total_us", "bytes" };
 	int rc = BEGIN(k, "memory", cols);
 	for (int m = 0; !v->staged && m < TS_MEM_COUNT && rc == 0; m++) {

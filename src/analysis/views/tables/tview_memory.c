@@ -8,8 +8,10 @@
 /* Device memory (memory.h), a row per GPU: its peaks, the reserve at
  * the peak allocated, its allocations and growth, as JSON device_memory
  * has them (relative: no totals in the events, no reserve). */
-int ts_tview_device_memory(const ts_result *res, const ts_table_sink *k)
+int ts_tview_device_memory(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			   const ts_table_sink *k)
 {
+	(void)o, (void)v;
 	static const char *const cols[] = {
 		"device", "relative", "events", "allocs", "frees", "bytes_allocated", "bytes_freed",
 		"peak_allocated_bytes", "peak_allocated_at_us", "reserved_at_peak_allocated_bytes",
@@ -32,8 +34,10 @@ int ts_tview_device_memory(const ts_result *res, const ts_table_sink *k)
 }
 
 /* Each pass's device memory (memory.h): its window, events, peak, growth. */
-int ts_tview_memory_passes(const ts_result *res, const ts_table_sink *k)
+int ts_tview_memory_passes(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			   const ts_table_sink *k)
 {
+	(void)o, (void)v;
 	static const char *const cols[] = { "pass", "device", "window", "start_us", "end_us",
 					    "events", "peak_allocated_bytes", "peak_reserved_bytes",
 					    "growth_bytes" };
@@ -55,8 +59,10 @@ int ts_tview_memory_passes(const ts_result *res, const ts_table_sink *k)
  * JSON device_memory.devices[].at_peak: a row for what was allocated
  * before the capture, then the owners of the capture's live blocks. A
  * device whose owners are unknown has no rows. */
-int ts_tview_memory_owners(const ts_result *res, const ts_table_sink *k)
+int ts_tview_memory_owners(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			   const ts_table_sink *k)
 {
+	(void)o, (void)v;
 	static const char *const owner[] = { "op", "no_op", "op_not_kept", "other_ops" };
 	static const char *const cols[] = { "device", "owner", "op", "bytes", "allocations" };
 	const ts_memory *m = ts_memory_of(res);

@@ -10,8 +10,10 @@
 #include "analysis/views/sview.h"
 #include "analysis/views/tables/tview_int.h"
 
-int ts_tview_layers(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_layers(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		    const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = { "stage", "layer", "type", "passes", "kernels",
 					    "mean_us", "p50_us", "p90_us", "pass_pct" };
 	int rc = BEGIN(k, "layers", cols);
@@ -56,8 +58,10 @@ int ts_tview_layers(const ts_result *res, const ts_kview *v, const ts_table_sink
 	c_us((d)->launch_ns), c_uint((d)->stray_kernels), c_us((d)->compute_ns), \
 	c_us((d)->comm_ns), c_us(ts_idle_hidden(d)), c_us((d)->comm_ns - ts_idle_hidden(d))
 
-int ts_tview_passes(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_passes(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		    const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = { "index", "stage", "confidence", "complete", "draft",
 					    "layers", "kernels", "gpu_time_us", "start_us", "batch",
 					    "tokens", IDLE_COLS, "annotation", "cut", "evidence" };
@@ -83,8 +87,10 @@ int ts_tview_passes(const ts_result *res, const ts_kview *v, const ts_table_sink
 	return rc;
 }
 
-int ts_tview_stages(const ts_result *res, const ts_table_sink *k)
+int ts_tview_stages(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		    const ts_table_sink *k)
 {
+	(void)o, (void)v;
 	/* then its passes in wall time, steps and tokens (sview.h) */
 	static const char *const cols[] = { "stage", "passes", "complete_passes", "draft_passes", "layers",
 					    "kernels", "gpu_time_us", "share_pct", IDLE_COLS,
@@ -118,8 +124,10 @@ int ts_tview_stages(const ts_result *res, const ts_table_sink *k)
 
 /* The largest opportunities (insight.h), as JSON opportunities has them:
  * by what the replay says each saves, else by time at stake. */
-int ts_tview_opportunities(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_opportunities(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+			   const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = { "kind", "stage", "at_stake_us", "saves_us",
 					    "pct_of_stage", "ceiling_pct", "text" };
 	int rc = BEGIN(k, "opportunities", cols);
@@ -153,8 +161,10 @@ static int by_gap_len(const void *a, const void *b)
 /* The longest idle gaps inside the passes (layers.h: ts_layers_gaps), the
  * longest first: where, how long, launch-bound or not, between which
  * kernels. */
-int ts_tview_gaps(const ts_result *res, const ts_kview *v, const ts_table_sink *k)
+int ts_tview_gaps(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		  const ts_table_sink *k)
 {
+	(void)o;
 	static const char *const cols[] = { "pass", "stage", "start_us", "len_us", "launch_bound",
 					    "after", "before" };
 	int rc = BEGIN(k, "gaps", cols);

@@ -8,8 +8,11 @@
  * "skew.collective_wait" and whether it is the straggler). */
 _Static_assert(TS_PSTAGE_COUNT == 4, "a passes and a time column per stage");
 
-int ts_tview_ranks(const ts_multi *m, const ts_table_sink *k)
+int ts_tview_ranks(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		   const ts_table_sink *k)
 {
+	(void)res, (void)v;
+	const ts_multi *m = o->ranks;
 	static const char *const cols[] = {
 		"rank", "trace_rank", "world_size", "path", "status", "partial", "gpu", "kernels",
 		"kernel_time_us", "busy_us", "span_us", "comm_us", "wait_us", "wait_pct", "passes",
@@ -43,8 +46,11 @@ int ts_tview_ranks(const ts_multi *m, const ts_table_sink *k)
 
 /* A job over ranks: the spread of each figure over the ranks (JSON "skew":
  * kernel time, busy time, each stage, each layer position of each stage). */
-int ts_tview_skew(const ts_multi *m, const ts_table_sink *k)
+int ts_tview_skew(const ts_result *res, const ts_tview_opts *o, const ts_kview *v,
+		  const ts_table_sink *k)
 {
+	(void)res, (void)v;
+	const ts_multi *m = o->ranks;
 	static const char *const cols[] = { "figure", "stage", "layer", "ranks", "min_us",
 					    "median_us", "max_us", "spread_pct", "slowest_rank" };
 	int rc = BEGIN(k, "skew", cols);
