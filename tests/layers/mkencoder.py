@@ -372,14 +372,20 @@ class Trace:
             args['Python module id'] = module_id
         ev = self.x('python_function', name, self.tc, None, args)
         self.pyev.append(ev)
-        self.pys.append(ev)
-        self.adv(0.3, 1.5)
+        with self.open_span(ev, self.pys, (0.3, 1.5), (0.2, 0.8)):
+            yield ev
+
+    @contextmanager
+    def open_span(self, ev, stack, after, before_end):
+        """ev open on stack (its nesting) while the body runs; its dur when it ends"""
+        stack.append(ev)
+        self.adv(*after)
         try:
             yield ev
         finally:
-            self.adv(0.2, 0.8)
+            self.adv(*before_end)
             ev['dur'] = self.tc - ev['ts']
-            self.pys.pop()
+            stack.pop()
 
     def builtin(self, what):
         return self.py('<built-in %s>' % what)
@@ -407,14 +413,8 @@ class Trace:
                     {'External id': self.ext, 'Record function id': 0, 'Concrete Inputs': ci, 'Input type': ty,
                      'Input Strides': st, 'Input Dims': dm})
         self.cpu.append(ev)
-        self.ops.append(ev)
-        self.adv(0.3, 1.4)
-        try:
+        with self.open_span(ev, self.ops, (0.3, 1.4), (0.2, 0.9)):
             yield ev
-        finally:
-            self.adv(0.2, 0.9)
-            ev['dur'] = self.tc - ev['ts']
-            self.ops.pop()
 
     def leaf(self, name, *inputs):
         with self.op(name, *inputs):
