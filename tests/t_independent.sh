@@ -92,19 +92,11 @@ case "${TS_LONG:-0}:$TS" in 0:*/san/* | 0:*/tsan/*)
 	# framework, platform, graphs, annotation, stages, parallelism), taken
 	# greedily; the release build scores every trace and every rewrite
 	# (and make test-long every one under the sanitizers too)
-	mapfile -t files < <(python3 - "${files[@]}" <<'PY'
+	mapfile -t files < <(python3 -c '
 import json, sys
-tags = {}
 for f in sys.argv[1:]:
-    tags[f] = set(json.load(open(f[:-len('.json.gz')] + '.truth.json')).get('classes', []))
-left, out = set().union(*tags.values()), []
-while left:
-    f = max(sorted(tags), key=lambda f: len(tags[f] & left))
-    out.append(f)
-    left -= tags[f]
-print('\n'.join(sorted(out)))
-PY
-)
+    print(f, *json.load(open(f[:-len(".json.gz")] + ".truth.json")).get("classes", []))' "${files[@]}" |
+		python3 "$here/cover.py")
 	echo "# $T: under the sanitizer ${#files[@]} of the zoo's traces, every class tag among them" ;;
 esac
 python3 "$here/indep/score.py" "$TS" "${files[@]}" --known "$here/indep/known-failing.txt" || fail=1
